@@ -1,0 +1,136 @@
+// Flags and SHORTENER_* environment variables, read once at start into one frozen Config.
+// A bad value never starts a half-configured service: it is a ConfigError, and main exits 2.
+
+import { join } from "node:path";
+
+export type LogFormat = "text" | "json";
+
+export type Config = Readonly<{
+  port: number;
+  host: string;
+  /** SQLite file; default ./shortener.db, or $STATE_DIRECTORY/shortener.db under systemd. */
+  dbPath: string;
+  /** Public base URL, no trailing slash; null = derive from each request's Host. */
+  baseUrl: string | null;
+  /** Raw --trust-proxy value (IPs/CIDRs, comma-separated); "" = trust nobody. */
+  trustProxy: string;
+  /** A user's own .mmdb instead of the embedded GeoLite2 Country database. */
+  geoipDb: string | null;
+  /** Creates per minute per client address; 0 = no limit. */
+  createRateLimit: number;
+  logFormat: LogFormat;
+}>;
+
+export class ConfigError extends Error {}
+
+type Flag = {
+  name: string;
+  value: boolean; // takes a value (vs. a switch like --help)
+  help: string;
+};
+
+export const FLAGS: readonly Flag[] = [
+  { name: "port", value: true, help: "TCP port to listen on (default 8080; 0 picks a free one)" },
+  { name: "host", value: true, help: "address to listen on (default 0.0.0.0)" },
+  { name: "db", value: true, help: "SQLite file (default ./shortener.db, or $STATE_DIRECTORY/shortener.db)" },
+  { name: "base-url", value: true, help: "public URL of the service, e.g. https://s.example.org (default: from the Host header)" },
+  { name: "trust-proxy", value: true, help: "comma-separated IPs/CIDRs of reverse proxies whose X-Forwarded-* headers are believed (default: none)" },
+  { name: "geoip-db", value: true, help: "path to your own GeoLite2/GeoIP2 Country or City .mmdb (default: the embedded GeoLite2 Country)" },
+  { name: "create-rate-limit", value: true, help: "link creations per minute per client address, 0 = off (default 60)" },
+  { name: "log-format", value: true, help: "text or json (default text)" },
+  { name: "help", value: false, help: "show this help and exit" },
+  { name: "version", value: false, help: "print the version and exit" },
+];
+
+export type ParsedArgs = { config: Config; help: boolean; version: boolean; command: string | null; commandArgs: string[] };
+
+/** Parses argv (without the executable) and env into a Config; throws ConfigError naming the bad flag. */
+export function parseArgs(argv: readonly string[], env: Record<string, string | undefined>): ParsedArgs {
+  const given = new Map<string, string>();
+  const positional: string[] = [];
+  for (const flag of FLAGS) {
+    const fromEnv = env[`SHORTENER_${flag.name.toUpperCase().replaceAll("-", "_")}`];
+    if (flag.value && fromEnv !== undefined && fromEnv !== "") given.set(flag.name, fromEnv);
+  }
+  let help = false;
+  let version = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (!arg.startsWith("-")) {
+      positional.push(arg);
+      continue;
+    }
+    if (arg === "-h") { help = true; continue; }
+    if (arg === "-v") { version = true; continue; }
+    const eq = arg.indexOf("=");
+    const name = (eq === -1 ? arg : arg.slice(0, eq)).replace(/^--?/, "");
+    const flag = FLAGS.find((f) => f.name === name);
+    if (!flag) throw new ConfigError(`unknown flag ${arg.slice(0, eq === -1 ? undefined : eq)} (see --help)`);
+    if (!flag.value) {
+      if (name === "help") help = true;
+      if (name === "version") version = true;
+      continue;
+    }
+    let value: string | undefined;
+    if (eq !== -1) value = arg.slice(eq + 1);
+    else value = argv[++i];
+    if (value === undefined) throw new ConfigError(`--${name} needs a value`);
+    given.set(name, value);
+  }
+
+  const port = integer(given.get("port") ?? "8080", "port", 0, 65535);
+  const host = given.get("host") ?? "0.0.0.0";
+  if (!/^[A-Za-z0-9.:\-\[\]]+$/.test(host)) throw new ConfigError(`--host: not an address: ${host}`);
+  const stateDir = env.STATE_DIRECTORY?.split(":")[0];
+  const dbPath = given.get("db") ?? (stateDir ? join(stateDir, "shortener.db") : "shortener.db");
+  const baseUrl = parseBaseUrl(given.get("base-url"));
+  const createRateLimit = integer(given.get("create-rate-limit") ?? "60", "create-rate-limit", 0, 1_000_000);
+  const logFormat = given.get("log-format") ?? "text";
+  if (logFormat !== "text" && logFormat !== "json") throw new ConfigError(`--log-format: expected text or json, got ${logFormat}`);
+
+  const config: Config = Object.freeze({
+    port,
+    host,
+    dbPath,
+    baseUrl,
+    trustProxy: given.get("trust-proxy") ?? "",
+    geoipDb: given.get("geoip-db") ?? null,
+    createRateLimit,
+    logFormat,
+  });
+  return { config, help, version, command: positional[0] ?? null, commandArgs: positional.slice(1) };
+}
+
+function integer(raw: string, name: string, min: number, max: number): number {
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`--${name}: expected a whole number, got ${JSON.stringify(raw)}`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(`--${name}: must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function parseBaseUrl(raw: string | undefined): string | null {
+  if (raw === undefined || raw === "") return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`--base-url: not a URL: ${raw}`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new ConfigError(`--base-url: must start with http:// or https://`);
+  if (url.search || url.hash) throw new ConfigError(`--base-url: must not have a query or fragment`);
+  return url.href.replace(/\/+$/, "");
+}
+
+export function helpText(version: string): string {
+  const lines = [
+    `shortener ${version}: a link shortener with click analytics, in one file.`,
+    "",
+    "Usage:",
+    "  shortener [flags]              run the service",
+    "  shortener backup FILE [flags]  write a consistent copy of the database to FILE",
+    "",
+    "Flags (each also as SHORTENER_<NAME> in the environment, e.g. SHORTENER_BASE_URL):",
+  ];
+  for (const f of FLAGS) lines.push(`  --${(f.name + (f.value ? " VALUE" : "")).padEnd(26)}${f.help}`);
+  return lines.join("\n");
+}

@@ -1,0 +1,197 @@
+// Decides which address a request really comes from. Proxy headers are trivially
+// forged by clients, so they are believed only when the hop that added them is a
+// proxy the operator listed in --trust-proxy.
+//
+// CIDR matching uses node:net BlockList: Bun 1.4.5's implementation was checked
+// against a BigInt reference (first/last/just-outside addresses for every prefix
+// length, v4 and v6) and agreed, so there is no hand-rolled matcher to get wrong.
+import { BlockList, isIP } from "node:net";
+
+export type TrustedProxies = { contains(address: string): boolean; readonly empty: boolean };
+
+const MAX_HOPS = 20; // bounds the walk so a long forged chain costs nothing
+const MAX_HEADER_BYTES = 4096; // oversized headers are more likely abuse than real chains
+
+const NAMED: Record<string, ReadonlyArray<readonly [string, number]>> = {
+  loopback: [["127.0.0.0", 8], ["::1", 128]],
+  private: [["10.0.0.0", 8], ["172.16.0.0", 12], ["192.168.0.0", 16], ["fc00::", 7]],
+};
+
+/** Parses --trust-proxy ("a,b/n,loopback,private"; "" = none) and throws naming the first bad entry. */
+export function parseTrustedProxies(spec: string): TrustedProxies {
+  const list = new BlockList();
+  let count = 0;
+  for (const raw of spec.split(",")) {
+    const entry = raw.trim();
+    if (entry === "") continue; // tolerate "a,,b" and trailing commas
+    const named = NAMED[entry.toLowerCase()];
+    if (named) {
+      for (const [net, prefix] of named) list.addSubnet(net, prefix, isIP(net) === 4 ? "ipv4" : "ipv6");
+    } else {
+      addEntry(list, entry);
+    }
+    count++;
+  }
+  return {
+    empty: count === 0,
+    contains(address: string): boolean {
+      const a = normalizeAddress(address);
+      return a !== null && list.check(a, isIP(a) === 4 ? "ipv4" : "ipv6");
+    },
+  };
+}
+
+function addEntry(list: BlockList, entry: string): void {
+  const bad = () => new Error(`--trust-proxy: not an IP or CIDR: ${entry}`);
+  const slash = entry.indexOf("/");
+  const addr = slash < 0 ? entry : entry.slice(0, slash);
+  // Zone ids ("fe80::1%eth0") pass isIP but mean nothing across hosts.
+  const family = addr.includes("%") ? 0 : isIP(addr);
+  if (family === 0) throw bad();
+  const type = family === 4 ? "ipv4" : "ipv6";
+  if (slash < 0) return list.addAddress(addr, type);
+  const bits = entry.slice(slash + 1);
+  if (!/^\d{1,3}$/.test(bits) || Number(bits) > (family === 4 ? 32 : 128)) throw bad();
+  list.addSubnet(addr, Number(bits), type);
+}
+
+/** The client's address: the peer, or — behind trusted proxies — the rightmost untrusted forwarded hop. */
+export function clientAddress(peer: string, headers: Headers, trusted: TrustedProxies): string {
+  const self = normalizeAddress(peer);
+  if (self === null) return peer; // e.g. a unix socket: nothing to match, nothing to believe
+  if (trusted.empty || !trusted.contains(self)) return self;
+
+  const hops = forwardedHops(headers) ?? xffHops(headers);
+  if (hops === null) return self;
+  let last = self;
+  for (const raw of hops.slice(-MAX_HOPS).reverse()) {
+    const hop = parseHop(raw);
+    if (hop === null) return last; // anything left of garbage cannot be trusted
+    if (!trusted.contains(hop)) return hop;
+    last = hop;
+  }
+  return last;
+}
+
+function boundedHeader(headers: Headers, name: string): string | null {
+  const v = headers.get(name);
+  return v === null || v.length > MAX_HEADER_BYTES ? null : v;
+}
+
+// RFC 7239 wins over X-Forwarded-For when both exist; a Forwarded header without
+// any for= (e.g. only proto=) says nothing about the client, so it counts as absent.
+function forwardedHops(headers: Headers): string[] | null {
+  const v = boundedHeader(headers, "forwarded");
+  if (v === null || !/(^|[;,\s])for\s*=/i.test(v)) return null;
+  return splitOutsideQuotes(v, ",").map(forValue);
+}
+
+function xffHops(headers: Headers): string[] | null {
+  const v = boundedHeader(headers, "x-forwarded-for");
+  return v === null ? null : v.split(",");
+}
+
+function splitOutsideQuotes(s: string, sep: string): string[] {
+  const out: string[] = [];
+  let cur = "";
+  let quoted = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i]!;
+    if (quoted && c === "\\") {
+      cur += c + (s[i + 1] ?? "");
+      i++;
+    } else if (c === '"') {
+      quoted = !quoted;
+      cur += c;
+    } else if (c === sep && !quoted) {
+      out.push(cur);
+      cur = "";
+    } else {
+      cur += c;
+    }
+  }
+  out.push(cur);
+  return out;
+}
+
+// The unquoted for= value of one Forwarded element, or "" (malformed) when it is
+// missing, duplicated (ambiguous, so possibly forged) or badly quoted.
+function forValue(element: string): string {
+  const values = splitOutsideQuotes(element, ";")
+    .map((pair) => pair.split("="))
+    .filter(([name]) => name?.trim().toLowerCase() === "for")
+    .map((parts) => parts.slice(1).join("=").trim());
+  const v = values.length === 1 ? values[0]! : "";
+  if (!v.startsWith('"')) return v;
+  if (v.length < 2 || !v.endsWith('"')) return "";
+  return v.slice(1, -1).replace(/\\(.)/g, "$1");
+}
+
+const PORT = /^(\d{1,5}|_[A-Za-z0-9._-]+)$/; // RFC 7239 allows obfuscated ports too
+
+// One hop as a normalized address, or null for "unknown", "_obfuscated", garbage.
+function parseHop(raw: string): string | null {
+  const v = raw.trim();
+  if (v.startsWith("[")) {
+    const end = v.indexOf("]");
+    const rest = v.slice(end + 1);
+    if (end < 0 || (rest !== "" && !(rest[0] === ":" && PORT.test(rest.slice(1))))) return null;
+    const host = v.slice(1, end);
+    return isIP(host) === 6 ? normalizeAddress(host) : null;
+  }
+  const parts = v.split(":");
+  if (parts.length === 2) {
+    const [host, port] = parts as [string, string];
+    return isIP(host) === 4 && PORT.test(port) ? host : null;
+  }
+  return normalizeAddress(v);
+}
+
+/** Canonical form of an IP (mapped v6 -> dotted v4, v6 compressed lowercase), or null if not an IP. */
+export function normalizeAddress(raw: string): string | null {
+  const a = raw.trim();
+  if (a.includes("%")) return null;
+  const family = isIP(a);
+  if (family === 4) return a;
+  if (family !== 6) return null;
+  const g = ipv6Groups(a);
+  if (g === null) return null;
+  if (g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff) {
+    return [g[6]! >> 8, g[6]! & 255, g[7]! >> 8, g[7]! & 255].join(".");
+  }
+  return formatIPv6(g);
+}
+
+/** The eight 16-bit groups of a valid IPv6 address (embedded dotted quad allowed), or null. */
+export function ipv6Groups(a: string): number[] | null {
+  if (isIP(a) !== 6 || a.includes("%")) return null;
+  let s = a.toLowerCase();
+  const lastColon = s.lastIndexOf(":");
+  const tail = s.slice(lastColon + 1);
+  if (tail.includes(".")) {
+    const o = tail.split(".").map(Number) as [number, number, number, number];
+    s = `${s.slice(0, lastColon + 1)}${((o[0] << 8) | o[1]).toString(16)}:${((o[2] << 8) | o[3]).toString(16)}`;
+  }
+  const halves = s.split("::");
+  if (halves.length > 2) return null;
+  const words = (h: string | undefined) => (h ? h.split(":").map((x) => parseInt(x, 16)) : []);
+  const head = words(halves[0]);
+  const rest = words(halves[1]);
+  const zeros = halves.length === 2 ? 8 - head.length - rest.length : 0;
+  const groups = [...head, ...new Array<number>(Math.max(zeros, 0)).fill(0), ...rest];
+  return groups.length === 8 && groups.every((x) => x >= 0 && x <= 0xffff) ? groups : null;
+}
+
+// RFC 5952: compress the longest (first on tie) run of two or more zero groups.
+function formatIPv6(g: number[]): string {
+  let best = -1;
+  let bestLen = 1;
+  for (let i = 0; i < 8; ) {
+    let j = i;
+    while (j < 8 && g[j] === 0) j++;
+    if (j - i > bestLen) [best, bestLen] = [i, j - i];
+    i = j === i ? i + 1 : j;
+  }
+  const hex = (xs: number[]) => xs.map((x) => x.toString(16)).join(":");
+  return best < 0 ? hex(g) : `${hex(g.slice(0, best))}::${hex(g.slice(best + bestLen))}`;
+}

@@ -1,0 +1,58 @@
+// Builds the HTTP application from its parts without listening, so tests and main share it.
+
+import type { Database } from "bun:sqlite";
+import { Elysia } from "elysia";
+import type { Config } from "./config.ts";
+import type { Logger } from "./log.ts";
+import type { LinkStore } from "./links/store.ts";
+import type { StatsReader } from "./stats/queries.ts";
+import type { TrustedProxies } from "./visits/client-ip.ts";
+import type { VisitorDeps } from "./visits/visitor.ts";
+import type { VisitWriter } from "./visits/writer.ts";
+import type { RateLimiter } from "./http/rate-limit.ts";
+import { handleCreate } from "./http/create.ts";
+import { handleStats } from "./http/stats.ts";
+import { handleRedirect } from "./http/redirect.ts";
+import { handleHealth } from "./http/health.ts";
+import { notFoundPage } from "./http/not-found.ts";
+import { apiError } from "./http/responses.ts";
+import { webRoutes } from "./http/web.ts";
+
+export type AppDeps = {
+  config: Config;
+  db: Database;
+  links: LinkStore;
+  stats: StatsReader;
+  writer: VisitWriter;
+  visitor: VisitorDeps;
+  trusted: TrustedProxies;
+  limiter: RateLimiter;
+  log: Logger;
+  version: string;
+  now: () => number;
+};
+
+const API_ROUTES: Record<string, string> = { "/api/create": "POST", "/api/stats": "GET, HEAD" };
+
+export function createApp(deps: AppDeps) {
+  return new Elysia()
+    .onError(({ code, error, request }) => {
+      const path = new URL(request.url).pathname;
+      if (code === "NOT_FOUND") return path.startsWith("/api/") ? apiError(404, "not_found", `no API endpoint ${path}`) : notFoundPage();
+      // Anything else reaching here is our bug, not the client's: log it and answer without details.
+      deps.log.error("request failed", { path, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+      if (code === "PARSE" || code === "VALIDATION") return apiError(400, "bad_request", "the request could not be read");
+      return apiError(500, "internal", "internal error");
+    })
+    .post("/api/create", ({ request, server }) => handleCreate(request, server, deps), { parse: "none" })
+    .get("/api/stats", ({ request }) => handleStats(request, deps))
+    .all("/api/*", ({ request }) => {
+      const path = new URL(request.url).pathname;
+      const allow = API_ROUTES[path];
+      if (allow) return apiError(405, "method_not_allowed", `${path} accepts ${allow} only`, undefined, { Allow: allow });
+      return apiError(404, "not_found", `no API endpoint ${path}`);
+    })
+    .get("/health", () => handleHealth(deps))
+    .use(webRoutes({ linkExists: (id) => deps.links.get(id) !== null, version: deps.version }))
+    .get("/:id", ({ request, params, server }) => handleRedirect(request, params.id, server, deps));
+}

@@ -1,0 +1,23 @@
+// Opens the one SQLite file the service keeps everything in, and brings its schema up to date.
+
+import { Database } from "bun:sqlite";
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { migrate } from "./migrations.ts";
+
+/** Opens (creating if needed) the database at path with the pragmas the service relies on. */
+export function openDatabase(path: string): Database {
+  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path, { create: true, strict: true });
+  // First, so that every later statement (WAL switch included) waits for a lock instead of failing
+  // while a backup or a second reader holds it.
+  db.run("PRAGMA busy_timeout = 5000");
+  // WAL: readers (stats) never block the visit writer, and the writer never blocks redirects' lookups.
+  db.run("PRAGMA journal_mode = WAL");
+  // NORMAL is durable across application crashes in WAL mode; only an OS crash or power cut can
+  // lose the last transactions, which the README states as the flush-window guarantee.
+  db.run("PRAGMA synchronous = NORMAL");
+  db.run("PRAGMA foreign_keys = ON");
+  migrate(db);
+  return db;
+}

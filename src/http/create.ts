@@ -1,0 +1,44 @@
+// POST /api/create: rate limit, read the form, create the link, answer with its two URLs.
+
+import type { Config } from "../config.ts";
+import { pickLanguage } from "../lang.ts";
+import { createLink } from "../links/create.ts";
+import type { LinkStore } from "../links/store.ts";
+import type { TrustedProxies } from "../visits/client-ip.ts";
+import type { RateLimiter } from "./rate-limit.ts";
+import { readFormFields } from "./form-body.ts";
+import { publicBase, requestClient, type PeerServer } from "./request-origin.ts";
+import { apiError, json } from "./responses.ts";
+
+export type CreateDeps = {
+  config: Config;
+  links: LinkStore;
+  trusted: TrustedProxies;
+  limiter: RateLimiter;
+  now: () => number;
+};
+
+export async function handleCreate(request: Request, server: PeerServer, deps: CreateDeps): Promise<Response> {
+  const now = deps.now();
+  const verdict = deps.limiter.take(requestClient(server, request, deps.trusted), now);
+  if (!verdict.allowed) {
+    return apiError(429, "rate_limited", `too many links created from your address; try again in ${verdict.retryAfterSeconds} s`, undefined, {
+      "Retry-After": String(verdict.retryAfterSeconds),
+    });
+  }
+  const base = publicBase(deps.config, server, request, deps.trusted);
+  if (base === null) return apiError(400, "bad_request", "the Host header is missing or not a valid host name");
+
+  const body = await readFormFields(request, ["url", "custom_url"]);
+  if (!body.ok) return apiError(body.status, body.code, body.error);
+
+  const ownHosts = [new URL(base).host, request.headers.get("host") ?? ""].filter((h) => h !== "");
+  const result = createLink(deps.links, { url: body.fields.url, customUrl: body.fields.custom_url, ownHosts, now });
+  if (!result.ok) return apiError(result.status, result.code, result.error, result.field);
+
+  const lang = pickLanguage(request.headers.get("accept-language"));
+  return json(201, {
+    success: true,
+    data: { shortUrl: `${base}/${result.link.id}`, statsUrl: `${base}/${lang}/stats/${result.link.id}` },
+  });
+}

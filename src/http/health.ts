@@ -1,0 +1,26 @@
+// GET /health: for systemd watchdogs, uptime monitors and reverse-proxy health checks.
+
+import type { Database } from "bun:sqlite";
+import type { VisitWriter } from "../visits/writer.ts";
+import { json } from "./responses.ts";
+
+export type HealthDeps = { db: Database; writer: VisitWriter; version: string };
+
+/** 200 when the database answers and the visit writer is keeping up; 503 otherwise. */
+export function handleHealth(deps: HealthDeps): Response {
+  const visits = deps.writer.stats();
+  let db = "ok";
+  try {
+    deps.db.query("SELECT 1").get();
+    if (visits.lastError !== null) db = `write failing: ${visits.lastError}`;
+  } catch (err) {
+    db = `unreadable: ${err instanceof Error ? err.message : String(err)}`;
+  }
+  const ok = db === "ok";
+  return json(ok ? 200 : 503, {
+    status: ok ? "ok" : "degraded",
+    version: deps.version,
+    db,
+    visits: { queued: visits.queued, written: visits.written, dropped: visits.dropped },
+  });
+}

@@ -1,0 +1,78 @@
+// GET /<id>: the click. Answers from memory with a 302 and hands the visit to the background writer.
+
+import type { LinkStore } from "../links/store.ts";
+import { looksLikeId } from "../links/alias.ts";
+import type { TrustedProxies } from "../visits/client-ip.ts";
+import { buildVisit, type VisitorDeps } from "../visits/visitor.ts";
+import type { VisitWriter } from "../visits/writer.ts";
+import { requestClient, type PeerServer } from "./request-origin.ts";
+import { notFoundPage } from "./not-found.ts";
+
+export type RedirectDeps = {
+  links: LinkStore;
+  writer: VisitWriter;
+  visitor: VisitorDeps;
+  trusted: TrustedProxies;
+  now: () => number;
+};
+
+// no-store: a browser that cached the 302 would skip us on the next click and it would go uncounted.
+const REDIRECT_HEADERS = { "Cache-Control": "no-store, max-age=0" } as const;
+
+export function handleRedirect(request: Request, id: string, server: PeerServer, deps: RedirectDeps): Response {
+  const url = looksLikeId(id) ? deps.links.resolve(id) : null;
+  if (url === null) return notFoundPage();
+  const location = withClickQuery(url, request.url);
+  // HEAD is what link checkers and previews send first: answer it, but it is not a click.
+  if (request.method === "GET") {
+    deps.writer.record(
+      buildVisit(
+        {
+          linkId: id,
+          destination: location,
+          userAgent: request.headers.get("user-agent"),
+          referer: request.headers.get("referer"),
+          clientAddress: requestClient(server, request, deps.trusted),
+          now: deps.now(),
+        },
+        deps.visitor,
+      ),
+    );
+  }
+  return new Response(null, { status: 302, headers: { ...REDIRECT_HEADERS, Location: asciiLocation(location) } });
+}
+
+/**
+ * The destination with the click's own query string merged in (so /<id>?utm_source=x forwards it).
+ * A parameter the click repeats replaces the link's own; the rest of the link's URL is kept byte for byte.
+ */
+export function withClickQuery(destination: string, requestUrl: string): string {
+  const q = requestUrl.indexOf("?");
+  if (q === -1 || q === requestUrl.length - 1) return destination;
+  const clickPairs = requestUrl.slice(q + 1).split("&").filter((p) => p !== "");
+  if (clickPairs.length === 0) return destination;
+  const clickKeys = new Set(clickPairs.map(pairKey));
+
+  const hashAt = destination.indexOf("#");
+  const fragment = hashAt === -1 ? "" : destination.slice(hashAt);
+  const beforeHash = hashAt === -1 ? destination : destination.slice(0, hashAt);
+  const queryAt = beforeHash.indexOf("?");
+  const path = queryAt === -1 ? beforeHash : beforeHash.slice(0, queryAt);
+  const ownPairs = queryAt === -1 ? [] : beforeHash.slice(queryAt + 1).split("&").filter((p) => p !== "" && !clickKeys.has(pairKey(p)));
+  return `${path}?${[...ownPairs, ...clickPairs].join("&")}${fragment}`;
+}
+
+function pairKey(pair: string): string {
+  const eq = pair.indexOf("=");
+  const raw = eq === -1 ? pair : pair.slice(0, eq);
+  try {
+    return decodeURIComponent(raw.replaceAll("+", " "));
+  } catch {
+    return raw;
+  }
+}
+
+// Header values must be ASCII; a stored IRI (https://bücher.de/…) is sent in its punycode/percent form.
+function asciiLocation(location: string): string {
+  return /^[\x21-\x7e]*$/.test(location) ? location : new URL(location).href;
+}

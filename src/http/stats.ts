@@ -1,0 +1,40 @@
+// GET /api/stats?id=…[&from=YYYY-MM-DD&to=YYYY-MM-DD&bots=exclude]: a link and its statistics.
+
+import type { LinkStore } from "../links/store.ts";
+import type { StatsReader } from "../stats/queries.ts";
+import { dayOf, daysBetween, isDay } from "../util/day.ts";
+import { apiError, json } from "./responses.ts";
+
+/** The longest from..to span answered; visitsByDate lists every day of it. */
+export const MAX_RANGE_DAYS = 3660;
+
+export type StatsDeps = { links: LinkStore; stats: StatsReader; now: () => number };
+
+export function handleStats(request: Request, deps: StatsDeps): Response {
+  const query = new URL(request.url).searchParams;
+  const id = query.get("id")?.trim() ?? "";
+  if (id === "") return apiError(400, "id_missing", "the query parameter id is required", "id");
+  const from = query.get("from") || null;
+  const to = query.get("to") || null;
+  if (from !== null && !isDay(from)) return apiError(400, "bad_range", "from must be a date as YYYY-MM-DD", "from");
+  if (to !== null && !isDay(to)) return apiError(400, "bad_range", "to must be a date as YYYY-MM-DD", "to");
+  if (from !== null) {
+    const span = daysBetween(from, to ?? dayOf(deps.now()));
+    if (span < 0) return apiError(400, "bad_range", "from must not be after to", "from");
+    if (span >= MAX_RANGE_DAYS) return apiError(400, "bad_range", `from..to may span at most ${MAX_RANGE_DAYS} days`, "from");
+  }
+  const bots = query.get("bots") ?? "include";
+  if (bots !== "include" && bots !== "exclude") return apiError(400, "bad_request", "bots must be include or exclude", "bots");
+
+  const link = id.length <= 30 ? deps.links.get(id) : null;
+  if (!link) return apiError(404, "not_found", `no link with id "${id.slice(0, 30)}"`, "id");
+  const now = deps.now();
+  const stats = deps.stats.read(link, { from, to, excludeBots: bots === "exclude" }, now);
+  return json(200, {
+    success: true,
+    data: {
+      link: { id: link.id, originalUrl: link.url, createdAt: new Date(link.createdAt).toISOString() },
+      stats,
+    },
+  });
+}

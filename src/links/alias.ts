@@ -1,0 +1,34 @@
+// Rules for custom aliases and for what no link id may be: the service's own first path segments.
+
+import { LANGUAGES } from "../lang.ts";
+
+export const ALIAS_PATTERN = /^[A-Za-z0-9_-]{3,30}$/;
+
+// Every first path segment the service answers itself, now or planned, so that a link can never
+// shadow a page. Compared case-insensitively: "API" would confuse people even though ids are
+// case-sensitive.
+const RESERVED = new Set<string>([
+  ...LANGUAGES,
+  "api", "assets", "static", "stats", "health", "healthz", "metrics", "favicon.ico", "favicon",
+  "robots.txt", "robots", "sitemap.xml", "manifest.json", "manifest.webmanifest", "apple-touch-icon.png",
+  "well-known", ".well-known", "admin", "login", "logout", "dashboard", "settings", "docs", "about",
+  "new", "create", "shorten", "index", "index.html", "version",
+]);
+
+export function isReserved(id: string): boolean {
+  return RESERVED.has(id.toLowerCase());
+}
+
+export type AliasProblem = "alias_invalid" | "alias_reserved";
+
+/** Why an alias cannot be used, or null when it can (taken-ness is the store's concern). */
+export function aliasProblem(alias: string): AliasProblem | null {
+  if (!ALIAS_PATTERN.test(alias)) return "alias_invalid";
+  if (isReserved(alias)) return "alias_reserved";
+  return null;
+}
+
+/** The shape any link id can have (generated or alias); cheaper than a lookup for junk paths. */
+export function looksLikeId(value: string): boolean {
+  return value.length >= 3 && value.length <= 30 && /^[A-Za-z0-9_-]+$/.test(value);
+}

@@ -1,0 +1,119 @@
+// Entry point: parse config → open db → start the visit writer → listen; on SIGTERM/SIGINT stop
+// accepting, finish requests, write every queued visit, close the database, exit 0.
+
+import { parseArgs, helpText, ConfigError, type Config } from "./config.ts";
+import { createLogger, type Logger } from "./log.ts";
+import { VERSION } from "./version.ts";
+import { openDatabase } from "./db/open.ts";
+import { createLinkStore } from "./links/store.ts";
+import { createStatsReader } from "./stats/queries.ts";
+import { createVisitWriter } from "./visits/writer.ts";
+import { createClientClassifier } from "./visits/ua.ts";
+import { openCountryLookup } from "./visits/geo.ts";
+import { parseTrustedProxies } from "./visits/client-ip.ts";
+import { createRateLimiter } from "./http/rate-limit.ts";
+import { Lru } from "./util/lru.ts";
+import { createApp } from "./app.ts";
+import { runBackup } from "./db/backup.ts";
+
+async function main(): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs(process.argv.slice(2), process.env);
+    parseTrustedProxies(parsed.config.trustProxy); // validate before anything starts
+  } catch (err) {
+    if (err instanceof ConfigError || err instanceof Error) {
+      console.error(`shortener: ${err.message}`);
+      return 2;
+    }
+    throw err;
+  }
+  const { config, command } = parsed;
+  if (parsed.help) {
+    console.log(helpText(VERSION));
+    return 0;
+  }
+  if (parsed.version) {
+    console.log(`shortener ${VERSION}`);
+    return 0;
+  }
+  const log = createLogger(config.logFormat);
+  if (command === "backup") return runBackup(config.dbPath, parsed.commandArgs[0], log);
+  if (command !== null) {
+    console.error(`shortener: unknown command ${command} (see --help)`);
+    return 2;
+  }
+  return await serve(config, log);
+}
+
+async function serve(config: Config, log: Logger): Promise<number> {
+  let geo;
+  try {
+    geo = await openCountryLookup(config.geoipDb);
+  } catch (err) {
+    console.error(`shortener: --geoip-db: ${err instanceof Error ? err.message : String(err)}`);
+    return 2;
+  }
+  const db = openDatabase(config.dbPath);
+  const writer = createVisitWriter(db, {
+    onError: (err) => log.error("writing visits failed; keeping them queued", { error: String(err) }),
+  });
+  // Clicks from one address come in bursts (a page of assets, a retry): remember its country briefly.
+  const countries = new Lru<string, string | null>(10_000);
+  const country = (address: string): string | null => {
+    const hit = countries.get(address);
+    if (hit !== undefined) return hit;
+    const found = geo.country(address);
+    countries.set(address, found);
+    return found;
+  };
+  const app = createApp({
+    config,
+    db,
+    links: createLinkStore(db),
+    stats: createStatsReader(db),
+    writer,
+    visitor: { classify: createClientClassifier(), country },
+    trusted: parseTrustedProxies(config.trustProxy),
+    limiter: createRateLimiter(config.createRateLimit),
+    log,
+    version: VERSION,
+    now: Date.now,
+  });
+
+  let server;
+  try {
+    // reusePort off: a second instance on the same port must fail, not silently share it.
+    app.listen({ port: config.port, hostname: config.host, reusePort: false });
+    server = app.server!;
+  } catch (err) {
+    console.error(`shortener: cannot listen on ${config.host}:${config.port}: ${err instanceof Error ? err.message : String(err)}`);
+    writer.close();
+    db.close();
+    return 1;
+  }
+  log.info(`shortener ${VERSION}`);
+  log.info(`listening on http://${server.hostname}:${server.port}`);
+  log.info(`database ${config.dbPath}`);
+  log.info(`geoip ${geo.source}, built ${geo.buildDate}`);
+  log.info(`base url ${config.baseUrl ?? "(from each request's Host header)"}`);
+
+  return await new Promise<number>((resolve) => {
+    let stopping = false;
+    const stop = async (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      log.info(`${signal}: stopping`);
+      await server.stop(false); // stop accepting, let in-flight requests finish
+      writer.close(); // writes every queued visit
+      const { written, dropped } = writer.stats();
+      db.close();
+      log.info("stopped", { visitsWritten: written, visitsDropped: dropped });
+      resolve(0);
+    };
+    process.on("SIGTERM", () => void stop("SIGTERM"));
+    process.on("SIGINT", () => void stop("SIGINT"));
+  });
+}
+
+process.exit(await main());

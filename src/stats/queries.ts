@@ -1,0 +1,137 @@
+// Statistics of one link, read from the rollup tables so the cost follows the number of distinct
+// days and values, not the number of visits. The element shapes below are the API's (README: API).
+
+import type { Database } from "bun:sqlite";
+import type { Link } from "../links/store.ts";
+import { addDays, dayOf, daysBetween } from "../util/day.ts";
+
+export type NameCount = { name: string; count: number };
+export type DateCount = { date: string; count: number };
+export type UtmCount = { source: string | null; medium: string | null; campaign: string | null; count: number };
+export type RecentVisit = {
+  timestamp: string;
+  browser: string;
+  os: string;
+  device: string;
+  country: string;
+  referrer: string;
+  isBot: boolean;
+};
+
+export type LinkStats = {
+  totalClicks: number;
+  humanClicks: number;
+  botPercentage: number;
+  recentVisits: RecentVisit[];
+  browserStats: NameCount[];
+  osStats: NameCount[];
+  deviceStats: NameCount[];
+  countryStats: NameCount[];
+  referrerStats: NameCount[];
+  visitsByDate: DateCount[];
+  utmStats: UtmCount[];
+};
+
+export type StatsFilter = {
+  /** first UTC day included, YYYY-MM-DD; null = the link's creation day */
+  from: string | null;
+  /** last UTC day included; null = today */
+  to: string | null;
+  excludeBots: boolean;
+};
+
+export const RECENT_VISITS = 50;
+/** Breakdown lists keep their largest entries; the long tail of referrers would otherwise be unbounded. */
+export const MAX_BREAKDOWN_ENTRIES = 100;
+/** visitsByDate without `from` starts at most this many days back. */
+export const DEFAULT_DAYS = 365;
+
+export type StatsReader = { read(link: Link, filter: StatsFilter, now: number): LinkStats };
+
+export function createStatsReader(db: Database): StatsReader {
+  // `bots * ?` with ? = 1 subtracts bot clicks, with 0 keeps them: one statement serves both filters.
+  const daily = db.query<{ day: string; count: number; bots: number }, [number, string, string, string]>(
+    `SELECT day, total - bots * ? AS count, bots FROM daily_rollup
+     WHERE link_id = ? AND day BETWEEN ? AND ? ORDER BY day`,
+  );
+  const dimension = db.query<NameCount, [number, string, string, string, string, number]>(
+    `SELECT name, SUM(total - bots * ?) AS count FROM dimension_rollup
+     WHERE link_id = ? AND dimension = ? AND day BETWEEN ? AND ?
+     GROUP BY name HAVING count > 0 ORDER BY count DESC, name LIMIT ?`,
+  );
+  const utm = db.query<{ source: string; medium: string; campaign: string; count: number }, [number, string, string, string, number]>(
+    `SELECT source, medium, campaign, SUM(total - bots * ?) AS count FROM utm_rollup
+     WHERE link_id = ? AND day BETWEEN ? AND ?
+     GROUP BY source, medium, campaign HAVING count > 0 ORDER BY count DESC, source, medium, campaign LIMIT ?`,
+  );
+  const recent = db.query<{ ts: number; browser: string; os: string; device: string; country: string; referrer: string; is_bot: number }, [string, number, number, number, number]>(
+    `SELECT ts, browser, os, device, country, referrer, is_bot FROM visits
+     WHERE link_id = ? AND ts >= ? AND ts < ? AND is_bot <= ?
+     ORDER BY ts DESC LIMIT ?`,
+  );
+
+  return {
+    read(link, filter, now) {
+      const today = dayOf(now);
+      const created = dayOf(link.createdAt);
+      const from = filter.from ?? maxDay(created, addDays(today, -(DEFAULT_DAYS - 1)));
+      const to = filter.to ?? today;
+      const minus = filter.excludeBots ? 1 : 0;
+
+      const days = daily.all(minus, link.id, from, to);
+      let totalClicks = 0;
+      let botClicks = 0;
+      for (const d of days) {
+        totalClicks += d.count;
+        botClicks += d.bots;
+      }
+      if (filter.excludeBots) botClicks = 0; // they are already left out of every count
+      const breakdown = (name: string) => dimension.all(minus, link.id, name, from, to, MAX_BREAKDOWN_ENTRIES);
+
+      return {
+        totalClicks,
+        humanClicks: totalClicks - botClicks,
+        botPercentage: totalClicks === 0 ? 0 : Math.round((botClicks / totalClicks) * 10000) / 100,
+        recentVisits: recent
+          .all(link.id, Date.parse(from + "T00:00:00Z"), Date.parse(addDays(to, 1) + "T00:00:00Z"), filter.excludeBots ? 0 : 1, RECENT_VISITS)
+          .map((r) => ({
+            timestamp: new Date(r.ts).toISOString(),
+            browser: r.browser,
+            os: r.os,
+            device: r.device,
+            country: r.country,
+            referrer: r.referrer,
+            isBot: r.is_bot === 1,
+          })),
+        browserStats: breakdown("browser"),
+        osStats: breakdown("os"),
+        deviceStats: breakdown("device"),
+        countryStats: breakdown("country"),
+        referrerStats: breakdown("referrer"),
+        visitsByDate: zeroFilled(days, maxDay(from, created), to),
+        utmStats: utm.all(minus, link.id, from, to, MAX_BREAKDOWN_ENTRIES).map((u) => ({
+          source: u.source || null,
+          medium: u.medium || null,
+          campaign: u.campaign || null,
+          count: u.count,
+        })),
+      };
+    },
+  };
+}
+
+function maxDay(a: string, b: string): string {
+  return a > b ? a : b;
+}
+
+/** Every day from..to with its count, zero where nothing was recorded. */
+function zeroFilled(days: { day: string; count: number }[], from: string, to: string): DateCount[] {
+  const counts = new Map(days.map((d) => [d.day, d.count]));
+  const out: DateCount[] = [];
+  const n = daysBetween(from, to);
+  for (let i = 0; i <= n; i++) {
+    const date = addDays(from, i);
+    out.push({ date, count: counts.get(date) ?? 0 });
+  }
+  return out;
+}

@@ -1,0 +1,69 @@
+// Turns the facts of one click (request headers, client address, destination) into a Visit.
+// The client address is used for the country lookup here and then forgotten.
+
+import { DIRECT, UNKNOWN, type Visit } from "./visit.ts";
+import type { Client } from "./ua.ts";
+
+// Stored values are bounded so that a hostile client cannot grow rows or rollups without limit.
+export const MAX_UTM_LENGTH = 100;
+export const MAX_REFERRER_HOST_LENGTH = 253; // the longest DNS name
+
+export type VisitorDeps = {
+  classify: (userAgent: string | null) => Client;
+  country: (address: string) => string | null;
+};
+
+export type ClickFacts = {
+  linkId: string;
+  /** the Location sent: its utm_* parameters are the visit's campaign */
+  destination: string;
+  userAgent: string | null;
+  referer: string | null;
+  clientAddress: string;
+  now: number;
+};
+
+/** Builds the Visit to record for one click. */
+export function buildVisit(facts: ClickFacts, deps: VisitorDeps): Visit {
+  const client = deps.classify(facts.userAgent);
+  const utm = utmParameters(facts.destination);
+  return {
+    linkId: facts.linkId,
+    ts: facts.now,
+    browser: client.browser,
+    os: client.os,
+    device: client.device,
+    country: deps.country(facts.clientAddress) ?? UNKNOWN,
+    referrer: referrerHost(facts.referer),
+    utmSource: utm.source,
+    utmMedium: utm.medium,
+    utmCampaign: utm.campaign,
+    isBot: client.isBot,
+  };
+}
+
+/** The referring host without "www.", "Direct" when absent, "Unknown" when unparsable. */
+export function referrerHost(referer: string | null): string {
+  if (referer === null || referer.trim() === "") return DIRECT;
+  if (!URL.canParse(referer)) return UNKNOWN;
+  const host = new URL(referer).hostname.toLowerCase().replace(/^www\./, "");
+  if (host === "" || host.length > MAX_REFERRER_HOST_LENGTH) return UNKNOWN;
+  return host;
+}
+
+type Utm = { source: string | null; medium: string | null; campaign: string | null };
+
+const NO_UTM: Utm = { source: null, medium: null, campaign: null };
+
+/** utm_source/medium/campaign of a URL; empty values count as absent, long ones are trimmed. */
+export function utmParameters(url: string): Utm {
+  const q = url.indexOf("?");
+  if (q === -1 || !url.includes("utm_", q)) return NO_UTM;
+  const hash = url.indexOf("#", q);
+  const params = new URLSearchParams(url.slice(q + 1, hash === -1 ? undefined : hash));
+  const pick = (name: string) => {
+    const value = params.get(name)?.trim();
+    return value ? value.slice(0, MAX_UTM_LENGTH) : null;
+  };
+  return { source: pick("utm_source"), medium: pick("utm_medium"), campaign: pick("utm_campaign") };
+}

@@ -1,0 +1,124 @@
+// The background visit writer: clicks are queued in memory and written in one transaction per
+// batch, raw rows and rollups together, so a redirect never waits for the disk.
+
+import type { Database } from "bun:sqlite";
+import type { Visit } from "./visit.ts";
+import { dayOf } from "../util/day.ts";
+
+export type WriterOptions = {
+  /** How often queued visits are written; also the most a crash can lose. */
+  flushIntervalMs?: number;
+  /** A batch this large is written at once instead of waiting for the timer. */
+  batchSize?: number;
+  /** Visits kept while the disk refuses writes; past this, new visits are counted as dropped. */
+  maxQueued?: number;
+  onError?: (err: unknown) => void;
+};
+
+export type WriterStats = { queued: number; written: number; dropped: number; lastError: string | null };
+
+export type VisitWriter = {
+  record(visit: Visit): void;
+  /** Writes everything queued now; returns how many were written. */
+  flush(): number;
+  /** Stops the timer and writes what is left. */
+  close(): void;
+  stats(): WriterStats;
+};
+
+const DIMENSIONS = ["browser", "os", "device", "country", "referrer"] as const;
+
+export function createVisitWriter(db: Database, options: WriterOptions = {}): VisitWriter {
+  const flushIntervalMs = options.flushIntervalMs ?? 100;
+  const batchSize = options.batchSize ?? 2000;
+  const maxQueued = options.maxQueued ?? 200_000;
+
+  const insertVisit = db.query(
+    `INSERT INTO visits (link_id, ts, browser, os, device, country, referrer, utm_source, utm_medium, utm_campaign, is_bot)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const addDaily = db.query(
+    `INSERT INTO daily_rollup (link_id, day, total, bots) VALUES (?, ?, ?, ?)
+     ON CONFLICT (link_id, day) DO UPDATE SET total = total + excluded.total, bots = bots + excluded.bots`,
+  );
+  const addDimension = db.query(
+    `INSERT INTO dimension_rollup (link_id, dimension, day, name, total, bots) VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT (link_id, dimension, day, name) DO UPDATE SET total = total + excluded.total, bots = bots + excluded.bots`,
+  );
+  const addUtm = db.query(
+    `INSERT INTO utm_rollup (link_id, day, source, medium, campaign, total, bots) VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (link_id, day, source, medium, campaign) DO UPDATE SET total = total + excluded.total, bots = bots + excluded.bots`,
+  );
+
+  let queue: Visit[] = [];
+  let written = 0;
+  let dropped = 0;
+  let lastError: string | null = null;
+
+  // Sum the batch per rollup key first: a burst on one link becomes one UPDATE per key, not per visit.
+  const writeBatch = db.transaction((batch: Visit[]) => {
+    const rollups = new Map<string, { params: (string | number)[]; total: number; bots: number; kind: 0 | 1 | 2 }>();
+    const add = (kind: 0 | 1 | 2, params: (string | number)[], bot: number) => {
+      const key = kind + "\u0000" + params.join("\u0000");
+      const entry = rollups.get(key);
+      if (entry) {
+        entry.total++;
+        entry.bots += bot;
+      } else rollups.set(key, { params, total: 1, bots: bot, kind });
+    };
+    for (const v of batch) {
+      const bot = v.isBot ? 1 : 0;
+      insertVisit.run(v.linkId, v.ts, v.browser, v.os, v.device, v.country, v.referrer, v.utmSource, v.utmMedium, v.utmCampaign, bot);
+      const day = dayOf(v.ts);
+      add(0, [v.linkId, day], bot);
+      for (const dimension of DIMENSIONS) add(1, [v.linkId, dimension, day, v[dimension]], bot);
+      if (v.utmSource !== null || v.utmMedium !== null || v.utmCampaign !== null) {
+        add(2, [v.linkId, day, v.utmSource ?? "", v.utmMedium ?? "", v.utmCampaign ?? ""], bot);
+      }
+    }
+    for (const { kind, params, total, bots } of rollups.values()) {
+      if (kind === 0) addDaily.run(...(params as [string, string]), total, bots);
+      else if (kind === 1) addDimension.run(...(params as [string, string, string, string]), total, bots);
+      else addUtm.run(...(params as [string, string, string, string, string]), total, bots);
+    }
+  });
+
+  const flush = (): number => {
+    if (queue.length === 0) return 0;
+    const batch = queue;
+    queue = [];
+    try {
+      writeBatch.immediate(batch);
+    } catch (err) {
+      // Keep the batch for the next tick (disk full, locked file): nothing acknowledged is dropped
+      // while the queue has room.
+      queue = batch.concat(queue);
+      const message = err instanceof Error ? err.message : String(err);
+      if (message !== lastError) options.onError?.(err);
+      lastError = message;
+      return 0;
+    }
+    written += batch.length;
+    lastError = null;
+    return batch.length;
+  };
+
+  const timer = setInterval(flush, flushIntervalMs);
+
+  return {
+    record(visit) {
+      if (queue.length >= maxQueued) {
+        dropped++;
+        return;
+      }
+      queue.push(visit);
+      if (queue.length >= batchSize && lastError === null) flush();
+    },
+    flush,
+    close() {
+      clearInterval(timer);
+      flush();
+    },
+    stats: () => ({ queued: queue.length, written, dropped, lastError }),
+  };
+}

@@ -1,0 +1,118 @@
+// The process as systemd sees it: flags, exit codes, graceful stop with queued visits, restart, backup.
+
+import { describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { join } from "node:path";
+import { createLink, serverCommand, startServer } from "../support/server.ts";
+import { click, UA, waitForClicks } from "../support/clicks.ts";
+
+function run(args: string[], env: Record<string, string> = {}) {
+  const proc = Bun.spawnSync([...serverCommand(), ...args], { env: { PATH: process.env.PATH ?? "", ...env }, stdout: "pipe", stderr: "pipe" });
+  return { code: proc.exitCode, out: proc.stdout.toString(), err: proc.stderr.toString() };
+}
+
+describe("command line", () => {
+  test("--help lists the flags and the backup command; --version prints it", () => {
+    const help = run(["--help"]);
+    expect(help.code).toBe(0);
+    for (const word of ["--port", "--db", "--base-url", "--trust-proxy", "--geoip-db", "--create-rate-limit", "backup"]) expect(help.out).toContain(word);
+    const version = run(["--version"]);
+    expect(version.code).toBe(0);
+    expect(version.out).toMatch(/^shortener \d+\.\d+\.\d+/);
+  });
+
+  const BAD: [string[], Record<string, string>, string][] = [
+    [["--nope"], {}, "--nope"],
+    [["--port", "70000"], {}, "--port"],
+    [["--port", "abc"], {}, "--port"],
+    [["--base-url", "ftp://x"], {}, "--base-url"],
+    [["--trust-proxy", "10.0.0.0/99"], {}, "--trust-proxy"],
+    [["--create-rate-limit", "-1"], {}, "--create-rate-limit"],
+    [[], { SHORTENER_PORT: "http" }, "--port"],
+    [["--geoip-db", "/nonexistent/file.mmdb"], {}, "--geoip-db"],
+  ];
+  for (const [args, env, named] of BAD) {
+    test(`bad ${[...args, ...Object.entries(env).map(([k, v]) => `${k}=${v}`)].join(" ")} exits 2 naming ${named}`, () => {
+      const r = run(args, env);
+      expect(r.code).toBe(2);
+      expect(r.err).toContain(named);
+      expect(r.err.trim().split("\n")).toHaveLength(1);
+    });
+  }
+
+  test("a second instance on a port in use fails loudly", async () => {
+    const first = await startServer();
+    try {
+      const second = run(["--port", String(first.port), "--host", "127.0.0.1", "--db", join(first.dir, "other.db")]);
+      expect(second.code).not.toBe(0);
+      expect(second.err).toContain(`cannot listen on 127.0.0.1:${first.port}`);
+    } finally {
+      await first.dispose();
+    }
+  });
+});
+
+describe("durability", () => {
+  test("SIGTERM with visits queued: all are written, exit 0, and they survive a restart", async () => {
+    const first = await startServer();
+    await createLink(first.url, { url: "https://example.com/durable", custom_url: "durable" });
+    const n = 300;
+    const answered = await Promise.all(Array.from({ length: n }, () => click(first.url, "durable", { "user-agent": UA.firefoxLinux })));
+    expect(answered.every((r) => r.status === 302)).toBe(true);
+    expect(await first.stop()).toBe(0);
+    const second = await startServer({ dir: first.dir });
+    try {
+      const body = await waitForClicks(second.url, "durable", n);
+      expect(body.data.stats.totalClicks).toBe(n);
+      expect(body.data.link.originalUrl).toBe("https://example.com/durable");
+    } finally {
+      await second.dispose();
+    }
+  });
+
+  test("backup while serving writes a consistent copy", async () => {
+    const server = await startServer();
+    try {
+      await createLink(server.url, { url: "https://example.com/backed-up", custom_url: "backed" });
+      await click(server.url, "backed", { "user-agent": UA.chromeWindows });
+      await waitForClicks(server.url, "backed", 1);
+      const target = join(server.dir, "copy.db");
+      const r = run(["backup", target, "--db", server.dbPath]);
+      expect(r.code).toBe(0);
+      const copy = new Database(target, { readonly: true });
+      expect(copy.query("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });
+      expect(copy.query("SELECT url FROM links WHERE id = 'backed'").get()).toEqual({ url: "https://example.com/backed-up" });
+      expect(copy.query("SELECT COUNT(*) AS n FROM visits").get()).toEqual({ n: 1 });
+      copy.close();
+      expect(run(["backup", target, "--db", server.dbPath]).code).toBe(1); // never overwrites
+      expect((await fetch(`${server.url}/health`)).status).toBe(200);
+    } finally {
+      await server.dispose();
+    }
+  });
+
+  test("/health reports ok with the version", async () => {
+    const server = await startServer();
+    try {
+      const res = await fetch(`${server.url}/health`);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ status: "ok", db: "ok", version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+    } finally {
+      await server.dispose();
+    }
+  });
+
+  test("no client address is stored anywhere in the database", async () => {
+    const server = await startServer({ args: ["--trust-proxy", "127.0.0.1"] });
+    await createLink(server.url, { url: "https://example.com/private", custom_url: "private" });
+    await click(server.url, "private", { "user-agent": UA.firefoxLinux, "x-forwarded-for": "203.0.113.77" });
+    await waitForClicks(server.url, "private", 1);
+    await server.stop();
+    const db = new Database(server.dbPath, { readonly: true });
+    const dump = JSON.stringify(db.query("SELECT * FROM visits").all()) + JSON.stringify(db.query("SELECT * FROM dimension_rollup").all());
+    db.close();
+    await server.dispose();
+    expect(dump).not.toContain("203.0.113");
+    expect(dump).not.toContain("127.0.0.1");
+  });
+});

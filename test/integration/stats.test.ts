@@ -1,0 +1,127 @@
+// GET /api/stats: shapes, filters and errors. Past days are written with the real visit writer into
+// the real database file before the server starts, since clicks can only happen "now".
+
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openDatabase } from "../../src/db/open.ts";
+import { createLinkStore } from "../../src/links/store.ts";
+import { createVisitWriter } from "../../src/visits/writer.ts";
+import type { Visit } from "../../src/visits/visit.ts";
+import { addDays, dayOf } from "../../src/util/day.ts";
+import { startServer, type RunningServer } from "../support/server.ts";
+import { stats } from "../support/clicks.ts";
+
+const DAY = 86_400_000;
+const now = Date.now();
+const today = dayOf(now);
+let dir: string;
+let server: RunningServer;
+
+function visit(daysAgo: number, overrides: Partial<Visit> = {}): Visit {
+  return {
+    linkId: "hist", ts: now - daysAgo * DAY, browser: "Firefox", os: "Linux", device: "desktop", country: "DE",
+    referrer: "Direct", utmSource: null, utmMedium: null, utmCampaign: null, isBot: false, ...overrides,
+  };
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "shortener-stats-"));
+  const db = openDatabase(join(dir, "shortener.db"));
+  const links = createLinkStore(db);
+  links.create("https://example.com/history", "hist", now - 10 * DAY);
+  links.create("https://example.com/empty", "empty", now - 2 * DAY);
+  const writer = createVisitWriter(db);
+  writer.record(visit(9, { country: "FR" }));
+  writer.record(visit(9, { isBot: true, browser: "Chrome", referrer: "t.co" }));
+  writer.record(visit(5, { utmSource: "mail", utmCampaign: "spring" }));
+  writer.record(visit(5, { utmSource: "mail", utmCampaign: "spring", isBot: true }));
+  writer.record(visit(0, { browser: "Safari", os: "iOS", device: "mobile", referrer: "news.ycombinator.com" }));
+  writer.close();
+  db.close();
+  server = await startServer({ dir });
+});
+afterAll(async () => {
+  await server.dispose();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("stats", () => {
+  test("the whole history: totals, bot share, zero-filled days from creation to today", async () => {
+    const body = await stats(server.url, "id=hist");
+    expect(body.success).toBe(true);
+    expect(body.data.link).toEqual({ id: "hist", originalUrl: "https://example.com/history", createdAt: new Date(now - 10 * DAY).toISOString() });
+    const s = body.data.stats;
+    expect(Object.keys(s).sort()).toEqual(
+      ["botPercentage", "browserStats", "countryStats", "deviceStats", "humanClicks", "osStats", "recentVisits", "referrerStats", "totalClicks", "utmStats", "visitsByDate"].sort(),
+    );
+    expect(s.totalClicks).toBe(5);
+    expect(s.humanClicks).toBe(3);
+    expect(s.botPercentage).toBe(40);
+    expect(s.visitsByDate).toHaveLength(11);
+    expect(s.visitsByDate[0]).toEqual({ date: addDays(today, -10), count: 0 });
+    expect(s.visitsByDate[1]).toEqual({ date: addDays(today, -9), count: 2 });
+    expect(s.visitsByDate[5]).toEqual({ date: addDays(today, -5), count: 2 });
+    expect(s.visitsByDate[10]).toEqual({ date: today, count: 1 });
+    expect(s.countryStats).toEqual([{ name: "DE", count: 4 }, { name: "FR", count: 1 }]);
+    expect(s.utmStats).toEqual([{ source: "mail", medium: null, campaign: "spring", count: 2 }]);
+    expect(s.recentVisits[0].browser).toBe("Safari");
+    expect(s.recentVisits[0].timestamp).toBe(new Date(now).toISOString());
+    expect(s.recentVisits.map((v: any) => v.timestamp)).toEqual([...s.recentVisits.map((v: any) => v.timestamp)].sort().reverse());
+  });
+
+  test("bots=exclude leaves bots out of every number", async () => {
+    const s = (await stats(server.url, "id=hist&bots=exclude")).data.stats;
+    expect(s.totalClicks).toBe(3);
+    expect(s.humanClicks).toBe(3);
+    expect(s.botPercentage).toBe(0);
+    expect(s.browserStats).toEqual([{ name: "Firefox", count: 2 }, { name: "Safari", count: 1 }]);
+    expect(s.referrerStats.find((r: any) => r.name === "t.co")).toBeUndefined();
+    expect(s.utmStats).toEqual([{ source: "mail", medium: null, campaign: "spring", count: 1 }]);
+    expect(s.recentVisits.every((v: any) => v.isBot === false)).toBe(true);
+    expect(s.visitsByDate[1].count).toBe(1);
+  });
+
+  test("from/to narrow every figure to those days", async () => {
+    const from = addDays(today, -6);
+    const to = addDays(today, -1);
+    const s = (await stats(server.url, `id=hist&from=${from}&to=${to}`)).data.stats;
+    expect(s.totalClicks).toBe(2);
+    expect(s.visitsByDate).toHaveLength(6);
+    expect(s.visitsByDate[0].date).toBe(from);
+    expect(s.visitsByDate.at(-1).date).toBe(to);
+    expect(s.recentVisits).toHaveLength(2);
+    expect(s.browserStats).toEqual([{ name: "Firefox", count: 2 }]);
+  });
+
+  test("a link with no clicks has zeros and empty lists", async () => {
+    const s = (await stats(server.url, "id=empty")).data.stats;
+    expect(s.totalClicks).toBe(0);
+    expect(s.botPercentage).toBe(0);
+    expect(s.browserStats).toEqual([]);
+    expect(s.recentVisits).toEqual([]);
+    expect(s.visitsByDate.map((d: any) => d.count)).toEqual([0, 0, 0]);
+  });
+
+  const BAD: [string, number, string][] = [
+    ["", 400, "id_missing"],
+    ["id=", 400, "id_missing"],
+    ["id=unknown-link", 404, "not_found"],
+    [`id=${"z".repeat(5000)}`, 404, "not_found"],
+    ["id=hist&from=2026-13-01", 400, "bad_range"],
+    ["id=hist&from=2026-02-30", 400, "bad_range"],
+    ["id=hist&to=yesterday", 400, "bad_range"],
+    [`id=hist&from=${today}&to=${addDays(today, -1)}`, 400, "bad_range"],
+    ["id=hist&from=1900-01-01", 400, "bad_range"],
+    ["id=hist&bots=maybe", 400, "bad_request"],
+    ["id=%E0%A4%A", 404, "not_found"],
+  ];
+  for (const [query, status, code] of BAD) {
+    test(`?${query.slice(0, 40)} → ${status} ${code}`, async () => {
+      const res = await fetch(`${server.url}/api/stats?${query}`);
+      expect(res.status).toBe(status);
+      expect(await res.json()).toMatchObject({ success: false, code });
+    });
+  }
+});

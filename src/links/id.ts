@@ -1,6 +1,6 @@
 // Generated link ids: 7 crypto-random characters from an alphabet without look-alikes.
 
-// No 0/O/o, 1/l/I: ids get read aloud and typed from paper. 55 symbols ^ 7 ≈ 1.5e12 ids.
+// No 0/O/o, 1/l/I: ids get read aloud and typed from paper. 56 symbols ^ 7 ≈ 1.7e12 ids.
 export const ID_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnpqrstuvwxyz";
 export const ID_LENGTH = 7;
 

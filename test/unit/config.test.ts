@@ -1,0 +1,80 @@
+// Flags and environment → Config.
+
+import { describe, expect, test } from "bun:test";
+import { ConfigError, parseArgs } from "../../src/config.ts";
+import { pickLanguage } from "../../src/lang.ts";
+import { addDays, daysBetween, isDay } from "../../src/util/day.ts";
+import { Lru } from "../../src/util/lru.ts";
+
+describe("config", () => {
+  test("defaults", () => {
+    const { config } = parseArgs([], {});
+    expect(config).toEqual({ port: 8080, host: "0.0.0.0", dbPath: "shortener.db", baseUrl: null, trustProxy: "", geoipDb: null, createRateLimit: 60, logFormat: "text" });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  test("flags win over SHORTENER_* env; both forms of value", () => {
+    const { config } = parseArgs(["--port=9000", "--base-url", "https://s.example/"], { SHORTENER_PORT: "7000", SHORTENER_CREATE_RATE_LIMIT: "0", SHORTENER_TRUST_PROXY: "10.0.0.1" });
+    expect(config.port).toBe(9000);
+    expect(config.baseUrl).toBe("https://s.example");
+    expect(config.createRateLimit).toBe(0);
+    expect(config.trustProxy).toBe("10.0.0.1");
+  });
+
+  test("systemd's STATE_DIRECTORY decides the default db path; --db overrides", () => {
+    expect(parseArgs([], { STATE_DIRECTORY: "/var/lib/shortener" }).config.dbPath).toBe("/var/lib/shortener/shortener.db");
+    expect(parseArgs(["--db", "/x.db"], { STATE_DIRECTORY: "/var/lib/shortener" }).config.dbPath).toBe("/x.db");
+  });
+
+  test("backup command and its file", () => {
+    const parsed = parseArgs(["backup", "/tmp/b.db", "--db", "/x.db"], {});
+    expect(parsed.command).toBe("backup");
+    expect(parsed.commandArgs).toEqual(["/tmp/b.db"]);
+  });
+
+  test.each([
+    [["--port"], "--port needs a value"],
+    [["--port", "65536"], "--port"],
+    [["--bogus"], "unknown flag --bogus"],
+    [["--base-url", "example.com"], "--base-url"],
+    [["--base-url", "https://s.example/?q"], "--base-url"],
+    [["--log-format", "xml"], "--log-format"],
+  ])("%p is refused", (argv, message) => {
+    expect(() => parseArgs(argv, {})).toThrow(ConfigError);
+    expect(() => parseArgs(argv, {})).toThrow(message);
+  });
+});
+
+describe("language negotiation", () => {
+  test.each([
+    [null, "en"],
+    ["de-DE,de;q=0.9", "de"],
+    ["sv,da;q=0.8", "en"],
+    ["en;q=0.5, ja;q=0.9", "ja"],
+    ["zh-CN", "zh"],
+    ["pt-BR;q=abc, nl;q=0.1", "nl"],
+  ])("%p → %p", (header, lang) => {
+    expect(pickLanguage(header)).toBe(lang as never);
+  });
+});
+
+describe("days and cache", () => {
+  test("UTC day arithmetic across months and leap days", () => {
+    expect(addDays("2028-02-28", 1)).toBe("2028-02-29");
+    expect(addDays("2026-03-01", -1)).toBe("2026-02-28");
+    expect(daysBetween("2025-12-31", "2026-01-02")).toBe(2);
+    expect(isDay("2026-02-29")).toBe(false);
+    expect(isDay("2028-02-29")).toBe(true);
+  });
+
+  test("Lru evicts the least recently used", () => {
+    const lru = new Lru<string, number>(2);
+    lru.set("a", 1);
+    lru.set("b", 2);
+    lru.get("a");
+    lru.set("c", 3);
+    expect(lru.get("b")).toBeUndefined();
+    expect(lru.get("a")).toBe(1);
+    expect(lru.size).toBe(2);
+  });
+});

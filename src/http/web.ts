@@ -1,5 +1,10 @@
-// Placeholder: the web UI issue replaces this with the embedded pages and assets.
+// The web UI: server-rendered pages (home, stats, 404) and the built, embedded assets, each on
+// an exact route so the core's `/:id` redirect never shadows them. Assets come from the manifest
+// that scripts/build-web.ts generates (`npm run build:web`).
 import { Elysia } from "elysia";
+import { LANGUAGES, pickLanguage, type Language } from "../lang.ts";
+import { renderHome, renderNotFound, renderStats, type PageAssets } from "../../web/server/pages.ts";
+import { ASSETS, ENTRIES } from "./web-assets.generated.ts";
 
 export type WebDeps = {
   /** True when a link with this id or alias exists (stats page answers 404 otherwise). */
@@ -7,6 +12,109 @@ export type WebDeps = {
   version: string;
 };
 
-export function webRoutes(_deps: WebDeps) {
-  return new Elysia({ name: "web" });
+// No inline script or style anywhere; the pages only talk to their own origin.
+const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; " +
+  "font-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+const HTML_HEADERS = {
+  "Content-Type": "text/html; charset=utf-8",
+  "Content-Security-Policy": CSP,
+  "X-Content-Type-Options": "nosniff",
+  // no-referrer: a stats page URL names a link; no other host needs to learn it.
+  "Referrer-Policy": "no-referrer",
+  "X-Frame-Options": "DENY",
+  "Cache-Control": "no-cache",
+};
+
+const PAGE_ASSETS: PageAssets = ENTRIES;
+
+function html(body: string, lang: Language, status = 200, extra: Record<string, string> = {}): Response {
+  return new Response(body, { status, headers: { ...HTML_HEADERS, "Content-Language": lang, ...extra } });
+}
+
+type Bytes = Uint8Array<ArrayBuffer>;
+type Loaded = { raw: Bytes; gzip: Bytes | null; type: string };
+
+/** Reads an embedded file once, with a gzip copy when that is smaller (all our assets are text). */
+async function load(file: string, type: string): Promise<Loaded> {
+  const raw = (await Bun.file(file).bytes()) as Bytes;
+  const gz = Bun.gzipSync(raw) as Bytes;
+  return { raw, gzip: gz && gz.length < raw.length ? gz : null, type };
+}
+
+function assetResponse(asset: Loaded, acceptEncoding: string | null, cache: string): Response {
+  const headers: Record<string, string> = {
+    "Content-Type": asset.type,
+    "Cache-Control": cache,
+    "X-Content-Type-Options": "nosniff",
+    Vary: "Accept-Encoding",
+  };
+  if (asset.gzip && /\bgzip\b/.test(acceptEncoding ?? "")) {
+    headers["Content-Encoding"] = "gzip";
+    return new Response(asset.gzip, { headers });
+  }
+  return new Response(asset.raw, { headers });
+}
+
+const ROBOTS = "User-agent: *\nDisallow: /api/\nDisallow: /stats/\n" + LANGUAGES.map((l) => `Disallow: /${l}/stats/\n`).join("");
+
+/** The UI's routes as an Elysia plugin: pages per language, stats pages, assets, favicon, robots.txt. */
+export function webRoutes(deps: WebDeps) {
+  const cache = new Map<string, Promise<Loaded>>();
+  const get = (file: string, type: string) => {
+    let p = cache.get(file);
+    if (!p) cache.set(file, (p = load(file, type)));
+    return p;
+  };
+  const acceptLang = (headers: Record<string, string | undefined>) => pickLanguage(headers["accept-language"]);
+
+  const app = new Elysia({ name: "web" });
+
+  // `/` renders in the best language for Accept-Language (no redirect round trip); caches must key on it.
+  app.get("/", ({ headers }) => {
+    const lang = acceptLang(headers);
+    return html(renderHome(lang, PAGE_ASSETS), lang, 200, { Vary: "Accept-Language" });
+  });
+
+  for (const lang of LANGUAGES) {
+    app.get(`/${lang}`, () => html(renderHome(lang, PAGE_ASSETS), lang));
+    app.get(`/${lang}/`, () => html(renderHome(lang, PAGE_ASSETS), lang));
+  }
+
+  // One static prefix per language: a `/:lang/...` parameter would clash with the core's `/:id`
+  // (Elysia's router needs one parameter name per position), and unknown languages 404 anyway.
+  for (const lang of LANGUAGES) {
+    app.get(`/${lang}/stats/:id`, ({ params }) => {
+      if (!deps.linkExists(params.id)) return html(renderNotFound(lang, "link", PAGE_ASSETS), lang, 404);
+      return html(renderStats(lang, params.id, PAGE_ASSETS), lang);
+    });
+  }
+
+  app.get("/stats/:id", ({ params, headers }) => {
+    const lang = acceptLang(headers);
+    return new Response(null, {
+      status: 302,
+      headers: { Location: `/${lang}/stats/${encodeURIComponent(params.id)}`, Vary: "Accept-Language", "Cache-Control": "no-cache" },
+    });
+  });
+
+  for (const asset of ASSETS) {
+    app.get(asset.route, async ({ headers }) =>
+      assetResponse(await get(asset.file, asset.type), headers["accept-encoding"] ?? null, "public, max-age=31536000, immutable"),
+    );
+  }
+
+  const icon = ASSETS.find((a) => a.route === ENTRIES.icon);
+  if (icon) {
+    app.get("/favicon.ico", async ({ headers }) =>
+      assetResponse(await get(icon.file, icon.type), headers["accept-encoding"] ?? null, "public, max-age=86400"),
+    );
+  }
+
+  app.get("/robots.txt", () =>
+    new Response(ROBOTS, { headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "public, max-age=86400" } }),
+  );
+
+  return app;
 }

@@ -1,0 +1,110 @@
+// Renders breakdown lists and tables from /api/stats. Every visitor-supplied value (referrer host,
+// UTM values) goes in through textContent, never as HTML.
+import type { MessageKey } from "../i18n/index.ts";
+import { el, formatNumber, lang, t } from "./common.ts";
+
+export type NameCount = { name: string; count: number };
+export type UtmRow = { source: string | null; medium: string | null; campaign: string | null; count: number };
+export type Visit = { timestamp: string; browser: string; os: string; device: string; country: string; referrer: string; isBot: boolean };
+
+const regionNames = (() => {
+  try {
+    return new Intl.DisplayNames([lang], { type: "region" });
+  } catch {
+    return null;
+  }
+})();
+const timeFormat = new Intl.DateTimeFormat(lang, { dateStyle: "short", timeStyle: "medium" });
+
+/** Flag emoji for an ISO 3166-1 alpha-2 code (regional indicator pair), "" for anything else. */
+export function flagOf(code: string): string {
+  if (!/^[A-Z]{2}$/.test(code)) return "";
+  return String.fromCodePoint(...[...code].map((c) => 0x1f1e6 + c.charCodeAt(0) - 65));
+}
+
+/** The localized country name for an ISO code; the code itself when Intl does not know it. */
+export function countryName(code: string): string {
+  if (code === "Unknown" || !/^[A-Z]{2}$/.test(code)) return t("unknown");
+  try {
+    return regionNames?.of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
+export type Kind = "browser" | "os" | "device" | "country" | "referrer";
+
+/** Display label for a breakdown value: translated Unknown/Direct/device names, country names. */
+export function labelOf(kind: Kind, name: string): string {
+  if (kind === "country") return countryName(name);
+  if (name === "Unknown") return t("unknown");
+  if (kind === "referrer" && name === "Direct") return t("direct");
+  if (kind === "device") {
+    const key = `device_${name.toLowerCase()}` as MessageKey;
+    const translated = t(key);
+    return translated === key ? name : translated;
+  }
+  return name;
+}
+
+/** Fills an <ol class="bars"> with the top rows, each with a bar sized by its share of the total. */
+export function renderBars(list: HTMLElement, empty: HTMLElement, kind: Kind, rows: readonly NameCount[]): void {
+  const total = rows.reduce((a, r) => a + r.count, 0);
+  const items = rows.slice(0, 10).map((row) => {
+    const li = el("li", "bar");
+    li.style.setProperty("--share", `${total ? (row.count / total) * 100 : 0}%`);
+    const name = el("span", "bar-name");
+    const flag = kind === "country" ? flagOf(row.name) : "";
+    if (flag) {
+      const f = el("span", "flag", flag);
+      f.setAttribute("aria-hidden", "true");
+      name.append(f);
+    }
+    const label = labelOf(kind, row.name);
+    name.append(el("span", "", label));
+    name.title = label;
+    li.append(name, el("span", "bar-count", formatNumber(row.count)));
+    return li;
+  });
+  list.replaceChildren(...items);
+  empty.hidden = items.length > 0;
+}
+
+function cell(text: string, className = ""): HTMLTableCellElement {
+  return el("td", className, text);
+}
+
+/** Fills the UTM table (source / medium / campaign / clicks). */
+export function renderUtm(tbody: HTMLElement, empty: HTMLElement, rows: readonly UtmRow[]): void {
+  const trs = rows.map((r) => {
+    const tr = el("tr");
+    tr.append(cell(r.source ?? "—", "wrap-cell"), cell(r.medium ?? "—", "wrap-cell"), cell(r.campaign ?? "—", "wrap-cell"), cell(formatNumber(r.count), "num"));
+    return tr;
+  });
+  tbody.replaceChildren(...trs);
+  empty.hidden = trs.length > 0;
+}
+
+/** Fills the recent visits table, newest first as the API sends them. */
+export function renderVisits(tbody: HTMLElement, empty: HTMLElement, visits: readonly Visit[]): void {
+  const trs = visits.map((v) => {
+    const tr = el("tr");
+    const country = cell("");
+    const flag = flagOf(v.country);
+    country.textContent = flag ? `${flag} ${countryName(v.country)}` : countryName(v.country);
+    const type = cell("");
+    type.append(el("span", v.isBot ? "badge badge-bot" : "badge", v.isBot ? t("visitor_bot") : t("visitor_human")));
+    tr.append(
+      cell(timeFormat.format(new Date(v.timestamp))),
+      cell(labelOf("browser", v.browser)),
+      cell(labelOf("os", v.os)),
+      cell(labelOf("device", v.device)),
+      country,
+      cell(labelOf("referrer", v.referrer), "wrap-cell"),
+      type,
+    );
+    return tr;
+  });
+  tbody.replaceChildren(...trs);
+  empty.hidden = trs.length > 0;
+}

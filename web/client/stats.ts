@@ -1,0 +1,137 @@
+// Stats page: loads /api/stats for the link in data-id with the chosen period and bot filter,
+// fills the cards, chart and tables, and polls every 10 s while the tab is visible.
+import { renderBars, renderUtm, renderVisits, type Kind, type NameCount, type UtmRow, type Visit } from "./breakdowns.ts";
+import { VisitsChart, type DayCount } from "./chart.ts";
+import { bindCopyButton, byId, formatNumber, lang, t } from "./common.ts";
+
+type Stats = {
+  totalClicks: number;
+  humanClicks: number;
+  botPercentage: number;
+  recentVisits: Visit[];
+  browserStats: NameCount[];
+  osStats: NameCount[];
+  deviceStats: NameCount[];
+  countryStats: NameCount[];
+  referrerStats: NameCount[];
+  visitsByDate: DayCount[];
+  utmStats: UtmRow[];
+};
+type StatsResponse =
+  | { success: true; data: { link: { id: string; originalUrl: string; createdAt: string }; stats: Stats } }
+  | { success: false; error?: string; code?: string };
+
+const POLL_MS = 10_000;
+const id = document.body.dataset.id ?? "";
+const chart = new VisitsChart(byId("chart"));
+const percent = new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 1 });
+const createdFormat = new Intl.DateTimeFormat(lang, { dateStyle: "long", timeStyle: "short" });
+const clockFormat = new Intl.DateTimeFormat(lang, { timeStyle: "medium" });
+const customForm = byId<HTMLFormElement>("custom-range");
+const fromInput = byId<HTMLInputElement>("range-from");
+const toInput = byId<HTMLInputElement>("range-to");
+const excludeBots = byId<HTMLInputElement>("exclude-bots");
+const errorBox = byId("stats-error");
+const shortUrl = `${location.origin}/${encodeURIComponent(id)}`;
+
+byId("short-url").textContent = shortUrl;
+bindCopyButton(byId<HTMLButtonElement>("copy-short"), () => shortUrl);
+
+/** YYYY-MM-DD of a UTC day `daysAgo` days before today. */
+function utcDay(daysAgo: number): string {
+  const d = new Date();
+  d.setUTCDate(d.getUTCDate() - daysAgo);
+  return d.toISOString().slice(0, 10);
+}
+
+let custom = { from: utcDay(29), to: utcDay(0) };
+fromInput.value = custom.from;
+toInput.value = custom.to;
+
+function selectedRange(): string {
+  return document.querySelector<HTMLInputElement>('input[name="range"]:checked')?.value ?? "30d";
+}
+
+function query(): URLSearchParams {
+  const params = new URLSearchParams({ id });
+  const range = selectedRange();
+  const days = { "7d": 7, "30d": 30, "90d": 90 }[range];
+  if (days) {
+    params.set("from", utcDay(days - 1));
+    params.set("to", utcDay(0));
+  } else if (range === "custom") {
+    params.set("from", custom.from);
+    params.set("to", custom.to);
+  }
+  if (excludeBots.checked) params.set("bots", "exclude");
+  return params;
+}
+
+function render(link: { originalUrl: string; createdAt: string }, s: Stats): void {
+  byId("original-url").textContent = link.originalUrl;
+  const created = byId("created-at");
+  created.textContent = createdFormat.format(new Date(link.createdAt));
+  created.title = link.createdAt;
+  byId("kpi-total").textContent = formatNumber(s.totalClicks);
+  byId("kpi-human").textContent = formatNumber(s.humanClicks);
+  byId("kpi-bots").textContent = percent.format(s.botPercentage / 100);
+  chart.update(s.visitsByDate);
+  const lists: [Kind, NameCount[]][] = [
+    ["browser", s.browserStats],
+    ["os", s.osStats],
+    ["device", s.deviceStats],
+    ["country", s.countryStats],
+    ["referrer", s.referrerStats],
+  ];
+  for (const [kind, rows] of lists) renderBars(byId(`bd-${kind}`), byId(`bd-${kind}-empty`), kind, rows);
+  renderUtm(byId("utm-table").querySelector("tbody")!, byId("utm-empty"), s.utmStats);
+  renderVisits(byId("recent-table").querySelector("tbody")!, byId("recent-empty"), s.recentVisits);
+}
+
+let controller: AbortController | null = null;
+
+/** Fetches and renders; a newer call aborts an older one still in flight. */
+async function refresh(): Promise<void> {
+  controller?.abort();
+  const mine = (controller = new AbortController());
+  try {
+    const res = await fetch(`/api/stats?${query()}`, { signal: mine.signal, headers: { Accept: "application/json" } });
+    const json = (await res.json()) as StatsResponse;
+    if (!json.success) {
+      errorBox.textContent = json.code === "not_found" ? t("err_not_found") : json.error || t("err_unknown");
+      errorBox.hidden = false;
+      return;
+    }
+    errorBox.hidden = true;
+    render(json.data.link, json.data.stats);
+    byId("updated").textContent = t("updated_at", { time: clockFormat.format(new Date()) });
+  } catch (err) {
+    if ((err as Error).name === "AbortError") return;
+    errorBox.textContent = t("err_network");
+    errorBox.hidden = false;
+  }
+}
+
+for (const radio of document.querySelectorAll<HTMLInputElement>('input[name="range"]')) {
+  radio.addEventListener("change", () => {
+    customForm.hidden = selectedRange() !== "custom";
+    if (selectedRange() !== "custom") void refresh();
+  });
+}
+customForm.addEventListener("submit", (e) => {
+  e.preventDefault();
+  if (!fromInput.value || !toInput.value) return;
+  const [from, to] = [fromInput.value, toInput.value].sort() as [string, string];
+  custom = { from, to };
+  void refresh();
+});
+excludeBots.addEventListener("change", () => void refresh());
+
+// Poll while visible; catch up at once when the tab comes back.
+setInterval(() => {
+  if (!document.hidden) void refresh();
+}, POLL_MS);
+document.addEventListener("visibilitychange", () => {
+  if (!document.hidden) void refresh();
+});
+void refresh();

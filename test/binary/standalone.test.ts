@@ -1,0 +1,80 @@
+// The product as a user runs it: one file in an empty folder, `./shortener --port N`, no flags for
+// the database, the UI and country lookup served from inside the executable.
+// With SHORTENER_BIN this is the compiled binary; otherwise `bun src/main.ts` stands in for it.
+
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { serverCommand } from "../support/server.ts";
+import { click, UA, waitForClicks } from "../support/clicks.ts";
+
+let folder: string;
+let proc: ReturnType<typeof Bun.spawn>;
+let output = "";
+let base = "";
+
+beforeAll(async () => {
+  folder = mkdtempSync(join(tmpdir(), "shortener-empty-"));
+  proc = Bun.spawn([...serverCommand(), "--port", "0", "--host", "127.0.0.1", "--trust-proxy", "127.0.0.1"], {
+    cwd: folder,
+    env: { PATH: process.env.PATH ?? "" },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const decoder = new TextDecoder();
+  void (async () => {
+    for await (const chunk of proc.stdout as ReadableStream<Uint8Array>) output += decoder.decode(chunk);
+  })();
+  void (async () => {
+    for await (const chunk of proc.stderr as ReadableStream<Uint8Array>) output += decoder.decode(chunk);
+  })();
+  const deadline = Date.now() + 15_000;
+  while (!/listening on http:\/\/127\.0\.0\.1:(\d+)/.test(output) && Date.now() < deadline) await Bun.sleep(20);
+  base = `http://127.0.0.1:${/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output)?.[1]}`;
+});
+
+afterAll(() => {
+  proc.kill("SIGKILL");
+  rmSync(folder, { recursive: true, force: true });
+});
+
+test("start-up says version, address, database, GeoIP source with build date, base URL", () => {
+  expect(output).toMatch(/^shortener \d+\.\d+\.\d+$/m);
+  expect(output).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+$/m);
+  expect(output).toMatch(/^database shortener\.db$/m);
+  expect(output).toMatch(/^geoip embedded GeoLite2 Country, built \d{4}-\d{2}-\d{2}$/m);
+  expect(output).toMatch(/^base url /m);
+});
+
+test("the database is created in the working folder, and nothing else is needed beside the binary", () => {
+  expect(existsSync(join(folder, "shortener.db"))).toBe(true);
+  expect(readdirSync(folder).filter((f) => !f.startsWith("shortener.db"))).toEqual([]);
+});
+
+test("create, click with a country from a trusted X-Forwarded-For, read stats", async () => {
+  const form = new FormData();
+  form.append("url", "https://example.com/standalone");
+  form.append("custom_url", "standalone");
+  expect((await fetch(`${base}/api/create`, { method: "POST", body: form })).status).toBe(201);
+  const res = await click(base, "standalone", { "user-agent": UA.firefoxLinux, "x-forwarded-for": "8.8.8.8" });
+  expect(res.status).toBe(302);
+  const body = await waitForClicks(base, "standalone", 1);
+  expect(body.data.stats.countryStats).toEqual([{ name: "US", count: 1 }]);
+});
+
+test("the UI and its assets come out of the executable", async () => {
+  const home = await fetch(`${base}/`);
+  expect(home.status).toBe(200);
+  const html = await home.text();
+  expect(home.headers.get("content-type")).toContain("text/html");
+  const assets = [...html.matchAll(/(?:src|href)="(\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]!);
+  expect(assets.length).toBeGreaterThanOrEqual(2);
+  for (const asset of assets) {
+    const res = await fetch(`${base}${asset}`);
+    expect(res.status).toBe(200);
+    expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(100);
+  }
+  const stats = await fetch(`${base}/en/stats/standalone`);
+  expect(stats.status).toBe(200);
+});

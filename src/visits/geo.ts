@@ -1,0 +1,85 @@
+// Client address -> ISO country code, from the embedded GeoLite2 Country database or a user's own .mmdb.
+
+import { isIP } from "node:net";
+import { Reader, type CountryResponse } from "maxmind";
+// A file import, so `bun build --compile` embeds the database and this path points inside the binary.
+import embeddedDbPath from "@ip-location-db/geolite2-country-mmdb/geolite2-country.mmdb" with { type: "file" };
+
+export type CountryLookup = {
+  /** ISO 3166-1 alpha-2 code (upper case) for an IPv4/IPv6 address string, or null (private, unknown, unparsable). Never throws. */
+  country(address: string): string | null;
+  /** e.g. "embedded GeoLite2 Country" or the file path */
+  source: string;
+  /** database build date, ISO date "YYYY-MM-DD" from the mmdb metadata buildEpoch */
+  buildDate: string;
+};
+
+// Every .mmdb ends with this marker followed by its metadata map.
+const METADATA_MARKER = Buffer.from("\xab\xcd\xefMaxMind.com", "latin1");
+
+/** Opens the embedded GeoLite2 Country db (path === null) or a user's .mmdb; throws a clear Error if it is missing or not an mmdb. */
+export async function openCountryLookup(path: string | null): Promise<CountryLookup> {
+  const file = path ?? embeddedDbPath;
+  const reader = openReader(await readDatabase(file), file);
+  const ipv4Only = reader.metadata.ipVersion === 4;
+  return {
+    country(address: string): string | null {
+      const ip = toLookupAddress(address);
+      // An IPv4-only tree would read the first 32 bits of an IPv6 address as some IPv4 network.
+      if (ip === null || (ipv4Only && isIP(ip) === 6)) return null;
+      try {
+        return isoCode(reader.get(ip));
+      } catch {
+        return null; // a corrupt record must not fail the click
+      }
+    },
+    source: path === null ? "embedded GeoLite2 Country" : path,
+    buildDate: reader.metadata.buildEpoch.toISOString().slice(0, 10),
+  };
+}
+
+async function readDatabase(file: string): Promise<Buffer> {
+  try {
+    return Buffer.from(await Bun.file(file).arrayBuffer());
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "file not found" : String(error);
+    throw new Error(`GeoIP database ${file}: ${reason}`);
+  }
+}
+
+function openReader(bytes: Buffer, file: string): Reader<CountryResponse> {
+  // MaxMind downloads come as .tar.gz; say so rather than "cannot parse".
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) throw new Error(`GeoIP database ${file} is gzip-compressed; extract the .mmdb file first`);
+  if (bytes.lastIndexOf(METADATA_MARKER) === -1) throw new Error(`GeoIP database ${file} is not a MaxMind DB (.mmdb) file`);
+  try {
+    return new Reader<CountryResponse>(bytes);
+  } catch (error) {
+    throw new Error(`GeoIP database ${file} is not a readable MaxMind DB (.mmdb) file: ${String(error)}`);
+  }
+}
+
+// Validated, trimmed address; IPv4-mapped IPv6 (how dual-stack sockets report IPv4 clients) becomes plain IPv4,
+// because not every database aliases ::ffff:0:0/96 (the embedded one does not). Null if not an IP at all:
+// the reader would otherwise walk the tree with NaN bits and return some unrelated country.
+function toLookupAddress(address: string): string | null {
+  const ip = address.trim();
+  const version = isIP(ip);
+  if (version === 4) return ip;
+  if (version !== 6) return null;
+  const mapped = /^::ffff:(?:(\d+\.\d+\.\d+\.\d+)|([0-9a-f]{1,4}):([0-9a-f]{1,4}))$/i.exec(ip);
+  if (mapped === null) return ip;
+  if (mapped[1] !== undefined) return mapped[1];
+  const high = parseInt(mapped[2]!, 16);
+  const low = parseInt(mapped[3]!, 16);
+  return `${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`;
+}
+
+// ip-location-db records are { country_code }; MaxMind Country/City records are { country: { iso_code } },
+// where country is absent for some networks (anycast, satellite) and registered_country is the best we have.
+function isoCode(record: unknown): string | null {
+  if (typeof record !== "object" || record === null) return null;
+  const r = record as { country_code?: unknown; country?: { iso_code?: unknown }; registered_country?: { iso_code?: unknown } };
+  const code = r.country_code ?? r.country?.iso_code ?? r.registered_country?.iso_code;
+  if (typeof code !== "string" || !/^[A-Za-z]{2}$/.test(code)) return null;
+  return code.toUpperCase();
+}

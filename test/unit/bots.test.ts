@@ -1,0 +1,50 @@
+import { describe, expect, test } from "bun:test";
+import { isbot } from "isbot";
+import { isBotUserAgent } from "../../src/visits/bots.ts";
+import { BOTS, BROWSERS, LINK_PREVIEW_FETCHERS } from "../fixtures/user-agents.ts";
+
+const DISCORD_MEDIA_PROXY = "Mozilla/5.0 (Macintosh; Intel Mac OS X 10.10; rv:38.0) Gecko/20100101 Firefox/38.0";
+
+describe("isBotUserAgent", () => {
+  for (const { name, ua } of LINK_PREVIEW_FETCHERS) {
+    test(`link preview: ${name}`, () => expect(isBotUserAgent(ua)).toBe(true));
+  }
+
+  for (const { name, ua, expect: expected } of BOTS) {
+    test(`bot: ${name}`, () => expect(isBotUserAgent(ua)).toBe(expected.isBot));
+  }
+
+  for (const { name, ua } of BROWSERS) {
+    test(`human: ${name}`, () => expect(isBotUserAgent(ua)).toBe(false));
+  }
+});
+
+// What isbot alone decides. If an isbot upgrade stops flagging one of these, the first block fails here
+// (not silently in the stats) and the fetcher needs its own pattern in bots.ts.
+describe("isbot coverage", () => {
+  for (const { name, ua } of LINK_PREVIEW_FETCHERS.filter((f) => f.ua !== DISCORD_MEDIA_PROXY)) {
+    test(`isbot already flags ${name}`, () => expect(isbot(ua)).toBe(true));
+  }
+
+  test("isbot already flags HeadlessChrome and whitespace-only UAs", () => {
+    expect(isbot(BOTS.find((b) => b.name.startsWith("HeadlessChrome"))!.ua)).toBe(true);
+    expect(isbot(" \t ")).toBe(true);
+  });
+
+  test("extra: a missing or empty UA is a bot (isbot says human)", () => {
+    expect(isbot(null)).toBe(false);
+    expect(isbot("")).toBe(false);
+    expect(isBotUserAgent(null)).toBe(true);
+    expect(isBotUserAgent("")).toBe(true);
+  });
+
+  test("extra: Discord's media proxy UA is a bot (isbot says human)", () => {
+    expect(isbot(DISCORD_MEDIA_PROXY)).toBe(false);
+    expect(isBotUserAgent(DISCORD_MEDIA_PROXY)).toBe(true);
+  });
+
+  test("the Discord match is exact: other old Firefox strings stay human", () => {
+    expect(isBotUserAgent("Mozilla/5.0 (Windows NT 6.1; rv:38.0) Gecko/20100101 Firefox/38.0")).toBe(false);
+    expect(isBotUserAgent("Mozilla/5.0 (Macintosh; Intel Mac OS X 10.10; rv:39.0) Gecko/20100101 Firefox/39.0")).toBe(false);
+  });
+});

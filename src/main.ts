@@ -12,7 +12,7 @@ import { createClientClassifier } from "./visits/ua.ts";
 import { openCountryLookup } from "./visits/geo.ts";
 import { parseTrustedProxies } from "./visits/client-ip.ts";
 import { createRateLimiter } from "./http/rate-limit.ts";
-import { Lru } from "./util/lru.ts";
+import { createCountryResolver } from "./visits/country.ts";
 import { createApp } from "./app.ts";
 import { runBackup } from "./db/backup.ts";
 
@@ -58,22 +58,14 @@ async function serve(config: Config, log: Logger): Promise<number> {
   const writer = createVisitWriter(db, {
     onError: (err) => log.error("writing visits failed; keeping them queued", { error: String(err) }),
   });
-  // Clicks from one address come in bursts (a page of assets, a retry): remember its country briefly.
-  const countries = new Lru<string, string | null>(10_000);
-  const country = (address: string): string | null => {
-    const hit = countries.get(address);
-    if (hit !== undefined) return hit;
-    const found = geo.country(address);
-    countries.set(address, found);
-    return found;
-  };
+  const countries = createCountryResolver(config.geoipDb, geo, log);
   const app = createApp({
     config,
     db,
     links: createLinkStore(db),
     stats: createStatsReader(db),
     writer,
-    visitor: { classify: createClientClassifier(), country },
+    visitor: { classify: createClientClassifier(), country: countries.country },
     trusted: parseTrustedProxies(config.trustProxy),
     limiter: createRateLimiter(config.createRateLimit),
     log,
@@ -105,12 +97,14 @@ async function serve(config: Config, log: Logger): Promise<number> {
       stopping = true;
       log.info(`${signal}: stopping`);
       await server.stop(false); // stop accepting, let in-flight requests finish
+      countries.stop();
       writer.close(); // writes every queued visit
       const { written, dropped } = writer.stats();
       db.close();
       log.info("stopped", { visitsWritten: written, visitsDropped: dropped });
       resolve(0);
     };
+    process.on("SIGHUP", () => void countries.reload());
     process.on("SIGTERM", () => void stop("SIGTERM"));
     process.on("SIGINT", () => void stop("SIGINT"));
   });

@@ -90,10 +90,12 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 /** Real clicks through the redirect, each with its own User-Agent/referrer; waits for the batched writer. */
-export async function click(base: string, id: string, visits: { ua: string; referrer?: string; query?: string }[]): Promise<void> {
+/** `ip` is sent as X-Forwarded-For: start the server with `--trust-proxy 127.0.0.1` for it to count. */
+export async function click(base: string, id: string, visits: { ua: string; referrer?: string; query?: string; ip?: string }[]): Promise<void> {
   for (const v of visits) {
     const headers: Record<string, string> = { "User-Agent": v.ua };
     if (v.referrer) headers.Referer = v.referrer;
+    if (v.ip) headers["X-Forwarded-For"] = v.ip;
     const res = await fetch(`${base}/${id}${v.query ?? ""}`, { headers, redirect: "manual" });
     if (res.status !== 302) throw new Error(`click on ${id} answered ${res.status}`);
   }

@@ -54,9 +54,9 @@ export function renderBars(list: HTMLElement, empty: HTMLElement, kind: Kind, ro
     const li = el("li", "bar");
     li.style.setProperty("--share", `${total ? (row.count / total) * 100 : 0}%`);
     const name = el("span", "bar-name");
-    const flag = kind === "country" ? flagOf(row.name) : "";
-    if (flag) {
-      const f = el("span", "flag", flag);
+    if (kind === "country") {
+      // An empty flag box for "Unknown" keeps the names aligned.
+      const f = el("span", "flag", flagOf(row.name));
       f.setAttribute("aria-hidden", "true");
       name.append(f);
     }

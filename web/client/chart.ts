@@ -23,7 +23,8 @@ function options(width: number): uPlot.Options {
     height: HEIGHT,
     // Dates are UTC days; show them as such whatever the reader's time zone.
     tzDate: (ts) => uPlot.tzDate(new Date(ts * 1e3), "Etc/UTC"),
-    scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(4, Math.ceil(max * 1.15))] } },
+    // Half a day of padding each side, so the first and last bars are whole.
+    scales: { x: { time: true, range: (_u, min, max) => [min - 43_200, max + 43_200] }, y: { range: (_u, _min, max) => [0, Math.max(4, Math.ceil(max * 1.15))] } },
     legend: { show: true, live: true },
     cursor: { points: { show: false }, drag: { x: false, y: false } },
     series: [
@@ -60,6 +61,20 @@ function options(width: number): uPlot.Options {
   };
 }
 
+const DAY_MS = 86_400_000;
+
+/** Every day from..to with its count (the API starts at the link's creation; a range may start earlier). */
+export function fillDays(days: readonly DayCount[], from: string, to: string): DayCount[] {
+  const counts = new Map(days.map((d) => [d.date, d.count]));
+  const out: DayCount[] = [];
+  const end = Date.parse(`${to}T00:00:00Z`);
+  for (let t = Date.parse(`${from}T00:00:00Z`); t <= end && out.length < 3700; t += DAY_MS) {
+    const date = new Date(t).toISOString().slice(0, 10);
+    out.push({ date, count: counts.get(date) ?? 0 });
+  }
+  return out;
+}
+
 /** A chart bound to a container element; update() replaces its data. */
 export class VisitsChart {
   private plot: uPlot | null = null;
@@ -79,8 +94,9 @@ export class VisitsChart {
     this.plot = new uPlot(options(this.width()), this.data, this.container);
   }
 
-  /** Shows these days (ascending, zero-filled by the API). */
-  update(days: readonly DayCount[]): void {
+  /** Shows the counts of every day from `from` to `to` (YYYY-MM-DD, UTC), zero where the API has none. */
+  update(apiDays: readonly DayCount[], from: string, to: string): void {
+    const days = fillDays(apiDays, from, to);
     const xs = days.map((d) => Date.parse(`${d.date}T00:00:00Z`) / 1e3);
     const ys = days.map((d) => d.count);
     this.data = [xs, ys];

@@ -52,19 +52,33 @@ function selectedRange(): string {
   return document.querySelector<HTMLInputElement>('input[name="range"]:checked')?.value ?? "30d";
 }
 
-function query(): URLSearchParams {
-  const params = new URLSearchParams({ id });
+/** The chosen period as UTC days; null for "all" (the API then covers the link's whole life). */
+function period(): { from: string; to: string } | null {
   const range = selectedRange();
   const days = { "7d": 7, "30d": 30, "90d": 90 }[range];
-  if (days) {
-    params.set("from", utcDay(days - 1));
-    params.set("to", utcDay(0));
-  } else if (range === "custom") {
-    params.set("from", custom.from);
-    params.set("to", custom.to);
+  if (days) return { from: utcDay(days - 1), to: utcDay(0) };
+  return range === "custom" ? custom : null;
+}
+
+function query(): URLSearchParams {
+  const params = new URLSearchParams({ id });
+  const p = period();
+  if (p) {
+    params.set("from", p.from);
+    params.set("to", p.to);
   }
   if (excludeBots.checked) params.set("bots", "exclude");
   return params;
+}
+
+/** The chart's days: the chosen period, or for "all" the API's days, at least a week. */
+function chartSpan(days: readonly DayCount[]): { from: string; to: string } {
+  const p = period();
+  if (p) return p;
+  const to = days[days.length - 1]?.date ?? utcDay(0);
+  const weekBefore = new Date(Date.parse(`${to}T00:00:00Z`) - 6 * 86_400_000).toISOString().slice(0, 10);
+  const first = days[0]?.date ?? weekBefore;
+  return { from: first < weekBefore ? first : weekBefore, to };
 }
 
 function render(link: { originalUrl: string; createdAt: string }, s: Stats): void {
@@ -75,7 +89,8 @@ function render(link: { originalUrl: string; createdAt: string }, s: Stats): voi
   byId("kpi-total").textContent = formatNumber(s.totalClicks);
   byId("kpi-human").textContent = formatNumber(s.humanClicks);
   byId("kpi-bots").textContent = percent.format(s.botPercentage / 100);
-  chart.update(s.visitsByDate);
+  const span = chartSpan(s.visitsByDate);
+  chart.update(s.visitsByDate, span.from, span.to);
   const lists: [Kind, NameCount[]][] = [
     ["browser", s.browserStats],
     ["os", s.osStats],

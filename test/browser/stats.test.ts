@@ -1,0 +1,199 @@
+// Stats page in a real browser against the real service: numbers after real clicks, the bot
+// switch and ranges, hostile visitor strings staying text, 404 for unknown links, accessibility,
+// phone width, polling, and screenshots.
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import type { Browser } from "playwright-core";
+import { LANGUAGES } from "../../src/lang.ts";
+import { MESSAGES } from "../../web/i18n/index.ts";
+import { createLink, startServer, type RunningServer } from "../support/server.ts";
+import { UA, click, guardedPage, hasHorizontalScroll, launchBrowser, screenshot, seriousViolations } from "./browser.ts";
+
+setDefaultTimeout(60_000);
+
+let server: RunningServer;
+let browser: Browser;
+const HOSTILE_SOURCE = "<img src=x onerror=alert(1)>";
+const HOSTILE_CAMPAIGN = "</script><script>alert(2)</script>";
+
+beforeAll(async () => {
+  // Trusting the test's own address lets X-Forwarded-For pick each click's country.
+  [server, browser] = await Promise.all([startServer({ args: ["--trust-proxy", "127.0.0.1"] }), launchBrowser()]);
+  const created = await createLink(server.url, { url: "https://example.com/launch/post?ref=1", custom_url: "launch" });
+  if (created.status !== 201) throw new Error(`create failed: ${JSON.stringify(created.body)}`);
+  const utm = "?utm_source=newsletter&utm_medium=email&utm_campaign=spring";
+  await click(server.url, "launch", [
+    { ua: UA.firefoxLinux, referrer: "https://news.ycombinator.com/item?id=1", query: utm, ip: "8.8.8.8" },
+    { ua: UA.safariIphone, referrer: "https://news.ycombinator.com/", ip: "85.214.132.117" },
+    { ua: UA.chromeWindows, referrer: "https://www.reddit.com/r/selfhosted/", query: utm, ip: "133.242.0.1" },
+    { ua: UA.chromeWindows, ip: "8.8.4.4" },
+    { ua: UA.googlebot, referrer: "https://www.google.com/" },
+  ]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.dispose();
+});
+
+const percent = (lang: string, n: number) => new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 1 }).format(n);
+
+describe("stats page", () => {
+  test("shows the right numbers after real clicks", async () => {
+    const g = await guardedPage(browser);
+    const { page } = g;
+    const res = await page.goto(`${server.url}/en/stats/launch`);
+    expect(res?.status()).toBe(200);
+    await page.waitForFunction(() => document.getElementById("kpi-total")?.textContent !== "–");
+    expect(await page.textContent("#kpi-total")).toBe("5");
+    expect(await page.textContent("#kpi-human")).toBe("4");
+    expect(await page.textContent("#kpi-bots")).toBe(percent("en", 0.2));
+    expect(await page.textContent("#original-url")).toBe("https://example.com/launch/post?ref=1");
+    expect(await page.textContent("#short-url")).toBe(`${server.url}/launch`);
+    const browsers = await page.locator("#bd-browser li").allTextContents();
+    expect(browsers[0]).toContain("Chrome");
+    expect(browsers[0]).toContain("2");
+    expect(browsers.join("|")).toContain("Firefox");
+    const referrers = await page.locator("#bd-referrer li").allTextContents();
+    expect(referrers[0]).toBe("news.ycombinator.com2");
+    expect(referrers.join("|")).toContain("reddit.com");
+    expect(referrers.join("|")).toContain(MESSAGES.en.direct);
+    expect((await page.locator("#bd-device li").allTextContents()).join("|")).toContain(MESSAGES.en.device_mobile);
+    const countries = await page.locator("#bd-country li").allTextContents();
+    expect(countries[0]).toBe("🇺🇸United States2");
+    expect(countries).toContain("🇩🇪Germany1");
+    expect(countries).toContain("🇯🇵Japan1");
+    expect(await page.locator("#recent-table tbody tr").count()).toBe(5);
+    expect(await page.locator("#recent-table .badge-bot").count()).toBe(1);
+    const utm = await page.locator("#utm-table tbody tr").allTextContents();
+    expect(utm).toEqual(["newsletteremailspring2"]);
+    expect(await page.locator("#chart canvas").count()).toBeGreaterThan(0);
+    expect(g.errors).toEqual([]);
+    expect(g.offHost).toEqual([]);
+    await g.context.close();
+  });
+
+  test("leaving bots out and choosing a range ask the API again", async () => {
+    const g = await guardedPage(browser);
+    const { page } = g;
+    await page.goto(`${server.url}/en/stats/launch`);
+    await page.waitForFunction(() => document.getElementById("kpi-total")?.textContent === "5");
+    const botsRequest = page.waitForRequest((r) => r.url().includes("bots=exclude"));
+    await page.check("#exclude-bots");
+    await botsRequest;
+    await page.waitForFunction(() => document.getElementById("kpi-total")?.textContent === "4");
+    expect(await page.textContent("#kpi-bots")).toBe(percent("en", 0));
+    expect(await page.locator("#recent-table .badge-bot").count()).toBe(0);
+
+    const today = new Date().toISOString().slice(0, 10);
+    const sevenDays = page.waitForRequest((r) => r.url().includes(`to=${today}`) && r.url().includes("from="));
+    await page.check("input[name=range][value='7d']");
+    await sevenDays;
+    const all = page.waitForRequest((r) => r.url().includes("/api/stats") && !r.url().includes("from="));
+    await page.check("input[name=range][value=all]");
+    await all;
+    await page.check("input[name=range][value=custom]");
+    expect(await page.isVisible("#custom-range")).toBe(true);
+    await page.fill("#range-from", "2020-01-01");
+    await page.fill("#range-to", "2020-01-31");
+    const custom = page.waitForRequest((r) => r.url().includes("from=2020-01-01") && r.url().includes("to=2020-01-31"));
+    await page.click("#custom-range button");
+    await custom;
+    await page.waitForFunction(() => document.getElementById("kpi-total")?.textContent === "0");
+    expect(await page.isVisible("#recent-empty")).toBe(true);
+    expect(g.errors).toEqual([]);
+    await g.context.close();
+  });
+
+  test("hostile UTM values and referrers stay inert text", async () => {
+    await createLink(server.url, { url: "https://example.com/", custom_url: "hostile" });
+    await click(server.url, "hostile", [
+      {
+        ua: UA.firefoxLinux,
+        referrer: "https://evil.example/<b>x</b>?q=<script>alert(3)</script>",
+        query: `?utm_source=${encodeURIComponent(HOSTILE_SOURCE)}&utm_campaign=${encodeURIComponent(HOSTILE_CAMPAIGN)}`,
+      },
+    ]);
+    const g = await guardedPage(browser);
+    const { page } = g;
+    await page.goto(`${server.url}/en/stats/hostile`);
+    await page.waitForFunction(() => document.getElementById("kpi-total")?.textContent === "1");
+    const cells = await page.locator("#utm-table tbody td").allTextContents();
+    expect(cells).toContain(HOSTILE_SOURCE);
+    expect(cells).toContain(HOSTILE_CAMPAIGN);
+    expect(await page.locator("main img, main script:not([type='application/json'])").count()).toBe(0);
+    expect(await page.locator("#bd-referrer li").allTextContents()).toEqual(["evil.example1"]);
+    await Bun.sleep(200);
+    expect(g.dialogs).toEqual([]);
+    expect(g.errors).toEqual([]);
+    expect(g.offHost).toEqual([]);
+    await g.context.close();
+  });
+
+  test("an unknown link answers 404 with a plain message in the page language", async () => {
+    const g = await guardedPage(browser);
+    for (const lang of ["en", "de", "ja"] as const) {
+      const res = await g.page.goto(`${server.url}/${lang}/stats/no-such-link`);
+      expect(res?.status()).toBe(404);
+      expect(await g.page.getAttribute("html", "lang")).toBe(lang);
+      expect(await g.page.textContent("h1")).toBe(MESSAGES[lang].notfound_title);
+      expect(await g.page.textContent("main p")).toBe(MESSAGES[lang].notfound_text);
+    }
+    await screenshot(g.page, "stats-404-desktop-light");
+    expect(g.offHost).toEqual([]);
+    await g.context.close();
+  });
+
+  test("/stats/<id> redirects to the best language; the switch keeps the link", async () => {
+    const res = await fetch(`${server.url}/stats/launch`, { headers: { "Accept-Language": "fr-CA,fr;q=0.9" }, redirect: "manual" });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/fr/stats/launch");
+    const g = await guardedPage(browser);
+    await g.page.goto(`${server.url}/fr/stats/launch`);
+    expect(await g.page.getAttribute(".lang-menu a[hreflang=zh]", "href")).toBe("/zh/stats/launch");
+    await g.context.close();
+  });
+
+  test("every language renders the stats page with its own words and locale numbers", async () => {
+    const g = await guardedPage(browser);
+    for (const lang of LANGUAGES) {
+      await g.page.goto(`${server.url}/${lang}/stats/launch`);
+      expect(await g.page.getAttribute("html", "lang")).toBe(lang);
+      expect(await g.page.textContent("h1")).toBe(MESSAGES[lang].stats_title.replace("{id}", "launch"));
+      expect(await g.page.textContent("#chart-title")).toBe(MESSAGES[lang].chart_title);
+      await g.page.waitForFunction(() => document.getElementById("kpi-total")?.textContent !== "–");
+      expect(await g.page.textContent("#kpi-bots")).toBe(percent(lang, 0.2));
+      const us = new Intl.DisplayNames([lang], { type: "region" }).of("US")!;
+      expect(await g.page.textContent("#bd-country li:first-child")).toContain(us);
+    }
+    expect(g.errors).toEqual([]);
+    await g.context.close();
+  });
+
+  test("polls for new clicks without reloading", async () => {
+    await createLink(server.url, { url: "https://example.com/poll", custom_url: "polled" });
+    const g = await guardedPage(browser);
+    await g.page.clock.install();
+    await g.page.goto(`${server.url}/en/stats/polled`);
+    await g.page.waitForFunction(() => document.getElementById("kpi-total")?.textContent === "0");
+    await click(server.url, "polled", [{ ua: UA.firefoxLinux }]);
+    await g.page.clock.runFor(10_500);
+    await g.page.waitForFunction(() => document.getElementById("kpi-total")?.textContent === "1");
+    await g.context.close();
+  });
+
+  for (const scheme of ["light", "dark"] as const) {
+    for (const [device, width] of [["desktop", 1280], ["phone", 360]] as const) {
+      test(`is accessible and fits at ${width} px in ${scheme} mode`, async () => {
+        const g = await guardedPage(browser, { viewport: { width, height: 800 }, colorScheme: scheme });
+        await g.page.goto(`${server.url}/en/stats/launch`);
+        await g.page.waitForFunction(() => document.getElementById("kpi-total")?.textContent === "5");
+        expect(await hasHorizontalScroll(g.page)).toBe(false);
+        await screenshot(g.page, `stats-${device}-${scheme}`);
+        expect(await seriousViolations(g.page)).toEqual([]);
+        expect(g.errors).toEqual([]);
+        expect(g.offHost).toEqual([]);
+        await g.context.close();
+      });
+    }
+  }
+});

@@ -61,7 +61,7 @@ export function clientAddress(peer: string, headers: Headers, trusted: TrustedPr
   if (self === null) return peer; // e.g. a unix socket: nothing to match, nothing to believe
   if (trusted.empty || !trusted.contains(self)) return self;
 
-  const hops = forwardedHops(headers) ?? xffHops(headers);
+  const hops = forwardingChain(headers);
   if (hops === null) return self;
   let last = self;
   for (const raw of hops.slice(-MAX_HOPS).reverse()) {
@@ -78,8 +78,19 @@ function boundedHeader(headers: Headers, name: string): string | null {
   return v === null || v.length > MAX_HEADER_BYTES ? null : v;
 }
 
-// RFC 7239 wins over X-Forwarded-For when both exist; a Forwarded header without
-// any for= (e.g. only proto=) says nothing about the client, so it counts as absent.
+// X-Forwarded-For wins whenever it is present: it is what nginx, Caddy, Traefik and HAProxy
+// append, and they pass a client's own Forwarded header through untouched, so preferring
+// Forwarded would let any client behind such a proxy pick its address. Forwarded is read only
+// when there is no X-Forwarded-For at all (a proxy that speaks only RFC 7239). An oversized
+// X-Forwarded-For still counts as present (it yields no hops), so padding it cannot make us
+// fall back to a forged Forwarded.
+function forwardingChain(headers: Headers): string[] | null {
+  if (headers.has("x-forwarded-for")) return xffHops(headers);
+  return forwardedHops(headers);
+}
+
+// A Forwarded header without any for= (e.g. only proto=) says nothing about the client,
+// so it counts as absent.
 function forwardedHops(headers: Headers): string[] | null {
   const v = boundedHeader(headers, "forwarded");
   if (v === null || !/(^|[;,\s])for\s*=/i.test(v)) return null;

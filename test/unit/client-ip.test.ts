@@ -222,12 +222,26 @@ describe("clientAddress", () => {
     expect(clientAddress("10.0.0.1", h({ forwarded: fwd }), proxies)).toBe(expected);
   });
 
-  test("Forwarded is preferred over X-Forwarded-For", () => {
-    const headers = h({ forwarded: "for=198.51.100.1", "x-forwarded-for": "198.51.100.2" });
-    expect(clientAddress("10.0.0.1", headers, proxies)).toBe("198.51.100.1");
+  // nginx/Caddy/Traefik append X-Forwarded-For and pass a client's Forwarded through unchanged:
+  // if Forwarded won, a client could name any address. So X-Forwarded-For wins.
+  test("X-Forwarded-For is preferred over Forwarded (a client-supplied Forwarded passed through a proxy)", () => {
+    const headers = h({ forwarded: "for=6.6.6.6", "x-forwarded-for": "198.51.100.2" });
+    expect(clientAddress("10.0.0.1", headers, proxies)).toBe("198.51.100.2");
   });
 
-  test("a Forwarded header with no for= falls back to X-Forwarded-For", () => {
+  test("Forwarded is used when there is no X-Forwarded-For", () => {
+    expect(clientAddress("10.0.0.1", h({ forwarded: "for=198.51.100.1" }), proxies)).toBe("198.51.100.1");
+  });
+
+  test("an unusable X-Forwarded-For (empty, oversized, garbage) never falls back to Forwarded", () => {
+    const big = Array.from({ length: 500 }, () => "10.0.0.3").join(",");
+    for (const xff of ["", big, "garbage"]) {
+      const headers = h({ forwarded: "for=6.6.6.6", "x-forwarded-for": xff });
+      expect(clientAddress("10.0.0.1", headers, proxies)).toBe("10.0.0.1");
+    }
+  });
+
+  test("a Forwarded header with no for= does not hide X-Forwarded-For", () => {
     const headers = h({ forwarded: "proto=https;host=example.com", "x-forwarded-for": "198.51.100.2" });
     expect(clientAddress("10.0.0.1", headers, proxies)).toBe("198.51.100.2");
   });
@@ -257,7 +271,7 @@ describe("clientAddress", () => {
     const big = `${pad},198.51.100.1`;
     expect(big.length).toBeGreaterThan(4096);
     expect(clientAddress("10.0.0.1", h({ "x-forwarded-for": big }), proxies)).toBe("10.0.0.1");
-    // an oversized Forwarded is absent, so X-Forwarded-For is used instead
+    // an oversized Forwarded changes nothing: X-Forwarded-For is used
     const bigFwd = `for=198.51.100.9;ext="${"x".repeat(4100)}"`;
     const headers = h({ forwarded: bigFwd, "x-forwarded-for": "198.51.100.2" });
     expect(clientAddress("10.0.0.1", headers, proxies)).toBe("198.51.100.2");

@@ -3,7 +3,7 @@
 // With SHORTENER_BIN this is the compiled binary; otherwise `bun src/main.ts` stands in for it.
 
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serverCommand } from "../support/server.ts";
@@ -16,6 +16,13 @@ let base = "";
 
 beforeAll(async () => {
   folder = mkdtempSync(join(tmpdir(), "shortener-empty-"));
+  // A stray .env or bunfig.toml in the working folder must not change the service (a compiled Bun
+  // binary reads both unless built not to).
+  // (`bun src/main.ts` reads both by design, so only the binary gets them.)
+  if (process.env.SHORTENER_BIN) {
+    writeFileSync(join(folder, ".env"), "SHORTENER_BASE_URL=https://evil.example\n");
+    writeFileSync(join(folder, "bunfig.toml"), "preload = [\"./evil.ts\"]\n");
+  }
   proc = Bun.spawn([...serverCommand(), "--port", "0", "--host", "127.0.0.1", "--trust-proxy", "127.0.0.1"], {
     cwd: folder,
     env: { PATH: process.env.PATH ?? "" },
@@ -49,7 +56,8 @@ test("start-up says version, address, database, GeoIP source with build date, ba
 
 test("the database is created in the working folder, and nothing else is needed beside the binary", () => {
   expect(existsSync(join(folder, "shortener.db"))).toBe(true);
-  expect(readdirSync(folder).filter((f) => !f.startsWith("shortener.db"))).toEqual([]);
+  const planted = process.env.SHORTENER_BIN ? [".env", "bunfig.toml"] : [];
+  expect(readdirSync(folder).filter((f) => !f.startsWith("shortener.db")).sort()).toEqual(planted);
 });
 
 test("create, click with a country from a trusted X-Forwarded-For, read stats", async () => {
@@ -61,6 +69,14 @@ test("create, click with a country from a trusted X-Forwarded-For, read stats", 
   expect(res.status).toBe(302);
   const body = await waitForClicks(base, "standalone", 1);
   expect(body.data.stats.countryStats).toEqual([{ name: "US", count: 1 }]);
+});
+
+test.skipIf(!process.env.SHORTENER_BIN)("the binary ignores .env and bunfig.toml in its working folder", async () => {
+  expect(output).toMatch(/^base url \(from each request's Host header\)$/m);
+  const form = new FormData();
+  form.append("url", "https://example.com/env");
+  const res = await fetch(`${base}/api/create`, { method: "POST", body: form });
+  expect((await res.json()).data.shortUrl.startsWith(base)).toBe(true);
 });
 
 test("the UI and its assets come out of the executable", async () => {

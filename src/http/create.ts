@@ -4,6 +4,7 @@ import type { Config } from "../config.ts";
 import { pickLanguage } from "../lang.ts";
 import { createLink } from "../links/create.ts";
 import type { LinkStore } from "../links/store.ts";
+import type { Logger } from "../log.ts";
 import type { TrustedProxies } from "../visits/client-ip.ts";
 import type { RateLimiter } from "./rate-limit.ts";
 import { readFormFields } from "./form-body.ts";
@@ -15,6 +16,7 @@ export type CreateDeps = {
   links: LinkStore;
   trusted: TrustedProxies;
   limiter: RateLimiter;
+  log: Logger;
   now: () => number;
 };
 
@@ -34,7 +36,11 @@ export async function handleCreate(request: Request, server: PeerServer, deps: C
 
   const ownHosts = [new URL(base).host, request.headers.get("host") ?? ""].filter((h) => h !== "");
   const result = createLink(deps.links, { url: body.fields.url, customUrl: body.fields.custom_url, ownHosts, now });
-  if (!result.ok) return apiError(result.status, result.code, result.error, result.field);
+  if (!result.ok) {
+    // The operator must learn that the disk refuses writes; the client only gets the 503.
+    if (result.code === "storage_unavailable") deps.log.error("creating a link failed: storage unavailable", { cause: result.cause ?? "" });
+    return apiError(result.status, result.code, result.error, result.field);
+  }
 
   const lang = pickLanguage(request.headers.get("accept-language"));
   return json(201, {

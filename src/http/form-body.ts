@@ -19,7 +19,14 @@ export async function readFormFields(request: Request, names: readonly string[])
   if (!kind) {
     return { ok: false, status: 415, code: "unsupported_media_type", error: "send multipart/form-data, application/x-www-form-urlencoded or application/json" };
   }
-  const bytes = await readLimited(request, MAX_BODY_BYTES);
+  let bytes: Uint8Array<ArrayBuffer> | null;
+  try {
+    bytes = await readLimited(request, MAX_BODY_BYTES);
+  } catch {
+    // The client hung up mid-body or sent broken chunked framing: its mistake, not our bug, so no
+    // error log line (the answer usually reaches nobody, but it must not be a 500 either).
+    return { ok: false, status: 400, code: "bad_request", error: "the request body could not be read" };
+  }
   if (bytes === null) return { ok: false, status: 413, code: "body_too_large", error: `request body is larger than ${MAX_BODY_BYTES} bytes` };
   try {
     if (kind === "json") return fromJson(utf8.decode(bytes), names);

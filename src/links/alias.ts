@@ -28,7 +28,11 @@ export function aliasProblem(alias: string): AliasProblem | null {
   return null;
 }
 
-/** The shape any link id can have (generated or alias); cheaper than a lookup for junk paths. */
-export function looksLikeId(value: string): boolean {
-  return value.length >= 3 && value.length <= 30 && /^[A-Za-z0-9_-]+$/.test(value);
+/**
+ * The shape any link id can have (generated or alias); cheaper than a lookup for junk paths.
+ * Takes null too: Elysia 1.4 hands a route parameter as null when it cannot percent-decode it
+ * (e.g. `/./%FF`), and a junk path must be a 404, not a TypeError and a 500.
+ */
+export function looksLikeId(value: string | null | undefined): value is string {
+  return typeof value === "string" && value.length >= 3 && value.length <= 30 && /^[A-Za-z0-9_-]+$/.test(value);
 }

@@ -100,7 +100,7 @@ export function renderVisits(tbody: HTMLElement, empty: HTMLElement, visits: rea
       cell(labelOf("os", v.os)),
       cell(labelOf("device", v.device)),
       country,
-      cell(labelOf("referrer", v.referrer), "wrap-cell"),
+      cell(labelOf("referrer", v.referrer), "wrap-cell ref-cell"),
       type,
     );
     return tr;

@@ -27,7 +27,7 @@ afterAll(async () => {
 let setupClient = 0;
 /** A link made from its own forwarded address on the proxied server, so setup never spends a bucket a test counts on. */
 async function linkOn(server: RunningServer, alias: string): Promise<void> {
-  const headers = server === proxied ? { "x-forwarded-for": `198.51.100.${++setupClient}` } : {};
+  const headers: Record<string, string> = server === proxied ? { "x-forwarded-for": `198.51.100.${++setupClient}` } : {};
   const res = await createLink(server.url, { url: `https://example.com/${alias}`, custom_url: alias }, headers);
   expect(res.status).toBe(201);
 }
@@ -107,7 +107,7 @@ describe("rate limiter: one bucket per believed address", () => {
   test("trusted proxy: a limited client cannot escape through Forwarded, X-Real-IP or a forged left hop", async () => {
     const a = "203.0.113.20";
     for (let i = 0; i < 3; i++) expect((await create(proxied, { "x-forwarded-for": a })).status).toBe(201);
-    const escapes = [
+    const escapes: Record<string, string>[] = [
       { "x-forwarded-for": a, forwarded: "for=203.0.113.99" },
       { "x-forwarded-for": a, "x-real-ip": "203.0.113.98", "cf-connecting-ip": "203.0.113.97" },
       { "x-forwarded-for": `203.0.113.96, ${a}` },

@@ -71,3 +71,17 @@ export function bindCopyButton(button: HTMLButtonElement, getText: () => string)
     timer = setTimeout(() => (button.textContent = label), 1600);
   });
 }
+
+// The language menu is a <details>: close it on Escape (focus back on its summary) or a click outside.
+const langMenu = document.querySelector<HTMLDetailsElement>(".lang-menu");
+if (langMenu) {
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && langMenu.open) {
+      langMenu.open = false;
+      langMenu.querySelector("summary")?.focus();
+    }
+  });
+  document.addEventListener("click", (e) => {
+    if (langMenu.open && !langMenu.contains(e.target as Node)) langMenu.open = false;
+  });
+}

@@ -1,0 +1,113 @@
+// Crashes under load. kill -9: every acknowledged link survives, the file is intact, and the only
+// visits lost are the ones still queued for the next flush (flushes run every 100 ms). SIGTERM: the
+// graceful stop writes every visit whose 302 was answered.
+
+import { expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { rmSync } from "node:fs";
+import { createLink, startServer, type RunningServer } from "../support/server.ts";
+import { click } from "../support/clicks.ts";
+import { mixedLoad, newLedger, total, type Ledger } from "./load.ts";
+
+const LINKS = ["crash-a", "crash-b", "crash-c"];
+
+async function seeded(dir?: string): Promise<RunningServer> {
+  const server = await startServer({ args: ["--create-rate-limit", "0"], dir });
+  for (const id of LINKS) expect((await createLink(server.url, { url: `https://example.com/${id}`, custom_url: id })).status).toBe(201);
+  return server;
+}
+
+/** Opens the file the way an operator would after the process is gone: read-only. */
+function inspect(dbPath: string) {
+  const db = new Database(dbPath, { readonly: true });
+  try {
+    const integrity = (db.query("PRAGMA integrity_check").get() as { integrity_check: string }).integrity_check;
+    const perLink = new Map((db.query("SELECT link_id, COUNT(*) AS n FROM visits GROUP BY link_id").all() as { link_id: string; n: number }[]).map((r) => [r.link_id, r.n]));
+    const visits = (db.query("SELECT COUNT(*) AS n FROM visits").get() as { n: number }).n;
+    const rolled = (db.query("SELECT COALESCE(SUM(total), 0) AS n FROM daily_rollup").get() as { n: number }).n;
+    return { integrity, perLink, visits, rolled };
+  } finally {
+    db.close();
+  }
+}
+
+/** Resolves after ms, or as soon as the load has stopped on its own (which would be a failure). */
+async function loadFor(ms: number, ledger: Ledger): Promise<void> {
+  const start = Date.now();
+  while (Date.now() - start < ms && ledger.unexpected.length === 0) await Bun.sleep(20);
+}
+
+// How long before the kill an answered click must have been to count as "surely flushed": five
+// flush intervals, so a busy shared machine delaying the writer's timer does not make this flaky.
+const SAFE_MS = 500;
+
+test("kill -9 during mixed load: acknowledged links survive, integrity ok, visits lost only from the last flush window", async () => {
+  const server = await seeded();
+  const ledger = newLedger();
+  let stopped = false;
+  const load = mixedLoad(server.url, LINKS, 8, ledger, () => stopped);
+  await loadFor(1500, ledger);
+  const killedAt = Date.now();
+  server.proc.kill("SIGKILL");
+  await server.proc.exited;
+  stopped = true;
+  await load;
+
+  expect(ledger.unexpected).toEqual([]);
+  expect(ledger.created.size).toBeGreaterThan(10);
+  expect(total(ledger.answered)).toBeGreaterThan(50);
+
+  // The file as the crash left it (hot WAL and all), opened read-only while nothing runs.
+  const after = inspect(server.dbPath);
+  expect(after.integrity).toBe("ok");
+  expect(after.rolled).toBe(after.visits); // visits and rollups commit together, never half
+  const sum = (f: (id: string) => number) => LINKS.reduce((a, id) => a + f(id), 0);
+  console.log(
+    `kill -9: ${ledger.created.size} links acknowledged; clicks sent ${sum((id) => ledger.sent.get(id) ?? 0)}, answered ${total(ledger.answered)}, ` +
+      `answered >${SAFE_MS} ms before the kill ${sum((id) => (ledger.answered.get(id) ?? []).filter((t) => t <= killedAt - SAFE_MS).length)}, counted ${after.visits}`,
+  );
+  for (const id of LINKS) {
+    const counted = after.perLink.get(id) ?? 0;
+    const answered = ledger.answered.get(id) ?? [];
+    const surelyFlushed = answered.filter((t) => t <= killedAt - SAFE_MS).length;
+    // Upper bound: nothing is invented (a click may be counted though its 302 was lost in the kill).
+    expect(counted).toBeLessThanOrEqual(ledger.sent.get(id) ?? 0);
+    // Lower bound: every click answered well before the kill was written.
+    expect(counted).toBeGreaterThanOrEqual(surelyFlushed);
+  }
+
+  // Restart on the same file: every link that was answered 201 resolves to its URL.
+  const again = await startServer({ dir: server.dir, args: ["--create-rate-limit", "0"] });
+  try {
+    for (const [id, url] of [...ledger.created, ...LINKS.map((id) => [id, `https://example.com/${id}`] as const)]) {
+      const res = await click(again.url, id, {}, "HEAD");
+      expect(res.status).toBe(302);
+      expect(res.headers.get("location")).toBe(url);
+    }
+    expect((await fetch(`${again.url}/health`)).status).toBe(200);
+  } finally {
+    await again.stop();
+    rmSync(server.dir, { recursive: true, force: true });
+  }
+}, 30_000);
+
+test("SIGTERM during mixed load: exit 0 and every answered click is written", async () => {
+  const server = await seeded();
+  const ledger = newLedger();
+  let stopped = false;
+  const load = mixedLoad(server.url, LINKS, 8, ledger, () => stopped);
+  await loadFor(1000, ledger);
+  server.proc.kill("SIGTERM");
+  const code = await server.proc.exited;
+  stopped = true;
+  await load;
+
+  expect(code).toBe(0);
+  expect(ledger.unexpected).toEqual([]);
+  const after = inspect(server.dbPath);
+  console.log(`SIGTERM: clicks answered ${total(ledger.answered)}, counted ${after.visits}`);
+  expect(after.integrity).toBe("ok");
+  for (const id of LINKS) expect({ id, counted: after.perLink.get(id) ?? 0 }).toEqual({ id, counted: ledger.answered.get(id)?.length ?? 0 });
+  expect(after.rolled).toBe(after.visits);
+  rmSync(server.dir, { recursive: true, force: true });
+}, 30_000);

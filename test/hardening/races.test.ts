@@ -1,0 +1,84 @@
+// Races: many creates of one alias in every accepted body format, and clicks on a link while it is
+// being created. SQLite's primary key decides who wins; the click path must never see a half state.
+
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { startServer, type RunningServer } from "../support/server.ts";
+import { click } from "../support/clicks.ts";
+
+let server: RunningServer;
+beforeAll(async () => {
+  server = await startServer({ args: ["--create-rate-limit", "0"] });
+});
+afterAll(() => server.dispose());
+
+/** One create of alias in the i-th of the three accepted formats. */
+function createAs(i: number, alias: string, url: string): Promise<Response> {
+  const endpoint = `${server.url}/api/create`;
+  switch (i % 3) {
+    case 0: {
+      const form = new FormData();
+      form.append("url", url);
+      form.append("custom_url", alias);
+      return fetch(endpoint, { method: "POST", body: form });
+    }
+    case 1:
+      return fetch(endpoint, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ url, custom_url: alias }).toString(),
+      });
+    default:
+      return fetch(endpoint, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ url, custom_url: alias }) });
+  }
+}
+
+test("20 racing creates of one alias in mixed content types: one 201, nineteen 409, and the winner's URL is stored", async () => {
+  const responses = await Promise.all(Array.from({ length: 20 }, (_, i) => createAs(i, "mixed-race", `https://example.com/racer/${i}`)));
+  const bodies = await Promise.all(responses.map((r) => r.json()));
+  const statuses = responses.map((r) => r.status);
+  expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+  expect(statuses.filter((s) => s === 409)).toHaveLength(19);
+  for (const b of bodies.filter((b) => !b.success)) expect(b).toMatchObject({ code: "alias_taken", field: "custom_url" });
+  const winner = statuses.indexOf(201);
+  const location = (await click(server.url, "mixed-race", {}, "HEAD")).headers.get("location");
+  expect(location).toBe(`https://example.com/racer/${winner}`);
+});
+
+test("200 concurrent creates with generated ids: all 201, all ids distinct and resolvable", async () => {
+  const responses = await Promise.all(Array.from({ length: 200 }, (_, i) => createAs(i, "", `https://example.com/gen/${i}`)));
+  expect(responses.every((r) => r.status === 201)).toBe(true);
+  const ids = (await Promise.all(responses.map((r) => r.json()))).map((b) => b.data.shortUrl.split("/").pop() as string);
+  expect(new Set(ids).size).toBe(200);
+  const heads = await Promise.all(ids.map((id) => click(server.url, id, {}, "HEAD")));
+  expect(heads.every((r) => r.status === 302)).toBe(true);
+});
+
+test("clicks racing the creation of their link: only 404 before and 302 after, never 5xx", async () => {
+  for (let round = 0; round < 5; round++) {
+    const alias = `born-${round}`;
+    let created = false;
+    let stop = false;
+    const seen: { status: number; afterAck: boolean }[] = [];
+    // Eight clients click in a loop from before the create is sent until well after it is answered.
+    const clickers = Array.from({ length: 8 }, async () => {
+      while (!stop) {
+        const afterAck = created;
+        const res = await click(server.url, alias);
+        await res.arrayBuffer();
+        seen.push({ status: res.status, afterAck });
+      }
+    });
+    await Bun.sleep(5);
+    const res = await createAs(round, alias, `https://example.com/born/${round}`);
+    expect(res.status).toBe(201);
+    created = true;
+    // Let every clicker finish at least a few clicks that started after the acknowledgement.
+    while (seen.filter((s) => s.afterAck).length < 16) await Bun.sleep(2);
+    stop = true;
+    await Promise.all(clickers);
+    expect(seen.every((s) => s.status === 302 || s.status === 404)).toBe(true);
+    // Read-your-write: once the create was answered, no click may miss it.
+    expect(seen.filter((s) => s.afterAck).every((s) => s.status === 302)).toBe(true);
+  }
+  expect(server.output()).not.toContain("request failed");
+});

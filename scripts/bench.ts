@@ -1,0 +1,160 @@
+// npm run bench: the click benchmark of issue 5. Starts ./shortener (built beforehand: this script
+// builds nothing) and the ceiling servers on loopback, drives them alternately with wrk for several
+// rounds, then measures counting, stats latency at 100 and 1M visits, creates/s and RSS.
+// Prints a summary and writes the same as JSON to bench-results/bench-<timestamp>.json.
+//
+//   npm run bench                      ~5 min: 6 rounds x 10 s per target
+//   npm run bench -- --quick           ~1 min: 2 rounds x 5 s
+//   npm run bench -- --compare exp=/tmp/exp/shortener   add another binary to every round
+//   options: --rounds N --seconds S --bin PATH
+
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { ensureWrk, runWrk, requestsPerSecond, okResponses, type WrkResult } from "./bench/wrk.ts";
+import { startListening, memoryMiB, type Served } from "./bench/procs.ts";
+import { seededDatabase } from "./bench/seed-cache.ts";
+import { createLinks, waitForFlush, countedClicks } from "./bench/clicks-api.ts";
+import { printReport, type Report, type TargetReport } from "./bench/report.ts";
+
+const ROOT = resolve(import.meta.dir, "..");
+const CONNECTIONS = 50;
+const CLICK_LINKS = 20;
+const SEED = { hundred: 100, million: 1_000_000 };
+
+type Options = { quick: boolean; rounds: number; seconds: number; warmup: number; bin: string; compare: [string, string][] };
+
+function parseOptions(argv: string[]): Options {
+  const quick = argv.includes("--quick");
+  const value = (flag: string) => {
+    const at = argv.indexOf(flag);
+    return at === -1 ? undefined : argv[at + 1];
+  };
+  const compare: [string, string][] = [];
+  argv.forEach((a, i) => {
+    if (a !== "--compare") return;
+    const spec = argv[i + 1] ?? "";
+    const eq = spec.indexOf("=");
+    if (eq < 1) throw new Error(`--compare wants label=/path/to/binary, got "${spec}"`);
+    compare.push([spec.slice(0, eq), resolve(spec.slice(eq + 1))]);
+  });
+  return {
+    quick,
+    rounds: Number(value("--rounds") ?? (quick ? 2 : 6)),
+    seconds: Number(value("--seconds") ?? (quick ? 5 : 10)),
+    warmup: quick ? 2 : 3,
+    bin: resolve(value("--bin") ?? join(ROOT, "shortener")),
+    compare,
+  };
+}
+
+type Target = { name: string; served: Served; kind: "shortener" | "ceiling"; ids: string[]; runs: WrkResult[]; rounds: WrkResult[] };
+
+async function main(): Promise<number> {
+  const opt = parseOptions(process.argv.slice(2));
+  const log = (line: string) => console.log(`[bench] ${line}`);
+  for (const bin of [opt.bin, ...opt.compare.map(([, p]) => p)]) {
+    if (!existsSync(bin)) {
+      console.error(`bench: ${bin} is missing. Build it first with \`npm run build\` (the benchmark never builds).`);
+      return 2;
+    }
+  }
+  const wrk = await ensureWrk(log);
+  // Other work on the machine moves every figure; the load averages let a reader judge a run.
+  const loadBefore = loadavg();
+  const tmp = mkdtempSync(join(tmpdir(), "shortener-bench-"));
+  const started: Served[] = [];
+  try {
+    const dbPath = join(tmp, "main.db");
+    log(`seeding links with ${SEED.hundred} and ${SEED.million.toLocaleString("en")} visits through src/visits/writer.ts ...`);
+    const seeded = await seededDatabase(ROOT, dbPath, SEED);
+    log(seeded.cached ? "seeded database taken from bench-results/seed-cache" : `seeded in ${seeded.seconds.toFixed(1)} s`);
+
+    // --trust-proxy 127.0.0.1: wrk's X-Forwarded-For addresses are believed, so every click gets a country lookup.
+    const shortenerArgs = (db: string) => ["--port", "0", "--host", "127.0.0.1", "--db", db, "--create-rate-limit", "0", "--trust-proxy", "127.0.0.1"];
+    const start = async (name: string, cmd: string[]) => {
+      const s = await startListening(name, cmd, tmp);
+      started.push(s);
+      return s;
+    };
+    const targets: Target[] = [];
+    const add = (name: string, served: Served, kind: Target["kind"]) => targets.push({ name, served, kind, ids: [], runs: [], rounds: [] });
+    add("shortener", await start("shortener", [opt.bin, ...shortenerArgs(dbPath)]), "shortener");
+    for (const [label, path] of opt.compare) add(label, await start(label, [path, ...shortenerArgs(join(tmp, `${label}.db`))]), "shortener");
+    add("ceiling", await start("ceiling", [process.execPath, join(ROOT, "scripts/ceiling-server.ts")]), "ceiling");
+    add("reads-nothing", await start("reads-nothing", [process.execPath, join(ROOT, "scripts/ceiling-server.ts"), "--reads-nothing"]), "ceiling");
+
+    for (const t of targets) t.ids = t.kind === "shortener" ? await createLinks(t.served.url, CLICK_LINKS, t.name) : ["x"];
+    const clicks = async (t: Target, seconds: number) => {
+      const r = await runWrk(wrk, { url: t.served.url, seconds, connections: CONNECTIONS, mode: "clicks", ids: t.ids });
+      t.runs.push(r);
+      return r;
+    };
+
+    log(`warm-up: ${opt.warmup} s per target`);
+    for (const t of targets) await clicks(t, opt.warmup);
+    for (let round = 0; round < opt.rounds; round++) {
+      // A B B A: every target runs first as often as last, so drift over the run cancels out.
+      const order = round % 2 === 0 ? targets : [...targets].reverse();
+      for (const t of order) {
+        const r = await clicks(t, opt.seconds);
+        t.rounds.push(r);
+        log(`round ${round + 1}/${opt.rounds} ${t.name.padEnd(14)} ${Math.round(requestsPerSecond(r)).toLocaleString("en").padStart(7)} req/s  p50 ${(r.latencyUs.p50 / 1000).toFixed(2)} ms  p99 ${(r.latencyUs.p99 / 1000).toFixed(2)} ms`);
+      }
+    }
+
+    const shorteners = targets.filter((t) => t.kind === "shortener");
+    const memory = Object.fromEntries(shorteners.map((t) => [t.name, memoryMiB(t.served.pid)]));
+    log("waiting for the writers to flush, then reading the counts back");
+    const counting = [];
+    for (const t of shorteners) {
+      const health = await waitForFlush(t.served.url);
+      counting.push({
+        target: t.name,
+        counted: await countedClicks(t.served.url, t.ids),
+        served: t.runs.reduce((n, r) => n + okResponses(r), 0),
+        sent: t.runs.reduce((n, r) => n + r.sent, 0),
+        non3xx: t.runs.reduce((n, r) => n + r.errors.status, 0),
+        socketErrors: t.runs.reduce((n, r) => n + r.errors.connect + r.errors.read + r.errors.write + r.errors.timeout, 0),
+        written: health.written,
+        dropped: health.dropped,
+      });
+    }
+
+    const main = targets[0]!;
+    log("stats latency (1 connection) and creates/s");
+    const statsSeconds = opt.quick ? 2 : 4;
+    const statsAt = async (id: string) => runWrk(wrk, { url: `${main.served.url}/api/stats?id=${id}`, seconds: statsSeconds, connections: 1, mode: "plain" });
+    await statsAt(seeded.ids.hundred!); // warm the statement cache and the page cache
+    const stats100 = await statsAt(seeded.ids.hundred!);
+    const stats1m = await statsAt(seeded.ids.million!);
+    const creates = await runWrk(wrk, { url: main.served.url, seconds: opt.quick ? 3 : 5, connections: CONNECTIONS, mode: "create" });
+    const memoryAfterAll = memoryMiB(main.served.pid);
+
+    const report: Report = {
+      when: new Date().toISOString(),
+      machine: { cpus: navigator.hardwareConcurrency, bun: Bun.version, wrk: "wrk -t1 -c50 --latency", loadAverageBefore: loadBefore, loadAverageAfter: loadavg() },
+      options: { quick: opt.quick, rounds: opt.rounds, secondsPerRound: opt.seconds, warmupSeconds: opt.warmup, connections: CONNECTIONS, clickLinks: CLICK_LINKS },
+      targets: targets.map((t): TargetReport => ({ name: t.name, rounds: t.rounds })),
+      counting,
+      stats: {
+        seeding: `${SEED.million.toLocaleString("en")} + ${SEED.hundred} visits recorded with createVisitWriter (src/visits/writer.ts) from buildVisit into the db file before the binary started (scripts/bench/seed.ts)`,
+        at100: stats100,
+        at1M: stats1m,
+      },
+      creates,
+      memoryMiB: { afterClicks: memory, mainAfterAll: memoryAfterAll },
+    };
+    const out = printReport(report);
+    mkdirSync(join(ROOT, "bench-results"), { recursive: true });
+    const file = join(ROOT, "bench-results", `bench-${report.when.replace(/[:.]/g, "-")}.json`);
+    await Bun.write(file, JSON.stringify({ ...report, summary: out }, null, 2) + "\n");
+    console.log(`\nJSON: ${file}`);
+    return 0;
+  } finally {
+    for (const s of started) await s.stop();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+process.exit(await main());

@@ -1,0 +1,42 @@
+// Starting and stopping the servers under test, and reading their memory from /proc.
+
+import { readFileSync } from "node:fs";
+import type { Subprocess } from "bun";
+
+export type Served = { name: string; url: string; pid: number; proc: Subprocess; output: () => string; stop: () => Promise<number> };
+
+/** Spawns cmd and waits for its "listening on http://host:port" line (both the binary and the ceiling print one). */
+export async function startListening(name: string, cmd: string[], cwd: string): Promise<Served> {
+  const proc = Bun.spawn(cmd, { cwd, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  let text = "";
+  // Keep draining: a full pipe would block the server mid-run.
+  const pump = async (stream: ReadableStream<Uint8Array>) => {
+    const decoder = new TextDecoder();
+    for await (const chunk of stream) text += decoder.decode(chunk, { stream: true });
+  };
+  void pump(proc.stdout);
+  void pump(proc.stderr);
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const m = /listening on (http:\/\/[^\s]+)/.exec(text);
+    if (m) {
+      const url = m[1]!.replace(/\/$/, "");
+      const stop = async () => {
+        if (proc.exitCode === null) proc.kill("SIGTERM");
+        return await proc.exited;
+      };
+      return { name, url, pid: proc.pid, proc, output: () => text, stop };
+    }
+    if (proc.exitCode !== null) throw new Error(`${name} exited with ${proc.exitCode}:\n${text}`);
+    await Bun.sleep(20);
+  }
+  proc.kill("SIGKILL");
+  throw new Error(`${name} did not start listening within 15 s:\n${text}`);
+}
+
+/** VmRSS and VmHWM (peak) of a live process, in MiB. */
+export function memoryMiB(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN);
+  return { rss: kib("VmRSS") / 1024, peak: kib("VmHWM") / 1024 };
+}

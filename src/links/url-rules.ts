@@ -24,7 +24,13 @@ export function checkUrl(raw: string, ownHosts: readonly string[]): UrlCheck {
   }
   if (parsed.hostname === "" || !/^https?:\/\/[^/?#]/i.test(url)) return { ok: false, problem: "url_invalid" };
   if (parsed.username !== "" || parsed.password !== "") return { ok: false, problem: "url_credentials" };
-  const host = parsed.host.toLowerCase();
-  if (ownHosts.some((own) => own.toLowerCase() === host)) return { ok: false, problem: "url_self" };
+  const host = canonicalHost(parsed.host);
+  if (ownHosts.some((own) => canonicalHost(own) === host)) return { ok: false, problem: "url_self" };
   return { ok: true, url };
+}
+
+// "s.example.org." is the fully qualified spelling of "s.example.org" and resolves to the same
+// service, so a trailing dot (before any port) must not get a redirect loop past the url_self rule.
+function canonicalHost(host: string): string {
+  return host.toLowerCase().replace(/\.(?=(?::\d+)?$)/, "");
 }

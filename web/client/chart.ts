@@ -26,9 +26,9 @@ function options(width: number): uPlot.Options {
     // Half a day of padding each side, so the first and last bars are whole.
     scales: { x: { time: true, range: (_u, min, max) => [min - 43_200, max + 43_200] }, y: { range: (_u, _min, max) => [0, Math.max(4, Math.ceil(max * 1.15))] } },
     legend: { show: true, live: true },
-    cursor: { points: { show: false }, drag: { x: false, y: false } },
+    cursor: { y: false, points: { show: false }, drag: { x: false, y: false } },
     series: [
-      { label: t("range_label"), value: (_u, v) => (v == null ? "–" : fullDayFormat.format(new Date(v * 1e3))) },
+      { label: t("chart_date"), value: (_u, v) => (v == null ? "–" : fullDayFormat.format(new Date(v * 1e3))) },
       {
         label: t("chart_clicks"),
         stroke: accent,

@@ -14,7 +14,7 @@ const MIGRATIONS: readonly string[] = [
   );
 
   CREATE TABLE visits (
-    link_id      TEXT NOT NULL REFERENCES links(id),
+    link_id      TEXT NOT NULL,         -- links.id (no FOREIGN KEY: its check costs every insert, and links are never deleted)
     ts           INTEGER NOT NULL,    -- ms since the Unix epoch
     browser      TEXT NOT NULL,
     os           TEXT NOT NULL,

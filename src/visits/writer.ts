@@ -3,7 +3,7 @@
 
 import type { Database } from "bun:sqlite";
 import type { Visit } from "./visit.ts";
-import { dayOf } from "../util/day.ts";
+import { summarize } from "./rollup.ts";
 
 export type WriterOptions = {
   /** How often queued visits are written; also the most a crash can lose. */
@@ -25,8 +25,6 @@ export type VisitWriter = {
   close(): void;
   stats(): WriterStats;
 };
-
-const DIMENSIONS = ["browser", "os", "device", "country", "referrer"] as const;
 
 export function createVisitWriter(db: Database, options: WriterOptions = {}): VisitWriter {
   const flushIntervalMs = options.flushIntervalMs ?? 100;
@@ -55,32 +53,14 @@ export function createVisitWriter(db: Database, options: WriterOptions = {}): Vi
   let dropped = 0;
   let lastError: string | null = null;
 
-  // Sum the batch per rollup key first: a burst on one link becomes one UPDATE per key, not per visit.
   const writeBatch = db.transaction((batch: Visit[]) => {
-    const rollups = new Map<string, { params: (string | number)[]; total: number; bots: number; kind: 0 | 1 | 2 }>();
-    const add = (kind: 0 | 1 | 2, params: (string | number)[], bot: number) => {
-      const key = kind + "\u0000" + params.join("\u0000");
-      const entry = rollups.get(key);
-      if (entry) {
-        entry.total++;
-        entry.bots += bot;
-      } else rollups.set(key, { params, total: 1, bots: bot, kind });
-    };
     for (const v of batch) {
-      const bot = v.isBot ? 1 : 0;
-      insertVisit.run(v.linkId, v.ts, v.browser, v.os, v.device, v.country, v.referrer, v.utmSource, v.utmMedium, v.utmCampaign, bot);
-      const day = dayOf(v.ts);
-      add(0, [v.linkId, day], bot);
-      for (const dimension of DIMENSIONS) add(1, [v.linkId, dimension, day, v[dimension]], bot);
-      if (v.utmSource !== null || v.utmMedium !== null || v.utmCampaign !== null) {
-        add(2, [v.linkId, day, v.utmSource ?? "", v.utmMedium ?? "", v.utmCampaign ?? ""], bot);
-      }
+      insertVisit.run(v.linkId, v.ts, v.browser, v.os, v.device, v.country, v.referrer, v.utmSource, v.utmMedium, v.utmCampaign, v.isBot ? 1 : 0);
     }
-    for (const { kind, params, total, bots } of rollups.values()) {
-      if (kind === 0) addDaily.run(...(params as [string, string]), total, bots);
-      else if (kind === 1) addDimension.run(...(params as [string, string, string, string]), total, bots);
-      else addUtm.run(...(params as [string, string, string, string, string]), total, bots);
-    }
+    const { daily, dimensions, utm } = summarize(batch);
+    for (const r of daily) addDaily.run(r.linkId, r.day, r.total, r.bots);
+    for (const r of dimensions) addDimension.run(r.linkId, r.dimension, r.day, r.name, r.total, r.bots);
+    for (const r of utm) addUtm.run(r.linkId, r.day, r.source, r.medium, r.campaign, r.total, r.bots);
   });
 
   const flush = (): number => {

@@ -5,7 +5,8 @@ import { $ } from "bun";
 import { join, resolve } from "node:path";
 
 const root = resolve(import.meta.dir, "..");
-const outfile = join(root, process.argv[2] ?? "shortener");
+// An output path is taken relative to where the command runs, like any other CLI argument.
+const outfile = process.argv[2] ? resolve(process.argv[2]) : join(root, "shortener");
 
 await $`${process.execPath} ${join(root, "scripts/build-web.ts")}`.cwd(root);
 const flags = [
@@ -21,6 +22,8 @@ const flags = [
   "--no-compile-autoload-dotenv",
   "--no-compile-autoload-bunfig",
 ];
-await $`${process.execPath} build ${flags} ${join(root, "src/main.ts")} --outfile ${outfile}`.cwd(root);
+// The visit writer runs in a Worker: its file must be an entry point of its own to be embedded.
+const entryPoints = [join(root, "src/main.ts"), join(root, "src/visits/writer-worker.ts")];
+await $`${process.execPath} build ${flags} ${entryPoints} --outfile ${outfile}`.cwd(root);
 const size = Bun.file(outfile).size;
 console.log(`built ${outfile} (${(size / 1024 / 1024).toFixed(1)} MiB)`);

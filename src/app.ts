@@ -8,7 +8,7 @@ import type { LinkStore } from "./links/store.ts";
 import type { StatsReader } from "./stats/queries.ts";
 import type { TrustedProxies } from "./visits/client-ip.ts";
 import type { VisitorDeps } from "./visits/visitor.ts";
-import type { VisitWriter } from "./visits/writer.ts";
+import type { VisitRecorder } from "./visits/writer.ts";
 import type { RateLimiter } from "./http/rate-limit.ts";
 import { handleCreate } from "./http/create.ts";
 import { handleStats } from "./http/stats.ts";
@@ -23,7 +23,7 @@ export type AppDeps = {
   db: Database;
   links: LinkStore;
   stats: StatsReader;
-  writer: VisitWriter;
+  writer: VisitRecorder;
   visitor: VisitorDeps;
   trusted: TrustedProxies;
   limiter: RateLimiter;

@@ -7,7 +7,7 @@ import { VERSION } from "./version.ts";
 import { openDatabase } from "./db/open.ts";
 import { createLinkStore } from "./links/store.ts";
 import { createStatsReader } from "./stats/queries.ts";
-import { createVisitWriter } from "./visits/writer.ts";
+import { startBackgroundWriter } from "./visits/background-writer.ts";
 import { createClientClassifier } from "./visits/ua.ts";
 import { openCountryLookup } from "./visits/geo.ts";
 import { parseTrustedProxies } from "./visits/client-ip.ts";
@@ -55,8 +55,8 @@ async function serve(config: Config, log: Logger): Promise<number> {
     return 2;
   }
   const db = openDatabase(config.dbPath);
-  const writer = createVisitWriter(db, {
-    onError: (err) => log.error("writing visits failed; keeping them queued", { error: String(err) }),
+  const writer = startBackgroundWriter(config.dbPath, {
+    onError: (error) => log.error("writing visits failed; keeping them queued", { error }),
   });
   const countries = createCountryResolver(config.geoipDb, geo, log);
   const app = createApp({
@@ -80,7 +80,7 @@ async function serve(config: Config, log: Logger): Promise<number> {
     server = app.server!;
   } catch (err) {
     console.error(`shortener: cannot listen on ${config.host}:${config.port}: ${err instanceof Error ? err.message : String(err)}`);
-    writer.close();
+    await writer.close();
     db.close();
     return 1;
   }
@@ -98,8 +98,7 @@ async function serve(config: Config, log: Logger): Promise<number> {
       log.info(`${signal}: stopping`);
       await server.stop(false); // stop accepting, let in-flight requests finish
       countries.stop();
-      writer.close(); // writes every queued visit
-      const { written, dropped } = writer.stats();
+      const { written, dropped } = await writer.close(); // writes every queued visit
       db.close();
       log.info("stopped", { visitsWritten: written, visitsDropped: dropped });
       resolve(0);

@@ -1,10 +1,10 @@
 // GET /health: for systemd watchdogs, uptime monitors and reverse-proxy health checks.
 
 import type { Database } from "bun:sqlite";
-import type { VisitWriter } from "../visits/writer.ts";
+import type { VisitRecorder } from "../visits/writer.ts";
 import { json } from "./responses.ts";
 
-export type HealthDeps = { db: Database; writer: VisitWriter; version: string };
+export type HealthDeps = { db: Database; writer: VisitRecorder; version: string };
 
 /** 200 when the database answers and the visit writer is keeping up; 503 otherwise. */
 export function handleHealth(deps: HealthDeps): Response {

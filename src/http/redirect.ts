@@ -4,13 +4,13 @@ import type { LinkStore } from "../links/store.ts";
 import { looksLikeId } from "../links/alias.ts";
 import type { TrustedProxies } from "../visits/client-ip.ts";
 import { buildVisit, type VisitorDeps } from "../visits/visitor.ts";
-import type { VisitWriter } from "../visits/writer.ts";
+import type { VisitRecorder } from "../visits/writer.ts";
 import { requestClient, type PeerServer } from "./request-origin.ts";
 import { notFoundPage } from "./not-found.ts";
 
 export type RedirectDeps = {
   links: LinkStore;
-  writer: VisitWriter;
+  writer: VisitRecorder;
   visitor: VisitorDeps;
   trusted: TrustedProxies;
   now: () => number;

@@ -52,6 +52,9 @@ export function createApp(deps: AppDeps) {
       if (allow) return apiError(405, "method_not_allowed", `${path} accepts ${allow} only`, undefined, { Allow: allow });
       return apiError(404, "not_found", `no API endpoint ${path}`);
     })
+    // "/api" itself would otherwise reach the /:id route (GET routes are matched before ALL ones).
+    .get("/api", () => apiError(404, "not_found", "no API endpoint /api"))
+    .all("/api", () => apiError(404, "not_found", "no API endpoint /api"))
     .get("/health", () => handleHealth(deps))
     .use(webRoutes({ linkExists: (id) => deps.links.get(id) !== null, version: deps.version }))
     .get("/:id", ({ request, params, server }) => handleRedirect(request, params.id, server, deps));

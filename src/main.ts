@@ -54,7 +54,13 @@ async function serve(config: Config, log: Logger): Promise<number> {
     console.error(`shortener: --geoip-db: ${err instanceof Error ? err.message : String(err)}`);
     return 2;
   }
-  const db = openDatabase(config.dbPath);
+  let db;
+  try {
+    db = openDatabase(config.dbPath);
+  } catch (err) {
+    console.error(`shortener: cannot open database ${config.dbPath}: ${err instanceof Error ? err.message : String(err)}`);
+    return 1;
+  }
   const writer = startBackgroundWriter(config.dbPath, {
     onError: (error) => log.error("writing visits failed; keeping them queued", { error }),
   });

@@ -22,8 +22,8 @@ const flags = [
   "--no-compile-autoload-dotenv",
   "--no-compile-autoload-bunfig",
 ];
-// The visit writer runs in a Worker: its file must be an entry point of its own to be embedded.
-const entryPoints = [join(root, "src/main.ts"), join(root, "src/visits/writer-worker.ts")];
+// Clicks are recorded in a Worker: its file must be an entry point of its own to be embedded.
+const entryPoints = [join(root, "src/main.ts"), join(root, "src/visits/recorder-worker.ts")];
 await $`${process.execPath} build ${flags} ${entryPoints} --outfile ${outfile}`.cwd(root);
 const size = Bun.file(outfile).size;
 console.log(`built ${outfile} (${(size / 1024 / 1024).toFixed(1)} MiB)`);

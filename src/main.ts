@@ -1,5 +1,5 @@
-// Entry point: parse config → open db → start the visit writer → listen; on SIGTERM/SIGINT stop
-// accepting, finish requests, write every queued visit, close the database, exit 0.
+// Entry point: parse config → open db (migrate) → start the click recorder thread → listen;
+// on SIGTERM/SIGINT stop accepting, finish requests, write every queued visit, close, exit 0.
 
 import { parseArgs, helpText, ConfigError, type Config } from "./config.ts";
 import { createLogger, type Logger } from "./log.ts";
@@ -7,12 +7,9 @@ import { VERSION } from "./version.ts";
 import { openDatabase } from "./db/open.ts";
 import { createLinkStore } from "./links/store.ts";
 import { createStatsReader } from "./stats/queries.ts";
-import { startBackgroundWriter } from "./visits/background-writer.ts";
-import { createClientClassifier } from "./visits/ua.ts";
-import { openCountryLookup } from "./visits/geo.ts";
+import { startClickRecorder, type ClickRecorder } from "./visits/recorder.ts";
 import { parseTrustedProxies } from "./visits/client-ip.ts";
 import { createRateLimiter } from "./http/rate-limit.ts";
-import { createCountryResolver } from "./visits/country.ts";
 import { createApp } from "./app.ts";
 import { runBackup } from "./db/backup.ts";
 
@@ -47,13 +44,6 @@ async function main(): Promise<number> {
 }
 
 async function serve(config: Config, log: Logger): Promise<number> {
-  let geo;
-  try {
-    geo = await openCountryLookup(config.geoipDb);
-  } catch (err) {
-    console.error(`shortener: --geoip-db: ${err instanceof Error ? err.message : String(err)}`);
-    return 2;
-  }
   let db;
   try {
     db = openDatabase(config.dbPath);
@@ -61,17 +51,27 @@ async function serve(config: Config, log: Logger): Promise<number> {
     console.error(`shortener: cannot open database ${config.dbPath}: ${err instanceof Error ? err.message : String(err)}`);
     return 1;
   }
-  const writer = startBackgroundWriter(config.dbPath, {
-    onError: (error) => log.error("writing visits failed; keeping them queued", { error }),
-  });
-  const countries = createCountryResolver(config.geoipDb, geo, log);
+  // After the migration above: the recorder thread opens the same file with its own connection.
+  let recorder: ClickRecorder;
+  try {
+    recorder = await startClickRecorder({
+      dbPath: config.dbPath,
+      geoipDb: config.geoipDb,
+      trustProxy: config.trustProxy,
+      logFormat: config.logFormat,
+      onError: (error) => log.error("writing visits failed; keeping them queued", { error }),
+    });
+  } catch (err) {
+    console.error(`shortener: --geoip-db: ${err instanceof Error ? err.message : String(err)}`);
+    db.close();
+    return 2;
+  }
   const app = createApp({
     config,
     db,
     links: createLinkStore(db),
     stats: createStatsReader(db),
-    writer,
-    visitor: { classify: createClientClassifier(), country: countries.country },
+    recorder,
     trusted: parseTrustedProxies(config.trustProxy),
     limiter: createRateLimiter(config.createRateLimit),
     log,
@@ -86,14 +86,14 @@ async function serve(config: Config, log: Logger): Promise<number> {
     server = app.server!;
   } catch (err) {
     console.error(`shortener: cannot listen on ${config.host}:${config.port}: ${err instanceof Error ? err.message : String(err)}`);
-    await writer.close();
+    await recorder.close();
     db.close();
     return 1;
   }
   log.info(`shortener ${VERSION}`);
   log.info(`listening on http://${server.hostname}:${server.port}`);
   log.info(`database ${config.dbPath}`);
-  log.info(`geoip ${geo.source}, built ${geo.buildDate}`);
+  log.info(`geoip ${recorder.geoSource}, built ${recorder.geoBuildDate}`);
   log.info(`base url ${config.baseUrl ?? "(from each request's Host header)"}`);
 
   return await new Promise<number>((resolve) => {
@@ -103,13 +103,12 @@ async function serve(config: Config, log: Logger): Promise<number> {
       stopping = true;
       log.info(`${signal}: stopping`);
       await server.stop(false); // stop accepting, let in-flight requests finish
-      countries.stop();
-      const { written, dropped } = await writer.close(); // writes every queued visit
+      const { written, dropped } = await recorder.close(); // writes every queued visit
       db.close();
       log.info("stopped", { visitsWritten: written, visitsDropped: dropped });
       resolve(0);
     };
-    process.on("SIGHUP", () => void countries.reload());
+    process.on("SIGHUP", () => recorder.reloadGeo());
     process.on("SIGTERM", () => void stop("SIGTERM"));
     process.on("SIGINT", () => void stop("SIGINT"));
   });

@@ -1,14 +1,14 @@
 // GET /health: for systemd watchdogs, uptime monitors and reverse-proxy health checks.
 
 import type { Database } from "bun:sqlite";
-import type { VisitRecorder } from "../visits/writer.ts";
+import type { ClickRecorder } from "../visits/recorder.ts";
 import { json } from "./responses.ts";
 
-export type HealthDeps = { db: Database; writer: VisitRecorder; version: string };
+export type HealthDeps = { db: Database; recorder: Pick<ClickRecorder, "stats">; version: string };
 
 /** 200 when the database answers and the visit writer is keeping up; 503 otherwise. */
 export function handleHealth(deps: HealthDeps): Response {
-  const visits = deps.writer.stats();
+  const visits = deps.recorder.stats();
   let db = "ok";
   try {
     deps.db.query("SELECT 1").get();

@@ -3,21 +3,18 @@
 import type { LinkStore } from "../links/store.ts";
 import { looksLikeId } from "../links/alias.ts";
 import type { TrustedProxies } from "../visits/client-ip.ts";
-import { buildVisit, type VisitorDeps } from "../visits/visitor.ts";
-import type { VisitRecorder } from "../visits/writer.ts";
-import { requestClient, type PeerServer } from "./request-origin.ts";
+import type { ClickRecorder } from "../visits/recorder.ts";
+import { peerAddress, type PeerServer } from "./request-origin.ts";
 import { notFoundPage } from "./not-found.ts";
 
 export type RedirectDeps = {
   links: LinkStore;
-  writer: VisitRecorder;
-  visitor: VisitorDeps;
+  recorder: Pick<ClickRecorder, "record">;
   trusted: TrustedProxies;
   now: () => number;
 };
 
-// no-store: a browser that cached the 302 would skip us on the next click and it would go uncounted.
-const REDIRECT_HEADERS = { "Cache-Control": "no-store, max-age=0" } as const;
+const CACHE_CONTROL = "no-store, max-age=0";
 
 export function handleRedirect(request: Request, id: string, server: PeerServer, deps: RedirectDeps): Response {
   const url = looksLikeId(id) ? deps.links.resolve(id) : null;
@@ -25,21 +22,22 @@ export function handleRedirect(request: Request, id: string, server: PeerServer,
   const location = withClickQuery(url, request.url);
   // HEAD is what link checkers and previews send first: answer it, but it is not a click.
   if (request.method === "GET") {
-    deps.writer.record(
-      buildVisit(
-        {
-          linkId: id,
-          destination: location,
-          userAgent: request.headers.get("user-agent"),
-          referer: request.headers.get("referer"),
-          clientAddress: requestClient(server, request, deps.trusted),
-          now: deps.now(),
-        },
-        deps.visitor,
-      ),
-    );
+    const headers = request.headers;
+    // Forwarding headers matter only behind a trusted proxy; otherwise they are not even read.
+    const proxied = !deps.trusted.empty;
+    deps.recorder.record({
+      linkId: id,
+      ts: deps.now(),
+      userAgent: headers.get("user-agent"),
+      referer: headers.get("referer"),
+      peer: peerAddress(server, request),
+      forwardedFor: proxied ? headers.get("x-forwarded-for") : null,
+      forwarded: proxied ? headers.get("forwarded") : null,
+      destination: location.includes("utm_") ? location : null,
+    });
   }
-  return new Response(null, { status: 302, headers: { ...REDIRECT_HEADERS, Location: asciiLocation(location) } });
+  // no-store: a browser that cached the 302 would skip us on the next click and it would go uncounted.
+  return new Response(null, { status: 302, headers: { "Cache-Control": CACHE_CONTROL, Location: asciiLocation(location) } });
 }
 
 /**

@@ -7,6 +7,9 @@
 // length, v4 and v6) and agreed, so there is no hand-rolled matcher to get wrong.
 import { BlockList, isIP } from "node:net";
 
+/** The two headers a forwarding chain is read from; a Request's Headers, or the raw values of a recorded click. */
+export type ForwardingHeaders = Pick<Headers, "get" | "has">;
+
 export type TrustedProxies = { contains(address: string): boolean; readonly empty: boolean };
 
 const MAX_HOPS = 20; // bounds the walk so a long forged chain costs nothing
@@ -56,7 +59,7 @@ function addEntry(list: BlockList, entry: string): void {
 }
 
 /** The client's address: the peer, or — behind trusted proxies — the rightmost untrusted forwarded hop. */
-export function clientAddress(peer: string, headers: Headers, trusted: TrustedProxies): string {
+export function clientAddress(peer: string, headers: ForwardingHeaders, trusted: TrustedProxies): string {
   const self = normalizeAddress(peer);
   if (self === null) return peer; // e.g. a unix socket: nothing to match, nothing to believe
   if (trusted.empty || !trusted.contains(self)) return self;
@@ -73,7 +76,7 @@ export function clientAddress(peer: string, headers: Headers, trusted: TrustedPr
   return last;
 }
 
-function boundedHeader(headers: Headers, name: string): string | null {
+function boundedHeader(headers: ForwardingHeaders, name: string): string | null {
   const v = headers.get(name);
   return v === null || v.length > MAX_HEADER_BYTES ? null : v;
 }
@@ -84,20 +87,20 @@ function boundedHeader(headers: Headers, name: string): string | null {
 // when there is no X-Forwarded-For at all (a proxy that speaks only RFC 7239). An oversized
 // X-Forwarded-For still counts as present (it yields no hops), so padding it cannot make us
 // fall back to a forged Forwarded.
-function forwardingChain(headers: Headers): string[] | null {
+function forwardingChain(headers: ForwardingHeaders): string[] | null {
   if (headers.has("x-forwarded-for")) return xffHops(headers);
   return forwardedHops(headers);
 }
 
 // A Forwarded header without any for= (e.g. only proto=) says nothing about the client,
 // so it counts as absent.
-function forwardedHops(headers: Headers): string[] | null {
+function forwardedHops(headers: ForwardingHeaders): string[] | null {
   const v = boundedHeader(headers, "forwarded");
   if (v === null || !/(^|[;,\s])for\s*=/i.test(v)) return null;
   return splitOutsideQuotes(v, ",").map(forValue);
 }
 
-function xffHops(headers: Headers): string[] | null {
+function xffHops(headers: ForwardingHeaders): string[] | null {
   const v = boundedHeader(headers, "x-forwarded-for");
   return v === null ? null : v.split(",");
 }

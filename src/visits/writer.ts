@@ -26,9 +26,6 @@ export type VisitWriter = {
   stats(): WriterStats;
 };
 
-/** What the click path and /health need of a writer, in-thread or background. */
-export type VisitRecorder = Pick<VisitWriter, "record" | "stats">;
-
 export function createVisitWriter(db: Database, options: WriterOptions = {}): VisitWriter {
   const flushIntervalMs = options.flushIntervalMs ?? 100;
   const batchSize = options.batchSize ?? 2000;

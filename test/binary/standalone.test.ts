@@ -6,8 +6,21 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { serverCommand } from "../support/server.ts";
+import { REPO_ROOT, serverCommand } from "../support/server.ts";
 import { click, UA, waitForClicks } from "../support/clicks.ts";
+
+// The compiled binary must not reach back into the build tree (a worker or asset loaded from the
+// source path would work on the build machine and fail everywhere else): as root, run it in a
+// mount namespace where the repository is an empty tmpfs.
+function hideRepository(): string[] {
+  if (!process.env.SHORTENER_BIN || process.getuid?.() !== 0 || !Bun.which("unshare")) return [];
+  return ["unshare", "--mount", "--", "sh", "-c", `mount -t tmpfs tmpfs '${REPO_ROOT}' && exec "$0" "$@"`];
+}
+
+test.skipIf(!process.env.SHORTENER_BIN || process.getuid?.() !== 0)("the binary runs with the repository hidden", () => {
+  expect(hideRepository().length).toBeGreaterThan(0);
+  expect(output).toMatch(/^listening on /m);
+});
 
 let folder: string;
 let proc: ReturnType<typeof Bun.spawn>;
@@ -23,7 +36,7 @@ beforeAll(async () => {
     writeFileSync(join(folder, ".env"), "SHORTENER_BASE_URL=https://evil.example\n");
     writeFileSync(join(folder, "bunfig.toml"), "preload = [\"./evil.ts\"]\n");
   }
-  proc = Bun.spawn([...serverCommand(), "--port", "0", "--host", "127.0.0.1", "--trust-proxy", "127.0.0.1"], {
+  proc = Bun.spawn([...hideRepository(), ...serverCommand(), "--port", "0", "--host", "127.0.0.1", "--trust-proxy", "127.0.0.1"], {
     cwd: folder,
     env: { PATH: process.env.PATH ?? "" },
     stdout: "pipe",

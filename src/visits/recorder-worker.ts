@@ -1,0 +1,106 @@
+// The recorder's thread: turns raw clicks into Visits (trusted-proxy rule, UA and bot
+// classification, country, referrer host, UTM) and writes them with its own SQLite connection.
+// In: init, {clicks: JSON}, {reloadGeo}, {close}. Out: {ready}|{failed} once, {stats} as they change, {closed}.
+
+import { openDatabase } from "../db/open.ts";
+import { createLogger } from "../log.ts";
+import type { LogFormat } from "../config.ts";
+import { unpackClicks } from "./click.ts";
+import { clientAddress, parseTrustedProxies, type ForwardingHeaders } from "./client-ip.ts";
+import { createCountryResolver, type CountryResolver } from "./country.ts";
+import { openCountryLookup } from "./geo.ts";
+import { createClientClassifier } from "./ua.ts";
+import { buildVisit, type VisitorDeps } from "./visitor.ts";
+import { createVisitWriter, type VisitWriter, type WriterStats } from "./writer.ts";
+
+export type RecorderInit = {
+  dbPath: string;
+  geoipDb: string | null;
+  trustProxy: string;
+  logFormat: LogFormat;
+  flushIntervalMs: number;
+  maxQueued: number;
+};
+export type ToRecorder = { init: RecorderInit } | { clicks: string } | { reloadGeo: true } | { close: true };
+/** `received`: clicks taken so far, so that the click thread can tell what is still in transit. */
+export type FromRecorder =
+  | { ready: { geoSource: string; geoBuildDate: string } }
+  | { failed: string }
+  | { stats: WriterStats; received: number; error?: string }
+  | { closed: WriterStats };
+
+declare const self: Worker;
+const post = (msg: FromRecorder) => self.postMessage(msg);
+
+let writer: VisitWriter;
+let db: ReturnType<typeof openDatabase>;
+let countries: CountryResolver;
+let record: (flat: (string | number | null)[]) => void;
+let received = 0;
+let reported = "";
+
+const report = (error?: string) => {
+  const stats = writer.stats();
+  const key = `${stats.written}/${stats.dropped}/${stats.queued}/${stats.lastError}/${received}`;
+  if (key === reported && !error) return;
+  reported = key;
+  post({ stats, received, error });
+};
+
+async function init(opts: RecorderInit): Promise<void> {
+  let geo;
+  try {
+    geo = await openCountryLookup(opts.geoipDb);
+  } catch (err) {
+    post({ failed: err instanceof Error ? err.message : String(err) });
+    return;
+  }
+  const log = createLogger(opts.logFormat);
+  countries = createCountryResolver(opts.geoipDb, geo, log);
+  const trusted = parseTrustedProxies(opts.trustProxy);
+  const visitor: VisitorDeps = { classify: createClientClassifier(), country: countries.country };
+  db = openDatabase(opts.dbPath);
+  writer = createVisitWriter(db, {
+    flushIntervalMs: opts.flushIntervalMs,
+    maxQueued: opts.maxQueued,
+    onError: (err) => report(err instanceof Error ? err.message : String(err)),
+  });
+  // One reusable view of a click's two forwarding headers for the trusted-proxy rule.
+  let forwardedFor: string | null = null;
+  let forwarded: string | null = null;
+  const headers: ForwardingHeaders = {
+    get: (name) => (name === "x-forwarded-for" ? forwardedFor : name === "forwarded" ? forwarded : null),
+    has: (name) => (name === "x-forwarded-for" ? forwardedFor !== null : name === "forwarded" ? forwarded !== null : false),
+  };
+  record = (flat) => {
+    for (const click of unpackClicks(flat)) {
+      forwardedFor = click.forwardedFor;
+      forwarded = click.forwarded;
+      const address = trusted.empty ? click.peer : clientAddress(click.peer, headers, trusted);
+      writer.record(
+        buildVisit(
+          { linkId: click.linkId, destination: click.destination ?? "", userAgent: click.userAgent, referer: click.referer, clientAddress: address, now: click.ts },
+          visitor,
+        ),
+      );
+      received++;
+    }
+  };
+  setInterval(() => report(), opts.flushIntervalMs);
+  post({ ready: { geoSource: geo.source, geoBuildDate: geo.buildDate } });
+}
+
+self.onmessage = (event: MessageEvent<ToRecorder>) => {
+  const msg = event.data;
+  if ("init" in msg) void init(msg.init);
+  else if ("clicks" in msg) record(JSON.parse(msg.clicks));
+  else if ("reloadGeo" in msg) void countries.reload();
+  else {
+    countries.stop();
+    writer.close();
+    report();
+    // Closed here, not by terminate(): the last connection to close checkpoints and removes the WAL.
+    db.close();
+    post({ closed: writer.stats() });
+  }
+};

@@ -1,0 +1,112 @@
+// The click path's side of visit recording: collects raw clicks in memory and hands them to the
+// recorder thread (recorder-worker.ts) in batches. Bounded, with counted drops; close() hands
+// over and writes everything before it resolves.
+
+import { packClick, CLICK_FIELDS, type Click } from "./click.ts";
+import type { FromRecorder, RecorderInit, ToRecorder } from "./recorder-worker.ts";
+import type { WriterStats } from "./writer.ts";
+
+export type ClickRecorder = {
+  record(click: Click): void;
+  stats(): WriterStats;
+  /** SIGHUP: re-read the --geoip-db file. */
+  reloadGeo(): void;
+  /** Hands over what is left and resolves once the recorder thread has written it and closed. */
+  close(): Promise<WriterStats>;
+  geoSource: string;
+  geoBuildDate: string;
+};
+
+export type RecorderOptions = Omit<RecorderInit, "flushIntervalMs" | "maxQueued"> & {
+  flushIntervalMs?: number;
+  /** Clicks held while the disk refuses writes (both sides together); past this they are counted as dropped. */
+  maxQueued?: number;
+  onError?: (message: string) => void;
+};
+
+// One message per tick, as one JSON string of a flat array: far cheaper than a message per click
+// or a structured clone of objects (measured 0.38 vs 1.1 µs a visit for the clone).
+const HANDOVER_MS = 20;
+
+// In the compiled binary the worker is an embedded entry point (scripts/build.ts lists it), named
+// by its path below the entry points' common folder, src/; a URL from import.meta.url would point
+// at the source file on the build machine instead. From source, that URL is right.
+function workerEntry(): string {
+  return Bun.main.startsWith("/$bunfs/") ? "./visits/recorder-worker.ts" : new URL("./recorder-worker.ts", import.meta.url).href;
+}
+
+/** Starts the recorder thread; rejects with the reason if it cannot start (e.g. an unusable --geoip-db). */
+export function startClickRecorder(options: RecorderOptions): Promise<ClickRecorder> {
+  const init: RecorderInit = {
+    dbPath: options.dbPath,
+    geoipDb: options.geoipDb,
+    trustProxy: options.trustProxy,
+    logFormat: options.logFormat,
+    flushIntervalMs: options.flushIntervalMs ?? 100,
+    maxQueued: options.maxQueued ?? 200_000,
+  };
+  const worker = new Worker(workerEntry());
+  let pending: (string | number | null)[] = [];
+  let dropped = 0;
+  let handedOver = 0;
+  let received = 0;
+  let remote: WriterStats = { queued: 0, written: 0, dropped: 0, lastError: null };
+  let onClosed: ((stats: WriterStats) => void) | null = null;
+  const inFlight = () => pending.length / CLICK_FIELDS + handedOver - received + remote.queued;
+
+  const handOver = () => {
+    if (pending.length === 0) return;
+    worker.postMessage({ clicks: JSON.stringify(pending) } satisfies ToRecorder);
+    handedOver += pending.length / CLICK_FIELDS;
+    pending = [];
+  };
+
+  return new Promise((resolve, reject) => {
+    // A thread that fails to load or throws is as fatal as a writer that cannot start.
+    worker.onerror = (event) => {
+      worker.terminate();
+      reject(new Error(`the recorder thread failed: ${event.message}`));
+    };
+    worker.onmessage = (event: MessageEvent<FromRecorder>) => {
+      const msg = event.data;
+      if ("failed" in msg) {
+        worker.terminate();
+        reject(new Error(msg.failed));
+      } else if ("ready" in msg) {
+        const timer = setInterval(handOver, HANDOVER_MS);
+        resolve({
+          record(click) {
+            if (inFlight() >= init.maxQueued) {
+              dropped++;
+              return;
+            }
+            packClick(pending, click);
+          },
+          stats: () => ({ queued: inFlight(), written: remote.written, dropped: dropped + remote.dropped, lastError: remote.lastError }),
+          reloadGeo: () => worker.postMessage({ reloadGeo: true } satisfies ToRecorder),
+          close() {
+            clearInterval(timer);
+            handOver();
+            return new Promise<WriterStats>((done) => {
+              onClosed = (stats) => {
+                worker.terminate();
+                done({ ...stats, dropped: stats.dropped + dropped });
+              };
+              worker.postMessage({ close: true } satisfies ToRecorder);
+            });
+          },
+          geoSource: msg.ready.geoSource,
+          geoBuildDate: msg.ready.geoBuildDate,
+        });
+      } else if ("closed" in msg) {
+        remote = msg.closed;
+        onClosed?.(msg.closed);
+      } else {
+        remote = msg.stats;
+        received = msg.received;
+        if (msg.error) options.onError?.(msg.error);
+      }
+    };
+    worker.postMessage({ init } satisfies ToRecorder);
+  });
+}

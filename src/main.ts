@@ -11,6 +11,7 @@ import { startClickRecorder, type ClickRecorder } from "./visits/recorder.ts";
 import { parseTrustedProxies } from "./visits/client-ip.ts";
 import { createRateLimiter } from "./http/rate-limit.ts";
 import { createApp } from "./app.ts";
+import { withClickDoor } from "./http/click-door.ts";
 import { runBackup } from "./db/backup.ts";
 
 async function main(): Promise<number> {
@@ -66,7 +67,7 @@ async function serve(config: Config, log: Logger): Promise<number> {
     db.close();
     return 2;
   }
-  const app = createApp({
+  const deps = {
     config,
     db,
     links: createLinkStore(db),
@@ -77,19 +78,21 @@ async function serve(config: Config, log: Logger): Promise<number> {
     log,
     version: VERSION,
     now: Date.now,
-  });
+  };
+  const app = createApp(deps);
 
   let server;
   try {
     // reusePort off: a second instance on the same port must fail, not silently share it.
-    app.listen({ port: config.port, hostname: config.host, reusePort: false });
-    server = app.server!;
+    server = Bun.serve({ port: config.port, hostname: config.host, reusePort: false, fetch: withClickDoor(app.fetch, deps) });
   } catch (err) {
     console.error(`shortener: cannot listen on ${config.host}:${config.port}: ${err instanceof Error ? err.message : String(err)}`);
     await recorder.close();
     db.close();
     return 1;
   }
+  // Elysia handlers read the socket peer through the app's server (context.server → app.getServer()).
+  app.server = server as unknown as typeof app.server;
   log.info(`shortener ${VERSION}`);
   log.info(`listening on http://${server.hostname}:${server.port}`);
   log.info(`database ${config.dbPath}`);

@@ -47,6 +47,8 @@ export function handleRedirect(request: Request, id: string, server: PeerServer,
 export function withClickQuery(destination: string, requestUrl: string): string {
   const q = requestUrl.indexOf("?");
   if (q === -1 || q === requestUrl.length - 1) return destination;
+  // The common case, a link without a query of its own: nothing to replace, just append.
+  if (!destination.includes("?") && !destination.includes("#")) return `${destination}?${requestUrl.slice(q + 1)}`;
   const clickPairs = requestUrl.slice(q + 1).split("&").filter((p) => p !== "");
   if (clickPairs.length === 0) return destination;
   const clickKeys = new Set(clickPairs.map(pairKey));

@@ -5,12 +5,13 @@
 import { openDatabase } from "../db/open.ts";
 import { createLogger } from "../log.ts";
 import type { LogFormat } from "../config.ts";
-import { unpackClicks } from "./click.ts";
+import { unpackClicks, type Click } from "./click.ts";
+import { Lru } from "../util/lru.ts";
 import { clientAddress, parseTrustedProxies, type ForwardingHeaders } from "./client-ip.ts";
 import { createCountryResolver, type CountryResolver } from "./country.ts";
 import { openCountryLookup } from "./geo.ts";
 import { createClientClassifier } from "./ua.ts";
-import { buildVisit, type VisitorDeps } from "./visitor.ts";
+import { buildVisit, cachedParsers, type VisitorDeps } from "./visitor.ts";
 import { createVisitWriter, type VisitWriter, type WriterStats } from "./writer.ts";
 
 export type RecorderInit = {
@@ -72,17 +73,24 @@ async function init(opts: RecorderInit): Promise<void> {
     get: (name) => (name === "x-forwarded-for" ? forwardedFor : name === "forwarded" ? forwarded : null),
     has: (name) => (name === "x-forwarded-for" ? forwardedFor !== null : name === "forwarded" ? forwarded !== null : false),
   };
-  record = (flat) => {
-    for (const click of unpackClicks(flat)) {
+  const parsers = cachedParsers();
+  // The same proxy chain repeats for every click of a visitor: decide it once (bounded).
+  const addresses = new Lru<string, string>(10_000);
+  const addressOf = (click: Click): string => {
+    if (trusted.empty) return click.peer;
+    const key = `${click.peer}\n${click.forwardedFor}\n${click.forwarded}`;
+    let address = addresses.get(key);
+    if (address === undefined) {
       forwardedFor = click.forwardedFor;
       forwarded = click.forwarded;
-      const address = trusted.empty ? click.peer : clientAddress(click.peer, headers, trusted);
-      writer.record(
-        buildVisit(
-          { linkId: click.linkId, destination: click.destination ?? "", userAgent: click.userAgent, referer: click.referer, clientAddress: address, now: click.ts },
-          visitor,
-        ),
-      );
+      addresses.set(key, (address = clientAddress(click.peer, headers, trusted)));
+    }
+    return address;
+  };
+  record = (flat) => {
+    for (const click of unpackClicks(flat)) {
+      const facts = { linkId: click.linkId, destination: click.destination ?? "", userAgent: click.userAgent, referer: click.referer, clientAddress: addressOf(click), now: click.ts };
+      writer.record(buildVisit(facts, visitor, parsers));
       received++;
     }
   };

@@ -3,6 +3,7 @@
 
 import { DIRECT, UNKNOWN, type Visit } from "./visit.ts";
 import type { Client } from "./ua.ts";
+import { Lru } from "../util/lru.ts";
 
 // Stored values are bounded so that a hostile client cannot grow rows or rollups without limit.
 export const MAX_UTM_LENGTH = 100;
@@ -24,9 +25,9 @@ export type ClickFacts = {
 };
 
 /** Builds the Visit to record for one click. */
-export function buildVisit(facts: ClickFacts, deps: VisitorDeps): Visit {
+export function buildVisit(facts: ClickFacts, deps: VisitorDeps, parse: Parsers = PLAIN): Visit {
   const client = deps.classify(facts.userAgent);
-  const utm = utmParameters(facts.destination);
+  const utm = parse.utm(facts.destination);
   return {
     linkId: facts.linkId,
     ts: facts.now,
@@ -34,11 +35,29 @@ export function buildVisit(facts: ClickFacts, deps: VisitorDeps): Visit {
     os: client.os,
     device: client.device,
     country: deps.country(facts.clientAddress) ?? UNKNOWN,
-    referrer: referrerHost(facts.referer),
+    referrer: parse.referrer(facts.referer),
     utmSource: utm.source,
     utmMedium: utm.medium,
     utmCampaign: utm.campaign,
     isBot: client.isBot,
+  };
+}
+
+type Parsers = { referrer: (referer: string | null) => string; utm: (url: string) => Utm };
+const PLAIN: Parsers = { referrer: referrerHost, utm: utmParameters };
+
+/** buildVisit's string parsers behind bounded caches: clicks repeat the same Referer and campaign URL. */
+export function cachedParsers(entries = 10_000): Parsers {
+  const referrer = memo(referrerHost, entries);
+  return { referrer: (referer) => (referer === null ? DIRECT : referrer(referer)), utm: memo(utmParameters, entries) };
+}
+
+function memo<V>(f: (key: string) => V, entries: number): (key: string) => V {
+  const cache = new Lru<string, V>(entries);
+  return (key) => {
+    let value = cache.get(key);
+    if (value === undefined) cache.set(key, (value = f(key)));
+    return value;
   };
 }
 

@@ -77,4 +77,16 @@ describe("days and cache", () => {
     expect(lru.get("a")).toBe(1);
     expect(lru.size).toBe(2);
   });
+
+  test("Lru keeps an entry that is used while many others come and go", () => {
+    const lru = new Lru<number, number>(100);
+    lru.set(-1, -1);
+    for (let i = 0; i < 10_000; i++) {
+      lru.set(i, i);
+      if (i % 40 === 0) expect(lru.get(-1)).toBe(-1);
+    }
+    expect(lru.get(-1)).toBe(-1);
+    expect(lru.get(0)).toBeUndefined();
+    expect(lru.size).toBe(100);
+  });
 });

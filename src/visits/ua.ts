@@ -2,6 +2,7 @@
 // Names are folded into families so "Mobile Safari" and "Safari" are one row in the stats.
 
 import { UAParser } from "ua-parser-js";
+import { Lru } from "../util/lru.ts";
 import { isBotUserAgent } from "./bots.ts";
 
 export type Client = { browser: string; os: string; device: string; isBot: boolean };
@@ -84,21 +85,15 @@ export function classifyUserAgent(userAgent: string | null): Client {
 /** classifyUserAgent behind a bounded LRU keyed by the (trimmed) UA: most clicks repeat a UA already seen, and a parse is ~50 µs. */
 export function createClientClassifier(maxEntries = 10_000): (userAgent: string | null) => Client {
   if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new RangeError(`maxEntries must be a positive integer, got ${maxEntries}`);
-  // Map keeps insertion order, so the first key is the least recently used one.
-  const cache = new Map<string, Client>();
+  const cache = new Lru<string, Client>(maxEntries);
   return (userAgent) => {
     // Keyed by the trimmed string: the result is the same, and a flood of huge UAs cannot blow up memory.
     const key = (userAgent ?? "").slice(0, MAX_UA_LENGTH);
     const hit = cache.get(key);
-    if (hit !== undefined) {
-      cache.delete(key);
-      cache.set(key, hit);
-      return hit;
-    }
+    if (hit !== undefined) return hit;
     // Frozen because every caller with this UA shares the object.
     const client = Object.freeze(classifyUserAgent(key));
     cache.set(key, client);
-    if (cache.size > maxEntries) cache.delete(cache.keys().next().value!);
     return client;
   };
 }

@@ -15,49 +15,63 @@ export type UtmRow = Counts & { linkId: string; day: string; source: string; med
 
 export type Rollups = { daily: DailyRow[]; dimensions: DimensionRow[]; utm: UtmRow[] };
 
+// One accumulator per link and day; within it, one map per dimension keyed by the plain value, so a
+// visit costs one short key and a handful of map lookups, however varied the visits are.
+type LinkDay = Counts & {
+  linkId: string;
+  day: string;
+  values: Record<Dimension, Map<string, Counts>>;
+  utm: Map<string, UtmRow>;
+};
+
 const SEP = "\u0000";
 
 /** The rollup rows a batch adds. */
 export function summarize(batch: readonly Visit[]): Rollups {
-  // First by whole signature: under load most clicks repeat one (same link, browser, country…),
-  // so this costs one string key per visit and the expansion below runs once per signature.
-  const signatures = new Map<string, { visit: Visit; day: string } & Counts>();
+  const linkDays = new Map<string, LinkDay>();
   const day = dayCache();
   for (const v of batch) {
     const d = day(v.ts);
-    const key = [v.linkId, d, v.browser, v.os, v.device, v.country, v.referrer, v.utmSource, v.utmMedium, v.utmCampaign].join(SEP);
-    const entry = signatures.get(key);
-    const bot = v.isBot ? 1 : 0;
-    if (entry) {
-      entry.total++;
-      entry.bots += bot;
-    } else signatures.set(key, { visit: v, day: d, total: 1, bots: bot });
-  }
-
-  const daily = new Map<string, DailyRow>();
-  const dimensions = new Map<string, DimensionRow>();
-  const utm = new Map<string, UtmRow>();
-  for (const { visit: v, day: d, total, bots } of signatures.values()) {
-    bump(daily, v.linkId + SEP + d, () => ({ linkId: v.linkId, day: d, total: 0, bots: 0 }), total, bots);
-    for (const dimension of DIMENSIONS) {
-      const name = v[dimension];
-      bump(dimensions, [v.linkId, dimension, d, name].join(SEP), () => ({ linkId: v.linkId, dimension, day: d, name, total: 0, bots: 0 }), total, bots);
+    const key = v.linkId + SEP + d;
+    let acc = linkDays.get(key);
+    if (acc === undefined) {
+      acc = { linkId: v.linkId, day: d, total: 0, bots: 0, values: { browser: new Map(), os: new Map(), device: new Map(), country: new Map(), referrer: new Map() }, utm: new Map() };
+      linkDays.set(key, acc);
     }
+    const bot = v.isBot ? 1 : 0;
+    acc.total++;
+    acc.bots += bot;
+    for (const dimension of DIMENSIONS) count(acc.values[dimension], v[dimension], bot);
     if (v.utmSource !== null || v.utmMedium !== null || v.utmCampaign !== null) {
       const source = v.utmSource ?? "";
       const medium = v.utmMedium ?? "";
       const campaign = v.utmCampaign ?? "";
-      bump(utm, [v.linkId, d, source, medium, campaign].join(SEP), () => ({ linkId: v.linkId, day: d, source, medium, campaign, total: 0, bots: 0 }), total, bots);
+      const utmKey = source + SEP + medium + SEP + campaign;
+      let row = acc.utm.get(utmKey);
+      if (row === undefined) acc.utm.set(utmKey, (row = { linkId: v.linkId, day: d, source, medium, campaign, total: 0, bots: 0 }));
+      row.total++;
+      row.bots += bot;
     }
   }
-  return { daily: [...daily.values()], dimensions: [...dimensions.values()], utm: [...utm.values()] };
+
+  const out: Rollups = { daily: [], dimensions: [], utm: [] };
+  for (const acc of linkDays.values()) {
+    out.daily.push({ linkId: acc.linkId, day: acc.day, total: acc.total, bots: acc.bots });
+    for (const dimension of DIMENSIONS) {
+      for (const [name, c] of acc.values[dimension]) out.dimensions.push({ linkId: acc.linkId, dimension, day: acc.day, name, total: c.total, bots: c.bots });
+    }
+    out.utm.push(...acc.utm.values());
+  }
+  return out;
 }
 
-function bump<T extends Counts>(rows: Map<string, T>, key: string, create: () => T, total: number, bots: number): void {
-  let row = rows.get(key);
-  if (!row) rows.set(key, (row = create()));
-  row.total += total;
-  row.bots += bots;
+function count(values: Map<string, Counts>, name: string, bot: number): void {
+  const c = values.get(name);
+  if (c === undefined) values.set(name, { total: 1, bots: bot });
+  else {
+    c.total++;
+    c.bots += bot;
+  }
 }
 
 // A batch spans at most a few hundred ms, nearly always inside one UTC day: format the day once.

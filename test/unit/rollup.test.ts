@@ -1,0 +1,44 @@
+// Summing a batch of visits into rollup rows.
+
+import { expect, test } from "bun:test";
+import { summarize } from "../../src/visits/rollup.ts";
+import type { Visit } from "../../src/visits/visit.ts";
+
+const DAY1 = Date.parse("2026-11-21T23:59:59.000Z");
+const DAY2 = Date.parse("2026-11-22T00:00:01.000Z");
+const visit = (o: Partial<Visit>): Visit => ({
+  linkId: "a", ts: DAY1, browser: "Chrome", os: "Windows", device: "desktop", country: "DE", referrer: "Direct",
+  utmSource: null, utmMedium: null, utmCampaign: null, isBot: false, ...o,
+});
+
+test("per link and UTC day: totals, bots, every dimension value, UTM only when present", () => {
+  const r = summarize([
+    visit({}),
+    visit({ isBot: true, browser: "Firefox" }),
+    visit({ ts: DAY2, utmSource: "news" }),
+    visit({ linkId: "b", utmCampaign: "x", isBot: true }),
+  ]);
+  expect(r.daily).toEqual([
+    { linkId: "a", day: "2026-11-21", total: 2, bots: 1 },
+    { linkId: "a", day: "2026-11-22", total: 1, bots: 0 },
+    { linkId: "b", day: "2026-11-21", total: 1, bots: 1 },
+  ]);
+  expect(r.dimensions.filter((d) => d.linkId === "a" && d.day === "2026-11-21" && d.dimension === "browser")).toEqual([
+    { linkId: "a", dimension: "browser", day: "2026-11-21", name: "Chrome", total: 1, bots: 0 },
+    { linkId: "a", dimension: "browser", day: "2026-11-21", name: "Firefox", total: 1, bots: 1 },
+  ]);
+  expect(r.dimensions).toHaveLength(5 + 1 + 5 + 5); // link a day 1 (Chrome+Firefox share the rest), day 2, link b
+  expect(r.utm).toEqual([
+    { linkId: "a", day: "2026-11-22", source: "news", medium: "", campaign: "", total: 1, bots: 0 },
+    { linkId: "b", day: "2026-11-21", source: "", medium: "", campaign: "x", total: 1, bots: 1 },
+  ]);
+});
+
+test("the sums over all rows equal the batch", () => {
+  const batch = Array.from({ length: 1000 }, (_, i) => visit({ linkId: `l${i % 7}`, country: `C${i % 13}`, isBot: i % 4 === 0, ts: i % 2 ? DAY1 : DAY2 }));
+  const r = summarize(batch);
+  expect(r.daily.reduce((n, d) => n + d.total, 0)).toBe(1000);
+  expect(r.daily.reduce((n, d) => n + d.bots, 0)).toBe(250);
+  const countries = r.dimensions.filter((d) => d.dimension === "country");
+  expect(countries.reduce((n, d) => n + d.total, 0)).toBe(1000);
+});

@@ -91,6 +91,17 @@ describe("durability", () => {
     }
   });
 
+  test("--log-format json: every line is one JSON object with time, level and msg", async () => {
+    const server = await startServer({ args: ["--log-format", "json"] });
+    // The launcher finds the port in the text; here it is inside the JSON "msg".
+    await server.stop();
+    const lines = server.output().trim().split("\n");
+    expect(lines.length).toBeGreaterThanOrEqual(5);
+    for (const line of lines) expect(JSON.parse(line)).toMatchObject({ time: expect.any(String), level: "info", msg: expect.any(String) });
+    expect(lines.some((l) => JSON.parse(l).msg.startsWith("listening on http://"))).toBe(true);
+    await server.dispose();
+  });
+
   test("/health reports ok with the version", async () => {
     const server = await startServer();
     try {

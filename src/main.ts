@@ -63,7 +63,8 @@ async function serve(config: Config, log: Logger): Promise<number> {
       onError: (error) => log.error("writing visits failed; keeping them queued", { error }),
     });
   } catch (err) {
-    console.error(`shortener: --geoip-db: ${err instanceof Error ? err.message : String(err)}`);
+    // Nearly always an unusable --geoip-db, which the message names; a configuration error, hence 2.
+    console.error(`shortener: ${err instanceof Error ? err.message : String(err)}`);
     db.close();
     return 2;
   }

@@ -53,7 +53,7 @@ async function init(opts: RecorderInit): Promise<void> {
   try {
     geo = await openCountryLookup(opts.geoipDb);
   } catch (err) {
-    post({ failed: err instanceof Error ? err.message : String(err) });
+    post({ failed: `--geoip-db: ${err instanceof Error ? err.message : String(err)}` });
     return;
   }
   const log = createLogger(opts.logFormat);

@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { ensureWrk, runWrk, requestsPerSecond, okResponses, type WrkResult } from "./bench/wrk.ts";
-import { startListening, memoryMiB, type Served } from "./bench/procs.ts";
+import { startListening, memoryMiB, type Served } from "./lib/processes.ts";
 import { seededDatabase } from "./bench/seed-cache.ts";
 import { createLinks, waitForFlush, countedClicks } from "./bench/clicks-api.ts";
 import { printReport, type Report, type TargetReport } from "./bench/report.ts";
@@ -73,7 +73,7 @@ async function main(): Promise<number> {
     // --trust-proxy 127.0.0.1: wrk's X-Forwarded-For addresses are believed, so every click gets a country lookup.
     const shortenerArgs = (db: string) => ["--port", "0", "--host", "127.0.0.1", "--db", db, "--create-rate-limit", "0", "--trust-proxy", "127.0.0.1"];
     const start = async (name: string, cmd: string[]) => {
-      const s = await startListening(name, cmd, tmp);
+      const s = await startListening(name, cmd, { cwd: tmp });
       started.push(s);
       return s;
     };

@@ -8,10 +8,11 @@
 // (≈ 10% creates, 80% clicks, 10% stats). Exits 1 when a request failed or RSS kept growing.
 
 import { Database } from "bun:sqlite";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { memoryMiB, startListening } from "./lib/processes.ts";
 
 const { values } = parseArgs({
   options: { minutes: { type: "string", default: "10" }, rate: { type: "string", default: "100" }, bin: { type: "string" } },
@@ -34,21 +35,9 @@ const REFERERS = ["", "https://www.google.com/", "https://news.ycombinator.com/i
 // --- start the service ------------------------------------------------------------------------
 const dir = mkdtempSync(join(tmpdir(), "shortener-soak-"));
 const dbPath = join(dir, "shortener.db");
-const proc = Bun.spawn([bin, "--port", "0", "--host", "127.0.0.1", "--db", dbPath, "--create-rate-limit", "0"], { stdout: "pipe", stderr: "pipe" });
-let output = "";
-const pump = async (s: ReadableStream<Uint8Array>) => {
-  const d = new TextDecoder();
-  for await (const c of s) output += d.decode(c, { stream: true });
-};
-void pump(proc.stdout);
-void pump(proc.stderr);
-let port = 0;
-for (const deadline = Date.now() + 15_000; !port && Date.now() < deadline; await Bun.sleep(20)) {
-  port = Number(/listening on http:\/\/[^\s:]+:(\d+)/.exec(output)?.[1] ?? 0);
-  if (proc.exitCode !== null) break;
-}
-if (!port) throw new Error(`service did not start:\n${output}`);
-const base = `http://127.0.0.1:${port}`;
+const service = await startListening("shortener", [bin, "--port", "0", "--host", "127.0.0.1", "--db", dbPath, "--create-rate-limit", "0"], { cwd: dir });
+const { proc } = service;
+const base = service.url;
 console.log(`soak: ${bin} pid ${proc.pid}, ${minutes} min at ${rate} req/s, db ${dbPath}`);
 
 // --- the load ---------------------------------------------------------------------------------
@@ -91,17 +80,14 @@ async function one(n: number): Promise<void> {
   }
 }
 
-function rssKiB(): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${proc.pid}/status`, "utf8"));
-  return m ? Number(m[1]) : NaN;
-}
+
 const fileBytes = () => [dbPath, `${dbPath}-wal`].reduce((a, p) => a + (existsSync(p) ? statSync(p).size : 0), 0);
 
 type Sample = { atS: number; rssMiB: number; fileMiB: number; links: number; clicks: number };
 const samples: Sample[] = [];
 const start = Date.now();
 const sample = () => {
-  const s = { atS: Math.round((Date.now() - start) / 1000), rssMiB: rssKiB() / 1024, fileMiB: fileBytes() / 1024 / 1024, links: counts.create, clicks: counts.click };
+  const s = { atS: Math.round((Date.now() - start) / 1000), rssMiB: memoryMiB(proc.pid).rss, fileMiB: fileBytes() / 1024 / 1024, links: counts.create, clicks: counts.click };
   samples.push(s);
   console.log(`  t=${String(s.atS).padStart(4)} s  rss ${s.rssMiB.toFixed(1)} MiB  db+wal ${s.fileMiB.toFixed(2)} MiB  links ${s.links}  clicks ${s.clicks}  stats ${counts.stats}  errors ${counts.errors}`);
 };
@@ -129,8 +115,7 @@ while (inFlight > 0) await Bun.sleep(10);
 sample();
 
 // --- stop and inspect ---------------------------------------------------------------------------
-proc.kill("SIGTERM");
-const code = await proc.exited;
+const code = await service.stop();
 const db = new Database(dbPath, { readonly: true });
 const integrity = (db.query("PRAGMA integrity_check").get() as { integrity_check: string }).integrity_check;
 const links = (db.query("SELECT COUNT(*) AS n FROM links").get() as { n: number }).n;

@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { REPO_ROOT, serverCommand } from "../support/server.ts";
+import { startListening, type Served } from "../../scripts/lib/processes.ts";
 import { click, UA, waitForClicks } from "../support/clicks.ts";
 
 // The compiled binary must not reach back into the build tree (a worker or asset loaded from the
@@ -19,12 +20,11 @@ function hideRepository(): string[] {
 
 test.skipIf(!process.env.SHORTENER_BIN || process.getuid?.() !== 0)("the binary runs with the repository hidden", () => {
   expect(hideRepository().length).toBeGreaterThan(0);
-  expect(output).toMatch(/^listening on /m);
+  expect(service.output()).toMatch(/^listening on /m);
 });
 
 let folder: string;
-let proc: ReturnType<typeof Bun.spawn>;
-let output = "";
+let service: Served;
 let base = "";
 
 beforeAll(async () => {
@@ -36,35 +36,24 @@ beforeAll(async () => {
     writeFileSync(join(folder, ".env"), "SHORTENER_BASE_URL=https://evil.example\n");
     writeFileSync(join(folder, "bunfig.toml"), "preload = [\"./evil.ts\"]\n");
   }
-  proc = Bun.spawn([...hideRepository(), ...serverCommand(), "--port", "0", "--host", "127.0.0.1", "--trust-proxy", "127.0.0.1"], {
+  service = await startListening("shortener", [...hideRepository(), ...serverCommand(), "--port", "0", "--host", "127.0.0.1", "--trust-proxy", "127.0.0.1"], {
     cwd: folder,
     env: { PATH: process.env.PATH ?? "" },
-    stdout: "pipe",
-    stderr: "pipe",
   });
-  const decoder = new TextDecoder();
-  void (async () => {
-    for await (const chunk of proc.stdout as ReadableStream<Uint8Array>) output += decoder.decode(chunk);
-  })();
-  void (async () => {
-    for await (const chunk of proc.stderr as ReadableStream<Uint8Array>) output += decoder.decode(chunk);
-  })();
-  const deadline = Date.now() + 15_000;
-  while (!/listening on http:\/\/127\.0\.0\.1:(\d+)/.test(output) && Date.now() < deadline) await Bun.sleep(20);
-  base = `http://127.0.0.1:${/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output)?.[1]}`;
+  base = service.url;
 });
 
 afterAll(() => {
-  proc.kill("SIGKILL");
+  service.proc.kill("SIGKILL");
   rmSync(folder, { recursive: true, force: true });
 });
 
 test("start-up says version, address, database, GeoIP source with build date, base URL", () => {
-  expect(output).toMatch(/^shortener \d+\.\d+\.\d+$/m);
-  expect(output).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+$/m);
-  expect(output).toMatch(/^database shortener\.db$/m);
-  expect(output).toMatch(/^geoip embedded GeoLite2 Country, built \d{4}-\d{2}-\d{2}$/m);
-  expect(output).toMatch(/^base url /m);
+  expect(service.output()).toMatch(/^shortener \d+\.\d+\.\d+$/m);
+  expect(service.output()).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+$/m);
+  expect(service.output()).toMatch(/^database shortener\.db$/m);
+  expect(service.output()).toMatch(/^geoip embedded GeoLite2 Country, built \d{4}-\d{2}-\d{2}$/m);
+  expect(service.output()).toMatch(/^base url /m);
 });
 
 test("the database is created in the working folder, and nothing else is needed beside the binary", () => {
@@ -85,7 +74,7 @@ test("create, click with a country from a trusted X-Forwarded-For, read stats", 
 });
 
 test.skipIf(!process.env.SHORTENER_BIN)("the binary ignores .env and bunfig.toml in its working folder", async () => {
-  expect(output).toMatch(/^base url \(from each request's Host header\)$/m);
+  expect(service.output()).toMatch(/^base url \(from each request's Host header\)$/m);
   const form = new FormData();
   form.append("url", "https://example.com/env");
   const res = await fetch(`${base}/api/create`, { method: "POST", body: form });

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Subprocess } from "bun";
+import { startListening } from "../../scripts/lib/processes.ts";
 
 export const REPO_ROOT = resolve(import.meta.dir, "../..");
 
@@ -14,7 +15,7 @@ export type RunningServer = {
   port: number;
   dir: string;
   dbPath: string;
-  proc: Subprocess<"ignore", "pipe", "pipe">;
+  proc: Subprocess;
   /** Everything the process printed so far (stdout and stderr). */
   output: () => string;
   /** SIGTERM and wait for exit; returns the exit code. */
@@ -40,47 +41,19 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), "shortener-test-"));
   const dbPath = join(dir, "shortener.db");
   const args = ["--port", "0", "--host", "127.0.0.1", "--db", dbPath, ...(options.args ?? [])];
-  const proc = Bun.spawn([...serverCommand(), ...args], {
+  const served = await startListening("server", [...serverCommand(), ...args], {
     cwd: options.cwd ?? dir,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? dir, ...options.env },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
   });
-  let text = "";
-  const pump = async (stream: ReadableStream<Uint8Array>) => {
-    const decoder = new TextDecoder();
-    for await (const chunk of stream) text += decoder.decode(chunk, { stream: true });
-  };
-  void pump(proc.stdout);
-  void pump(proc.stderr);
-
-  const deadline = Date.now() + 15_000;
-  let port = 0;
-  while (Date.now() < deadline) {
-    const m = /listening on http:\/\/[^\s:]+:(\d+)/.exec(text);
-    if (m) {
-      port = Number(m[1]);
-      break;
-    }
-    if (proc.exitCode !== null) throw new Error(`server exited with ${proc.exitCode}:\n${text}`);
-    await Bun.sleep(20);
-  }
-  if (!port) {
-    proc.kill("SIGKILL");
-    throw new Error(`server did not start within 15 s:\n${text}`);
-  }
-  const stop = async () => {
-    if (proc.exitCode === null) proc.kill("SIGTERM");
-    return await proc.exited;
-  };
+  const port = Number(new URL(served.url).port);
+  const { proc, stop } = served;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: served.url,
     port,
     dir,
     dbPath,
     proc,
-    output: () => text,
+    output: served.output,
     stop,
     dispose: async () => {
       await stop();

@@ -1,4 +1,5 @@
-// Starting and stopping the servers under test, and reading their memory from /proc.
+// Starting and stopping a server under test (the service, or the bench's ceiling), and reading its
+// memory from /proc. Shared by the test launcher, the benchmark and the soak.
 
 import { readFileSync } from "node:fs";
 import type { Subprocess } from "bun";
@@ -6,8 +7,8 @@ import type { Subprocess } from "bun";
 export type Served = { name: string; url: string; pid: number; proc: Subprocess; output: () => string; stop: () => Promise<number> };
 
 /** Spawns cmd and waits for its "listening on http://host:port" line (both the binary and the ceiling print one). */
-export async function startListening(name: string, cmd: string[], cwd: string): Promise<Served> {
-  const proc = Bun.spawn(cmd, { cwd, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+export async function startListening(name: string, cmd: string[], options: { cwd: string; env?: Record<string, string> }): Promise<Served> {
+  const proc = Bun.spawn(cmd, { cwd: options.cwd, env: options.env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   let text = "";
   // Keep draining: a full pipe would block the server mid-run.
   const pump = async (stream: ReadableStream<Uint8Array>) => {
@@ -18,7 +19,8 @@ export async function startListening(name: string, cmd: string[], cwd: string): 
   void pump(proc.stderr);
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
-    const m = /listening on (http:\/\/[^\s]+)/.exec(text);
+    // Also inside a JSON log line (--log-format json), hence no quote in the URL.
+    const m = /listening on (http:\/\/[^\s"]+)/.exec(text);
     if (m) {
       const url = m[1]!.replace(/\/$/, "");
       const stop = async () => {

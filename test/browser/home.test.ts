@@ -46,6 +46,34 @@ describe("home page", () => {
     await g.context.close();
   });
 
+  test("works with the keyboard alone: Tab to each field, Enter to submit, Tab on to the result's controls", async () => {
+    const g = await guardedPage(browser);
+    const { page } = g;
+    await page.goto(`${server.url}/en/`);
+    const focused = () => page.evaluate(() => document.activeElement?.id || document.activeElement?.getAttribute("data-copy") || document.activeElement?.tagName);
+    // From the top of the page, Tab reaches the URL field before any other form control.
+    for (let i = 0; i < 10 && (await focused()) !== "url"; i++) await page.keyboard.press("Tab");
+    expect(await focused()).toBe("url");
+    await page.keyboard.type("https://example.com/keyboard");
+    await page.keyboard.press("Tab");
+    expect(await focused()).toBe("custom_url");
+    await page.keyboard.type("by-keys");
+    await page.keyboard.press("Enter");
+    await page.waitForSelector("#result:not([hidden])");
+    // Focus moves to the result so a screen reader announces it; Tab continues into its controls.
+    expect(await focused()).toBe("result-title");
+    const order: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      await page.keyboard.press("Tab");
+      order.push(String(await focused()));
+    }
+    expect(order).toContain("short-url");
+    expect(order).toContain("stats-link");
+    expect(await page.inputValue("#short-url")).toBe(`${server.url}/by-keys`);
+    expect(g.errors).toEqual([]);
+    await g.context.close();
+  });
+
   test("shows the API's errors next to their field, in the page language", async () => {
     await createLink(server.url, { url: "https://example.org/", custom_url: "taken-one" });
     const g = await guardedPage(browser);

@@ -104,6 +104,35 @@ describe("stats page", () => {
     await g.context.close();
   });
 
+  test("range and bot switch work with the keyboard alone (arrow keys in the range group, Space on the switch)", async () => {
+    const g = await guardedPage(browser);
+    const { page } = g;
+    await page.goto(`${server.url}/en/stats/launch`);
+    await page.waitForFunction(() => document.getElementById("kpi-total")?.textContent === "5");
+    // A radio is named by its value, anything else by its id.
+    const focused = () =>
+      page.evaluate(() => {
+        const el = document.activeElement as HTMLInputElement | null;
+        return el?.type === "radio" ? el.value : el?.id;
+      });
+    // Tab into the range group: focus lands on the checked radio (30 days).
+    for (let i = 0; i < 20 && (await focused()) !== "30d"; i++) await page.keyboard.press("Tab");
+    expect(await focused()).toBe("30d");
+    const ninety = page.waitForRequest((r) => r.url().includes("/api/stats") && r.url().includes("from="));
+    await page.keyboard.press("ArrowRight");
+    await ninety;
+    expect(await page.isChecked("input[name=range][value='90d']")).toBe(true);
+    // On to the bot switch and toggle it with Space.
+    for (let i = 0; i < 5 && (await focused()) !== "exclude-bots"; i++) await page.keyboard.press("Tab");
+    expect(await focused()).toBe("exclude-bots");
+    const botsRequest = page.waitForRequest((r) => r.url().includes("bots=exclude"));
+    await page.keyboard.press("Space");
+    await botsRequest;
+    await page.waitForFunction(() => document.getElementById("kpi-total")?.textContent === "4");
+    expect(g.errors).toEqual([]);
+    await g.context.close();
+  });
+
   test("hostile UTM values and referrers stay inert text", async () => {
     await createLink(server.url, { url: "https://example.com/", custom_url: "hostile" });
     await click(server.url, "hostile", [

@@ -2,6 +2,7 @@
 // every language, Accept-Language on `/`, accessibility, phone width, and screenshots.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Browser } from "playwright-core";
+import jsQR from "jsqr";
 import { LANGUAGES } from "../../src/lang.ts";
 import { MESSAGES } from "../../web/i18n/index.ts";
 import { createLink, startServer, type RunningServer } from "../support/server.ts";
@@ -33,6 +34,20 @@ describe("home page", () => {
     expect(await page.inputValue("#short-url")).toBe(`${server.url}/form-made`);
     expect(await page.inputValue("#stats-url")).toBe(`${server.url}/en/stats/form-made`);
     await page.waitForFunction(() => (document.getElementById("qr-img") as HTMLImageElement).naturalWidth > 0);
+    // The QR code must scan to the short URL: read its pixels off the page and decode them here.
+    const pixels = await page.evaluate(() => {
+      const img = document.getElementById("qr-img") as HTMLImageElement;
+      const canvas = document.createElement("canvas");
+      canvas.width = img.naturalWidth;
+      canvas.height = img.naturalHeight;
+      const ctx = canvas.getContext("2d")!;
+      ctx.fillStyle = "#fff";
+      ctx.fillRect(0, 0, canvas.width, canvas.height);
+      ctx.drawImage(img, 0, 0);
+      const data = ctx.getImageData(0, 0, canvas.width, canvas.height);
+      return { width: data.width, height: data.height, rgba: Array.from(data.data) };
+    });
+    expect(jsQR(Uint8ClampedArray.from(pixels.rgba), pixels.width, pixels.height)?.data).toBe(`${server.url}/form-made`);
     expect(await page.getAttribute("#qr-png", "href")).toStartWith("data:image/png;base64,");
     expect(await page.getAttribute("#qr-svg", "href")).toStartWith("blob:");
     expect(await page.getAttribute("#qr-png", "download")).toBe("qr-form-made.png");

@@ -2,6 +2,7 @@
 // A bad value never starts a half-configured service: it is a ConfigError, and main exits 2.
 
 import { join } from "node:path";
+import { parseTrustedProxies } from "./visits/client-ip.ts";
 
 export type LogFormat = "text" | "json";
 
@@ -88,12 +89,19 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
   const logFormat = given.get("log-format") ?? "text";
   if (logFormat !== "text" && logFormat !== "json") throw new ConfigError(`--log-format: expected text or json, got ${logFormat}`);
 
+  const trustProxy = given.get("trust-proxy") ?? "";
+  try {
+    parseTrustedProxies(trustProxy); // its own message names the flag and the bad entry
+  } catch (err) {
+    throw new ConfigError(err instanceof Error ? err.message : String(err));
+  }
+
   const config: Config = Object.freeze({
     port,
     host,
     dbPath,
     baseUrl,
-    trustProxy: given.get("trust-proxy") ?? "",
+    trustProxy,
     geoipDb: given.get("geoip-db") ?? null,
     createRateLimit,
     logFormat,

@@ -18,9 +18,8 @@ async function main(): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs(process.argv.slice(2), process.env);
-    parseTrustedProxies(parsed.config.trustProxy); // validate before anything starts
   } catch (err) {
-    if (err instanceof ConfigError || err instanceof Error) {
+    if (err instanceof ConfigError) {
       console.error(`shortener: ${err.message}`);
       return 2;
     }

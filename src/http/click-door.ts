@@ -6,10 +6,9 @@ import { isReserved, looksLikeId } from "../links/alias.ts";
 import { handleRedirect, type RedirectDeps } from "./redirect.ts";
 import type { PeerServer } from "./request-origin.ts";
 
-/** The link id of a click URL, or null when the request is for anything else. */
-export function clickId(request: Request): string | null {
-  if (request.method !== "GET" && request.method !== "HEAD") return null;
-  const url = request.url;
+/** The link id of a GET/HEAD request's URL, or null when the request is for anything else. */
+export function clickId(method: string, url: string): string | null {
+  if (method !== "GET" && method !== "HEAD") return null;
   const pathStart = url.indexOf("/", url.indexOf("//") + 2);
   if (pathStart === -1) return null;
   const query = url.indexOf("?", pathStart);
@@ -21,7 +20,9 @@ export function clickId(request: Request): string | null {
 /** A fetch handler: clicks answered here, the rest by `app`. */
 export function withClickDoor(app: (request: Request) => Response | Promise<Response>, deps: RedirectDeps) {
   return (request: Request, server: PeerServer): Response | Promise<Response> => {
-    const id = clickId(request);
-    return id === null ? app(request) : handleRedirect(request, id, server, deps);
+    // request.url builds a new string on every read: read it once for the id and the query.
+    const url = request.url;
+    const id = clickId(request.method, url);
+    return id === null ? app(request) : handleRedirect(request, id, server, deps, url);
   };
 }

@@ -1,4 +1,4 @@
-// GET /<id>: the click. Answers from memory with a 302 and hands the visit to the background writer.
+// GET /<id>: the click. Answers from memory with a 302 and hands the click's raw facts to the recorder.
 
 import type { LinkStore } from "../links/store.ts";
 import { looksLikeId } from "../links/alias.ts";
@@ -16,10 +16,10 @@ export type RedirectDeps = {
 
 const CACHE_CONTROL = "no-store, max-age=0";
 
-export function handleRedirect(request: Request, id: string, server: PeerServer, deps: RedirectDeps): Response {
+export function handleRedirect(request: Request, id: string, server: PeerServer, deps: RedirectDeps, requestUrl = request.url): Response {
   const url = looksLikeId(id) ? deps.links.resolve(id) : null;
   if (url === null) return notFoundPage();
-  const location = withClickQuery(url, request.url);
+  const location = withClickQuery(url, requestUrl);
   // HEAD is what link checkers and previews send first: answer it, but it is not a click.
   if (request.method === "GET") {
     const headers = request.headers;

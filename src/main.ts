@@ -98,6 +98,11 @@ async function serve(config: Config, log: Logger): Promise<number> {
   log.info(`database ${config.dbPath}`);
   log.info(`geoip ${recorder.geoSource}, built ${recorder.geoBuildDate}`);
   log.info(`base url ${config.baseUrl ?? "(from each request's Host header)"}`);
+  log.info(
+    recorder.priority() === "low"
+      ? "recorder thread at low CPU priority (back to normal whenever it falls behind)"
+      : "recorder thread at normal CPU priority (it could not be raised again once lowered: README, Performance)",
+  );
 
   return await new Promise<number>((resolve) => {
     let stopping = false;

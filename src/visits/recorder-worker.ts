@@ -13,6 +13,7 @@ import { openCountryLookup } from "./geo.ts";
 import { createClientClassifier } from "./ua.ts";
 import { buildVisit, cachedParsers, type VisitorDeps } from "./visitor.ts";
 import { createVisitWriter, type VisitWriter, type WriterStats } from "./writer.ts";
+import { currentThreadId } from "./recorder-priority.ts";
 
 export type RecorderInit = {
   dbPath: string;
@@ -25,7 +26,7 @@ export type RecorderInit = {
 export type ToRecorder = { init: RecorderInit } | { clicks: string } | { reloadGeo: true } | { close: true };
 /** `received`: clicks taken so far, so that the click thread can tell what is still in transit. */
 export type FromRecorder =
-  | { ready: { geoSource: string; geoBuildDate: string } }
+  | { ready: { geoSource: string; geoBuildDate: string; threadId: number | null } }
   | { failed: string }
   | { stats: WriterStats; received: number; error?: string }
   | { closed: WriterStats };
@@ -95,7 +96,8 @@ async function init(opts: RecorderInit): Promise<void> {
     }
   };
   setInterval(() => report(), opts.flushIntervalMs);
-  post({ ready: { geoSource: geo.source, geoBuildDate: geo.buildDate } });
+  // The thread id lets the click thread lower this thread's priority (recorder-priority.ts).
+  post({ ready: { geoSource: geo.source, geoBuildDate: geo.buildDate, threadId: currentThreadId() } });
 }
 
 self.onmessage = (event: MessageEvent<ToRecorder>) => {

@@ -5,6 +5,7 @@
 import { packClick, CLICK_FIELDS, type Click } from "./click.ts";
 import type { FromRecorder, RecorderInit, ToRecorder } from "./recorder-worker.ts";
 import type { WriterStats } from "./writer.ts";
+import { manageRecorderPriority } from "./recorder-priority.ts";
 
 export type ClickRecorder = {
   record(click: Click): void;
@@ -15,6 +16,8 @@ export type ClickRecorder = {
   close(): Promise<WriterStats>;
   geoSource: string;
   geoBuildDate: string;
+  /** "low" while the recorder thread yields the CPU to the click thread (recorder-priority.ts) */
+  priority(): "low" | "normal";
 };
 
 export type RecorderOptions = Omit<RecorderInit, "flushIntervalMs" | "maxQueued"> & {
@@ -73,7 +76,11 @@ export function startClickRecorder(options: RecorderOptions): Promise<ClickRecor
         worker.terminate();
         reject(new Error(msg.failed));
       } else if ("ready" in msg) {
-        const timer = setInterval(handOver, HANDOVER_MS);
+        const priority = manageRecorderPriority(msg.ready.threadId);
+        const timer = setInterval(() => {
+          handOver();
+          priority.observe(inFlight());
+        }, HANDOVER_MS);
         resolve({
           record(click) {
             if (inFlight() >= init.maxQueued) {
@@ -97,6 +104,7 @@ export function startClickRecorder(options: RecorderOptions): Promise<ClickRecor
           },
           geoSource: msg.ready.geoSource,
           geoBuildDate: msg.ready.geoBuildDate,
+          priority: () => priority.level,
         });
       } else if ("closed" in msg) {
         remote = msg.closed;

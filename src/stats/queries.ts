@@ -1,9 +1,10 @@
 // Statistics of one link, read from the rollup tables so the cost follows the number of distinct
-// days and values, not the number of visits. The element shapes below are the API's (README: API).
+// days and values, not the number of visits (the recent visits come from the newest raw batches). The element shapes below are the API's (README: API).
 
 import type { Database } from "bun:sqlite";
 import type { Link } from "../links/store.ts";
 import { addDays, dayOf, daysBetween } from "../util/day.ts";
+import { createRecentVisitsReader } from "./recent.ts";
 
 export type NameCount = { name: string; count: number };
 export type DateCount = { date: string; count: number };
@@ -64,11 +65,7 @@ export function createStatsReader(db: Database): StatsReader {
      WHERE link_id = ? AND day BETWEEN ? AND ?
      GROUP BY source, medium, campaign HAVING count > 0 ORDER BY count DESC, source, medium, campaign LIMIT ?`,
   );
-  const recent = db.query<{ ts: number; browser: string; os: string; device: string; country: string; referrer: string; is_bot: number }, [string, number, number, number, number]>(
-    `SELECT ts, browser, os, device, country, referrer, is_bot FROM visits
-     WHERE link_id = ? AND ts >= ? AND ts < ? AND is_bot <= ?
-     ORDER BY ts DESC LIMIT ?`,
-  );
+  const recent = createRecentVisitsReader(db);
 
   return {
     read(link, filter, now) {
@@ -92,17 +89,9 @@ export function createStatsReader(db: Database): StatsReader {
         totalClicks,
         humanClicks: totalClicks - botClicks,
         botPercentage: totalClicks === 0 ? 0 : Math.round((botClicks / totalClicks) * 10000) / 100,
-        recentVisits: recent
-          .all(link.id, Date.parse(from + "T00:00:00Z"), Date.parse(addDays(to, 1) + "T00:00:00Z"), filter.excludeBots ? 0 : 1, RECENT_VISITS)
-          .map((r) => ({
-            timestamp: new Date(r.ts).toISOString(),
-            browser: r.browser,
-            os: r.os,
-            device: r.device,
-            country: r.country,
-            referrer: r.referrer,
-            isBot: r.is_bot === 1,
-          })),
+        recentVisits: recent(link.id, Date.parse(from + "T00:00:00Z"), Date.parse(addDays(to, 1) + "T00:00:00Z"), filter.excludeBots, RECENT_VISITS).map(
+          ([ts, browser, os, device, country, referrer, , , , isBot]) => ({ timestamp: new Date(ts).toISOString(), browser, os, device, country, referrer, isBot: isBot === 1 }),
+        ),
         browserStats: breakdown("browser"),
         osStats: breakdown("os"),
         deviceStats: breakdown("device"),

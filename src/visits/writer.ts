@@ -1,9 +1,11 @@
 // The background visit writer: clicks are queued in memory and written in one transaction per
-// batch, raw rows and rollups together, so a redirect never waits for the disk.
+// batch, raw visits (one visit_batches row per link) and rollups together, so a redirect never
+// waits for the disk.
 
 import type { Database } from "bun:sqlite";
 import type { Visit } from "./visit.ts";
 import { summarize } from "./rollup.ts";
+import { batchRows } from "./visit-batch.ts";
 
 export type WriterOptions = {
   /** How often queued visits are written; also the most a crash can lose. */
@@ -31,10 +33,7 @@ export function createVisitWriter(db: Database, options: WriterOptions = {}): Vi
   const batchSize = options.batchSize ?? 2000;
   const maxQueued = options.maxQueued ?? 200_000;
 
-  const insertVisit = db.query(
-    `INSERT INTO visits (link_id, ts, browser, os, device, country, referrer, utm_source, utm_medium, utm_campaign, is_bot)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
+  const insertBatch = db.query(`INSERT INTO visit_batches (link_id, first_ts, last_ts, humans, visits) VALUES (?, ?, ?, ?, ?)`);
   const addDaily = db.query(
     `INSERT INTO daily_rollup (link_id, day, total, bots) VALUES (?, ?, ?, ?)
      ON CONFLICT (link_id, day) DO UPDATE SET total = total + excluded.total, bots = bots + excluded.bots`,
@@ -54,9 +53,7 @@ export function createVisitWriter(db: Database, options: WriterOptions = {}): Vi
   let lastError: string | null = null;
 
   const writeBatch = db.transaction((batch: Visit[]) => {
-    for (const v of batch) {
-      insertVisit.run(v.linkId, v.ts, v.browser, v.os, v.device, v.country, v.referrer, v.utmSource, v.utmMedium, v.utmCampaign, v.isBot ? 1 : 0);
-    }
+    for (const r of batchRows(batch)) insertBatch.run(r.linkId, r.firstTs, r.lastTs, r.humans, r.visits);
     const { daily, dimensions, utm } = summarize(batch);
     for (const r of daily) addDaily.run(r.linkId, r.day, r.total, r.bots);
     for (const r of dimensions) addDimension.run(r.linkId, r.dimension, r.day, r.name, r.total, r.bots);

@@ -1,48 +1,20 @@
-// The recorder thread runs at a lower CPU priority than the thread that answers clicks.
+// The recorder thread only uses CPU the thread that answers clicks leaves idle (SCHED_IDLE; nice 19
+// where that is unavailable: src/util/thread-policy.ts).
 //
-// Why: on a small machine the click thread, the recorder and whatever sends the requests share
-// two cores. At normal priority the recorder's wake-ups preempt the click thread while the other
-// core sits idle; at nice 19 it runs in the gaps instead. Measured side by side on one running
-// binary (renice of the recorder thread, wrk -c50, 2 cores): 290–323k → 356–363k redirects in
-// 8 s, and the share of idle CPU fell from ~0.45 to ~0.07 cores, with nothing left queued.
+// Why: on a small machine the click thread, the recorder and whatever sends the requests share two
+// cores. At normal priority the recorder's wake-ups preempt the click thread while the other core
+// sits idle. Measured on one running binary under wrk -c50, 2 cores, switching the recorder thread
+// by hand between rounds: nice 19 took 290–323k to 356–363k redirects in 8 s; SCHED_IDLE against
+// nice 19 took 43.4–44.3k to 46.9–47.9k redirects/s, the click thread from 0.88 to 0.97 of a core,
+// and p99 from 4.0–4.7 to 2.8 ms, with the recorder keeping up.
 //
-// The risk is a machine whose cores are busy with other work: a nice-19 thread gets ~1.5% of a
-// contended core, and clicks would pile up until the queue bound drops them. So the click thread
-// watches the backlog and puts the recorder back to normal priority while it is behind. Going back
-// needs CAP_SYS_NICE or RLIMIT_NICE >= 20 (LimitNICE=20 in scripts/shortener.service); without
+// The risk is a machine whose cores are busy with other work: a lowered thread gets next to nothing
+// of a contended core, and clicks would pile up until the queue bound drops them. So the click
+// thread watches the backlog and puts the recorder back to normal while it is behind. Going back
+// needs CAP_SYS_NICE or RLIMIT_NICE >= 20 (LimitNICE=+0 in scripts/shortener.service); without
 // either, the recorder is never lowered, because it could not be raised again.
 
-import { setPriority } from "node:os";
-import { readFileSync, readlinkSync } from "node:fs";
-
-const LOW = 19;
-const NORMAL = 0;
-const CAP_SYS_NICE = 23n;
-
-/** The calling thread's kernel id (Linux), or null where threads have no id we can read. */
-export function currentThreadId(): number | null {
-  try {
-    const id = Number(readlinkSync("/proc/thread-self").split("/").pop());
-    return Number.isInteger(id) && id > 0 ? id : null;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Whether this process may set a thread back to nice 0 after lowering it: the kernel's can_nice()
- * allows it with CAP_SYS_NICE, or when RLIMIT_NICE (soft) is at least 20 - 0.
- */
-export function mayRaiseToNormal(read: (path: string) => string = (p) => readFileSync(p, "utf8")): boolean {
-  try {
-    const capEff = /^CapEff:\s*([0-9a-f]+)$/m.exec(read("/proc/self/status"))?.[1];
-    if (capEff !== undefined && ((BigInt(`0x${capEff}`) >> CAP_SYS_NICE) & 1n) === 1n) return true;
-    const soft = /^Max nice priority\s+(\S+)/m.exec(read("/proc/self/limits"))?.[1];
-    return soft === "unlimited" || Number(soft) >= 20 - NORMAL;
-  } catch {
-    return false;
-  }
-}
+import { mayRaiseToNormal, setThreadLevel } from "../util/thread-policy.ts";
 
 export type PriorityThresholds = {
   /** clicks in flight above which the recorder gets normal priority */
@@ -60,12 +32,12 @@ export type RecorderPriority = {
 };
 
 export type PriorityControl = {
-  /** os.setPriority */
-  set: (threadId: number, nice: number) => void;
+  /** throws when the kernel refuses */
+  set: (threadId: number, level: "low" | "normal") => void;
   mayRaise: () => boolean;
 };
 
-const SYSTEM: PriorityControl = { set: setPriority, mayRaise: () => mayRaiseToNormal() };
+const SYSTEM: PriorityControl = { set: setThreadLevel, mayRaise: () => mayRaiseToNormal() };
 
 /** Lowers the recorder thread `threadId` now, when that can be undone, and manages it from then on. */
 export function manageRecorderPriority(
@@ -76,23 +48,23 @@ export function manageRecorderPriority(
   let level: "low" | "normal" = "normal";
   const managed = threadId !== null && control.mayRaise();
 
-  const apply = (nice: number): boolean => {
+  const apply = (to: "low" | "normal"): boolean => {
     try {
-      control.set(threadId!, nice);
-      level = nice === LOW ? "low" : "normal";
+      control.set(threadId!, to);
+      level = to;
       return true;
     } catch {
       return false; // tried again on the next observation
     }
   };
 
-  if (managed) apply(LOW);
+  if (managed) apply("low");
 
   return {
     observe(inFlight) {
       if (!managed) return;
-      if (level === "low" && inFlight > thresholds.behind) apply(NORMAL);
-      else if (level === "normal" && inFlight < thresholds.caughtUp) apply(LOW);
+      if (level === "low" && inFlight > thresholds.behind) apply("normal");
+      else if (level === "normal" && inFlight < thresholds.caughtUp) apply("low");
     },
     get level() {
       return level;

@@ -13,7 +13,7 @@ import { openCountryLookup } from "./geo.ts";
 import { createClientClassifier } from "./ua.ts";
 import { buildVisit, cachedParsers, type VisitorDeps } from "./visitor.ts";
 import { createVisitWriter, type VisitWriter, type WriterStats } from "./writer.ts";
-import { currentThreadId } from "./recorder-priority.ts";
+import { currentThreadId } from "../util/thread-policy.ts";
 
 export type RecorderInit = {
   dbPath: string;

@@ -1,6 +1,6 @@
-// The recorder thread yields the CPU to the click thread (nice 19) only where it could be put back to
-// normal priority when it falls behind: with CAP_SYS_NICE (root), or with RLIMIT_NICE >= 20 (LimitNICE=20).
-// Checked on the real process, by reading each thread's nice value from /proc.
+// The recorder thread yields the CPU to the click thread (SCHED_IDLE) only where it could be put back
+// to normal priority when it falls behind: with CAP_SYS_NICE (root), or with RLIMIT_NICE >= 20
+// (LimitNICE=+0). Checked on the real process, by reading each thread's policy and nice from /proc.
 
 import { describe, expect, test } from "bun:test";
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -15,15 +15,19 @@ const isRoot = process.getuid?.() === 0;
 // Switching users needs root; the unprivileged user must also be able to reach the program.
 const nobodyCanRun = isRoot && Bun.spawnSync([...AS_NOBODY, ...serverCommand(), "--version"]).exitCode === 0;
 
-/** nice value of each thread of pid, by thread name */
-function threadNice(pid: number): Map<string, number> {
-  const out = new Map<string, number>();
+const SCHED_OTHER = 0;
+const SCHED_IDLE = 5;
+
+/** Scheduling policy and nice value of each thread of pid, by thread name. */
+function threads(pid: number): Map<string, { policy: number; nice: number }> {
+  const out = new Map<string, { policy: number; nice: number }>();
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, "utf8").trim();
-    // Field 19 of stat is the nice value; the name (field 2) is in parentheses and may hold spaces.
+    // Fields from the 3rd on follow the name, which is in parentheses and may hold spaces:
+    // nice is field 19, policy field 41.
     const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    out.set(name, Number(fields[16]));
+    out.set(name, { nice: Number(fields[19 - 3]), policy: Number(fields[41 - 3]) });
   }
   return out;
 }
@@ -38,12 +42,12 @@ async function serve(prefix: string[]): Promise<{ served: Served; dir: string }>
 
 describe("recorder thread priority", () => {
   // CI runs as root; elsewhere these are skipped.
-  test.skipIf(!isRoot)("as root: the recorder thread runs at nice 19, the click thread at 0", async () => {
+  test.skipIf(!isRoot)("as root: the recorder thread runs at SCHED_IDLE, the click thread at normal priority", async () => {
     const { served, dir } = await serve([]);
     try {
-      const nice = threadNice(served.pid);
-      expect(nice.get("Worker")).toBe(19);
-      expect(nice.get(readFileSync(`/proc/${served.pid}/comm`, "utf8").trim())).toBe(0);
+      const all = threads(served.pid);
+      expect(all.get("Worker")).toEqual({ policy: SCHED_IDLE, nice: 0 });
+      expect(all.get(readFileSync(`/proc/${served.pid}/comm`, "utf8").trim())).toEqual({ policy: SCHED_OTHER, nice: 0 });
       expect(served.output()).toContain("recorder thread at low CPU priority");
     } finally {
       await served.stop();
@@ -54,7 +58,7 @@ describe("recorder thread priority", () => {
   test.skipIf(!nobodyCanRun)("an ordinary user with the default nice limit: the recorder stays at normal priority", async () => {
     const { served, dir } = await serve(AS_NOBODY);
     try {
-      expect(threadNice(served.pid).get("Worker")).toBe(0);
+      expect(threads(served.pid).get("Worker")).toEqual({ policy: SCHED_OTHER, nice: 0 });
       expect(served.output()).toContain("recorder thread at normal CPU priority");
     } finally {
       await served.stop();
@@ -64,10 +68,10 @@ describe("recorder thread priority", () => {
 
   // The unit's LimitNICE=20 is the other way in; raising a hard limit needs CAP_SYS_RESOURCE, which
   // these machines' root lacks, so that path is covered by the unit test of mayRaiseToNormal.
-  test.skipIf(!nobodyCanRun)("an ordinary user with CAP_SYS_NICE: the recorder runs at nice 19", async () => {
+  test.skipIf(!nobodyCanRun)("an ordinary user with CAP_SYS_NICE: the recorder runs at SCHED_IDLE", async () => {
     const { served, dir } = await serve([...AS_NOBODY, "--inh-caps=+sys_nice", "--ambient-caps=+sys_nice"]);
     try {
-      expect(threadNice(served.pid).get("Worker")).toBe(19);
+      expect(threads(served.pid).get("Worker")).toEqual({ policy: SCHED_IDLE, nice: 0 });
       expect(served.output()).toContain("recorder thread at low CPU priority");
     } finally {
       await served.stop();

@@ -1,14 +1,15 @@
 import { test, expect, describe } from "bun:test";
-import { currentThreadId, manageRecorderPriority, mayRaiseToNormal, type PriorityControl } from "../../src/visits/recorder-priority.ts";
+import { manageRecorderPriority, type PriorityControl } from "../../src/visits/recorder-priority.ts";
+import { currentThreadId, mayRaiseToNormal } from "../../src/util/thread-policy.ts";
 
 // A kernel stand-in that records every nice value set, and can refuse.
 function fakeControl(mayRaise = true) {
-  const calls: number[] = [];
+  const calls: string[] = [];
   let refuse = false;
   const control: PriorityControl = {
-    set: (_tid, nice) => {
+    set: (_tid, level) => {
       if (refuse) throw new Error("EACCES");
-      calls.push(nice);
+      calls.push(level);
     },
     mayRaise: () => mayRaise,
   };
@@ -22,7 +23,7 @@ describe("manageRecorderPriority", () => {
     const k = fakeControl();
     const p = manageRecorderPriority(42, THRESHOLDS, k.control);
     expect(p.level).toBe("low");
-    expect(k.calls).toEqual([19]);
+    expect(k.calls).toEqual(["low"]);
   });
 
   test("never lowers a thread it could not raise again", () => {
@@ -52,7 +53,7 @@ describe("manageRecorderPriority", () => {
     expect(p.level).toBe("normal");
     p.observe(9);
     expect(p.level).toBe("low");
-    expect(k.calls).toEqual([19, 0, 19]);
+    expect(k.calls).toEqual(["low", "normal", "low"]);
   });
 
   test("a refused change keeps the level it had and is tried again", () => {

@@ -24,15 +24,17 @@ export function handleRedirect(request: Request, id: string, server: PeerServer,
   if (request.method === "GET") {
     const headers = request.headers;
     // Forwarding headers matter only behind a trusted proxy; otherwise they are not even read.
+    // X-Forwarded-For wins over Forwarded (client-ip.ts), so Forwarded is read only without it.
     const proxied = !deps.trusted.empty;
+    const forwardedFor = proxied ? headers.get("x-forwarded-for") : null;
     deps.recorder.record({
       linkId: id,
       ts: deps.now(),
       userAgent: headers.get("user-agent"),
       referer: headers.get("referer"),
       peer: peerAddress(server, request),
-      forwardedFor: proxied ? headers.get("x-forwarded-for") : null,
-      forwarded: proxied ? headers.get("forwarded") : null,
+      forwardedFor,
+      forwarded: proxied && forwardedFor === null ? headers.get("forwarded") : null,
       destination: location.includes("utm_") ? location : null,
     });
   }

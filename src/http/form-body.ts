@@ -69,9 +69,13 @@ function fromJson(text: string, names: readonly string[]): BodyResult {
 
 /** The whole body, or null as soon as it passes limit bytes (declared or streamed). */
 async function readLimited(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer> | null> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
+  const length = request.headers.get("content-length");
+  const declared = Number(length ?? "0");
   if (declared > limit) return null;
   if (!request.body) return new Uint8Array();
+  // A declared length within the limit bounds what the server reads: take it in one native read.
+  // Streaming it chunk by chunk cost about a third of a create's CPU (measured with --cpu-prof).
+  if (length !== null && Number.isInteger(declared) && request.headers.get("transfer-encoding") === null) return await request.bytes();
   const chunks: Uint8Array<ArrayBuffer>[] = [];
   let size = 0;
   for await (const chunk of request.body) {

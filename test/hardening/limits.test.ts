@@ -33,6 +33,17 @@ test("exactly 16 KiB is read (and judged on its content); one byte more is 413",
   expect(over.status).toBe(413);
 });
 
+test("a client that declares 1,000 bytes, sends 20 and hangs up: no error logged, the server keeps answering", async () => {
+  const socket = await Bun.connect({ hostname: "127.0.0.1", port: server.port, socket: { data() {} } });
+  socket.write(head("1000") + '{"url":"https://exam');
+  await Bun.sleep(50);
+  socket.end();
+  await Bun.sleep(100);
+  const res = await createLink(server.url, { url: "https://example.com/after-hang-up" });
+  expect(res.status).toBe(201);
+  expect(server.output()).not.toMatch(/error|TypeError|unhandled/i);
+});
+
 test("a chunked body with no Content-Length is cut off at 16 KiB with the JSON 413", async () => {
   const chunk = new TextEncoder().encode("x".repeat(4096));
   let sent = 0;

@@ -92,39 +92,6 @@ const MIGRATIONS: readonly string[] = [
            v.value ->> 9 AS is_bot
     FROM visit_batches AS b, json_each(b.visits) AS v;
   `,
-
-  // 3: rollup keys ordered as the stats queries group them (value, then day), so SQLite sums each
-  // value's days in key order instead of through a temporary B-tree. The five breakdowns of
-  // /api/stats took 185 instead of 371 µs for a link with 365 rollup rows, 465 instead of 719 µs
-  // for one with 1,736 (the bench's seeded 1M-visit link).
-  `
-  CREATE TABLE dimension_rollup_v3 (
-    link_id   TEXT NOT NULL,
-    dimension TEXT NOT NULL,
-    day       TEXT NOT NULL,
-    name      TEXT NOT NULL,
-    total     INTEGER NOT NULL,
-    bots      INTEGER NOT NULL,
-    PRIMARY KEY (link_id, dimension, name, day)
-  ) WITHOUT ROWID;
-  INSERT INTO dimension_rollup_v3 SELECT link_id, dimension, day, name, total, bots FROM dimension_rollup;
-  DROP TABLE dimension_rollup;
-  ALTER TABLE dimension_rollup_v3 RENAME TO dimension_rollup;
-
-  CREATE TABLE utm_rollup_v3 (
-    link_id  TEXT NOT NULL,
-    day      TEXT NOT NULL,
-    source   TEXT NOT NULL,
-    medium   TEXT NOT NULL,
-    campaign TEXT NOT NULL,
-    total    INTEGER NOT NULL,
-    bots     INTEGER NOT NULL,
-    PRIMARY KEY (link_id, source, medium, campaign, day)
-  ) WITHOUT ROWID;
-  INSERT INTO utm_rollup_v3 SELECT link_id, day, source, medium, campaign, total, bots FROM utm_rollup;
-  DROP TABLE utm_rollup;
-  ALTER TABLE utm_rollup_v3 RENAME TO utm_rollup;
-  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -136,7 +136,7 @@ console.log(`
 soak result after ${minutes} min:
   requests   ${counts.create} creates, ${counts.click} clicks, ${counts.stats} stats (${((counts.create + counts.click + counts.stats) / minutes / 60).toFixed(1)} req/s), errors ${counts.errors}${errors.length ? `: ${errors.join("; ")}` : ""}
   rss        start ${samples[0]!.rssMiB.toFixed(1)} MiB, peak ${Math.max(...samples.map((s) => s.rssMiB)).toFixed(1)} MiB, middle-third mean ${middle.toFixed(1)} MiB, last-third mean ${last.toFixed(1)} MiB → ${flat ? "flat" : "GROWING"} (${growth >= 0 ? "+" : ""}${growth.toFixed(1)} MiB)
-  database   ${links} links, ${visits} visits (answered clicks ${counts.click}); file ${(finalBytes / 1024 / 1024).toFixed(2)} MiB after shutdown = ${(finalBytes / Math.max(1, visits + links)).toFixed(0)} bytes per row; integrity ${integrity}
+  database   ${links} links, ${visits} visits (answered clicks ${counts.click}); file ${(finalBytes / 1024 / 1024).toFixed(2)} MiB after shutdown = ${(finalBytes / Math.max(1, visits + links)).toFixed(0)} bytes per link or visit; integrity ${integrity}
   shutdown   exit ${code}`);
 rmSync(dir, { recursive: true, force: true });
 const ok = counts.errors === 0 && flat && code === 0 && integrity === "ok" && visits === counts.click && links === counts.create;

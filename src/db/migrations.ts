@@ -78,18 +78,23 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX visit_batches_by_link_time ON visit_batches(link_id, last_ts);
 
+  -- Existing rows in runs of 200 per link, oldest first (MAX_VISITS_PER_ROW in visit-batch.ts).
   INSERT INTO visit_batches (link_id, first_ts, last_ts, humans, visits)
     SELECT link_id, MIN(ts), MAX(ts), SUM(is_bot = 0),
            json_group_array(json_array(ts, browser, os, device, country, referrer, utm_source, utm_medium, utm_campaign, is_bot))
-    FROM (SELECT * FROM visits ORDER BY link_id, ts)
-    GROUP BY link_id, ts / 1000;
+    FROM (SELECT *, (ROW_NUMBER() OVER (PARTITION BY link_id ORDER BY ts, rowid) - 1) / 200 AS run
+          FROM visits ORDER BY link_id, ts, rowid)
+    GROUP BY link_id, run
+    ORDER BY link_id, run;
   DROP TABLE visits;
 
   CREATE VIEW visits AS
-    SELECT b.link_id AS link_id, v.value ->> 0 AS ts, v.value ->> 1 AS browser, v.value ->> 2 AS os,
-           v.value ->> 3 AS device, v.value ->> 4 AS country, v.value ->> 5 AS referrer,
-           v.value ->> 6 AS utm_source, v.value ->> 7 AS utm_medium, v.value ->> 8 AS utm_campaign,
-           v.value ->> 9 AS is_bot
+    SELECT b.link_id AS link_id,
+           json_extract(v.value, '$[0]') AS ts, json_extract(v.value, '$[1]') AS browser,
+           json_extract(v.value, '$[2]') AS os, json_extract(v.value, '$[3]') AS device,
+           json_extract(v.value, '$[4]') AS country, json_extract(v.value, '$[5]') AS referrer,
+           json_extract(v.value, '$[6]') AS utm_source, json_extract(v.value, '$[7]') AS utm_medium,
+           json_extract(v.value, '$[8]') AS utm_campaign, json_extract(v.value, '$[9]') AS is_bot
     FROM visit_batches AS b, json_each(b.visits) AS v;
   `,
 ];

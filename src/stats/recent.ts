@@ -17,6 +17,7 @@ export function createRecentVisitsReader(db: Database): RecentVisitsReader {
      ORDER BY last_ts DESC`,
   );
   return (linkId, fromTs, toTs, excludeBots, limit) => {
+    if (limit <= 0) return [];
     let found: StoredVisit[] = [];
     for (const batch of batches.iterate(linkId, fromTs, toTs, excludeBots ? 1 : 0)) {
       // found is sorted newest first and full: every visit of this batch and older ones is older still.

@@ -2,7 +2,7 @@
 // id, whether it could be raised again after lowering, and the lowering itself.
 //
 // "Low" is SCHED_IDLE (runs when a core has nothing else to do) through libc's sched_setscheduler;
-// where libc cannot be loaded, nice 19. "Normal" is SCHED_OTHER at nice 0.
+// where libc cannot be loaded or the call is refused, nice 19. "Normal" is SCHED_OTHER at nice 0.
 
 import { setPriority } from "node:os";
 import { readFileSync, readlinkSync } from "node:fs";

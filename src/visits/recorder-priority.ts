@@ -1,35 +1,31 @@
 // The recorder thread only uses CPU the thread that answers clicks leaves idle (SCHED_IDLE; nice 19
-// where that is unavailable: src/util/thread-policy.ts).
+// where that is refused or unavailable: src/util/thread-policy.ts).
 //
 // Why: on a small machine the click thread, the recorder and whatever sends the requests share two
 // cores. At normal priority the recorder's wake-ups preempt the click thread while the other core
 // sits idle. Measured on one running binary under wrk -c50, 2 cores, switching the recorder thread
-// by hand between rounds: nice 19 took 290–323k to 356–363k redirects in 8 s; SCHED_IDLE against
-// nice 19 took 43.4–44.3k to 46.9–47.9k redirects/s, the click thread from 0.88 to 0.97 of a core,
-// and p99 from 4.0–4.7 to 2.8 ms, with the recorder keeping up.
+// by hand between rounds: nice 19 against normal took 290–323k to 356–363k redirects in 8 s;
+// SCHED_IDLE against nice 19 took 43.4–44.3k to 46.9–47.9k redirects/s, the click thread from 0.88
+// to 0.97 of a core and p99 from 4.0–4.7 to 2.8 ms, with the recorder keeping up.
 //
-// The risk is a machine whose cores are busy with other work: a lowered thread gets next to nothing
-// of a contended core, and clicks would pile up until the queue bound drops them. So the click
-// thread watches the backlog and puts the recorder back to normal while it is behind. Going back
-// needs CAP_SYS_NICE or RLIMIT_NICE >= 20 (LimitNICE=+0 in scripts/shortener.service); without
-// either, the recorder is never lowered, because it could not be raised again.
+// Three risks, and what answers each:
+// - Starvation: on a machine whose cores are busy with other work, a lowered thread gets next to
+//   nothing. The click thread raises it to normal directly while it is behind: more than 20,000
+//   clicks in flight, or the oldest unwritten click more than a second old.
+// - Priority inversion: the recorder holds SQLite's write lock during a write, and a create on the
+//   click thread waits for that lock. So every write transaction runs at normal priority; the
+//   recorder lowers itself again only between writes, never the click thread for it.
+// - No way back: going back to normal needs CAP_SYS_NICE or RLIMIT_NICE >= 20 (LimitNICE=+0 in
+//   scripts/shortener.service). Without either, the recorder is never lowered.
 
 import { mayRaiseToNormal, setThreadLevel } from "../util/thread-policy.ts";
 
-export type PriorityThresholds = {
-  /** clicks in flight above which the recorder gets normal priority */
-  behind: number;
-  /** clicks in flight below which it goes back to low priority */
-  caughtUp: number;
-};
+/** Shared between the two threads: what the click thread wants the recorder to run at. */
+const UNMANAGED = 0;
+const WANT_LOW = 1;
+const WANT_NORMAL = 2;
 
-export const DEFAULT_THRESHOLDS: PriorityThresholds = { behind: 20_000, caughtUp: 2_000 };
-
-export type RecorderPriority = {
-  /** Called with the clicks in flight (taken, not yet written); adjusts the priority. */
-  observe(inFlight: number): void;
-  readonly level: "low" | "normal";
-};
+export type PriorityFlag = Int32Array;
 
 export type PriorityControl = {
   /** throws when the kernel refuses */
@@ -39,35 +35,102 @@ export type PriorityControl = {
 
 const SYSTEM: PriorityControl = { set: setThreadLevel, mayRaise: () => mayRaiseToNormal() };
 
-/** Lowers the recorder thread `threadId` now, when that can be undone, and manages it from then on. */
+/** Made by the click thread before the recorder starts; "managed" only where the way back is allowed. */
+export function createPriorityFlag(control: PriorityControl = SYSTEM): PriorityFlag {
+  const flag = new Int32Array(new SharedArrayBuffer(4));
+  Atomics.store(flag, 0, control.mayRaise() ? WANT_LOW : UNMANAGED);
+  return flag;
+}
+
+export type PriorityThresholds = {
+  /** clicks in flight above which the recorder is behind */
+  behind: number;
+  /** age of the oldest unwritten click above which it is behind, whatever the count */
+  behindMs: number;
+  /** below both of these it has caught up */
+  caughtUp: number;
+  caughtUpMs: number;
+};
+
+export const DEFAULT_THRESHOLDS: PriorityThresholds = { behind: 20_000, behindMs: 1_000, caughtUp: 2_000, caughtUpMs: 300 };
+
+export type RecorderPriority = {
+  /** Called every hand-over tick with the clicks in flight and the age of the oldest unwritten one. */
+  observe(inFlight: number, oldestAgeMs: number): void;
+  /** Normal priority from now on (shutdown: the last writes must not wait for idle CPU). */
+  raise(): void;
+  readonly level: "low" | "normal";
+};
+
+/** The click thread's side: judges whether the recorder (thread `threadId`) keeps up. */
 export function manageRecorderPriority(
+  flag: PriorityFlag,
   threadId: number | null,
   thresholds: PriorityThresholds = DEFAULT_THRESHOLDS,
   control: PriorityControl = SYSTEM,
 ): RecorderPriority {
-  let level: "low" | "normal" = "normal";
-  const managed = threadId !== null && control.mayRaise();
-
-  const apply = (to: "low" | "normal"): boolean => {
+  const managed = () => threadId !== null && Atomics.load(flag, 0) !== UNMANAGED;
+  const toNormal = () => {
+    Atomics.store(flag, 0, WANT_NORMAL);
     try {
-      control.set(threadId!, to);
-      level = to;
-      return true;
+      control.set(threadId!, "normal");
     } catch {
-      return false; // tried again on the next observation
+      // Cannot happen where the flag says managed; if it does, the recorder raises itself for its
+      // writes and stays where it is between them.
     }
   };
-
-  if (managed) apply("low");
-
   return {
-    observe(inFlight) {
-      if (!managed) return;
-      if (level === "low" && inFlight > thresholds.behind) apply("normal");
-      else if (level === "normal" && inFlight < thresholds.caughtUp) apply("low");
+    observe(inFlight, oldestAgeMs) {
+      if (!managed()) return;
+      const want = Atomics.load(flag, 0);
+      if (want === WANT_LOW && (inFlight > thresholds.behind || oldestAgeMs > thresholds.behindMs)) toNormal();
+      // Lowering is left to the recorder itself, between two writes (see the top of this file).
+      else if (want === WANT_NORMAL && inFlight < thresholds.caughtUp && oldestAgeMs < thresholds.caughtUpMs) Atomics.store(flag, 0, WANT_LOW);
+    },
+    raise() {
+      if (managed()) toNormal();
     },
     get level() {
-      return level;
+      return managed() && Atomics.load(flag, 0) === WANT_LOW ? "low" : "normal";
+    },
+  };
+}
+
+export type RecorderThreadPriority = {
+  /** Lowers the thread if the click thread wants it low and it is not yet. Call between writes. */
+  settle(): void;
+  /** Runs a write transaction at normal priority, then settles. */
+  whileWriting<T>(write: () => T): T;
+};
+
+/** The recorder thread's side: applies the flag to itself (`threadId`) at safe points. */
+export function recorderThreadPriority(flag: PriorityFlag, threadId: number | null, control: PriorityControl = SYSTEM): RecorderThreadPriority {
+  let current: "low" | "normal" = "normal";
+  const managed = () => threadId !== null && Atomics.load(flag, 0) !== UNMANAGED;
+  const apply = (level: "low" | "normal") => {
+    try {
+      control.set(threadId!, level);
+      current = level;
+    } catch {
+      // Refused (a seccomp filter, say): stop managing rather than retry on every write.
+      Atomics.store(flag, 0, UNMANAGED);
+    }
+  };
+  const settle = () => {
+    if (!managed()) return;
+    const want = Atomics.load(flag, 0) === WANT_LOW ? "low" : "normal";
+    if (want !== current) apply(want);
+  };
+  return {
+    settle,
+    whileWriting(write) {
+      if (!managed()) return write();
+      if (current === "low") apply("normal");
+      try {
+        return write();
+      } finally {
+        settle();
+      }
     },
   };
 }

@@ -14,6 +14,7 @@ import { createClientClassifier } from "./ua.ts";
 import { buildVisit, cachedParsers, type VisitorDeps } from "./visitor.ts";
 import { createVisitWriter, type VisitWriter, type WriterStats } from "./writer.ts";
 import { currentThreadId } from "../util/thread-policy.ts";
+import { recorderThreadPriority, type PriorityFlag, type RecorderThreadPriority } from "./recorder-priority.ts";
 
 export type RecorderInit = {
   dbPath: string;
@@ -22,6 +23,8 @@ export type RecorderInit = {
   logFormat: LogFormat;
   flushIntervalMs: number;
   maxQueued: number;
+  /** shared with the click thread: the priority it wants this thread at (recorder-priority.ts) */
+  priorityFlag: PriorityFlag;
 };
 export type ToRecorder = { init: RecorderInit } | { clicks: string } | { reloadGeo: true } | { close: true };
 /** `received`: clicks taken so far, so that the click thread can tell what is still in transit. */
@@ -38,6 +41,7 @@ let writer: VisitWriter;
 let db: ReturnType<typeof openDatabase>;
 let countries: CountryResolver;
 let record: (flat: (string | number | null)[]) => void;
+let priority: RecorderThreadPriority;
 let received = 0;
 let reported = "";
 
@@ -62,7 +66,10 @@ async function init(opts: RecorderInit): Promise<void> {
   const trusted = parseTrustedProxies(opts.trustProxy);
   const visitor: VisitorDeps = { classify: createClientClassifier(), country: countries.country };
   db = openDatabase(opts.dbPath);
+  const threadId = currentThreadId();
+  priority = recorderThreadPriority(opts.priorityFlag, threadId);
   writer = createVisitWriter(db, {
+    aroundWrite: priority.whileWriting,
     flushIntervalMs: opts.flushIntervalMs,
     maxQueued: opts.maxQueued,
     onError: (err) => report(err instanceof Error ? err.message : String(err)),
@@ -96,14 +103,18 @@ async function init(opts: RecorderInit): Promise<void> {
     }
   };
   setInterval(() => report(), opts.flushIntervalMs);
-  // The thread id lets the click thread lower this thread's priority (recorder-priority.ts).
-  post({ ready: { geoSource: geo.source, geoBuildDate: geo.buildDate, threadId: currentThreadId() } });
+  priority.settle();
+  // The thread id lets the click thread raise this thread when it falls behind (recorder-priority.ts).
+  post({ ready: { geoSource: geo.source, geoBuildDate: geo.buildDate, threadId } });
 }
 
 self.onmessage = (event: MessageEvent<ToRecorder>) => {
   const msg = event.data;
   if ("init" in msg) void init(msg.init);
-  else if ("clicks" in msg) record(JSON.parse(msg.clicks));
+  else if ("clicks" in msg) {
+    record(JSON.parse(msg.clicks));
+    priority.settle();
+  }
   else if ("reloadGeo" in msg) void countries.reload();
   else {
     countries.stop();

@@ -5,7 +5,7 @@
 import { packClick, CLICK_FIELDS, type Click } from "./click.ts";
 import type { FromRecorder, RecorderInit, ToRecorder } from "./recorder-worker.ts";
 import type { WriterStats } from "./writer.ts";
-import { manageRecorderPriority } from "./recorder-priority.ts";
+import { createPriorityFlag, manageRecorderPriority } from "./recorder-priority.ts";
 
 export type ClickRecorder = {
   record(click: Click): void;
@@ -20,15 +20,15 @@ export type ClickRecorder = {
   priority(): "low" | "normal";
 };
 
-export type RecorderOptions = Omit<RecorderInit, "flushIntervalMs" | "maxQueued"> & {
+export type RecorderOptions = Omit<RecorderInit, "flushIntervalMs" | "maxQueued" | "priorityFlag"> & {
   flushIntervalMs?: number;
   /** Clicks held while the disk refuses writes (both sides together); past this they are counted as dropped. */
   maxQueued?: number;
   onError?: (message: string) => void;
 };
 
-// One message per tick, as one JSON string of a flat array: far cheaper than a message per click
-// or a structured clone of objects (measured 0.38 vs 1.1 µs a visit for the clone). Short ticks
+// A message per tick (or per HANDOVER_CLICKS), as one JSON string of a flat array: far cheaper than
+// a message per click or a structured clone of objects (measured 0.38 vs 1.1 µs a visit). Short ticks
 // keep each stringify pause of the click thread short and the clicks young for the garbage
 // collector: 5 against 20 ms measured 30.6k vs 28.7k redirects/s, p99 3.88 vs 4.10 ms, RSS after
 // the click rounds 85 vs 116 MiB (npm run bench -- --rounds 8 --seconds 3, same run). A burst
@@ -52,6 +52,7 @@ export function startClickRecorder(options: RecorderOptions): Promise<ClickRecor
     logFormat: options.logFormat,
     flushIntervalMs: options.flushIntervalMs ?? 100,
     maxQueued: options.maxQueued ?? 200_000,
+    priorityFlag: createPriorityFlag(),
   };
   const worker = new Worker(workerEntry());
   let pending: (string | number | null)[] = [];
@@ -61,11 +62,20 @@ export function startClickRecorder(options: RecorderOptions): Promise<ClickRecor
   let remote: WriterStats = { queued: 0, written: 0, dropped: 0, lastError: null };
   let onClosed: ((stats: WriterStats) => void) | null = null;
   const inFlight = () => pending.length / CLICK_FIELDS + handedOver - received + remote.queued;
+  // When each hand-over happened and how many clicks had been handed over by its end: tells how
+  // long the oldest click not yet written (or dropped) by the recorder has waited.
+  const handovers: { end: number; at: number }[] = [];
+  const oldestUnwrittenAgeMs = (now: number): number => {
+    const done = remote.written + remote.dropped;
+    while (handovers.length > 0 && handovers[0]!.end <= done) handovers.shift();
+    return handovers.length > 0 ? now - handovers[0]!.at : 0;
+  };
 
   const handOver = () => {
     if (pending.length === 0) return;
     worker.postMessage({ clicks: JSON.stringify(pending) } satisfies ToRecorder);
     handedOver += pending.length / CLICK_FIELDS;
+    handovers.push({ end: handedOver, at: Date.now() });
     pending = [];
   };
 
@@ -81,10 +91,10 @@ export function startClickRecorder(options: RecorderOptions): Promise<ClickRecor
         worker.terminate();
         reject(new Error(msg.failed));
       } else if ("ready" in msg) {
-        const priority = manageRecorderPriority(msg.ready.threadId);
+        const priority = manageRecorderPriority(init.priorityFlag, msg.ready.threadId);
         const timer = setInterval(() => {
           handOver();
-          priority.observe(inFlight());
+          priority.observe(inFlight(), oldestUnwrittenAgeMs(Date.now()));
         }, HANDOVER_MS);
         resolve({
           record(click) {
@@ -99,6 +109,7 @@ export function startClickRecorder(options: RecorderOptions): Promise<ClickRecor
           reloadGeo: () => worker.postMessage({ reloadGeo: true } satisfies ToRecorder),
           close() {
             clearInterval(timer);
+            priority.raise(); // the last writes must not wait for idle CPU (systemd's stop timeout)
             handOver();
             return new Promise<WriterStats>((done) => {
               onClosed = (stats) => {

@@ -3,12 +3,20 @@
 import { describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { createLink, serverCommand, startServer } from "../support/server.ts";
 import { click, UA, waitForClicks } from "../support/clicks.ts";
 
+// In a folder of its own: a run that gets as far as opening ./shortener.db must not leave it in the repository.
 function run(args: string[], env: Record<string, string> = {}) {
-  const proc = Bun.spawnSync([...serverCommand(), ...args], { env: { PATH: process.env.PATH ?? "", ...env }, stdout: "pipe", stderr: "pipe" });
-  return { code: proc.exitCode, out: proc.stdout.toString(), err: proc.stderr.toString() };
+  const cwd = mkdtempSync(join(tmpdir(), "shortener-cli-"));
+  try {
+    const proc = Bun.spawnSync([...serverCommand(), ...args], { cwd, env: { PATH: process.env.PATH ?? "", ...env }, stdout: "pipe", stderr: "pipe" });
+    return { code: proc.exitCode, out: proc.stdout.toString(), err: proc.stderr.toString() };
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
+  }
 }
 
 describe("command line", () => {

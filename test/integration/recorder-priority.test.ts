@@ -7,7 +7,7 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startListening, type Served } from "../../scripts/lib/processes.ts";
-import { serverCommand } from "../support/server.ts";
+import { createLink, serverCommand } from "../support/server.ts";
 
 const NOBODY = "65534";
 const AS_NOBODY = ["setpriv", `--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups"];
@@ -18,7 +18,7 @@ const nobodyCanRun = isRoot && Bun.spawnSync([...AS_NOBODY, ...serverCommand(), 
 const SCHED_OTHER = 0;
 const SCHED_IDLE = 5;
 
-/** Scheduling policy and nice value of each thread of pid, by thread name. */
+/** Scheduling policy and nice value of each thread of pid, by thread name (a name held twice throws). */
 function threads(pid: number): Map<string, { policy: number; nice: number }> {
   const out = new Map<string, { policy: number; nice: number }>();
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
@@ -27,6 +27,7 @@ function threads(pid: number): Map<string, { policy: number; nice: number }> {
     // nice is field 19, policy field 41.
     const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (out.has(name) && name === "Worker") throw new Error(`two threads named ${name}`);
     out.set(name, { nice: Number(fields[19 - 3]), policy: Number(fields[41 - 3]) });
   }
   return out;
@@ -49,6 +50,19 @@ describe("recorder thread priority", () => {
       expect(all.get("Worker")).toEqual({ policy: SCHED_IDLE, nice: 0 });
       expect(all.get(readFileSync(`/proc/${served.pid}/comm`, "utf8").trim())).toEqual({ policy: SCHED_OTHER, nice: 0 });
       expect(served.output()).toContain("recorder thread at low CPU priority");
+
+      // It writes at normal priority (so a create never waits on a starved lock holder) and goes
+      // back to SCHED_IDLE after: clicks are written, and the thread is idle-class again.
+      const created = await createLink(served.url, { url: "https://example.org/priority" });
+      const id = String(created.body.data.shortUrl).split("/").pop();
+      for (let i = 0; i < 5; i++) expect((await fetch(`${served.url}/${id}`, { redirect: "manual" })).status).toBe(302);
+      let written = 0;
+      for (let tries = 0; tries < 100 && written < 5; tries++) {
+        await Bun.sleep(50);
+        written = ((await (await fetch(`${served.url}/health`)).json()) as { visits: { written: number } }).visits.written;
+      }
+      expect(written).toBe(5);
+      expect(threads(served.pid).get("Worker")).toEqual({ policy: SCHED_IDLE, nice: 0 });
     } finally {
       await served.stop();
       rmSync(dir, { recursive: true, force: true });
@@ -66,7 +80,7 @@ describe("recorder thread priority", () => {
     }
   });
 
-  // The unit's LimitNICE=20 is the other way in; raising a hard limit needs CAP_SYS_RESOURCE, which
+  // The unit's LimitNICE=+0 (RLIMIT_NICE 20) is the other way in; raising a hard limit needs CAP_SYS_RESOURCE, which
   // these machines' root lacks, so that path is covered by the unit test of mayRaiseToNormal.
   test.skipIf(!nobodyCanRun)("an ordinary user with CAP_SYS_NICE: the recorder runs at SCHED_IDLE", async () => {
     const { served, dir } = await serve([...AS_NOBODY, "--inh-caps=+sys_nice", "--ambient-caps=+sys_nice"]);

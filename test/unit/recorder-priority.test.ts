@@ -1,8 +1,8 @@
 import { test, expect, describe } from "bun:test";
-import { manageRecorderPriority, type PriorityControl } from "../../src/visits/recorder-priority.ts";
+import { createPriorityFlag, manageRecorderPriority, recorderThreadPriority, type PriorityControl } from "../../src/visits/recorder-priority.ts";
 import { currentThreadId, mayRaiseToNormal } from "../../src/util/thread-policy.ts";
 
-// A kernel stand-in that records every nice value set, and can refuse.
+// A kernel stand-in that records every level set, and can refuse.
 function fakeControl(mayRaise = true) {
   const calls: string[] = [];
   let refuse = false;
@@ -16,55 +16,92 @@ function fakeControl(mayRaise = true) {
   return { control, calls, refuse: (on: boolean) => (refuse = on) };
 }
 
-const THRESHOLDS = { behind: 100, caughtUp: 10 };
+const THRESHOLDS = { behind: 100, behindMs: 1000, caughtUp: 10, caughtUpMs: 300 };
+const RECORDER = 42;
 
-describe("manageRecorderPriority", () => {
-  test("lowers the thread at once when it could be raised again", () => {
-    const k = fakeControl();
-    const p = manageRecorderPriority(42, THRESHOLDS, k.control);
-    expect(p.level).toBe("low");
-    expect(k.calls).toEqual(["low"]);
+// Both sides over one shared flag, each with its own kernel stand-in (they run on different threads).
+function pair(mayRaise = true) {
+  const kernel = fakeControl(mayRaise);
+  const flag = createPriorityFlag(kernel.control);
+  const clickSide = manageRecorderPriority(flag, RECORDER, THRESHOLDS, kernel.control);
+  const recorderSide = recorderThreadPriority(flag, RECORDER, kernel.control);
+  return { kernel, clickSide, recorderSide };
+}
+
+describe("recorder priority", () => {
+  test("the recorder lowers itself once started, when it could be raised again", () => {
+    const { kernel, clickSide, recorderSide } = pair();
+    recorderSide.settle();
+    expect(clickSide.level).toBe("low");
+    expect(kernel.calls).toEqual(["low"]);
   });
 
-  test("never lowers a thread it could not raise again", () => {
-    const k = fakeControl(false);
-    const p = manageRecorderPriority(42, THRESHOLDS, k.control);
-    p.observe(1_000_000);
-    p.observe(0);
-    expect(p.level).toBe("normal");
-    expect(k.calls).toEqual([]);
+  test("never lowered where it could not be raised again", () => {
+    const { kernel, clickSide, recorderSide } = pair(false);
+    recorderSide.settle();
+    clickSide.observe(1_000_000, 60_000);
+    recorderSide.whileWriting(() => 1);
+    expect(clickSide.level).toBe("normal");
+    expect(kernel.calls).toEqual([]);
+  });
+
+  test("every write runs at normal priority, and the thread is low again after it", () => {
+    const { kernel, recorderSide } = pair();
+    recorderSide.settle();
+    const during = recorderSide.whileWriting(() => kernel.calls.at(-1));
+    expect(during).toBe("normal");
+    expect(kernel.calls).toEqual(["low", "normal", "low"]);
+  });
+
+  test("behind by count or by age: the click thread raises it directly; caught up: it lowers itself", () => {
+    const { kernel, clickSide, recorderSide } = pair();
+    recorderSide.settle();
+    clickSide.observe(100, 999); // at both thresholds: not behind
+    expect(clickSide.level).toBe("low");
+    clickSide.observe(101, 0);
+    expect(clickSide.level).toBe("normal");
+    expect(kernel.calls).toEqual(["low", "normal"]);
+
+    clickSide.observe(5, 500); // few clicks, but the oldest is not recent enough: stays normal
+    recorderSide.settle(); // (the recorder did not see the raise happen: it sets normal once more, harmlessly)
+    expect(clickSide.level).toBe("normal");
+    expect(kernel.calls).toEqual(["low", "normal", "normal"]);
+    clickSide.observe(5, 100); // caught up: wanted low, but the click thread does not lower it...
+    expect(kernel.calls).toHaveLength(3);
+    recorderSide.settle(); // ...the recorder does, between writes
+    expect(kernel.calls).toEqual(["low", "normal", "normal", "low"]);
+
+    clickSide.observe(0, 1001); // a starved recorder with an old click: behind
+    expect(clickSide.level).toBe("normal");
+  });
+
+  test("raise() for shutdown: normal, whatever the backlog", () => {
+    const { kernel, clickSide, recorderSide } = pair();
+    recorderSide.settle();
+    clickSide.raise();
+    expect(clickSide.level).toBe("normal");
+    expect(kernel.calls).toEqual(["low", "normal"]);
+  });
+
+  test("a kernel that refuses ends the management instead of retrying on every write", () => {
+    const { kernel, clickSide, recorderSide } = pair();
+    kernel.refuse(true);
+    recorderSide.settle();
+    recorderSide.whileWriting(() => 1);
+    recorderSide.settle();
+    expect(clickSide.level).toBe("normal");
+    kernel.refuse(false);
+    recorderSide.whileWriting(() => 1);
+    clickSide.observe(1_000_000, 0);
+    expect(kernel.calls).toEqual([]);
   });
 
   test("does nothing without a thread id (not Linux)", () => {
-    const k = fakeControl();
-    const p = manageRecorderPriority(null, THRESHOLDS, k.control);
-    expect(p.level).toBe("normal");
-    expect(k.calls).toEqual([]);
-  });
-
-  test("normal priority while behind, low again only once caught up (hysteresis)", () => {
-    const k = fakeControl();
-    const p = manageRecorderPriority(42, THRESHOLDS, k.control);
-    p.observe(100); // at the threshold: not yet behind
-    expect(p.level).toBe("low");
-    p.observe(101);
-    expect(p.level).toBe("normal");
-    p.observe(50); // between the thresholds: stays normal
-    expect(p.level).toBe("normal");
-    p.observe(9);
-    expect(p.level).toBe("low");
-    expect(k.calls).toEqual(["low", "normal", "low"]);
-  });
-
-  test("a refused change keeps the level it had and is tried again", () => {
-    const k = fakeControl();
-    const p = manageRecorderPriority(42, THRESHOLDS, k.control);
-    k.refuse(true);
-    p.observe(500);
-    expect(p.level).toBe("low");
-    k.refuse(false);
-    p.observe(500);
-    expect(p.level).toBe("normal");
+    const kernel = fakeControl();
+    const flag = createPriorityFlag(kernel.control);
+    recorderThreadPriority(flag, null, kernel.control).settle();
+    manageRecorderPriority(flag, null, THRESHOLDS, kernel.control).observe(1_000_000, 60_000);
+    expect(kernel.calls).toEqual([]);
   });
 });
 

@@ -56,6 +56,27 @@ describe("batchRows", () => {
   });
 });
 
+test("the writer runs each write transaction inside aroundWrite (the recorder raises its priority there)", () => {
+  const db = openDatabase(tempDb());
+  const seen: boolean[] = [];
+  const writer = createVisitWriter(db, {
+    flushIntervalMs: 60_000,
+    aroundWrite: (write) => {
+      const result = write();
+      seen.push(db.inTransaction); // the transaction is over once write() returns
+      return result;
+    },
+  });
+  writer.record(visit({}));
+  writer.flush();
+  writer.flush(); // nothing queued: no transaction, no call
+  writer.record(visit({ ts: T0 + 1 }));
+  writer.close();
+  expect(seen).toEqual([false, false]);
+  expect((db.query("SELECT COUNT(*) AS n FROM visits").get() as { n: number }).n).toBe(2);
+  db.close();
+});
+
 describe("recent visits from batches (real SQLite file)", () => {
   function seeded(visits: Visit[], batchSize: number) {
     const db = openDatabase(tempDb());
@@ -104,8 +125,8 @@ describe("migration 2: one row per visit → batches", () => {
     const rows: unknown[][] = [];
     v1.run("BEGIN");
     for (let i = 0; i < 3000; i++) {
-      // spread over several seconds and two links, some with UTM, some bots
-      const row = [i % 2 ? "a" : "b", T0 + i * 7, i % 3 ? "Chrome" : "Googlebot", "Linux", "desktop", "FR", "t.co", i % 4 ? null : "news", null, i % 4 ? null : "x", i % 3 ? 0 : 1];
+      // two links, some with UTM, some bots; ~700 visits a second: more than one stored row holds
+      const row = [i % 2 ? "a" : "b", T0 + Math.floor(i * 1.4), i % 3 ? "Chrome" : "Googlebot", "Linux", "desktop", "FR", "t.co", i % 4 ? null : "news", null, i % 4 ? null : "x", i % 3 ? 0 : 1];
       insert.run(...(row as [string]));
       rows.push(row);
     }
@@ -118,6 +139,9 @@ describe("migration 2: one row per visit → batches", () => {
       .query("SELECT link_id, ts, browser, os, device, country, referrer, utm_source, utm_medium, utm_campaign, is_bot FROM visits ORDER BY ts")
       .values();
     expect(viewed).toEqual(rows as never);
+    const sizes = db.query("SELECT json_array_length(visits) AS n FROM visit_batches").all() as { n: number }[];
+    expect(Math.max(...sizes.map((r) => r.n))).toBe(200); // runs of at most 200, as the writer stores them
+    expect(sizes.reduce((sum, r) => sum + r.n, 0)).toBe(3000);
     const newestOfA = rows.filter((r) => r[0] === "a").map((r) => r[1] as number).sort((x, y) => y - x).slice(0, 50);
     expect(createRecentVisitsReader(db)("a", 0, T0 + 1e9, false, 50).map((v) => v[0])).toEqual(newestOfA);
     expect(db.query("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });

@@ -22,7 +22,7 @@ export type AppDeps = {
   db: Database;
   links: LinkStore;
   stats: StatsReader;
-  recorder: Pick<ClickRecorder, "record" | "stats">;
+  recorder: Pick<ClickRecorder, "record" | "stats" | "hurry">;
   trusted: TrustedProxies;
   limiter: RateLimiter;
   log: Logger;

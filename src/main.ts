@@ -13,6 +13,7 @@ import { createRateLimiter } from "./http/rate-limit.ts";
 import { createApp } from "./app.ts";
 import { withClickDoor } from "./http/click-door.ts";
 import { runBackup } from "./db/backup.ts";
+import { CLICK_THREAD_BUSY_TIMEOUT_MS } from "./http/create.ts";
 
 async function main(): Promise<number> {
   let parsed;
@@ -51,6 +52,10 @@ async function serve(config: Config, log: Logger): Promise<number> {
     console.error(`shortener: cannot open database ${config.dbPath}: ${err instanceof Error ? err.message : String(err)}`);
     return 1;
   }
+  // This connection writes only link creates. It waits for the write lock briefly, so that the event
+  // loop never stalls behind the recorder; a create that still finds it taken retries without
+  // blocking (src/http/create.ts). The 5 s timeout above covered the migrations.
+  db.run(`PRAGMA busy_timeout = ${CLICK_THREAD_BUSY_TIMEOUT_MS}`);
   // After the migration above: the recorder thread opens the same file with its own connection.
   let recorder: ClickRecorder;
   try {

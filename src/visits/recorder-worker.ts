@@ -69,7 +69,6 @@ async function init(opts: RecorderInit): Promise<void> {
   const threadId = currentThreadId();
   priority = recorderThreadPriority(opts.priorityFlag, threadId);
   writer = createVisitWriter(db, {
-    aroundWrite: priority.whileWriting,
     flushIntervalMs: opts.flushIntervalMs,
     maxQueued: opts.maxQueued,
     onError: (err) => report(err instanceof Error ? err.message : String(err)),

@@ -12,6 +12,8 @@ export type ClickRecorder = {
   stats(): WriterStats;
   /** SIGHUP: re-read the --geoip-db file. */
   reloadGeo(): void;
+  /** The click thread waits for SQLite's write lock, which the recorder may hold: normal priority now. */
+  hurry(): void;
   /** Hands over what is left and resolves once the recorder thread has written it and closed. */
   close(): Promise<WriterStats>;
   geoSource: string;
@@ -107,6 +109,7 @@ export function startClickRecorder(options: RecorderOptions): Promise<ClickRecor
           },
           stats: () => ({ queued: inFlight(), written: remote.written, dropped: dropped + remote.dropped, lastError: remote.lastError }),
           reloadGeo: () => worker.postMessage({ reloadGeo: true } satisfies ToRecorder),
+          hurry: () => priority.raise(),
           close() {
             clearInterval(timer);
             priority.raise(); // the last writes must not wait for idle CPU (systemd's stop timeout)

@@ -15,8 +15,6 @@ export type WriterOptions = {
   /** Visits kept while the disk refuses writes; past this, new visits are counted as dropped. */
   maxQueued?: number;
   onError?: (err: unknown) => void;
-  /** Wraps each write transaction (the recorder thread runs them at normal priority). */
-  aroundWrite?: <T>(write: () => T) => T;
 };
 
 export type WriterStats = { queued: number; written: number; dropped: number; lastError: string | null };
@@ -67,8 +65,7 @@ export function createVisitWriter(db: Database, options: WriterOptions = {}): Vi
     const batch = queue;
     queue = [];
     try {
-      if (options.aroundWrite) options.aroundWrite(() => writeBatch.immediate(batch));
-      else writeBatch.immediate(batch);
+      writeBatch.immediate(batch);
     } catch (err) {
       // Keep the batch for the next tick (disk full, locked file): nothing acknowledged is dropped
       // while the queue has room.

@@ -40,17 +40,10 @@ describe("recorder priority", () => {
     const { kernel, clickSide, recorderSide } = pair(false);
     recorderSide.settle();
     clickSide.observe(1_000_000, 60_000);
-    recorderSide.whileWriting(() => 1);
+    clickSide.raise();
+    recorderSide.settle();
     expect(clickSide.level).toBe("normal");
     expect(kernel.calls).toEqual([]);
-  });
-
-  test("every write runs at normal priority, and the thread is low again after it", () => {
-    const { kernel, recorderSide } = pair();
-    recorderSide.settle();
-    const during = recorderSide.whileWriting(() => kernel.calls.at(-1));
-    expect(during).toBe("normal");
-    expect(kernel.calls).toEqual(["low", "normal", "low"]);
   });
 
   test("behind by count or by age: the click thread raises it directly; caught up: it lowers itself", () => {
@@ -68,14 +61,14 @@ describe("recorder priority", () => {
     expect(kernel.calls).toEqual(["low", "normal", "normal"]);
     clickSide.observe(5, 100); // caught up: wanted low, but the click thread does not lower it...
     expect(kernel.calls).toHaveLength(3);
-    recorderSide.settle(); // ...the recorder does, between writes
+    recorderSide.settle(); // ...the recorder does, when it next looks
     expect(kernel.calls).toEqual(["low", "normal", "normal", "low"]);
 
     clickSide.observe(0, 1001); // a starved recorder with an old click: behind
     expect(clickSide.level).toBe("normal");
   });
 
-  test("raise() for shutdown: normal, whatever the backlog", () => {
+  test("raise() (shutdown, or a create waiting for the write lock): normal, whatever the backlog", () => {
     const { kernel, clickSide, recorderSide } = pair();
     recorderSide.settle();
     clickSide.raise();
@@ -83,16 +76,16 @@ describe("recorder priority", () => {
     expect(kernel.calls).toEqual(["low", "normal"]);
   });
 
-  test("a kernel that refuses ends the management instead of retrying on every write", () => {
+  test("a kernel that refuses ends the management instead of retrying every time", () => {
     const { kernel, clickSide, recorderSide } = pair();
     kernel.refuse(true);
     recorderSide.settle();
-    recorderSide.whileWriting(() => 1);
     recorderSide.settle();
     expect(clickSide.level).toBe("normal");
     kernel.refuse(false);
-    recorderSide.whileWriting(() => 1);
+    recorderSide.settle();
     clickSide.observe(1_000_000, 0);
+    clickSide.raise();
     expect(kernel.calls).toEqual([]);
   });
 

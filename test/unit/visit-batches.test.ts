@@ -56,27 +56,6 @@ describe("batchRows", () => {
   });
 });
 
-test("the writer runs each write transaction inside aroundWrite (the recorder raises its priority there)", () => {
-  const db = openDatabase(tempDb());
-  const seen: boolean[] = [];
-  const writer = createVisitWriter(db, {
-    flushIntervalMs: 60_000,
-    aroundWrite: (write) => {
-      const result = write();
-      seen.push(db.inTransaction); // the transaction is over once write() returns
-      return result;
-    },
-  });
-  writer.record(visit({}));
-  writer.flush();
-  writer.flush(); // nothing queued: no transaction, no call
-  writer.record(visit({ ts: T0 + 1 }));
-  writer.close();
-  expect(seen).toEqual([false, false]);
-  expect((db.query("SELECT COUNT(*) AS n FROM visits").get() as { n: number }).n).toBe(2);
-  db.close();
-});
-
 describe("recent visits from batches (real SQLite file)", () => {
   function seeded(visits: Visit[], batchSize: number) {
     const db = openDatabase(tempDb());

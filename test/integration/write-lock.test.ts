@@ -1,0 +1,63 @@
+// A create that finds SQLite's write lock taken (by the recorder thread, a backup, another process)
+// waits for it without blocking the event loop: clicks and stats keep being answered meanwhile.
+// Here a second connection of the test holds the lock, on the real server's real file.
+
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { createLink, startServer, type RunningServer } from "../support/server.ts";
+
+let server: RunningServer;
+let clickId = "";
+beforeAll(async () => {
+  server = await startServer({ args: ["--create-rate-limit", "0"] });
+  const made = await createLink(server.url, { url: "https://example.org/lock", custom_url: "lock-held" });
+  expect(made.status).toBe(201);
+  clickId = "lock-held";
+});
+afterAll(() => server.dispose());
+
+function holdWriteLock(): Database {
+  const other = new Database(server.dbPath);
+  other.run("BEGIN IMMEDIATE");
+  return other;
+}
+
+test("a create waits for a held write lock while clicks and stats are still answered, then succeeds", async () => {
+  const other = holdWriteLock();
+  let released = false;
+  const create = createLink(server.url, { url: "https://example.org/after-lock" }).then((r) => ({ ...r, afterRelease: released }));
+
+  // While the lock is held and the create is waiting: the event loop answers other requests.
+  const answeredWhileHeld: number[] = [];
+  for (let i = 0; i < 10; i++) {
+    const res = await fetch(`${server.url}/${clickId}`, { redirect: "manual" });
+    if (!released) answeredWhileHeld.push(res.status);
+  }
+  const stats = await fetch(`${server.url}/api/stats?id=${clickId}`);
+  expect(stats.status).toBe(200);
+  await Bun.sleep(300);
+  expect(answeredWhileHeld).toEqual(Array(10).fill(302));
+
+  released = true;
+  other.run("COMMIT");
+  other.close();
+  const result = await create;
+  expect(result.status).toBe(201);
+  expect(result.afterRelease).toBe(true); // it did wait for the lock
+  const shortUrl = String(result.body.data.shortUrl);
+  expect((await fetch(shortUrl, { redirect: "manual" })).headers.get("location")).toBe("https://example.org/after-lock");
+});
+
+test("a lock held past the create's patience (5 s): a JSON 503 storage_unavailable, and the server stays up", async () => {
+  const other = holdWriteLock();
+  try {
+    const result = await createLink(server.url, { url: "https://example.org/never" });
+    expect(result.status).toBe(503);
+    expect(result.body).toMatchObject({ success: false, code: "storage_unavailable" });
+    expect((await fetch(`${server.url}/${clickId}`, { redirect: "manual" })).status).toBe(302);
+  } finally {
+    other.run("ROLLBACK");
+    other.close();
+  }
+  expect((await createLink(server.url, { url: "https://example.org/again" })).status).toBe(201);
+}, 15_000);

@@ -105,7 +105,7 @@ async function serve(config: Config, log: Logger): Promise<number> {
   log.info(`base url ${config.baseUrl ?? "(from each request's Host header)"}`);
   log.info(
     recorder.priority() === "low"
-      ? "recorder thread at low CPU priority (SCHED_IDLE; normal while it writes or falls behind)"
+      ? "recorder thread at low CPU priority (SCHED_IDLE; normal while it falls behind or a create waits for it)"
       : "recorder thread at normal CPU priority (lowering it needs CAP_SYS_NICE or LimitNICE=+0: README, How clicks are counted)",
   );
 

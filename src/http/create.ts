@@ -49,7 +49,7 @@ export async function handleCreate(request: Request, server: PeerServer, deps: C
   // The write lock is taken, most likely by the recorder thread at idle priority: ask it to hurry,
   // and wait without blocking the event loop, so that clicks keep being answered meanwhile.
   const giveUpAt = Date.now() + WRITE_LOCK_PATIENCE_MS;
-  while (!result.ok && isLockBusy(result.cause) && Date.now() < giveUpAt) {
+  while (!result.ok && result.lockBusy === true && Date.now() < giveUpAt) {
     deps.recorder.hurry();
     await Bun.sleep(RETRY_AFTER_MS);
     result = attempt();
@@ -65,8 +65,4 @@ export async function handleCreate(request: Request, server: PeerServer, deps: C
     success: true,
     data: { shortUrl: `${base}/${result.link.id}`, statsUrl: `${base}/${lang}/stats/${result.link.id}` },
   });
-}
-
-function isLockBusy(cause: string | undefined): boolean {
-  return cause !== undefined && /^SQLITE_(BUSY|LOCKED)/.test(cause);
 }

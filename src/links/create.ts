@@ -9,7 +9,7 @@ export type CreateRequest = { url: string | undefined; customUrl: string | undef
 
 export type CreateResult =
   | { ok: true; link: Link }
-  | { ok: false; status: 400 | 409 | 503; code: ErrorCode; field?: ErrorField; error: string; cause?: string };
+  | { ok: false; status: 400 | 409 | 503; code: ErrorCode; field?: ErrorField; error: string; cause?: string; lockBusy?: boolean };
 
 const URL_MESSAGES = {
   url_missing: "url is required",
@@ -43,8 +43,11 @@ export function createLink(store: LinkStore, req: CreateRequest): CreateResult {
       return { ok: false, status: 409, code: "alias_taken", field: "custom_url", error: `custom_url "${alias}" is already taken` };
     }
     if (isStorageFailure(err)) {
-      const cause = `${(err as { code?: string }).code}: ${err instanceof Error ? err.message : String(err)}`;
-      return { ok: false, status: 503, code: "storage_unavailable", error: "the database cannot store new links right now; try again later", cause };
+      const code = (err as { code?: string }).code ?? "";
+      const cause = `${code}: ${err instanceof Error ? err.message : String(err)}`;
+      // Another connection holds the write lock: worth another try (src/http/create.ts waits for it).
+      const lockBusy = /^SQLITE_(BUSY|LOCKED)/.test(code);
+      return { ok: false, status: 503, code: "storage_unavailable", error: "the database cannot store new links right now; try again later", cause, lockBusy };
     }
     throw err;
   }

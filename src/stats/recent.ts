@@ -3,10 +3,7 @@
 // no older batch can hold a visit newer than the ones already found.
 
 import type { Database } from "bun:sqlite";
-import { parseBatch, type StoredVisit } from "../visits/visit-batch.ts";
-
-const TS = 0;
-const IS_BOT = 9;
+import { parseBatch, STORED_IS_BOT as IS_BOT, STORED_TS as TS, type StoredVisit } from "../visits/visit-batch.ts";
 
 export type RecentVisitsReader = (linkId: string, fromTs: number, toTs: number, excludeBots: boolean, limit: number) => StoredVisit[];
 

@@ -29,6 +29,9 @@ const WANT_NORMAL = 2;
 
 export type PriorityFlag = Int32Array;
 
+/** Both sides leave the thread alone without an id, or once the flag says the way back is closed. */
+const isManaged = (flag: PriorityFlag, threadId: number | null): threadId is number => threadId !== null && Atomics.load(flag, 0) !== UNMANAGED;
+
 export type PriorityControl = {
   /** throws when the kernel refuses */
   set: (threadId: number, level: "low" | "normal") => void;
@@ -71,14 +74,14 @@ export function manageRecorderPriority(
   thresholds: PriorityThresholds = DEFAULT_THRESHOLDS,
   control: PriorityControl = SYSTEM,
 ): RecorderPriority {
-  const managed = () => threadId !== null && Atomics.load(flag, 0) !== UNMANAGED;
+  const managed = () => isManaged(flag, threadId);
   const toNormal = () => {
     Atomics.store(flag, 0, WANT_NORMAL);
     try {
       control.set(threadId!, "normal");
     } catch {
-      // Cannot happen where the flag says managed; if it does, the recorder raises itself for its
-      // writes and stays where it is between them.
+      // Not expected: the permission to go back was checked before the recorder was lowered. The
+      // flag still says normal, and the recorder applies it itself when it next looks (settle).
     }
   };
   return {
@@ -106,7 +109,7 @@ export type RecorderThreadPriority = {
 /** The recorder thread's side: applies the flag to itself (`threadId`) between two pieces of work. */
 export function recorderThreadPriority(flag: PriorityFlag, threadId: number | null, control: PriorityControl = SYSTEM): RecorderThreadPriority {
   let current: "low" | "normal" = "normal";
-  const managed = () => threadId !== null && Atomics.load(flag, 0) !== UNMANAGED;
+  const managed = () => isManaged(flag, threadId);
   return {
     settle() {
       if (!managed()) return;

@@ -5,6 +5,9 @@ import type { Visit } from "./visit.ts";
 
 /** One stored visit: [ts, browser, os, device, country, referrer, utm_source, utm_medium, utm_campaign, is_bot]. */
 export type StoredVisit = [number, string, string, string, string, string, string | null, string | null, string | null, 0 | 1];
+/** Positions in a StoredVisit that readers pick out. */
+export const STORED_TS = 0;
+export const STORED_IS_BOT = 9;
 
 export type VisitBatchRow = { linkId: string; firstTs: number; lastTs: number; humans: number; visits: string };
 

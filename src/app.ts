@@ -5,14 +5,20 @@ import { Elysia } from "elysia";
 import type { Config } from "./config.ts";
 import type { Logger } from "./log.ts";
 import type { LinkStore } from "./links/store.ts";
+import type { LinkLister } from "./links/list.ts";
+import type { Blocklist } from "./links/blocklist.ts";
+import { looksLikeId } from "./links/alias.ts";
+import type { KeyStore } from "./auth/keys.ts";
 import type { StatsReader } from "./stats/queries.ts";
 import type { TrustedProxies } from "./visits/client-ip.ts";
 import type { ClickRecorder } from "./visits/recorder.ts";
 import type { RateLimiter } from "./http/rate-limit.ts";
 import { handleCreate } from "./http/create.ts";
-import { handleStats } from "./http/stats.ts";
+import { handleStats, mayReadStats } from "./http/stats.ts";
 import { handleRedirect } from "./http/redirect.ts";
 import { handleHealth } from "./http/health.ts";
+import { handleDeleteLink, handleGetLink, handleListLinks, handlePatchLink } from "./http/links.ts";
+import { handleExport, handleImport } from "./http/links-transfer.ts";
 import { notFoundPage } from "./http/not-found.ts";
 import { apiError } from "./http/responses.ts";
 import { webRoutes } from "./http/web.ts";
@@ -21,7 +27,14 @@ export type AppDeps = {
   config: Config;
   db: Database;
   links: LinkStore;
+  lister: LinkLister;
   stats: StatsReader;
+  keys: KeyStore;
+  /** SHA-256 of the systemd credential admin-key, if there is one */
+  credentialHash: Uint8Array | null;
+  /** failed authentication attempts per client address */
+  authFailures: RateLimiter;
+  blocklist: () => Blocklist;
   recorder: Pick<ClickRecorder, "record" | "stats" | "hurry">;
   trusted: TrustedProxies;
   limiter: RateLimiter;
@@ -30,7 +43,11 @@ export type AppDeps = {
   now: () => number;
 };
 
-const API_ROUTES: Record<string, string> = { "/api/create": "POST", "/api/stats": "GET, HEAD" };
+/** The methods of each API path, for 405 answers. */
+function allowedMethods(path: string): string | null {
+  const fixed: Record<string, string> = { "/api/create": "POST", "/api/stats": "GET, HEAD", "/api/links": "GET, HEAD", "/api/links/export": "GET, HEAD", "/api/links/import": "POST" };
+  return fixed[path] ?? (/^\/api\/links\/[^/]+$/.test(path) ? "GET, HEAD, PATCH, DELETE" : null);
+}
 
 export function createApp(deps: AppDeps) {
   return new Elysia()
@@ -43,10 +60,17 @@ export function createApp(deps: AppDeps) {
       return apiError(500, "internal", "internal error");
     })
     .post("/api/create", ({ request, server }) => handleCreate(request, server, deps), { parse: "none" })
-    .get("/api/stats", ({ request }) => handleStats(request, deps))
+    .get("/api/stats", ({ request, server }) => handleStats(request, server, deps))
+    // Management (README: Managing links): every route needs a key.
+    .get("/api/links", ({ request, server }) => handleListLinks(request, server, deps))
+    .get("/api/links/export", ({ request, server }) => handleExport(request, server, deps))
+    .post("/api/links/import", ({ request, server }) => handleImport(request, server, deps), { parse: "none" })
+    .get("/api/links/:id", ({ request, params, server }) => handleGetLink(request, params.id ?? "", server, deps))
+    .patch("/api/links/:id", ({ request, params, server }) => handlePatchLink(request, params.id ?? "", server, deps), { parse: "none" })
+    .delete("/api/links/:id", ({ request, params, server }) => handleDeleteLink(request, params.id ?? "", server, deps), { parse: "none" })
     .all("/api/*", ({ request }) => {
       const path = new URL(request.url).pathname;
-      const allow = API_ROUTES[path];
+      const allow = allowedMethods(path);
       if (allow) return apiError(405, "method_not_allowed", `${path} accepts ${allow} only`, undefined, { Allow: allow });
       return apiError(404, "not_found", `no API endpoint ${path}`);
     })
@@ -54,6 +78,14 @@ export function createApp(deps: AppDeps) {
     .get("/api", () => apiError(404, "not_found", "no API endpoint /api"))
     .all("/api", () => apiError(404, "not_found", "no API endpoint /api"))
     .get("/health", () => handleHealth(deps))
-    .use(webRoutes({ linkExists: (id) => deps.links.get(id) !== null, version: deps.version }))
+    .use(
+      webRoutes({
+        statsPage: (request, server, id) => {
+          const verdict = mayReadStats(request, server, looksLikeId(id) ? deps.links.get(id) : null, deps);
+          return verdict === "ok" ? "ok" : verdict === "not_found" ? "not_found" : "private";
+        },
+        version: deps.version,
+      }),
+    )
     .get("/:id", ({ request, params, server }) => handleRedirect(request, params.id, server, deps));
 }

@@ -5,6 +5,8 @@ import { join } from "node:path";
 import { parseTrustedProxies } from "./visits/client-ip.ts";
 
 export type LogFormat = "text" | "json";
+/** Who may create links, or read statistics: anyone (the spec's basic usage), or key holders only. */
+export type Access = "public" | "key";
 
 export type Config = Readonly<{
   port: number;
@@ -17,8 +19,12 @@ export type Config = Readonly<{
   trustProxy: string;
   /** A user's own .mmdb instead of the embedded GeoLite2 Country database. */
   geoipDb: string | null;
-  /** Creates per minute per client address; 0 = no limit. */
+  /** Creates per minute per client address without a key; 0 = no limit. */
   createRateLimit: number;
+  createAccess: Access;
+  statsAccess: Access;
+  /** Destinations refused and blocked (README: Blocklist); null = none. */
+  blocklist: string | null;
   logFormat: LogFormat;
 }>;
 
@@ -28,6 +34,8 @@ type Flag = {
   name: string;
   value: boolean; // takes a value (vs. a switch like --help)
   help: string;
+  /** only valid with this command (e.g. --scope with `key create`) */
+  command?: string;
 };
 
 export const FLAGS: readonly Flag[] = [
@@ -37,13 +45,25 @@ export const FLAGS: readonly Flag[] = [
   { name: "base-url", value: true, help: "public URL of the service, e.g. https://s.example.org (default: from the Host header)" },
   { name: "trust-proxy", value: true, help: "comma-separated IPs/CIDRs of reverse proxies whose X-Forwarded-* headers are believed (default: none)" },
   { name: "geoip-db", value: true, help: "path to your own GeoLite2/GeoIP2 Country or City .mmdb (default: the embedded GeoLite2 Country)" },
-  { name: "create-rate-limit", value: true, help: "link creations per minute per client address, 0 = off (default 60)" },
+  { name: "create-rate-limit", value: true, help: "link creations per minute per client address without a key, 0 = off (default 60)" },
+  { name: "create-access", value: true, help: "who may create links: public or key (default public)" },
+  { name: "stats-access", value: true, help: "who may read statistics: public or key (the link's owner key or an admin key; default public)" },
+  { name: "blocklist", value: true, help: "file of blocked domains and /regex/ entries, one a line (reloaded on SIGHUP or change)" },
   { name: "log-format", value: true, help: "text or json (default text)" },
   { name: "help", value: false, help: "show this help and exit" },
   { name: "version", value: false, help: "print the version and exit" },
+  { name: "scope", value: true, help: "admin (every link) or create (creates links, sees only its own); default admin", command: "key" },
 ];
 
-export type ParsedArgs = { config: Config; help: boolean; version: boolean; command: string | null; commandArgs: string[] };
+export type ParsedArgs = {
+  config: Config;
+  help: boolean;
+  version: boolean;
+  command: string | null;
+  commandArgs: string[];
+  /** flags that belong to the command (e.g. scope for `key create`) */
+  commandFlags: Record<string, string>;
+};
 
 /** Parses argv (without the executable) and env into a Config; throws ConfigError naming the bad flag. */
 export function parseArgs(argv: readonly string[], env: Record<string, string | undefined>): ParsedArgs {
@@ -51,7 +71,7 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
   const positional: string[] = [];
   for (const flag of FLAGS) {
     const fromEnv = env[`SHORTENER_${flag.name.toUpperCase().replaceAll("-", "_")}`];
-    if (flag.value && fromEnv !== undefined && fromEnv !== "") given.set(flag.name, fromEnv);
+    if (flag.value && flag.command === undefined && fromEnv !== undefined && fromEnv !== "") given.set(flag.name, fromEnv);
   }
   let help = false;
   let version = false;
@@ -79,6 +99,14 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
     given.set(name, value);
   }
 
+  const command = positional[0] ?? null;
+  const commandFlags: Record<string, string> = {};
+  for (const flag of FLAGS) {
+    if (flag.command === undefined || !given.has(flag.name)) continue;
+    if (flag.command !== command) throw new ConfigError(`--${flag.name} belongs to the ${flag.command} command (see --help)`);
+    commandFlags[flag.name] = given.get(flag.name)!;
+  }
+
   const port = integer(given.get("port") ?? "8080", "port", 0, 65535);
   const host = given.get("host") ?? "0.0.0.0";
   if (!/^[A-Za-z0-9.:\-\[\]]+$/.test(host)) throw new ConfigError(`--host: not an address: ${host}`);
@@ -88,6 +116,9 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
   const createRateLimit = integer(given.get("create-rate-limit") ?? "60", "create-rate-limit", 0, 1_000_000);
   const logFormat = given.get("log-format") ?? "text";
   if (logFormat !== "text" && logFormat !== "json") throw new ConfigError(`--log-format: expected text or json, got ${logFormat}`);
+
+  const createAccess = access(given.get("create-access"), "create-access");
+  const statsAccess = access(given.get("stats-access"), "stats-access");
 
   const trustProxy = given.get("trust-proxy") ?? "";
   try {
@@ -104,9 +135,12 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
     trustProxy,
     geoipDb: given.get("geoip-db") ?? null,
     createRateLimit,
+    createAccess,
+    statsAccess,
+    blocklist: given.get("blocklist") ?? null,
     logFormat,
   });
-  return { config, help, version, command: positional[0] ?? null, commandArgs: positional.slice(1) };
+  return { config, help, version, command, commandArgs: positional.slice(1), commandFlags };
 }
 
 function integer(raw: string, name: string, min: number, max: number): number {
@@ -114,6 +148,12 @@ function integer(raw: string, name: string, min: number, max: number): number {
   const n = Number(raw);
   if (n < min || n > max) throw new ConfigError(`--${name}: must be between ${min} and ${max}, got ${n}`);
   return n;
+}
+
+function access(raw: string | undefined, name: string): Access {
+  const value = raw ?? "public";
+  if (value !== "public" && value !== "key") throw new ConfigError(`--${name}: expected public or key, got ${value}`);
+  return value;
 }
 
 function parseBaseUrl(raw: string | undefined): string | null {
@@ -136,6 +176,11 @@ export function helpText(version: string): string {
     "Usage:",
     "  shortener [flags]              run the service",
     "  shortener backup FILE [flags]  write a consistent copy of the database to FILE",
+    "  shortener key create NAME [--scope admin|create]",
+    "                                 make an API key; prints the key (only) on stdout, once",
+    "  shortener key list             name, scope, created, last used and state of every key",
+    "  shortener key revoke NAME      revoke a key (takes effect at once, also while serving)",
+    "  shortener key generate         print a random secret for the systemd credential admin-key",
     "",
     "Flags (each also as SHORTENER_<NAME> in the environment, e.g. SHORTENER_BASE_URL):",
   ];

@@ -6,6 +6,13 @@ import { createLogger, type Logger } from "./log.ts";
 import { VERSION } from "./version.ts";
 import { openDatabase } from "./db/open.ts";
 import { createLinkStore } from "./links/store.ts";
+import { createLinkLister } from "./links/list.ts";
+import { openBlocklistFile } from "./links/blocklist-file.ts";
+import { BlocklistError } from "./links/blocklist.ts";
+import { createKeyStore } from "./auth/keys.ts";
+import { CredentialError, readAdminCredential } from "./auth/credential.ts";
+import { runKeyCommand } from "./cli/keys.ts";
+import { AUTH_FAILURES_PER_MINUTE } from "./http/auth.ts";
 import { createStatsReader } from "./stats/queries.ts";
 import { startClickRecorder, type ClickRecorder } from "./visits/recorder.ts";
 import { parseTrustedProxies } from "./visits/client-ip.ts";
@@ -13,7 +20,7 @@ import { createRateLimiter } from "./http/rate-limit.ts";
 import { createApp } from "./app.ts";
 import { withClickDoor } from "./http/click-door.ts";
 import { runBackup } from "./db/backup.ts";
-import { CLICK_THREAD_BUSY_TIMEOUT_MS } from "./http/create.ts";
+import { CLICK_THREAD_BUSY_TIMEOUT_MS } from "./http/write-retry.ts";
 
 async function main(): Promise<number> {
   let parsed;
@@ -37,14 +44,23 @@ async function main(): Promise<number> {
   }
   const log = createLogger(config.logFormat);
   if (command === "backup") return runBackup(config.dbPath, parsed.commandArgs[0], log);
+  if (command === "key") return runKeyCommand(config.dbPath, parsed.commandArgs, parsed.commandFlags);
   if (command !== null) {
     console.error(`shortener: unknown command ${command} (see --help)`);
     return 2;
   }
-  return await serve(config, log);
+  let credentialHash;
+  try {
+    credentialHash = readAdminCredential(process.env.CREDENTIALS_DIRECTORY);
+  } catch (err) {
+    if (!(err instanceof CredentialError)) throw err;
+    console.error(`shortener: ${err.message}`);
+    return 2;
+  }
+  return await serve(config, log, credentialHash);
 }
 
-async function serve(config: Config, log: Logger): Promise<number> {
+async function serve(config: Config, log: Logger, credentialHash: Uint8Array | null): Promise<number> {
   let db;
   try {
     db = openDatabase(config.dbPath);
@@ -56,6 +72,15 @@ async function serve(config: Config, log: Logger): Promise<number> {
   // loop never stalls behind the recorder; a create that still finds it taken retries without
   // blocking (src/http/create.ts). The 5 s timeout above covered the migrations.
   db.run(`PRAGMA busy_timeout = ${CLICK_THREAD_BUSY_TIMEOUT_MS}`);
+  const links = createLinkStore(db);
+  let blocklist;
+  try {
+    blocklist = openBlocklistFile(config.blocklist, db, links, log);
+  } catch (err) {
+    console.error(`shortener: --blocklist ${config.blocklist}: ${err instanceof BlocklistError ? err.message : err instanceof Error ? err.message : String(err)}`);
+    db.close();
+    return 2;
+  }
   // After the migration above: the recorder thread opens the same file with its own connection.
   let recorder: ClickRecorder;
   try {
@@ -69,14 +94,20 @@ async function serve(config: Config, log: Logger): Promise<number> {
   } catch (err) {
     // Nearly always an unusable --geoip-db, which the message names; a configuration error, hence 2.
     console.error(`shortener: ${err instanceof Error ? err.message : String(err)}`);
+    blocklist.stop();
     db.close();
     return 2;
   }
   const deps = {
     config,
     db,
-    links: createLinkStore(db),
+    links,
+    lister: createLinkLister(db),
     stats: createStatsReader(db),
+    keys: createKeyStore(db),
+    credentialHash,
+    authFailures: createRateLimiter(AUTH_FAILURES_PER_MINUTE),
+    blocklist: () => blocklist.current(),
     recorder,
     trusted: parseTrustedProxies(config.trustProxy),
     limiter: createRateLimiter(config.createRateLimit),
@@ -103,6 +134,7 @@ async function serve(config: Config, log: Logger): Promise<number> {
   log.info(`database ${config.dbPath}`);
   log.info(`geoip ${recorder.geoSource}, built ${recorder.geoBuildDate}`);
   log.info(`base url ${config.baseUrl ?? "(from each request's Host header)"}`);
+  log.info(`create access ${config.createAccess}, stats access ${config.statsAccess}${credentialHash ? ", admin key from the systemd credential" : ""}`);
   log.info(
     recorder.priority() === "low"
       ? "recorder thread at low CPU priority (SCHED_IDLE; normal while it falls behind or a create waits for it)"
@@ -117,11 +149,15 @@ async function serve(config: Config, log: Logger): Promise<number> {
       log.info(`${signal}: stopping`);
       await server.stop(false); // stop accepting, let in-flight requests finish
       const { written, dropped } = await recorder.close(); // writes every queued visit
+      blocklist.stop();
       db.close();
       log.info("stopped", { visitsWritten: written, visitsDropped: dropped });
       resolve(0);
     };
-    process.on("SIGHUP", () => recorder.reloadGeo());
+    process.on("SIGHUP", () => {
+      recorder.reloadGeo();
+      blocklist.reload();
+    });
     process.on("SIGTERM", () => void stop("SIGTERM"));
     process.on("SIGINT", () => void stop("SIGINT"));
   });

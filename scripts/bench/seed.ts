@@ -48,7 +48,7 @@ export async function seed(dbPath: string, visitsPerLink: Record<string, number>
   let visits = 0;
   for (const [name, count] of Object.entries(visitsPerLink)) {
     const url = `https://example.com/${name}`;
-    const link = links.create(url, `seed-${name}-${now.toString(36)}`, now - days * DAY_MS);
+    const link = links.create({ url, alias: `seed-${name}-${now.toString(36)}` }, now - days * DAY_MS);
     ids[name] = link.id;
     const step = (days * DAY_MS - 60_000) / Math.max(1, count);
     for (let i = 0; i < count; i++) {

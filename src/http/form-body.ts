@@ -1,10 +1,14 @@
 // Reads the fields of a create request from multipart/form-data (the spec's type),
-// application/x-www-form-urlencoded or JSON, within a byte limit.
+// application/x-www-form-urlencoded or JSON, within a byte limit. Forms give text; JSON may also
+// give a number for a count and an array for a list.
 
 /** Larger than any valid request (a 2,048-character URL, a 30-character alias, multipart framing). */
 export const MAX_BODY_BYTES = 16 * 1024;
 
-export type FormFields = Record<string, string | undefined>;
+/** text: a string; count: a string or a JSON number; list: a string, repeated form fields or a JSON array. */
+export type FieldKind = "text" | "count" | "list";
+export type FieldValue = string | number | unknown[];
+export type FormFields = Record<string, FieldValue | undefined>;
 
 export type BodyResult =
   | { ok: true; fields: FormFields }
@@ -13,8 +17,8 @@ export type BodyResult =
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /** Reads and parses the body; every client mistake becomes a typed failure, never a throw. */
-export async function readFormFields(request: Request, names: readonly string[]): Promise<BodyResult> {
-  const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+export async function readFormFields(request: Request, kinds: Record<string, FieldKind>): Promise<BodyResult> {
+  const type = mediaType(request);
   const kind = type === "multipart/form-data" ? "multipart" : type === "application/x-www-form-urlencoded" ? "urlencoded" : type === "application/json" ? "json" : null;
   if (!kind) {
     return { ok: false, status: 415, code: "unsupported_media_type", error: "send multipart/form-data, application/x-www-form-urlencoded or application/json" };
@@ -29,42 +33,76 @@ export async function readFormFields(request: Request, names: readonly string[])
   }
   if (bytes === null) return { ok: false, status: 413, code: "body_too_large", error: `request body is larger than ${MAX_BODY_BYTES} bytes` };
   try {
-    if (kind === "json") return fromJson(utf8.decode(bytes), names);
-    if (kind === "urlencoded") return pick(new URLSearchParams(utf8.decode(bytes)), names);
+    if (kind === "json") return fromJson(utf8.decode(bytes), kinds);
+    if (kind === "urlencoded") return pick(new URLSearchParams(utf8.decode(bytes)), kinds);
     const form = await new Response(bytes, { headers: { "content-type": request.headers.get("content-type")! } }).formData();
-    return pick(form, names);
+    return pick(form, kinds);
   } catch {
     return { ok: false, status: 400, code: "bad_request", error: `the ${kind} body could not be parsed` };
   }
 }
 
-type FieldSource = { get(name: string): unknown };
+type FieldSource = { getAll(name: string): unknown[] };
 
-function pick(source: FieldSource, names: readonly string[]): BodyResult {
+function pick(source: FieldSource, kinds: Record<string, FieldKind>): BodyResult {
   const fields: FormFields = {};
-  for (const name of names) {
-    const value = source.get(name);
-    if (value === null || value === undefined) continue;
-    if (typeof value !== "string") return { ok: false, status: 400, code: "bad_request", error: `${name} must be a text field, not a file` };
-    if (value.includes("\uFFFD")) return { ok: false, status: 400, code: "bad_request", error: `${name} is not valid UTF-8` };
-    fields[name] = value;
+  for (const [name, kind] of Object.entries(kinds)) {
+    const values = source.getAll(name);
+    if (values.length === 0) continue;
+    for (const value of values) {
+      if (typeof value !== "string") return { ok: false, status: 400, code: "bad_request", error: `${name} must be a text field, not a file` };
+      if (value.includes("\uFFFD")) return { ok: false, status: 400, code: "bad_request", error: `${name} is not valid UTF-8` };
+    }
+    // A list may come as repeated fields (checkboxes); anything else is its first value.
+    fields[name] = kind === "list" && values.length > 1 ? values : (values[0] as string);
   }
   return { ok: true, fields };
 }
 
-function fromJson(text: string, names: readonly string[]): BodyResult {
+const JSON_KINDS: Record<FieldKind, (v: unknown) => boolean> = {
+  text: (v) => typeof v === "string",
+  count: (v) => typeof v === "string" || typeof v === "number",
+  list: (v) => typeof v === "string" || Array.isArray(v),
+};
+
+function fromJson(text: string, kinds: Record<string, FieldKind>): BodyResult {
   const body: unknown = JSON.parse(text);
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     return { ok: false, status: 400, code: "bad_request", error: "the JSON body must be an object" };
   }
   const record = body as Record<string, unknown>;
-  for (const name of names) {
+  const fields: FormFields = {};
+  for (const [name, kind] of Object.entries(kinds)) {
     const value = record[name];
-    if (value !== undefined && value !== null && typeof value !== "string") {
-      return { ok: false, status: 400, code: "bad_request", error: `${name} must be a string` };
-    }
+    if (value === undefined || value === null) continue;
+    if (!JSON_KINDS[kind](value)) return { ok: false, status: 400, code: "bad_request", error: `${name} must be ${kind === "text" ? "a string" : kind === "count" ? "a number" : "an array of strings"}` };
+    if (typeof value === "string" && value.includes("\uFFFD")) return { ok: false, status: 400, code: "bad_request", error: `${name} is not valid UTF-8` };
+    fields[name] = value as FieldValue;
   }
-  return pick({ get: (name) => record[name] ?? null }, names);
+  return { ok: true, fields };
+}
+
+export type TextBody = { ok: true; text: string } | { ok: false; status: 400 | 413; code: "bad_request" | "body_too_large"; error: string };
+
+/** The body as UTF-8 text within limit bytes; a client's mistake is a typed failure, never a throw. */
+export async function readBodyText(request: Request, limit: number): Promise<TextBody> {
+  let bytes: Uint8Array<ArrayBuffer> | null;
+  try {
+    bytes = await readLimited(request, limit);
+  } catch {
+    return { ok: false, status: 400, code: "bad_request", error: "the request body could not be read" };
+  }
+  if (bytes === null) return { ok: false, status: 413, code: "body_too_large", error: `request body is larger than ${limit} bytes` };
+  try {
+    return { ok: true, text: utf8.decode(bytes) };
+  } catch {
+    return { ok: false, status: 400, code: "bad_request", error: "the request body is not valid UTF-8" };
+  }
+}
+
+/** The media type of a request without parameters, lower-case ("" when absent). */
+export function mediaType(request: Request): string {
+  return (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
 }
 
 /** The whole body, or null as soon as it passes limit bytes (declared or streamed). */

@@ -21,6 +21,6 @@ export function handleHealth(deps: HealthDeps): Response {
     status: ok ? "ok" : "degraded",
     version: deps.version,
     db,
-    visits: { queued: visits.queued, written: visits.written, dropped: visits.dropped },
+    visits: { queued: visits.queued, written: visits.written, dropped: visits.dropped, discarded: visits.discarded },
   });
 }

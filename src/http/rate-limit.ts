@@ -13,9 +13,13 @@ import { ipv6Groups, normalizeAddress } from "../visits/client-ip.ts";
 
 export type RateLimiter = {
   /** Takes one token for this address at time nowMs; returns {allowed:true} or {allowed:false, retryAfterSeconds} (integer >= 1). */
-  take(address: string, nowMs: number): { allowed: true } | { allowed: false; retryAfterSeconds: number };
+  take(address: string, nowMs: number): Verdict;
+  /** What take() would answer now, without taking a token. */
+  peek(address: string, nowMs: number): Verdict;
   readonly size: number;
 };
+
+export type Verdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 const UNIT = 60_000; // units per token; refill is perMinute units per millisecond
 
@@ -35,22 +39,37 @@ export function createRateLimiter(perMinute: number, maxAddresses = 10_000): Rat
     take(address, nowMs) {
       if (perMinute === 0) return { allowed: true };
       const key = clientKey(address);
-      const b = buckets.get(key) ?? { units: capacity, atMs: nowMs };
+      const b = refill(buckets.get(key), nowMs);
       buckets.delete(key); // re-inserted below, which marks it most recently used
-      // A clock that steps backwards must not mint or burn tokens.
-      const elapsed = Math.max(0, Math.floor(nowMs - b.atMs));
-      b.units = Math.min(capacity, b.units + elapsed * perMinute);
-      b.atMs = Math.max(b.atMs, nowMs);
       buckets.set(key, b);
       while (buckets.size > maxAddresses) buckets.delete(buckets.keys().next().value!);
       if (b.units >= UNIT) {
         b.units -= UNIT;
         return { allowed: true };
       }
-      const waitMs = Math.ceil((UNIT - b.units) / perMinute);
-      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
+      return refused(b);
+    },
+    peek(address, nowMs) {
+      if (perMinute === 0) return { allowed: true };
+      const b = refill(buckets.get(clientKey(address)), nowMs);
+      return b.units >= UNIT ? { allowed: true } : refused(b);
     },
   };
+
+  /** The bucket as it stands at nowMs (a new full one for an unknown client). */
+  function refill(bucket: Bucket | undefined, nowMs: number): Bucket {
+    const b = bucket ?? { units: capacity, atMs: nowMs };
+    // A clock that steps backwards must not mint or burn tokens.
+    const elapsed = Math.max(0, Math.floor(nowMs - b.atMs));
+    b.units = Math.min(capacity, b.units + elapsed * perMinute);
+    b.atMs = Math.max(b.atMs, nowMs);
+    return b;
+  }
+
+  function refused(b: Bucket): Verdict {
+    const waitMs = Math.ceil((UNIT - b.units) / perMinute);
+    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
+  }
 }
 
 /** The bucket key: the full IPv4 address, but the /64 for IPv6 because one subscriber gets a whole /64. */

@@ -6,6 +6,7 @@ import type { TrustedProxies } from "../visits/client-ip.ts";
 import type { ClickRecorder } from "../visits/recorder.ts";
 import { peerAddress, type PeerServer } from "./request-origin.ts";
 import { notFoundPage } from "./not-found.ts";
+import { gonePage } from "./gone.ts";
 
 export type RedirectDeps = {
   links: LinkStore;
@@ -17,11 +18,15 @@ export type RedirectDeps = {
 const CACHE_CONTROL = "no-store, max-age=0";
 
 export function handleRedirect(request: Request, id: string, server: PeerServer, deps: RedirectDeps, requestUrl = request.url): Response {
-  const url = looksLikeId(id) ? deps.links.resolve(id) : null;
-  if (url === null) return notFoundPage();
-  const location = withClickQuery(url, requestUrl);
+  const click = request.method === "GET";
+  const now = deps.now();
+  const admitted = looksLikeId(id) ? deps.links.admit(id, click, now) : null;
+  if (admitted === null) return notFoundPage();
+  // Disabled, expired, blocked or deleted: 410, and not a click.
+  if ("gone" in admitted) return gonePage(admitted.gone, request.headers.get("accept-language"));
+  const location = withClickQuery(admitted.url, requestUrl);
   // HEAD is what link checkers and previews send first: answer it, but it is not a click.
-  if (request.method === "GET") {
+  if (click) {
     const headers = request.headers;
     // Forwarding headers matter only behind a trusted proxy; otherwise they are not even read.
     // X-Forwarded-For wins over Forwarded (client-ip.ts), so Forwarded is read only without it.
@@ -29,7 +34,7 @@ export function handleRedirect(request: Request, id: string, server: PeerServer,
     const forwardedFor = proxied ? headers.get("x-forwarded-for") : null;
     deps.recorder.record({
       linkId: id,
-      ts: deps.now(),
+      ts: now,
       userAgent: headers.get("user-agent"),
       referer: headers.get("referer"),
       peer: peerAddress(server, request),

@@ -1,16 +1,38 @@
 // GET /api/stats?id=…[&from=YYYY-MM-DD&to=YYYY-MM-DD&bots=exclude]: a link and its statistics.
 
+import type { Config } from "../config.ts";
 import type { LinkStore } from "../links/store.ts";
+import type { Link } from "../links/link.ts";
 import type { StatsReader } from "../stats/queries.ts";
 import { dayOf, daysBetween, isDay } from "../util/day.ts";
+import { authenticate, authRequired, maySee, type AuthDeps } from "./auth.ts";
+import type { PeerServer } from "./request-origin.ts";
 import { apiError, json } from "./responses.ts";
 
 /** The longest from..to span answered; visitsByDate lists every day of it. */
 export const MAX_RANGE_DAYS = 3660;
 
-export type StatsDeps = { links: LinkStore; stats: StatsReader; now: () => number };
+export type StatsDeps = AuthDeps & { config: Pick<Config, "statsAccess">; links: LinkStore; stats: StatsReader };
 
-export function handleStats(request: Request, deps: StatsDeps): Response {
+export type StatsVerdict = "ok" | "not_found" | "auth_required" | { refused: Response };
+
+/**
+ * Whether this request may read a link's statistics. With --stats-access key only the link's
+ * owner key or an admin key may; an unknown link and another's link look the same (not_found).
+ */
+export function mayReadStats(request: Request, server: PeerServer, link: Link | null, deps: StatsDeps): StatsVerdict {
+  if (deps.config.statsAccess === "public") return link ? "ok" : "not_found";
+  const auth = authenticate(request, server, deps);
+  if (!auth.ok) return { refused: auth.response };
+  if (auth.principal === null) return "auth_required";
+  return link && maySee(auth.principal, link) ? "ok" : "not_found";
+}
+
+function notFound(id: string): Response {
+  return apiError(404, "not_found", `no link with id "${id.slice(0, 30)}"`, "id");
+}
+
+export function handleStats(request: Request, server: PeerServer, deps: StatsDeps): Response {
   const query = new URL(request.url).searchParams;
   const id = query.get("id")?.trim() ?? "";
   if (id === "") return apiError(400, "id_missing", "the query parameter id is required", "id");
@@ -27,7 +49,10 @@ export function handleStats(request: Request, deps: StatsDeps): Response {
   if (bots !== "include" && bots !== "exclude") return apiError(400, "bad_request", "bots must be include or exclude", "bots");
 
   const link = id.length <= 30 ? deps.links.get(id) : null;
-  if (!link) return apiError(404, "not_found", `no link with id "${id.slice(0, 30)}"`, "id");
+  const verdict = mayReadStats(request, server, link, deps);
+  if (verdict === "auth_required") return authRequired();
+  if (typeof verdict === "object") return verdict.refused;
+  if (verdict === "not_found" || !link) return notFound(id);
   const now = deps.now();
   const stats = deps.stats.read(link, { from, to, excludeBots: bots === "exclude" }, now);
   return json(200, {

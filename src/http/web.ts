@@ -3,12 +3,13 @@
 // that scripts/build-web.ts generates (`npm run build:web`).
 import { Elysia } from "elysia";
 import { LANGUAGES, pickLanguage, type Language } from "../lang.ts";
-import { renderHome, renderNotFound, renderStats, type PageAssets } from "../../web/server/pages.ts";
+import { renderHome, renderNotFound, renderStats, renderStatsPrivate, type PageAssets } from "../../web/server/pages.ts";
 import { ASSETS, ENTRIES } from "./web-assets.generated.ts";
+import type { PeerServer } from "./request-origin.ts";
 
 export type WebDeps = {
-  /** True when a link with this id or alias exists (stats page answers 404 otherwise). */
-  linkExists: (id: string) => boolean;
+  /** Whether the request may see this link's stats page: it exists, and it is public or theirs. */
+  statsPage: (request: Request, server: PeerServer, id: string) => "ok" | "not_found" | "private";
   version: string;
 };
 
@@ -17,7 +18,7 @@ const CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; " +
   "font-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
-const HTML_HEADERS = {
+export const HTML_HEADERS = {
   "Content-Type": "text/html; charset=utf-8",
   "Content-Security-Policy": CSP,
   "X-Content-Type-Options": "nosniff",
@@ -85,8 +86,10 @@ export function webRoutes(deps: WebDeps) {
   // One static prefix per language: a `/:lang/...` parameter would clash with the core's `/:id`
   // (Elysia's router needs one parameter name per position), and unknown languages 404 anyway.
   for (const lang of LANGUAGES) {
-    app.get(`/${lang}/stats/:id`, ({ params }) => {
-      if (!deps.linkExists(params.id)) return html(renderNotFound(lang, "link", PAGE_ASSETS), lang, 404);
+    app.get(`/${lang}/stats/:id`, ({ params, request, server }) => {
+      const verdict = deps.statsPage(request, server, params.id);
+      if (verdict === "not_found") return html(renderNotFound(lang, "link", PAGE_ASSETS), lang, 404);
+      if (verdict === "private") return html(renderStatsPrivate(lang, PAGE_ASSETS), lang, 401);
       return html(renderStats(lang, params.id, PAGE_ASSETS), lang);
     });
   }

@@ -13,6 +13,8 @@ const RESERVED = new Set<string>([
   "robots.txt", "robots", "sitemap.xml", "manifest.json", "manifest.webmanifest", "apple-touch-icon.png",
   "well-known", ".well-known", "admin", "login", "logout", "dashboard", "settings", "docs", "about",
   "new", "create", "shorten", "index", "index.html", "version",
+  // the owner's pages and the management API's fixed paths (/links, /api/links/export, …)
+  "links", "export", "import", "overview", "session", "signin", "signout", "keys", "openapi", "openapi.json",
 ]);
 
 export function isReserved(id: string): boolean {

@@ -1,61 +1,101 @@
-// Creating a link: the rules of the spec applied to submitted fields, then one committed insert.
+// Creating a link: the rules of the spec and the owner's options applied to submitted fields, then
+// one committed insert. Used by POST /api/create and by every row of an import.
 
 import { aliasProblem } from "./alias.ts";
-import { checkUrl, MAX_URL_LENGTH } from "./url-rules.ts";
-import { AliasTakenError, type Link, type LinkStore } from "./store.ts";
-import type { ErrorCode, ErrorField } from "../http/responses.ts";
+import { checkUrl, MAX_URL_LENGTH, type UrlProblem } from "./url-rules.ts";
+import { AliasRetiredError, AliasTakenError, type LinkStore } from "./store.ts";
+import type { Link } from "./link.ts";
+import { parseExpiresAt, parseMaxClicks, parseTags } from "./options.ts";
+import type { ErrorCode, FieldProblem } from "../http/responses.ts";
 
-export type CreateRequest = { url: string | undefined; customUrl: string | undefined; ownHosts: readonly string[]; now: number };
+/** The submitted fields, as text (forms, CSV) or JSON values. */
+export type CreateFields = { url?: unknown; custom_url?: unknown; expires_at?: unknown; max_clicks?: unknown; tags?: unknown };
+
+export type CreateRequest = {
+  fields: CreateFields;
+  /** the key that creates it; null for a public create */
+  ownerKeyId: number | null;
+  ownHosts: readonly string[];
+  /** the --blocklist verdict for a destination */
+  isBlocked: (url: string) => boolean;
+  now: number;
+};
 
 export type CreateResult =
   | { ok: true; link: Link }
-  | { ok: false; status: 400 | 409 | 503; code: ErrorCode; field?: ErrorField; error: string; cause?: string; lockBusy?: boolean };
+  | { ok: false; status: 400; problems: FieldProblem[] }
+  | { ok: false; status: 409; problems: [FieldProblem] };
 
-const URL_MESSAGES = {
+export const URL_MESSAGES: Record<UrlProblem | "url_blocked", string> = {
   url_missing: "url is required",
   url_too_long: `url must be at most ${MAX_URL_LENGTH} characters`,
   url_scheme: "url must be an absolute URL starting with http:// or https://",
   url_invalid: "url is not a valid URL (it needs a host and no spaces or control characters)",
   url_credentials: "url must not contain a user name or password",
   url_self: "url points to this shortener itself, which would make a redirect loop",
-} as const;
+  url_blocked: "url points to a destination this service does not link to",
+};
 
-/** Validates and stores a new link. */
+/** The destination rules (spec, self links, blocklist): the URL to store, or the problem. */
+export function checkDestination(raw: unknown, ownHosts: readonly string[], isBlocked: (url: string) => boolean): { ok: true; url: string } | { ok: false; code: ErrorCode; error: string } {
+  if (raw !== undefined && raw !== null && typeof raw !== "string") return { ok: false, code: "url_invalid", error: "url must be a string" };
+  const checked = checkUrl(raw ?? "", ownHosts);
+  if (!checked.ok) return { ok: false, code: checked.problem, error: URL_MESSAGES[checked.problem] };
+  if (isBlocked(checked.url)) return { ok: false, code: "url_blocked", error: URL_MESSAGES.url_blocked };
+  return checked;
+}
+
+/** Validates every field (reporting all problems at once) and stores the new link; storage errors are thrown. */
 export function createLink(store: LinkStore, req: CreateRequest): CreateResult {
-  const checked = checkUrl(req.url ?? "", req.ownHosts);
-  if (!checked.ok) return { ok: false, status: 400, code: checked.problem, field: "url", error: URL_MESSAGES[checked.problem] };
+  const f = req.fields;
+  const problems: FieldProblem[] = [];
+  const url = checkDestination(f.url, req.ownHosts, req.isBlocked);
+  if (!url.ok) problems.push({ code: url.code, field: "url", error: url.error });
 
   // An empty custom_url field is what an untouched HTML form sends: it means "no alias".
-  const alias = req.customUrl === undefined || req.customUrl.trim() === "" ? null : req.customUrl.trim();
+  const rawAlias = typeof f.custom_url === "string" ? f.custom_url.trim() : f.custom_url;
+  const alias = rawAlias === undefined || rawAlias === null || rawAlias === "" ? null : rawAlias;
   if (alias !== null) {
-    const problem = aliasProblem(alias);
-    if (problem === "alias_invalid") {
-      return { ok: false, status: 400, code: problem, field: "custom_url", error: "custom_url must be 3 to 30 characters: letters, digits, hyphens and underscores" };
-    }
-    if (problem === "alias_reserved") {
-      return { ok: false, status: 400, code: problem, field: "custom_url", error: `custom_url "${alias}" is reserved by the service` };
-    }
+    const problem = typeof alias === "string" ? aliasProblem(alias) : "alias_invalid";
+    if (problem === "alias_invalid") problems.push({ code: problem, field: "custom_url", error: "custom_url must be 3 to 30 characters: letters, digits, hyphens and underscores" });
+    if (problem === "alias_reserved") problems.push({ code: problem, field: "custom_url", error: `custom_url "${alias}" is reserved by the service` });
   }
+
+  let expiresAt: number | null = null;
+  if (present(f.expires_at)) {
+    const parsed = parseExpiresAt(f.expires_at, req.now);
+    if (parsed.ok) expiresAt = parsed.value;
+    else problems.push({ code: parsed.problem, field: "expires_at", error: `expires_at ${parsed.error}` });
+  }
+  let maxClicks: number | null = null;
+  if (present(f.max_clicks)) {
+    const parsed = parseMaxClicks(f.max_clicks);
+    if (parsed.ok) maxClicks = parsed.value;
+    else problems.push({ code: parsed.problem, field: "max_clicks", error: `max_clicks ${parsed.error}` });
+  }
+  let tags: string[] = [];
+  if (present(f.tags)) {
+    const parsed = parseTags(f.tags);
+    if (parsed.ok) tags = parsed.value;
+    else problems.push({ code: parsed.problem, field: "tags", error: `tags: ${parsed.error}` });
+  }
+  if (problems.length > 0 || !url.ok) return { ok: false, status: 400, problems };
+
   try {
-    return { ok: true, link: store.create(checked.url, alias, req.now) };
+    const link = store.create({ url: url.url, alias: alias as string | null, ownerKeyId: req.ownerKeyId, expiresAt, maxClicks, tags }, req.now);
+    return { ok: true, link };
   } catch (err) {
     if (err instanceof AliasTakenError) {
-      return { ok: false, status: 409, code: "alias_taken", field: "custom_url", error: `custom_url "${alias}" is already taken` };
+      return { ok: false, status: 409, problems: [{ code: "alias_taken", field: "custom_url", error: `custom_url "${alias}" is already taken` }] };
     }
-    if (isStorageFailure(err)) {
-      const code = (err as { code?: string }).code ?? "";
-      const cause = `${code}: ${err instanceof Error ? err.message : String(err)}`;
-      // Another connection holds the write lock: worth another try (src/http/create.ts waits for it).
-      const lockBusy = /^SQLITE_(BUSY|LOCKED)/.test(code);
-      return { ok: false, status: 503, code: "storage_unavailable", error: "the database cannot store new links right now; try again later", cause, lockBusy };
+    if (err instanceof AliasRetiredError) {
+      return { ok: false, status: 409, problems: [{ code: "alias_retired", field: "custom_url", error: `custom_url "${alias}" belonged to a deleted link and can never be used again` }] };
     }
-    throw err;
+    throw err; // storage failures included: the caller retries a busy lock and answers 503 for the rest
   }
 }
 
-// Disk full, read-only file, I/O error or a lock held too long: the server's trouble, not the client's,
-// and temporary, hence 503 rather than 500.
-function isStorageFailure(err: unknown): boolean {
-  const code = (err as { code?: string } | null)?.code ?? "";
-  return /^SQLITE_(FULL|READONLY|IOERR|BUSY|LOCKED|CANTOPEN|CORRUPT|NOTADB)/.test(code);
+// Forms send an empty field for an untouched input: that is "not given", like an absent one.
+function present(value: unknown): boolean {
+  return value !== undefined && value !== null && value !== "";
 }

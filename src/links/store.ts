@@ -1,78 +1,243 @@
 // Links on disk, and the bounded in-memory map that lets a click resolve without touching SQLite.
+// Every function that writes a row also updates that map before it returns, so the next click
+// anywhere in this process sees the change.
 
 import type { Database } from "bun:sqlite";
 import { generateId, type RandomBytes, cryptoRandomBytes } from "./id.ts";
 import { isReserved } from "./alias.ts";
+import type { GoneReason, Link } from "./link.ts";
+import { LINK_COLUMNS, tagReader, toLink, type LinkRow } from "./rows.ts";
 import { Lru } from "../util/lru.ts";
 
-export type Link = { id: string; url: string; createdAt: number };
-
 export class AliasTakenError extends Error {}
+export class AliasRetiredError extends Error {}
+
+/** A link to insert; what is left out is null (or no tags). */
+export type NewLink = {
+  url: string;
+  /** null = generate an id */
+  alias?: string | null;
+  ownerKeyId?: number | null;
+  expiresAt?: number | null;
+  maxClicks?: number | null;
+  tags?: readonly string[];
+};
+
+/** What PATCH may change; null clears expiresAt and maxClicks. */
+export type LinkChanges = { url?: string; expiresAt?: number | null; maxClicks?: number | null; disabled?: boolean; tags?: readonly string[] };
+
+/**
+ * What a click needs to know. `rules` is null for a link without limits or state, which is nearly
+ * every link: the click path then does nothing but answer.
+ */
+export type Target = { url: string; rules: ClickRules | null };
+export type ClickRules = {
+  /** set when the link answers 410 whatever the time: disabled, blocked or deleted */
+  gone: GoneReason | null;
+  expiresAt: number | null;
+  maxClicks: number | null;
+  /** clicks recorded when this entry was read (the click budget counts on from there) */
+  clicks: number;
+};
+
+/** A click's verdict: the target to redirect to, or why the link answers 410. */
+export type Admission = Target | { gone: GoneReason };
 
 export type LinkStore = {
   /** Inserts a link (committed before returning); a generated id when alias is null. */
-  create(url: string, alias: string | null, now: number): Link;
-  /** The destination for a click: from memory when cached, else one indexed read. */
-  resolve(id: string): string | null;
-  /** The whole link for stats. */
+  create(link: NewLink, now: number): Link;
+  /**
+   * What a request for id gets: the target, why it is gone, or null for no such link. A click (GET)
+   * that is let through counts against max_clicks here, on the one thread that answers clicks,
+   * so exactly max_clicks clicks are let through however many arrive at once.
+   */
+  admit(id: string, click: boolean, now: number): Admission | null;
+  /** Clicks let through so far by this process, for links with a click limit (ahead of the recorder). */
+  clicksAnswered(id: string): number | undefined;
+  /** The whole link. */
   get(id: string): Link | null;
+  /** Applies changes; null when there is no such link. */
+  update(id: string, changes: LinkChanges): Link | null;
+  /** Deletes the link, its visits and rollups, and retires its id; false when there is no such link. */
+  remove(id: string, now: number): boolean;
+  /** Sets the blocked flag of links by seq (the blocklist's verdict) and forgets every cached entry. */
+  setBlocked(blocked: readonly number[], unblocked: readonly number[]): void;
+  /** Drops every cached entry (the next click of each reads its row again). */
+  forgetAll(): void;
 };
 
-// Enough for the working set of a busy homelab (≈ 100 B per entry → ~10 MB at the bound).
+// Enough for the working set of a busy homelab (≈ 150 B per entry → ~15 MB at the bound).
 const DEFAULT_CACHE_ENTRIES = 100_000;
 const MAX_GENERATION_TRIES = 8;
+const DELETED: Target = { url: "", rules: { gone: "deleted", expiresAt: null, maxClicks: null, clicks: 0 } };
+const GONE: Record<GoneReason, { gone: GoneReason }> = {
+  disabled: { gone: "disabled" },
+  expired: { gone: "expired" },
+  blocked: { gone: "blocked" },
+  deleted: { gone: "deleted" },
+};
 
 export function createLinkStore(db: Database, random: RandomBytes = cryptoRandomBytes, cacheEntries = DEFAULT_CACHE_ENTRIES): LinkStore {
-  const insert = db.query<void, [string, string, number]>("INSERT INTO links (id, url, created_at) VALUES (?, ?, ?)");
-  const selectUrl = db.query<{ url: string }, [string]>("SELECT url FROM links WHERE id = ?");
-  const selectLink = db.query<{ id: string; url: string; created_at: number }, [string]>(
-    "SELECT id, url, created_at FROM links WHERE id = ?",
+  // Nothing is inserted under a retired id: the check is part of the insert itself.
+  const insert = db.query<{ seq: number }, [string, string, number, number | null, number | null, number | null]>(
+    `INSERT INTO links (id, url, created_at, owner_key_id, expires_at, max_clicks)
+     SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE NOT EXISTS (SELECT 1 FROM retired_ids WHERE id = ?1)
+     RETURNING seq`,
   );
-  const cache = new Lru<string, string>(cacheEntries);
+  const insertTag = db.query<void, [number, string]>("INSERT OR IGNORE INTO link_tags (link_seq, tag) VALUES (?, ?)");
+  const deleteTags = db.query<void, [number]>("DELETE FROM link_tags WHERE link_seq = ?");
+  const selectTarget = db.query<RuleFacts & { url: string }, [string]>(
+    "SELECT url, expires_at, max_clicks, disabled, blocked, total_clicks FROM links WHERE id = ?",
+  );
+  const selectRetired = db.query<{ id: string }, [string]>("SELECT id FROM retired_ids WHERE id = ?");
+  const selectLink = db.query<LinkRow, [string]>(`SELECT ${LINK_COLUMNS} FROM links WHERE id = ?`);
+  const tagsOf = tagReader(db);
+  const cache = new Lru<string, Target>(cacheEntries);
 
-  const tryInsert = (id: string, url: string, now: number): boolean => {
-    try {
-      insert.run(id, url, now);
-      return true;
-    } catch (err) {
-      if (isUniqueViolation(err)) return false;
-      throw err;
-    }
+  const read = (id: string): Link | null => {
+    const row = selectLink.get(id);
+    return row ? toLink(row, tagsOf([row.seq]).get(row.seq) ?? []) : null;
   };
 
+  const tryInsert = db.transaction((id: string, link: NewLink, now: number): "ok" | "taken" | "retired" => {
+    let row;
+    try {
+      row = insert.get(id, link.url, now, link.ownerKeyId ?? null, link.expiresAt ?? null, link.maxClicks ?? null);
+    } catch (err) {
+      if (isUniqueViolation(err)) return "taken";
+      throw err;
+    }
+    if (row === null) return "retired";
+    for (const tag of link.tags ?? []) insertTag.run(row.seq, tag);
+    return "ok";
+  });
+
+  const created = (id: string, link: NewLink): Link => {
+    const stored = read(id) ?? fail(`link ${id} vanished after insert`);
+    cache.set(id, { url: stored.url, rules: clickRules({ ...rowFacts(stored), total_clicks: 0 }) });
+    return stored;
+  };
+
+  const resolve = (id: string): Target | null => {
+    const hit = cache.get(id);
+    if (hit !== undefined) return hit;
+    const row = selectTarget.get(id);
+    let target: Target;
+    if (row) target = { url: row.url, rules: clickRules(row) };
+    else if (selectRetired.get(id)) target = DELETED;
+    else return null;
+    cache.set(id, target);
+    return target;
+  };
+
+  // Clicks let through per link with a click limit, since this process started. Never evicted:
+  // a count re-read from the database would miss the clicks still on their way to it.
+  const answered = new Map<string, number>();
+
+  const remove = db.transaction((id: string, now: number): boolean => {
+    const gone = db.query("DELETE FROM links WHERE id = ?").run(id).changes > 0; // tags cascade, search by trigger
+    if (!gone) return false;
+    for (const table of ["visit_batches", "daily_rollup", "dimension_rollup", "utm_rollup"]) db.query(`DELETE FROM ${table} WHERE link_id = ?`).run(id);
+    db.query("INSERT OR IGNORE INTO retired_ids (id, retired_at) VALUES (?, ?)").run(id, now);
+    return true;
+  });
+
+  const update = db.transaction((id: string, changes: LinkChanges): boolean => {
+    const sets: string[] = [];
+    const values: (string | number | null)[] = [];
+    const set = (column: string, value: string | number | null) => {
+      sets.push(`${column} = ?`);
+      values.push(value);
+    };
+    if (changes.url !== undefined) set("url", changes.url);
+    if (changes.expiresAt !== undefined) set("expires_at", changes.expiresAt);
+    if (changes.maxClicks !== undefined) set("max_clicks", changes.maxClicks);
+    if (changes.disabled !== undefined) set("disabled", changes.disabled ? 1 : 0);
+    const seq = db.query<{ seq: number }, [string]>("SELECT seq FROM links WHERE id = ?").get(id)?.seq;
+    if (seq === undefined) return false;
+    if (sets.length > 0) db.query(`UPDATE links SET ${sets.join(", ")} WHERE seq = ?`).run(...values, seq);
+    if (changes.tags !== undefined) {
+      deleteTags.run(seq);
+      for (const tag of changes.tags) insertTag.run(seq, tag);
+    }
+    return true;
+  });
+
   return {
-    create(url, alias, now) {
-      if (alias !== null) {
-        if (!tryInsert(alias, url, now)) throw new AliasTakenError(alias);
-        cache.set(alias, url);
-        return { id: alias, url, createdAt: now };
+    create(link, now) {
+      if (link.alias != null) {
+        const outcome = tryInsert(link.alias, link, now);
+        if (outcome === "taken") throw new AliasTakenError(link.alias);
+        if (outcome === "retired") throw new AliasRetiredError(link.alias);
+        return created(link.alias, link);
       }
       for (let attempt = 0; attempt < MAX_GENERATION_TRIES; attempt++) {
         const id = generateId(random);
         if (isReserved(id)) continue;
-        if (tryInsert(id, url, now)) {
-          cache.set(id, url);
-          return { id, url, createdAt: now };
-        }
+        if (tryInsert(id, link, now) === "ok") return created(id, link);
       }
       throw new Error(`no free id after ${MAX_GENERATION_TRIES} tries`);
     },
-    resolve(id) {
-      const hit = cache.get(id);
-      if (hit !== undefined) return hit;
-      const row = selectUrl.get(id);
-      if (!row) return null;
-      cache.set(id, row.url);
-      return row.url;
+    admit(id, click, now) {
+      const target = resolve(id);
+      if (target === null) return null;
+      const rules = target.rules;
+      if (rules === null) return target;
+      if (rules.gone !== null) return GONE[rules.gone];
+      if (rules.expiresAt !== null && now >= rules.expiresAt) return GONE.expired;
+      if (rules.maxClicks !== null) {
+        const used = answered.get(id) ?? rules.clicks;
+        if (used >= rules.maxClicks) return GONE.expired;
+        if (click) answered.set(id, used + 1);
+      }
+      return target;
     },
-    get(id) {
-      const row = selectLink.get(id);
-      return row ? { id: row.id, url: row.url, createdAt: row.created_at } : null;
+    clicksAnswered: (id) => answered.get(id),
+    get: read,
+    update(id, changes) {
+      if (!update(id, changes)) return null;
+      cache.delete(id);
+      return read(id);
     },
+    remove(id, now) {
+      if (!remove.immediate(id, now)) return false;
+      cache.set(id, DELETED);
+      answered.delete(id);
+      return true;
+    },
+    setBlocked(blocked, unblocked) {
+      const mark = db.query<void, [number, string]>("UPDATE links SET blocked = ? WHERE seq IN (SELECT value FROM json_each(?))");
+      db.transaction(() => {
+        if (blocked.length > 0) mark.run(1, JSON.stringify(blocked));
+        if (unblocked.length > 0) mark.run(0, JSON.stringify(unblocked));
+      }).immediate();
+      cache.clear();
+    },
+    forgetAll: () => cache.clear(),
+  };
+}
+
+type RuleFacts = Pick<LinkRow, "expires_at" | "max_clicks" | "disabled" | "blocked" | "total_clicks">;
+
+function rowFacts(link: Link): Omit<RuleFacts, "total_clicks"> {
+  return { expires_at: link.expiresAt, max_clicks: link.maxClicks, disabled: link.disabled ? 1 : 0, blocked: link.blocked ? 1 : 0 };
+}
+
+function clickRules(row: RuleFacts): ClickRules | null {
+  if (row.blocked === 0 && row.disabled === 0 && row.expires_at === null && row.max_clicks === null) return null;
+  return {
+    gone: row.blocked === 1 ? "blocked" : row.disabled === 1 ? "disabled" : null,
+    expiresAt: row.expires_at,
+    maxClicks: row.max_clicks,
+    clicks: row.total_clicks,
   };
 }
 
 function isUniqueViolation(err: unknown): boolean {
   const code = (err as { code?: string } | null)?.code ?? "";
   return code === "SQLITE_CONSTRAINT_PRIMARYKEY" || code === "SQLITE_CONSTRAINT_UNIQUE";
+}
+
+function fail(message: string): never {
+  throw new Error(message);
 }

@@ -2,7 +2,7 @@
 // days and values, not the number of visits (the recent visits come from the newest raw batches). The element shapes below are the API's (README: API).
 
 import type { Database } from "bun:sqlite";
-import type { Link } from "../links/store.ts";
+import type { Link } from "../links/link.ts";
 import { addDays, dayOf, daysBetween } from "../util/day.ts";
 import { createRecentVisitsReader } from "./recent.ts";
 

@@ -31,6 +31,14 @@ export class Lru<K, V> {
     if (this.#map.size > this.capacity) this.#map.delete(this.#map.keys().next().value as K);
   }
 
+  delete(key: K): void {
+    this.#map.delete(key);
+  }
+
+  clear(): void {
+    this.#map.clear();
+  }
+
   get size(): number {
     return this.#map.size;
   }

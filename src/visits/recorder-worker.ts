@@ -47,7 +47,7 @@ let reported = "";
 
 const report = (error?: string) => {
   const stats = writer.stats();
-  const key = `${stats.written}/${stats.dropped}/${stats.queued}/${stats.lastError}/${received}`;
+  const key = `${stats.written}/${stats.dropped}/${stats.discarded}/${stats.queued}/${stats.lastError}/${received}`;
   if (key === reported && !error) return;
   reported = key;
   post({ stats, received, error });

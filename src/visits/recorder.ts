@@ -61,14 +61,14 @@ export function startClickRecorder(options: RecorderOptions): Promise<ClickRecor
   let dropped = 0;
   let handedOver = 0;
   let received = 0;
-  let remote: WriterStats = { queued: 0, written: 0, dropped: 0, lastError: null };
+  let remote: WriterStats = { queued: 0, written: 0, dropped: 0, discarded: 0, lastError: null };
   let onClosed: ((stats: WriterStats) => void) | null = null;
   const inFlight = () => pending.length / CLICK_FIELDS + handedOver - received + remote.queued;
   // When each hand-over happened and how many clicks had been handed over by its end: tells how
   // long the oldest click not yet written (or dropped) by the recorder has waited.
   const handovers: { end: number; at: number }[] = [];
   const oldestUnwrittenAgeMs = (now: number): number => {
-    const done = remote.written + remote.dropped;
+    const done = remote.written + remote.dropped + remote.discarded;
     while (handovers.length > 0 && handovers[0]!.end <= done) handovers.shift();
     return handovers.length > 0 ? now - handovers[0]!.at : 0;
   };
@@ -107,7 +107,7 @@ export function startClickRecorder(options: RecorderOptions): Promise<ClickRecor
             packClick(pending, click);
             if (pending.length >= HANDOVER_CLICKS * CLICK_FIELDS) handOver();
           },
-          stats: () => ({ queued: inFlight(), written: remote.written, dropped: dropped + remote.dropped, lastError: remote.lastError }),
+          stats: () => ({ queued: inFlight(), written: remote.written, dropped: dropped + remote.dropped, discarded: remote.discarded, lastError: remote.lastError }),
           reloadGeo: () => worker.postMessage({ reloadGeo: true } satisfies ToRecorder),
           hurry: () => priority.raise(),
           close() {

@@ -14,6 +14,8 @@ export type DimensionRow = Counts & { linkId: string; dimension: Dimension; day:
 export type UtmRow = Counts & { linkId: string; day: string; source: string; medium: string; campaign: string };
 
 export type Rollups = { daily: DailyRow[]; dimensions: DimensionRow[]; utm: UtmRow[] };
+/** A link's clicks in a batch, for the totals kept on its links row. */
+export type LinkTotal = { total: number; humans: number; lastTs: number };
 
 // One accumulator per link and day; within it, one map per dimension keyed by the plain value, so a
 // visit costs one short key and a handful of map lookups, however varied the visits are.
@@ -87,4 +89,20 @@ function dayCache(): (ts: number) => string {
     }
     return day;
   };
+}
+
+/** Per link: clicks, human clicks and the newest click of a batch. */
+export function linkTotals(batch: readonly Visit[]): Map<string, LinkTotal> {
+  const out = new Map<string, LinkTotal>();
+  for (const v of batch) {
+    const t = out.get(v.linkId);
+    const human = v.isBot ? 0 : 1;
+    if (t === undefined) out.set(v.linkId, { total: 1, humans: human, lastTs: v.ts });
+    else {
+      t.total++;
+      t.humans += human;
+      if (v.ts > t.lastTs) t.lastTs = v.ts;
+    }
+  }
+  return out;
 }

@@ -4,7 +4,7 @@
 
 import type { Database } from "bun:sqlite";
 import type { Visit } from "./visit.ts";
-import { summarize } from "./rollup.ts";
+import { linkTotals, summarize } from "./rollup.ts";
 import { batchRows } from "./visit-batch.ts";
 
 export type WriterOptions = {
@@ -17,7 +17,8 @@ export type WriterOptions = {
   onError?: (err: unknown) => void;
 };
 
-export type WriterStats = { queued: number; written: number; dropped: number; lastError: string | null };
+/** `discarded`: visits of links deleted before they could be written (not counted anywhere, by design). */
+export type WriterStats = { queued: number; written: number; dropped: number; discarded: number; lastError: string | null };
 
 export type VisitWriter = {
   record(visit: Visit): void;
@@ -50,22 +51,38 @@ export function createVisitWriter(db: Database, options: WriterOptions = {}): Vi
   let queue: Visit[] = [];
   let written = 0;
   let dropped = 0;
+  let discarded = 0;
   let lastError: string | null = null;
 
-  const writeBatch = db.transaction((batch: Visit[]) => {
+  // The totals shown in the link list; the update also tells whether the link still exists.
+  const addTotals = db.query<void, [number, number, number, string]>(
+    `UPDATE links SET total_clicks = total_clicks + ?, human_clicks = human_clicks + ?, last_click_at = MAX(last_click_at, ?) WHERE id = ?`,
+  );
+
+  /** Writes a batch; returns how many of its visits belonged to links deleted meanwhile. */
+  const writeBatch = db.transaction((all: Visit[]): number => {
+    let deleted: Set<string> | null = null;
+    for (const [linkId, t] of linkTotals(all)) {
+      if (addTotals.run(t.total, t.humans, t.lastTs, linkId).changes === 0) (deleted ??= new Set()).add(linkId);
+    }
+    // A deleted link's visits and rollups are gone for good: clicks still queued for it are not
+    // written back (DELETE runs in its own transaction, so this check sees it or not at all).
+    const batch = deleted === null ? all : all.filter((v) => !deleted.has(v.linkId));
     for (const r of batchRows(batch)) insertBatch.run(r.linkId, r.firstTs, r.lastTs, r.humans, r.visits);
     const { daily, dimensions, utm } = summarize(batch);
     for (const r of daily) addDaily.run(r.linkId, r.day, r.total, r.bots);
     for (const r of dimensions) addDimension.run(r.linkId, r.dimension, r.day, r.name, r.total, r.bots);
     for (const r of utm) addUtm.run(r.linkId, r.day, r.source, r.medium, r.campaign, r.total, r.bots);
+    return all.length - batch.length;
   });
 
   const flush = (): number => {
     if (queue.length === 0) return 0;
     const batch = queue;
     queue = [];
+    let gone: number;
     try {
-      writeBatch.immediate(batch);
+      gone = writeBatch.immediate(batch);
     } catch (err) {
       // Keep the batch for the next tick (disk full, locked file): nothing acknowledged is dropped
       // while the queue has room.
@@ -75,9 +92,10 @@ export function createVisitWriter(db: Database, options: WriterOptions = {}): Vi
       lastError = message;
       return 0;
     }
-    written += batch.length;
+    written += batch.length - gone;
+    discarded += gone;
     lastError = null;
-    return batch.length;
+    return batch.length - gone;
   };
 
   const timer = setInterval(flush, flushIntervalMs);
@@ -96,6 +114,6 @@ export function createVisitWriter(db: Database, options: WriterOptions = {}): Vi
       clearInterval(timer);
       flush();
     },
-    stats: () => ({ queued: queue.length, written, dropped, lastError }),
+    stats: () => ({ queued: queue.length, written, dropped, discarded, lastError }),
   };
 }

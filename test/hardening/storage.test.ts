@@ -17,6 +17,8 @@ import { click, waitForClicks } from "../support/clicks.ts";
 import { openDatabase } from "../../src/db/open.ts";
 import { createLinkStore } from "../../src/links/store.ts";
 import { createLink as createLinkDirect } from "../../src/links/create.ts";
+import { storageUnavailable } from "../../src/http/write-retry.ts";
+import { createLogger } from "../../src/log.ts";
 
 function tryMount(args: string[]): boolean {
   try {
@@ -98,14 +100,22 @@ describe.skipIf(!mounted)("disk full (tmpfs filled to ENOSPC; needs root to moun
 });
 
 describe("read-only database", () => {
-  test("SQLite's SQLITE_READONLY on create becomes 503 storage_unavailable (not a 500)", () => {
+  test("SQLite's SQLITE_READONLY on create becomes 503 storage_unavailable (not a 500)", async () => {
     const dir = mkdtempSync(join(tmpdir(), "shortener-ro-"));
     const path = join(dir, "shortener.db");
     openDatabase(path).close(); // a real schema
     const ro = new Database(path, { readonly: true });
     try {
-      const result = createLinkDirect(createLinkStore(ro), { url: "https://example.com/", customUrl: undefined, ownHosts: [], now: Date.now() });
-      expect(result).toMatchObject({ ok: false, status: 503, code: "storage_unavailable" });
+      let thrown: unknown = null;
+      try {
+        createLinkDirect(createLinkStore(ro), { fields: { url: "https://example.com/" }, ownerKeyId: null, ownHosts: [], isBlocked: () => false, now: Date.now() });
+      } catch (err) {
+        thrown = err;
+      }
+      expect((thrown as { code?: string }).code).toStartWith("SQLITE_READONLY");
+      const res = storageUnavailable(thrown, createLogger("text"), "test create");
+      expect(res.status).toBe(503);
+      expect(await res.json()).toMatchObject({ success: false, code: "storage_unavailable" });
     } finally {
       ro.close();
       rmSync(dir, { recursive: true, force: true });

@@ -30,8 +30,8 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "shortener-stats-"));
   const db = openDatabase(join(dir, "shortener.db"));
   const links = createLinkStore(db);
-  links.create("https://example.com/history", "hist", now - 10 * DAY);
-  links.create("https://example.com/empty", "empty", now - 2 * DAY);
+  links.create({ url: "https://example.com/history", alias: "hist" }, now - 10 * DAY);
+  links.create({ url: "https://example.com/empty", alias: "empty" }, now - 2 * DAY);
   const writer = createVisitWriter(db);
   writer.record(visit(9, { country: "FR" }));
   writer.record(visit(9, { isBot: true, browser: "Chrome", referrer: "t.co" }));

@@ -9,7 +9,10 @@ import { Lru } from "../../src/util/lru.ts";
 describe("config", () => {
   test("defaults", () => {
     const { config } = parseArgs([], {});
-    expect(config).toEqual({ port: 8080, host: "0.0.0.0", dbPath: "shortener.db", baseUrl: null, trustProxy: "", geoipDb: null, createRateLimit: 60, logFormat: "text" });
+    expect(config).toEqual({
+      port: 8080, host: "0.0.0.0", dbPath: "shortener.db", baseUrl: null, trustProxy: "", geoipDb: null, createRateLimit: 60,
+      createAccess: "public", statsAccess: "public", blocklist: null, logFormat: "text",
+    });
     expect(Object.isFrozen(config)).toBe(true);
   });
 

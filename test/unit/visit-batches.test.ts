@@ -12,6 +12,7 @@ import { openDatabase } from "../../src/db/open.ts";
 import { migrate, SCHEMA_VERSION } from "../../src/db/migrations.ts";
 import { createVisitWriter } from "../../src/visits/writer.ts";
 import { createRecentVisitsReader } from "../../src/stats/recent.ts";
+import { createLinkStore } from "../../src/links/store.ts";
 
 const T0 = Date.parse("2026-11-22T10:00:00.000Z");
 const visit = (o: Partial<Visit>): Visit => ({
@@ -59,6 +60,9 @@ describe("batchRows", () => {
 describe("recent visits from batches (real SQLite file)", () => {
   function seeded(visits: Visit[], batchSize: number) {
     const db = openDatabase(tempDb());
+    // The writer keeps visits only of links that exist.
+    const links = createLinkStore(db);
+    for (const alias of new Set(visits.map((v) => v.linkId))) links.create({ url: "https://example.com/", alias }, T0);
     const writer = createVisitWriter(db, { flushIntervalMs: 60_000, batchSize });
     for (const v of visits) writer.record(v);
     writer.close();

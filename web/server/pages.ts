@@ -186,12 +186,24 @@ ${breakdownCard(lang, "referrer", "breakdown_referrer")}
 
 /** A plain 404 page: an unknown link's stats, or any other unknown UI path. */
 export function renderNotFound(lang: Language, kind: "link" | "page", assets: PageAssets): string {
-  const title = kind === "link" ? MESSAGES[lang].notfound_title : MESSAGES[lang].page_notfound_title;
-  const text = kind === "link" ? t(lang, "notfound_text") : t(lang, "page_notfound_text");
+  return kind === "link" ? renderMessage(lang, "notfound_title", "notfound_text", assets) : renderMessage(lang, "page_notfound_title", "page_notfound_text", assets);
+}
+
+/** What a visitor sees instead of a redirect when a link is disabled, expired, blocked or deleted (410). */
+export function renderGone(lang: Language, reason: "disabled" | "expired" | "blocked" | "deleted", assets: PageAssets): string {
+  return renderMessage(lang, `gone_${reason}_title`, `gone_${reason}_text`, assets);
+}
+
+/** A stats page under --stats-access key, for a request that is not signed in (401). */
+export function renderStatsPrivate(lang: Language, assets: PageAssets): string {
+  return renderMessage(lang, "stats_private_title", "stats_private_text", assets);
+}
+
+function renderMessage(lang: Language, title: MessageKey, text: MessageKey, assets: PageAssets): string {
   const body = `<section class="card notfound">
-<h1>${esc(title)}</h1>
-<p>${text}</p>
+<h1>${t(lang, title)}</h1>
+<p>${t(lang, text)}</p>
 <p><a class="btn btn-primary" href="/${lang}/">${t(lang, "back_home")}</a></p>
 </section>`;
-  return layout({ lang, title, page: "none", body, assets, pathFor: (l) => `/${l}/` });
+  return layout({ lang, title: MESSAGES[lang][title], page: "none", body, assets, pathFor: (l) => `/${l}/` });
 }

@@ -1,0 +1,73 @@
+// `shortener key create|list|revoke|generate`: API keys from the command line, against the same
+// database file as the service (it may be running: WAL lets both write, and the service looks keys
+// up on every request, so a revoked key stops working at once).
+
+import { openDatabase } from "../db/open.ts";
+import { createKeyStore, generateKey, KEY_NAME_PATTERN, KeyNameTakenError, SCOPES, type Scope } from "../auth/keys.ts";
+
+type Output = { out: (line: string) => void; err: (line: string) => void };
+const STDIO: Output = { out: (l) => console.log(l), err: (l) => console.error(l) };
+
+/** Runs a key subcommand; returns the exit code (2 for a usage error). */
+export function runKeyCommand(dbPath: string, args: readonly string[], flags: Record<string, string>, now = Date.now(), io: Output = STDIO): number {
+  const [action, name, ...extra] = args;
+  const usage = (why: string) => {
+    io.err(`shortener: ${why} (usage: shortener key create NAME [--scope admin|create] | key list | key revoke NAME | key generate)`);
+    return 2;
+  };
+  if (extra.length > 0) return usage(`unexpected argument ${extra[0]}`);
+  if (action === "generate") {
+    if (name !== undefined) return usage("key generate takes no name");
+    io.out(generateKey());
+    io.err("shortener: a random secret, stored nowhere: put it in the file LoadCredential= names (README: Managing links)");
+    return 0;
+  }
+  if (action !== "create" && action !== "list" && action !== "revoke") return usage(action === undefined ? "key needs an action" : `unknown key action ${action}`);
+  if (action !== "create" && flags.scope !== undefined) return usage("--scope belongs to key create");
+  if (action === "list" ? name !== undefined : name === undefined || !KEY_NAME_PATTERN.test(name)) {
+    return usage(action === "list" ? "key list takes no name" : "a key name is 1 to 64 letters, digits, dots, hyphens or underscores");
+  }
+  const scope = flags.scope ?? "admin";
+  if (!(SCOPES as readonly string[]).includes(scope)) return usage(`--scope must be admin or create, got ${scope}`);
+
+  let db;
+  try {
+    db = openDatabase(dbPath);
+  } catch (err) {
+    io.err(`shortener: cannot open database ${dbPath}: ${err instanceof Error ? err.message : String(err)}`);
+    return 1;
+  }
+  try {
+    const keys = createKeyStore(db);
+    if (action === "create") {
+      try {
+        const { key } = keys.create(name!, scope as Scope, now);
+        io.out(key);
+        io.err(`shortener: created ${scope} key "${name}" in ${dbPath}; this is the only time the key is shown`);
+        return 0;
+      } catch (err) {
+        if (err instanceof KeyNameTakenError) {
+          io.err(`shortener: a key named "${name}" exists; revoke it first or choose another name`);
+          return 1;
+        }
+        throw err;
+      }
+    }
+    if (action === "revoke") {
+      if (!keys.revoke(name!, now)) {
+        io.err(`shortener: no key in use named "${name}"`);
+        return 1;
+      }
+      io.err(`shortener: revoked key "${name}"`);
+      return 0;
+    }
+    const rows = keys.list();
+    const when = (ms: number | null) => (ms === null ? "never" : new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z"));
+    const table = [["NAME", "SCOPE", "CREATED", "LAST USED", "STATE"], ...rows.map((k) => [k.name, k.scope, when(k.createdAt), when(k.lastUsedAt), k.revokedAt === null ? "active" : `revoked ${when(k.revokedAt)}`])];
+    const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
+    for (const row of table) io.out(row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  "));
+    return 0;
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,33 @@
+// The query string of GET /api/links, checked: every bad value is a 400 naming its parameter.
+
+import { LINK_STATUSES, type LinkStatus } from "../links/link.ts";
+import { decodeCursor, LIST_SORTS, type ListOrder, type ListQuery, type ListSort } from "../links/list.ts";
+import { TAG_PATTERN } from "../links/options.ts";
+import { MAX_URL_LENGTH } from "../links/url-rules.ts";
+import type { FieldProblem } from "./responses.ts";
+
+export const DEFAULT_PAGE = 50;
+export const MAX_PAGE = 200;
+
+export type ListParams = Omit<ListQuery, "ownerKeyId" | "now">;
+
+export function parseListQuery(query: URLSearchParams): { ok: true; params: ListParams } | { ok: false; problem: FieldProblem } {
+  const bad = (field: FieldProblem["field"], error: string) => ({ ok: false as const, problem: { code: "bad_request" as const, field, error } });
+  const q = query.get("q")?.trim() || null;
+  if (q !== null && q.length > MAX_URL_LENGTH) return bad("q", `q may be at most ${MAX_URL_LENGTH} characters`);
+  const tag = query.get("tag")?.trim() || null;
+  if (tag !== null && !TAG_PATTERN.test(tag)) return bad("tag", "tag must be 1 to 30 letters, digits, hyphens or underscores");
+  const status = query.get("status") || null;
+  if (status !== null && !LINK_STATUSES.includes(status as LinkStatus)) return bad("status", `status must be one of ${LINK_STATUSES.join(", ")}`);
+  const sort = query.get("sort") || "createdAt";
+  if (!LIST_SORTS.includes(sort as ListSort)) return bad("sort", `sort must be one of ${LIST_SORTS.join(", ")}`);
+  const order = query.get("order") || "desc";
+  if (order !== "asc" && order !== "desc") return bad("order", "order must be asc or desc");
+  const limitText = query.get("limit") || String(DEFAULT_PAGE);
+  const limit = /^\d{1,4}$/.test(limitText) ? Number(limitText) : NaN;
+  if (!(limit >= 1 && limit <= MAX_PAGE)) return bad("limit", `limit must be a whole number from 1 to ${MAX_PAGE}`);
+  const cursorText = query.get("cursor") || null;
+  const cursor = cursorText === null ? null : decodeCursor(cursorText, sort as ListSort, order as ListOrder);
+  if (cursorText !== null && cursor === null) return bad("cursor", "cursor is not one this list handed out for this sort and order");
+  return { ok: true, params: { q, tag, status: status as LinkStatus | null, sort: sort as ListSort, order: order as ListOrder, limit, cursor } };
+}

@@ -1,0 +1,135 @@
+// GET /api/links/export?format=csv|json streams every link a key may see; POST /api/links/import
+// creates each row of a CSV or JSON array like a create would and reports every row's outcome.
+
+import { createLink, type CreateFields } from "../links/create.ts";
+import { csvValues, EXPORT_COLUMNS, IMPORT_COLUMNS, transferRecord } from "../links/transfer.ts";
+import { csvRecord, CsvError, parseCsv } from "../util/csv.ts";
+import { ownerFilter, requirePrincipal } from "./auth.ts";
+import { mediaType, readBodyText } from "./form-body.ts";
+import type { LinksDeps } from "./links.ts";
+import { logAction } from "./audit.ts";
+import { publicBase, type PeerServer } from "./request-origin.ts";
+import { apiError, json } from "./responses.ts";
+import { retryWhileBusy, storageUnavailable } from "./write-retry.ts";
+import { dayOf } from "../util/day.ts";
+
+/** Rows one import may hold: a large homelab's whole collection, in a body of at most 16 MiB. */
+export const MAX_IMPORT_ROWS = 10_000;
+export const MAX_IMPORT_BYTES = 16 * 1024 * 1024;
+// Rows created between yields to the event loop, so that clicks are answered during a long import.
+const ROWS_PER_TURN = 100;
+
+export function handleExport(request: Request, server: PeerServer, deps: LinksDeps): Response {
+  const auth = requirePrincipal(request, server, deps);
+  if (!auth.ok) return auth.response;
+  const format = new URL(request.url).searchParams.get("format") ?? "csv";
+  if (format !== "csv" && format !== "json") return apiError(400, "bad_request", "format must be csv or json", "format");
+  const now = deps.now();
+  const links = deps.lister.all(ownerFilter(auth.principal));
+  const encoder = new TextEncoder();
+  let first = true;
+  // Pulled a chunk at a time: a slow client holds no read transaction open between chunks.
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      let text = "";
+      if (first) text += format === "csv" ? csvRecord(EXPORT_COLUMNS) : "[";
+      for (let i = 0; i < 200; i++) {
+        const next = links.next();
+        if (next.done) {
+          if (format === "json") text += first ? "]\n" : "\n]\n";
+          controller.enqueue(encoder.encode(text));
+          controller.close();
+          logAction(deps.log, auth.principal, "export", null, "ok");
+          return;
+        }
+        const record = transferRecord(next.value, now, deps.links.clicksAnswered(next.value.id));
+        text += format === "csv" ? csvRecord(csvValues(record)) : `${first ? "\n" : ",\n"}${JSON.stringify(record)}`;
+        first = false;
+      }
+      controller.enqueue(encoder.encode(text));
+    },
+  });
+  const type = format === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8";
+  return new Response(stream, {
+    headers: { "Content-Type": type, "Cache-Control": "no-store", "Content-Disposition": `attachment; filename="links-${dayOf(now)}.${format}"` },
+  });
+}
+
+type Outcome = { created: { row: number; id: string; shortUrl: string }[]; failed: { row: number; code: string; error: string }[] };
+
+export async function handleImport(request: Request, server: PeerServer, deps: LinksDeps): Promise<Response> {
+  const auth = requirePrincipal(request, server, deps);
+  if (!auth.ok) return auth.response;
+  const base = publicBase(deps.config, server, request, deps.trusted);
+  if (base === null) return apiError(400, "bad_request", "the Host header is missing or not a valid host name");
+  const type = mediaType(request);
+  if (type !== "text/csv" && type !== "application/json") return apiError(415, "unsupported_media_type", "send text/csv or a JSON array (application/json)");
+  const body = await readBodyText(request, MAX_IMPORT_BYTES);
+  if (!body.ok) return apiError(body.status, body.code, body.error);
+  const rows = type === "text/csv" ? csvRows(body.text) : jsonRows(body.text);
+  if (!rows.ok) return apiError(400, "bad_request", rows.error);
+  if (rows.rows.length > MAX_IMPORT_ROWS) return apiError(413, "too_many_rows", `at most ${MAX_IMPORT_ROWS} rows per import; split the file`);
+
+  const ownHosts = [new URL(base).host, request.headers.get("host") ?? ""].filter((h) => h !== "");
+  const blocklist = deps.blocklist();
+  const outcome: Outcome = { created: [], failed: [] };
+  for (let i = 0; i < rows.rows.length; i++) {
+    const row = i + 1;
+    const fields = rows.rows[i] ?? null;
+    if (fields === null) {
+      outcome.failed.push({ row, code: "bad_request", error: "the row is not an object" });
+      continue;
+    }
+    let result;
+    try {
+      result = await retryWhileBusy(
+        () => createLink(deps.links, { fields, ownerKeyId: auth.principal.keyId, ownHosts, isBlocked: (url) => blocklist.matches(url), now: deps.now() }),
+        deps.recorder.hurry,
+      );
+    } catch (err) {
+      // The disk refuses writes: stop here and say how far it got (every created row is committed).
+      logAction(deps.log, auth.principal, "import", null, `storage_unavailable after ${outcome.created.length} created`);
+      return storageUnavailable(err, deps.log, `importing links (row ${row}; ${outcome.created.length} created before it)`);
+    }
+    if (result.ok) outcome.created.push({ row, id: result.link.id, shortUrl: `${base}/${result.link.id}` });
+    else outcome.failed.push({ row, code: result.problems[0].code, error: result.problems[0].error });
+    if (row % ROWS_PER_TURN === 0) await Bun.sleep(0);
+  }
+  logAction(deps.log, auth.principal, "import", null, `ok ${outcome.created.length} created, ${outcome.failed.length} failed`);
+  return json(200, { success: true, data: outcome });
+}
+
+type Rows = { ok: true; rows: (CreateFields | null)[] } | { ok: false; error: string };
+
+/** Data rows of a CSV with a header naming at least `url`; unknown columns (an export's totals) are ignored. */
+function csvRows(text: string): Rows {
+  let records: string[][];
+  try {
+    records = parseCsv(text);
+  } catch (err) {
+    return { ok: false, error: err instanceof CsvError ? `CSV: ${err.message}` : "the CSV could not be read" };
+  }
+  const header = (records.shift() ?? []).map((h) => h.trim().toLowerCase());
+  if (!header.includes("url")) return { ok: false, error: `the first line must be a header with the columns ${IMPORT_COLUMNS.join(",")} (url at least)` };
+  const at = Object.fromEntries(IMPORT_COLUMNS.map((c) => [c, header.indexOf(c)]));
+  const rows = records
+    .filter((r) => !(r.length === 1 && r[0]!.trim() === "")) // blank lines
+    .map((r) => Object.fromEntries(IMPORT_COLUMNS.filter((c) => at[c]! >= 0).map((c) => [c, r[at[c]!] ?? ""])) as CreateFields);
+  return { ok: true, rows };
+}
+
+function jsonRows(text: string): Rows {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { ok: false, error: "the JSON could not be parsed" };
+  }
+  if (!Array.isArray(value)) return { ok: false, error: "the JSON must be an array of objects with url, custom_url, expires_at, max_clicks, tags" };
+  return {
+    ok: true,
+    rows: value.map((v) =>
+      typeof v === "object" && v !== null && !Array.isArray(v) ? (Object.fromEntries(IMPORT_COLUMNS.map((c) => [c, (v as Record<string, unknown>)[c]])) as CreateFields) : null,
+    ),
+  };
+}

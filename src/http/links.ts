@@ -1,0 +1,128 @@
+// The management API: GET /api/links, GET|PATCH|DELETE /api/links/<id>. Every route needs a key;
+// a create key sees and changes only its own links (another's link is a 404, never a 403 that
+// would confirm it exists). Each action is one log line: key name, action, id, result.
+
+import type { Config } from "../config.ts";
+import { pickLanguage } from "../lang.ts";
+import { looksLikeId } from "../links/alias.ts";
+import type { Blocklist } from "../links/blocklist.ts";
+import { parseChanges } from "../links/changes.ts";
+import type { Link } from "../links/link.ts";
+import { encodeCursor, type LinkLister } from "../links/list.ts";
+import type { LinkStore } from "../links/store.ts";
+import type { ClickRecorder } from "../visits/recorder.ts";
+import { maySee, ownerFilter, requirePrincipal, type AuthDeps, type Principal } from "./auth.ts";
+import { mediaType, MAX_BODY_BYTES, readBodyText } from "./form-body.ts";
+import { linkJson } from "./link-json.ts";
+import { parseListQuery } from "./link-query.ts";
+import { publicBase, type PeerServer } from "./request-origin.ts";
+import { apiError, fieldErrors, json } from "./responses.ts";
+import { retryWhileBusy, storageUnavailable } from "./write-retry.ts";
+import { logAction } from "./audit.ts";
+
+export type LinksDeps = AuthDeps & {
+  config: Config;
+  links: LinkStore;
+  lister: LinkLister;
+  blocklist: () => Blocklist;
+  recorder: Pick<ClickRecorder, "hurry">;
+};
+
+/** How links are rendered for this request: its public base and the stats pages' language. */
+export function linkRenderer(request: Request, server: PeerServer, deps: LinksDeps): ((link: Link) => ReturnType<typeof linkJson>) | null {
+  const base = publicBase(deps.config, server, request, deps.trusted);
+  if (base === null) return null;
+  const lang = pickLanguage(request.headers.get("accept-language"));
+  const now = deps.now();
+  return (link) => linkJson(link, base, lang, now, deps.links.clicksAnswered(link.id));
+}
+
+const NO_HOST = () => apiError(400, "bad_request", "the Host header is missing or not a valid host name");
+const notFound = (id: string) => apiError(404, "not_found", `no link with id "${id.slice(0, 30)}"`, "id");
+
+export function handleListLinks(request: Request, server: PeerServer, deps: LinksDeps): Response {
+  const auth = requirePrincipal(request, server, deps);
+  if (!auth.ok) return auth.response;
+  const parsed = parseListQuery(new URL(request.url).searchParams);
+  if (!parsed.ok) return fieldErrors([parsed.problem]);
+  const render = linkRenderer(request, server, deps);
+  if (render === null) return NO_HOST();
+  const page = deps.lister.page({ ...parsed.params, ownerKeyId: ownerFilter(auth.principal), now: deps.now() });
+  logAction(deps.log, auth.principal, "list", null, `ok ${page.links.length}`);
+  return json(200, { success: true, data: { links: page.links.map(render), nextCursor: page.next === null ? null : encodeCursor(page.next) } });
+}
+
+/** The link a key may see, or null (unknown, malformed, or another key's). */
+function visibleLink(id: string, principal: Principal, deps: LinksDeps): Link | null {
+  const link = looksLikeId(id) ? deps.links.get(id) : null;
+  return link !== null && maySee(principal, link) ? link : null;
+}
+
+export function handleGetLink(request: Request, id: string, server: PeerServer, deps: LinksDeps): Response {
+  const auth = requirePrincipal(request, server, deps);
+  if (!auth.ok) return auth.response;
+  const render = linkRenderer(request, server, deps);
+  if (render === null) return NO_HOST();
+  const link = visibleLink(id, auth.principal, deps);
+  logAction(deps.log, auth.principal, "get", id, link ? "ok" : "not_found");
+  return link ? json(200, { success: true, data: render(link) }) : notFound(id);
+}
+
+export async function handlePatchLink(request: Request, id: string, server: PeerServer, deps: LinksDeps): Promise<Response> {
+  const auth = requirePrincipal(request, server, deps);
+  if (!auth.ok) return auth.response;
+  const principal = auth.principal;
+  const render = linkRenderer(request, server, deps);
+  if (render === null) return NO_HOST();
+  if (mediaType(request) !== "application/json") return apiError(415, "unsupported_media_type", "send the changes as application/json");
+  const body = await readBodyText(request, MAX_BODY_BYTES);
+  if (!body.ok) return apiError(body.status, body.code, body.error);
+  let value: unknown;
+  try {
+    value = JSON.parse(body.text);
+  } catch {
+    return apiError(400, "bad_request", "the JSON body could not be parsed");
+  }
+  if (visibleLink(id, principal, deps) === null) {
+    logAction(deps.log, principal, "update", id, "not_found");
+    return notFound(id);
+  }
+  const base = publicBase(deps.config, server, request, deps.trusted)!;
+  const ownHosts = [new URL(base).host, request.headers.get("host") ?? ""].filter((h) => h !== "");
+  const blocklist = deps.blocklist();
+  const parsed = parseChanges(value, { ownHosts, isBlocked: (url) => blocklist.matches(url), now: deps.now() });
+  if (!parsed.ok) {
+    logAction(deps.log, principal, "update", id, "malformed" in parsed ? "bad_request" : parsed.problems[0]!.code);
+    return "malformed" in parsed ? apiError(400, "bad_request", parsed.malformed) : fieldErrors(parsed.problems);
+  }
+  let updated: Link | null;
+  try {
+    // The store drops its cached entry before this returns: the next click uses the new values.
+    updated = await retryWhileBusy(() => deps.links.update(id, parsed.changes), deps.recorder.hurry);
+  } catch (err) {
+    logAction(deps.log, principal, "update", id, "storage_unavailable");
+    return storageUnavailable(err, deps.log, "updating a link");
+  }
+  if (updated === null) return notFound(id); // deleted in between
+  logAction(deps.log, principal, "update", id, `ok ${Object.keys(parsed.changes).join(",")}`);
+  return json(200, { success: true, data: render(updated) });
+}
+
+export async function handleDeleteLink(request: Request, id: string, server: PeerServer, deps: LinksDeps): Promise<Response> {
+  const auth = requirePrincipal(request, server, deps);
+  if (!auth.ok) return auth.response;
+  const principal = auth.principal;
+  if (visibleLink(id, principal, deps) === null) {
+    logAction(deps.log, principal, "delete", id, "not_found");
+    return notFound(id);
+  }
+  let removed: boolean;
+  try {
+    removed = await retryWhileBusy(() => deps.links.remove(id, deps.now()), deps.recorder.hurry);
+  } catch (err) {
+    logAction(deps.log, principal, "delete", id, "storage_unavailable");
+    return storageUnavailable(err, deps.log, "deleting a link");
+  }
+  logAction(deps.log, principal, "delete", id, removed ? "ok" : "not_found");
+  return removed ? json(200, { success: true, data: { id, deleted: true } }) : notFound(id);
+}

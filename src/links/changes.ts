@@ -1,0 +1,62 @@
+// The body of PATCH /api/links/<id>: any of url, expiresAt, maxClicks, disabled, tags, checked by
+// the same rules as a create; null clears expiresAt, maxClicks and tags (and means false for disabled).
+
+import { checkDestination } from "./create.ts";
+import { parseExpiresAt, parseMaxClicks, parseTags } from "./options.ts";
+import type { LinkChanges } from "./store.ts";
+import type { FieldProblem } from "../http/responses.ts";
+
+const FIELDS = ["url", "expiresAt", "maxClicks", "disabled", "tags"] as const;
+
+export type ChangeContext = { ownHosts: readonly string[]; isBlocked: (url: string) => boolean; now: number };
+
+export type ParsedChanges =
+  | { ok: true; changes: LinkChanges }
+  | { ok: false; problems: FieldProblem[] }
+  /** not an object, or a field PATCH does not take (a typo must not pass silently) */
+  | { ok: false; malformed: string };
+
+export function parseChanges(body: unknown, ctx: ChangeContext): ParsedChanges {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    return { ok: false, malformed: "the body must be a JSON object with any of url, expiresAt, maxClicks, disabled, tags" };
+  }
+  const record = body as Record<string, unknown>;
+  const unknown = Object.keys(record).filter((k) => !(FIELDS as readonly string[]).includes(k));
+  if (unknown.length > 0) return { ok: false, malformed: `unknown field ${unknown[0]}: PATCH takes url, expiresAt, maxClicks, disabled, tags` };
+  const changes: LinkChanges = {};
+  const problems: FieldProblem[] = [];
+  if ("url" in record) {
+    const url = checkDestination(record.url, ctx.ownHosts, ctx.isBlocked);
+    if (url.ok) changes.url = url.url;
+    else problems.push({ code: url.code, field: "url", error: url.error });
+  }
+  if ("expiresAt" in record) {
+    if (record.expiresAt === null) changes.expiresAt = null;
+    else {
+      const parsed = parseExpiresAt(record.expiresAt, ctx.now);
+      if (parsed.ok) changes.expiresAt = parsed.value;
+      else problems.push({ code: parsed.problem, field: "expiresAt", error: `expiresAt ${parsed.error}` });
+    }
+  }
+  if ("maxClicks" in record) {
+    if (record.maxClicks === null) changes.maxClicks = null;
+    else {
+      const parsed = parseMaxClicks(record.maxClicks);
+      if (parsed.ok) changes.maxClicks = parsed.value;
+      else problems.push({ code: parsed.problem, field: "maxClicks", error: `maxClicks ${parsed.error}` });
+    }
+  }
+  if ("disabled" in record) {
+    if (record.disabled === null || typeof record.disabled === "boolean") changes.disabled = record.disabled === true;
+    else problems.push({ code: "bad_request", field: "disabled", error: "disabled must be true or false" });
+  }
+  if ("tags" in record) {
+    if (record.tags === null) changes.tags = [];
+    else {
+      const parsed = parseTags(record.tags);
+      if (parsed.ok) changes.tags = parsed.value;
+      else problems.push({ code: parsed.problem, field: "tags", error: `tags: ${parsed.error}` });
+    }
+  }
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, changes };
+}

@@ -1,0 +1,43 @@
+// A link as the owner manages it, and the one rule for its status (shared by the list, the
+// management API and the visitor's 410 page).
+
+export type Link = {
+  /** stable row number: list cursors and the search index refer to it */
+  seq: number;
+  id: string;
+  url: string;
+  /** ms since the Unix epoch */
+  createdAt: number;
+  /** api_keys.id of the key that created it; null for a public create; 0 for the systemd credential */
+  ownerKeyId: number | null;
+  expiresAt: number | null;
+  maxClicks: number | null;
+  disabled: boolean;
+  /** matches the --blocklist */
+  blocked: boolean;
+  tags: string[];
+  totalClicks: number;
+  humanClicks: number;
+  lastClickAt: number | null;
+};
+
+export type LinkStatus = "active" | "disabled" | "expired" | "blocked";
+export const LINK_STATUSES: readonly LinkStatus[] = ["active", "disabled", "expired", "blocked"];
+
+/** Why a link no longer redirects: its status, or deleted. */
+export type GoneReason = Exclude<LinkStatus, "active"> | "deleted";
+
+export type StatusFacts = Pick<Link, "disabled" | "blocked" | "expiresAt" | "maxClicks"> & { clicks: number };
+
+/**
+ * A blocklist match outranks the owner's own switch, which outranks expiry: the visitor's page and
+ * the list name the strongest reason. Expired from the instant expiresAt is reached, or once
+ * maxClicks clicks have been answered.
+ */
+export function linkStatus(link: StatusFacts, now: number): LinkStatus {
+  if (link.blocked) return "blocked";
+  if (link.disabled) return "disabled";
+  if (link.expiresAt !== null && now >= link.expiresAt) return "expired";
+  if (link.maxClicks !== null && link.clicks >= link.maxClicks) return "expired";
+  return "active";
+}

@@ -1,0 +1,28 @@
+// The `q` filter of the link list: a case-insensitive substring of the id or the destination.
+//
+// Two plans, because neither is fast for every term (measured on 100,000 links): the trigram index
+// finds a rare term in 0.06 ms but needs 95 ms to hand over a term that half the links contain,
+// while a scan in list order stops as soon as a page is full (0.05 ms for a common term) but reads
+// every row for a rare one (34 ms). So: ask the index for at most CANDIDATE_LIMIT matches; when it
+// has no more than that, list those; otherwise the term is common and the scan ends early.
+
+import type { Database } from "bun:sqlite";
+
+const CANDIDATE_LIMIT = 1000;
+/** Trigrams: shorter terms are not in the index. */
+const MIN_INDEXED_LENGTH = 3;
+
+export type SearchCondition = { sql: string; params: (string | number)[] };
+
+export function searchPlanner(db: Database): (q: string) => SearchCondition {
+  const candidates = db.query<{ rowid: number }, [string, number]>("SELECT rowid FROM links_search WHERE links_search MATCH ? LIMIT ?");
+  return (q) => {
+    if ([...q].length >= MIN_INDEXED_LENGTH) {
+      // A quoted phrase: the term matches as a substring, whatever characters it holds.
+      const found = candidates.all(`"${q.replaceAll('"', '""')}"`, CANDIDATE_LIMIT + 1);
+      if (found.length <= CANDIDATE_LIMIT) return { sql: "seq IN (SELECT value FROM json_each(?))", params: [JSON.stringify(found.map((r) => r.rowid))] };
+    }
+    const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    return { sql: "(id LIKE ? ESCAPE '\\' OR url LIKE ? ESCAPE '\\')", params: [pattern, pattern] };
+  };
+}

@@ -1,0 +1,43 @@
+// The record a link is exported as and imported from (README: Managing links). Its first five
+// columns are what an import reads, so an export can be imported elsewhere as it is.
+
+import { linkStatus, type Link } from "./link.ts";
+
+export const IMPORT_COLUMNS = ["url", "custom_url", "expires_at", "max_clicks", "tags"] as const;
+export const EXPORT_COLUMNS = [...IMPORT_COLUMNS, "disabled", "status", "created_at", "total_clicks", "human_clicks", "last_click_at"] as const;
+
+export type TransferRecord = {
+  url: string;
+  custom_url: string;
+  expires_at: string | null;
+  max_clicks: number | null;
+  tags: string[];
+  disabled: boolean;
+  status: string;
+  created_at: string;
+  total_clicks: number;
+  human_clicks: number;
+  last_click_at: string | null;
+};
+
+export function transferRecord(link: Link, now: number, answered: number | undefined): TransferRecord {
+  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  return {
+    url: link.url,
+    custom_url: link.id,
+    expires_at: iso(link.expiresAt),
+    max_clicks: link.maxClicks,
+    tags: link.tags,
+    disabled: link.disabled,
+    status: linkStatus({ ...link, clicks: Math.max(link.totalClicks, answered ?? 0) }, now),
+    created_at: iso(link.createdAt)!,
+    total_clicks: link.totalClicks,
+    human_clicks: link.humanClicks,
+    last_click_at: iso(link.lastClickAt),
+  };
+}
+
+/** The record's values in EXPORT_COLUMNS order, as CSV text wants them. */
+export function csvValues(r: TransferRecord): (string | number | null)[] {
+  return [r.url, r.custom_url, r.expires_at, r.max_clicks, r.tags.join(","), r.disabled ? "true" : "false", r.status, r.created_at, r.total_clicks, r.human_clicks, r.last_click_at];
+}

@@ -4,7 +4,7 @@
 import type { Database } from "bun:sqlite";
 import type { Link, LinkStatus } from "./link.ts";
 import { LINK_COLUMNS, tagReader, toLink, type LinkRow } from "./rows.ts";
-import { searchPlanner } from "./search.ts";
+import { CANDIDATE_LIMIT, searchPlanner } from "./search.ts";
 
 export const LIST_SORTS = ["createdAt", "totalClicks", "lastClickAt"] as const;
 export type ListSort = (typeof LIST_SORTS)[number];
@@ -54,9 +54,10 @@ export type LinkLister = {
   all(ownerKeyId: number | null): Generator<Link>;
 };
 
-export function createLinkLister(db: Database): LinkLister {
+/** `searchCandidates`: how many index matches a search lists before it scans instead (search.ts). */
+export function createLinkLister(db: Database, searchCandidates = CANDIDATE_LIMIT): LinkLister {
   const tagsOf = tagReader(db);
-  const search = searchPlanner(db);
+  const search = searchPlanner(db, searchCandidates);
 
   const withTags = (rows: LinkRow[]): Link[] => {
     const tags = tagsOf(rows.map((r) => r.seq));

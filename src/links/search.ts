@@ -8,19 +8,19 @@
 
 import type { Database } from "bun:sqlite";
 
-const CANDIDATE_LIMIT = 1000;
+export const CANDIDATE_LIMIT = 1000;
 /** Trigrams: shorter terms are not in the index. */
 const MIN_INDEXED_LENGTH = 3;
 
 export type SearchCondition = { sql: string; params: (string | number)[] };
 
-export function searchPlanner(db: Database): (q: string) => SearchCondition {
+export function searchPlanner(db: Database, candidateLimit = CANDIDATE_LIMIT): (q: string) => SearchCondition {
   const candidates = db.query<{ rowid: number }, [string, number]>("SELECT rowid FROM links_search WHERE links_search MATCH ? LIMIT ?");
   return (q) => {
     if ([...q].length >= MIN_INDEXED_LENGTH) {
       // A quoted phrase: the term matches as a substring, whatever characters it holds.
-      const found = candidates.all(`"${q.replaceAll('"', '""')}"`, CANDIDATE_LIMIT + 1);
-      if (found.length <= CANDIDATE_LIMIT) return { sql: "seq IN (SELECT value FROM json_each(?))", params: [JSON.stringify(found.map((r) => r.rowid))] };
+      const found = candidates.all(`"${q.replaceAll('"', '""')}"`, candidateLimit + 1);
+      if (found.length <= candidateLimit) return { sql: "seq IN (SELECT value FROM json_each(?))", params: [JSON.stringify(found.map((r) => r.rowid))] };
     }
     const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     return { sql: "(id LIKE ? ESCAPE '\\' OR url LIKE ? ESCAPE '\\')", params: [pattern, pattern] };

@@ -96,3 +96,20 @@ test("the UI and its assets come out of the executable", async () => {
   const stats = await fetch(`${base}/en/stats/standalone`);
   expect(stats.status).toBe(200);
 });
+
+test("the owner's way in: `key create` in the same folder (default database) while it runs, then manage a link", async () => {
+  const made = Bun.spawnSync([...hideRepository(), ...serverCommand(), "key", "create", "owner"], { cwd: folder, env: { PATH: process.env.PATH ?? "" }, stdout: "pipe", stderr: "pipe" });
+  expect(made.exitCode).toBe(0);
+  const key = made.stdout.toString().trim();
+  expect(key).toMatch(/^sk_[0-9A-Za-z]{32}$/);
+  const auth = { authorization: `Bearer ${key}` };
+  const list = await (await fetch(`${base}/api/links`, { headers: auth })).json();
+  expect(list.data.links.map((l: { id: string }) => l.id)).toContain("standalone");
+  const patched = await fetch(`${base}/api/links/standalone`, { method: "PATCH", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ disabled: true }) });
+  expect(patched.status).toBe(200);
+  const gone = await fetch(`${base}/standalone`, { redirect: "manual", headers: { "accept-language": "ja" } });
+  expect(gone.status).toBe(410);
+  expect(await gone.text()).toContain("このリンクは無効になっています");
+  expect((await fetch(`${base}/api/links/standalone`, { method: "DELETE", headers: auth })).status).toBe(200);
+  expect((await fetch(`${base}/standalone`, { redirect: "manual" })).status).toBe(410);
+});

@@ -1,0 +1,176 @@
+// Who may call the management routes, against a real server: every route without a key, with a
+// wrong key, a revoked key, and a create key on another key's link; the failed-attempt limit; a
+// revoke from the command line while the service runs; keys never in the log.
+
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createLink, startServer, type RunningServer } from "../support/server.ts";
+import { api, cli, makeKey } from "../support/admin.ts";
+
+let server: RunningServer;
+let admin: string;
+let creatorA: string;
+let creatorB: string;
+let revoked: string;
+
+beforeAll(async () => {
+  // Behind a "proxy" (the test itself): each wrong attempt below comes from an address of its own,
+  // so that the failed-attempt limit, tested on its own server, does not interfere.
+  server = await startServer({ args: ["--create-rate-limit", "0", "--trust-proxy", "127.0.0.1"] });
+  admin = makeKey(server.dbPath, "admin");
+  creatorA = makeKey(server.dbPath, "team-a", "create");
+  creatorB = makeKey(server.dbPath, "team-b", "create");
+  revoked = makeKey(server.dbPath, "old", "admin");
+  expect(cli(["key", "revoke", "old", "--db", server.dbPath]).code).toBe(0);
+  expect((await api(server.url, creatorA, "POST", "/api/create", { url: "https://a.example/", custom_url: "owned-by-a" })).status).toBe(201);
+  expect((await createLink(server.url, { url: "https://public.example/", custom_url: "public-one" })).status).toBe(201);
+});
+afterAll(() => server.dispose());
+
+let addresses = 0;
+const nextAddress = () => `198.51.100.${++addresses}`;
+
+// Every management route, with a request that would succeed for an admin.
+const ROUTES: { name: string; method: string; path: string; body?: unknown; headers?: Record<string, string> }[] = [
+  { name: "list", method: "GET", path: "/api/links" },
+  { name: "get", method: "GET", path: "/api/links/owned-by-a" },
+  { name: "patch", method: "PATCH", path: "/api/links/owned-by-a", body: { tags: ["x"] } },
+  { name: "delete", method: "DELETE", path: "/api/links/public-one" },
+  { name: "export", method: "GET", path: "/api/links/export" },
+  { name: "import", method: "POST", path: "/api/links/import", body: "url\nhttps://imported.example/\n", headers: { "content-type": "text/csv" } },
+];
+
+describe("every management route refuses", () => {
+  for (const route of ROUTES) {
+    test(`${route.name}: no key → 401 auth_required with WWW-Authenticate: Bearer`, async () => {
+      const r = await api(server.url, null, route.method, route.path, route.body, route.headers);
+      expect(r.status).toBe(401);
+      expect(r.body).toMatchObject({ success: false, code: "auth_required" });
+      expect(r.headers.get("www-authenticate")).toStartWith("Bearer");
+    });
+    test(`${route.name}: a wrong key and a revoked key → 401 auth_invalid`, async () => {
+      for (const key of ["sk_" + "x".repeat(32), revoked, "Basic abc"]) {
+        const r = await api(server.url, key, route.method, route.path, route.body, { ...route.headers, "x-forwarded-for": nextAddress() });
+        expect(r.status).toBe(401);
+        expect(r.body).toMatchObject({ success: false, code: "auth_invalid" });
+      }
+    });
+  }
+  test("nothing was changed by the refused requests", async () => {
+    const links = (await api(server.url, admin, "GET", "/api/links")).body.data.links;
+    expect(links.map((l: { id: string }) => l.id).sort()).toEqual(["owned-by-a", "public-one"]);
+    expect(links.find((l: { id: string }) => l.id === "owned-by-a").tags).toEqual([]);
+  });
+});
+
+describe("a create key sees and changes only its own links", () => {
+  test("another key's link and a public link are 404 for get, patch and delete, and stay unchanged", async () => {
+    for (const id of ["owned-by-a", "public-one"]) {
+      for (const [method, body] of [["GET", undefined], ["PATCH", { disabled: true }], ["DELETE", undefined]] as const) {
+        const r = await api(server.url, creatorB, method, `/api/links/${id}`, body);
+        expect(r.status).toBe(404);
+        expect(r.body).toMatchObject({ success: false, code: "not_found" });
+      }
+    }
+    const a = await api(server.url, admin, "GET", "/api/links/owned-by-a");
+    expect(a.body.data).toMatchObject({ disabled: false, status: "active" });
+    expect((await fetch(`${server.url}/public-one`, { redirect: "manual" })).status).toBe(302);
+  });
+
+  test("its list and export hold only its links; its own link it may edit", async () => {
+    const listA = await api(server.url, creatorA, "GET", "/api/links");
+    expect(listA.body.data.links.map((l: { id: string }) => l.id)).toEqual(["owned-by-a"]);
+    expect((await api(server.url, creatorB, "GET", "/api/links")).body.data.links).toEqual([]);
+    const exportB = await api(server.url, creatorB, "GET", "/api/links/export?format=json");
+    expect(exportB.body).toEqual([]);
+    const patched = await api(server.url, creatorA, "PATCH", "/api/links/owned-by-a", { tags: ["mine"] });
+    expect(patched.status).toBe(200);
+    expect(patched.body.data.tags).toEqual(["mine"]);
+  });
+
+  test("what it imports is its own", async () => {
+    const r = await api(server.url, creatorB, "POST", "/api/links/import", "url,custom_url\nhttps://b.example/,imported-by-b\n", { "content-type": "text/csv" });
+    expect(r.body.data.created).toHaveLength(1);
+    expect((await api(server.url, creatorB, "GET", "/api/links/imported-by-b")).status).toBe(200);
+    expect((await api(server.url, creatorA, "GET", "/api/links/imported-by-b")).status).toBe(404);
+    expect((await api(server.url, admin, "GET", "/api/links/imported-by-b")).status).toBe(200);
+  });
+});
+
+test("a revoke from the command line while the service runs takes effect within a second", async () => {
+  const key = makeKey(server.dbPath, "short-lived");
+  expect((await api(server.url, key, "GET", "/api/links")).status).toBe(200);
+  const revokedAt = Date.now();
+  const r = cli(["key", "revoke", "short-lived", "--db", server.dbPath]);
+  expect(r.code).toBe(0);
+  let status = 200;
+  while (status === 200 && Date.now() - revokedAt < 1000) status = (await api(server.url, key, "GET", "/api/links")).status;
+  expect(status).toBe(401);
+});
+
+test("key list shows name, scope and last use, never a key; the service never logs a key", async () => {
+  const list = cli(["key", "list", "--db", server.dbPath]);
+  expect(list.code).toBe(0);
+  expect(list.out).toMatch(/^NAME\s+SCOPE\s+CREATED\s+LAST USED\s+STATE/);
+  expect(list.out).toMatch(/^admin\s+admin\s+\S+\s+\d{4}-\d\d-\d\dT/m); // used above
+  expect(list.out).toMatch(/^team-b\s+create\s+\S+\s+\d{4}-\d\d-\d\dT/m);
+  expect(list.out).toMatch(/^old\s+admin\s+.*revoked/m);
+  for (const key of [admin, creatorA, creatorB, revoked]) {
+    expect(list.out).not.toContain(key.slice(3));
+    expect(server.output()).not.toContain(key.slice(3));
+  }
+  expect(server.output()).toMatch(/^management key=team-a action=update id=owned-by-a result="ok tags"$/m);
+  expect(server.output()).toMatch(/^auth failed reason=auth_invalid path=\/api\/links$/m);
+});
+
+describe("the failed-attempt limit (its own server: the count is per address)", () => {
+  test("ten failures a minute are 401; the eleventh attempt, even with a right key, is 429 with Retry-After", async () => {
+    const fresh = await startServer();
+    try {
+      const good = makeKey(fresh.dbPath, "good");
+      for (let i = 0; i < 10; i++) expect((await api(fresh.url, "sk_wrong", "GET", "/api/links")).status).toBe(401);
+      for (const key of ["sk_wrong", good]) {
+        const r = await api(fresh.url, key, "GET", "/api/links");
+        expect(r.status).toBe(429);
+        expect(r.body).toMatchObject({ success: false, code: "auth_rate_limited" });
+        expect(Number(r.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+      }
+      // A request without credentials is not an attempt: it still gets the plain 401.
+      expect((await api(fresh.url, null, "GET", "/api/links")).status).toBe(401);
+      // Redirects and public creates are not affected.
+      expect((await createLink(fresh.url, { url: "https://example.com/", custom_url: "still-works" })).status).toBe(201);
+      expect((await fetch(`${fresh.url}/still-works`, { redirect: "manual" })).status).toBe(302);
+    } finally {
+      await fresh.dispose();
+    }
+  });
+});
+
+describe("key command line", () => {
+  test("create prints the key alone on stdout; notes go to stderr", () => {
+    const r = cli(["key", "create", "solo", "--scope", "create", "--db", server.dbPath]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^sk_[0-9A-Za-z]{32}\n$/);
+    expect(r.err).toContain('created create key "solo"');
+  });
+  test.each([
+    [["key", "create", "solo"], 1, "exists"],
+    [["key", "create", "bad name"], 2, "key name"],
+    [["key", "create", "x", "--scope", "root"], 2, "--scope"],
+    [["key", "revoke", "nobody"], 1, "no key"],
+    [["key", "list", "extra"], 2, "takes no name"],
+    [["key"], 2, "needs an action"],
+    [["--scope", "admin"], 2, "--scope"],
+  ])("%p exits %p naming %p", (args, code, named) => {
+    const r = cli([...(args as string[]), "--db", server.dbPath]);
+    expect(r.code).toBe(code as number);
+    expect(r.err).toContain(named as string);
+    expect(r.out).toBe("");
+  });
+  test("generate prints a random secret and stores nothing", () => {
+    const before = cli(["key", "list", "--db", server.dbPath]).out;
+    const r = cli(["key", "generate"]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^sk_[0-9A-Za-z]{32}\n$/);
+    expect(cli(["key", "list", "--db", server.dbPath]).out).toBe(before);
+  });
+});

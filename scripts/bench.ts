@@ -14,6 +14,7 @@ import { join, resolve } from "node:path";
 import { ensureWrk, runWrk, requestsPerSecond, okResponses, type WrkResult } from "./bench/wrk.ts";
 import { startListening, memoryMiB, type Served } from "./lib/processes.ts";
 import { seededDatabase } from "./bench/seed-cache.ts";
+import { RARE_TERM } from "./bench/seed.ts";
 import { createLinks, waitForFlush, countedClicks } from "./bench/clicks-api.ts";
 import { printReport, type Report, type TargetReport } from "./bench/report.ts";
 
@@ -66,9 +67,14 @@ async function main(): Promise<number> {
   const started: Served[] = [];
   try {
     const dbPath = join(tmp, "main.db");
-    log(`seeding links with ${SEED.hundred} and ${SEED.million.toLocaleString("en")} visits through src/visits/writer.ts ...`);
+    log(`seeding links with ${SEED.hundred} and ${SEED.million.toLocaleString("en")} visits through src/visits/writer.ts, and 100,000 links for the owner's list ...`);
     const seeded = await seededDatabase(ROOT, dbPath, SEED);
     log(seeded.cached ? "seeded database taken from bench-results/seed-cache" : `seeded in ${seeded.seconds.toFixed(1)} s`);
+
+    // The owner's key for the list benchmark, made by the binary under test (it migrates the file too).
+    const keyRun = Bun.spawnSync([opt.bin, "key", "create", "bench", "--db", dbPath], { cwd: tmp, stdout: "pipe", stderr: "pipe" });
+    if (keyRun.exitCode !== 0) throw new Error(`key create failed: ${keyRun.stderr.toString()}`);
+    const ownerKey = keyRun.stdout.toString().trim();
 
     // --trust-proxy 127.0.0.1: wrk's X-Forwarded-For addresses are believed, so every click gets a country lookup.
     const shortenerArgs = (db: string) => ["--port", "0", "--host", "127.0.0.1", "--db", db, "--create-rate-limit", "0", "--trust-proxy", "127.0.0.1"];
@@ -128,6 +134,17 @@ async function main(): Promise<number> {
     await statsAt(seeded.ids.hundred!); // warm the statement cache and the page cache
     const stats100 = await statsAt(seeded.ids.hundred!);
     const stats1m = await statsAt(seeded.ids.million!);
+    log("the owner's list: GET /api/links over 100,000 links (1 connection)");
+    const listAt = (query: string) =>
+      runWrk(wrk, { url: `${main.served.url}/api/links?${query}`, seconds: statsSeconds, connections: 1, mode: "plain", headers: [`Authorization: Bearer ${ownerKey}`] });
+    await listAt("limit=50"); // warm-up
+    const list = {
+      firstPage: await listAt("limit=50"),
+      byClicks: await listAt("limit=50&sort=totalClicks"),
+      rareSearch: await listAt(`limit=50&q=${RARE_TERM}`),
+      commonSearch: await listAt("limit=50&q=site7"),
+      tag: await listAt("limit=50&tag=tenth"),
+    };
     const creates = await runWrk(wrk, { url: main.served.url, seconds: opt.quick ? 3 : 5, connections: CONNECTIONS, mode: "create" });
     const memoryAfterAll = memoryMiB(main.served.pid);
 
@@ -142,6 +159,7 @@ async function main(): Promise<number> {
         at100: stats100,
         at1M: stats1m,
       },
+      list,
       creates,
       memoryMiB: { afterClicks: memory, mainAfterAll: memoryAfterAll },
     };

@@ -12,6 +12,8 @@ export type Report = {
   targets: TargetReport[];
   counting: Counting[];
   stats: { seeding: string; at100: WrkResult; at1M: WrkResult };
+  /** GET /api/links over 100,000 links: first page, sorted by clicks, a rare and a common search, a tag */
+  list: Record<"firstPage" | "byClicks" | "rareSearch" | "commonSearch" | "tag", WrkResult>;
   creates: WrkResult;
   memoryMiB: { afterClicks: Record<string, { rss: number; peak: number }>; mainAfterAll: { rss: number; peak: number } };
 };
@@ -69,6 +71,12 @@ export function printReport(r: Report) {
   lines.push("", `stats (/api/stats, 1 connection; ${r.stats.seeding}):`);
   lines.push(`  100 visits: p50 ${ms(s100.p50)} p99 ${ms(s100.p99)} (${int(requestsPerSecond(r.stats.at100))} req/s)`);
   lines.push(`  1M visits:  p50 ${ms(s1m.p50)} p99 ${ms(s1m.p99)} (${int(requestsPerSecond(r.stats.at1M))} req/s); p50 ratio 1M/100 ${(s1m.p50 / s100.p50).toFixed(2)} (target <= 2, and p50 < 10 ms)`);
+  lines.push("", "owner's list (GET /api/links?limit=50 over 100,000 links, 1 connection; target p50 < 20 ms):");
+  const listNames = { firstPage: "first page (newest)", byClicks: "sorted by clicks", rareSearch: "search, 10 matches", commonSearch: "search, 11,100 matches", tag: "tag, 10,000 links" } as const;
+  for (const [key, label] of Object.entries(listNames)) {
+    const w = r.list[key as keyof typeof listNames];
+    lines.push(`  ${label.padEnd(24)} p50 ${ms(w.latencyUs.p50)} p99 ${ms(w.latencyUs.p99)} (${int(requestsPerSecond(w))} req/s, non-2xx ${w.errors.status})`);
+  }
   const c = r.creates;
   lines.push("", `creates: ${int(okResponses(c) / (c.durationUs / 1e6))} /s (POST /api/create urlencoded, no alias, -c${r.options.connections}; non-2xx ${c.errors.status}), p50 ${ms(c.latencyUs.p50)} p99 ${ms(c.latencyUs.p99)}`);
   lines.push("", "memory:");

@@ -5,6 +5,7 @@
 
 import { openDatabase } from "../../src/db/open.ts";
 import { createLinkStore } from "../../src/links/store.ts";
+import { createSearchIndexer } from "../../src/links/search-index.ts";
 import { createVisitWriter } from "../../src/visits/writer.ts";
 import { buildVisit } from "../../src/visits/visitor.ts";
 import { createClientClassifier } from "../../src/visits/ua.ts";
@@ -23,7 +24,12 @@ const REFERERS = [null, null, "https://www.google.com/", "https://t.co/", "https
 const QUERIES = ["", "", "?utm_source=newsletter&utm_medium=email&utm_campaign=launch", "?utm_source=twitter&utm_medium=social", "?utm_source=hn"];
 const OCTETS = [2, 5, 8, 24, 31, 41, 46, 62, 77, 81, 89, 101, 103, 110, 118, 133, 151, 175, 177, 185, 190, 196, 200, 213];
 
-export type SeedResult = { ids: Record<string, string>; seconds: number; visits: number };
+export type SeedResult = { ids: Record<string, string>; seconds: number; visits: number; links: number };
+
+/** Links of the owner's list benchmark: ids bulk-<n>, destinations on 1,000 hosts, a few tagged. */
+export const LIST_LINKS = 100_000;
+/** A term in the destination of exactly 10 of them (the search index's plan). */
+export const RARE_TERM = "campaign-rare";
 
 /**
  * Creates one link per entry of `visitsPerLink` (created `days` ago) and records that many visits
@@ -64,7 +70,17 @@ export async function seed(dbPath: string, visitsPerLink: Record<string, number>
   }
   writer.close();
   const { written, dropped } = writer.stats();
+  // The owner's list: 100,000 links, created one a minute back from now, in one transaction.
+  db.transaction(() => {
+    for (let i = 0; i < LIST_LINKS; i++) {
+      const path = i % 10_000 === 0 ? RARE_TERM : `page/${(i * 7919) % 100_003}`;
+      links.create({ url: `https://site${i % 1000}.example/${path}?n=${i}`, alias: `bulk-${i}`, tags: i % 10 === 0 ? ["tenth"] : [] }, now - (LIST_LINKS - i) * 60_000);
+    }
+  })();
+  // As the binary's recorder thread would have by the time anyone searches them.
+  const indexer = createSearchIndexer(db);
+  while (indexer.indexNew() > 0);
   db.close();
   if (written !== visits || dropped !== 0) throw new Error(`seeding wrote ${written} of ${visits} visits (${dropped} dropped)`);
-  return { ids, seconds: (performance.now() - started) / 1000, visits };
+  return { ids, seconds: (performance.now() - started) / 1000, visits, links: LIST_LINKS };
 }

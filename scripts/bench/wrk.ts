@@ -29,10 +29,11 @@ export async function ensureWrk(log: (line: string) => void): Promise<string> {
   return installed;
 }
 
-export type WrkRun = { url: string; seconds: number; connections: number; mode: "clicks" | "create" | "plain"; ids?: string[] };
+export type WrkRun = { url: string; seconds: number; connections: number; mode: "clicks" | "create" | "plain"; ids?: string[]; headers?: string[] };
 
 export async function runWrk(wrk: string, run: WrkRun): Promise<WrkResult> {
-  const args = [wrk, "-t1", `-c${run.connections}`, `-d${run.seconds}s`, "--latency", "--timeout", "5s", "-s", LUA, run.url, "--", run.mode, ...(run.ids ?? [])];
+  const headers = (run.headers ?? []).flatMap((h) => ["-H", h]);
+  const args = [wrk, "-t1", `-c${run.connections}`, `-d${run.seconds}s`, "--latency", "--timeout", "5s", ...headers, "-s", LUA, run.url, "--", run.mode, ...(run.ids ?? [])];
   const proc = Bun.spawn(args, { stdout: "pipe", stderr: "pipe" });
   const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   const line = out.split("\n").find((l) => l.startsWith("BENCH_RESULT "));

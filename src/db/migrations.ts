@@ -116,7 +116,7 @@ const MIGRATIONS: readonly string[] = [
   CREATE UNIQUE INDEX api_keys_active_name ON api_keys(name) WHERE revoked_at IS NULL;
 
   CREATE TABLE links_v3 (
-    seq           INTEGER PRIMARY KEY,
+    seq           INTEGER PRIMARY KEY AUTOINCREMENT, -- never reused: the search index and cursors rely on it
     id            TEXT NOT NULL UNIQUE,   -- generated id or custom alias; case-sensitive (BINARY)
     url           TEXT NOT NULL,
     created_at    INTEGER NOT NULL,       -- ms since the Unix epoch
@@ -156,15 +156,20 @@ const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
 
   -- Substring search over ids and destinations (src/links/search.ts): trigrams, case-insensitive.
+  -- New links are indexed in batches by the recorder thread (src/links/search-index.ts): one
+  -- segment per create cost 90-115 µs a create, a batch about 20 µs a link. Rows up to
+  -- indexed_upto are in the index; edits and deletes of those keep it current at once.
   CREATE VIRTUAL TABLE links_search USING fts5(id, url, content = 'links', content_rowid = 'seq', tokenize = 'trigram');
+  CREATE TABLE links_search_state (indexed_upto INTEGER NOT NULL);
+  -- The links of an upgraded file are indexed here, at once (about 2 s per 100,000).
   INSERT INTO links_search (links_search) VALUES ('rebuild');
-  CREATE TRIGGER links_search_insert AFTER INSERT ON links BEGIN
-    INSERT INTO links_search (rowid, id, url) VALUES (new.seq, new.id, new.url);
-  END;
-  CREATE TRIGGER links_search_delete AFTER DELETE ON links BEGIN
+  INSERT INTO links_search_state (indexed_upto) SELECT COALESCE(MAX(seq), 0) FROM links;
+  CREATE TRIGGER links_search_delete AFTER DELETE ON links
+    WHEN old.seq <= (SELECT indexed_upto FROM links_search_state) BEGIN
     INSERT INTO links_search (links_search, rowid, id, url) VALUES ('delete', old.seq, old.id, old.url);
   END;
-  CREATE TRIGGER links_search_update AFTER UPDATE OF url ON links BEGIN
+  CREATE TRIGGER links_search_update AFTER UPDATE OF url ON links
+    WHEN old.seq <= (SELECT indexed_upto FROM links_search_state) BEGIN
     INSERT INTO links_search (links_search, rowid, id, url) VALUES ('delete', old.seq, old.id, old.url);
     INSERT INTO links_search (rowid, id, url) VALUES (new.seq, new.id, new.url);
   END;

@@ -4,7 +4,8 @@
 // finds a rare term in 0.06 ms but needs 95 ms to hand over a term that half the links contain,
 // while a scan in list order stops as soon as a page is full (0.05 ms for a common term) but reads
 // every row for a rare one (34 ms). So: ask the index for at most CANDIDATE_LIMIT matches; when it
-// has no more than that, list those; otherwise the term is common and the scan ends early.
+// has no more than that, list those, plus any match among the links created since the index was
+// last brought up to date (search-index.ts); otherwise the term is common and the scan ends early.
 
 import type { Database } from "bun:sqlite";
 
@@ -16,13 +17,19 @@ export type SearchCondition = { sql: string; params: (string | number)[] };
 
 export function searchPlanner(db: Database, candidateLimit = CANDIDATE_LIMIT): (q: string) => SearchCondition {
   const candidates = db.query<{ rowid: number }, [string, number]>("SELECT rowid FROM links_search WHERE links_search MATCH ? LIMIT ?");
+  const LIKE = "(id LIKE ? ESCAPE '\\' OR url LIKE ? ESCAPE '\\')";
+  // The links not yet in the index: a range of seq from the last indexed one, a few at most.
+  const unindexed = db.query<{ seq: number }, [string, string]>(`SELECT seq FROM links WHERE seq > (SELECT indexed_upto FROM links_search_state) AND ${LIKE}`);
   return (q) => {
+    const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     if ([...q].length >= MIN_INDEXED_LENGTH) {
       // A quoted phrase: the term matches as a substring, whatever characters it holds.
       const found = candidates.all(`"${q.replaceAll('"', '""')}"`, candidateLimit + 1);
-      if (found.length <= candidateLimit) return { sql: "seq IN (SELECT value FROM json_each(?))", params: [JSON.stringify(found.map((r) => r.rowid))] };
+      if (found.length <= candidateLimit) {
+        const seqs = [...found.map((r) => r.rowid), ...unindexed.all(pattern, pattern).map((r) => r.seq)];
+        return { sql: "seq IN (SELECT value FROM json_each(?))", params: [JSON.stringify(seqs)] };
+      }
     }
-    const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    return { sql: "(id LIKE ? ESCAPE '\\' OR url LIKE ? ESCAPE '\\')", params: [pattern, pattern] };
+    return { sql: LIKE, params: [pattern, pattern] };
   };
 }

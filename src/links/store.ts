@@ -99,7 +99,8 @@ export function createLinkStore(db: Database, random: RandomBytes = cryptoRandom
     return row ? toLink(row, tagsOf([row.seq]).get(row.seq) ?? []) : null;
   };
 
-  const tryInsert = db.transaction((id: string, link: NewLink, now: number): "ok" | "taken" | "retired" => {
+  /** The new link's seq, or why there is none. */
+  const tryInsert = db.transaction((id: string, link: NewLink, now: number): number | "taken" | "retired" => {
     let row;
     try {
       row = insert.get(id, link.url, now, link.ownerKeyId ?? null, link.expiresAt ?? null, link.maxClicks ?? null);
@@ -109,11 +110,15 @@ export function createLinkStore(db: Database, random: RandomBytes = cryptoRandom
     }
     if (row === null) return "retired";
     for (const tag of link.tags ?? []) insertTag.run(row.seq, tag);
-    return "ok";
+    return row.seq;
   });
 
-  const created = (id: string, link: NewLink): Link => {
-    const stored = read(id) ?? fail(`link ${id} vanished after insert`);
+  // The row is exactly what was inserted: no need to read it back.
+  const created = (seq: number, id: string, link: NewLink, now: number): Link => {
+    const stored: Link = {
+      seq, id, url: link.url, createdAt: now, ownerKeyId: link.ownerKeyId ?? null, expiresAt: link.expiresAt ?? null, maxClicks: link.maxClicks ?? null,
+      disabled: false, blocked: false, tags: [...new Set(link.tags ?? [])].sort(), totalClicks: 0, humanClicks: 0, lastClickAt: null,
+    };
     cache.set(id, { url: stored.url, rules: clickRules({ ...rowFacts(stored), total_clicks: 0 }) });
     return stored;
   };
@@ -169,12 +174,13 @@ export function createLinkStore(db: Database, random: RandomBytes = cryptoRandom
         const outcome = tryInsert(link.alias, link, now);
         if (outcome === "taken") throw new AliasTakenError(link.alias);
         if (outcome === "retired") throw new AliasRetiredError(link.alias);
-        return created(link.alias, link);
+        return created(outcome, link.alias, link, now);
       }
       for (let attempt = 0; attempt < MAX_GENERATION_TRIES; attempt++) {
         const id = generateId(random);
         if (isReserved(id)) continue;
-        if (tryInsert(id, link, now) === "ok") return created(id, link);
+        const outcome = tryInsert(id, link, now);
+        if (typeof outcome === "number") return created(outcome, id, link, now);
       }
       throw new Error(`no free id after ${MAX_GENERATION_TRIES} tries`);
     },
@@ -236,8 +242,4 @@ function clickRules(row: RuleFacts): ClickRules | null {
 function isUniqueViolation(err: unknown): boolean {
   const code = (err as { code?: string } | null)?.code ?? "";
   return code === "SQLITE_CONSTRAINT_PRIMARYKEY" || code === "SQLITE_CONSTRAINT_UNIQUE";
-}
-
-function fail(message: string): never {
-  throw new Error(message);
 }

@@ -15,6 +15,7 @@ import { buildVisit, cachedParsers, type VisitorDeps } from "./visitor.ts";
 import { createVisitWriter, type VisitWriter, type WriterStats } from "./writer.ts";
 import { currentThreadId } from "../util/thread-policy.ts";
 import { recorderThreadPriority, type PriorityFlag, type RecorderThreadPriority } from "./recorder-priority.ts";
+import { createSearchIndexer, SEARCH_INDEX_BATCH } from "../links/search-index.ts";
 
 export type RecorderInit = {
   dbPath: string;
@@ -102,9 +103,27 @@ async function init(opts: RecorderInit): Promise<void> {
     }
   };
   setInterval(() => report(), opts.flushIntervalMs);
+  indexLinksForSearch(db);
   priority.settle();
   // The thread id lets the click thread raise this thread when it falls behind (recorder-priority.ts).
   post({ ready: { geoSource: geo.source, geoBuildDate: geo.buildDate, threadId } });
+}
+
+// This thread is the background writer, so it also brings the link search index up to date:
+// about once a second, and again at once while a burst of new links is being caught up.
+const SEARCH_INDEX_MS = 1_000;
+function indexLinksForSearch(database: ReturnType<typeof openDatabase>): void {
+  const indexer = createSearchIndexer(database);
+  const tick = () => {
+    let advanced = 0;
+    try {
+      advanced = indexer.indexNew();
+    } catch {
+      // The write lock is busy or the disk refuses writes: searches scan the unindexed links meanwhile.
+    }
+    setTimeout(tick, advanced >= SEARCH_INDEX_BATCH ? 0 : SEARCH_INDEX_MS);
+  };
+  setTimeout(tick, SEARCH_INDEX_MS);
 }
 
 self.onmessage = (event: MessageEvent<ToRecorder>) => {

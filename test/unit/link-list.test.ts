@@ -7,6 +7,7 @@ import { createLinkLister, decodeCursor, encodeCursor, type LinkLister, type Lis
 import { linkStatus, LINK_STATUSES, type Link } from "../../src/links/link.ts";
 import { createVisitWriter } from "../../src/visits/writer.ts";
 import { searchPlanner } from "../../src/links/search.ts";
+import { createSearchIndexer } from "../../src/links/search-index.ts";
 import { tempDatabase, type TempDb } from "../support/db.ts";
 
 const NOW = Date.parse("2026-11-23T12:00:00.000Z");
@@ -38,6 +39,8 @@ beforeAll(() => {
     for (let c = 0; c < i % 6; c++) writer.record({ linkId: link.id, ts: NOW - (i % 4) * 1000, browser: "X", os: "X", device: "desktop", country: "DE", referrer: "Direct", utmSource: null, utmMedium: null, utmCampaign: null, isBot: c === 0 });
   }
   writer.close();
+  // What the recorder thread does about once a second.
+  expect(createSearchIndexer(t.db).indexNew()).toBe(250);
 });
 afterAll(() => t.dispose());
 
@@ -119,6 +122,27 @@ describe("filters", () => {
   test.each(["needle", "NEEDLE", "site3", "site", "link-24", "le", "%", "_", "nothing-matches-this"])("search %p matches the id or destination, case-insensitively", (q) => {
     const expected = everyLink().filter((l) => l.id.toLowerCase().includes(q.toLowerCase()) || l.url.toLowerCase().includes(q.toLowerCase())).map((l) => l.id).sort();
     expect(allPages({ q }).map((l) => l.id).sort()).toEqual(expected);
+  });
+
+  test("links not yet indexed are found too, and indexing them changes no result", () => {
+    const fresh = store.create({ url: "https://just-made.example/needle-fresh" }, NOW);
+    expect(allPages({ q: "needle-fresh" }).map((l) => l.id)).toEqual([fresh.id]);
+    expect(allPages({ q: "needle" }).map((l) => l.id)).toContain(fresh.id);
+    expect(createSearchIndexer(t.db).indexNew()).toBeGreaterThan(0);
+    expect(allPages({ q: "needle-fresh" }).map((l) => l.id)).toEqual([fresh.id]);
+    store.remove(fresh.id, NOW);
+    expect(allPages({ q: "needle-fresh" })).toEqual([]);
+    // Edited and deleted before indexing: the index must end up as if they were indexed after.
+    const early = store.create({ url: "https://early.example/before-edit" }, NOW);
+    const dropped = store.create({ url: "https://early.example/dropped" }, NOW);
+    store.update(early.id, { url: "https://early.example/after-edit" });
+    store.remove(dropped.id, NOW);
+    createSearchIndexer(t.db).indexNew();
+    expect(allPages({ q: "after-edit" }).map((l) => l.id)).toEqual([early.id]);
+    expect(allPages({ q: "before-edit" })).toEqual([]);
+    expect(allPages({ q: "early.example/dropped" })).toEqual([]);
+    t.db.run("INSERT INTO links_search (links_search, rank) VALUES ('integrity-check', 1)"); // throws when the index disagrees with the links
+    store.remove(early.id, NOW);
   });
 
   test("search finds a destination after it was edited, and not the old one", () => {

@@ -145,6 +145,19 @@ describe("delete", () => {
   });
 });
 
+describe("create", () => {
+  test("returns exactly what a read of the row gives (it is built, not read back)", () => {
+    t = tempDatabase();
+    const store = createLinkStore(t.db);
+    const made = [
+      store.create({ url: "https://example.com/a", alias: "full", ownerKeyId: 3, expiresAt: NOW + 5, maxClicks: 4, tags: ["zeta", "alpha", "zeta"] }, NOW),
+      store.create({ url: "https://example.com/b" }, NOW + 1),
+    ];
+    for (const link of made) expect(store.get(link.id)).toEqual(link);
+    expect(made[0]!.tags).toEqual(["alpha", "zeta"]);
+  });
+});
+
 describe("totals", () => {
   test("the recorder keeps total, human and last-click figures on the link", () => {
     t = tempDatabase();

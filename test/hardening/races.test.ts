@@ -1,9 +1,12 @@
-// Races: many creates of one alias in every accepted body format, and clicks on a link while it is
-// being created. SQLite's primary key decides who wins; the click path must never see a half state.
+// Races: many creates of one alias in every accepted body format, clicks on a link while it is
+// being created or deleted. SQLite's primary key decides who wins; the click path must never see a
+// half state, and a deleted link's clicks still on their way must not be written back.
 
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { startServer, type RunningServer } from "../support/server.ts";
+import { Database } from "bun:sqlite";
 import { click } from "../support/clicks.ts";
+import { makeKey } from "../support/admin.ts";
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -81,4 +84,42 @@ test("clicks racing the creation of their link: only 404 before and 302 after, n
     expect(seen.filter((s) => s.afterAck).every((s) => s.status === 302)).toBe(true);
   }
   expect(server.output()).not.toContain("request failed");
+});
+
+test("a delete racing a flood of clicks: every click is a 302 before and a 410 after, and nothing of the link is written back", async () => {
+  const key = makeKey(server.dbPath, "racer");
+  expect((await createAs(0, "flooded", "https://example.com/flooded")).status).toBe(201);
+  let deleting = false;
+  let deleted = false;
+  const statuses: number[] = [];
+  const afterDelete: number[] = [];
+  const clicker = async () => {
+    for (let i = 0; i < 200; i++) {
+      const wasDeleted = deleted;
+      const status = (await click(server.url, "flooded", { "user-agent": "Mozilla/5.0 (X11; Linux x86_64; rv:131.0) Gecko/20100101 Firefox/131.0" })).status;
+      statuses.push(status);
+      if (wasDeleted) afterDelete.push(status);
+      if (i === 100 && !deleting) {
+        deleting = true;
+        const res = await fetch(`${server.url}/api/links/flooded`, { method: "DELETE", headers: { authorization: `Bearer ${key}` } });
+        expect(res.status).toBe(200);
+        deleted = true;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: 10 }, clicker));
+  expect(statuses.every((s) => s === 302 || s === 410)).toBe(true);
+  expect(statuses.filter((s) => s === 302).length).toBeGreaterThan(0);
+  expect(afterDelete.length).toBeGreaterThan(0);
+  expect(afterDelete.every((s) => s === 410)).toBe(true);
+  await Bun.sleep(500); // a few flushes: any click queued before the delete has reached the writer
+  const db = new Database(server.dbPath, { readonly: true });
+  try {
+    for (const table of ["visit_batches", "daily_rollup", "dimension_rollup", "utm_rollup"]) {
+      expect(db.query(`SELECT COUNT(*) AS n FROM ${table} WHERE link_id = 'flooded'`).get()).toEqual({ n: 0 });
+    }
+  } finally {
+    db.close();
+  }
+  expect((await (await fetch(`${server.url}/health`)).json()).visits.dropped).toBe(0);
 });

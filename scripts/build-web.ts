@@ -25,7 +25,7 @@ export async function buildWeb(): Promise<string[]> {
   mkdirSync(OUT, { recursive: true });
 
   const js = await Bun.build({
-    entrypoints: [join(ROOT, "web/client/home.ts"), join(ROOT, "web/client/stats.ts")],
+    entrypoints: [join(ROOT, "web/client/home.ts"), join(ROOT, "web/client/stats.ts"), join(ROOT, "web/client/dashboard.ts")],
     outdir: OUT,
     target: "browser",
     format: "esm",
@@ -75,6 +75,7 @@ export async function buildWeb(): Promise<string[]> {
   lines.push(`  css: ${JSON.stringify(entry("app-", ".css"))},`);
   lines.push(`  home: ${JSON.stringify(entry("home-", ".js"))},`);
   lines.push(`  stats: ${JSON.stringify(entry("stats-", ".js"))},`);
+  lines.push(`  dashboard: ${JSON.stringify(entry("dashboard-", ".js"))},`);
   lines.push(`  icon: ${JSON.stringify(`/assets/${iconName}`)},`);
   lines.push("};", "");
   writeFileSync(MANIFEST, lines.join("\n"));

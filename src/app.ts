@@ -9,6 +9,8 @@ import type { LinkLister } from "./links/list.ts";
 import type { Blocklist } from "./links/blocklist.ts";
 import { looksLikeId } from "./links/alias.ts";
 import type { KeyStore } from "./auth/keys.ts";
+import type { SessionStore } from "./auth/sessions.ts";
+import type { OverviewReader } from "./stats/overview.ts";
 import type { StatsReader } from "./stats/queries.ts";
 import type { TrustedProxies } from "./visits/client-ip.ts";
 import type { ClickRecorder } from "./visits/recorder.ts";
@@ -19,6 +21,8 @@ import { handleRedirect } from "./http/redirect.ts";
 import { handleHealth } from "./http/health.ts";
 import { handleDeleteLink, handleGetLink, handleListLinks, handlePatchLink } from "./http/links.ts";
 import { handleExport, handleImport } from "./http/links-transfer.ts";
+import { handleOverview } from "./http/overview.ts";
+import { handleSignIn, handleSignOut, handleWhoAmI } from "./http/session.ts";
 import { notFoundPage } from "./http/not-found.ts";
 import { apiError } from "./http/responses.ts";
 import { webRoutes } from "./http/web.ts";
@@ -30,6 +34,9 @@ export type AppDeps = {
   lister: LinkLister;
   stats: StatsReader;
   keys: KeyStore;
+  sessions: SessionStore;
+  overview: OverviewReader;
+  dailyCounts: (ids: readonly string[], now: number, days: number) => Map<string, number[]>;
   /** SHA-256 of the systemd credential admin-key, if there is one */
   credentialHash: Uint8Array | null;
   /** failed authentication attempts per client address */
@@ -45,7 +52,10 @@ export type AppDeps = {
 
 /** The methods of each API path, for 405 answers. */
 function allowedMethods(path: string): string | null {
-  const fixed: Record<string, string> = { "/api/create": "POST", "/api/stats": "GET, HEAD", "/api/links": "GET, HEAD", "/api/links/export": "GET, HEAD", "/api/links/import": "POST" };
+  const fixed: Record<string, string> = {
+    "/api/create": "POST", "/api/stats": "GET, HEAD", "/api/links": "GET, HEAD", "/api/links/export": "GET, HEAD", "/api/links/import": "POST",
+    "/api/overview": "GET, HEAD", "/api/session": "GET, HEAD, POST, DELETE",
+  };
   return fixed[path] ?? (/^\/api\/links\/[^/]+$/.test(path) ? "GET, HEAD, PATCH, DELETE" : null);
 }
 
@@ -68,6 +78,11 @@ export function createApp(deps: AppDeps) {
     .get("/api/links/:id", ({ request, params, server }) => handleGetLink(request, params.id ?? "", server, deps))
     .patch("/api/links/:id", ({ request, params, server }) => handlePatchLink(request, params.id ?? "", server, deps), { parse: "none" })
     .delete("/api/links/:id", ({ request, params, server }) => handleDeleteLink(request, params.id ?? "", server, deps), { parse: "none" })
+    .get("/api/overview", ({ request, server }) => handleOverview(request, server, deps))
+    // The dashboard's sign-in: a session cookie in place of the bearer key.
+    .get("/api/session", ({ request, server }) => handleWhoAmI(request, server, deps))
+    .post("/api/session", ({ request, server }) => handleSignIn(request, server, deps), { parse: "none" })
+    .delete("/api/session", ({ request, server }) => handleSignOut(request, server, deps), { parse: "none" })
     .all("/api/*", ({ request }) => {
       const path = new URL(request.url).pathname;
       const allow = allowedMethods(path);

@@ -10,6 +10,8 @@ import { createLinkLister } from "./links/list.ts";
 import { openBlocklistFile } from "./links/blocklist-file.ts";
 import { BlocklistError } from "./links/blocklist.ts";
 import { createKeyStore } from "./auth/keys.ts";
+import { createSessionStore } from "./auth/sessions.ts";
+import { createDailyCounts, createOverviewReader } from "./stats/overview.ts";
 import { CredentialError, readAdminCredential } from "./auth/credential.ts";
 import { runKeyCommand } from "./cli/keys.ts";
 import { AUTH_FAILURES_PER_MINUTE } from "./http/auth.ts";
@@ -105,6 +107,9 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
     lister: createLinkLister(db),
     stats: createStatsReader(db),
     keys: createKeyStore(db),
+    sessions: createSessionStore(db),
+    overview: createOverviewReader(db),
+    dailyCounts: createDailyCounts(db),
     credentialHash,
     authFailures: createRateLimiter(AUTH_FAILURES_PER_MINUTE),
     blocklist: () => blocklist.current(),

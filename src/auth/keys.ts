@@ -39,6 +39,8 @@ export type KeyStore = {
   revoke(name: string, now: number): boolean;
   /** The key in use with this secret, or null. */
   find(secret: string): ApiKey | null;
+  /** The key in use whose secret has this SHA-256 (a session remembers the hash), or null. */
+  findByHash(hash: Uint8Array): ApiKey | null;
   /** Records a use; best effort (a busy database skips it, the next use tries again). */
   touch(id: number, now: number): void;
 };
@@ -67,8 +69,10 @@ export function createKeyStore(db: Database, random: RandomBytes = cryptoRandomB
     list: () => db.query<KeyRow, []>(`SELECT ${COLUMNS} FROM api_keys ORDER BY id`).all().map(toKey),
     revoke: (name, now) => db.query("UPDATE api_keys SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL").run(now, name).changes > 0,
     find(secret) {
-      if (!looksLikeKey(secret)) return null;
-      const row = byHash.get(hashSecret(secret));
+      return looksLikeKey(secret) ? this.findByHash(hashSecret(secret)) : null;
+    },
+    findByHash(hash) {
+      const row = byHash.get(hash);
       return row ? toKey(row) : null;
     },
     touch(id, now) {

@@ -174,6 +174,18 @@ const MIGRATIONS: readonly string[] = [
     INSERT INTO links_search (rowid, id, url) VALUES (new.seq, new.id, new.url);
   END;
   `,
+
+  // 4: the owner's dashboard. Sessions of a signed-in browser, by the hash of their cookie; and
+  // daily rollups by day, for the overview's clicks of the last days over every link.
+  `
+  CREATE TABLE sessions (
+    token_hash   BLOB PRIMARY KEY,      -- SHA-256 of the cookie's value; the value itself is never stored
+    key_hash     BLOB NOT NULL,         -- SHA-256 of the key signed in with: a revoked key ends its sessions
+    created_at   INTEGER NOT NULL,
+    last_used_at INTEGER NOT NULL       -- a session ends 30 days after its last use
+  ) WITHOUT ROWID;
+  CREATE INDEX daily_rollup_by_day ON daily_rollup(day, link_id, total);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

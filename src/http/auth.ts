@@ -1,21 +1,27 @@
-// Who is asking: a bearer key (Authorization: Bearer sk_…) or the systemd credential, checked
-// against hashes only. Failed attempts are limited per client address; a missing key is not a
-// failed attempt. Every failure is one log line without the key.
+// Who is asking: a bearer key (Authorization: Bearer sk_…), the systemd credential, or the session
+// cookie of a signed-in browser, all checked against hashes only. Failed key attempts are limited
+// per client address; a missing key is not a failed attempt. A request that changes something on
+// the strength of a cookie must come from a page of this service (its Origin), or it is refused:
+// the cookie is SameSite=Strict already, this is the second lock on the door.
 
 import { timingSafeEqual } from "node:crypto";
+import type { Config } from "../config.ts";
 import { CREDENTIAL_KEY_ID } from "../auth/credential.ts";
 import { hashSecret, type KeyStore, type Scope } from "../auth/keys.ts";
+import { SESSION_COOKIE, type SessionStore } from "../auth/sessions.ts";
 import type { Logger } from "../log.ts";
 import type { Link } from "../links/link.ts";
 import type { TrustedProxies } from "../visits/client-ip.ts";
 import type { RateLimiter } from "./rate-limit.ts";
-import { requestClient, type PeerServer } from "./request-origin.ts";
+import { publicBase, requestClient, type PeerServer } from "./request-origin.ts";
 import { apiError } from "./responses.ts";
 
-export type Principal = { keyId: number; name: string; scope: Scope };
+export type Principal = { keyId: number; name: string; scope: Scope; via: "key" | "session" };
 
 export type AuthDeps = {
+  config: Pick<Config, "baseUrl">;
   keys: KeyStore;
+  sessions: SessionStore;
   /** SHA-256 of the systemd credential admin-key, if there is one */
   credentialHash: Uint8Array | null;
   /** failed attempts per client address (10 a minute) */
@@ -25,43 +31,91 @@ export type AuthDeps = {
   now: () => number;
 };
 
-export type Auth = { ok: true; principal: Principal | null } | { ok: false; response: Response };
+/** `sessionEnded`: a session cookie came, but its session is over (signed out, idle, key revoked). */
+export type Auth = { ok: true; principal: Principal | null; sessionEnded: boolean } | { ok: false; response: Response };
 
 /** Failed attempts allowed per address and minute before every attempt from it is refused. */
 export const AUTH_FAILURES_PER_MINUTE = 10;
 const CHALLENGE = 'Bearer realm="shortener"';
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /** The caller, null when the request carries no credentials; an error answer for bad ones. */
 export function authenticate(request: Request, server: PeerServer, deps: AuthDeps): Auth {
   const header = request.headers.get("authorization");
-  if (header === null) return { ok: true, principal: null };
+  if (header !== null) {
+    const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
+    const checked = checkSecret(match ? match[1]! : null, request, server, deps);
+    return checked.ok ? { ok: true, principal: checked.principal, sessionEnded: false } : checked;
+  }
+  const token = sessionToken(request);
+  if (token === null) return { ok: true, principal: null, sessionEnded: false };
+  const now = deps.now();
+  const session = deps.sessions.find(token, now);
+  const principal = session === null ? null : principalForHash(session.keyHash, "session", deps, now);
+  if (principal === null) return { ok: true, principal: null, sessionEnded: true };
+  if (!SAFE_METHODS.has(request.method) && !fromThisService(request, server, deps)) {
+    deps.log.info("auth failed", { reason: "origin_mismatch", path: new URL(request.url).pathname });
+    return refuse(apiError(403, "origin_mismatch", "a change made with a session cookie must come from this service's own pages (Origin)"));
+  }
+  deps.sessions.touch(token, now);
+  return { ok: true, principal, sessionEnded: false };
+}
+
+/** Like authenticate, but a request without credentials is refused with 401. */
+export function requirePrincipal(request: Request, server: PeerServer, deps: AuthDeps): { ok: true; principal: Principal } | { ok: false; response: Response } {
+  const auth = authenticate(request, server, deps);
+  if (!auth.ok) return auth;
+  if (auth.principal !== null) return { ok: true, principal: auth.principal };
+  return refuse(auth.sessionEnded ? sessionEnded() : authRequired());
+}
+
+export function authRequired(): Response {
+  return apiError(401, "auth_required", "this needs an API key: send Authorization: Bearer <key>, or sign in", undefined, { "WWW-Authenticate": CHALLENGE });
+}
+
+function sessionEnded(): Response {
+  return apiError(401, "auth_invalid", "the session has ended (signed out, unused for 30 days, or its key revoked); sign in again", undefined, { "WWW-Authenticate": CHALLENGE });
+}
+
+/**
+ * A key given in a request (bearer header or sign-in form): its principal, or the refusal. Over
+ * the failed-attempt limit every attempt is refused, so a right guess looks like a wrong one.
+ */
+export function checkSecret(secret: string | null, request: Request, server: PeerServer, deps: AuthDeps): { ok: true; principal: Principal } | { ok: false; response: Response } {
   const path = new URL(request.url).pathname;
   const client = requestClient(server, request, deps.trusted);
   const now = deps.now();
-  // Checked before the key: once over the limit, a right guess must look no different from a wrong one.
   const limit = deps.authFailures.peek(client, now);
   if (!limit.allowed) {
     deps.log.info("auth failed", { reason: "auth_rate_limited", path });
     return refuse(apiError(429, "auth_rate_limited", `too many failed attempts; try again in ${limit.retryAfterSeconds} s`, undefined, { "Retry-After": String(limit.retryAfterSeconds) }));
   }
-  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
-  const principal = match ? principalFor(match[1]!, deps, now) : null;
+  const principal = secret === null ? null : principalForHash(hashSecret(secret), "key", deps, now);
   if (principal !== null) return { ok: true, principal };
   deps.authFailures.take(client, now);
   deps.log.info("auth failed", { reason: "auth_invalid", path });
   return refuse(apiError(401, "auth_invalid", "the key is not valid (wrong, revoked, or not sent as Authorization: Bearer <key>)", undefined, { "WWW-Authenticate": `${CHALLENGE}, error="invalid_token"` }));
 }
 
-/** Like authenticate, but a request without credentials is refused with 401 auth_required. */
-export function requirePrincipal(request: Request, server: PeerServer, deps: AuthDeps): { ok: true; principal: Principal } | { ok: false; response: Response } {
-  const auth = authenticate(request, server, deps);
-  if (!auth.ok) return auth;
-  if (auth.principal === null) return refuse(authRequired());
-  return { ok: true, principal: auth.principal };
+/** Whether the request's Origin is this service (its public host). */
+export function fromThisService(request: Request, server: PeerServer, deps: Pick<AuthDeps, "config" | "trusted">): boolean {
+  const origin = request.headers.get("origin");
+  const base = publicBase(deps.config, server, request, deps.trusted);
+  if (origin === null || base === null || !URL.canParse(origin)) return false;
+  // The host decides: behind a TLS proxy that is not trusted, the service sees http while the
+  // browser's origin says https, and it is still this service's page.
+  return new URL(origin).host === new URL(base).host;
 }
 
-export function authRequired(): Response {
-  return apiError(401, "auth_required", "this needs an API key: send Authorization: Bearer <key>", undefined, { "WWW-Authenticate": CHALLENGE });
+/** The value of the session cookie, or null. */
+export function sessionToken(request: Request): string | null {
+  const cookies = request.headers.get("cookie");
+  if (cookies === null) return null;
+  for (const part of cookies.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq !== -1 && part.slice(0, eq).trim() === SESSION_COOKIE) return part.slice(eq + 1).trim();
+  }
+  return null;
 }
 
 /** Admin keys see every link; a create key only the links it created. */
@@ -74,15 +128,15 @@ export function ownerFilter(principal: Principal): number | null {
   return principal.scope === "admin" ? null : principal.keyId;
 }
 
-function principalFor(secret: string, deps: AuthDeps, now: number): Principal | null {
-  if (deps.credentialHash !== null) {
-    const hash = hashSecret(secret);
-    if (timingSafeEqual(hash, deps.credentialHash)) return { keyId: CREDENTIAL_KEY_ID, name: "credential:admin-key", scope: "admin" };
+/** The key in use with this hash (an API key or the systemd credential), as a principal. */
+function principalForHash(hash: Uint8Array, via: Principal["via"], deps: AuthDeps, now: number): Principal | null {
+  if (deps.credentialHash !== null && timingSafeEqual(hash, deps.credentialHash)) {
+    return { keyId: CREDENTIAL_KEY_ID, name: "credential:admin-key", scope: "admin", via };
   }
-  const key = deps.keys.find(secret);
+  const key = deps.keys.findByHash(hash);
   if (key === null) return null;
   deps.keys.touch(key.id, now);
-  return { keyId: key.id, name: key.name, scope: key.scope };
+  return { keyId: key.id, name: key.name, scope: key.scope, via };
 }
 
 function refuse(response: Response): { ok: false; response: Response } {

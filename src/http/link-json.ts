@@ -17,6 +17,8 @@ export type LinkJson = {
   totalClicks: number;
   humanClicks: number;
   lastClickAt: string | null;
+  /** with include=daily: clicks per UTC day of the last 30, oldest first, today last */
+  daily?: number[];
 };
 
 /**

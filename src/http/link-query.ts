@@ -9,7 +9,8 @@ import type { FieldProblem } from "./responses.ts";
 export const DEFAULT_PAGE = 50;
 export const MAX_PAGE = 200;
 
-export type ListParams = Omit<ListQuery, "ownerKeyId" | "now">;
+/** `daily`: add each link's clicks per day of the last 30 (the dashboard's sparklines). */
+export type ListParams = Omit<ListQuery, "ownerKeyId" | "now"> & { daily: boolean };
 
 export function parseListQuery(query: URLSearchParams): { ok: true; params: ListParams } | { ok: false; problem: FieldProblem } {
   const bad = (field: FieldProblem["field"], error: string) => ({ ok: false as const, problem: { code: "bad_request" as const, field, error } });
@@ -29,5 +30,7 @@ export function parseListQuery(query: URLSearchParams): { ok: true; params: List
   const cursorText = query.get("cursor") || null;
   const cursor = cursorText === null ? null : decodeCursor(cursorText, sort as ListSort, order as ListOrder);
   if (cursorText !== null && cursor === null) return bad("cursor", "cursor is not one this list handed out for this sort and order");
-  return { ok: true, params: { q, tag, status: status as LinkStatus | null, sort: sort as ListSort, order: order as ListOrder, limit, cursor } };
+  const include = query.get("include") || null;
+  if (include !== null && include !== "daily") return bad("include", "include must be daily");
+  return { ok: true, params: { q, tag, status: status as LinkStatus | null, sort: sort as ListSort, order: order as ListOrder, limit, cursor, daily: include === "daily" } };
 }

@@ -11,6 +11,7 @@ import type { Link } from "../links/link.ts";
 import { encodeCursor, type LinkLister } from "../links/list.ts";
 import type { LinkStore } from "../links/store.ts";
 import type { ClickRecorder } from "../visits/recorder.ts";
+import { OVERVIEW_DAYS } from "../stats/overview.ts";
 import { maySee, ownerFilter, requirePrincipal, type AuthDeps, type Principal } from "./auth.ts";
 import { mediaType, MAX_BODY_BYTES, readBodyText } from "./form-body.ts";
 import { linkJson } from "./link-json.ts";
@@ -24,6 +25,8 @@ export type LinksDeps = AuthDeps & {
   config: Config;
   links: LinkStore;
   lister: LinkLister;
+  /** clicks per day of the last days, per link id (stats/overview.ts) */
+  dailyCounts: (ids: readonly string[], now: number, days: number) => Map<string, number[]>;
   blocklist: () => Blocklist;
   recorder: Pick<ClickRecorder, "hurry">;
 };
@@ -47,9 +50,13 @@ export function handleListLinks(request: Request, server: PeerServer, deps: Link
   if (!parsed.ok) return fieldErrors([parsed.problem]);
   const render = linkRenderer(request, server, deps);
   if (render === null) return NO_HOST();
-  const page = deps.lister.page({ ...parsed.params, ownerKeyId: ownerFilter(auth.principal), now: deps.now() });
+  const { daily, ...params } = parsed.params;
+  const now = deps.now();
+  const page = deps.lister.page({ ...params, ownerKeyId: ownerFilter(auth.principal), now });
+  const counts = daily ? deps.dailyCounts(page.links.map((l) => l.id), now, OVERVIEW_DAYS) : null;
+  const links = page.links.map((l) => (counts ? { ...render(l), daily: counts.get(l.id) ?? [] } : render(l)));
   logAction(deps.log, auth.principal, "list", null, `ok ${page.links.length}`);
-  return json(200, { success: true, data: { links: page.links.map(render), nextCursor: page.next === null ? null : encodeCursor(page.next) } });
+  return json(200, { success: true, data: { links, nextCursor: page.next === null ? null : encodeCursor(page.next) } });
 }
 
 /** The link a key may see, or null (unknown, malformed, or another key's). */

@@ -22,7 +22,7 @@ export function requestClient(server: PeerServer, request: Request, trusted: Tru
 const HOST_PATTERN = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
 /** `{base}` for URLs we hand out: --base-url, else scheme and Host of the request; null if Host is unusable. */
-export function publicBase(config: Config, server: PeerServer, request: Request, trusted: TrustedProxies): string | null {
+export function publicBase(config: Pick<Config, "baseUrl">, server: PeerServer, request: Request, trusted: TrustedProxies): string | null {
   if (config.baseUrl) return config.baseUrl;
   let proto = "http";
   let host = request.headers.get("host");

@@ -3,7 +3,7 @@
 // that scripts/build-web.ts generates (`npm run build:web`).
 import { Elysia } from "elysia";
 import { LANGUAGES, pickLanguage, type Language } from "../lang.ts";
-import { renderHome, renderNotFound, renderStats, renderStatsPrivate, type PageAssets } from "../../web/server/pages.ts";
+import { renderDashboard, renderHome, renderNotFound, renderStats, renderStatsPrivate, type PageAssets } from "../../web/server/pages.ts";
 import { ASSETS, ENTRIES } from "./web-assets.generated.ts";
 import type { PeerServer } from "./request-origin.ts";
 
@@ -93,6 +93,13 @@ export function webRoutes(deps: WebDeps) {
       return html(renderStats(lang, params.id, PAGE_ASSETS), lang);
     });
   }
+
+  // The owner's dashboard; the page itself is public, the data behind it needs a key or a session.
+  for (const lang of LANGUAGES) app.get(`/${lang}/links`, () => html(renderDashboard(lang, PAGE_ASSETS), lang));
+  app.get("/links", ({ headers }) => {
+    const lang = acceptLang(headers);
+    return new Response(null, { status: 302, headers: { Location: `/${lang}/links`, Vary: "Accept-Language", "Cache-Control": "no-cache" } });
+  });
 
   app.get("/stats/:id", ({ params, headers }) => {
     const lang = acceptLang(headers);

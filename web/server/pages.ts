@@ -5,9 +5,9 @@ import { MESSAGES, format, type MessageKey } from "../i18n/index.ts";
 import { esc, jsonForScript } from "./html.ts";
 
 /** URLs of the built assets a page links to. */
-export type PageAssets = { css: string; home: string; stats: string; icon: string };
+export type PageAssets = { css: string; home: string; stats: string; dashboard: string; icon: string };
 
-type Page = "home" | "stats" | "none";
+type Page = "home" | "stats" | "dashboard" | "none";
 
 type LayoutOptions = {
   lang: Language;
@@ -33,7 +33,7 @@ function languageMenu(lang: Language, pathFor: (l: Language) => string): string 
 }
 
 function layout(o: LayoutOptions): string {
-  const script = o.page === "none" ? "" : `<script type="module" src="${esc(o.page === "home" ? o.assets.home : o.assets.stats)}"></script>`;
+  const script = o.page === "none" ? "" : `<script type="module" src="${esc(o.assets[o.page])}"></script>`;
   const messages = o.page === "none" ? "" : `<script type="application/json" id="i18n">${jsonForScript(MESSAGES[o.lang])}</script>`;
   const alternates = LANGUAGES.map((l) => `<link rel="alternate" hreflang="${l}" href="${esc(o.pathFor(l))}">`).join("");
   const dataId = o.id === undefined ? "" : ` data-id="${esc(o.id)}"`;
@@ -182,6 +182,28 @@ ${breakdownCard(lang, "referrer", "breakdown_referrer")}
     assets,
     pathFor: (l) => `/${l}/stats/${encodeURIComponent(id)}`,
   });
+}
+
+/** The owner's dashboard: sign-in form when signed out; dashboard.ts fills in the rest. */
+export function renderDashboard(lang: Language, assets: PageAssets): string {
+  const body = `<section class="card" id="sign-in" hidden aria-labelledby="sign-in-title">
+<h1 id="sign-in-title">${t(lang, "signin_title")}</h1>
+<form id="sign-in-form" novalidate>
+<div class="field">
+<label for="sign-in-key">${t(lang, "signin_key")}</label>
+<input id="sign-in-key" name="key" type="password" autocomplete="current-password" spellcheck="false" required aria-describedby="sign-in-error">
+<p class="field-error" id="sign-in-error" role="alert" hidden></p>
+</div>
+<button type="submit" class="btn btn-primary">${t(lang, "signin_submit")}</button>
+</form>
+</section>
+<section id="dashboard" hidden aria-labelledby="dashboard-title">
+<h1 id="dashboard-title">${t(lang, "dashboard_title")}</h1>
+<p id="signed-in-as"></p>
+<button type="button" class="btn" id="sign-out">${t(lang, "signout")}</button>
+</section>
+<noscript><p class="form-error">${t(lang, "noscript")}</p></noscript>`;
+  return layout({ lang, title: MESSAGES[lang].dashboard_title, page: "dashboard", body, assets, pathFor: (l) => `/${l}/links` });
 }
 
 /** A plain 404 page: an unknown link's stats, or any other unknown UI path. */

@@ -1,0 +1,17 @@
+// GET /api/overview: the dashboard's figures above the list, for the links the key may see.
+
+import type { OverviewReader } from "../stats/overview.ts";
+import { ownerFilter, requirePrincipal, type AuthDeps } from "./auth.ts";
+import { logAction } from "./audit.ts";
+import type { PeerServer } from "./request-origin.ts";
+import { json } from "./responses.ts";
+
+export type OverviewDeps = AuthDeps & { overview: OverviewReader };
+
+export function handleOverview(request: Request, server: PeerServer, deps: OverviewDeps): Response {
+  const auth = requirePrincipal(request, server, deps);
+  if (!auth.ok) return auth.response;
+  const data = deps.overview(ownerFilter(auth.principal), deps.now());
+  logAction(deps.log, auth.principal, "overview", null, "ok");
+  return json(200, { success: true, data });
+}

@@ -44,6 +44,19 @@ describe("isbot coverage", () => {
     expect(isBotUserAgent(DISCORD_MEDIA_PROXY)).toBe(true);
   });
 
+  // Page testers and screenshot services isbot deliberately counts as browsers (see src/visits/bots.ts).
+  // (GTmetrix's older string, with "https://gtmetrix.com/" in it, isbot already flags.)
+  for (const [name, ua] of [
+    ["GTmetrix", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/117.0.0.0 Safari/537.36 GTmetrix"],
+    ["Yellow Lab Tools", "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_6) AppleWebKit/537.36 (KHTML, like Gecko) YLT Chrome/85.0.4183.121 Safari/537.36"],
+    ["Miniature.io", "Mozilla/5.0 (X11; Linux x86_64) Miniature.io/6.0 AppleWebKit/537.36 (KHTML, like Gecko) QtWebEngine/5.12.4 Chrome/69.0.3497.128 Safari/537.36"],
+  ] as const) {
+    test(`extra: page tester or screenshot service is a bot (isbot says browser): ${name}`, () => {
+      expect(isbot(ua)).toBe(false);
+      expect(isBotUserAgent(ua)).toBe(true);
+    });
+  }
+
   test("the Discord match is exact: other old Firefox strings stay human", () => {
     expect(isBotUserAgent("Mozilla/5.0 (Windows NT 6.1; rv:38.0) Gecko/20100101 Firefox/38.0")).toBe(false);
     expect(isBotUserAgent("Mozilla/5.0 (Macintosh; Intel Mac OS X 10.10; rv:39.0) Gecko/20100101 Firefox/39.0")).toBe(false);

@@ -10,10 +10,19 @@ import { isbot } from "isbot";
 // Discordbot (discord/discord-api-docs#1600, #3872). No real visitor runs Firefox 38 on OS X 10.10.
 const DISCORD_MEDIA_PROXY = "Mozilla/5.0 (Macintosh; Intel Mac OS X 10.10; rv:38.0) Gecko/20100101 Firefox/38.0";
 
-/** True for crawlers, scripts, headless browsers and link-preview fetchers; a missing or empty UA counts as a bot. */
+// Page testers and screenshot services that drive a real browser engine. isbot lists them as browsers on
+// purpose (its fixtures/browsers.yml: such tools should get the real page); for a click count they are not
+// visitors. Each token is the service's own name, which no browser sends:
+//   GTmetrix       page-speed reports (gtmetrix.com), appended to its Chrome string
+//   YLT Chrome/    Yellow Lab Tools front-end audits (yellowlab.tools)
+//   Miniature.io/  website thumbnails (miniature.io), on a QtWebEngine string
+// One regex, run only when the classifier's cache misses.
+const AUTOMATED_BROWSERS = /\bGTmetrix\b|\bYLT Chrome\/|\bMiniature\.io\//;
+
+/** True for crawlers, scripts, headless browsers and link-preview fetchers; a missing, empty or blank UA counts as a bot. */
 export function isBotUserAgent(userAgent: string | null): boolean {
-  // isbot treats "" and null as human; a real browser always sends a User-Agent.
+  // isbot treats null, "" and whitespace-only as human; a real browser always sends a User-Agent.
   if (!userAgent?.trim()) return true;
   if (userAgent === DISCORD_MEDIA_PROXY) return true;
-  return isbot(userAgent);
+  return isbot(userAgent) || AUTOMATED_BROWSERS.test(userAgent);
 }

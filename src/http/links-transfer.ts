@@ -4,7 +4,9 @@
 import { createLink, type CreateFields } from "../links/create.ts";
 import { csvValues, EXPORT_COLUMNS, IMPORT_COLUMNS, transferRecord } from "../links/transfer.ts";
 import { csvRecord, CsvError, parseCsv } from "../util/csv.ts";
-import { ownerFilter, requirePrincipal } from "./auth.ts";
+import { maySee, ownerFilter, requirePrincipal, type Principal } from "./auth.ts";
+import { looksLikeId } from "../links/alias.ts";
+import type { Link } from "../links/link.ts";
 import { mediaType, readBodyText } from "./form-body.ts";
 import type { LinksDeps } from "./links.ts";
 import { logAction } from "./audit.ts";
@@ -16,6 +18,8 @@ import { dayOf } from "../util/day.ts";
 /** Rows one import may hold: a large homelab's whole collection, in a body of at most 16 MiB. */
 export const MAX_IMPORT_ROWS = 10_000;
 export const MAX_IMPORT_BYTES = 16 * 1024 * 1024;
+/** Links an export of chosen ids may name (a page of the list). */
+export const MAX_EXPORT_IDS = 200;
 // Rows created between yields to the event loop, so that clicks are answered during a long import.
 const ROWS_PER_TURN = 100;
 
@@ -24,8 +28,12 @@ export function handleExport(request: Request, server: PeerServer, deps: LinksDe
   if (!auth.ok) return auth.response;
   const format = new URL(request.url).searchParams.get("format") ?? "csv";
   if (format !== "csv" && format !== "json") return apiError(400, "bad_request", "format must be csv or json", "format");
+  // ids=a,b,c: only those (the dashboard's "export selected"); ids the key may not see are left out.
+  const ids = new URL(request.url).searchParams.get("ids");
+  const chosen = ids === null ? null : ids.split(",").filter((id) => looksLikeId(id));
+  if (chosen !== null && chosen.length > MAX_EXPORT_IDS) return apiError(400, "bad_request", `ids may name at most ${MAX_EXPORT_IDS} links`, "ids");
   const now = deps.now();
-  const links = deps.lister.all(ownerFilter(auth.principal));
+  const links = chosen === null ? deps.lister.all(ownerFilter(auth.principal)) : visibleLinks(chosen, auth.principal, deps);
   const encoder = new TextEncoder();
   let first = true;
   // Pulled a chunk at a time: a slow client holds no read transaction open between chunks.
@@ -53,6 +61,13 @@ export function handleExport(request: Request, server: PeerServer, deps: LinksDe
   return new Response(stream, {
     headers: { "Content-Type": type, "Cache-Control": "no-store", "Content-Disposition": `attachment; filename="links-${dayOf(now)}.${format}"` },
   });
+}
+
+function* visibleLinks(ids: readonly string[], principal: Principal, deps: LinksDeps): Generator<Link> {
+  for (const id of new Set(ids)) {
+    const link = deps.links.get(id);
+    if (link !== null && maySee(principal, link)) yield link;
+  }
 }
 
 type Outcome = { created: { row: number; id: string; shortUrl: string }[]; failed: { row: number; code: string; error: string }[] };

@@ -14,7 +14,7 @@ export type ErrorField =
   | "url" | "custom_url" | "expires_at" | "max_clicks" | "tags"
   | "expiresAt" | "maxClicks" | "disabled"
   | "id" | "from" | "to" | "bots"
-  | "q" | "tag" | "status" | "sort" | "order" | "limit" | "cursor" | "include" | "format" | "key";
+  | "q" | "tag" | "status" | "sort" | "order" | "limit" | "cursor" | "include" | "format" | "ids" | "key";
 
 /** One field's problem; a 400 that found several lists them all in `errors`. */
 export type FieldProblem = { code: ErrorCode; field: ErrorField; error: string };

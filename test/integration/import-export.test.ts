@@ -89,6 +89,12 @@ describe("export", () => {
     const j = await api(a.url, key, "GET", "/api/links/export?format=json");
     expect(j.body).toEqual([expect.objectContaining({ url: "https://example.com/e?x=1,2", custom_url: "exp-one", tags: ["t1", "t2"], max_clicks: 4, total_clicks: 1 })]);
     expect((await api(a.url, key, "GET", "/api/links/export?format=xml")).body).toMatchObject({ code: "bad_request", field: "format" });
+    // Only chosen ids, and of those only the key's own (imp-one belongs to another key).
+    await api(a.url, key, "POST", "/api/create", { url: "https://example.com/e2", custom_url: "exp-two" });
+    const chosen = await api(a.url, key, "GET", "/api/links/export?format=json&ids=exp-two,imp-one,nope,exp-two");
+    expect(chosen.body.map((r: { custom_url: string }) => r.custom_url)).toEqual(["exp-two"]);
+    const tooMany = Array.from({ length: 201 }, (_, i) => `id-${i}`).join(",");
+    expect((await api(a.url, key, "GET", `/api/links/export?ids=${tooMany}`)).body).toMatchObject({ code: "bad_request", field: "ids" });
   });
 
   test("round trip: export, delete, import into a new instance: the same links; back into the old one: every id retired", async () => {

@@ -186,6 +186,38 @@ const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX daily_rollup_by_day ON daily_rollup(day, link_id, total);
   `,
+
+  // 5: unique visitors without storing anyone, and an hourly view. A visitor is a hash of a daily
+  // salt, the link, the client address and the User-Agent (src/visits/visitor-id.ts); the salt and
+  // the hashes seen are kept only for today and yesterday, then deleted. What stays is counts.
+  `
+  ALTER TABLE daily_rollup ADD COLUMN uniques INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE daily_rollup ADD COLUMN unique_bots INTEGER NOT NULL DEFAULT 0;
+
+  -- Per link and UTC hour: what visitsByHour reads.
+  CREATE TABLE hourly_rollup (
+    link_id     TEXT NOT NULL,
+    hour        TEXT NOT NULL,          -- YYYY-MM-DDTHH, UTC
+    total       INTEGER NOT NULL,
+    bots        INTEGER NOT NULL,
+    uniques     INTEGER NOT NULL,
+    unique_bots INTEGER NOT NULL,
+    PRIMARY KEY (link_id, hour)
+  ) WITHOUT ROWID;
+
+  -- One random salt per UTC day; deleted when the day after it is over.
+  CREATE TABLE visitor_salts (
+    day  TEXT PRIMARY KEY,             -- YYYY-MM-DD
+    salt BLOB NOT NULL
+  ) WITHOUT ROWID;
+
+  -- The salted visitor hashes seen per day and per hour, deleted with their day's salt.
+  CREATE TABLE visitors_seen (
+    bucket  TEXT NOT NULL,             -- YYYY-MM-DD or YYYY-MM-DDTHH, UTC
+    visitor TEXT NOT NULL,             -- 32 hex digits: 16 bytes of SHA-256(salt, link, address, User-Agent)
+    PRIMARY KEY (bucket, visitor)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

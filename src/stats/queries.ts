@@ -5,9 +5,13 @@ import type { Database } from "bun:sqlite";
 import type { Link } from "../links/link.ts";
 import { addDays, dayOf, daysBetween } from "../util/day.ts";
 import { createRecentVisitsReader } from "./recent.ts";
+import { hourOf } from "../visits/rollup.ts";
 
 export type NameCount = { name: string; count: number };
-export type DateCount = { date: string; count: number };
+/** `unique`: visitors counted once per day (README: Unique visitors) */
+export type DateCount = { date: string; count: number; unique: number };
+/** `hour`: the start of a UTC hour, ISO 8601 with ms */
+export type HourCount = { hour: string; count: number; unique: number };
 export type UtmCount = { source: string | null; medium: string | null; campaign: string | null; count: number };
 export type RecentVisit = {
   timestamp: string;
@@ -23,6 +27,8 @@ export type LinkStats = {
   totalClicks: number;
   humanClicks: number;
   botPercentage: number;
+  /** the sum of each day's unique visitors in the range */
+  uniqueVisitors: number;
   recentVisits: RecentVisit[];
   browserStats: NameCount[];
   osStats: NameCount[];
@@ -30,6 +36,8 @@ export type LinkStats = {
   countryStats: NameCount[];
   referrerStats: NameCount[];
   visitsByDate: DateCount[];
+  /** the last 48 hours of the range (ending now when it ends today), zero-filled */
+  visitsByHour: HourCount[];
   utmStats: UtmCount[];
 };
 
@@ -46,14 +54,20 @@ export const RECENT_VISITS = 50;
 export const MAX_BREAKDOWN_ENTRIES = 100;
 /** visitsByDate without `from` starts at most this many days back. */
 export const DEFAULT_DAYS = 365;
+export const HOURS = 48;
+const HOUR_MS = 3_600_000;
 
 export type StatsReader = { read(link: Link, filter: StatsFilter, now: number): LinkStats };
 
 export function createStatsReader(db: Database): StatsReader {
-  // `bots * ?` with ? = 1 subtracts bot clicks, with 0 keeps them: one statement serves both filters.
-  const daily = db.query<{ day: string; count: number; bots: number }, [number, string, string, string]>(
-    `SELECT day, total - bots * ? AS count, bots FROM daily_rollup
-     WHERE link_id = ? AND day BETWEEN ? AND ? ORDER BY day`,
+  // `bots * ?1` with ?1 = 1 subtracts bot clicks, with 0 keeps them: one statement serves both filters.
+  const daily = db.query<{ day: string; count: number; bots: number; uniques: number }, [number, string, string, string]>(
+    `SELECT day, total - bots * ?1 AS count, bots, uniques - unique_bots * ?1 AS uniques FROM daily_rollup
+     WHERE link_id = ?2 AND day BETWEEN ?3 AND ?4 ORDER BY day`,
+  );
+  const hourly = db.query<{ hour: string; count: number; uniques: number }, [number, string, string, string]>(
+    `SELECT hour, total - bots * ?1 AS count, uniques - unique_bots * ?1 AS uniques FROM hourly_rollup
+     WHERE link_id = ?2 AND hour BETWEEN ?3 AND ?4`,
   );
   const dimension = db.query<NameCount, [number, string, string, string, string, number]>(
     `SELECT name, SUM(total - bots * ?) AS count FROM dimension_rollup
@@ -67,6 +81,21 @@ export function createStatsReader(db: Database): StatsReader {
   );
   const recent = createRecentVisitsReader(db);
 
+  /** The last HOURS hours up to the range's end (now, when it ends today or later), not before its start. */
+  function lastHours(linkId: string, from: string, to: string, today: string, now: number, minus: number): HourCount[] {
+    const end = to >= today ? now - (now % HOUR_MS) : Date.parse(`${to}T23:00:00Z`);
+    const start = Math.max(end - (HOURS - 1) * HOUR_MS, Date.parse(`${from}T00:00:00Z`));
+    if (start > end) return [];
+    const rows = hourly.all(minus, linkId, hourOf(start), hourOf(end));
+    const byHour = new Map(rows.map((r) => [r.hour, r]));
+    const out: HourCount[] = [];
+    for (let t = start; t <= end; t += HOUR_MS) {
+      const r = byHour.get(hourOf(t));
+      out.push({ hour: new Date(t).toISOString(), count: r?.count ?? 0, unique: r?.uniques ?? 0 });
+    }
+    return out;
+  }
+
   return {
     read(link, filter, now) {
       const today = dayOf(now);
@@ -78,9 +107,11 @@ export function createStatsReader(db: Database): StatsReader {
       const days = daily.all(minus, link.id, from, to);
       let totalClicks = 0;
       let botClicks = 0;
+      let uniqueVisitors = 0;
       for (const d of days) {
         totalClicks += d.count;
         botClicks += d.bots;
+        uniqueVisitors += d.uniques;
       }
       if (filter.excludeBots) botClicks = 0; // they are already left out of every count
       const breakdown = (name: string) => dimension.all(minus, link.id, name, from, to, MAX_BREAKDOWN_ENTRIES);
@@ -89,6 +120,7 @@ export function createStatsReader(db: Database): StatsReader {
         totalClicks,
         humanClicks: totalClicks - botClicks,
         botPercentage: totalClicks === 0 ? 0 : Math.round((botClicks / totalClicks) * 10000) / 100,
+        uniqueVisitors,
         recentVisits: recent(link.id, Date.parse(from + "T00:00:00Z"), Date.parse(addDays(to, 1) + "T00:00:00Z"), filter.excludeBots, RECENT_VISITS).map(
           ([ts, browser, os, device, country, referrer, , , , isBot]) => ({ timestamp: new Date(ts).toISOString(), browser, os, device, country, referrer, isBot: isBot === 1 }),
         ),
@@ -98,6 +130,7 @@ export function createStatsReader(db: Database): StatsReader {
         countryStats: breakdown("country"),
         referrerStats: breakdown("referrer"),
         visitsByDate: zeroFilled(days, maxDay(from, created), to),
+        visitsByHour: lastHours(link.id, maxDay(from, created), to, today, now, minus),
         utmStats: utm.all(minus, link.id, from, to, MAX_BREAKDOWN_ENTRIES).map((u) => ({
           source: u.source || null,
           medium: u.medium || null,
@@ -113,14 +146,15 @@ function maxDay(a: string, b: string): string {
   return a > b ? a : b;
 }
 
-/** Every day from..to with its count, zero where nothing was recorded. */
-function zeroFilled(days: { day: string; count: number }[], from: string, to: string): DateCount[] {
-  const counts = new Map(days.map((d) => [d.day, d.count]));
+/** Every day from..to with its count and uniques, zero where nothing was recorded. */
+function zeroFilled(days: { day: string; count: number; uniques: number }[], from: string, to: string): DateCount[] {
+  const byDay = new Map(days.map((d) => [d.day, d]));
   const out: DateCount[] = [];
   const n = daysBetween(from, to);
   for (let i = 0; i <= n; i++) {
     const date = addDays(from, i);
-    out.push({ date, count: counts.get(date) ?? 0 });
+    const d = byDay.get(date);
+    out.push({ date, count: d?.count ?? 0, unique: d?.uniques ?? 0 });
   }
   return out;
 }

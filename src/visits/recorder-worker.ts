@@ -16,6 +16,7 @@ import { createVisitWriter, type VisitWriter, type WriterStats } from "./writer.
 import { currentThreadId } from "../util/thread-policy.ts";
 import { recorderThreadPriority, type PriorityFlag, type RecorderThreadPriority } from "./recorder-priority.ts";
 import { createSearchIndexer, SEARCH_INDEX_BATCH } from "../links/search-index.ts";
+import { createVisitorIds } from "./visitor-id.ts";
 
 export type RecorderInit = {
   dbPath: string;
@@ -65,8 +66,18 @@ async function init(opts: RecorderInit): Promise<void> {
   const log = createLogger(opts.logFormat);
   countries = createCountryResolver(opts.geoipDb, geo, log);
   const trusted = parseTrustedProxies(opts.trustProxy);
-  const visitor: VisitorDeps = { classify: createClientClassifier(), country: countries.country };
   db = openDatabase(opts.dbPath);
+  const visitorIds = createVisitorIds(db, Date.now);
+  const visitor: VisitorDeps = { classify: createClientClassifier(), country: countries.country, visitorId: visitorIds.of };
+  // Yesterday's salt and hashes go when today is over: checked at start and every minute.
+  visitorIds.forgetOldDays(Date.now());
+  setInterval(() => {
+    try {
+      visitorIds.forgetOldDays(Date.now());
+    } catch {
+      // a busy or full disk: the next minute tries again
+    }
+  }, 60_000);
   const threadId = currentThreadId();
   priority = recorderThreadPriority(opts.priorityFlag, threadId);
   writer = createVisitWriter(db, {

@@ -1,5 +1,5 @@
 // Sums a batch of visits into rollup rows, so that a burst of clicks becomes one upsert per
-// (link, day, value) rather than one per visit.
+// (link, day, value) and (link, hour) rather than one per visit.
 
 import type { Visit } from "./visit.ts";
 import { dayOf } from "../util/day.ts";
@@ -8,41 +8,66 @@ export const DIMENSIONS = ["browser", "os", "device", "country", "referrer"] as 
 export type Dimension = (typeof DIMENSIONS)[number];
 
 export type Counts = { total: number; bots: number };
-export type DailyRow = Counts & { linkId: string; day: string };
+/** Visitors seen for the first time in their day or hour (the writer knows from visitors_seen). */
+export type Uniques = { uniques: number; uniqueBots: number };
+export type DailyRow = Counts & Uniques & { linkId: string; day: string };
+export type HourlyRow = Counts & Uniques & { linkId: string; hour: string };
 export type DimensionRow = Counts & { linkId: string; dimension: Dimension; day: string; name: string };
 /** '' stands for an absent UTM parameter (see the utm_rollup table). */
 export type UtmRow = Counts & { linkId: string; day: string; source: string; medium: string; campaign: string };
 
-export type Rollups = { daily: DailyRow[]; dimensions: DimensionRow[]; utm: UtmRow[] };
+export type Rollups = { daily: DailyRow[]; hourly: HourlyRow[]; dimensions: DimensionRow[]; utm: UtmRow[] };
+
+/** Per visit of a batch: bit FIRST_IN_DAY and bit FIRST_IN_HOUR when its visitor is new there. */
+export type FirstVisits = Uint8Array;
+export const FIRST_IN_DAY = 1;
+export const FIRST_IN_HOUR = 2;
 /** A link's clicks in a batch, for the totals kept on its links row. */
 export type LinkTotal = { total: number; humans: number; lastTs: number };
 
 // One accumulator per link and day; within it, one map per dimension keyed by the plain value, so a
 // visit costs one short key and a handful of map lookups, however varied the visits are.
-type LinkDay = Counts & {
+type LinkDay = Counts & Uniques & {
   linkId: string;
   day: string;
   values: Record<Dimension, Map<string, Counts>>;
   utm: Map<string, UtmRow>;
+  hours: Map<string, HourlyRow>;
 };
 
 const SEP = "\u0000";
 
-/** The rollup rows a batch adds. */
-export function summarize(batch: readonly Visit[]): Rollups {
+/** The rollup rows a batch adds; without `firsts` every visit counts as a new visitor. */
+export function summarize(batch: readonly Visit[], firsts: FirstVisits | null = null): Rollups {
   const linkDays = new Map<string, LinkDay>();
   const day = dayCache();
-  for (const v of batch) {
+  const hour = hourCache();
+  for (let i = 0; i < batch.length; i++) {
+    const v = batch[i]!;
     const d = day(v.ts);
     const key = v.linkId + SEP + d;
     let acc = linkDays.get(key);
     if (acc === undefined) {
-      acc = { linkId: v.linkId, day: d, total: 0, bots: 0, values: { browser: new Map(), os: new Map(), device: new Map(), country: new Map(), referrer: new Map() }, utm: new Map() };
+      acc = { linkId: v.linkId, day: d, total: 0, bots: 0, uniques: 0, uniqueBots: 0, values: { browser: new Map(), os: new Map(), device: new Map(), country: new Map(), referrer: new Map() }, utm: new Map(), hours: new Map() };
       linkDays.set(key, acc);
     }
     const bot = v.isBot ? 1 : 0;
+    const first = firsts === null ? FIRST_IN_DAY | FIRST_IN_HOUR : firsts[i]!;
     acc.total++;
     acc.bots += bot;
+    if (first & FIRST_IN_DAY) {
+      acc.uniques++;
+      acc.uniqueBots += bot;
+    }
+    const h = hour(v.ts);
+    let inHour = acc.hours.get(h);
+    if (inHour === undefined) acc.hours.set(h, (inHour = { linkId: v.linkId, hour: h, total: 0, bots: 0, uniques: 0, uniqueBots: 0 }));
+    inHour.total++;
+    inHour.bots += bot;
+    if (first & FIRST_IN_HOUR) {
+      inHour.uniques++;
+      inHour.uniqueBots += bot;
+    }
     for (const dimension of DIMENSIONS) count(acc.values[dimension], v[dimension], bot);
     if (v.utmSource !== null || v.utmMedium !== null || v.utmCampaign !== null) {
       const source = v.utmSource ?? "";
@@ -56,9 +81,10 @@ export function summarize(batch: readonly Visit[]): Rollups {
     }
   }
 
-  const out: Rollups = { daily: [], dimensions: [], utm: [] };
+  const out: Rollups = { daily: [], hourly: [], dimensions: [], utm: [] };
   for (const acc of linkDays.values()) {
-    out.daily.push({ linkId: acc.linkId, day: acc.day, total: acc.total, bots: acc.bots });
+    out.daily.push({ linkId: acc.linkId, day: acc.day, total: acc.total, bots: acc.bots, uniques: acc.uniques, uniqueBots: acc.uniqueBots });
+    out.hourly.push(...acc.hours.values());
     for (const dimension of DIMENSIONS) {
       for (const [name, c] of acc.values[dimension]) out.dimensions.push({ linkId: acc.linkId, dimension, day: acc.day, name, total: c.total, bots: c.bots });
     }
@@ -74,6 +100,26 @@ function count(values: Map<string, Counts>, name: string, bot: number): void {
     c.total++;
     c.bots += bot;
   }
+}
+
+/** The UTC hour of a timestamp, as rollups key it: YYYY-MM-DDTHH. */
+export function hourOf(ts: number): string {
+  return new Date(ts).toISOString().slice(0, 13);
+}
+
+// Like dayCache, for the hour.
+function hourCache(): (ts: number) => string {
+  let start = 0;
+  let end = -1;
+  let value = "";
+  return (ts) => {
+    if (ts < start || ts >= end) {
+      start = ts - (ts % 3_600_000);
+      end = start + 3_600_000;
+      value = hourOf(ts);
+    }
+    return value;
+  };
 }
 
 // A batch spans at most a few hundred ms, nearly always inside one UTC day: format the day once.

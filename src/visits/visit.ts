@@ -15,6 +15,12 @@ export type Visit = {
   utmMedium: string | null;
   utmCampaign: string | null;
   isBot: boolean;
+  /**
+   * The salted visitor hash of src/visits/visitor-id.ts, only ever written to the day's
+   * visitors_seen set (deleted with its salt), never with the visit; null when unknown (then the
+   * visit counts as a new visitor).
+   */
+  visitor: string | null;
 };
 
 export const UNKNOWN = "Unknown";

@@ -12,6 +12,8 @@ export const MAX_REFERRER_HOST_LENGTH = 253; // the longest DNS name
 export type VisitorDeps = {
   classify: (userAgent: string | null) => Client;
   country: (address: string) => string | null;
+  /** the salted visitor hash (visitor-id.ts); without it every visit counts as a new visitor */
+  visitorId?: (ts: number, linkId: string, address: string, userAgent: string | null) => string | null;
 };
 
 export type ClickFacts = {
@@ -40,6 +42,7 @@ export function buildVisit(facts: ClickFacts, deps: VisitorDeps, parse: Parsers 
     utmMedium: utm.medium,
     utmCampaign: utm.campaign,
     isBot: client.isBot,
+    visitor: deps.visitorId ? deps.visitorId(facts.now, facts.linkId, facts.clientAddress, facts.userAgent) : null,
   };
 }
 

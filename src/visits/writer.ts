@@ -4,7 +4,8 @@
 
 import type { Database } from "bun:sqlite";
 import type { Visit } from "./visit.ts";
-import { linkTotals, summarize } from "./rollup.ts";
+import { FIRST_IN_DAY, FIRST_IN_HOUR, hourOf, linkTotals, summarize, type FirstVisits } from "./rollup.ts";
+import { dayOf } from "../util/day.ts";
 import { batchRows } from "./visit-batch.ts";
 
 export type WriterOptions = {
@@ -36,9 +37,39 @@ export function createVisitWriter(db: Database, options: WriterOptions = {}): Vi
 
   const insertBatch = db.query(`INSERT INTO visit_batches (link_id, first_ts, last_ts, humans, visits) VALUES (?, ?, ?, ?, ?)`);
   const addDaily = db.query(
-    `INSERT INTO daily_rollup (link_id, day, total, bots) VALUES (?, ?, ?, ?)
-     ON CONFLICT (link_id, day) DO UPDATE SET total = total + excluded.total, bots = bots + excluded.bots`,
+    `INSERT INTO daily_rollup (link_id, day, total, bots, uniques, unique_bots) VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT (link_id, day) DO UPDATE SET total = total + excluded.total, bots = bots + excluded.bots,
+       uniques = uniques + excluded.uniques, unique_bots = unique_bots + excluded.unique_bots`,
   );
+  const addHourly = db.query(
+    `INSERT INTO hourly_rollup (link_id, hour, total, bots, uniques, unique_bots) VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT (link_id, hour) DO UPDATE SET total = total + excluded.total, bots = bots + excluded.bots,
+       uniques = uniques + excluded.uniques, unique_bots = unique_bots + excluded.unique_bots`,
+  );
+  // changes = 1: this visitor was not seen in this bucket (day or hour) before.
+  const markSeen = db.query<void, [string, string]>("INSERT OR IGNORE INTO visitors_seen (bucket, visitor) VALUES (?, ?)");
+
+  /** Which visits of a batch are their visitor's first of the day and of the hour. */
+  const firstVisits = (batch: readonly Visit[]): FirstVisits => {
+    const firsts = new Uint8Array(batch.length);
+    const decided = new Map<string, boolean>(); // bucket+visitor → first, within this batch
+    const isFirst = (bucket: string, visitor: string): boolean => {
+      const key = bucket + visitor;
+      if (decided.has(key)) return false; // seen earlier in this batch
+      const first = markSeen.run(bucket, visitor).changes === 1;
+      decided.set(key, first);
+      return first;
+    };
+    for (let i = 0; i < batch.length; i++) {
+      const v = batch[i]!;
+      if (v.visitor === null) {
+        firsts[i] = FIRST_IN_DAY | FIRST_IN_HOUR; // unknown visitor: counted as new
+        continue;
+      }
+      firsts[i] = (isFirst(dayOf(v.ts), v.visitor) ? FIRST_IN_DAY : 0) | (isFirst(hourOf(v.ts), v.visitor) ? FIRST_IN_HOUR : 0);
+    }
+    return firsts;
+  };
   const addDimension = db.query(
     `INSERT INTO dimension_rollup (link_id, dimension, day, name, total, bots) VALUES (?, ?, ?, ?, ?, ?)
      ON CONFLICT (link_id, dimension, day, name) DO UPDATE SET total = total + excluded.total, bots = bots + excluded.bots`,
@@ -69,8 +100,9 @@ export function createVisitWriter(db: Database, options: WriterOptions = {}): Vi
     // written back (DELETE runs in its own transaction, so this check sees it or not at all).
     const batch = deleted === null ? all : all.filter((v) => !deleted.has(v.linkId));
     for (const r of batchRows(batch)) insertBatch.run(r.linkId, r.firstTs, r.lastTs, r.humans, r.visits);
-    const { daily, dimensions, utm } = summarize(batch);
-    for (const r of daily) addDaily.run(r.linkId, r.day, r.total, r.bots);
+    const { daily, hourly, dimensions, utm } = summarize(batch, firstVisits(batch));
+    for (const r of daily) addDaily.run(r.linkId, r.day, r.total, r.bots, r.uniques, r.uniqueBots);
+    for (const r of hourly) addHourly.run(r.linkId, r.hour, r.total, r.bots, r.uniques, r.uniqueBots);
     for (const r of dimensions) addDimension.run(r.linkId, r.dimension, r.day, r.name, r.total, r.bots);
     for (const r of utm) addUtm.run(r.linkId, r.day, r.source, r.medium, r.campaign, r.total, r.bots);
     return all.length - batch.length;

@@ -22,7 +22,7 @@ let server: RunningServer;
 function visit(daysAgo: number, overrides: Partial<Visit> = {}): Visit {
   return {
     linkId: "hist", ts: now - daysAgo * DAY, browser: "Firefox", os: "Linux", device: "desktop", country: "DE",
-    referrer: "Direct", utmSource: null, utmMedium: null, utmCampaign: null, isBot: false, ...overrides,
+    referrer: "Direct", utmSource: null, utmMedium: null, utmCampaign: null, isBot: false, visitor: null, ...overrides,
   };
 }
 
@@ -54,16 +54,18 @@ describe("stats", () => {
     expect(body.data.link).toEqual({ id: "hist", originalUrl: "https://example.com/history", createdAt: new Date(now - 10 * DAY).toISOString() });
     const s = body.data.stats;
     expect(Object.keys(s).sort()).toEqual(
-      ["botPercentage", "browserStats", "countryStats", "deviceStats", "humanClicks", "osStats", "recentVisits", "referrerStats", "totalClicks", "utmStats", "visitsByDate"].sort(),
+      ["botPercentage", "browserStats", "countryStats", "deviceStats", "humanClicks", "osStats", "recentVisits", "referrerStats", "totalClicks", "uniqueVisitors", "utmStats", "visitsByDate", "visitsByHour"].sort(),
     );
     expect(s.totalClicks).toBe(5);
     expect(s.humanClicks).toBe(3);
     expect(s.botPercentage).toBe(40);
     expect(s.visitsByDate).toHaveLength(11);
-    expect(s.visitsByDate[0]).toEqual({ date: addDays(today, -10), count: 0 });
-    expect(s.visitsByDate[1]).toEqual({ date: addDays(today, -9), count: 2 });
-    expect(s.visitsByDate[5]).toEqual({ date: addDays(today, -5), count: 2 });
-    expect(s.visitsByDate[10]).toEqual({ date: today, count: 1 });
+    // Recorded without visitor ids (no addresses here): every visit counts as a unique visitor.
+    expect(s.uniqueVisitors).toBe(5);
+    expect(s.visitsByDate[0]).toEqual({ date: addDays(today, -10), count: 0, unique: 0 });
+    expect(s.visitsByDate[1]).toEqual({ date: addDays(today, -9), count: 2, unique: 2 });
+    expect(s.visitsByDate[5]).toEqual({ date: addDays(today, -5), count: 2, unique: 2 });
+    expect(s.visitsByDate[10]).toEqual({ date: today, count: 1, unique: 1 });
     expect(s.countryStats).toEqual([{ name: "DE", count: 4 }, { name: "FR", count: 1 }]);
     expect(s.utmStats).toEqual([{ source: "mail", medium: null, campaign: "spring", count: 2 }]);
     expect(s.recentVisits[0].browser).toBe("Safari");
@@ -93,6 +95,19 @@ describe("stats", () => {
     expect(s.visitsByDate.at(-1).date).toBe(to);
     expect(s.recentVisits).toHaveLength(2);
     expect(s.browserStats).toEqual([{ name: "Firefox", count: 2 }]);
+  });
+
+  test("visitsByHour of a range that ended on a past day: its 24 hours (not before the range), ending 23:00 UTC", async () => {
+    const day = addDays(today, -9);
+    const s = (await stats(server.url, `id=hist&from=${day}&to=${day}`)).data.stats;
+    expect(s.visitsByHour).toHaveLength(24);
+    expect(s.visitsByHour[0].hour).toBe(`${day}T00:00:00.000Z`);
+    expect(s.visitsByHour[23].hour).toBe(`${day}T23:00:00.000Z`);
+    const hourOfVisits = `${day}T${new Date(now).toISOString().slice(11, 13)}:00:00.000Z`;
+    expect(s.visitsByHour.filter((h: { count: number }) => h.count > 0)).toEqual([{ hour: hourOfVisits, count: 2, unique: 2 }]);
+    const humans = (await stats(server.url, `id=hist&from=${day}&to=${addDays(day, 1)}&bots=exclude`)).data.stats.visitsByHour;
+    expect(humans).toHaveLength(48);
+    expect(humans.filter((h: { count: number }) => h.count > 0)).toEqual([{ hour: hourOfVisits, count: 1, unique: 1 }]);
   });
 
   test("a link with no clicks has zeros and empty lists", async () => {

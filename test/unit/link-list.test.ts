@@ -36,7 +36,7 @@ beforeAll(() => {
     );
     if (i % 13 === 0) store.update(link.id, { disabled: true });
     if (i % 17 === 0) store.setBlocked([link.seq], []);
-    for (let c = 0; c < i % 6; c++) writer.record({ linkId: link.id, ts: NOW - (i % 4) * 1000, browser: "X", os: "X", device: "desktop", country: "DE", referrer: "Direct", utmSource: null, utmMedium: null, utmCampaign: null, isBot: c === 0 });
+    for (let c = 0; c < i % 6; c++) writer.record({ linkId: link.id, ts: NOW - (i % 4) * 1000, browser: "X", os: "X", device: "desktop", country: "DE", referrer: "Direct", utmSource: null, utmMedium: null, utmCampaign: null, isBot: c === 0, visitor: null });
   }
   writer.close();
   // What the recorder thread does about once a second.

@@ -14,7 +14,7 @@ afterEach(() => t?.dispose());
 
 const visit = (linkId: string, o: Partial<Visit> = {}): Visit => ({
   linkId, ts: NOW, browser: "Chrome", os: "Linux", device: "desktop", country: "DE", referrer: "Direct",
-  utmSource: null, utmMedium: null, utmCampaign: null, isBot: false, ...o,
+  utmSource: null, utmMedium: null, utmCampaign: null, isBot: false, visitor: null, ...o,
 });
 
 describe("admit", () => {

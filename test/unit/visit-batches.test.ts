@@ -17,7 +17,7 @@ import { createLinkStore } from "../../src/links/store.ts";
 const T0 = Date.parse("2026-11-22T10:00:00.000Z");
 const visit = (o: Partial<Visit>): Visit => ({
   linkId: "a", ts: T0, browser: "Chrome", os: "Windows", device: "desktop", country: "DE", referrer: "Direct",
-  utmSource: null, utmMedium: null, utmCampaign: null, isBot: false, ...o,
+  utmSource: null, utmMedium: null, utmCampaign: null, isBot: false, visitor: null, ...o,
 });
 
 const dirs: string[] = [];

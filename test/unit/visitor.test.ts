@@ -49,7 +49,17 @@ test("buildVisit keeps only derived facts, never the address", () => {
   );
   expect(visit).toEqual({
     linkId: "abc", ts: 1_700_000_000_000, browser: "B", os: "O", device: "mobile", country: "NL", referrer: "r.example",
-    utmSource: "s", utmMedium: null, utmCampaign: null, isBot: false,
+    utmSource: "s", utmMedium: null, utmCampaign: null, isBot: false, visitor: null,
   });
   expect(JSON.stringify(visit)).not.toContain("203.0.113.9");
+});
+
+test("with a visitor id source, the visit carries the salted hash it gives, not the address", () => {
+  const seen: unknown[] = [];
+  const visit = buildVisit(
+    { linkId: "abc", destination: "https://x.y/", userAgent: "UA", referer: null, clientAddress: "203.0.113.9", now: 1_700_000_000_000 },
+    { classify: () => ({ browser: "B", os: "O", device: "mobile", isBot: false }), country: () => null, visitorId: (...args) => (seen.push(args), "f".repeat(32)) },
+  );
+  expect(visit.visitor).toBe("f".repeat(32));
+  expect(seen).toEqual([[1_700_000_000_000, "abc", "203.0.113.9", "UA"]]);
 });

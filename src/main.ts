@@ -3,7 +3,7 @@
 
 import { parseArgs, helpText, ConfigError, type Config } from "./config.ts";
 import { createLogger, type Logger } from "./log.ts";
-import { VERSION } from "./version.ts";
+import { VERSION, versionLine } from "./version.ts";
 import { openDatabase } from "./db/open.ts";
 import { createLinkStore } from "./links/store.ts";
 import { createLinkLister } from "./links/list.ts";
@@ -41,7 +41,7 @@ async function main(): Promise<number> {
     return 0;
   }
   if (parsed.version) {
-    console.log(`shortener ${VERSION}`);
+    console.log(versionLine());
     return 0;
   }
   const log = createLogger(config.logFormat);
@@ -134,7 +134,7 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
   }
   // Elysia handlers read the socket peer through the app's server (context.server → app.getServer()).
   app.server = server as unknown as typeof app.server;
-  log.info(`shortener ${VERSION}`);
+  log.info(versionLine());
   log.info(`listening on http://${server.hostname}:${server.port}`);
   log.info(`database ${config.dbPath}`);
   log.info(`geoip ${recorder.geoSource}, built ${recorder.geoBuildDate}`);

@@ -49,7 +49,10 @@ afterAll(() => {
 });
 
 test("start-up says version, address, database, GeoIP source with build date, base URL", () => {
-  expect(service.output()).toMatch(/^shortener \d+\.\d+\.\d+$/m);
+  // The same line as --version (with the build stamp in a binary): tests and operators key on "shortener X.Y.Z".
+  const version = Bun.spawnSync([...serverCommand(), "--version"], { cwd: folder, env: { PATH: process.env.PATH ?? "" } }).stdout.toString().trim();
+  expect(version).toMatch(/^shortener \d+\.\d+\.\d+ \(.+\)$/);
+  expect(service.output().split("\n")).toContain(version);
   expect(service.output()).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+$/m);
   expect(service.output()).toMatch(/^database shortener\.db$/m);
   expect(service.output()).toMatch(/^geoip embedded GeoLite2 Country, built \d{4}-\d{2}-\d{2}$/m);

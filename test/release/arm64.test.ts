@@ -1,0 +1,96 @@
+// The linux-arm64 release executable, run for real: under qemu user emulation on an x86-64 machine
+// (directly on an arm64 one). Start-up (the recorder Worker and its thread priority through libc
+// included), a link created, its redirect followed, the click counted, SIGTERM → exit 0.
+// CI points SHORTENER_ARM64_BIN at dist/release/shortener-<version>-linux-arm64 after
+// `npm run release`; without it, everything here is skipped.
+
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { startListening, type Served } from "../../scripts/lib/processes.ts";
+import { UA } from "../support/clicks.ts";
+
+const BIN = process.env.SHORTENER_ARM64_BIN;
+const VERSION = (JSON.parse(readFileSync(resolve(import.meta.dir, "../../package.json"), "utf8")) as { version: string }).version;
+// Debian's qemu-user-static, with the arm64 glibc and libstdc++ of libc6-arm64-cross and
+// libstdc++6-arm64-cross as the guest's root for the loader and libraries.
+const RUN = process.arch === "arm64" ? [] : ["qemu-aarch64-static", "-L", "/usr/aarch64-linux-gnu"];
+// Emulation makes everything several times slower; these are limits, not expectations.
+const SLOW = 60_000;
+
+async function until(what: string, ok: () => boolean | Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + SLOW / 2;
+  while (!(await ok())) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
+    await Bun.sleep(50);
+  }
+}
+
+// One skip line that says why, rather than every test and hook skipped one by one.
+if (!BIN) test.skip("linux-arm64 release binary under qemu: SHORTENER_ARM64_BIN is not set (CI sets it after npm run release)", () => {});
+else describe("linux-arm64 release binary under qemu", () => {
+  let folder: string;
+  let service: Served;
+
+  beforeAll(async () => {
+    folder = mkdtempSync(join(tmpdir(), "shortener-arm64-"));
+    service = await startListening("shortener linux-arm64", [...RUN, BIN, "--port", "0", "--host", "127.0.0.1"], { cwd: folder, env: { PATH: process.env.PATH ?? "" } });
+    // The recorder's line comes after "listening on", once its thread has set its priority.
+    await until("the recorder thread's start-up line", () => /^recorder thread at /m.test(service.output()));
+  }, SLOW);
+
+  afterAll(() => {
+    if (service?.proc.exitCode === null) service.proc.kill("SIGKILL");
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  test("it is an arm64 executable, and --version names the version, commit and build date", () => {
+    expect(readFileSync(BIN).subarray(18, 20)).toEqual(Buffer.from([183, 0])); // e_machine EM_AARCH64
+    const run = Bun.spawnSync([...RUN, BIN, "--version"], { cwd: folder, env: { PATH: process.env.PATH ?? "" }, stdout: "pipe", stderr: "pipe" });
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout.toString().trim()).toMatch(new RegExp(`^shortener ${VERSION.replaceAll(".", "\\.")} \\([0-9a-f]{7,}(-dirty)?, built \\d{4}-\\d{2}-\\d{2}\\)$`));
+  }, SLOW);
+
+  test("start-up prints its lines and nothing else: no warning, no fallback error from the recorder thread", () => {
+    const lines = service.output().trim().split("\n");
+    const expected = [
+      /^shortener \d+\.\d+\.\d+ \(.+\)$/,
+      /^listening on http:\/\/127\.0\.0\.1:\d+$/,
+      /^database shortener\.db$/,
+      /^geoip embedded GeoLite2 Country, built \d{4}-\d{2}-\d{2}$/,
+      /^base url /,
+      // Low where the thread could be lowered (SCHED_IDLE through libc, or nice 19), normal where not.
+      /^recorder thread at (low|normal) CPU priority /,
+    ];
+    expect(lines).toHaveLength(expected.length);
+    expected.forEach((pattern, i) => expect(lines[i]).toMatch(pattern));
+  });
+
+  test("create a link, follow its redirect, see the click counted", async () => {
+    const form = new FormData();
+    form.append("url", "https://example.com/arm64");
+    const created = await fetch(`${service.url}/api/create`, { method: "POST", body: form });
+    expect(created.status).toBe(201);
+    const shortUrl: string = (await created.json()).data.shortUrl;
+    const id = new URL(shortUrl).pathname.slice(1);
+    expect(id.length).toBeGreaterThan(0);
+
+    const redirect = await fetch(`${service.url}/${id}`, { redirect: "manual", headers: { "user-agent": UA.firefoxLinux } });
+    expect(redirect.status).toBe(302);
+    expect(redirect.headers.get("location")).toBe("https://example.com/arm64");
+
+    let stats: any;
+    await until("the click in /api/stats", async () => {
+      stats = await (await fetch(`${service.url}/api/stats?id=${id}`)).json();
+      return stats.data?.stats.totalClicks >= 1;
+    });
+    expect(stats.data.stats).toMatchObject({ totalClicks: 1, humanClicks: 1, browserStats: [{ name: "Firefox", count: 1 }] });
+  }, SLOW);
+
+  test("SIGTERM: stops cleanly with exit code 0", async () => {
+    expect(await service.stop()).toBe(0);
+    expect(service.output()).toMatch(/^SIGTERM: stopping$/m);
+    expect(service.output()).toMatch(/^stopped visitsWritten=\d+ visitsDropped=0$/m);
+  }, SLOW);
+});

@@ -135,7 +135,6 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
   // Elysia handlers read the socket peer through the app's server (context.server → app.getServer()).
   app.server = server as unknown as typeof app.server;
   log.info(versionLine());
-  log.info(`listening on http://${server.hostname}:${server.port}`);
   log.info(`database ${config.dbPath}`);
   log.info(`geoip ${recorder.geoSource}, built ${recorder.geoBuildDate}`);
   log.info(`base url ${config.baseUrl ?? "(from each request's Host header)"}`);
@@ -145,6 +144,9 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
       ? "recorder thread at low CPU priority (SCHED_IDLE; normal while it falls behind or a create waits for it)"
       : "recorder thread at normal CPU priority (lowering it needs CAP_SYS_NICE or LimitNICE=+0: README, How clicks are counted)",
   );
+  // Last: "listening on" is the readiness line that launchers and tests wait for, so every line
+  // describing the start is already out when it appears.
+  log.info(`listening on http://${server.hostname}:${server.port}`);
 
   return await new Promise<number>((resolve) => {
     let stopping = false;

@@ -189,7 +189,8 @@ const MIGRATIONS: readonly string[] = [
 
   // 5: unique visitors without storing anyone, and an hourly view. A visitor is a hash of a daily
   // salt, the link, the client address and the User-Agent (src/visits/visitor-id.ts); the salt and
-  // the hashes seen are kept only for today and yesterday, then deleted. What stays is counts.
+  // the keys seen are kept only while their day lasts (and an hour after), then deleted. What stays
+  // is counts.
   `
   ALTER TABLE daily_rollup ADD COLUMN uniques INTEGER NOT NULL DEFAULT 0;
   ALTER TABLE daily_rollup ADD COLUMN unique_bots INTEGER NOT NULL DEFAULT 0;
@@ -205,18 +206,20 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (link_id, hour)
   ) WITHOUT ROWID;
 
-  -- One random salt per UTC day; deleted when the day after it is over.
+  -- One random salt per UTC day; deleted an hour after its day is over (late clicks of a batch).
   CREATE TABLE visitor_salts (
     day  TEXT PRIMARY KEY,             -- YYYY-MM-DD
     salt BLOB NOT NULL
   ) WITHOUT ROWID;
 
-  -- The salted visitor hashes seen per day and per hour, deleted with their day's salt.
+  -- The salted visitor keys first seen per day and per hour, appended a batch at a time (the set
+  -- itself lives in the recorder's memory; these rows rebuild it after a restart). Deleted an hour
+  -- after their day or hour is over, with the day's salt at the latest.
   CREATE TABLE visitors_seen (
-    bucket  TEXT NOT NULL,             -- YYYY-MM-DD or YYYY-MM-DDTHH, UTC
-    visitor TEXT NOT NULL,             -- 32 hex digits: 16 bytes of SHA-256(salt, link, address, User-Agent)
-    PRIMARY KEY (bucket, visitor)
-  ) WITHOUT ROWID;
+    bucket   TEXT NOT NULL,            -- YYYY-MM-DD or YYYY-MM-DDTHH, UTC
+    visitors BLOB NOT NULL             -- 52-bit keys of SHA-256(salt, link, address, User-Agent), 8 bytes each
+  );
+  CREATE INDEX visitors_seen_by_bucket ON visitors_seen(bucket);
   `,
 ];
 

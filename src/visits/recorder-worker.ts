@@ -17,6 +17,7 @@ import { currentThreadId } from "../util/thread-policy.ts";
 import { recorderThreadPriority, type PriorityFlag, type RecorderThreadPriority } from "./recorder-priority.ts";
 import { createSearchIndexer, SEARCH_INDEX_BATCH } from "../links/search-index.ts";
 import { createVisitorIds } from "./visitor-id.ts";
+import { createSeenVisitors } from "./seen-visitors.ts";
 
 export type RecorderInit = {
   dbPath: string;
@@ -68,19 +69,23 @@ async function init(opts: RecorderInit): Promise<void> {
   const trusted = parseTrustedProxies(opts.trustProxy);
   db = openDatabase(opts.dbPath);
   const visitorIds = createVisitorIds(db, Date.now);
+  const seen = createSeenVisitors(db, Date.now());
   const visitor: VisitorDeps = { classify: createClientClassifier(), country: countries.country, visitorId: visitorIds.of };
-  // Yesterday's salt and hashes go when today is over: checked at start and every minute.
-  visitorIds.forgetOldDays(Date.now());
-  setInterval(() => {
+  // Salts and seen visitors go an hour after their day (or hour) is over: checked every minute.
+  const forget = () => {
     try {
       visitorIds.forgetOldDays(Date.now());
+      seen.forget(Date.now());
     } catch {
       // a busy or full disk: the next minute tries again
     }
-  }, 60_000);
+  };
+  forget();
+  setInterval(forget, 60_000);
   const threadId = currentThreadId();
   priority = recorderThreadPriority(opts.priorityFlag, threadId);
   writer = createVisitWriter(db, {
+    seen,
     flushIntervalMs: opts.flushIntervalMs,
     maxQueued: opts.maxQueued,
     onError: (err) => report(err instanceof Error ? err.message : String(err)),

@@ -108,7 +108,7 @@ export function hourOf(ts: number): string {
 }
 
 // Like dayCache, for the hour.
-function hourCache(): (ts: number) => string {
+export function hourCache(): (ts: number) => string {
   let start = 0;
   let end = -1;
   let value = "";
@@ -123,7 +123,7 @@ function hourCache(): (ts: number) => string {
 }
 
 // A batch spans at most a few hundred ms, nearly always inside one UTC day: format the day once.
-function dayCache(): (ts: number) => string {
+export function dayCache(): (ts: number) => string {
   let start = 0;
   let end = -1;
   let day = "";

@@ -16,11 +16,11 @@ export type Visit = {
   utmCampaign: string | null;
   isBot: boolean;
   /**
-   * The salted visitor hash of src/visits/visitor-id.ts, only ever written to the day's
-   * visitors_seen set (deleted with its salt), never with the visit; null when unknown (then the
+   * The salted visitor key of src/visits/visitor-id.ts, only ever kept in the day's and hour's
+   * visitors_seen sets (deleted with the salt), never with the visit; null when unknown (then the
    * visit counts as a new visitor).
    */
-  visitor: string | null;
+  visitor: number | null;
 };
 
 export const UNKNOWN = "Unknown";

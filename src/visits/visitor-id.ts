@@ -1,20 +1,22 @@
 // Unique visitors without storing anyone (the way Plausible counts them): a visitor of a link on a
-// UTC day is SHA-256(that day's random salt, link id, client address, User-Agent), cut to 16 bytes
-// (written as 32 hex digits).
-// The salt lives in the database only for its day and the next (so a restart does not double the
-// day's uniques, and a click from just before midnight still finds its day), then it is deleted
-// together with every hash made with it. Without the salt a hash says nothing about an address.
+// UTC day is SHA-256(that day's random salt, link id, client address, User-Agent), of which 52 bits
+// are kept as a number (the chance that two of a million visitors of one day share a key is 1e-4).
+// The salt lives in the database only while its day lasts and an hour after (so a restart does not
+// count the day's visitors again, and a click from just before midnight still finds its day), then
+// it is deleted together with every key made with it. Without the salt a key says nothing.
 
 import type { Database } from "bun:sqlite";
 import { cryptoRandomBytes, type RandomBytes } from "../util/random.ts";
-import { addDays, dayOf } from "../util/day.ts";
+import { dayOf } from "../util/day.ts";
+import { dayCache } from "./rollup.ts";
 
-const VISITOR_ID_HEX = 32;
+/** How long after its day (or hour) is over a salt and the keys seen in it are kept. */
+export const GRACE_MS = 3_600_000;
 
 export type VisitorIds = {
-  /** The visitor of a click, or null when its day's salt is gone (a click older than yesterday). */
-  of(ts: number, linkId: string, address: string, userAgent: string | null): string | null;
-  /** Deletes salts and seen hashes of every day before yesterday (as seen at `now`). */
+  /** The visitor key of a click, or null when its day's salt is gone (a click from long ago). */
+  of(ts: number, linkId: string, address: string, userAgent: string | null): number | null;
+  /** Deletes the salts of days over for more than GRACE_MS (as seen at `now`). */
   forgetOldDays(now: number): void;
 };
 
@@ -23,15 +25,13 @@ export function createVisitorIds(db: Database, now: () => number, random: Random
   // INSERT OR IGNORE then SELECT: two recorders (or a restart racing one) agree on one salt.
   const insert = db.query<void, [string, Uint8Array]>("INSERT OR IGNORE INTO visitor_salts (day, salt) VALUES (?, ?)");
   const deleteSalts = db.query<void, [string]>("DELETE FROM visitor_salts WHERE day < ?");
-  const deleteSeen = db.query<void, [string]>("DELETE FROM visitors_seen WHERE bucket < ?");
-  const salts = new Map<string, Uint8Array>();
-  const encoder = new TextEncoder();
+  const salts = new Map<string, string>(); // day → salt as hex, the prefix of every hashed input
+  const dayOfClick = dayCache(); // clicks come in time order: the day is formatted once a day
 
-  const saltOf = (day: string): Uint8Array | null => {
+  const saltOf = (day: string): string | null => {
     const known = salts.get(day);
-    if (known) return known;
-    const today = dayOf(now());
-    if (day < addDays(today, -1) || day > today) return null; // deleted, or a clock gone wrong
+    if (known !== undefined) return known;
+    if (day < oldestKeptDay(now()) || day > dayOf(now())) return null; // deleted, or a clock gone wrong
     let salt: Uint8Array;
     try {
       insert.run(day, random(32));
@@ -41,25 +41,33 @@ export function createVisitorIds(db: Database, now: () => number, random: Random
       // until a restart; the visits themselves wait in the writer's queue meanwhile.
       salt = random(32);
     }
-    salts.set(day, salt);
-    return salt;
+    const hex = Buffer.from(salt).toString("hex");
+    salts.set(day, hex);
+    return hex;
   };
 
   return {
     of(ts, linkId, address, userAgent) {
-      const salt = saltOf(dayOf(ts));
+      const salt = saltOf(dayOfClick(ts));
       if (salt === null) return null;
-      const hasher = new Bun.CryptoHasher("sha256");
-      hasher.update(salt);
       // NUL-separated: no two different (link, address, agent) triples give the same input.
-      hasher.update(encoder.encode(`${linkId}\u0000${address}\u0000${userAgent ?? ""}`));
-      return hasher.digest("hex").slice(0, VISITOR_ID_HEX);
+      const digest = Bun.CryptoHasher.hash("sha256", `${salt}\u0000${linkId}\u0000${address}\u0000${userAgent ?? ""}`) as Uint8Array;
+      return keyOf(digest);
     },
     forgetOldDays(at) {
-      const keepFrom = addDays(dayOf(at), -1);
+      const keepFrom = oldestKeptDay(at);
       deleteSalts.run(keepFrom);
-      deleteSeen.run(keepFrom); // "YYYY-MM-DDTHH" of an older day sorts before keepFrom too
       for (const day of salts.keys()) if (day < keepFrom) salts.delete(day);
     },
   };
+}
+
+/** The oldest day whose salt is still kept at `now`: yesterday during the first hour of a day, else today. */
+export function oldestKeptDay(now: number): string {
+  return dayOf(now - GRACE_MS);
+}
+
+/** The first 52 bits of a digest as a number (exact in a double, a cheap Set key). */
+function keyOf(d: Uint8Array): number {
+  return d[0]! * 2 ** 44 + d[1]! * 2 ** 36 + d[2]! * 2 ** 28 + d[3]! * 2 ** 20 + d[4]! * 2 ** 12 + d[5]! * 2 ** 4 + (d[6]! >> 4);
 }

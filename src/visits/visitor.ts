@@ -13,7 +13,7 @@ export type VisitorDeps = {
   classify: (userAgent: string | null) => Client;
   country: (address: string) => string | null;
   /** the salted visitor hash (visitor-id.ts); without it every visit counts as a new visitor */
-  visitorId?: (ts: number, linkId: string, address: string, userAgent: string | null) => string | null;
+  visitorId?: (ts: number, linkId: string, address: string, userAgent: string | null) => number | null;
 };
 
 export type ClickFacts = {

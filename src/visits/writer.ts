@@ -4,8 +4,8 @@
 
 import type { Database } from "bun:sqlite";
 import type { Visit } from "./visit.ts";
-import { FIRST_IN_DAY, FIRST_IN_HOUR, hourOf, linkTotals, summarize, type FirstVisits } from "./rollup.ts";
-import { dayOf } from "../util/day.ts";
+import { linkTotals, summarize } from "./rollup.ts";
+import type { SeenMarks, SeenVisitors } from "./seen-visitors.ts";
 import { batchRows } from "./visit-batch.ts";
 
 export type WriterOptions = {
@@ -16,6 +16,9 @@ export type WriterOptions = {
   /** Visits kept while the disk refuses writes; past this, new visits are counted as dropped. */
   maxQueued?: number;
   onError?: (err: unknown) => void;
+  /** The visitors seen per day and hour (uniques); without it every visit counts as a new visitor. */
+  seen?: SeenVisitors;
+  now?: () => number;
 };
 
 /** `discarded`: visits of links deleted before they could be written (not counted anywhere, by design). */
@@ -46,30 +49,6 @@ export function createVisitWriter(db: Database, options: WriterOptions = {}): Vi
      ON CONFLICT (link_id, hour) DO UPDATE SET total = total + excluded.total, bots = bots + excluded.bots,
        uniques = uniques + excluded.uniques, unique_bots = unique_bots + excluded.unique_bots`,
   );
-  // changes = 1: this visitor was not seen in this bucket (day or hour) before.
-  const markSeen = db.query<void, [string, string]>("INSERT OR IGNORE INTO visitors_seen (bucket, visitor) VALUES (?, ?)");
-
-  /** Which visits of a batch are their visitor's first of the day and of the hour. */
-  const firstVisits = (batch: readonly Visit[]): FirstVisits => {
-    const firsts = new Uint8Array(batch.length);
-    const decided = new Map<string, boolean>(); // bucket+visitor → first, within this batch
-    const isFirst = (bucket: string, visitor: string): boolean => {
-      const key = bucket + visitor;
-      if (decided.has(key)) return false; // seen earlier in this batch
-      const first = markSeen.run(bucket, visitor).changes === 1;
-      decided.set(key, first);
-      return first;
-    };
-    for (let i = 0; i < batch.length; i++) {
-      const v = batch[i]!;
-      if (v.visitor === null) {
-        firsts[i] = FIRST_IN_DAY | FIRST_IN_HOUR; // unknown visitor: counted as new
-        continue;
-      }
-      firsts[i] = (isFirst(dayOf(v.ts), v.visitor) ? FIRST_IN_DAY : 0) | (isFirst(hourOf(v.ts), v.visitor) ? FIRST_IN_HOUR : 0);
-    }
-    return firsts;
-  };
   const addDimension = db.query(
     `INSERT INTO dimension_rollup (link_id, dimension, day, name, total, bots) VALUES (?, ?, ?, ?, ?, ?)
      ON CONFLICT (link_id, dimension, day, name) DO UPDATE SET total = total + excluded.total, bots = bots + excluded.bots`,
@@ -78,6 +57,13 @@ export function createVisitWriter(db: Database, options: WriterOptions = {}): Vi
     `INSERT INTO utm_rollup (link_id, day, source, medium, campaign, total, bots) VALUES (?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (link_id, day, source, medium, campaign) DO UPDATE SET total = total + excluded.total, bots = bots + excluded.bots`,
   );
+  // The totals shown in the link list; the update also tells whether the link still exists.
+  const addTotals = db.query<void, [number, number, number, string]>(
+    `UPDATE links SET total_clicks = total_clicks + ?, human_clicks = human_clicks + ?, last_click_at = MAX(last_click_at, ?) WHERE id = ?`,
+  );
+
+  const seen = options.seen ?? null;
+  const now = options.now ?? Date.now;
 
   let queue: Visit[] = [];
   let written = 0;
@@ -85,13 +71,8 @@ export function createVisitWriter(db: Database, options: WriterOptions = {}): Vi
   let discarded = 0;
   let lastError: string | null = null;
 
-  // The totals shown in the link list; the update also tells whether the link still exists.
-  const addTotals = db.query<void, [number, number, number, string]>(
-    `UPDATE links SET total_clicks = total_clicks + ?, human_clicks = human_clicks + ?, last_click_at = MAX(last_click_at, ?) WHERE id = ?`,
-  );
-
-  /** Writes a batch; returns how many of its visits belonged to links deleted meanwhile. */
-  const writeBatch = db.transaction((all: Visit[]): number => {
+  /** Writes a batch; returns how many of its visits belonged to links deleted meanwhile, and its new visitors. */
+  const writeBatch = db.transaction((all: Visit[]): { gone: number; marks: SeenMarks | null } => {
     let deleted: Set<string> | null = null;
     for (const [linkId, t] of linkTotals(all)) {
       if (addTotals.run(t.total, t.humans, t.lastTs, linkId).changes === 0) (deleted ??= new Set()).add(linkId);
@@ -100,12 +81,14 @@ export function createVisitWriter(db: Database, options: WriterOptions = {}): Vi
     // written back (DELETE runs in its own transaction, so this check sees it or not at all).
     const batch = deleted === null ? all : all.filter((v) => !deleted.has(v.linkId));
     for (const r of batchRows(batch)) insertBatch.run(r.linkId, r.firstTs, r.lastTs, r.humans, r.visits);
-    const { daily, hourly, dimensions, utm } = summarize(batch, firstVisits(batch));
+    const marks = seen === null ? null : seen.mark(batch, now());
+    if (marks !== null) seen!.persist(marks.added);
+    const { daily, hourly, dimensions, utm } = summarize(batch, marks?.flags ?? null);
     for (const r of daily) addDaily.run(r.linkId, r.day, r.total, r.bots, r.uniques, r.uniqueBots);
     for (const r of hourly) addHourly.run(r.linkId, r.hour, r.total, r.bots, r.uniques, r.uniqueBots);
     for (const r of dimensions) addDimension.run(r.linkId, r.dimension, r.day, r.name, r.total, r.bots);
     for (const r of utm) addUtm.run(r.linkId, r.day, r.source, r.medium, r.campaign, r.total, r.bots);
-    return all.length - batch.length;
+    return { gone: all.length - batch.length, marks };
   });
 
   const flush = (): number => {
@@ -114,7 +97,10 @@ export function createVisitWriter(db: Database, options: WriterOptions = {}): Vi
     queue = [];
     let gone: number;
     try {
-      gone = writeBatch.immediate(batch);
+      const done = writeBatch.immediate(batch);
+      gone = done.gone;
+      // Only now: a batch that failed is written again later and must find its visitors unseen.
+      if (done.marks !== null) seen!.commit(done.marks.added);
     } catch (err) {
       // Keep the batch for the next tick (disk full, locked file): nothing acknowledged is dropped
       // while the queue has room.

@@ -6,6 +6,8 @@ import { createLogger, type Logger } from "./log.ts";
 import { VERSION, versionLine } from "./version.ts";
 import { openDatabase } from "./db/open.ts";
 import { createLinkStore } from "./links/store.ts";
+import { RESERVED_WORDS } from "./links/alias.ts";
+import type { Database } from "bun:sqlite";
 import { createLinkLister } from "./links/list.ts";
 import { openBlocklistFile } from "./links/blocklist-file.ts";
 import { BlocklistError } from "./links/blocklist.ts";
@@ -75,6 +77,7 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
   // blocking (src/http/create.ts). The 5 s timeout above covered the migrations.
   db.run(`PRAGMA busy_timeout = ${CLICK_THREAD_BUSY_TIMEOUT_MS}`);
   const links = createLinkStore(db);
+  warnAboutShadowedLinks(db, log);
   let blocklist;
   try {
     blocklist = openBlocklistFile(config.blocklist, db, links, log);
@@ -168,6 +171,15 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
     process.on("SIGTERM", () => void stop("SIGTERM"));
     process.on("SIGINT", () => void stop("SIGINT"));
   });
+}
+
+/**
+ * Links made before a word was reserved (an upgrade added a page under that path) may now be
+ * hidden behind the page; the owner should know which, once, at start.
+ */
+function warnAboutShadowedLinks(db: Database, log: Logger): void {
+  const ids = db.query<{ id: string }, [string]>("SELECT id FROM links WHERE lower(id) IN (SELECT value FROM json_each(?))").all(JSON.stringify(RESERVED_WORDS));
+  if (ids.length > 0) log.error(`links whose id is now a reserved word may be hidden behind a page of the service: ${ids.map((r) => r.id).join(", ")}`);
 }
 
 // No top-level await: it lets `bun build --bytecode` precompile the bundle for a faster start.

@@ -4,6 +4,7 @@
 
 import type { Database } from "bun:sqlite";
 import { cryptoRandomBytes, randomString, type RandomBytes } from "../util/random.ts";
+import { isUniqueViolation, writeIfFree } from "../db/errors.ts";
 
 export type Scope = "admin" | "create";
 export const SCOPES: readonly Scope[] = ["admin", "create"];
@@ -62,7 +63,7 @@ export function createKeyStore(db: Database, random: RandomBytes = cryptoRandomB
       try {
         return { key, record: toKey(insert.get(name, scope, hashSecret(key), now)!) };
       } catch (err) {
-        if ((err as { code?: string }).code === "SQLITE_CONSTRAINT_UNIQUE") throw new KeyNameTakenError(name);
+        if (isUniqueViolation(err)) throw new KeyNameTakenError(name);
         throw err;
       }
     },
@@ -77,12 +78,8 @@ export function createKeyStore(db: Database, random: RandomBytes = cryptoRandomB
     },
     touch(id, now) {
       if (now - (touched.get(id) ?? 0) < TOUCH_INTERVAL_MS) return;
-      try {
-        db.query("UPDATE api_keys SET last_used_at = ? WHERE id = ?").run(now, id);
-        touched.set(id, now);
-      } catch {
-        // The write lock is busy (the recorder): not worth waiting for; the next use writes it.
-      }
+      // A busy lock (the recorder writing) is not worth waiting for: the next use writes it.
+      if (writeIfFree(db, () => db.query("UPDATE api_keys SET last_used_at = ? WHERE id = ?").run(now, id))) touched.set(id, now);
     },
   };
 }

@@ -5,6 +5,7 @@
 import type { Database } from "bun:sqlite";
 import { cryptoRandomBytes, randomString, type RandomBytes } from "../util/random.ts";
 import { hashSecret } from "./keys.ts";
+import { writeIfFree } from "../db/errors.ts";
 
 export const SESSION_COOKIE = "shortener_session";
 export const SESSION_IDLE_MS = 30 * 86_400_000;
@@ -46,12 +47,7 @@ export function createSessionStore(db: Database, random: RandomBytes = cryptoRan
     touch(token, now) {
       const session = this.find(token, now);
       if (session === null || now - session.lastUsedAt < TOUCH_INTERVAL_MS) return false;
-      try {
-        update.run(now, hashSecret(token));
-        return true;
-      } catch {
-        return false; // the write lock is busy: the next use writes it
-      }
+      return writeIfFree(db, () => update.run(now, hashSecret(token))); // busy: the next use writes it
     },
     end(token) {
       if (TOKEN_PATTERN.test(token)) remove.run(hashSecret(token));

@@ -1,3 +1,5 @@
+import type { Database } from "bun:sqlite";
+
 // SQLite errors the service answers rather than crashes on: the disk's trouble, not the client's.
 
 function codeOf(err: unknown): string {
@@ -17,4 +19,28 @@ export function isStorageFailure(err: unknown): boolean {
 /** "CODE: message", for the operator's log line. */
 export function describeStorageFailure(err: unknown): string {
   return `${codeOf(err)}: ${err instanceof Error ? err.message : String(err)}`;
+}
+
+/** A UNIQUE or PRIMARY KEY constraint refused the row: the value is taken. */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = codeOf(err);
+  return code === "SQLITE_CONSTRAINT_PRIMARYKEY" || code === "SQLITE_CONSTRAINT_UNIQUE";
+}
+
+/**
+ * Runs a small write that is not worth waiting for (a "last used" time) without SQLite's busy
+ * wait, so the thread that answers clicks never stalls on it; false when the lock was taken.
+ */
+export function writeIfFree(db: Database, write: () => void): boolean {
+  const previous = (db.query("PRAGMA busy_timeout").get() as { timeout: number }).timeout;
+  db.run("PRAGMA busy_timeout = 0");
+  try {
+    write();
+    return true;
+  } catch (err) {
+    if (isLockBusy(err)) return false;
+    throw err;
+  } finally {
+    db.run(`PRAGMA busy_timeout = ${previous}`);
+  }
 }

@@ -15,6 +15,7 @@ import type { TrustedProxies } from "../visits/client-ip.ts";
 import type { RateLimiter } from "./rate-limit.ts";
 import { publicBase, requestClient, type PeerServer } from "./request-origin.ts";
 import { apiError } from "./responses.ts";
+import { Lru } from "../util/lru.ts";
 
 export type Principal = { keyId: number; name: string; scope: Scope; via: "key" | "session" };
 
@@ -78,24 +79,31 @@ function sessionEnded(): Response {
 }
 
 /**
- * A key given in a request (bearer header or sign-in form): its principal, or the refusal. Over
- * the failed-attempt limit every attempt is refused, so a right guess looks like a wrong one.
+ * A key given in a request (bearer header or sign-in form): its principal, or the refusal. A valid
+ * key always passes (keys are far too long to guess, and the owner must not be locked out by
+ * someone behind the same address); failures are counted per address, and past the limit they
+ * get 429, logged once a minute per address so that a flood cannot flood the log too.
  */
 export function checkSecret(secret: string | null, request: Request, server: PeerServer, deps: AuthDeps): { ok: true; principal: Principal } | { ok: false; response: Response } {
-  const path = new URL(request.url).pathname;
-  const client = requestClient(server, request, deps.trusted);
   const now = deps.now();
-  const limit = deps.authFailures.peek(client, now);
-  if (!limit.allowed) {
-    deps.log.info("auth failed", { reason: "auth_rate_limited", path });
-    return refuse(apiError(429, "auth_rate_limited", `too many failed attempts; try again in ${limit.retryAfterSeconds} s`, undefined, { "Retry-After": String(limit.retryAfterSeconds) }));
-  }
   const principal = secret === null ? null : principalForHash(hashSecret(secret), "key", deps, now);
   if (principal !== null) return { ok: true, principal };
-  deps.authFailures.take(client, now);
+  const path = new URL(request.url).pathname;
+  const client = requestClient(server, request, deps.trusted);
+  const limit = deps.authFailures.take(client, now);
+  if (!limit.allowed) {
+    if (now - (rateLimitLogged.get(client) ?? -Infinity) >= 60_000) {
+      rateLimitLogged.set(client, now);
+      deps.log.info("auth failed", { reason: "auth_rate_limited", path });
+    }
+    return refuse(apiError(429, "auth_rate_limited", `too many failed attempts; try again in ${limit.retryAfterSeconds} s`, undefined, { "Retry-After": String(limit.retryAfterSeconds) }));
+  }
   deps.log.info("auth failed", { reason: "auth_invalid", path });
   return refuse(apiError(401, "auth_invalid", "the key is not valid (wrong, revoked, or not sent as Authorization: Bearer <key>)", undefined, { "WWW-Authenticate": `${CHALLENGE}, error="invalid_token"` }));
 }
+
+// When each address over the failed-attempt limit was last logged (memory only, bounded).
+const rateLimitLogged = new Lru<string, number>(10_000);
 
 /** Whether the request's Origin is this service (its public host). */
 export function fromThisService(request: Request, server: PeerServer, deps: Pick<AuthDeps, "config" | "trusted">): boolean {

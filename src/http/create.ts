@@ -10,8 +10,8 @@ import type { RateLimiter } from "./rate-limit.ts";
 import type { ClickRecorder } from "../visits/recorder.ts";
 import { authenticate, authRequired, type AuthDeps } from "./auth.ts";
 import { readFormFields, type FieldKind } from "./form-body.ts";
-import { publicBase, requestClient, type PeerServer } from "./request-origin.ts";
-import { apiError, fieldErrors, json } from "./responses.ts";
+import { ownHosts, publicBase, requestClient, type PeerServer } from "./request-origin.ts";
+import { apiError, badHost, fieldErrors, json } from "./responses.ts";
 import { retryWhileBusy, storageUnavailable } from "./write-retry.ts";
 import { logAction } from "./audit.ts";
 
@@ -41,17 +41,17 @@ export async function handleCreate(request: Request, server: PeerServer, deps: C
     }
   }
   const base = publicBase(deps.config, server, request, deps.trusted);
-  if (base === null) return apiError(400, "bad_request", "the Host header is missing or not a valid host name");
+  if (base === null) return badHost();
 
   const body = await readFormFields(request, CREATE_FIELDS);
   if (!body.ok) return apiError(body.status, body.code, body.error);
 
-  const ownHosts = [new URL(base).host, request.headers.get("host") ?? ""].filter((h) => h !== "");
+  const hosts = ownHosts(base, request);
   const blocklist = deps.blocklist();
   let result;
   try {
     result = await retryWhileBusy(
-      () => createLink(deps.links, { fields: body.fields, ownerKeyId: principal?.keyId ?? null, ownHosts, isBlocked: (url) => blocklist.matches(url), now }),
+      () => createLink(deps.links, { fields: body.fields, ownerKeyId: principal?.keyId ?? null, ownHosts: hosts, isBlocked: (url) => blocklist.matches(url), now }),
       deps.recorder.hurry,
     );
   } catch (err) {

@@ -76,7 +76,7 @@ function fromJson(text: string, kinds: Record<string, FieldKind>): BodyResult {
     const value = record[name];
     if (value === undefined || value === null) continue;
     if (!JSON_KINDS[kind](value)) return { ok: false, status: 400, code: "bad_request", error: `${name} must be ${kind === "text" ? "a string" : kind === "count" ? "a number" : "an array of strings"}` };
-    if (typeof value === "string" && value.includes("\uFFFD")) return { ok: false, status: 400, code: "bad_request", error: `${name} is not valid UTF-8` };
+    if ((typeof value === "string" && value.includes("\uFFFD")) || !wellFormedText(value)) return { ok: false, status: 400, code: "bad_request", error: `${name} is not valid UTF-8` };
     fields[name] = value as FieldValue;
   }
   return { ok: true, fields };
@@ -103,6 +103,16 @@ export async function readBodyText(request: Request, limit: number): Promise<Tex
 /** The media type of a request without parameters, lower-case ("" when absent). */
 export function mediaType(request: Request): string {
   return (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+}
+
+/**
+ * False when a JSON value holds a string with a lone surrogate ("\ud800" escapes): it has no UTF-8
+ * form and would be stored as U+FFFD, a different value from the one sent.
+ */
+export function wellFormedText(value: unknown, depth = 0): boolean {
+  if (typeof value === "string") return value.isWellFormed();
+  if (depth > 3 || typeof value !== "object" || value === null) return true;
+  return (Array.isArray(value) ? value : Object.values(value)).every((v) => wellFormedText(v, depth + 1));
 }
 
 /** The whole body, or null as soon as it passes limit bytes (declared or streamed). */

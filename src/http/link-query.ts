@@ -16,6 +16,8 @@ export function parseListQuery(query: URLSearchParams): { ok: true; params: List
   const bad = (field: FieldProblem["field"], error: string) => ({ ok: false as const, problem: { code: "bad_request" as const, field, error } });
   const q = query.get("q")?.trim() || null;
   if (q !== null && q.length > MAX_URL_LENGTH) return bad("q", `q may be at most ${MAX_URL_LENGTH} characters`);
+  // No id or destination holds a control character (the URL rules refuse them), so none can match.
+  if (q !== null && (/[\u0000-\u001f\u007f]/.test(q) || !q.isWellFormed())) return bad("q", "q must not contain control characters");
   const tag = query.get("tag")?.trim() || null;
   if (tag !== null && !TAG_PATTERN.test(tag)) return bad("tag", "tag must be 1 to 30 letters, digits, hyphens or underscores");
   const status = query.get("status") || null;

@@ -7,17 +7,20 @@ import { csvRecord, CsvError, parseCsv } from "../util/csv.ts";
 import { maySee, ownerFilter, requirePrincipal, type Principal } from "./auth.ts";
 import { looksLikeId } from "../links/alias.ts";
 import type { Link } from "../links/link.ts";
-import { mediaType, readBodyText } from "./form-body.ts";
+import { mediaType, readBodyText, wellFormedText } from "./form-body.ts";
 import type { LinksDeps } from "./links.ts";
 import { logAction } from "./audit.ts";
-import { publicBase, type PeerServer } from "./request-origin.ts";
-import { apiError, json } from "./responses.ts";
+import { ownHosts, publicBase, type PeerServer } from "./request-origin.ts";
+import { apiError, badHost, json } from "./responses.ts";
 import { retryWhileBusy, storageUnavailable } from "./write-retry.ts";
 import { dayOf } from "../util/day.ts";
 
-/** Rows one import may hold: a large homelab's whole collection, in a body of at most 16 MiB. */
+/**
+ * Rows one import may hold: a large homelab's whole collection. 4 MiB is 400 bytes a row at the
+ * full count, far above a typical row; a bigger body only costs memory while it is parsed.
+ */
 export const MAX_IMPORT_ROWS = 10_000;
-export const MAX_IMPORT_BYTES = 16 * 1024 * 1024;
+export const MAX_IMPORT_BYTES = 4 * 1024 * 1024;
 /** Links an export of chosen ids may name (a page of the list). */
 export const MAX_EXPORT_IDS = 200;
 // Rows created between yields to the event loop, so that clicks are answered during a long import.
@@ -36,6 +39,8 @@ export function handleExport(request: Request, server: PeerServer, deps: LinksDe
   const links = chosen === null ? deps.lister.all(ownerFilter(auth.principal)) : visibleLinks(chosen, auth.principal, deps);
   const encoder = new TextEncoder();
   let first = true;
+  // Logged when it starts: a client that hangs up half-way still leaves its line.
+  logAction(deps.log, auth.principal, "export", null, `started ${format}${chosen === null ? "" : ` ${chosen.length} ids`}`);
   // Pulled a chunk at a time: a slow client holds no read transaction open between chunks.
   const stream = new ReadableStream<Uint8Array>({
     pull(controller) {
@@ -47,7 +52,6 @@ export function handleExport(request: Request, server: PeerServer, deps: LinksDe
           if (format === "json") text += first ? "]\n" : "\n]\n";
           controller.enqueue(encoder.encode(text));
           controller.close();
-          logAction(deps.log, auth.principal, "export", null, "ok");
           return;
         }
         const record = transferRecord(next.value, now, deps.links.clicksAnswered(next.value.id));
@@ -76,16 +80,15 @@ export async function handleImport(request: Request, server: PeerServer, deps: L
   const auth = requirePrincipal(request, server, deps);
   if (!auth.ok) return auth.response;
   const base = publicBase(deps.config, server, request, deps.trusted);
-  if (base === null) return apiError(400, "bad_request", "the Host header is missing or not a valid host name");
+  if (base === null) return badHost();
   const type = mediaType(request);
   if (type !== "text/csv" && type !== "application/json") return apiError(415, "unsupported_media_type", "send text/csv or a JSON array (application/json)");
   const body = await readBodyText(request, MAX_IMPORT_BYTES);
   if (!body.ok) return apiError(body.status, body.code, body.error);
   const rows = type === "text/csv" ? csvRows(body.text) : jsonRows(body.text);
-  if (!rows.ok) return apiError(400, "bad_request", rows.error);
-  if (rows.rows.length > MAX_IMPORT_ROWS) return apiError(413, "too_many_rows", `at most ${MAX_IMPORT_ROWS} rows per import; split the file`);
+  if (!rows.ok) return apiError(rows.status, rows.status === 413 ? "too_many_rows" : "bad_request", rows.error);
 
-  const ownHosts = [new URL(base).host, request.headers.get("host") ?? ""].filter((h) => h !== "");
+  const hosts = ownHosts(base, request);
   const blocklist = deps.blocklist();
   const outcome: Outcome = { created: [], failed: [] };
   for (let i = 0; i < rows.rows.length; i++) {
@@ -98,13 +101,16 @@ export async function handleImport(request: Request, server: PeerServer, deps: L
     let result;
     try {
       result = await retryWhileBusy(
-        () => createLink(deps.links, { fields, ownerKeyId: auth.principal.keyId, ownHosts, isBlocked: (url) => blocklist.matches(url), now: deps.now() }),
+        () => createLink(deps.links, { fields, ownerKeyId: auth.principal.keyId, ownHosts: hosts, isBlocked: (url) => blocklist.matches(url), now: deps.now() }),
         deps.recorder.hurry,
       );
     } catch (err) {
-      // The disk refuses writes: stop here and say how far it got (every created row is committed).
+      // The disk refuses writes: stop here and say how far it got; every row created is committed,
+      // and the client must learn which, or a second attempt would duplicate the generated ids.
       logAction(deps.log, auth.principal, "import", null, `storage_unavailable after ${outcome.created.length} created`);
-      return storageUnavailable(err, deps.log, `importing links (row ${row}; ${outcome.created.length} created before it)`);
+      const refused = storageUnavailable(err, deps.log, `importing links (row ${row}; ${outcome.created.length} created before it)`);
+      const body = (await refused.json()) as Record<string, unknown>;
+      return json(refused.status, { ...body, data: { ...outcome, stoppedAtRow: row } });
     }
     if (result.ok) outcome.created.push({ row, id: result.link.id, shortUrl: `${base}/${result.link.id}` });
     else outcome.failed.push({ row, code: result.problems[0].code, error: result.problems[0].error });
@@ -114,23 +120,23 @@ export async function handleImport(request: Request, server: PeerServer, deps: L
   return json(200, { success: true, data: outcome });
 }
 
-type Rows = { ok: true; rows: (CreateFields | null)[] } | { ok: false; error: string };
+type Rows = { ok: true; rows: (CreateFields | null)[] } | { ok: false; status: 400 | 413; error: string };
+const TOO_MANY: Rows = { ok: false, status: 413, error: `at most ${MAX_IMPORT_ROWS} rows per import; split the file` };
 
 /** Data rows of a CSV with a header naming at least `url`; unknown columns (an export's totals) are ignored. */
 function csvRows(text: string): Rows {
   let records: string[][];
   try {
-    records = parseCsv(text);
+    records = parseCsv(text, MAX_IMPORT_ROWS + 2); // the header, and one too many to be refused
   } catch (err) {
-    return { ok: false, error: err instanceof CsvError ? `CSV: ${err.message}` : "the CSV could not be read" };
+    return { ok: false, status: 400, error: err instanceof CsvError ? `CSV: ${err.message}` : "the CSV could not be read" };
   }
   const header = (records.shift() ?? []).map((h) => h.trim().toLowerCase());
-  if (!header.includes("url")) return { ok: false, error: `the first line must be a header with the columns ${IMPORT_COLUMNS.join(",")} (url at least)` };
+  if (!header.includes("url")) return { ok: false, status: 400, error: `the first line must be a header with the columns ${IMPORT_COLUMNS.join(",")} (url at least)` };
   const at = Object.fromEntries(IMPORT_COLUMNS.map((c) => [c, header.indexOf(c)]));
-  const rows = records
-    .filter((r) => !(r.length === 1 && r[0]!.trim() === "")) // blank lines
-    .map((r) => Object.fromEntries(IMPORT_COLUMNS.filter((c) => at[c]! >= 0).map((c) => [c, r[at[c]!] ?? ""])) as CreateFields);
-  return { ok: true, rows };
+  const data = records.filter((r) => !(r.length === 1 && r[0]!.trim() === "")); // blank lines
+  if (data.length > MAX_IMPORT_ROWS) return TOO_MANY;
+  return { ok: true, rows: data.map((r) => Object.fromEntries(IMPORT_COLUMNS.filter((c) => at[c]! >= 0).map((c) => [c, r[at[c]!] ?? ""])) as CreateFields) };
 }
 
 function jsonRows(text: string): Rows {
@@ -138,9 +144,11 @@ function jsonRows(text: string): Rows {
   try {
     value = JSON.parse(text);
   } catch {
-    return { ok: false, error: "the JSON could not be parsed" };
+    return { ok: false, status: 400, error: "the JSON could not be parsed" };
   }
-  if (!Array.isArray(value)) return { ok: false, error: "the JSON must be an array of objects with url, custom_url, expires_at, max_clicks, tags" };
+  if (!Array.isArray(value)) return { ok: false, status: 400, error: "the JSON must be an array of objects with url, custom_url, expires_at, max_clicks, tags" };
+  if (value.length > MAX_IMPORT_ROWS) return TOO_MANY;
+  if (!wellFormedText(value)) return { ok: false, status: 400, error: "the JSON holds text that is not valid Unicode (a lone surrogate)" };
   return {
     ok: true,
     rows: value.map((v) =>

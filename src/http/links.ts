@@ -13,11 +13,11 @@ import type { LinkStore } from "../links/store.ts";
 import type { ClickRecorder } from "../visits/recorder.ts";
 import { OVERVIEW_DAYS } from "../stats/overview.ts";
 import { maySee, ownerFilter, requirePrincipal, type AuthDeps, type Principal } from "./auth.ts";
-import { mediaType, MAX_BODY_BYTES, readBodyText } from "./form-body.ts";
+import { mediaType, MAX_BODY_BYTES, readBodyText, wellFormedText } from "./form-body.ts";
 import { linkJson } from "./link-json.ts";
 import { parseListQuery } from "./link-query.ts";
-import { publicBase, type PeerServer } from "./request-origin.ts";
-import { apiError, fieldErrors, json } from "./responses.ts";
+import { ownHosts, publicBase, type PeerServer } from "./request-origin.ts";
+import { apiError, badHost, fieldErrors, json, linkNotFound } from "./responses.ts";
 import { retryWhileBusy, storageUnavailable } from "./write-retry.ts";
 import { logAction } from "./audit.ts";
 
@@ -40,8 +40,6 @@ export function linkRenderer(request: Request, server: PeerServer, deps: LinksDe
   return (link) => linkJson(link, base, lang, now, deps.links.clicksAnswered(link.id));
 }
 
-const NO_HOST = () => apiError(400, "bad_request", "the Host header is missing or not a valid host name");
-const notFound = (id: string) => apiError(404, "not_found", `no link with id "${id.slice(0, 30)}"`, "id");
 
 export function handleListLinks(request: Request, server: PeerServer, deps: LinksDeps): Response {
   const auth = requirePrincipal(request, server, deps);
@@ -49,7 +47,7 @@ export function handleListLinks(request: Request, server: PeerServer, deps: Link
   const parsed = parseListQuery(new URL(request.url).searchParams);
   if (!parsed.ok) return fieldErrors([parsed.problem]);
   const render = linkRenderer(request, server, deps);
-  if (render === null) return NO_HOST();
+  if (render === null) return badHost();
   const { daily, ...params } = parsed.params;
   const now = deps.now();
   const page = deps.lister.page({ ...params, ownerKeyId: ownerFilter(auth.principal), now });
@@ -69,10 +67,10 @@ export function handleGetLink(request: Request, id: string, server: PeerServer, 
   const auth = requirePrincipal(request, server, deps);
   if (!auth.ok) return auth.response;
   const render = linkRenderer(request, server, deps);
-  if (render === null) return NO_HOST();
+  if (render === null) return badHost();
   const link = visibleLink(id, auth.principal, deps);
   logAction(deps.log, auth.principal, "get", id, link ? "ok" : "not_found");
-  return link ? json(200, { success: true, data: render(link) }) : notFound(id);
+  return link ? json(200, { success: true, data: render(link) }) : linkNotFound(id);
 }
 
 export async function handlePatchLink(request: Request, id: string, server: PeerServer, deps: LinksDeps): Promise<Response> {
@@ -80,7 +78,7 @@ export async function handlePatchLink(request: Request, id: string, server: Peer
   if (!auth.ok) return auth.response;
   const principal = auth.principal;
   const render = linkRenderer(request, server, deps);
-  if (render === null) return NO_HOST();
+  if (render === null) return badHost();
   if (mediaType(request) !== "application/json") return apiError(415, "unsupported_media_type", "send the changes as application/json");
   const body = await readBodyText(request, MAX_BODY_BYTES);
   if (!body.ok) return apiError(body.status, body.code, body.error);
@@ -90,14 +88,14 @@ export async function handlePatchLink(request: Request, id: string, server: Peer
   } catch {
     return apiError(400, "bad_request", "the JSON body could not be parsed");
   }
+  if (!wellFormedText(value)) return apiError(400, "bad_request", "the JSON body holds text that is not valid Unicode (a lone surrogate)");
   if (visibleLink(id, principal, deps) === null) {
     logAction(deps.log, principal, "update", id, "not_found");
-    return notFound(id);
+    return linkNotFound(id);
   }
-  const base = publicBase(deps.config, server, request, deps.trusted)!;
-  const ownHosts = [new URL(base).host, request.headers.get("host") ?? ""].filter((h) => h !== "");
+  const hosts = ownHosts(publicBase(deps.config, server, request, deps.trusted)!, request);
   const blocklist = deps.blocklist();
-  const parsed = parseChanges(value, { ownHosts, isBlocked: (url) => blocklist.matches(url), now: deps.now() });
+  const parsed = parseChanges(value, { ownHosts: hosts, isBlocked: (url) => blocklist.matches(url), now: deps.now() });
   if (!parsed.ok) {
     logAction(deps.log, principal, "update", id, "malformed" in parsed ? "bad_request" : parsed.problems[0]!.code);
     return "malformed" in parsed ? apiError(400, "bad_request", parsed.malformed) : fieldErrors(parsed.problems);
@@ -110,7 +108,7 @@ export async function handlePatchLink(request: Request, id: string, server: Peer
     logAction(deps.log, principal, "update", id, "storage_unavailable");
     return storageUnavailable(err, deps.log, "updating a link");
   }
-  if (updated === null) return notFound(id); // deleted in between
+  if (updated === null) return linkNotFound(id); // deleted in between
   logAction(deps.log, principal, "update", id, `ok ${Object.keys(parsed.changes).join(",")}`);
   return json(200, { success: true, data: render(updated) });
 }
@@ -121,7 +119,7 @@ export async function handleDeleteLink(request: Request, id: string, server: Pee
   const principal = auth.principal;
   if (visibleLink(id, principal, deps) === null) {
     logAction(deps.log, principal, "delete", id, "not_found");
-    return notFound(id);
+    return linkNotFound(id);
   }
   let removed: boolean;
   try {
@@ -131,5 +129,5 @@ export async function handleDeleteLink(request: Request, id: string, server: Pee
     return storageUnavailable(err, deps.log, "deleting a link");
   }
   logAction(deps.log, principal, "delete", id, removed ? "ok" : "not_found");
-  return removed ? json(200, { success: true, data: { id, deleted: true } }) : notFound(id);
+  return removed ? json(200, { success: true, data: { id, deleted: true } }) : linkNotFound(id);
 }

@@ -14,8 +14,6 @@ import { ipv6Groups, normalizeAddress } from "../visits/client-ip.ts";
 export type RateLimiter = {
   /** Takes one token for this address at time nowMs; returns {allowed:true} or {allowed:false, retryAfterSeconds} (integer >= 1). */
   take(address: string, nowMs: number): Verdict;
-  /** What take() would answer now, without taking a token. */
-  peek(address: string, nowMs: number): Verdict;
   readonly size: number;
 };
 
@@ -48,11 +46,6 @@ export function createRateLimiter(perMinute: number, maxAddresses = 10_000): Rat
         return { allowed: true };
       }
       return refused(b);
-    },
-    peek(address, nowMs) {
-      if (perMinute === 0) return { allowed: true };
-      const b = refill(buckets.get(clientKey(address)), nowMs);
-      return b.units >= UNIT ? { allowed: true } : refused(b);
     },
   };
 

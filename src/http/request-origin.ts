@@ -34,3 +34,8 @@ export function publicBase(config: Pick<Config, "baseUrl">, server: PeerServer, 
   if (!host || !HOST_PATTERN.test(host)) return null;
   return `${proto}://${host.toLowerCase()}`;
 }
+
+/** The hosts a destination must not point at (a redirect loop): the public base's and the request's. */
+export function ownHosts(base: string, request: Request): string[] {
+  return [new URL(base).host, request.headers.get("host") ?? ""].filter((h) => h !== "");
+}

@@ -1,23 +1,8 @@
 // Response builders shared by the HTTP surfaces: JSON bodies and API errors in one shape.
 
-export type ErrorCode =
-  | "url_missing" | "url_invalid" | "url_too_long" | "url_scheme" | "url_credentials" | "url_self" | "url_blocked"
-  | "alias_invalid" | "alias_reserved" | "alias_taken" | "alias_retired"
-  | "expires_invalid" | "expires_past" | "max_clicks_invalid" | "tags_invalid"
-  | "rate_limited" | "body_too_large" | "unsupported_media_type" | "bad_request" | "too_many_rows"
-  | "auth_required" | "auth_invalid" | "auth_rate_limited" | "origin_mismatch"
-  | "id_missing" | "bad_range" | "not_found" | "method_not_allowed"
-  | "storage_unavailable" | "internal";
+import type { ErrorCode, ErrorField, FieldProblem } from "../errors.ts";
 
-/** The request field an error concerns, named as the client sent it. */
-export type ErrorField =
-  | "url" | "custom_url" | "expires_at" | "max_clicks" | "tags"
-  | "expiresAt" | "maxClicks" | "disabled"
-  | "id" | "from" | "to" | "bots"
-  | "q" | "tag" | "status" | "sort" | "order" | "limit" | "cursor" | "include" | "format" | "ids" | "key";
-
-/** One field's problem; a 400 that found several lists them all in `errors`. */
-export type FieldProblem = { code: ErrorCode; field: ErrorField; error: string };
+export type { ErrorCode, ErrorField, FieldProblem } from "../errors.ts";
 
 const JSON_HEADERS = { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" };
 
@@ -35,4 +20,14 @@ export function fieldErrors(problems: readonly FieldProblem[]): Response {
   const [first] = problems;
   if (!first) throw new Error("fieldErrors needs a problem");
   return json(400, { success: false, error: first.error, code: first.code, field: first.field, errors: problems });
+}
+
+/** 404 for a link id: unknown, deleted, or another key's (never told apart). */
+export function linkNotFound(id: string): Response {
+  return apiError(404, "not_found", `no link with id "${id.slice(0, 30)}"`, "id");
+}
+
+/** 400 when neither --base-url nor the request says under which host the service is reached. */
+export function badHost(): Response {
+  return apiError(400, "bad_request", "the Host header is missing or not a valid host name");
 }

@@ -7,7 +7,7 @@ import type { StatsReader } from "../stats/queries.ts";
 import { dayOf, daysBetween, isDay } from "../util/day.ts";
 import { authenticate, authRequired, maySee, type AuthDeps } from "./auth.ts";
 import type { PeerServer } from "./request-origin.ts";
-import { apiError, json } from "./responses.ts";
+import { apiError, json, linkNotFound } from "./responses.ts";
 
 /** The longest from..to span answered; visitsByDate lists every day of it. */
 export const MAX_RANGE_DAYS = 3660;
@@ -26,10 +26,6 @@ export function mayReadStats(request: Request, server: PeerServer, link: Link | 
   if (!auth.ok) return { refused: auth.response };
   if (auth.principal === null) return "auth_required";
   return link && maySee(auth.principal, link) ? "ok" : "not_found";
-}
-
-function notFound(id: string): Response {
-  return apiError(404, "not_found", `no link with id "${id.slice(0, 30)}"`, "id");
 }
 
 export function handleStats(request: Request, server: PeerServer, deps: StatsDeps): Response {
@@ -52,7 +48,7 @@ export function handleStats(request: Request, server: PeerServer, deps: StatsDep
   const verdict = mayReadStats(request, server, link, deps);
   if (verdict === "auth_required") return authRequired();
   if (typeof verdict === "object") return verdict.refused;
-  if (verdict === "not_found" || !link) return notFound(id);
+  if (verdict === "not_found" || !link) return linkNotFound(id);
   const now = deps.now();
   const stats = deps.stats.read(link, { from, to, excludeBots: bots === "exclude" }, now);
   return json(200, {

@@ -17,6 +17,9 @@ const RESERVED = new Set<string>([
   "links", "export", "import", "overview", "session", "signin", "signout", "keys", "openapi", "openapi.json",
 ]);
 
+/** Every reserved word, lower-case. */
+export const RESERVED_WORDS: readonly string[] = [...RESERVED];
+
 export function isReserved(id: string): boolean {
   return RESERVED.has(id.toLowerCase());
 }

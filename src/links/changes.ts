@@ -4,7 +4,7 @@
 import { checkDestination } from "./create.ts";
 import { parseExpiresAt, parseMaxClicks, parseTags } from "./options.ts";
 import type { LinkChanges } from "./store.ts";
-import type { FieldProblem } from "../http/responses.ts";
+import type { FieldProblem } from "../errors.ts";
 
 const FIELDS = ["url", "expiresAt", "maxClicks", "disabled", "tags"] as const;
 

@@ -6,7 +6,7 @@ import { checkUrl, MAX_URL_LENGTH, type UrlProblem } from "./url-rules.ts";
 import { AliasRetiredError, AliasTakenError, type LinkStore } from "./store.ts";
 import type { Link } from "./link.ts";
 import { parseExpiresAt, parseMaxClicks, parseTags } from "./options.ts";
-import type { ErrorCode, FieldProblem } from "../http/responses.ts";
+import type { ErrorCode, FieldProblem } from "../errors.ts";
 
 /** The submitted fields, as text (forms, CSV) or JSON values. */
 export type CreateFields = { url?: unknown; custom_url?: unknown; expires_at?: unknown; max_clicks?: unknown; tags?: unknown };

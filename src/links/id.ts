@@ -2,9 +2,6 @@
 
 import { cryptoRandomBytes, randomString, type RandomBytes } from "../util/random.ts";
 
-export type { RandomBytes } from "../util/random.ts";
-export { cryptoRandomBytes } from "../util/random.ts";
-
 // No 0/O/o, 1/l/I: ids get read aloud and typed from paper. 56 symbols ^ 7 ≈ 1.7e12 ids.
 export const ID_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnpqrstuvwxyz";
 export const ID_LENGTH = 7;

@@ -41,3 +41,11 @@ export function linkStatus(link: StatusFacts, now: number): LinkStatus {
   if (link.maxClicks !== null && link.clicks >= link.maxClicks) return "expired";
   return "active";
 }
+
+/**
+ * A link's status now. `answered`: clicks this process let through for a limited link, which may
+ * be ahead of the recorded total by a flush; the status must say "expired" once the limit is reached.
+ */
+export function statusNow(link: Link, answered: number | undefined, now: number): LinkStatus {
+  return linkStatus({ ...link, clicks: Math.max(link.totalClicks, answered ?? 0) }, now);
+}

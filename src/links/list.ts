@@ -64,7 +64,11 @@ export function createLinkLister(db: Database, searchCandidates = CANDIDATE_LIMI
     return rows.map((r) => toLink(r, tags.get(r.seq) ?? []));
   };
 
-  const page = (query: ListQuery): LinkPage => {
+  // One read transaction: the search plan's queries and the page query see one snapshot, so a batch
+  // indexed between them by the recorder thread cannot fall between the two plans' sets.
+  const page = (query: ListQuery): LinkPage => db.transaction(() => readPage(query))();
+
+  const readPage = (query: ListQuery): LinkPage => {
     const column = SORT_COLUMN[query.sort];
     const where: string[] = [];
     const params: (string | number)[] = [];

@@ -28,7 +28,10 @@ export function parseExpiresAt(raw: unknown, now: number): Parsed<number> {
     at = start + 86_400_000;
   } else if (INSTANT.test(text)) {
     at = Date.parse(text);
-    if (!Number.isFinite(at)) return invalid("expires_invalid", "is not a real time");
+    // Date.parse rolls 2026-02-30T10:00Z over to March 2nd; the date as written must exist.
+    const [y, m, d] = text.slice(0, 10).split("-").map(Number) as [number, number, number];
+    const written = new Date(Date.UTC(y, m - 1, d));
+    if (!Number.isFinite(at) || written.getUTCMonth() !== m - 1 || written.getUTCDate() !== d) return invalid("expires_invalid", "is not a real time");
   } else {
     return invalid("expires_invalid", "must be an ISO 8601 time with a zone (2026-12-31T18:00:00Z) or YYYY-MM-DD");
   }

@@ -6,6 +6,8 @@
 // every row for a rare one (34 ms). So: ask the index for at most CANDIDATE_LIMIT matches; when it
 // has no more than that, list those, plus any match among the links created since the index was
 // last brought up to date (search-index.ts); otherwise the term is common and the scan ends early.
+// Case-insensitive for ASCII letters (SQLite's LIKE), in both plans. The caller runs the plan and
+// the page query in one read transaction, so the index and the links are one snapshot.
 
 import type { Database } from "bun:sqlite";
 
@@ -22,14 +24,19 @@ export function searchPlanner(db: Database, candidateLimit = CANDIDATE_LIMIT): (
   const unindexed = db.query<{ seq: number }, [string, string]>(`SELECT seq FROM links WHERE seq > (SELECT indexed_upto FROM links_search_state) AND ${LIKE}`);
   return (q) => {
     const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    if ([...q].length >= MIN_INDEXED_LENGTH) {
+    const scan = { sql: LIKE, params: [pattern, pattern] };
+    if ([...q].length < MIN_INDEXED_LENGTH) return scan;
+    let found: { rowid: number }[];
+    try {
       // A quoted phrase: the term matches as a substring, whatever characters it holds.
-      const found = candidates.all(`"${q.replaceAll('"', '""')}"`, candidateLimit + 1);
-      if (found.length <= candidateLimit) {
-        const seqs = [...found.map((r) => r.rowid), ...unindexed.all(pattern, pattern).map((r) => r.seq)];
-        return { sql: "seq IN (SELECT value FROM json_each(?))", params: [JSON.stringify(seqs)] };
-      }
+      found = candidates.all(`"${q.replaceAll('"', '""')}"`, candidateLimit + 1);
+    } catch {
+      return scan; // a term the index cannot take: the scan finds the same links, only slower
     }
-    return { sql: LIKE, params: [pattern, pattern] };
+    if (found.length > candidateLimit) return scan;
+    const seqs = [...found.map((r) => r.rowid), ...unindexed.all(pattern, pattern).map((r) => r.seq)];
+    // The index only narrows: LIKE decides, as in the scan, so that both plans match the same links
+    // (the index folds the case of every letter, LIKE only of ASCII ones).
+    return { sql: `seq IN (SELECT value FROM json_each(?)) AND ${LIKE}`, params: [JSON.stringify(seqs), pattern, pattern] };
   };
 }

@@ -3,11 +3,13 @@
 // anywhere in this process sees the change.
 
 import type { Database } from "bun:sqlite";
-import { generateId, type RandomBytes, cryptoRandomBytes } from "./id.ts";
+import { generateId } from "./id.ts";
+import { cryptoRandomBytes, type RandomBytes } from "../util/random.ts";
 import { isReserved } from "./alias.ts";
 import type { GoneReason, Link } from "./link.ts";
 import { LINK_COLUMNS, tagReader, toLink, type LinkRow } from "./rows.ts";
 import { Lru } from "../util/lru.ts";
+import { isUniqueViolation } from "../db/errors.ts";
 
 export class AliasTakenError extends Error {}
 export class AliasRetiredError extends Error {}
@@ -62,8 +64,6 @@ export type LinkStore = {
   remove(id: string, now: number): boolean;
   /** Sets the blocked flag of links by seq (the blocklist's verdict) and forgets every cached entry. */
   setBlocked(blocked: readonly number[], unblocked: readonly number[]): void;
-  /** Drops every cached entry (the next click of each reads its row again). */
-  forgetAll(): void;
 };
 
 // Enough for the working set of a busy homelab (≈ 150 B per entry → ~15 MB at the bound).
@@ -86,10 +86,11 @@ export function createLinkStore(db: Database, random: RandomBytes = cryptoRandom
   );
   const insertTag = db.query<void, [number, string]>("INSERT OR IGNORE INTO link_tags (link_seq, tag) VALUES (?, ?)");
   const deleteTags = db.query<void, [number]>("DELETE FROM link_tags WHERE link_seq = ?");
-  const selectTarget = db.query<RuleFacts & { url: string }, [string]>(
-    "SELECT url, expires_at, max_clicks, disabled, blocked, total_clicks FROM links WHERE id = ?",
+  // One statement for a cache miss: the link's row, or whether the id was retired (deleted).
+  const selectTarget = db.query<(RuleFacts & { url: string | null; retired: number }), [string]>(
+    `SELECT l.url, l.expires_at, l.max_clicks, l.disabled, l.blocked, l.total_clicks, r.id IS NOT NULL AS retired
+     FROM (SELECT ?1 AS id) AS q LEFT JOIN links AS l ON l.id = q.id LEFT JOIN retired_ids AS r ON r.id = q.id`,
   );
-  const selectRetired = db.query<{ id: string }, [string]>("SELECT id FROM retired_ids WHERE id = ?");
   const selectLink = db.query<LinkRow, [string]>(`SELECT ${LINK_COLUMNS} FROM links WHERE id = ?`);
   const tagsOf = tagReader(db);
   const cache = new Lru<string, Target>(cacheEntries);
@@ -126,10 +127,10 @@ export function createLinkStore(db: Database, random: RandomBytes = cryptoRandom
   const resolve = (id: string): Target | null => {
     const hit = cache.get(id);
     if (hit !== undefined) return hit;
-    const row = selectTarget.get(id);
+    const row = selectTarget.get(id)!;
     let target: Target;
-    if (row) target = { url: row.url, rules: clickRules(row) };
-    else if (selectRetired.get(id)) target = DELETED;
+    if (row.url !== null) target = { url: row.url, rules: clickRules(row) };
+    else if (row.retired === 1) target = DELETED;
     else return null;
     cache.set(id, target);
     return target;
@@ -139,7 +140,7 @@ export function createLinkStore(db: Database, random: RandomBytes = cryptoRandom
   // a count re-read from the database would miss the clicks still on their way to it.
   const answered = new Map<string, number>();
 
-  const remove = db.transaction((id: string, now: number): boolean => {
+  const removeRow = db.transaction((id: string, now: number): boolean => {
     const gone = db.query("DELETE FROM links WHERE id = ?").run(id).changes > 0; // tags cascade, search by trigger
     if (!gone) return false;
     for (const table of ["visit_batches", "daily_rollup", "dimension_rollup", "utm_rollup"]) db.query(`DELETE FROM ${table} WHERE link_id = ?`).run(id);
@@ -147,14 +148,17 @@ export function createLinkStore(db: Database, random: RandomBytes = cryptoRandom
     return true;
   });
 
-  const update = db.transaction((id: string, changes: LinkChanges): boolean => {
+  const updateRow = db.transaction((id: string, changes: LinkChanges): boolean => {
     const sets: string[] = [];
     const values: (string | number | null)[] = [];
     const set = (column: string, value: string | number | null) => {
       sets.push(`${column} = ?`);
       values.push(value);
     };
-    if (changes.url !== undefined) set("url", changes.url);
+    if (changes.url !== undefined) {
+      set("url", changes.url);
+      set("blocked", 0); // the new destination passed the blocklist (changes.ts) to get here
+    }
     if (changes.expiresAt !== undefined) set("expires_at", changes.expiresAt);
     if (changes.maxClicks !== undefined) set("max_clicks", changes.maxClicks);
     if (changes.disabled !== undefined) set("disabled", changes.disabled ? 1 : 0);
@@ -192,7 +196,9 @@ export function createLinkStore(db: Database, random: RandomBytes = cryptoRandom
       if (rules.gone !== null) return GONE[rules.gone];
       if (rules.expiresAt !== null && now >= rules.expiresAt) return GONE.expired;
       if (rules.maxClicks !== null) {
-        const used = answered.get(id) ?? rules.clicks;
+        // The larger: clicks counted here may be ahead of the recorded total by a flush, but not
+        // after the limit was cleared for a while (then only the total went on counting).
+        const used = Math.max(answered.get(id) ?? 0, rules.clicks);
         if (used >= rules.maxClicks) return GONE.expired;
         if (click) answered.set(id, used + 1);
       }
@@ -201,12 +207,13 @@ export function createLinkStore(db: Database, random: RandomBytes = cryptoRandom
     clicksAnswered: (id) => answered.get(id),
     get: read,
     update(id, changes) {
-      if (!update(id, changes)) return null;
+      // IMMEDIATE: it reads the row, then writes; taking the write lock first avoids a busy snapshot.
+      if (!updateRow.immediate(id, changes)) return null;
       cache.delete(id);
       return read(id);
     },
     remove(id, now) {
-      if (!remove.immediate(id, now)) return false;
+      if (!removeRow.immediate(id, now)) return false;
       cache.set(id, DELETED);
       answered.delete(id);
       return true;
@@ -219,7 +226,6 @@ export function createLinkStore(db: Database, random: RandomBytes = cryptoRandom
       }).immediate();
       cache.clear();
     },
-    forgetAll: () => cache.clear(),
   };
 }
 
@@ -239,7 +245,3 @@ function clickRules(row: RuleFacts): ClickRules | null {
   };
 }
 
-function isUniqueViolation(err: unknown): boolean {
-  const code = (err as { code?: string } | null)?.code ?? "";
-  return code === "SQLITE_CONSTRAINT_PRIMARYKEY" || code === "SQLITE_CONSTRAINT_UNIQUE";
-}

@@ -1,7 +1,8 @@
 // The record a link is exported as and imported from (README: Managing links). Its first five
 // columns are what an import reads, so an export can be imported elsewhere as it is.
 
-import { linkStatus, type Link } from "./link.ts";
+import { statusNow, type Link } from "./link.ts";
+import { isoTime } from "../util/day.ts";
 
 export const IMPORT_COLUMNS = ["url", "custom_url", "expires_at", "max_clicks", "tags"] as const;
 export const EXPORT_COLUMNS = [...IMPORT_COLUMNS, "disabled", "status", "created_at", "total_clicks", "human_clicks", "last_click_at"] as const;
@@ -21,19 +22,18 @@ export type TransferRecord = {
 };
 
 export function transferRecord(link: Link, now: number, answered: number | undefined): TransferRecord {
-  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   return {
     url: link.url,
     custom_url: link.id,
-    expires_at: iso(link.expiresAt),
+    expires_at: isoTime(link.expiresAt),
     max_clicks: link.maxClicks,
     tags: link.tags,
     disabled: link.disabled,
-    status: linkStatus({ ...link, clicks: Math.max(link.totalClicks, answered ?? 0) }, now),
-    created_at: iso(link.createdAt)!,
+    status: statusNow(link, answered, now),
+    created_at: isoTime(link.createdAt)!,
     total_clicks: link.totalClicks,
     human_clicks: link.humanClicks,
-    last_click_at: iso(link.lastClickAt),
+    last_click_at: isoTime(link.lastClickAt),
   };
 }
 

@@ -3,9 +3,14 @@
 
 export class CsvError extends Error {}
 
-/** Every record of the text; throws CsvError for an unterminated quoted field. */
-export function parseCsv(text: string): string[][] {
+/**
+ * The records of the text; parsing stops once `maxRecords` records that are not blank lines were
+ * read (the caller refuses more, so reading on would only cost memory). Throws CsvError for an
+ * unterminated quoted field.
+ */
+export function parseCsv(text: string, maxRecords = Infinity): string[][] {
   const records: string[][] = [];
+  let counted = 0;
   let record: string[] = [];
   let field = "";
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
@@ -42,6 +47,7 @@ export function parseCsv(text: string): string[][] {
     } else if (c === "\n" || c === "\r") {
       record.push(field);
       records.push(record);
+      if (!(record.length === 1 && field === "") && ++counted >= maxRecords) return records;
       record = [];
       field = "";
       fieldStarted = false;

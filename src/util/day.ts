@@ -21,3 +21,8 @@ export function daysBetween(a: string, b: string): number {
 export function isDay(value: string): boolean {
   return /^\d{4}-\d{2}-\d{2}$/.test(value) && Number.isFinite(Date.parse(value + "T00:00:00Z")) && dayOf(Date.parse(value + "T00:00:00Z")) === value;
 }
+
+/** A time as ISO 8601 UTC with milliseconds, or null. */
+export function isoTime(ms: number | null): string | null {
+  return ms === null ? null : new Date(ms).toISOString();
+}

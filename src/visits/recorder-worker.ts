@@ -18,6 +18,7 @@ import { recorderThreadPriority, type PriorityFlag, type RecorderThreadPriority 
 import { createSearchIndexer, SEARCH_INDEX_BATCH } from "../links/search-index.ts";
 import { createVisitorIds } from "./visitor-id.ts";
 import { createSeenVisitors } from "./seen-visitors.ts";
+import { isLockBusy } from "../db/errors.ts";
 
 export type RecorderInit = {
   dbPath: string;
@@ -119,7 +120,7 @@ async function init(opts: RecorderInit): Promise<void> {
     }
   };
   setInterval(() => report(), opts.flushIntervalMs);
-  indexLinksForSearch(db);
+  indexLinksForSearch(db, log);
   priority.settle();
   // The thread id lets the click thread raise this thread when it falls behind (recorder-priority.ts).
   post({ ready: { geoSource: geo.source, geoBuildDate: geo.buildDate, threadId } });
@@ -128,14 +129,19 @@ async function init(opts: RecorderInit): Promise<void> {
 // This thread is the background writer, so it also brings the link search index up to date:
 // about once a second, and again at once while a burst of new links is being caught up.
 const SEARCH_INDEX_MS = 1_000;
-function indexLinksForSearch(database: ReturnType<typeof openDatabase>): void {
+function indexLinksForSearch(database: ReturnType<typeof openDatabase>, log: ReturnType<typeof createLogger>): void {
   const indexer = createSearchIndexer(database);
+  let lastError = "";
   const tick = () => {
     let advanced = 0;
     try {
       advanced = indexer.indexNew();
-    } catch {
-      // The write lock is busy or the disk refuses writes: searches scan the unindexed links meanwhile.
+      lastError = "";
+    } catch (err) {
+      // A busy lock passes by itself; anything else (a full disk, a damaged index) is said once.
+      const message = err instanceof Error ? err.message : String(err);
+      if (!isLockBusy(err) && message !== lastError) log.error("indexing new links for search failed; searches scan them meanwhile", { error: message });
+      lastError = message;
     }
     setTimeout(tick, advanced >= SEARCH_INDEX_BATCH ? 0 : SEARCH_INDEX_MS);
   };

@@ -36,13 +36,22 @@ function expectJsonAnswer(r: { status: number; type: string; text: string }) {
   if (r.status >= 400) expect(body).toMatchObject({ success: false, error: expect.any(String), code: expect.any(String) });
 }
 
-const junk = fc.oneof(fc.string({ maxLength: 30 }), fc.string({ unit: "binary", maxLength: 30 }), fc.constantFrom("", "%", "%ff", "'; DROP TABLE links; --", '"', "\u0000", "0", "-1", "1e9", "x".repeat(5000)));
+const junk = fc.oneof(
+  fc.string({ maxLength: 30 }),
+  fc.string({ unit: "binary", maxLength: 30 }),
+  fc.constantFrom("", "%", "%ff", "'; DROP TABLE links; --", '"', "\u0000", "ab\u0000cd", 'x"y\u0000"', "NEAR(a b)", "a* OR b", "\ud800abc", "0", "-1", "1e9", "x".repeat(5000)),
+);
 
 test("random list parameters: never 5xx", async () => {
   const params = fc.dictionary(fc.constantFrom("q", "tag", "status", "sort", "order", "limit", "cursor", "other"), junk, { maxKeys: 5 });
   await fc.assert(
     fc.asyncProperty(params, async (p) => {
-      const query = Object.entries(p).map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("&");
+      let query: string;
+      try {
+        query = Object.entries(p).map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("&");
+      } catch {
+        return; // a lone surrogate has no URL form: no client can send it
+      }
       expectJsonAnswer(await send("GET", `/api/links?${query}`));
     }),
     { numRuns: 300 },

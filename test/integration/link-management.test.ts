@@ -165,7 +165,7 @@ describe("list over HTTP", () => {
     expect(seen).toEqual(["paged-11", "paged-9", "paged-7", "paged-5", "paged-3", "paged-1"]);
     const asc = await api(server.url, key, "GET", "/api/links?q=paged-1&sort=createdAt&order=asc");
     expect(asc.body.data.links.map((l: { id: string }) => l.id)).toEqual(["paged-1", "paged-10", "paged-11"]);
-    for (const [query, field] of [["limit=0", "limit"], ["limit=201", "limit"], ["limit=x", "limit"], ["sort=name", "sort"], ["order=up", "order"], ["status=gone", "status"], ["tag=a%20b", "tag"], ["cursor=abc", "cursor"]]) {
+    for (const [query, field] of [["q=ab%00cd", "q"], ["q=x%0Ay", "q"], ["limit=0", "limit"], ["limit=201", "limit"], ["limit=x", "limit"], ["sort=name", "sort"], ["order=up", "order"], ["status=gone", "status"], ["tag=a%20b", "tag"], ["cursor=abc", "cursor"]]) {
       const r = await api(server.url, key, "GET", `/api/links?${query}`);
       expect(r.status).toBe(400);
       expect(r.body).toMatchObject({ success: false, code: "bad_request", field });

@@ -29,3 +29,9 @@ test("what csvRecord writes, parseCsv reads back unchanged", () => {
   expect(parseCsv(text)).toEqual(rows);
   expect(csvRecord(["a", null, 3])).toBe("a,,3\r\n");
 });
+
+test("parsing stops after maxRecords records that are not blank lines", () => {
+  const text = "h\n\na\n\nb\nc\nd\n";
+  expect(parseCsv(text, 3)).toEqual([["h"], [""], ["a"], [""], ["b"]]);
+  expect(parseCsv(text)).toHaveLength(7);
+});

@@ -145,6 +145,19 @@ describe("filters", () => {
     store.remove(early.id, NOW);
   });
 
+  test("both plans match the same links for non-ASCII text (LIKE decides; the index only narrows)", () => {
+    const umlaut = store.create({ url: "https://example.de/STRAẞE/ÄÖÜ-grüße" }, NOW);
+    createSearchIndexer(t.db).indexNew();
+    const indexPlan = createLinkLister(t.db, 1000);
+    const scanPlan = createLinkLister(t.db, 0); // no index matches are ever few enough: always the scan
+    for (const q of ["ÄÖÜ", "äöü", "grüße", "GRÜSSE", "straẞe", "example.de"]) {
+      const run = (l: typeof lister) => l.page(query({ q, limit: 200 })).links.map((x) => x.id);
+      expect({ q, ids: run(indexPlan) }).toEqual({ q, ids: run(scanPlan) });
+    }
+    expect(indexPlan.page(query({ q: "ÄÖÜ" })).links.map((l) => l.id)).toEqual([umlaut.id]);
+    store.remove(umlaut.id, NOW);
+  });
+
   test("search finds a destination after it was edited, and not the old one", () => {
     store.update("link-001", { url: "https://edited.example/Haystack" });
     expect(allPages({ q: "haystack" }).map((l) => l.id)).toEqual(["link-001"]);

@@ -26,7 +26,7 @@ describe("expires_at", () => {
     expect(parseExpiresAt("2026-11-22", NOW)).toMatchObject({ ok: false, problem: "expires_past" });
   });
 
-  test.each(["2026-11-30T10:00", "2026-02-30", "tomorrow", "2026-13-01", "1700000000000", "", "2026-11-30 10:00Z"])("%p is invalid", (raw) => {
+  test.each(["2026-11-30T10:00", "2026-02-30", "2027-02-30T10:00Z", "2027-04-31T00:00:00+02:00", "2027-13-01T00:00Z", "tomorrow", "2026-13-01", "1700000000000", "", "2026-11-30 10:00Z"])("%p is invalid", (raw) => {
     expect(parseExpiresAt(raw, NOW)).toMatchObject({ ok: false, problem: "expires_invalid" });
   });
 

@@ -73,6 +73,34 @@ describe("admit", () => {
     expect(store.admit("edit", true, NOW)).toMatchObject({ url: "https://example.com/new" });
   });
 
+  test("a click limit cleared and set again counts every click since (the recorded total), not the old count", () => {
+    t = tempDatabase();
+    const store = createLinkStore(t.db);
+    store.create({ url: "https://example.com/", alias: "again", maxClicks: 2 }, NOW);
+    expect(store.admit("again", true, NOW)).toMatchObject({ url: "https://example.com/" });
+    expect(store.admit("again", true, NOW)).toMatchObject({ url: "https://example.com/" });
+    store.update("again", { maxClicks: null });
+    const writer = createVisitWriter(t.db, { flushIntervalMs: 60_000 });
+    for (let i = 0; i < 12; i++) {
+      expect(store.admit("again", true, NOW)).toMatchObject({ url: "https://example.com/" }); // unlimited now
+      writer.record(visit("again"));
+    }
+    writer.close(); // 12 clicks recorded (the first 2 never reached this writer: 12 is the total)
+    store.update("again", { maxClicks: 5 });
+    expect(store.admit("again", true, NOW)).toEqual({ gone: "expired" });
+  });
+
+  test("editing a blocked link's destination to an allowed one lifts the block at once", () => {
+    t = tempDatabase();
+    const store = createLinkStore(t.db);
+    const link = store.create({ url: "https://bad.example/", alias: "reformed" }, NOW);
+    store.setBlocked([link.seq], []);
+    expect(store.admit("reformed", true, NOW)).toEqual({ gone: "blocked" });
+    store.update("reformed", { url: "https://good.example/" }); // it passed the blocklist to get here
+    expect(store.admit("reformed", true, NOW)).toMatchObject({ url: "https://good.example/" });
+    expect(store.get("reformed")?.blocked).toBe(false);
+  });
+
   test("a blocked link is gone until the blocklist no longer matches it", () => {
     t = tempDatabase();
     const store = createLinkStore(t.db);

@@ -91,14 +91,10 @@ export function renderHome(lang: Language, assets: PageAssets): string {
 <h2 id="result-title" tabindex="-1">${t(lang, "result_title")}</h2>
 <div class="result-grid">
 <div class="result-links">
-<div class="field">
-<label for="short-url">${t(lang, "result_short")}</label>
-<div class="copy-field"><input id="short-url" type="text" readonly><button type="button" class="btn" data-copy="short-url">${t(lang, "copy")}</button></div>
-</div>
-<div class="field">
-<label for="stats-url">${t(lang, "result_stats")}</label>
-<div class="copy-field"><input id="stats-url" type="text" readonly><button type="button" class="btn" data-copy="stats-url">${t(lang, "copy")}</button></div>
-</div>
+<dl class="copy-list">
+<div class="copy-item"><dt id="short-url-label">${t(lang, "result_short")}</dt><dd><span id="short-url" class="copy-value"></span><button type="button" class="btn btn-small" data-copy="short-url" aria-describedby="short-url-label">${t(lang, "copy")}</button></dd></div>
+<div class="copy-item"><dt id="stats-url-label">${t(lang, "result_stats")}</dt><dd><span id="stats-url" class="copy-value"></span><button type="button" class="btn btn-small" data-copy="stats-url" aria-describedby="stats-url-label">${t(lang, "copy")}</button></dd></div>
+</dl>
 <a id="stats-link" class="btn btn-secondary" href="/${lang}/">${t(lang, "open_stats")}</a>
 </div>
 <figure class="qr">

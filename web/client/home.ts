@@ -4,6 +4,7 @@
 import { bindCopyButton, byId, lang, t } from "./common.ts";
 import { fieldByCode, FormErrors, problemsOf, type ApiFailure, type ApiProblem } from "./form-errors.ts";
 import { QrCode } from "./qr.ts";
+import { askToSignIn, checkAccess, showRecent } from "./recent-links.ts";
 
 type CreateOk = { success: true; data: { shortUrl: string; statsUrl: string } };
 
@@ -70,6 +71,7 @@ async function onSubmit(event: SubmitEvent): Promise<void> {
     result.hidden = false;
     await qr.show(shortUrl, id);
     byId("result-title").focus();
+    if (signedIn) void showRecent();
   } catch {
     errors.show([{ code: "network" }]);
   } finally {
@@ -78,7 +80,13 @@ async function onSubmit(event: SubmitEvent): Promise<void> {
   }
 }
 
+let signedIn = false;
 form.addEventListener("submit", (e) => void onSubmit(e));
+void checkAccess().then((access) => {
+  signedIn = access.signedIn;
+  if (!access.mayCreate) askToSignIn(form);
+  if (access.signedIn) void showRecent();
+});
 for (const button of document.querySelectorAll<HTMLButtonElement>("button[data-copy]")) {
   const target = byId(button.dataset.copy ?? "");
   bindCopyButton(button, () => target.textContent ?? "");

@@ -90,6 +90,10 @@ export function renderHome(lang: Language, assets: PageAssets): string {
 </div>
 <p class="form-error" id="form-error" role="alert" hidden></p>
 <button type="submit" class="btn btn-primary" id="submit">${t(lang, "submit")}</button>
+<div class="signin-needed" id="signin-needed" hidden>
+<p>${t(lang, "signin_to_create")}</p>
+<a class="btn btn-primary" href="/${lang}/links?next=${encodeURIComponent(`/${lang}/`)}">${t(lang, "signin_to_create_button")}</a>
+</div>
 </form>
 <section id="result" class="card result" hidden aria-labelledby="result-title">
 <h2 id="result-title" tabindex="-1">${t(lang, "result_title")}</h2>
@@ -109,6 +113,11 @@ export function renderHome(lang: Language, assets: PageAssets): string {
 </figcaption>
 </figure>
 </div>
+</section>
+<section id="recent" class="card recent" hidden aria-labelledby="recent-links-title">
+<div class="card-head"><h2 id="recent-links-title">${t(lang, "recent_links_title")}</h2><a href="/${lang}/links">${t(lang, "recent_links_all")}</a></div>
+<ol class="recent-list" id="recent-links"></ol>
+<p class="empty" id="recent-links-empty" hidden>${t(lang, "recent_links_empty")}</p>
 </section>`;
   return layout({ lang, title: MESSAGES[lang].home_title, page: "home", body, assets, pathFor: (l) => `/${l}/` });
 }
@@ -398,16 +407,19 @@ export function renderGone(lang: Language, reason: "disabled" | "expired" | "blo
   return renderMessage(lang, `gone_${reason}_title`, `gone_${reason}_text`, assets);
 }
 
-/** A stats page under --stats-access key, for a request that is not signed in (401). */
-export function renderStatsPrivate(lang: Language, assets: PageAssets): string {
-  return renderMessage(lang, "stats_private_title", "stats_private_text", assets);
+/** A stats page under --stats-access key, for a request that is not signed in (401): sign in, then back here. */
+export function renderStatsPrivate(lang: Language, id: string, assets: PageAssets): string {
+  const next = encodeURIComponent(`/${lang}/stats/${id}`);
+  const signIn = `<a class="btn btn-primary" href="/${lang}/links?next=${esc(next)}">${t(lang, "signin_submit")}</a>`;
+  return renderMessage(lang, "stats_private_title", "stats_private_text", assets, signIn);
 }
 
-function renderMessage(lang: Language, title: MessageKey, text: MessageKey, assets: PageAssets): string {
+function renderMessage(lang: Language, title: MessageKey, text: MessageKey, assets: PageAssets, action = ""): string {
+  const home = `<a class="btn ${action ? "btn-secondary" : "btn-primary"}" href="/${lang}/">${t(lang, "back_home")}</a>`;
   const body = `<section class="card notfound">
 <h1>${t(lang, title)}</h1>
 <p>${t(lang, text)}</p>
-<p><a class="btn btn-primary" href="/${lang}/">${t(lang, "back_home")}</a></p>
+<p class="notfound-actions">${action}${home}</p>
 </section>`;
   return layout({ lang, title: MESSAGES[lang][title], page: "none", body, assets, pathFor: (l) => `/${l}/` });
 }

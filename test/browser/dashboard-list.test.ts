@@ -169,4 +169,24 @@ describe("the list over 250 links", () => {
     expect(g.errors).toEqual([]);
     await g.context.close();
   });
+
+  test("deleting the whole last page shows the page before it (last, so the other tests keep their 250)", async () => {
+    const g = await signedIn(browser, server.url, admin);
+    const { page } = g;
+    for (let p = 2; p <= 5; p++) {
+      await page.click("#page-next");
+      await page.waitForFunction((text) => document.getElementById("list-status")?.textContent === text, label((p - 1) * 50 + 1, p * 50));
+    }
+    await page.check("#select-page");
+    await page.click("#bulk-delete");
+    await page.waitForSelector("#confirm-dialog[open]");
+    expect(await page.locator("#confirm-ids li").count()).toBe(50);
+    await page.click("#confirm-ok");
+    await page.waitForFunction((text) => document.getElementById("list-status")?.textContent === text, label(151, 200));
+    expect(await page.isDisabled("#page-next")).toBe(true);
+    expect(await page.textContent("#ov-links")).toBe("200");
+    expect((await visit(server.url, id(1))).status).toBe(410);
+    expect(g.errors).toEqual([]);
+    await g.context.close();
+  });
 });

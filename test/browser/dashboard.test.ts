@@ -78,6 +78,35 @@ describe("signing in", () => {
     await g.context.close();
   });
 
+  test("the failed-attempt limit applies to the sign-in form, and the page says so", async () => {
+    // A server of its own: over the limit, every attempt from this address is refused for a minute.
+    const limited = await startServer();
+    try {
+      const key = makeKey(limited.dbPath, "owner");
+      const g = await guardedPage(browser);
+      await g.page.goto(`${limited.url}/en/links`);
+      await g.page.waitForSelector("#sign-in:not([hidden])");
+      for (let i = 0; i < 10; i++) expect((await api(limited.url, null, "POST", "/api/session", { key: `sk_wrong${i}` })).status).toBe(401);
+      await g.page.fill("#sign-in-key", key);
+      await g.page.click("#sign-in-submit");
+      await g.page.waitForFunction((text) => document.getElementById("sign-in-error")?.textContent === text, en.err_auth_rate_limited);
+      expect(await g.page.isHidden("#dashboard")).toBe(true);
+      await g.context.close();
+    } finally {
+      await limited.dispose();
+    }
+  });
+
+  test("the page is served with the same CSP, no inline script or style", async () => {
+    const res = await fetch(`${server.url}/en/links`);
+    expect(res.headers.get("content-security-policy")).toContain("script-src 'self'");
+    expect(res.headers.get("content-security-policy")).not.toContain("unsafe-inline");
+    const html = await res.text();
+    expect(html).not.toMatch(/<script(?![^>]*\b(src|type="application\/json")=?)[^>]*>/);
+    expect(html).not.toMatch(/\sstyle=/);
+    expect(html).not.toMatch(/\son[a-z]+=/);
+  });
+
   test("sign out ends the session on the server: the cookie no longer works", async () => {
     const g = await signedIn(browser, server.url, admin);
     const [cookie] = await g.context.cookies();

@@ -130,6 +130,11 @@ export class LinkList {
       if (res.body.field === "tag") this.draw({ links: [], nextCursor: null }, focus);
       return;
     }
+    // A later page emptied meanwhile (its last links deleted): show the page before it.
+    if (res.data.links.length === 0 && this.page > 0) {
+      this.cursors.pop();
+      return this.load(focus === "next" || focus === "prev" ? "prev" : focus);
+    }
     this.draw(res.data, focus);
   }
 
@@ -147,8 +152,8 @@ export class LinkList {
     this.clearButton.hidden = !filtered;
     const none = page.links.length === 0;
     byId("links-wrap").hidden = none;
-    byId("list-empty").hidden = !(none && !filtered && this.page === 0);
-    byId("list-nomatch").hidden = !(none && (filtered || this.page > 0));
+    byId("list-empty").hidden = !(none && !filtered);
+    byId("list-nomatch").hidden = !(none && filtered);
     const from = this.page * PAGE_SIZE + 1;
     byId("list-status").textContent = none ? "" : t("showing", { from: formatNumber(from), to: formatNumber(from + page.links.length - 1) });
     byId("page-label").textContent = t("page_label", { page: formatNumber(this.page + 1) });

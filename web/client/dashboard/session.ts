@@ -3,6 +3,7 @@
 // the page is open (the next call answers 401: the sign-in card comes back with a notice).
 import { byId, t } from "../common.ts";
 import { call, sessionEnded, type Who } from "./api.ts";
+import { toast } from "./toast.ts";
 
 export type SignedIn = Who & { signedIn: true; name: string; scope: "admin" | "create" };
 
@@ -84,7 +85,9 @@ export class Session {
   }
 
   private async signOut(): Promise<void> {
-    await call("DELETE", "/api/session");
+    const res = await call("DELETE", "/api/session");
+    // Unreachable service: the session still stands, so the page must not pretend otherwise.
+    if (!res.ok && res.status === 0) return toast(t("err_network"), "error");
     this.showSignIn(t("signed_out"));
   }
 }

@@ -160,7 +160,7 @@ describe("the list over 250 links", () => {
     expect(await page.textContent("#ov-7d")).toBe("10");
     expect(await page.textContent("#ov-30d")).toBe("10");
     expect(await page.getAttribute("#ov-spark svg", "aria-label")).toBe(en.sparkline_label.replace("{count}", "10"));
-    const top = await page.$$eval("#top-links li", (lis) => lis.map((li) => [li.querySelector(".top-id")?.textContent, li.querySelector(".top-count")?.textContent]));
+    const top = await page.$$eval("#top-links li", (lis) => lis.map((li) => [li.querySelector(".top-id")?.textContent, li.querySelector(".bar-count")?.textContent]));
     expect(top.slice(0, 2)).toEqual([["/p-123", "5"], ["/p-007", "3"]]);
     expect(top).toHaveLength(4);
     expect(await page.getAttribute("#top-links li:first-child a", "href")).toBe("/en/stats/p-123");

@@ -4,36 +4,15 @@
 import { lang } from "../common.ts";
 import type { ApiFailure } from "../form-errors.ts";
 
-export type LinkStatus = "active" | "disabled" | "expired" | "blocked";
+// The server's own shapes (type-only imports: nothing of the server is bundled).
+import type { LinkJson } from "../../../src/http/link-json.ts";
+import type { LinkStatus } from "../../../src/links/link.ts";
+import type { Overview } from "../../../src/stats/overview.ts";
 
-export type Link = {
-  id: string;
-  shortUrl: string;
-  statsUrl: string;
-  originalUrl: string;
-  createdAt: string;
-  expiresAt: string | null;
-  maxClicks: number | null;
-  disabled: boolean;
-  tags: string[];
-  status: LinkStatus;
-  totalClicks: number;
-  humanClicks: number;
-  lastClickAt: string | null;
-  /** clicks per UTC day of the last 30, oldest first (include=daily) */
-  daily?: number[];
-};
+export type { LinkStatus, Overview };
+export type Link = LinkJson;
 
 export type LinkPage = { links: Link[]; nextCursor: string | null };
-
-export type Overview = {
-  links: number;
-  clicksToday: number;
-  clicks7d: number;
-  clicks30d: number;
-  daily: number[];
-  top: { id: string; originalUrl: string; clicks: number }[];
-};
 
 export type Who = { signedIn: boolean; name?: string; scope?: "admin" | "create"; createAccess: "public" | "key"; statsAccess: "public" | "key" };
 

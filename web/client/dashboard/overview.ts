@@ -22,7 +22,7 @@ export class OverviewPanel {
     const max = Math.max(1, ...o.top.map((l) => l.clicks));
     this.topList.replaceChildren(
       ...o.top.map((link) => {
-        const li = el("li", "top-item");
+        const li = el("li", "bar top-item"); // drawn like the stats page's breakdown bars
         li.style.setProperty("--share", `${(link.clicks / max) * 100}%`);
         const name = el("span", "top-name");
         const a = el("a", "top-id", `/${link.id}`);
@@ -30,7 +30,7 @@ export class OverviewPanel {
         const dest = el("span", "top-dest", link.originalUrl);
         dest.title = link.originalUrl;
         name.append(a, dest);
-        li.append(name, el("span", "top-count", formatNumber(link.clicks)));
+        li.append(name, el("span", "bar-count", formatNumber(link.clicks)));
         return li;
       }),
     );

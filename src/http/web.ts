@@ -89,7 +89,7 @@ export function webRoutes(deps: WebDeps) {
     app.get(`/${lang}/stats/:id`, ({ params, request, server }) => {
       const verdict = deps.statsPage(request, server, params.id);
       if (verdict === "not_found") return html(renderNotFound(lang, "link", PAGE_ASSETS), lang, 404);
-      if (verdict === "private") return html(renderStatsPrivate(lang, PAGE_ASSETS), lang, 401);
+      if (verdict === "private") return html(renderStatsPrivate(lang, params.id, PAGE_ASSETS), lang, 401);
       return html(renderStats(lang, params.id, PAGE_ASSETS), lang);
     });
   }

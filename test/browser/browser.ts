@@ -84,9 +84,9 @@ export async function hasHorizontalScroll(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth + 1);
 }
 
-/** Saves a full-page screenshot under test-artifacts/screenshots/. */
-export async function screenshot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+/** Saves a screenshot under test-artifacts/screenshots/: the full page, or the viewport (a modal dialog as seen). */
+export async function screenshot(page: Page, name: string, fullPage = true): Promise<void> {
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage });
 }
 
 /** Real clicks through the redirect, each with its own User-Agent/referrer; waits for the batched writer. */

@@ -31,8 +31,8 @@ describe("home page", () => {
     await page.fill("#custom_url", "form-made");
     await page.press("#custom_url", "Enter");
     await page.waitForSelector("#result:not([hidden])");
-    expect(await page.inputValue("#short-url")).toBe(`${server.url}/form-made`);
-    expect(await page.inputValue("#stats-url")).toBe(`${server.url}/en/stats/form-made`);
+    expect(await page.textContent("#short-url")).toBe(`${server.url}/form-made`);
+    expect(await page.textContent("#stats-url")).toBe(`${server.url}/en/stats/form-made`);
     await page.waitForFunction(() => (document.getElementById("qr-img") as HTMLImageElement).naturalWidth > 0);
     // The QR code must scan to the short URL: read its pixels off the page and decode them here.
     const pixels = await page.evaluate(() => {
@@ -84,7 +84,7 @@ describe("home page", () => {
     }
     expect(order).toContain("short-url");
     expect(order).toContain("stats-link");
-    expect(await page.inputValue("#short-url")).toBe(`${server.url}/by-keys`);
+    expect(await page.textContent("#short-url")).toBe(`${server.url}/by-keys`);
     expect(g.errors).toEqual([]);
     await g.context.close();
   });
@@ -108,6 +108,25 @@ describe("home page", () => {
     await page.waitForSelector("#url-error:not([hidden])");
     expect(await page.textContent("#url-error")).toBe(MESSAGES.de.err_url_scheme);
     expect(await page.isHidden("#custom_url-error")).toBe(true);
+
+    // Both fields wrong: both errors at once, and the alias error takes the hint's place.
+    expect(await page.isVisible("#custom_url-hint")).toBe(true);
+    await page.fill("#url", "ftp://example.org/file");
+    await page.fill("#custom_url", "ab");
+    await page.click("#submit");
+    await page.waitForSelector("#custom_url-error:not([hidden])");
+    expect(await page.textContent("#url-error")).toBe(MESSAGES.de.err_url_scheme);
+    expect(await page.textContent("#custom_url-error")).toBe(MESSAGES.de.err_alias_invalid);
+    expect(await page.isHidden("#custom_url-hint")).toBe(true);
+    expect(await page.getAttribute("#url", "aria-invalid")).toBe("true");
+    expect(await page.getAttribute("#custom_url", "aria-invalid")).toBe("true");
+    expect(await page.getAttribute("#custom_url", "aria-describedby")).toBe("custom_url-error");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("url");
+    // An empty URL is told without asking the API, together with the alias.
+    await page.fill("#url", "");
+    await page.click("#submit");
+    expect(await page.textContent("#url-error")).toBe(MESSAGES.de.err_url_missing);
+    expect(await page.textContent("#custom_url-error")).toBe(MESSAGES.de.err_alias_invalid);
     await screenshot(page, "home-error-desktop-light");
     // The only console errors allowed are the browser's own notes about the 4xx answers.
     expect(g.errors.filter((e) => !/status of 40\d/.test(e))).toEqual([]);
@@ -171,6 +190,16 @@ describe("home page", () => {
         await g.page.waitForSelector("#result:not([hidden])");
         await g.page.waitForFunction(() => (document.getElementById("qr-img") as HTMLImageElement).naturalWidth > 0);
         expect(await hasHorizontalScroll(g.page)).toBe(false);
+        // The short and stats URLs are shown whole (wrapped), never cut off.
+        for (const id of ["short-url", "stats-url"]) {
+          const box = await g.page.evaluate((id) => {
+            const el = document.getElementById(id)!;
+            return { text: el.textContent, fits: el.scrollWidth <= el.clientWidth };
+          }, id);
+          expect(box.fits, id).toBe(true);
+          expect(box.text).toStartWith(server.url);
+        }
+        expect(await g.page.textContent("#stats-url")).toMatch(/\/en\/stats\/[A-Za-z0-9]{7}$/);
         await screenshot(g.page, `home-${device}-${scheme}`);
         expect(await seriousViolations(g.page)).toEqual([]);
         expect(g.errors).toEqual([]);

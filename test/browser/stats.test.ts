@@ -67,6 +67,22 @@ describe("stats page", () => {
     const utm = await page.locator("#utm-table tbody tr").allTextContents();
     expect(utm).toEqual(["newsletteremailspring2"]);
     expect(await page.locator("#chart canvas").count()).toBeGreaterThan(0);
+    // Nothing hovered: the readout shows the range and its total, not dashes that look like missing data.
+    const readout = () => page.locator("#chart .u-legend .u-value").allTextContents();
+    const idle = await readout();
+    expect(idle).toHaveLength(2);
+    expect(idle[0]).not.toBe("–");
+    expect(idle[0]).toMatch(/\d{4}/);
+    expect(idle[1]).toBe("5");
+    // Hovering today's bar shows that day; leaving the chart shows the range and total again.
+    const today = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeZone: "UTC" }).format(new Date());
+    const plot = (await page.locator("#chart .u-over").boundingBox())!;
+    await page.mouse.move(plot.x + plot.width - 3, plot.y + plot.height / 2);
+    await page.waitForFunction((d) => document.querySelector("#chart .u-legend .u-value")?.textContent === d, today);
+    expect((await readout())[1]).toBe("5");
+    await page.mouse.move(1, 1);
+    await page.waitForFunction((d) => document.querySelector("#chart .u-legend .u-value")?.textContent === d, idle[0]!);
+    expect(await readout()).toEqual(idle);
     expect(g.errors).toEqual([]);
     expect(g.offHost).toEqual([]);
     await g.context.close();

@@ -13,7 +13,10 @@ function cssVar(name: string): string {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim();
 }
 
-function options(width: number): uPlot.Options {
+/** What the readout shows while no day is hovered: the whole range and its total. */
+type Idle = { range: string; total: string };
+
+function options(width: number, idle: () => Idle): uPlot.Options {
   const accent = cssVar("--accent");
   const muted = cssVar("--muted");
   const border = cssVar("--border");
@@ -28,7 +31,8 @@ function options(width: number): uPlot.Options {
     legend: { show: true, live: true },
     cursor: { y: false, points: { show: false }, drag: { x: false, y: false } },
     series: [
-      { label: t("chart_date"), value: (_u, v) => (v == null ? "–" : fullDayFormat.format(new Date(v * 1e3))) },
+      // Nothing hovered: the range and its total, never a dash that reads like missing data.
+      { label: t("chart_date"), value: (_u, v) => (v == null ? idle().range : fullDayFormat.format(new Date(v * 1e3))) },
       {
         label: t("chart_clicks"),
         stroke: accent,
@@ -36,7 +40,7 @@ function options(width: number): uPlot.Options {
         width: 0,
         points: { show: false },
         paths: uPlot.paths.bars!({ size: [0.72, 28], gap: 1 }),
-        value: (_u, v) => (v == null ? "–" : formatNumber(v)),
+        value: (_u, v) => (v == null ? idle().total : formatNumber(v)),
       },
     ],
     axes: [
@@ -79,6 +83,7 @@ export function fillDays(days: readonly DayCount[], from: string, to: string): D
 export class VisitsChart {
   private plot: uPlot | null = null;
   private data: uPlot.AlignedData = [[], []];
+  private idle: Idle = { range: "", total: "" };
 
   constructor(private readonly container: HTMLElement) {
     new ResizeObserver(() => this.plot?.setSize({ width: this.width(), height: HEIGHT })).observe(container);
@@ -91,7 +96,7 @@ export class VisitsChart {
 
   private rebuild(): void {
     this.plot?.destroy();
-    this.plot = new uPlot(options(this.width()), this.data, this.container);
+    this.plot = new uPlot(options(this.width(), () => this.idle), this.data, this.container);
   }
 
   /** Shows the counts of every day from `from` to `to` (YYYY-MM-DD, UTC), zero where the API has none. */
@@ -99,13 +104,14 @@ export class VisitsChart {
     const days = fillDays(apiDays, from, to);
     const xs = days.map((d) => Date.parse(`${d.date}T00:00:00Z`) / 1e3);
     const ys = days.map((d) => d.count);
+    const total = ys.reduce((a, b) => a + b, 0);
+    const range = xs.length > 0 ? fullDayFormat.formatRange(new Date(xs[0]! * 1e3), new Date(xs[xs.length - 1]! * 1e3)) : "";
+    // Set before the data: uPlot redraws the readout from it when nothing is hovered.
+    this.idle = { range, total: formatNumber(total) };
     this.data = [xs, ys];
     if (this.plot) this.plot.setData(this.data);
     else this.rebuild();
-    const total = ys.reduce((a, b) => a + b, 0);
-    const first = days[0];
-    const last = days[days.length - 1];
-    const span = first && last ? ` (${fullDayFormat.format(new Date(xs[0]! * 1e3))} – ${fullDayFormat.format(new Date(xs[xs.length - 1]! * 1e3))})` : "";
+    const span = range ? ` (${range})` : "";
     this.container.setAttribute("aria-label", `${t("chart_title")}: ${formatNumber(total)} ${t("chart_clicks")}${span}`);
   }
 }

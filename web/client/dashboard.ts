@@ -1,39 +1,48 @@
-// The owner's dashboard (first cut): sign in with a key, see who is signed in, sign out.
-import { byId, t } from "./common.ts";
+// The owner's dashboard at /<lang>/links: sign in with a key; then the overview, the list of links
+// with its filters and pages, actions on one link or several, create, edit, import and export.
+// Each part is a module of its own under dashboard/; this file only puts them together.
+import { byId } from "./common.ts";
+import { Actions } from "./dashboard/actions.ts";
+import { ImportDialog } from "./dashboard/import.ts";
+import { LinkForm } from "./dashboard/link-form.ts";
+import { LinkList } from "./dashboard/list.ts";
+import { bindMenu } from "./dashboard/menu.ts";
+import { OverviewPanel } from "./dashboard/overview.ts";
+import { statsPath } from "./dashboard/rows.ts";
+import { Session } from "./dashboard/session.ts";
+import { toast } from "./dashboard/toast.ts";
+import { t } from "./common.ts";
 
-type Who = { success: true; data: { signedIn: boolean; name?: string; scope?: string } };
-
-const signIn = byId("sign-in");
 const dashboard = byId("dashboard");
-const form = byId<HTMLFormElement>("sign-in-form");
-const keyInput = byId<HTMLInputElement>("sign-in-key");
-const error = byId("sign-in-error");
-
-async function refresh(): Promise<void> {
-  const who = (await (await fetch("/api/session")).json()) as Who;
-  signIn.hidden = who.data.signedIn;
-  dashboard.hidden = !who.data.signedIn;
-  if (who.data.signedIn) byId("signed-in-as").textContent = t("signed_in_as", { name: who.data.name ?? "", scope: who.data.scope ?? "" });
-}
-
-form.addEventListener("submit", async (event) => {
-  event.preventDefault();
-  error.hidden = true;
-  const res = await fetch("/api/session", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ key: keyInput.value }) });
-  if (!res.ok) {
-    const body = (await res.json().catch(() => ({}))) as { code?: string };
-    error.textContent = t(body.code === "auth_rate_limited" ? "err_auth_rate_limited" : "err_auth_invalid");
-    error.hidden = false;
-    keyInput.focus();
-    return;
-  }
-  keyInput.value = "";
-  await refresh();
+const overview = new OverviewPanel(statsPath);
+const list = new LinkList();
+const form = new LinkForm(async (saved) => {
+  toast(t(saved.kind === "created" ? "toast_created" : "toast_saved", { id: saved.id }));
+  // A new link is on the first page (newest first); an edited one stays where it was.
+  const focus = { id: saved.id, control: saved.kind === "created" ? "copy" : "menu" };
+  if (saved.kind === "created") await Promise.all([list.first(focus), overview.load()]);
+  else await actions.refresh(focus);
+});
+const actions = new Actions(list, overview, form);
+const importer = new ImportDialog(async () => {
+  await Promise.all([list.first(null), overview.load()]);
 });
 
-byId("sign-out").addEventListener("click", async () => {
-  await fetch("/api/session", { method: "DELETE" });
-  await refresh();
-});
+bindMenu(byId("export-menu"));
+byId("new-link").addEventListener("click", () => form.openCreate());
+byId("import-open").addEventListener("click", () => importer.open());
 
-void refresh();
+const session = new Session(
+  () => {
+    dashboard.hidden = false;
+    void overview.load();
+    void list.load();
+  },
+  () => {
+    dashboard.hidden = true;
+    // Nothing of the previous key's links stays in the page.
+    for (const dialog of document.querySelectorAll("dialog")) dialog.close();
+    list.clear();
+  },
+);
+void session.start();

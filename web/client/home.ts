@@ -1,92 +1,57 @@
-// Home page: submits the create form to /api/create, shows API errors next to their field in the
-// page language, and on success shows the short and stats URLs with copy buttons and a QR code.
-import { toDataURL, toString as toSvgString } from "qrcode";
-import type { MessageKey } from "../i18n/index.ts";
+// Home page: submits the create form to /api/create, shows every field's error at once next to its
+// field in the page language, and on success shows the short and stats URLs with copy buttons and
+// a QR code.
 import { bindCopyButton, byId, lang, t } from "./common.ts";
+import { fieldByCode, FormErrors, problemsOf, type ApiFailure, type ApiProblem } from "./form-errors.ts";
+import { QrCode } from "./qr.ts";
+import { askToSignIn, checkAccess, showRecent } from "./recent-links.ts";
 
 type CreateOk = { success: true; data: { shortUrl: string; statsUrl: string } };
-type CreateErr = { success: false; error?: string; code?: string; field?: string };
 
 const form = byId<HTMLFormElement>("create-form");
 const urlInput = byId<HTMLInputElement>("url");
 const aliasInput = byId<HTMLInputElement>("custom_url");
 const submit = byId<HTMLButtonElement>("submit");
-const formError = byId("form-error");
 const result = byId("result");
-const shortField = byId<HTMLInputElement>("short-url");
-const statsField = byId<HTMLInputElement>("stats-url");
-const qrPng = byId<HTMLAnchorElement>("qr-png");
-const qrSvg = byId<HTMLAnchorElement>("qr-svg");
-const qrImg = byId<HTMLImageElement>("qr-img");
+const shortValue = byId("short-url");
+const statsValue = byId("stats-url");
+const qr = new QrCode({ img: byId<HTMLImageElement>("qr-img"), png: byId<HTMLAnchorElement>("qr-png"), svg: byId<HTMLAnchorElement>("qr-svg") });
 
-const FIELDS = { url: urlInput, custom_url: aliasInput } as const;
-type Field = keyof typeof FIELDS;
+type Field = "url" | "custom_url";
+const errors = new FormErrors<Field>(
+  {
+    url: { input: urlInput, error: byId("url-error") },
+    custom_url: { input: aliasInput, error: byId("custom_url-error"), hint: byId("custom_url-hint") },
+  },
+  byId("form-error"),
+  (p: ApiProblem) => {
+    if (p.field === "url" || p.field === "custom_url") return p.field;
+    const guessed = fieldByCode(p.code);
+    return guessed === "url" ? "url" : guessed === "alias" ? "custom_url" : null;
+  },
+);
 
 // The host part may be cut with an ellipsis on narrow screens; the slash always shows.
 byId("alias-prefix").append(Object.assign(document.createElement("span"), { className: "affix-host", textContent: location.host }), "/");
 
-function messageFor(code: string | undefined, fallback: string | undefined): string {
-  const key = `err_${code ?? "unknown"}` as MessageKey;
-  const translated = t(key);
-  if (translated !== key) return translated;
-  return fallback || t("err_unknown");
-}
-
-function clearErrors(): void {
-  for (const [name, input] of Object.entries(FIELDS)) {
-    input.removeAttribute("aria-invalid");
-    const box = byId(`${name}-error`);
-    box.hidden = true;
-    box.textContent = "";
-  }
-  formError.hidden = true;
-  formError.textContent = "";
-}
-
-function showError(field: Field | null, text: string): void {
-  if (field) {
-    const input = FIELDS[field];
-    const box = byId(`${field}-error`);
-    box.textContent = text;
-    box.hidden = false;
-    input.setAttribute("aria-invalid", "true");
-    input.focus();
-  } else {
-    formError.textContent = text;
-    formError.hidden = false;
-  }
-}
-
-/** Which field an error concerns: the API's `field`, else guessed from the code's prefix. */
-function fieldOf(err: CreateErr): Field | null {
-  if (err.field === "url" || err.field === "custom_url") return err.field;
-  if (err.code?.startsWith("url_")) return "url";
-  if (err.code?.startsWith("alias_")) return "custom_url";
-  return null;
-}
-
-let qrUrls: string[] = [];
-
-async function showQr(shortUrl: string, id: string): Promise<void> {
-  for (const u of qrUrls) URL.revokeObjectURL(u);
-  const svg = await toSvgString(shortUrl, { type: "svg", margin: 2, errorCorrectionLevel: "M" });
-  const svgUrl = URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" }));
-  qrUrls = [svgUrl];
-  qrImg.src = svgUrl;
-  qrImg.alt = t("qr_alt", { url: shortUrl });
-  qrSvg.href = svgUrl;
-  qrSvg.download = `qr-${id}.svg`;
-  qrPng.href = await toDataURL(shortUrl, { type: "image/png", width: 1024, margin: 2, errorCorrectionLevel: "M" });
-  qrPng.download = `qr-${id}.png`;
+/**
+ * An empty URL needs no round trip (nor a turn of the create rate limit); the alias is checked
+ * with it, so both errors show at once. Anything else goes to the API, which reports every field.
+ */
+function localProblems(url: string, alias: string): ApiProblem[] {
+  if (url) return [];
+  const problems: ApiProblem[] = [{ code: "url_missing", field: "url" }];
+  if (alias && !/^[A-Za-z0-9_-]{3,30}$/.test(alias)) problems.push({ code: "alias_invalid", field: "custom_url" });
+  return problems;
 }
 
 async function onSubmit(event: SubmitEvent): Promise<void> {
   event.preventDefault();
-  clearErrors();
+  errors.clear();
   const url = urlInput.value.trim();
   const alias = aliasInput.value.trim();
-  if (!url) return showError("url", t("err_url_missing"));
-  if (alias && !/^[A-Za-z0-9_-]{3,30}$/.test(alias)) return showError("custom_url", t("err_alias_invalid"));
+  const local = localProblems(url, alias);
+  if (local.length > 0) return errors.show(local);
 
   const body = new FormData();
   body.set("url", url);
@@ -96,26 +61,33 @@ async function onSubmit(event: SubmitEvent): Promise<void> {
   try {
     // Accept-Language = the page language, so the API's statsUrl points at this language.
     const res = await fetch("/api/create", { method: "POST", body, headers: { "Accept-Language": lang } });
-    const json = (await res.json().catch(() => ({ success: false }))) as CreateOk | CreateErr;
-    if (!json.success) return showError(fieldOf(json), messageFor(json.code, json.error));
+    const json = (await res.json().catch(() => ({ success: false }))) as CreateOk | ApiFailure;
+    if (!json.success) return errors.show(problemsOf(json));
     const { shortUrl, statsUrl } = json.data;
     const id = decodeURIComponent(new URL(shortUrl).pathname.slice(1));
-    shortField.value = shortUrl;
-    statsField.value = statsUrl;
+    shortValue.textContent = shortUrl;
+    statsValue.textContent = statsUrl;
     byId<HTMLAnchorElement>("stats-link").href = statsUrl;
     result.hidden = false;
-    await showQr(shortUrl, id);
+    await qr.show(shortUrl, id);
     byId("result-title").focus();
+    if (signedIn) void showRecent();
   } catch {
-    showError(null, t("err_network"));
+    errors.show([{ code: "network" }]);
   } finally {
     submit.disabled = false;
     submit.textContent = t("submit");
   }
 }
 
+let signedIn = false;
 form.addEventListener("submit", (e) => void onSubmit(e));
+void checkAccess().then((access) => {
+  signedIn = access.signedIn;
+  if (!access.mayCreate) askToSignIn(form);
+  if (access.signedIn) void showRecent();
+});
 for (const button of document.querySelectorAll<HTMLButtonElement>("button[data-copy]")) {
-  const target = byId<HTMLInputElement>(button.dataset.copy ?? "");
-  bindCopyButton(button, () => target.value);
+  const target = byId(button.dataset.copy ?? "");
+  bindCopyButton(button, () => target.textContent ?? "");
 }

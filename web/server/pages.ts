@@ -2,6 +2,7 @@
 // files; the client scripts fill in data. No inline script or style: the CSP forbids both.
 import { LANGUAGES, type Language } from "../../src/lang.ts";
 import { MESSAGES, format, type MessageKey } from "../i18n/index.ts";
+import { iconMarkup } from "../client/icons.ts";
 import { esc, jsonForScript } from "./html.ts";
 
 /** URLs of the built assets a page links to. */
@@ -29,7 +30,7 @@ function languageMenu(lang: Language, pathFor: (l: Language) => string): string 
     const current = l === lang ? ' aria-current="true"' : "";
     return `<li><a href="${esc(pathFor(l))}" hreflang="${l}" lang="${l}"${current}>${esc(MESSAGES[l].language_name)}</a></li>`;
   }).join("");
-  return `<details class="lang-menu"><summary><span class="globe" aria-hidden="true"></span><span class="sr-only">${t(lang, "nav_language")}: </span>${t(lang, "language_name")}</summary><ul>${items}</ul></details>`;
+  return `<details class="lang-menu"><summary><span class="globe" aria-hidden="true"></span><span class="sr-only">${t(lang, "nav_language")}: </span><span class="lang-current">${t(lang, "language_name")}</span></summary><ul>${items}</ul></details>`;
 }
 
 function layout(o: LayoutOptions): string {
@@ -55,7 +56,10 @@ ${messages}
 <a class="skip-link" href="#main">${t(o.lang, "skip_to_content")}</a>
 <header class="topbar"><div class="wrap topbar-inner">
 <a class="brand" href="/${o.lang}/"><img class="brand-mark" src="${esc(o.assets.icon)}" alt="" width="28" height="28">${t(o.lang, "app_name")}</a>
+<div class="topbar-end">
+<a class="topnav-link" href="/${o.lang}/links"${o.page === "dashboard" ? ' aria-current="page"' : ""}>${t(o.lang, "nav_links")}</a>
 ${languageMenu(o.lang, o.pathFor)}
+</div>
 </div></header>
 <main id="main" class="wrap">
 ${o.body}
@@ -86,19 +90,19 @@ export function renderHome(lang: Language, assets: PageAssets): string {
 </div>
 <p class="form-error" id="form-error" role="alert" hidden></p>
 <button type="submit" class="btn btn-primary" id="submit">${t(lang, "submit")}</button>
+<div class="signin-needed" id="signin-needed" hidden>
+<p>${t(lang, "signin_to_create")}</p>
+<a class="btn btn-primary" href="/${lang}/links?next=${encodeURIComponent(`/${lang}/`)}">${t(lang, "signin_to_create_button")}</a>
+</div>
 </form>
 <section id="result" class="card result" hidden aria-labelledby="result-title">
 <h2 id="result-title" tabindex="-1">${t(lang, "result_title")}</h2>
 <div class="result-grid">
 <div class="result-links">
-<div class="field">
-<label for="short-url">${t(lang, "result_short")}</label>
-<div class="copy-field"><input id="short-url" type="text" readonly><button type="button" class="btn" data-copy="short-url">${t(lang, "copy")}</button></div>
-</div>
-<div class="field">
-<label for="stats-url">${t(lang, "result_stats")}</label>
-<div class="copy-field"><input id="stats-url" type="text" readonly><button type="button" class="btn" data-copy="stats-url">${t(lang, "copy")}</button></div>
-</div>
+<dl class="copy-list">
+<div class="copy-item"><dt id="short-url-label">${t(lang, "result_short")}</dt><dd><span id="short-url" class="copy-value"></span><button type="button" class="btn btn-small" data-copy="short-url" aria-describedby="short-url-label">${t(lang, "copy")}</button></dd></div>
+<div class="copy-item"><dt id="stats-url-label">${t(lang, "result_stats")}</dt><dd><span id="stats-url" class="copy-value"></span><button type="button" class="btn btn-small" data-copy="stats-url" aria-describedby="stats-url-label">${t(lang, "copy")}</button></dd></div>
+</dl>
 <a id="stats-link" class="btn btn-secondary" href="/${lang}/">${t(lang, "open_stats")}</a>
 </div>
 <figure class="qr">
@@ -109,6 +113,11 @@ export function renderHome(lang: Language, assets: PageAssets): string {
 </figcaption>
 </figure>
 </div>
+</section>
+<section id="recent" class="card recent" hidden aria-labelledby="recent-links-title">
+<div class="card-head"><h2 id="recent-links-title">${t(lang, "recent_links_title")}</h2><a href="/${lang}/links">${t(lang, "recent_links_all")}</a></div>
+<ol class="recent-list" id="recent-links"></ol>
+<p class="empty" id="recent-links-empty" hidden>${t(lang, "recent_links_empty")}</p>
 </section>`;
   return layout({ lang, title: MESSAGES[lang].home_title, page: "home", body, assets, pathFor: (l) => `/${l}/` });
 }
@@ -184,25 +193,207 @@ ${breakdownCard(lang, "referrer", "breakdown_referrer")}
   });
 }
 
-/** The owner's dashboard: sign-in form when signed out; dashboard.ts fills in the rest. */
+/** A message with `{command}` set as code: the message is escaped, the command is ours. */
+function withCommand(lang: Language, key: MessageKey, command: string): string {
+  return t(lang, key).replace("{command}", `<code>${esc(command)}</code>`);
+}
+
+function dialogHead(lang: Language, id: string, title: string): string {
+  return `<header class="dialog-head"><h2 id="${id}-title">${title}</h2><button type="button" class="icon-btn" data-close aria-label="${t(lang, "close")}">${iconMarkup("close")}</button></header>`;
+}
+
+/** The create/edit dialog: one form, the alias only when creating (dashboard/link-form.ts). */
+function linkDialog(lang: Language): string {
+  return `<dialog id="link-dialog" class="dialog" aria-labelledby="link-dialog-title">
+<form id="link-form" class="dialog-body" novalidate>
+${dialogHead(lang, "link-dialog", t(lang, "dialog_new_title"))}
+<div class="field">
+<label for="lf-url">${t(lang, "field_destination")}</label>
+<input id="lf-url" name="url" type="url" inputmode="url" autofocus required maxlength="2048" spellcheck="false" autocomplete="off" placeholder="${t(lang, "field_url_placeholder")}" aria-describedby="lf-url-error">
+<p class="field-error" id="lf-url-error" hidden></p>
+</div>
+<div class="field" id="lf-alias-field">
+<label for="lf-alias">${t(lang, "field_alias")}</label>
+<div class="affix"><span class="affix-text" id="lf-alias-prefix" aria-hidden="true"></span><input id="lf-alias" name="custom_url" type="text" autocomplete="off" autocapitalize="none" spellcheck="false" maxlength="30" aria-describedby="lf-alias-hint lf-alias-error"></div>
+<p class="hint" id="lf-alias-hint">${t(lang, "field_alias_hint")}</p>
+<p class="field-error" id="lf-alias-error" hidden></p>
+</div>
+<div class="field-row">
+<div class="field">
+<label for="lf-expires">${t(lang, "field_expires")}</label>
+<input id="lf-expires" name="expires_at" type="datetime-local" aria-describedby="lf-expires-hint lf-expires-error">
+<p class="hint" id="lf-expires-hint">${t(lang, "field_expires_hint")}</p>
+<p class="field-error" id="lf-expires-error" hidden></p>
+</div>
+<div class="field">
+<label for="lf-max">${t(lang, "field_max_clicks")}</label>
+<input id="lf-max" name="max_clicks" type="number" min="1" step="1" inputmode="numeric" aria-describedby="lf-max-hint lf-max-error">
+<p class="hint" id="lf-max-hint">${t(lang, "field_max_clicks_hint")}</p>
+<p class="field-error" id="lf-max-error" hidden></p>
+</div>
+</div>
+<div class="field">
+<label for="lf-tags">${t(lang, "field_tags")}</label>
+<input id="lf-tags" name="tags" type="text" autocomplete="off" autocapitalize="none" spellcheck="false" list="tag-options" aria-describedby="lf-tags-hint lf-tags-error">
+<p class="hint" id="lf-tags-hint">${t(lang, "field_tags_hint")}</p>
+<p class="field-error" id="lf-tags-error" hidden></p>
+</div>
+<p class="form-error" id="lf-error" role="alert" hidden></p>
+<footer class="dialog-actions"><button type="button" class="btn" data-close>${t(lang, "cancel")}</button><button type="submit" class="btn btn-primary" id="lf-submit">${t(lang, "create")}</button></footer>
+</form>
+</dialog>`;
+}
+
+function qrDialog(lang: Language): string {
+  return `<dialog id="qr-dialog" class="dialog dialog-narrow" aria-labelledby="qr-dialog-title">
+<div class="dialog-body">
+${dialogHead(lang, "qr-dialog", "")}
+<figure class="qr">
+<img id="qrd-img" width="176" height="176" alt="">
+<figcaption><span class="copy-value" id="qrd-url"></span>
+<span class="qr-downloads"><a id="qrd-png" class="btn btn-small" href="#" download="qr.png">${iconMarkup("download")}${t(lang, "download_png")}</a><a id="qrd-svg" class="btn btn-small" href="#" download="qr.svg">${iconMarkup("download")}${t(lang, "download_svg")}</a></span>
+</figcaption>
+</figure>
+<footer class="dialog-actions"><button type="button" class="btn" data-close>${t(lang, "close")}</button></footer>
+</div>
+</dialog>`;
+}
+
+function confirmDialog(lang: Language): string {
+  return `<dialog id="confirm-dialog" class="dialog dialog-narrow" role="alertdialog" aria-labelledby="confirm-dialog-title" aria-describedby="confirm-text">
+<div class="dialog-body">
+${dialogHead(lang, "confirm-dialog", "")}
+<p id="confirm-text"></p>
+<ul id="confirm-ids" class="id-list" hidden></ul>
+<footer class="dialog-actions"><button type="button" class="btn" data-close autofocus>${t(lang, "cancel")}</button><button type="button" class="btn btn-danger" id="confirm-ok"></button></footer>
+</div>
+</dialog>`;
+}
+
+function importDialog(lang: Language): string {
+  const th = (k: MessageKey, cls = "") => `<th scope="col"${cls ? ` class="${cls}"` : ""}>${t(lang, k)}</th>`;
+  return `<dialog id="import-dialog" class="dialog" aria-labelledby="import-dialog-title">
+<form id="import-form" class="dialog-body" novalidate>
+${dialogHead(lang, "import-dialog", t(lang, "import_title"))}
+<p class="dialog-text">${t(lang, "import_text")}</p>
+<div class="field">
+<label for="import-file">${t(lang, "import_file")}</label>
+<input id="import-file" name="file" type="file" autofocus accept=".csv,text/csv,.json,application/json" aria-describedby="import-error">
+<p class="field-error" id="import-error" role="alert" hidden></p>
+</div>
+<section id="import-result" class="import-result" hidden aria-labelledby="import-summary">
+<p id="import-summary" class="import-summary" tabindex="-1"></p>
+<div class="table-wrap import-table" tabindex="0" role="region" aria-labelledby="import-summary"><table class="table"><thead><tr>${th("import_col_row", "num")}${th("import_col_result")}</tr></thead><tbody id="import-rows"></tbody></table></div>
+</section>
+<footer class="dialog-actions"><button type="button" class="btn" data-close>${t(lang, "close")}</button><button type="submit" class="btn btn-primary" id="import-submit">${iconMarkup("upload")}${t(lang, "import_submit")}</button></footer>
+</form>
+</dialog>`;
+}
+
+/** The owner's dashboard: the sign-in form, and the overview, list and dialogs dashboard.ts fills in. */
 export function renderDashboard(lang: Language, assets: PageAssets): string {
-  const body = `<section class="card" id="sign-in" hidden aria-labelledby="sign-in-title">
-<h1 id="sign-in-title">${t(lang, "signin_title")}</h1>
+  const kpi = (id: string, key: MessageKey, extra = "") => `<div class="card kpi"><h3>${t(lang, key)}</h3><p class="kpi-value" id="${id}">–</p>${extra}</div>`;
+  const option = (value: string, key: MessageKey) => `<option value="${value}">${t(lang, key)}</option>`;
+  const th = (key: MessageKey, cls: string, sort = "") => `<th scope="col" class="${cls}"${sort ? ` data-sort="${sort}"` : ""}>${t(lang, key)}</th>`;
+  const body = `<section class="card signin" id="sign-in" hidden aria-labelledby="sign-in-title">
+<div class="signin-mark" aria-hidden="true">${iconMarkup("key")}</div>
+<h1 id="sign-in-title" tabindex="-1">${t(lang, "signin_title")}</h1>
+<p class="signin-lead">${withCommand(lang, "signin_lead", "shortener key create NAME")}</p>
+<p class="notice" id="sign-in-notice" role="status" hidden></p>
 <form id="sign-in-form" novalidate>
 <div class="field">
 <label for="sign-in-key">${t(lang, "signin_key")}</label>
 <input id="sign-in-key" name="key" type="password" autocomplete="current-password" spellcheck="false" required aria-describedby="sign-in-error">
 <p class="field-error" id="sign-in-error" role="alert" hidden></p>
 </div>
-<button type="submit" class="btn btn-primary">${t(lang, "signin_submit")}</button>
+<button type="submit" class="btn btn-primary btn-block" id="sign-in-submit">${t(lang, "signin_submit")}</button>
 </form>
 </section>
-<section id="dashboard" hidden aria-labelledby="dashboard-title">
-<h1 id="dashboard-title">${t(lang, "dashboard_title")}</h1>
-<p id="signed-in-as"></p>
-<button type="button" class="btn" id="sign-out">${t(lang, "signout")}</button>
+<div id="dashboard" hidden>
+<section class="dash-head" aria-labelledby="dashboard-title">
+<div class="dash-title">
+<h1 id="dashboard-title" tabindex="-1">${t(lang, "dashboard_title")}</h1>
+<p class="dash-who"><span id="signed-in-as"></span><button type="button" class="btn-link" id="sign-out">${iconMarkup("signout")}${t(lang, "signout")}</button></p>
+</div>
+<div class="dash-actions">
+<button type="button" class="btn" id="import-open">${iconMarkup("upload")}${t(lang, "import_open")}</button>
+<button type="button" class="btn" id="export-open" popovertarget="export-menu" aria-haspopup="menu">${iconMarkup("download")}${t(lang, "export_open")}</button>
+<button type="button" class="btn btn-primary" id="new-link">${iconMarkup("plus")}${t(lang, "new_link")}</button>
+</div>
+<div id="export-menu" class="menu" popover role="menu" aria-label="${t(lang, "export_open")}">
+<a role="menuitem" href="/api/links/export?format=csv" download>${t(lang, "export_csv_all")}</a>
+<a role="menuitem" href="/api/links/export?format=json" download>${t(lang, "export_json_all")}</a>
+</div>
 </section>
-<noscript><p class="form-error">${t(lang, "noscript")}</p></noscript>`;
+<section class="overview" aria-labelledby="overview-title">
+<h2 id="overview-title" class="sr-only">${t(lang, "overview_title")}</h2>
+<div class="kpis kpis-4">
+${kpi("ov-links", "kpi_links")}
+${kpi("ov-today", "kpi_today")}
+${kpi("ov-7d", "kpi_7d")}
+${kpi("ov-30d", "kpi_30d", `<div class="kpi-spark" id="ov-spark"></div>`)}
+</div>
+<section class="card top" aria-labelledby="top-title">
+<h3 id="top-title">${t(lang, "top_title")}</h3>
+<ol class="top-list" id="top-links"></ol>
+<p class="empty" id="top-empty" hidden>${t(lang, "top_empty")}</p>
+</section>
+</section>
+<section class="card list-card" aria-labelledby="list-title">
+<div class="list-head">
+<h2 id="list-title" tabindex="-1">${t(lang, "list_title")}</h2>
+<p class="list-status" id="list-status" aria-live="polite"></p>
+</div>
+<form class="filters" id="filters" role="search" aria-label="${t(lang, "filters_label")}">
+<div class="filter filter-search"><label for="f-q">${t(lang, "search_label")}</label><span class="search-box">${iconMarkup("search")}<input id="f-q" name="q" type="search" autocomplete="off" spellcheck="false" placeholder="${t(lang, "search_placeholder")}"></span></div>
+<div class="filter"><label for="f-tag">${t(lang, "tag_label")}</label><input id="f-tag" name="tag" type="text" list="tag-options" autocomplete="off" autocapitalize="none" spellcheck="false" placeholder="${t(lang, "tag_placeholder")}"></div>
+<div class="filter"><label for="f-status">${t(lang, "status_label")}</label><select id="f-status" name="status">${option("", "status_all")}${option("active", "status_active")}${option("disabled", "status_disabled")}${option("expired", "status_expired")}${option("blocked", "status_blocked")}</select></div>
+<div class="filter filter-sort"><label for="f-sort">${t(lang, "sort_label")}</label><select id="f-sort" name="sort">${option("createdAt:desc", "sort_created_desc")}${option("createdAt:asc", "sort_created_asc")}${option("totalClicks:desc", "sort_clicks_desc")}${option("totalClicks:asc", "sort_clicks_asc")}${option("lastClickAt:desc", "sort_last_desc")}</select></div>
+<button type="button" class="btn btn-small btn-quiet" id="f-clear" hidden>${t(lang, "clear_filters")}</button>
+<datalist id="tag-options"></datalist>
+</form>
+<div class="bulk" id="bulk" role="region" aria-label="${t(lang, "bulk_label")}" hidden>
+<span class="bulk-count" id="bulk-count" aria-live="polite"></span>
+<button type="button" class="btn btn-small" id="bulk-disable">${iconMarkup("pause")}${t(lang, "bulk_disable")}</button>
+<button type="button" class="btn btn-small" id="bulk-enable">${iconMarkup("play")}${t(lang, "bulk_enable")}</button>
+<a class="btn btn-small" id="bulk-export" href="/api/links/export?format=csv" download>${iconMarkup("download")}${t(lang, "bulk_export")}</a>
+<button type="button" class="btn btn-small btn-danger-quiet" id="bulk-delete">${iconMarkup("trash")}${t(lang, "bulk_delete")}</button>
+<button type="button" class="btn btn-small btn-quiet" id="bulk-clear">${t(lang, "bulk_clear")}</button>
+</div>
+<div class="table-wrap links-wrap" id="links-wrap">
+<table class="table links" id="links-table" aria-labelledby="list-title" aria-describedby="list-status">
+<thead><tr>
+<th scope="col" class="col-select"><input type="checkbox" id="select-page"><label for="select-page" class="select-page-label">${t(lang, "select_page")}</label></th>
+${th("col_link", "col-link")}${th("col_tags", "col-tags")}${th("col_created", "col-created", "createdAt")}${th("col_clicks", "col-clicks num", "totalClicks")}${th("col_daily", "col-daily")}${th("col_last_click", "col-last", "lastClickAt")}${th("col_status", "col-status")}
+<th scope="col" class="col-actions"><span class="sr-only">${t(lang, "col_actions")}</span></th>
+</tr></thead>
+<tbody id="links-body"></tbody>
+</table>
+</div>
+<div class="list-empty" id="list-empty" hidden><p>${t(lang, "list_empty")}</p></div>
+<div class="list-empty" id="list-nomatch" hidden><p>${t(lang, "list_nomatch")}</p></div>
+<nav class="pager" id="pager" aria-label="${t(lang, "pager_label")}">
+<button type="button" class="btn btn-small" id="page-prev" disabled>${iconMarkup("left")}${t(lang, "prev_page")}</button>
+<span class="page-label" id="page-label"></span>
+<button type="button" class="btn btn-small" id="page-next" disabled>${t(lang, "next_page")}${iconMarkup("right")}</button>
+</nav>
+</section>
+<div id="row-menu" class="menu" popover role="menu" aria-label="${t(lang, "col_actions")}">
+<button type="button" role="menuitem" data-action="copy">${iconMarkup("copy")}${t(lang, "action_copy")}</button>
+<button type="button" role="menuitem" data-action="qr">${iconMarkup("qr")}${t(lang, "action_qr")}</button>
+<a role="menuitem" data-action="stats" href="/${lang}/links">${iconMarkup("chart")}${t(lang, "action_stats")}</a>
+<button type="button" role="menuitem" data-action="edit">${iconMarkup("edit")}${t(lang, "action_edit")}</button>
+<button type="button" role="menuitem" data-action="disable">${iconMarkup("pause")}${t(lang, "action_disable")}</button>
+<button type="button" role="menuitem" data-action="enable">${iconMarkup("play")}${t(lang, "action_enable")}</button>
+<button type="button" role="menuitem" data-action="delete" class="menu-danger">${iconMarkup("trash")}${t(lang, "action_delete")}</button>
+</div>
+${linkDialog(lang)}
+${qrDialog(lang)}
+${confirmDialog(lang)}
+${importDialog(lang)}
+</div>
+<div class="toast" id="toast" role="status"></div>
+<noscript><p class="form-error">${t(lang, "noscript_dashboard")}</p></noscript>`;
   return layout({ lang, title: MESSAGES[lang].dashboard_title, page: "dashboard", body, assets, pathFor: (l) => `/${l}/links` });
 }
 
@@ -216,16 +407,19 @@ export function renderGone(lang: Language, reason: "disabled" | "expired" | "blo
   return renderMessage(lang, `gone_${reason}_title`, `gone_${reason}_text`, assets);
 }
 
-/** A stats page under --stats-access key, for a request that is not signed in (401). */
-export function renderStatsPrivate(lang: Language, assets: PageAssets): string {
-  return renderMessage(lang, "stats_private_title", "stats_private_text", assets);
+/** A stats page under --stats-access key, for a request that is not signed in (401): sign in, then back here. */
+export function renderStatsPrivate(lang: Language, id: string, assets: PageAssets): string {
+  const next = encodeURIComponent(`/${lang}/stats/${id}`);
+  const signIn = `<a class="btn btn-primary" href="/${lang}/links?next=${esc(next)}">${t(lang, "signin_submit")}</a>`;
+  return renderMessage(lang, "stats_private_title", "stats_private_text", assets, signIn);
 }
 
-function renderMessage(lang: Language, title: MessageKey, text: MessageKey, assets: PageAssets): string {
+function renderMessage(lang: Language, title: MessageKey, text: MessageKey, assets: PageAssets, action = ""): string {
+  const home = `<a class="btn ${action ? "btn-secondary" : "btn-primary"}" href="/${lang}/">${t(lang, "back_home")}</a>`;
   const body = `<section class="card notfound">
 <h1>${t(lang, title)}</h1>
 <p>${t(lang, text)}</p>
-<p><a class="btn btn-primary" href="/${lang}/">${t(lang, "back_home")}</a></p>
+<p class="notfound-actions">${action}${home}</p>
 </section>`;
   return layout({ lang, title: MESSAGES[lang][title], page: "none", body, assets, pathFor: (l) => `/${l}/` });
 }

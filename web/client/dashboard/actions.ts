@@ -1,0 +1,128 @@
+// What can be done to links: on one link from its row (copy, and the row menu: QR code, statistics,
+// edit, disable or enable, delete), and on the chosen links from the bulk bar (disable, enable,
+// delete; export is a plain download link). After a change the page and the overview are read
+// again, and focus goes back to the row it came from (or its neighbour when the row is gone).
+import { byId, copyText, formatNumber, t } from "../common.ts";
+import { call, linkPath, type Link } from "./api.ts";
+import { confirmDelete } from "./confirm.ts";
+import type { LinkForm } from "./link-form.ts";
+import type { FocusTarget, LinkList } from "./list.ts";
+import { bindMenu } from "./menu.ts";
+import type { OverviewPanel } from "./overview.ts";
+import { showQr } from "./qr-dialog.ts";
+import { statsPath } from "./rows.ts";
+import { toast } from "./toast.ts";
+import { messageFor } from "../form-errors.ts";
+
+export class Actions {
+  private readonly menu = byId("row-menu");
+  /** The link whose menu is open (or was last opened). */
+  private current: string | null = null;
+
+  constructor(
+    private readonly list: LinkList,
+    private readonly overview: OverviewPanel,
+    private readonly form: LinkForm,
+  ) {
+    bindMenu(this.menu, {
+      onOpen: (opener) => this.prepareMenu(opener.closest("tr")?.dataset.id ?? null),
+      onChoose: (item) => {
+        if (this.current !== null && item.dataset.action) void this.run(item.dataset.action, this.current);
+      },
+    });
+    list.body.addEventListener("click", (e) => {
+      const button = (e.target as Element).closest<HTMLElement>('[data-action="copy"]');
+      const id = button?.closest("tr")?.dataset.id;
+      if (id) void this.run("copy", id);
+    });
+    byId("bulk-disable").addEventListener("click", () => void this.bulkToggle(true));
+    byId("bulk-enable").addEventListener("click", () => void this.bulkToggle(false));
+    byId("bulk-delete").addEventListener("click", () => void this.bulkDelete());
+  }
+
+  /** A control in a link's row, if the row is (still) shown. */
+  private control(id: string, action: string): HTMLElement | null {
+    const row = [...this.list.body.rows].find((r) => r.dataset.id === id);
+    return row?.querySelector<HTMLElement>(`[data-action="${action}"]`) ?? null;
+  }
+
+  private prepareMenu(id: string | null): void {
+    this.current = id;
+    const link = id === null ? undefined : this.list.links.get(id);
+    if (!link) return;
+    this.menu.querySelector<HTMLElement>('[data-action="disable"]')!.hidden = link.disabled;
+    this.menu.querySelector<HTMLElement>('[data-action="enable"]')!.hidden = !link.disabled;
+    this.menu.querySelector<HTMLAnchorElement>('[data-action="stats"]')!.href = statsPath(link.id);
+  }
+
+  /** Reads the page and the overview again, then focuses `focus`. */
+  async refresh(focus: FocusTarget): Promise<void> {
+    await Promise.all([this.list.load(focus), this.overview.load()]);
+  }
+
+  private async run(action: string, id: string): Promise<void> {
+    const link = this.list.links.get(id);
+    if (!link) return;
+    const backToMenu = () => this.control(id, "menu");
+    switch (action) {
+      case "copy":
+        toast((await copyText(link.shortUrl)) ? t("toast_copied", { url: link.shortUrl }) : t("copy_failed"));
+        break;
+      case "qr":
+        await showQr(link, backToMenu);
+        break;
+      case "edit":
+        this.form.openEdit(link, backToMenu);
+        break;
+      case "disable":
+      case "enable":
+        await this.toggle(link, action === "disable");
+        break;
+      case "delete":
+        await this.remove(link);
+        break;
+      // "stats" is a link: the browser follows it.
+    }
+  }
+
+  private async toggle(link: Link, disabled: boolean): Promise<void> {
+    const res = await call<Link>("PATCH", linkPath(link.id), { json: { disabled } });
+    if (!res.ok) return toast(messageFor(res.body.code, res.body.error), "error");
+    toast(t(disabled ? "toast_disabled" : "toast_enabled", { id: link.id }));
+    await this.refresh({ id: link.id, control: "menu" });
+  }
+
+  private async remove(link: Link): Promise<void> {
+    const rows = [...this.list.body.rows];
+    const at = rows.findIndex((r) => r.dataset.id === link.id);
+    const neighbour = rows[at + 1]?.dataset.id ?? rows[at - 1]?.dataset.id ?? null;
+    if (!(await confirmDelete([link.id], () => this.control(link.id, "menu")))) return;
+    const res = await call("DELETE", linkPath(link.id));
+    if (!res.ok) return toast(messageFor(res.body.code, res.body.error), "error");
+    toast(t("toast_deleted", { id: link.id }));
+    await this.refresh(neighbour ? { id: neighbour, control: "menu" } : "title");
+  }
+
+  /** One request per link, in turn (there is no bulk route; a page is at most 50). */
+  private async each(ids: readonly string[], send: (id: string) => Promise<boolean>): Promise<void> {
+    let done = 0;
+    let failed = 0;
+    for (const id of ids) (await send(id)) ? done++ : failed++;
+    toast(t("toast_bulk", { done: formatNumber(done), failed: formatNumber(failed) }), failed > 0 ? "error" : "ok");
+  }
+
+  private async bulkToggle(disabled: boolean): Promise<void> {
+    const ids = this.list.selection.chosen();
+    if (ids.length === 0) return;
+    await this.each(ids, async (id) => (await call("PATCH", linkPath(id), { json: { disabled } })).ok);
+    await this.refresh(null);
+  }
+
+  private async bulkDelete(): Promise<void> {
+    const ids = this.list.selection.chosen();
+    if (ids.length === 0) return;
+    if (!(await confirmDelete(ids, () => byId("bulk-delete")))) return;
+    await this.each(ids, async (id) => (await call("DELETE", linkPath(id))).ok);
+    await this.refresh("title");
+  }
+}

@@ -1,0 +1,150 @@
+// The create and edit dialog: every field of a link (destination, alias when creating, expiry,
+// click limit, tags). Creating posts to /api/create (the link belongs to the signed-in key);
+// editing sends only what changed (PATCH), so an untouched past expiry is not sent back as an error.
+import { byId, t } from "../common.ts";
+import { fieldByCode, FormErrors, problemsOf, type ApiProblem } from "../form-errors.ts";
+import { call, linkPath, type Link } from "./api.ts";
+import { openDialog } from "./dialogs.ts";
+import { fromLocalInput, timeZone, toLocalInput } from "./format.ts";
+
+type Field = "url" | "alias" | "expires" | "max" | "tags";
+export type Saved = { kind: "created" | "saved"; id: string };
+
+const API_FIELDS: Record<string, Field> = {
+  url: "url",
+  custom_url: "alias",
+  expires_at: "expires",
+  expiresAt: "expires",
+  max_clicks: "max",
+  maxClicks: "max",
+  tags: "tags",
+};
+
+function tagList(text: string): string[] {
+  return text.split(",").map((tag) => tag.trim()).filter((tag) => tag !== "");
+}
+
+export class LinkForm {
+  private readonly dialog = byId<HTMLDialogElement>("link-dialog");
+  private readonly form = byId<HTMLFormElement>("link-form");
+  private readonly title = byId("link-dialog-title");
+  private readonly submit = byId<HTMLButtonElement>("lf-submit");
+  private readonly url = byId<HTMLInputElement>("lf-url");
+  private readonly alias = byId<HTMLInputElement>("lf-alias");
+  private readonly expires = byId<HTMLInputElement>("lf-expires");
+  private readonly max = byId<HTMLInputElement>("lf-max");
+  private readonly tags = byId<HTMLInputElement>("lf-tags");
+  private readonly errors: FormErrors<Field>;
+  private editing: Link | null = null;
+  private initial = { url: "", expires: "", max: "", tags: "" };
+
+  constructor(private readonly onSaved: (saved: Saved) => Promise<void>) {
+    const part = (name: Field, id: string, hint = true) => ({ input: byId(id), error: byId(`${id}-error`), hint: hint ? byId(`${id}-hint`) : undefined });
+    this.errors = new FormErrors<Field>(
+      { url: part("url", "lf-url", false), alias: part("alias", "lf-alias"), expires: part("expires", "lf-expires"), max: part("max", "lf-max"), tags: part("tags", "lf-tags") },
+      byId("lf-error"),
+      (p: ApiProblem) => (p.field && API_FIELDS[p.field]) || this.byCode(p.code),
+    );
+    byId("lf-alias-prefix").append(Object.assign(document.createElement("span"), { className: "affix-host", textContent: location.host }), "/");
+    byId("lf-expires-hint").textContent = t("field_expires_hint", { zone: timeZone });
+    this.form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      void this.save();
+    });
+  }
+
+  private byCode(code: string | undefined): Field | null {
+    const field = fieldByCode(code);
+    return field === "max_clicks" ? "max" : field;
+  }
+
+  openCreate(): void {
+    this.editing = null;
+    this.title.textContent = t("dialog_new_title");
+    this.submit.textContent = t("create");
+    byId("lf-alias-field").hidden = false;
+    this.fill({ url: "", expires: "", max: "", tags: "" });
+    this.alias.value = "";
+    openDialog(this.dialog);
+  }
+
+  openEdit(link: Link, returnTo: () => HTMLElement | null): void {
+    this.editing = link;
+    this.title.textContent = t("dialog_edit_title", { id: link.id });
+    this.submit.textContent = t("save");
+    byId("lf-alias-field").hidden = true;
+    this.fill({
+      url: link.originalUrl,
+      expires: link.expiresAt ? toLocalInput(link.expiresAt) : "",
+      max: link.maxClicks === null ? "" : String(link.maxClicks),
+      tags: link.tags.join(", "),
+    });
+    openDialog(this.dialog, returnTo);
+  }
+
+  private fill(values: typeof this.initial): void {
+    this.errors.clear();
+    this.initial = values;
+    this.url.value = values.url;
+    this.expires.value = values.expires;
+    this.max.value = values.max;
+    this.tags.value = values.tags;
+  }
+
+  /** What the browser already knows is wrong: an empty URL, a half-typed date, text in the number. */
+  private localProblems(): ApiProblem[] {
+    const problems: ApiProblem[] = [];
+    if (!this.url.value.trim()) problems.push({ code: "url_missing", field: "url" });
+    if (this.expires.validity.badInput) problems.push({ code: "expires_invalid", field: "expires_at" });
+    if (this.max.validity.badInput) problems.push({ code: "max_clicks_invalid", field: "max_clicks" });
+    return problems;
+  }
+
+  private async save(): Promise<void> {
+    const local = this.localProblems();
+    if (local.length > 0) return this.errors.show(local);
+    this.errors.clear();
+    this.submit.disabled = true;
+    const label = this.submit.textContent;
+    this.submit.textContent = t("saving");
+    try {
+      const saved = this.editing ? await this.patch(this.editing) : await this.create();
+      if (!saved) return;
+      this.dialog.close();
+      await this.onSaved(saved);
+    } finally {
+      this.submit.disabled = false;
+      this.submit.textContent = label;
+    }
+  }
+
+  private async create(): Promise<Saved | null> {
+    const body: Record<string, unknown> = { url: this.url.value.trim() };
+    const alias = this.alias.value.trim();
+    if (alias) body.custom_url = alias;
+    if (this.expires.value) body.expires_at = fromLocalInput(this.expires.value);
+    if (this.max.value) body.max_clicks = Number(this.max.value);
+    if (this.tags.value.trim()) body.tags = tagList(this.tags.value);
+    const res = await call<{ shortUrl: string }>("POST", "/api/create", { json: body });
+    if (!res.ok) {
+      this.errors.show(problemsOf(res.body));
+      return null;
+    }
+    return { kind: "created", id: decodeURIComponent(new URL(res.data.shortUrl).pathname.slice(1)) };
+  }
+
+  private async patch(link: Link): Promise<Saved | null> {
+    const changes: Record<string, unknown> = {};
+    if (this.url.value.trim() !== this.initial.url) changes.url = this.url.value.trim();
+    if (this.expires.value !== this.initial.expires) changes.expiresAt = this.expires.value ? fromLocalInput(this.expires.value) : null;
+    if (this.max.value !== this.initial.max) changes.maxClicks = this.max.value ? Number(this.max.value) : null;
+    if (tagList(this.tags.value).join(",") !== tagList(this.initial.tags).join(",")) changes.tags = tagList(this.tags.value);
+    if (Object.keys(changes).length === 0) return { kind: "saved", id: link.id };
+    const res = await call<Link>("PATCH", linkPath(link.id), { json: changes });
+    if (!res.ok) {
+      this.errors.show(problemsOf(res.body));
+      return null;
+    }
+    return { kind: "saved", id: link.id };
+  }
+}

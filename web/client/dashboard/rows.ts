@@ -1,0 +1,105 @@
+// One table row per link. Everything that comes from a link (id, destination, tags) is set as
+// text; the destination is a link only when it is http(s), so no stored string can become script.
+import { el, formatNumber, lang, t } from "../common.ts";
+import { iconElement, type IconName } from "../icons.ts";
+import type { Link } from "./api.ts";
+import { dateTime, relativeTime, shortDate, timeElement } from "./format.ts";
+import { sparkline } from "./sparkline.ts";
+
+export const statsPath = (id: string) => `/${lang}/stats/${encodeURIComponent(id)}`;
+
+/** An icon-only button; its name is the label (also shown as a tooltip). */
+export function iconButton(icon: IconName, label: string, action: string): HTMLButtonElement {
+  const button = el("button", "icon-btn");
+  button.type = "button";
+  button.dataset.action = action;
+  button.setAttribute("aria-label", label);
+  button.title = label;
+  button.append(iconElement(icon));
+  return button;
+}
+
+/** The destination: shortened by CSS, whole in the text (its accessible name), on hover and on focus. */
+function destination(link: Link): HTMLElement {
+  const safe = /^https?:\/\//i.test(link.originalUrl);
+  const dest = safe ? el("a", "dest", link.originalUrl) : el("span", "dest", link.originalUrl);
+  dest.title = link.originalUrl;
+  if (dest instanceof HTMLAnchorElement) {
+    dest.href = link.originalUrl;
+    dest.target = "_blank";
+    dest.rel = "noopener noreferrer";
+  } else {
+    dest.tabIndex = 0;
+  }
+  return dest;
+}
+
+function cell(className: string, label?: string): HTMLTableCellElement {
+  const td = el("td", className);
+  if (label) td.dataset.label = label;
+  return td;
+}
+
+export function renderRow(link: Link, selected: boolean): HTMLTableRowElement {
+  const tr = el("tr");
+  tr.dataset.id = link.id;
+  tr.classList.toggle("is-selected", selected);
+
+  const select = cell("col-select");
+  const box = el("input", "row-select");
+  box.type = "checkbox";
+  box.checked = selected;
+  box.value = link.id;
+  box.setAttribute("aria-label", t("select_link", { id: link.id }));
+  select.append(box);
+
+  const main = cell("col-link");
+  const line = el("div", "link-line");
+  const id = el("a", "link-id", `/${link.id}`);
+  id.href = statsPath(link.id);
+  line.append(id, iconButton("copy", t("copy_short", { id: link.id }), "copy"));
+  main.append(line, destination(link));
+
+  const tags = cell("col-tags");
+  if (link.tags.length > 0) {
+    const list = el("span", "tags");
+    for (const tag of link.tags) {
+      const chip = el("button", "tag", tag);
+      chip.type = "button";
+      chip.dataset.tag = tag;
+      chip.setAttribute("aria-label", t("filter_tag", { tag }));
+      list.append(chip);
+    }
+    tags.append(list);
+  }
+
+  const created = cell("col-created", t("col_created"));
+  created.append(timeElement(link.createdAt, shortDate(link.createdAt)));
+
+  const clicks = cell("col-clicks num", t("col_clicks"));
+  clicks.append(el("span", "clicks-total", formatNumber(link.totalClicks)), el("span", "clicks-human", t("human_clicks", { count: formatNumber(link.humanClicks) })));
+
+  const daily = cell("col-daily");
+  daily.append(sparkline(link.daily ?? []));
+
+  const last = cell("col-last", t("col_last_click"));
+  if (link.lastClickAt) last.append(timeElement(link.lastClickAt, relativeTime(link.lastClickAt)));
+  else last.append(el("span", "muted", t("never")));
+
+  const status = cell("col-status");
+  status.append(el("span", `status status-${link.status}`, t(`status_${link.status}`)));
+  const limits: string[] = [];
+  if (link.expiresAt) limits.push(t("expires_until", { date: dateTime(link.expiresAt) }));
+  if (link.maxClicks !== null) limits.push(t("click_limit", { max: formatNumber(link.maxClicks) }));
+  if (limits.length > 0) status.append(el("span", "status-note", limits.join(" · ")));
+
+  const actions = cell("col-actions");
+  const menu = iconButton("more", t("actions_for", { id: link.id }), "menu");
+  menu.setAttribute("popovertarget", "row-menu");
+  menu.setAttribute("aria-haspopup", "menu");
+  menu.setAttribute("aria-expanded", "false");
+  actions.append(menu);
+
+  tr.append(select, main, tags, created, clicks, daily, last, status, actions);
+  return tr;
+}

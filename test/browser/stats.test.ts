@@ -45,6 +45,7 @@ describe("stats page", () => {
     expect(res?.status()).toBe(200);
     await page.waitForFunction(() => document.getElementById("kpi-total")?.textContent !== "–");
     expect(await page.textContent("#kpi-total")).toBe("5");
+    expect(await page.textContent("#kpi-unique")).toBe("5"); // five addresses (and agents): five visitors
     expect(await page.textContent("#kpi-human")).toBe("4");
     expect(await page.textContent("#kpi-bots")).toBe(percent("en", 0.2));
     expect(await page.textContent("#original-url")).toBe("https://example.com/launch/post?ref=1");
@@ -70,10 +71,11 @@ describe("stats page", () => {
     // Nothing hovered: the readout shows the range and its total, not dashes that look like missing data.
     const readout = () => page.locator("#chart .u-legend .u-value").allTextContents();
     const idle = await readout();
-    expect(idle).toHaveLength(2);
+    expect(idle).toHaveLength(3); // the range, clicks and unique visitors
     expect(idle[0]).not.toBe("–");
     expect(idle[0]).toMatch(/\d{4}/);
     expect(idle[1]).toBe("5");
+    expect(idle[2]).toBe("5");
     // Hovering today's bar shows that day; leaving the chart shows the range and total again.
     const today = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeZone: "UTC" }).format(new Date());
     const plot = (await page.locator("#chart .u-over").boundingBox())!;
@@ -116,6 +118,43 @@ describe("stats page", () => {
     await custom;
     await page.waitForFunction(() => document.getElementById("kpi-total")?.textContent === "0");
     expect(await page.isVisible("#recent-empty")).toBe(true);
+    expect(g.errors).toEqual([]);
+    await g.context.close();
+  });
+
+  test("24 hours: hours in the reader's time zone, clicks and unique visitors of the hours, bots apart", async () => {
+    await createLink(server.url, { url: "https://example.com/hourly", custom_url: "hourly" });
+    await click(server.url, "hourly", [
+      { ua: UA.firefoxLinux, ip: "203.0.113.5" },
+      { ua: UA.firefoxLinux, ip: "203.0.113.5" },
+      { ua: UA.firefoxLinux, ip: "203.0.113.5" },
+      { ua: UA.safariIphone, ip: "203.0.113.6" },
+      { ua: UA.googlebot, ip: "66.249.66.1" },
+    ]);
+    const g = await guardedPage(browser, { timezoneId: "Asia/Tokyo" });
+    const { page } = g;
+    await page.goto(`${server.url}/en/stats/hourly`);
+    await page.waitForFunction(() => document.getElementById("kpi-total")?.textContent === "5");
+    await page.check("input[name=range][value='24h']");
+    await page.waitForFunction((t) => document.getElementById("chart-title")?.textContent === t, MESSAGES.en.chart_title_hours);
+    expect(await page.isVisible("#range-note")).toBe(true);
+    expect(await page.textContent("#kpi-total")).toBe("5");
+    expect(await page.textContent("#kpi-unique")).toBe("3");
+    expect(await page.textContent("#kpi-human")).toBe("4");
+    expect(await page.textContent("#kpi-bots")).toBe(percent("en", 0.2));
+    // Hovering the last bar names this hour as it is in Tokyo.
+    const thisHour = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000);
+    const label = new Intl.DateTimeFormat("en", { month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZone: "Asia/Tokyo" }).format(thisHour);
+    const plot = (await page.locator("#chart .u-over").boundingBox())!;
+    await page.mouse.move(plot.x + plot.width - 3, plot.y + plot.height / 2);
+    await page.waitForFunction((l) => document.querySelector("#chart .u-legend .u-value")?.textContent === l, label);
+    expect((await page.locator("#chart .u-legend .u-value").allTextContents()).slice(1)).toEqual(["5", "3"]);
+    // Leaving bots out: every figure without the bot.
+    await page.check("#exclude-bots");
+    await page.waitForFunction(() => document.getElementById("kpi-total")?.textContent === "4");
+    expect(await page.textContent("#kpi-unique")).toBe("2");
+    expect(await page.textContent("#kpi-bots")).toBe(percent("en", 0));
+    await screenshot(page, "stats-24h-desktop-light");
     expect(g.errors).toEqual([]);
     await g.context.close();
   });

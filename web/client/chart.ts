@@ -1,38 +1,47 @@
-// Visits-by-date bar chart drawn by uPlot, in the page locale, colored from the CSS theme and
-// rebuilt when the color scheme changes; resizes with its card.
+// The visits chart drawn by uPlot: clicks as bars and unique visitors as a line, by UTC day or, for
+// the last 24 hours, by hour in the reader's own time zone; in the page locale, colored from the
+// CSS theme and rebuilt when the color scheme changes; resizes with its card.
 import uPlot from "uplot";
 import { formatNumber, lang, t } from "./common.ts";
 
-export type DayCount = { date: string; count: number };
+export type DayCount = { date: string; count: number; unique: number };
+export type HourCount = { hour: string; count: number; unique: number };
+type Mode = "days" | "hours";
 
 const dayFormat = new Intl.DateTimeFormat(lang, { month: "short", day: "numeric", timeZone: "UTC" });
 const fullDayFormat = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeZone: "UTC" });
+// Hours in the reader's time zone: "the last 24 hours" means their day, not UTC's.
+const hourFormat = new Intl.DateTimeFormat(lang, { hour: "numeric", minute: "2-digit" });
+const fullHourFormat = new Intl.DateTimeFormat(lang, { month: "short", day: "numeric", hour: "numeric", minute: "2-digit" });
 const HEIGHT = 240;
+const HALF = { days: 43_200, hours: 1_800 }; // half a bar each side, so the first and last are whole
 
 function cssVar(name: string): string {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim();
 }
 
-/** What the readout shows while no day is hovered: the whole range and its total. */
-type Idle = { range: string; total: string };
+/** What the readout shows while no bar is hovered: the whole range and its totals. */
+type Idle = { range: string; total: string; unique: string };
 
-function options(width: number, idle: () => Idle): uPlot.Options {
+function options(width: number, mode: Mode, idle: () => Idle): uPlot.Options {
   const accent = cssVar("--accent");
+  const second = cssVar("--series-2") || accent;
   const muted = cssVar("--muted");
   const border = cssVar("--border");
   const font = `12px ${cssVar("--font") || "sans-serif"}`;
+  const when = mode === "days" ? fullDayFormat : fullHourFormat;
+  const tick = mode === "days" ? dayFormat : hourFormat;
   return {
     width,
     height: HEIGHT,
-    // Dates are UTC days; show them as such whatever the reader's time zone.
-    tzDate: (ts) => uPlot.tzDate(new Date(ts * 1e3), "Etc/UTC"),
-    // Half a day of padding each side, so the first and last bars are whole.
-    scales: { x: { time: true, range: (_u, min, max) => [min - 43_200, max + 43_200] }, y: { range: (_u, _min, max) => [0, Math.max(4, Math.ceil(max * 1.15))] } },
+    // Days are UTC days, whatever the reader's time zone; hours are shown in the reader's own.
+    ...(mode === "days" ? { tzDate: (ts: number) => uPlot.tzDate(new Date(ts * 1e3), "Etc/UTC") } : {}),
+    scales: { x: { time: true, range: (_u, min, max) => [min - HALF[mode], max + HALF[mode]] }, y: { range: (_u, _min, max) => [0, Math.max(4, Math.ceil(max * 1.15))] } },
     legend: { show: true, live: true },
     cursor: { y: false, points: { show: false }, drag: { x: false, y: false } },
     series: [
-      // Nothing hovered: the range and its total, never a dash that reads like missing data.
-      { label: t("chart_date"), value: (_u, v) => (v == null ? idle().range : fullDayFormat.format(new Date(v * 1e3))) },
+      // Nothing hovered: the range and its totals, never a dash that reads like missing data.
+      { label: t(mode === "days" ? "chart_date" : "chart_time"), value: (_u, v) => (v == null ? idle().range : when.format(new Date(v * 1e3))) },
       {
         label: t("chart_clicks"),
         stroke: accent,
@@ -42,6 +51,13 @@ function options(width: number, idle: () => Idle): uPlot.Options {
         paths: uPlot.paths.bars!({ size: [0.72, 28], gap: 1 }),
         value: (_u, v) => (v == null ? idle().total : formatNumber(v)),
       },
+      {
+        label: t("chart_unique"),
+        stroke: second,
+        width: 2,
+        points: { size: 5, fill: second }, // drawn where the points are far enough apart to read
+        value: (_u, v) => (v == null ? idle().unique : formatNumber(v)),
+      },
     ],
     axes: [
       {
@@ -50,7 +66,7 @@ function options(width: number, idle: () => Idle): uPlot.Options {
         space: 64,
         grid: { show: false },
         ticks: { stroke: border, size: 4 },
-        values: (_u, splits) => splits.map((s) => dayFormat.format(new Date(s * 1e3))),
+        values: (_u, splits) => splits.map((s) => tick.format(new Date(s * 1e3))),
       },
       {
         stroke: muted,
@@ -67,23 +83,24 @@ function options(width: number, idle: () => Idle): uPlot.Options {
 
 const DAY_MS = 86_400_000;
 
-/** Every day from..to with its count (the API starts at the link's creation; a range may start earlier). */
+/** Every day from..to with its counts (the API starts at the link's creation; a range may start earlier). */
 export function fillDays(days: readonly DayCount[], from: string, to: string): DayCount[] {
-  const counts = new Map(days.map((d) => [d.date, d.count]));
+  const byDate = new Map(days.map((d) => [d.date, d]));
   const out: DayCount[] = [];
   const end = Date.parse(`${to}T00:00:00Z`);
   for (let t = Date.parse(`${from}T00:00:00Z`); t <= end && out.length < 3700; t += DAY_MS) {
     const date = new Date(t).toISOString().slice(0, 10);
-    out.push({ date, count: counts.get(date) ?? 0 });
+    out.push({ date, count: byDate.get(date)?.count ?? 0, unique: byDate.get(date)?.unique ?? 0 });
   }
   return out;
 }
 
-/** A chart bound to a container element; update() replaces its data. */
+/** A chart bound to a container element; showDays() and showHours() replace its data. */
 export class VisitsChart {
   private plot: uPlot | null = null;
-  private data: uPlot.AlignedData = [[], []];
-  private idle: Idle = { range: "", total: "" };
+  private mode: Mode = "days";
+  private data: uPlot.AlignedData = [[], [], []];
+  private idle: Idle = { range: "", total: "", unique: "" };
 
   constructor(private readonly container: HTMLElement) {
     new ResizeObserver(() => this.plot?.setSize({ width: this.width(), height: HEIGHT })).observe(container);
@@ -96,22 +113,37 @@ export class VisitsChart {
 
   private rebuild(): void {
     this.plot?.destroy();
-    this.plot = new uPlot(options(this.width(), () => this.idle), this.data, this.container);
+    this.plot = new uPlot(options(this.width(), this.mode, () => this.idle), this.data, this.container);
   }
 
-  /** Shows the counts of every day from `from` to `to` (YYYY-MM-DD, UTC), zero where the API has none. */
-  update(apiDays: readonly DayCount[], from: string, to: string): void {
+  /** Shows every day from `from` to `to` (YYYY-MM-DD, UTC), zero where the API has none. */
+  showDays(apiDays: readonly DayCount[], from: string, to: string): void {
     const days = fillDays(apiDays, from, to);
     const xs = days.map((d) => Date.parse(`${d.date}T00:00:00Z`) / 1e3);
-    const ys = days.map((d) => d.count);
-    const total = ys.reduce((a, b) => a + b, 0);
     const range = xs.length > 0 ? fullDayFormat.formatRange(new Date(xs[0]! * 1e3), new Date(xs[xs.length - 1]! * 1e3)) : "";
+    this.show("days", xs, days, range);
+  }
+
+  /** Shows hours (the API's, already zero-filled) in the reader's time zone. */
+  showHours(hours: readonly HourCount[]): void {
+    const xs = hours.map((h) => Date.parse(h.hour) / 1e3);
+    const range = xs.length > 0 ? fullHourFormat.formatRange(new Date(xs[0]! * 1e3), new Date(xs[xs.length - 1]! * 1e3 + 3_599_000)) : "";
+    this.show("hours", xs, hours, range);
+  }
+
+  private show(mode: Mode, xs: number[], rows: readonly { count: number; unique: number }[], range: string): void {
+    const total = rows.reduce((a, r) => a + r.count, 0);
+    const unique = rows.reduce((a, r) => a + r.unique, 0);
     // Set before the data: uPlot redraws the readout from it when nothing is hovered.
-    this.idle = { range, total: formatNumber(total) };
-    this.data = [xs, ys];
-    if (this.plot) this.plot.setData(this.data);
-    else this.rebuild();
+    this.idle = { range, total: formatNumber(total), unique: formatNumber(unique) };
+    this.data = [xs, rows.map((r) => r.count), rows.map((r) => r.unique)];
+    if (this.plot && mode === this.mode) this.plot.setData(this.data);
+    else {
+      this.mode = mode;
+      this.rebuild();
+    }
     const span = range ? ` (${range})` : "";
-    this.container.setAttribute("aria-label", `${t("chart_title")}: ${formatNumber(total)} ${t("chart_clicks")}${span}`);
+    const title = t(mode === "days" ? "chart_title" : "chart_title_hours");
+    this.container.setAttribute("aria-label", `${title}: ${formatNumber(total)} ${t("chart_clicks")}, ${formatNumber(unique)} ${t("chart_unique")}${span}`);
   }
 }

@@ -1,13 +1,14 @@
 // Stats page: loads /api/stats for the link in data-id with the chosen period and bot filter,
 // fills the cards, chart and tables, and polls every 10 s while the tab is visible.
 import { renderBars, renderUtm, renderVisits, type Kind, type NameCount, type UtmRow, type Visit } from "./breakdowns.ts";
-import { VisitsChart, type DayCount } from "./chart.ts";
+import { VisitsChart, type DayCount, type HourCount } from "./chart.ts";
 import { bindCopyButton, byId, formatNumber, lang, t } from "./common.ts";
 
 type Stats = {
   totalClicks: number;
   humanClicks: number;
   botPercentage: number;
+  uniqueVisitors: number;
   recentVisits: Visit[];
   browserStats: NameCount[];
   osStats: NameCount[];
@@ -15,6 +16,7 @@ type Stats = {
   countryStats: NameCount[];
   referrerStats: NameCount[];
   visitsByDate: DayCount[];
+  visitsByHour: HourCount[];
   utmStats: UtmRow[];
 };
 type StatsResponse =
@@ -52,22 +54,26 @@ function selectedRange(): string {
   return document.querySelector<HTMLInputElement>('input[name="range"]:checked')?.value ?? "30d";
 }
 
+/** The last 24 hours: the API gives the last 48 of yesterday and today (UTC), hour by hour. */
+const HOURS_SHOWN = 24;
+
 /** The chosen period as UTC days; null for "all" (the API then covers the link's whole life). */
 function period(): { from: string; to: string } | null {
   const range = selectedRange();
+  if (range === "24h") return { from: utcDay(1), to: utcDay(0) };
   const days = { "7d": 7, "30d": 30, "90d": 90 }[range];
   if (days) return { from: utcDay(days - 1), to: utcDay(0) };
   return range === "custom" ? custom : null;
 }
 
-function query(): URLSearchParams {
+function query(bots = excludeBots.checked ? "exclude" : "include"): URLSearchParams {
   const params = new URLSearchParams({ id });
   const p = period();
   if (p) {
     params.set("from", p.from);
     params.set("to", p.to);
   }
-  if (excludeBots.checked) params.set("bots", "exclude");
+  if (bots === "exclude") params.set("bots", "exclude");
   return params;
 }
 
@@ -81,16 +87,29 @@ function chartSpan(days: readonly DayCount[]): { from: string; to: string } {
   return { from: first < weekBefore ? first : weekBefore, to };
 }
 
-function render(link: { originalUrl: string; createdAt: string }, s: Stats): void {
+/** The totals the cards show: the period's, or in the 24-hour view the sum of its hours. */
+type Totals = { total: number; unique: number; human: number };
+
+function render(link: { originalUrl: string; createdAt: string }, s: Stats, hourly: { all: HourCount[]; humans: HourCount[] } | null): void {
   byId("original-url").textContent = link.originalUrl;
   const created = byId("created-at");
   created.textContent = createdFormat.format(new Date(link.createdAt));
   created.title = link.createdAt;
-  byId("kpi-total").textContent = formatNumber(s.totalClicks);
-  byId("kpi-human").textContent = formatNumber(s.humanClicks);
-  byId("kpi-bots").textContent = percent.format(s.botPercentage / 100);
-  const span = chartSpan(s.visitsByDate);
-  chart.update(s.visitsByDate, span.from, span.to);
+  let totals: Totals = { total: s.totalClicks, unique: s.uniqueVisitors, human: s.humanClicks };
+  if (hourly) {
+    const sum = (rows: HourCount[], key: "count" | "unique") => rows.reduce((a, r) => a + r[key], 0);
+    totals = { total: sum(hourly.all, "count"), unique: sum(hourly.all, "unique"), human: sum(hourly.humans, "count") };
+    chart.showHours(hourly.all);
+  } else {
+    const span = chartSpan(s.visitsByDate);
+    chart.showDays(s.visitsByDate, span.from, span.to);
+  }
+  byId("chart-title").textContent = t(hourly ? "chart_title_hours" : "chart_title");
+  byId("range-note").hidden = !hourly;
+  byId("kpi-total").textContent = formatNumber(totals.total);
+  byId("kpi-unique").textContent = formatNumber(totals.unique);
+  byId("kpi-human").textContent = formatNumber(totals.human);
+  byId("kpi-bots").textContent = percent.format(totals.total === 0 ? 0 : (totals.total - totals.human) / totals.total);
   const lists: [Kind, NameCount[]][] = [
     ["browser", s.browserStats],
     ["os", s.osStats],
@@ -105,20 +124,33 @@ function render(link: { originalUrl: string; createdAt: string }, s: Stats): voi
 
 let controller: AbortController | null = null;
 
+async function load(params: URLSearchParams, signal: AbortSignal): Promise<StatsResponse> {
+  const res = await fetch(`/api/stats?${params}`, { signal, headers: { Accept: "application/json" } });
+  return (await res.json()) as StatsResponse;
+}
+
 /** Fetches and renders; a newer call aborts an older one still in flight. */
 async function refresh(): Promise<void> {
   controller?.abort();
   const mine = (controller = new AbortController());
+  const hours = selectedRange() === "24h";
   try {
-    const res = await fetch(`/api/stats?${query()}`, { signal: mine.signal, headers: { Accept: "application/json" } });
-    const json = (await res.json()) as StatsResponse;
+    // The 24-hour view counts human clicks from the hours too, which takes the bot-free hours
+    // (unless bots are left out already, when every count is human).
+    const [json, humans] = await Promise.all([
+      load(query(), mine.signal),
+      hours && !excludeBots.checked ? load(query("exclude"), mine.signal) : null,
+    ]);
     if (!json.success) {
       errorBox.textContent = json.code === "not_found" ? t("err_not_found") : json.error || t("err_unknown");
       errorBox.hidden = false;
       return;
     }
     errorBox.hidden = true;
-    render(json.data.link, json.data.stats);
+    const last = (rows: HourCount[]) => rows.slice(-HOURS_SHOWN);
+    const all = last(json.data.stats.visitsByHour);
+    const hourly = hours ? { all, humans: humans?.success ? last(humans.data.stats.visitsByHour) : all } : null;
+    render(json.data.link, json.data.stats, hourly);
     byId("updated").textContent = t("updated_at", { time: clockFormat.format(new Date()) });
   } catch (err) {
     if ((err as Error).name === "AbortError") return;

@@ -132,7 +132,7 @@ function breakdownCard(lang: Language, key: string, title: MessageKey): string {
 
 /** The stats page skeleton for an existing link; stats.ts fetches /api/stats and fills it. */
 export function renderStats(lang: Language, id: string, assets: PageAssets): string {
-  const ranges = (["7d", "30d", "90d", "all", "custom"] as const)
+  const ranges = (["24h", "7d", "30d", "90d", "all", "custom"] as const)
     .map((r) => `<label class="seg"><input type="radio" name="range" value="${r}"${r === "30d" ? " checked" : ""}><span>${t(lang, `range_${r}`)}</span></label>`)
     .join("");
   const th = (k: MessageKey) => `<th scope="col">${t(lang, k)}</th>`;
@@ -153,10 +153,12 @@ export function renderStats(lang: Language, id: string, assets: PageAssets): str
 </form>
 <label class="switch"><input type="checkbox" id="exclude-bots" role="switch"><span class="switch-track" aria-hidden="true"></span><span>${t(lang, "exclude_bots")}</span></label>
 <p class="updated" id="updated" aria-live="polite">${t(lang, "loading")}</p>
+<p class="range-note" id="range-note" hidden>${t(lang, "range_24h_note")}</p>
 </section>
 <p class="form-error" id="stats-error" role="alert" hidden></p>
-<section class="kpis">
+<section class="kpis kpis-stats">
 <div class="card kpi"><h2>${t(lang, "kpi_total")}</h2><p class="kpi-value" id="kpi-total">–</p></div>
+<div class="card kpi"><h2>${t(lang, "kpi_unique")}</h2><p class="kpi-value" id="kpi-unique">–</p></div>
 <div class="card kpi"><h2>${t(lang, "kpi_human")}</h2><p class="kpi-value" id="kpi-human">–</p></div>
 <div class="card kpi"><h2>${t(lang, "kpi_bots")}</h2><p class="kpi-value" id="kpi-bots">–</p></div>
 </section>

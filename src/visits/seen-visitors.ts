@@ -47,32 +47,39 @@ export function createSeenVisitors(db: Database, now: number): SeenVisitors {
     mark(batch, at) {
       const [oldestDay, oldestHour] = limits(at);
       const flags = new Uint8Array(batch.length);
+      const added = new Map<string, number[]>();
+      const states = new Map<string, Bucket>();
+      // A batch spans a few hundred ms: its day and hour nearly never change, so each visit only
+      // compares strings and does the two Set lookups it must.
+      const state = (bucket: string, kept: boolean): Bucket => {
+        let b = states.get(bucket);
+        if (b === undefined) {
+          const keys: number[] = [];
+          b = { seen: sets.get(bucket), mine: new Set(), keys, kept };
+          states.set(bucket, b);
+          if (kept) added.set(bucket, keys);
+        }
+        return b;
+      };
       const dayOf = dayCache();
       const hourOfVisit = hourCache();
-      const added = new Map<string, number[]>();
-      const pending = new Map<string, Set<number>>();
-      const first = (bucket: string, key: number, kept: boolean): boolean => {
-        if (!kept) return true; // its bucket is long gone: the visit counts as a new visitor, and nothing is kept
-        if (sets.get(bucket)?.has(key)) return false;
-        let mine = pending.get(bucket);
-        if (mine === undefined) pending.set(bucket, (mine = new Set()));
-        if (mine.has(key)) return false;
-        mine.add(key);
-        const list = added.get(bucket);
-        if (list) list.push(key);
-        else added.set(bucket, [key]);
-        return true;
-      };
+      let day = "";
+      let hour = "";
+      let dayState: Bucket | null = null;
+      let hourState: Bucket | null = null;
       for (let i = 0; i < batch.length; i++) {
         const v = batch[i]!;
         if (v.visitor === null) {
           flags[i] = FIRST_IN_DAY | FIRST_IN_HOUR;
           continue;
         }
-        const day = dayOf(v.ts);
-        const hour = hourOfVisit(v.ts);
-        flags[i] = (first(day, v.visitor, day >= oldestDay) ? FIRST_IN_DAY : 0) | (first(hour, v.visitor, hour >= oldestHour) ? FIRST_IN_HOUR : 0);
+        const d = dayOf(v.ts);
+        if (d !== day || dayState === null) dayState = state((day = d), d >= oldestDay);
+        const h = hourOfVisit(v.ts);
+        if (h !== hour || hourState === null) hourState = state((hour = h), h >= oldestHour);
+        flags[i] = (isFirst(dayState, v.visitor) ? FIRST_IN_DAY : 0) | (isFirst(hourState, v.visitor) ? FIRST_IN_HOUR : 0);
       }
+      for (const [bucket, keys] of added) if (keys.length === 0) added.delete(bucket);
       return { flags, added };
     },
     persist(added) {
@@ -96,6 +103,18 @@ export function createSeenVisitors(db: Database, now: number): SeenVisitors {
       return n;
     },
   };
+}
+
+/** A day or hour while a batch is marked: its known visitors, the batch's new ones. */
+type Bucket = { seen: Set<number> | undefined; mine: Set<number>; keys: number[]; kept: boolean };
+
+/** True when the visitor is new in the bucket (and notes it); a bucket long gone counts every visit as new. */
+function isFirst(b: Bucket, key: number): boolean {
+  if (!b.kept) return true;
+  if (b.seen?.has(key) || b.mine.has(key)) return false;
+  b.mine.add(key);
+  b.keys.push(key);
+  return true;
 }
 
 /** The oldest day and hour buckets still kept at `now`. */

@@ -70,7 +70,13 @@ async function init(opts: RecorderInit): Promise<void> {
   const trusted = parseTrustedProxies(opts.trustProxy);
   db = openDatabase(opts.dbPath);
   const visitorIds = createVisitorIds(db, Date.now);
-  const seen = createSeenVisitors(db, Date.now());
+  let fullSaidOn = "";
+  const seen = createSeenVisitors(db, Date.now(), undefined, () => {
+    const today = new Date().toISOString().slice(0, 10);
+    if (today === fullSaidOn) return;
+    fullSaidOn = today;
+    log.error("unique visitors: the memory for today's visitors is full; further new visitors are counted without being remembered (uniques may be overcounted)");
+  });
   const visitor: VisitorDeps = { classify: createClientClassifier(), country: countries.country, visitorId: visitorIds.of };
   // Salts and seen visitors go an hour after their day (or hour) is over: checked every minute.
   const forget = () => {

@@ -30,18 +30,27 @@ export type SeenVisitors = {
   readonly size: number;
 };
 
+/**
+ * At most this many keys in memory (about 52 bytes each: 25 MB), for a day's and an hour's sets
+ * together, so about 250,000 visitors of links a day. Past it, new visitors are counted without
+ * being remembered (so a flood from many addresses overcounts uniques instead of taking memory).
+ */
+export const MAX_SEEN_KEYS = 500_000;
+
 // Day buckets are YYYY-MM-DD (10 characters), hour buckets YYYY-MM-DDTHH (13).
 const KEPT = "(length(bucket) = 10 AND bucket >= ?1) OR (length(bucket) = 13 AND bucket >= ?2)";
 
-export function createSeenVisitors(db: Database, now: number): SeenVisitors {
+export function createSeenVisitors(db: Database, now: number, maxKeys = MAX_SEEN_KEYS, onFull: () => void = () => {}): SeenVisitors {
   const insert = db.query<void, [string, Uint8Array]>("INSERT INTO visitors_seen (bucket, visitors) VALUES (?, ?)");
   const remove = db.query<void, [string, string]>(`DELETE FROM visitors_seen WHERE NOT (${KEPT})`);
   const sets = new Map<string, Set<number>>();
+  let held = 0; // keys in the sets
   for (const row of db.query<{ bucket: string; visitors: Uint8Array }, [string, string]>(`SELECT bucket, visitors FROM visitors_seen WHERE ${KEPT}`).iterate(...limits(now))) {
     const set = sets.get(row.bucket) ?? new Set<number>();
     sets.set(row.bucket, set);
     for (const key of decode(row.visitors)) set.add(key);
   }
+  for (const set of sets.values()) held += set.size;
 
   return {
     mark(batch, at) {
@@ -51,11 +60,12 @@ export function createSeenVisitors(db: Database, now: number): SeenVisitors {
       const states = new Map<string, Bucket>();
       // A batch spans a few hundred ms: its day and hour nearly never change, so each visit only
       // compares strings and does the two Set lookups it must.
+      const room = { left: maxKeys - held };
       const state = (bucket: string, kept: boolean): Bucket => {
         let b = states.get(bucket);
         if (b === undefined) {
           const keys: number[] = [];
-          b = { seen: sets.get(bucket), mine: new Set(), keys, kept };
+          b = { seen: sets.get(bucket), mine: new Set(), keys, kept, room };
           states.set(bucket, b);
           if (kept) added.set(bucket, keys);
         }
@@ -80,6 +90,7 @@ export function createSeenVisitors(db: Database, now: number): SeenVisitors {
         flags[i] = (isFirst(dayState, v.visitor) ? FIRST_IN_DAY : 0) | (isFirst(hourState, v.visitor) ? FIRST_IN_HOUR : 0);
       }
       for (const [bucket, keys] of added) if (keys.length === 0) added.delete(bucket);
+      if (room.left <= 0) onFull();
       return { flags, added };
     },
     persist(added) {
@@ -90,28 +101,36 @@ export function createSeenVisitors(db: Database, now: number): SeenVisitors {
         let set = sets.get(bucket);
         if (set === undefined) sets.set(bucket, (set = new Set()));
         for (const key of keys) set.add(key);
+        held += keys.length;
       }
     },
     forget(at) {
       const [oldestDay, oldestHour] = limits(at);
       remove.run(oldestDay, oldestHour);
-      for (const bucket of sets.keys()) if (bucket < (bucket.length === 10 ? oldestDay : oldestHour)) sets.delete(bucket);
+      for (const [bucket, set] of sets) {
+        if (bucket >= (bucket.length === 10 ? oldestDay : oldestHour)) continue;
+        held -= set.size;
+        sets.delete(bucket);
+      }
     },
     get size() {
-      let n = 0;
-      for (const set of sets.values()) n += set.size;
-      return n;
+      return held;
     },
   };
 }
 
-/** A day or hour while a batch is marked: its known visitors, the batch's new ones. */
-type Bucket = { seen: Set<number> | undefined; mine: Set<number>; keys: number[]; kept: boolean };
+/** A day or hour while a batch is marked: its known visitors, the batch's new ones, room for more. */
+type Bucket = { seen: Set<number> | undefined; mine: Set<number>; keys: number[]; kept: boolean; room: { left: number } };
 
-/** True when the visitor is new in the bucket (and notes it); a bucket long gone counts every visit as new. */
+/**
+ * True when the visitor is new in the bucket (and notes it). A bucket long gone, or no room left,
+ * counts the visit as new without remembering it.
+ */
 function isFirst(b: Bucket, key: number): boolean {
   if (!b.kept) return true;
   if (b.seen?.has(key) || b.mine.has(key)) return false;
+  if (b.room.left <= 0) return true;
+  b.room.left--;
   b.mine.add(key);
   b.keys.push(key);
   return true;

@@ -106,6 +106,21 @@ describe("per hour", () => {
   });
 });
 
+describe("bounded memory", () => {
+  test("past the key limit new visitors are counted, not remembered, and the owner is told once", () => {
+    const clock = { value: T0 };
+    t = tempDatabase();
+    createLinkStore(t.db).create({ url: "https://example.com/", alias: "uv" }, T0 - DAY);
+    let full = 0;
+    const p = { ids: createVisitorIds(t.db, () => clock.value), seen: createSeenVisitors(t.db, clock.value, 4, () => full++) };
+    // Each new visitor takes two keys (its day and its hour): room for two.
+    record(p, clock, [{ ts: T0, address: "192.0.2.1" }, { ts: T0, address: "192.0.2.2" }, { ts: T0, address: "192.0.2.3" }, { ts: T0, address: "192.0.2.3" }, { ts: T0, address: "192.0.2.1" }]);
+    expect(dailyRow("2026-11-23")).toMatchObject({ total: 5, uniques: 4 }); // 1, 2, 3, 3 again (not remembered); 1 again is known
+    expect(p.seen.size).toBe(4);
+    expect(full).toBeGreaterThan(0);
+  });
+});
+
 describe("forgetting", () => {
   test("an hour after a day (or hour) is over, its salt and keys are deleted; the counts stay", () => {
     const clock = { value: T0 };

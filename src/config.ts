@@ -1,7 +1,8 @@
 // Flags and SHORTENER_* environment variables, read once at start into one frozen Config.
 // A bad value never starts a half-configured service: it is a ConfigError, and main exits 2.
 
-import { join } from "node:path";
+import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { parseTrustedProxies } from "./visits/client-ip.ts";
 
 export type LogFormat = "text" | "json";
@@ -65,14 +66,29 @@ export type ParsedArgs = {
   commandFlags: Record<string, string>;
 };
 
-/** Parses argv (without the executable) and env into a Config; throws ConfigError naming the bad flag. */
-export function parseArgs(argv: readonly string[], env: Record<string, string | undefined>): ParsedArgs {
+/**
+ * Parses argv (without the executable) and env into a Config; throws ConfigError naming the flag or
+ * the environment variable that holds the bad value. With --help or --version nothing is checked:
+ * asking what the program is must work whatever else is set.
+ */
+export function parseArgs(argv: readonly string[], env: Record<string, string | undefined>, folderExists: (path: string) => boolean = existsSync): ParsedArgs {
+  if (argv.some((a) => a === "-h" || a === "--help" || a === "-v" || a === "--version")) {
+    const parsed = parseArgs([], {}, () => true);
+    return { ...parsed, help: argv.includes("-h") || argv.includes("--help"), version: argv.includes("-v") || argv.includes("--version") };
+  }
   const given = new Map<string, string>();
+  /** Where each value came from, as the error message should name it: --port or SHORTENER_PORT. */
+  const source = new Map<string, string>();
   const positional: string[] = [];
   for (const flag of FLAGS) {
-    const fromEnv = env[`SHORTENER_${flag.name.toUpperCase().replaceAll("-", "_")}`];
-    if (flag.value && flag.command === undefined && fromEnv !== undefined && fromEnv !== "") given.set(flag.name, fromEnv);
+    const variable = `SHORTENER_${flag.name.toUpperCase().replaceAll("-", "_")}`;
+    const fromEnv = env[variable];
+    if (flag.value && flag.command === undefined && fromEnv !== undefined && fromEnv !== "") {
+      given.set(flag.name, fromEnv);
+      source.set(flag.name, variable);
+    }
   }
+  const named = (name: string) => source.get(name) ?? `--${name}`;
   let help = false;
   let version = false;
   for (let i = 0; i < argv.length; i++) {
@@ -97,6 +113,7 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
     else value = argv[++i];
     if (value === undefined) throw new ConfigError(`--${name} needs a value`);
     given.set(name, value);
+    source.set(name, `--${name}`);
   }
 
   const command = positional[0] ?? null;
@@ -107,24 +124,29 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
     commandFlags[flag.name] = given.get(flag.name)!;
   }
 
-  const port = integer(given.get("port") ?? "8080", "port", 0, 65535);
+  const port = integer(given.get("port") ?? "8080", named("port"), 0, 65535);
   const host = given.get("host") ?? "0.0.0.0";
-  if (!/^[A-Za-z0-9.:\-\[\]]+$/.test(host)) throw new ConfigError(`--host: not an address: ${host}`);
+  if (!/^[A-Za-z0-9.:\-\[\]]+$/.test(host)) throw new ConfigError(`${named("host")}: not an address: ${host}`);
   const stateDir = env.STATE_DIRECTORY?.split(":")[0];
   const dbPath = given.get("db") ?? (stateDir ? join(stateDir, "shortener.db") : "shortener.db");
-  const baseUrl = parseBaseUrl(given.get("base-url"));
-  const createRateLimit = integer(given.get("create-rate-limit") ?? "60", "create-rate-limit", 0, 1_000_000);
+  // A typo in --db must not quietly make folders and an empty database (systemd makes $STATE_DIRECTORY).
+  if (given.has("db") && !folderExists(dirname(resolve(dbPath)))) {
+    throw new ConfigError(`${named("db")}: the folder ${dirname(resolve(dbPath))} does not exist (the database file itself is created when missing)`);
+  }
+  const baseUrl = parseBaseUrl(given.get("base-url"), named("base-url"));
+  const createRateLimit = integer(given.get("create-rate-limit") ?? "60", named("create-rate-limit"), 0, 1_000_000);
   const logFormat = given.get("log-format") ?? "text";
-  if (logFormat !== "text" && logFormat !== "json") throw new ConfigError(`--log-format: expected text or json, got ${logFormat}`);
+  if (logFormat !== "text" && logFormat !== "json") throw new ConfigError(`${named("log-format")}: expected text or json, got ${logFormat}`);
 
-  const createAccess = access(given.get("create-access"), "create-access");
-  const statsAccess = access(given.get("stats-access"), "stats-access");
+  const createAccess = access(given.get("create-access"), named("create-access"));
+  const statsAccess = access(given.get("stats-access"), named("stats-access"));
 
   const trustProxy = given.get("trust-proxy") ?? "";
   try {
-    parseTrustedProxies(trustProxy); // its own message names the flag and the bad entry
+    parseTrustedProxies(trustProxy);
   } catch (err) {
-    throw new ConfigError(err instanceof Error ? err.message : String(err));
+    // Its own message names the flag; the value may have come from the environment instead.
+    throw new ConfigError((err instanceof Error ? err.message : String(err)).replace(/^--trust-proxy/, named("trust-proxy")));
   }
 
   const config: Config = Object.freeze({
@@ -143,29 +165,30 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
   return { config, help, version, command, commandArgs: positional.slice(1), commandFlags };
 }
 
+/** `name`: how the value was given (--port or SHORTENER_PORT), for the error message. */
 function integer(raw: string, name: string, min: number, max: number): number {
-  if (!/^\d+$/.test(raw)) throw new ConfigError(`--${name}: expected a whole number, got ${JSON.stringify(raw)}`);
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name}: expected a whole number, got ${JSON.stringify(raw)}`);
   const n = Number(raw);
-  if (n < min || n > max) throw new ConfigError(`--${name}: must be between ${min} and ${max}, got ${n}`);
+  if (n < min || n > max) throw new ConfigError(`${name}: must be between ${min} and ${max}, got ${n}`);
   return n;
 }
 
 function access(raw: string | undefined, name: string): Access {
   const value = raw ?? "public";
-  if (value !== "public" && value !== "key") throw new ConfigError(`--${name}: expected public or key, got ${value}`);
+  if (value !== "public" && value !== "key") throw new ConfigError(`${name}: expected public or key, got ${value}`);
   return value;
 }
 
-function parseBaseUrl(raw: string | undefined): string | null {
+function parseBaseUrl(raw: string | undefined, name: string): string | null {
   if (raw === undefined || raw === "") return null;
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigError(`--base-url: not a URL: ${raw}`);
+    throw new ConfigError(`${name}: not a URL: ${raw}`);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new ConfigError(`--base-url: must start with http:// or https://`);
-  if (url.search || url.hash) throw new ConfigError(`--base-url: must not have a query or fragment`);
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new ConfigError(`${name}: must start with http:// or https://`);
+  if (url.search || url.hash) throw new ConfigError(`${name}: must not have a query or fragment`);
   return url.href.replace(/\/+$/, "");
 }
 

@@ -1,13 +1,10 @@
 // Opens the one SQLite file the service keeps everything in, and brings its schema up to date.
 
 import { Database } from "bun:sqlite";
-import { mkdirSync } from "node:fs";
-import { dirname } from "node:path";
 import { migrate } from "./migrations.ts";
 
-/** Opens (creating if needed) the database at path with the pragmas the service relies on. */
+/** Opens (creating the file if needed, never its folder) the database at path with the pragmas the service relies on. */
 export function openDatabase(path: string): Database {
-  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path, { create: true, strict: true });
   // First, so that every later statement (WAL switch included) waits for a lock instead of failing
   // while a backup or a second reader holds it.

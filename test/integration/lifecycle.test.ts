@@ -37,7 +37,10 @@ describe("command line", () => {
     [["--base-url", "ftp://x"], {}, "--base-url"],
     [["--trust-proxy", "10.0.0.0/99"], {}, "--trust-proxy"],
     [["--create-rate-limit", "-1"], {}, "--create-rate-limit"],
-    [[], { SHORTENER_PORT: "http" }, "--port"],
+    [[], { SHORTENER_PORT: "http" }, "SHORTENER_PORT"],
+    [[], { SHORTENER_TRUST_PROXY: "10.0.0.0/99" }, "SHORTENER_TRUST_PROXY"],
+    [["--db", "/no/such/folder/x.db"], {}, "/no/such/folder"],
+    [[], { SHORTENER_DB: "/no/such/folder/x.db" }, "SHORTENER_DB"],
     [["--geoip-db", "/nonexistent/file.mmdb"], {}, "--geoip-db"],
   ];
   for (const [args, env, named] of BAD) {
@@ -48,6 +51,15 @@ describe("command line", () => {
       expect(r.err.trim().split("\n")).toHaveLength(1);
     });
   }
+
+  test("--help and --version work whatever the configuration says, and create nothing", () => {
+    for (const args of [["--version"], ["--help"], ["-v", "--port", "nope"]]) {
+      const r = run(args, { SHORTENER_PORT: "xyz", SHORTENER_DB: "/no/such/folder/x.db", SHORTENER_LOG_FORMAT: "xml" });
+      expect(r.code).toBe(0);
+      expect(r.out).toMatch(/^shortener \d+\.\d+\.\d+/);
+      expect(r.err).toBe("");
+    }
+  });
 
   test("a second instance on a port in use fails loudly", async () => {
     const first = await startServer();

@@ -24,13 +24,34 @@ describe("config", () => {
     expect(config.trustProxy).toBe("10.0.0.1");
   });
 
+  test("an error names where the bad value came from: the flag or the environment variable", () => {
+    expect(() => parseArgs([], { SHORTENER_PORT: "xyz" })).toThrow(/^SHORTENER_PORT: expected a whole number/);
+    expect(() => parseArgs(["--port", "xyz"], {})).toThrow(/^--port: expected a whole number/);
+    expect(() => parseArgs(["--port", "xyz"], { SHORTENER_PORT: "1" })).toThrow(/^--port:/); // the flag won
+    expect(() => parseArgs([], { SHORTENER_BASE_URL: "ftp://x" })).toThrow(/^SHORTENER_BASE_URL:/);
+    expect(() => parseArgs([], { SHORTENER_TRUST_PROXY: "nope" })).toThrow(/^SHORTENER_TRUST_PROXY:/);
+  });
+
+  test("--help and --version skip every check", () => {
+    expect(parseArgs(["--version", "--nope"], { SHORTENER_PORT: "xyz" }).version).toBe(true);
+    expect(parseArgs(["-h"], { SHORTENER_DB: "/no/such/x.db" }, () => false).help).toBe(true);
+  });
+
+  test("--db in a folder that does not exist is refused; the default paths are not checked", () => {
+    const missing = () => false;
+    expect(() => parseArgs(["--db", "/typo/dir/x.db"], {}, missing)).toThrow(/^--db: the folder \/typo\/dir does not exist/);
+    expect(() => parseArgs([], { SHORTENER_DB: "/typo/x.db" }, missing)).toThrow(/^SHORTENER_DB:/);
+    expect(parseArgs([], { STATE_DIRECTORY: "/var/lib/shortener" }, missing).config.dbPath).toBe("/var/lib/shortener/shortener.db");
+    expect(parseArgs([], {}, missing).config.dbPath).toBe("shortener.db");
+  });
+
   test("systemd's STATE_DIRECTORY decides the default db path; --db overrides", () => {
     expect(parseArgs([], { STATE_DIRECTORY: "/var/lib/shortener" }).config.dbPath).toBe("/var/lib/shortener/shortener.db");
-    expect(parseArgs(["--db", "/x.db"], { STATE_DIRECTORY: "/var/lib/shortener" }).config.dbPath).toBe("/x.db");
+    expect(parseArgs(["--db", "/x.db"], { STATE_DIRECTORY: "/var/lib/shortener" }, () => true).config.dbPath).toBe("/x.db");
   });
 
   test("backup command and its file", () => {
-    const parsed = parseArgs(["backup", "/tmp/b.db", "--db", "/x.db"], {});
+    const parsed = parseArgs(["backup", "/tmp/b.db", "--db", "/x.db"], {}, () => true);
     expect(parsed.command).toBe("backup");
     expect(parsed.commandArgs).toEqual(["/tmp/b.db"]);
   });

@@ -22,6 +22,8 @@ import { handleHealth } from "./http/health.ts";
 import { handleDeleteLink, handleGetLink, handleListLinks, handlePatchLink } from "./http/links.ts";
 import { handleExport, handleImport } from "./http/links-transfer.ts";
 import { handleOverview } from "./http/overview.ts";
+import { handleMetrics } from "./http/metrics.ts";
+import type { RequestMetrics } from "./metrics/requests.ts";
 import { handleSignIn, handleSignOut, handleWhoAmI } from "./http/session.ts";
 import { notFoundPage } from "./http/not-found.ts";
 import { apiError } from "./http/responses.ts";
@@ -42,6 +44,10 @@ export type AppDeps = {
   /** failed authentication attempts per client address */
   authFailures: RateLimiter;
   blocklist: () => Blocklist;
+  /** who may read /metrics without an admin key; null = nobody */
+  metricsAllow: TrustedProxies | null;
+  requests: RequestMetrics;
+  dbPath: string;
   recorder: Pick<ClickRecorder, "record" | "stats" | "hurry">;
   trusted: TrustedProxies;
   limiter: RateLimiter;
@@ -93,6 +99,7 @@ export function createApp(deps: AppDeps) {
     .get("/api", () => apiError(404, "not_found", "no API endpoint /api"))
     .all("/api", () => apiError(404, "not_found", "no API endpoint /api"))
     .get("/health", () => handleHealth(deps))
+    .get("/metrics", ({ request, server }) => handleMetrics(request, server, deps))
     .use(
       webRoutes({
         statsPage: (request, server, id) => {

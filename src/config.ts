@@ -26,6 +26,8 @@ export type Config = Readonly<{
   statsAccess: Access;
   /** Destinations refused and blocked (README: Blocklist); null = none. */
   blocklist: string | null;
+  /** Who may read /metrics without an admin key: IPs/CIDRs, loopback, private; "off" = nobody. */
+  metricsAllow: string;
   logFormat: LogFormat;
 }>;
 
@@ -50,6 +52,7 @@ export const FLAGS: readonly Flag[] = [
   { name: "create-access", value: true, help: "who may create links: public or key (default public)" },
   { name: "stats-access", value: true, help: "who may read statistics: public or key (the link's owner key or an admin key; default public)" },
   { name: "blocklist", value: true, help: "file of blocked domains and /regex/ entries, one a line (reloaded on SIGHUP or change)" },
+  { name: "metrics-allow", value: true, help: "addresses that may read /metrics without an admin key: IPs/CIDRs, loopback, private, or off (default loopback)" },
   { name: "log-format", value: true, help: "text or json (default text)" },
   { name: "help", value: false, help: "show this help and exit" },
   { name: "version", value: false, help: "print the version and exit" },
@@ -141,6 +144,15 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
   const createAccess = access(given.get("create-access"), named("create-access"));
   const statsAccess = access(given.get("stats-access"), named("stats-access"));
 
+  const metricsAllow = given.get("metrics-allow") ?? "loopback";
+  if (metricsAllow !== "off") {
+    try {
+      parseTrustedProxies(metricsAllow);
+    } catch (err) {
+      throw new ConfigError((err instanceof Error ? err.message : String(err)).replace(/^--trust-proxy/, named("metrics-allow")));
+    }
+  }
+
   const trustProxy = given.get("trust-proxy") ?? "";
   try {
     parseTrustedProxies(trustProxy);
@@ -160,6 +172,7 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
     createAccess,
     statsAccess,
     blocklist: given.get("blocklist") ?? null,
+    metricsAllow,
     logFormat,
   });
   return { config, help, version, command, commandArgs: positional.slice(1), commandFlags };

@@ -9,6 +9,7 @@ import { createLinkStore } from "./links/store.ts";
 import { RESERVED_WORDS } from "./links/alias.ts";
 import type { Database } from "bun:sqlite";
 import { createLinkLister } from "./links/list.ts";
+import { createRequestMetrics } from "./metrics/requests.ts";
 import { openBlocklistFile } from "./links/blocklist-file.ts";
 import { BlocklistError } from "./links/blocklist.ts";
 import { createKeyStore } from "./auth/keys.ts";
@@ -116,6 +117,9 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
     credentialHash,
     authFailures: createRateLimiter(AUTH_FAILURES_PER_MINUTE),
     blocklist: () => blocklist.current(),
+    metricsAllow: config.metricsAllow === "off" ? null : parseTrustedProxies(config.metricsAllow),
+    requests: createRequestMetrics(),
+    dbPath: config.dbPath,
     recorder,
     trusted: parseTrustedProxies(config.trustProxy),
     limiter: createRateLimiter(config.createRateLimit),

@@ -56,6 +56,8 @@ export type LinkStore = {
   admit(id: string, click: boolean, now: number): Admission | null;
   /** Clicks let through so far by this process, for links with a click limit (ahead of the recorder). */
   clicksAnswered(id: string): number | undefined;
+  /** Lookups answered from memory and from the database, since start (for /metrics). */
+  cacheStats(): { hits: number; misses: number };
   /** The whole link. */
   get(id: string): Link | null;
   /** Applies changes; null when there is no such link. */
@@ -124,9 +126,15 @@ export function createLinkStore(db: Database, random: RandomBytes = cryptoRandom
     return stored;
   };
 
+  let hits = 0;
+  let misses = 0;
   const resolve = (id: string): Target | null => {
     const hit = cache.get(id);
-    if (hit !== undefined) return hit;
+    if (hit !== undefined) {
+      hits++;
+      return hit;
+    }
+    misses++;
     const row = selectTarget.get(id)!;
     let target: Target;
     if (row.url !== null) target = { url: row.url, rules: clickRules(row) };
@@ -205,6 +213,7 @@ export function createLinkStore(db: Database, random: RandomBytes = cryptoRandom
       return target;
     },
     clicksAnswered: (id) => answered.get(id),
+    cacheStats: () => ({ hits, misses }),
     get: read,
     update(id, changes) {
       // IMMEDIATE: it reads the row, then writes; taking the write lock first avoids a busy snapshot.

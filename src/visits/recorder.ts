@@ -6,6 +6,7 @@ import { packClick, CLICK_FIELDS, type Click } from "./click.ts";
 import type { FromRecorder, RecorderInit, ToRecorder } from "./recorder-worker.ts";
 import type { WriterStats } from "./writer.ts";
 import { createPriorityFlag, manageRecorderPriority } from "./recorder-priority.ts";
+import { newHistogram } from "../metrics/histogram.ts";
 
 export type ClickRecorder = {
   record(click: Click): void;
@@ -61,7 +62,7 @@ export function startClickRecorder(options: RecorderOptions): Promise<ClickRecor
   let dropped = 0;
   let handedOver = 0;
   let received = 0;
-  let remote: WriterStats = { queued: 0, written: 0, dropped: 0, discarded: 0, lastError: null };
+  let remote: WriterStats = { queued: 0, written: 0, dropped: 0, discarded: 0, lastError: null, batchWrite: newHistogram() };
   let onClosed: ((stats: WriterStats) => void) | null = null;
   const inFlight = () => pending.length / CLICK_FIELDS + handedOver - received + remote.queued;
   // When each hand-over happened and how many clicks had been handed over by its end: tells how
@@ -107,7 +108,7 @@ export function startClickRecorder(options: RecorderOptions): Promise<ClickRecor
             packClick(pending, click);
             if (pending.length >= HANDOVER_CLICKS * CLICK_FIELDS) handOver();
           },
-          stats: () => ({ queued: inFlight(), written: remote.written, dropped: dropped + remote.dropped, discarded: remote.discarded, lastError: remote.lastError }),
+          stats: () => ({ ...remote, queued: inFlight(), dropped: dropped + remote.dropped }),
           reloadGeo: () => worker.postMessage({ reloadGeo: true } satisfies ToRecorder),
           hurry: () => priority.raise(),
           close() {

@@ -6,6 +6,7 @@ import type { Database } from "bun:sqlite";
 import type { Visit } from "./visit.ts";
 import { linkTotals, summarize } from "./rollup.ts";
 import type { SeenMarks, SeenVisitors } from "./seen-visitors.ts";
+import { newHistogram, observe, type HistogramCounts } from "../metrics/histogram.ts";
 import { batchRows } from "./visit-batch.ts";
 
 export type WriterOptions = {
@@ -21,8 +22,11 @@ export type WriterOptions = {
   now?: () => number;
 };
 
-/** `discarded`: visits of links deleted before they could be written (not counted anywhere, by design). */
-export type WriterStats = { queued: number; written: number; dropped: number; discarded: number; lastError: string | null };
+/**
+ * `discarded`: visits of links deleted before they could be written (not counted anywhere, by
+ * design). `batchWrite`: how long writing each batch took (a histogram, for /metrics).
+ */
+export type WriterStats = { queued: number; written: number; dropped: number; discarded: number; lastError: string | null; batchWrite: HistogramCounts };
 
 export type VisitWriter = {
   record(visit: Visit): void;
@@ -70,6 +74,7 @@ export function createVisitWriter(db: Database, options: WriterOptions = {}): Vi
   let dropped = 0;
   let discarded = 0;
   let lastError: string | null = null;
+  const batchWrite = newHistogram();
 
   /** Writes a batch; returns how many of its visits belonged to links deleted meanwhile, and its new visitors. */
   const writeBatch = db.transaction((all: Visit[]): { gone: number; marks: SeenMarks | null } => {
@@ -96,6 +101,7 @@ export function createVisitWriter(db: Database, options: WriterOptions = {}): Vi
     const batch = queue;
     queue = [];
     let gone: number;
+    const started = performance.now();
     try {
       const done = writeBatch.immediate(batch);
       gone = done.gone;
@@ -110,6 +116,7 @@ export function createVisitWriter(db: Database, options: WriterOptions = {}): Vi
       lastError = message;
       return 0;
     }
+    observe(batchWrite, (performance.now() - started) / 1000);
     written += batch.length - gone;
     discarded += gone;
     lastError = null;
@@ -132,6 +139,6 @@ export function createVisitWriter(db: Database, options: WriterOptions = {}): Vi
       clearInterval(timer);
       flush();
     },
-    stats: () => ({ queued: queue.length, written, dropped, discarded, lastError }),
+    stats: () => ({ queued: queue.length, written, dropped, discarded, lastError, batchWrite }),
   };
 }

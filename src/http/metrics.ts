@@ -1,0 +1,81 @@
+// GET /metrics: Prometheus text exposition. Counters live in memory and are formatted only here,
+// so the click path pays two additions and a histogram slot per click. Who may read it:
+// addresses in --metrics-allow (default loopback; after the trusted-proxy rule), or an admin key.
+
+import { statSync } from "node:fs";
+import type { Database } from "bun:sqlite";
+import type { LinkStore } from "../links/store.ts";
+import type { ClickRecorder } from "../visits/recorder.ts";
+import type { TrustedProxies } from "../visits/client-ip.ts";
+import type { RequestMetrics } from "../metrics/requests.ts";
+import { histogramLines } from "../metrics/histogram.ts";
+import { processLines } from "../metrics/process.ts";
+import { BUILD } from "../version.ts";
+import { checkSecret, type AuthDeps } from "./auth.ts";
+import { requestClient, type PeerServer } from "./request-origin.ts";
+import { apiError } from "./responses.ts";
+
+export type MetricsDeps = AuthDeps & {
+  /** the addresses allowed without a key (--metrics-allow); null = none ("off") */
+  metricsAllow: TrustedProxies | null;
+  requests: RequestMetrics;
+  links: Pick<LinkStore, "cacheStats">;
+  recorder: Pick<ClickRecorder, "stats">;
+  db: Database;
+  dbPath: string;
+  version: string;
+};
+
+export function handleMetrics(request: Request, server: PeerServer, deps: MetricsDeps): Response {
+  const header = request.headers.get("authorization");
+  if (header !== null) {
+    const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
+    const checked = checkSecret(match ? match[1]! : null, request, server, deps);
+    if (!checked.ok) return checked.response;
+    if (checked.principal.scope !== "admin") return forbidden("metrics need an admin key (or an address in --metrics-allow)");
+  } else if (deps.metricsAllow === null || !deps.metricsAllow.contains(requestClient(server, request, deps.trusted))) {
+    return forbidden("this address may not read the metrics (--metrics-allow), and no admin key was sent");
+  }
+  return new Response(exposition(deps).join("\n") + "\n", {
+    headers: { "Content-Type": "text/plain; version=0.0.4; charset=utf-8", "Cache-Control": "no-store" },
+  });
+}
+
+function forbidden(error: string): Response {
+  return apiError(403, "metrics_forbidden", error);
+}
+
+function exposition(deps: MetricsDeps): string[] {
+  const visits = deps.recorder.stats();
+  const cache = deps.links.cacheStats();
+  const links = (deps.db.query("SELECT COUNT(*) AS n FROM links").get() as { n: number }).n;
+  const metric = (name: string, type: "counter" | "gauge", help: string, value: number) => [`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`, `${name} ${value}`];
+  const esc = (v: string) => v.replace(/\\/g, "\\\\").replace(/"/g, '\\"');
+  return [
+    "# HELP shortener_build_info The running build: version, commit and build date.",
+    "# TYPE shortener_build_info gauge",
+    `shortener_build_info{version="${esc(deps.version)}",commit="${esc(BUILD?.commit ?? "source")}",built="${esc(BUILD?.date ?? "")}"} 1`,
+    ...metric("shortener_redirects_total", "counter", "Clicks answered with a redirect (302), GET and HEAD.", deps.requests.redirects),
+    ...metric("shortener_visits_recorded_total", "counter", "Visits written to the database.", visits.written),
+    ...metric("shortener_visits_dropped_total", "counter", "Visits dropped because the queue was full while the disk refused writes.", visits.dropped),
+    ...metric("shortener_visits_discarded_total", "counter", "Visits of links deleted before the visits were written.", visits.discarded),
+    ...metric("shortener_visit_queue_length", "gauge", "Visits answered but not yet written.", visits.queued),
+    ...metric("shortener_links", "gauge", "Links stored.", links),
+    ...metric("shortener_link_cache_hits_total", "counter", "Clicks whose link was found in memory.", cache.hits),
+    ...metric("shortener_link_cache_misses_total", "counter", "Clicks whose link had to be read from the database.", cache.misses),
+    ...metric("shortener_database_bytes", "gauge", "Size of the database file and its write-ahead log.", fileSize(deps.dbPath) + fileSize(`${deps.dbPath}-wal`)),
+    "# HELP shortener_recorder_batch_write_seconds Time the recorder took to write one batch of visits and rollups.",
+    "# TYPE shortener_recorder_batch_write_seconds histogram",
+    ...histogramLines("shortener_recorder_batch_write_seconds", "", visits.batchWrite),
+    ...deps.requests.lines(),
+    ...processLines(),
+  ];
+}
+
+function fileSize(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}

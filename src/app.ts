@@ -23,6 +23,7 @@ import { handleDeleteLink, handleGetLink, handleListLinks, handlePatchLink } fro
 import { handleExport, handleImport } from "./http/links-transfer.ts";
 import { handleOverview } from "./http/overview.ts";
 import { handleMetrics } from "./http/metrics.ts";
+import { openApiDocument } from "./http/openapi/document.ts";
 import type { RequestMetrics } from "./metrics/requests.ts";
 import { handleSignIn, handleSignOut, handleWhoAmI } from "./http/session.ts";
 import { notFoundPage } from "./http/not-found.ts";
@@ -60,12 +61,14 @@ export type AppDeps = {
 function allowedMethods(path: string): string | null {
   const fixed: Record<string, string> = {
     "/api/create": "POST", "/api/stats": "GET, HEAD", "/api/links": "GET, HEAD", "/api/links/export": "GET, HEAD", "/api/links/import": "POST",
-    "/api/overview": "GET, HEAD", "/api/session": "GET, HEAD, POST, DELETE",
+    "/api/overview": "GET, HEAD", "/api/session": "GET, HEAD, POST, DELETE", "/api/openapi.json": "GET, HEAD",
   };
   return fixed[path] ?? (/^\/api\/links\/[^/]+$/.test(path) ? "GET, HEAD, PATCH, DELETE" : null);
 }
 
 export function createApp(deps: AppDeps) {
+  // Built once: it depends only on the code and the version.
+  const openApi = JSON.stringify(openApiDocument(deps.version));
   return new Elysia()
     .onError(({ code, error, request }) => {
       const path = new URL(request.url).pathname;
@@ -85,6 +88,7 @@ export function createApp(deps: AppDeps) {
     .patch("/api/links/:id", ({ request, params, server }) => handlePatchLink(request, params.id ?? "", server, deps), { parse: "none" })
     .delete("/api/links/:id", ({ request, params, server }) => handleDeleteLink(request, params.id ?? "", server, deps), { parse: "none" })
     .get("/api/overview", ({ request, server }) => handleOverview(request, server, deps))
+    .get("/api/openapi.json", () => new Response(openApi, { headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-cache" } }))
     // The dashboard's sign-in: a session cookie in place of the bearer key.
     .get("/api/session", ({ request, server }) => handleWhoAmI(request, server, deps))
     .post("/api/session", ({ request, server }) => handleSignIn(request, server, deps), { parse: "none" })

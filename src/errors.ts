@@ -1,21 +1,26 @@
 // The API's error vocabulary: codes and the request fields they concern (README: Errors). Shared
-// by the HTTP surfaces and by the rules in src/links that decide which code a request earns.
+// by the HTTP surfaces, by the rules in src/links that decide which code a request earns, and by
+// the OpenAPI document, which lists them from here.
 
-export type ErrorCode =
-  | "url_missing" | "url_invalid" | "url_too_long" | "url_scheme" | "url_credentials" | "url_self" | "url_blocked"
-  | "alias_invalid" | "alias_reserved" | "alias_taken" | "alias_retired"
-  | "expires_invalid" | "expires_past" | "max_clicks_invalid" | "tags_invalid"
-  | "rate_limited" | "body_too_large" | "unsupported_media_type" | "bad_request" | "too_many_rows"
-  | "auth_required" | "auth_invalid" | "auth_rate_limited" | "origin_mismatch" | "metrics_forbidden"
-  | "id_missing" | "bad_range" | "not_found" | "method_not_allowed"
-  | "storage_unavailable" | "internal";
+export const ERROR_CODES = [
+  "url_missing", "url_invalid", "url_too_long", "url_scheme", "url_credentials", "url_self", "url_blocked",
+  "alias_invalid", "alias_reserved", "alias_taken", "alias_retired",
+  "expires_invalid", "expires_past", "max_clicks_invalid", "tags_invalid",
+  "rate_limited", "body_too_large", "unsupported_media_type", "bad_request", "too_many_rows",
+  "auth_required", "auth_invalid", "auth_rate_limited", "origin_mismatch", "metrics_forbidden",
+  "id_missing", "bad_range", "not_found", "method_not_allowed",
+  "storage_unavailable", "internal",
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** The request field an error concerns, named as the client sent it. */
-export type ErrorField =
-  | "url" | "custom_url" | "expires_at" | "max_clicks" | "tags"
-  | "expiresAt" | "maxClicks" | "disabled"
-  | "id" | "from" | "to" | "bots"
-  | "q" | "tag" | "status" | "sort" | "order" | "limit" | "cursor" | "include" | "format" | "ids" | "key";
+export const ERROR_FIELDS = [
+  "url", "custom_url", "expires_at", "max_clicks", "tags",
+  "expiresAt", "maxClicks", "disabled",
+  "id", "from", "to", "bots",
+  "q", "tag", "status", "sort", "order", "limit", "cursor", "include", "format", "ids", "key",
+] as const;
+export type ErrorField = (typeof ERROR_FIELDS)[number];
 
 /** One field's problem; a 400 that found several lists them all in `errors`. */
 export type FieldProblem = { code: ErrorCode; field: ErrorField; error: string };

@@ -1,0 +1,233 @@
+// GET /api/openapi.json: an OpenAPI 3.1 document of every route, built from one table of
+// operations whose request and response shapes are the schemas in schemas.ts. The contract test
+// (test/support/contract.ts) finds each real response's schema in the same table.
+
+import { t, type TSchema } from "elysia";
+import { LANGUAGES } from "../../lang.ts";
+import { LINK_STATUSES } from "../../links/link.ts";
+import { LIST_SORTS } from "../../links/list.ts";
+import { MAX_PAGE } from "../link-query.ts";
+import * as S from "./schemas.ts";
+
+type Auth = "none" | "optional" | "required" | "metrics";
+type Parameter = { name: string; in: "path" | "query"; required?: boolean; description: string; schema: TSchema };
+export type Reply = { description: string; json?: TSchema; content?: Record<string, TSchema>; headers?: Record<string, string> };
+export type Operation = {
+  method: "get" | "post" | "patch" | "delete";
+  path: string;
+  operationId: string;
+  summary: string;
+  auth: Auth;
+  parameters?: Parameter[];
+  body?: Record<string, TSchema>;
+  responses: Record<number, Reply>;
+};
+
+const text = t.String();
+const CODES: Record<number, string> = {
+  401: "auth_required (no key; WWW-Authenticate: Bearer) or auth_invalid (a wrong or revoked key, or an ended session)",
+  403: "origin_mismatch: a change made with the session cookie from another site's page",
+  404: "not_found",
+  409: "alias_taken or alias_retired",
+  413: "body_too_large (or too_many_rows for an import)",
+  415: "unsupported_media_type",
+  429: "rate_limited (creates) or auth_rate_limited (failed key attempts); Retry-After says when to come back",
+  503: "storage_unavailable: the database refuses writes (disk full, read-only)",
+};
+/** The error replies of an operation: each status with the codes it can carry. */
+function errors(statuses: number[], bad400?: string): Record<number, Reply> {
+  const out: Record<number, Reply> = {};
+  for (const s of statuses) out[s] = { description: s === 400 ? (bad400 ?? "bad_request") : CODES[s]!, json: S.ApiError };
+  return out;
+}
+const id = (description: string): Parameter => ({ name: "id", in: "path", required: true, description, schema: t.String({ pattern: "^[A-Za-z0-9_-]{3,30}$" }) });
+const q = (name: string, description: string, schema: TSchema = t.String()): Parameter => ({ name, in: "query", description, schema });
+const RETRY = { "Retry-After": "seconds until the limit lets another request through" };
+
+export const OPERATIONS: readonly Operation[] = [
+  {
+    method: "post", path: "/api/create", operationId: "createLink", auth: "optional",
+    summary: "Create a short link (no key needed unless --create-access key; with a key the link is the key's and not rate limited)",
+    body: { "multipart/form-data": S.CreateFields, "application/x-www-form-urlencoded": S.CreateFields, "application/json": S.CreateFields },
+    responses: {
+      201: { description: "created", json: S.Created },
+      ...errors([400, 401, 403, 409, 413, 415, 429, 503], "url_*, alias_*, expires_*, max_clicks_invalid, tags_invalid, url_blocked or bad_request; every field problem is in errors"),
+    },
+  },
+  {
+    method: "get", path: "/api/stats", operationId: "readStats", auth: "optional",
+    summary: "Statistics of a link (public unless --stats-access key: then the owner key or an admin key)",
+    parameters: [
+      { name: "id", in: "query", required: true, description: "the link's id or alias", schema: t.String() },
+      q("from", "first UTC day, YYYY-MM-DD"),
+      q("to", "last UTC day, YYYY-MM-DD"),
+      q("bots", "exclude: leave bot clicks out of every figure", t.Union([t.Literal("include"), t.Literal("exclude")])),
+    ],
+    responses: { 200: { description: "the link and its statistics", json: S.Stats }, ...errors([400, 401, 404, 429], "id_missing, bad_range or bad_request") },
+  },
+  {
+    method: "get", path: "/api/links", operationId: "listLinks", auth: "required",
+    summary: "The links a key may see, a page at a time (newest first by default)",
+    parameters: [
+      q("q", "a substring of the id or the destination (ASCII letters in any case)"),
+      q("tag", "only links with this tag"),
+      q("status", "only links in this status", t.Union(LINK_STATUSES.map((s) => t.Literal(s)))),
+      q("sort", "createdAt (default), totalClicks or lastClickAt", t.Union(LIST_SORTS.map((s) => t.Literal(s)))),
+      q("order", "desc (default) or asc", t.Union([t.Literal("asc"), t.Literal("desc")])),
+      q("limit", `links per page, 1 to ${MAX_PAGE} (default 50)`, t.Integer({ minimum: 1, maximum: MAX_PAGE })),
+      q("cursor", "the nextCursor of the previous page"),
+      q("include", "daily: add each link's clicks per day of the last 30", t.Literal("daily")),
+    ],
+    responses: { 200: { description: "a page of links", json: S.LinkPage }, ...errors([400, 401, 429], "bad_request naming the parameter") },
+  },
+  {
+    method: "get", path: "/api/links/export", operationId: "exportLinks", auth: "required",
+    summary: "Every link the key may see (or the ids given), with its totals, as CSV or JSON",
+    parameters: [q("format", "csv (default) or json", t.Union([t.Literal("csv"), t.Literal("json")])), q("ids", "comma-separated ids, at most 200")],
+    responses: {
+      200: { description: "a download (Content-Disposition: attachment)", content: { "text/csv": text, "application/json": S.ExportJson } },
+      ...errors([400, 401, 429]),
+    },
+  },
+  {
+    method: "post", path: "/api/links/import", operationId: "importLinks", auth: "required",
+    summary: "Create each row like a create would; at most 10,000 rows and 4 MiB",
+    body: { "text/csv": text, "application/json": S.ImportRows },
+    responses: {
+      200: { description: "every row's outcome (row: the number of the data record)", json: S.ImportOutcome },
+      ...errors([400, 401, 403, 413, 415, 429, 503]),
+    },
+  },
+  {
+    method: "get", path: "/api/links/{id}", operationId: "getLink", auth: "required",
+    summary: "One link", parameters: [id("the link's id; another key's link is a 404 to a create key")],
+    responses: { 200: { description: "the link", json: S.LinkResponse }, ...errors([401, 404, 429]) },
+  },
+  {
+    method: "patch", path: "/api/links/{id}", operationId: "updateLink", auth: "required",
+    summary: "Change a link's destination, expiry, click limit, state or tags; the next click uses them",
+    parameters: [id("the link's id")],
+    body: { "application/json": S.LinkChanges },
+    responses: { 200: { description: "the changed link", json: S.LinkResponse }, ...errors([400, 401, 403, 404, 413, 415, 429, 503], "the field at fault, as for a create") },
+  },
+  {
+    method: "delete", path: "/api/links/{id}", operationId: "deleteLink", auth: "required",
+    summary: "Delete a link, its visits and rollups; the id is retired for ever",
+    parameters: [id("the link's id")],
+    responses: { 200: { description: "deleted", json: S.Deleted }, ...errors([401, 403, 404, 429, 503]) },
+  },
+  {
+    method: "get", path: "/api/overview", operationId: "overview", auth: "required",
+    summary: "The dashboard's figures for the links a key may see",
+    responses: { 200: { description: "links, clicks today / 7 / 30 days, per day, top 5", json: S.Overview }, ...errors([401, 429]) },
+  },
+  {
+    method: "get", path: "/api/session", operationId: "whoAmI", auth: "optional",
+    summary: "Who is signed in, and the access policy",
+    responses: { 200: { description: "signed in or not", json: S.Session }, ...errors([401, 429]) },
+  },
+  {
+    method: "post", path: "/api/session", operationId: "signIn", auth: "none",
+    summary: "Sign in with a key: sets the session cookie (HttpOnly, SameSite=Strict)",
+    body: { "application/json": S.SignIn, "application/x-www-form-urlencoded": S.SignIn, "multipart/form-data": S.SignIn },
+    responses: { 200: { description: "signed in; Set-Cookie: shortener_session", json: S.SignedIn }, ...errors([400, 401, 403, 413, 415, 429, 503]) },
+  },
+  {
+    method: "delete", path: "/api/session", operationId: "signOut", auth: "optional",
+    summary: "Sign out: ends the session on the server and clears the cookie",
+    responses: { 200: { description: "signed out", json: S.SignedOut }, ...errors([401, 403, 429, 503]) },
+  },
+  {
+    method: "get", path: "/api/openapi.json", operationId: "openApi", auth: "none",
+    summary: "This document", responses: { 200: { description: "OpenAPI 3.1", json: t.Object({ openapi: t.Literal("3.1.0") }) } },
+  },
+  {
+    method: "get", path: "/health", operationId: "health", auth: "none",
+    summary: "For uptime monitors: 200 when the database answers and visits are being written",
+    responses: { 200: { description: "ok", json: S.Health }, 503: { description: "degraded", json: S.Health } },
+  },
+  {
+    method: "get", path: "/metrics", operationId: "metrics", auth: "metrics",
+    summary: "Prometheus text format: from an address in --metrics-allow (default loopback) or with an admin key",
+    responses: {
+      200: { description: "metrics", content: { "text/plain; version=0.0.4": text } },
+      401: { description: CODES[401]!, json: S.ApiError },
+      403: { description: "metrics_forbidden: the address is not allowed and no admin key came", json: S.ApiError },
+      429: { description: CODES[429]!, json: S.ApiError, headers: RETRY },
+    },
+  },
+  {
+    method: "get", path: "/{id}", operationId: "click", auth: "none",
+    summary: "A click: 302 to the destination with the click's query merged in (HEAD: the same, not counted)",
+    parameters: [id("the link's id or alias")],
+    responses: {
+      302: { description: "to the destination (Location; Cache-Control: no-store)", headers: { Location: "the destination" } },
+      404: { description: "no such link (an HTML page)", content: { "text/html": text } },
+      410: { description: "disabled, expired, blocked or deleted (an HTML page in the visitor's language; not counted)", content: { "text/html": text } },
+    },
+  },
+];
+
+/** The OpenAPI 3.1 document of the running version. */
+export function openApiDocument(version: string): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of OPERATIONS) {
+    const responses: Record<string, unknown> = {};
+    for (const [status, reply] of Object.entries(op.responses)) {
+      const content = reply.json ? { "application/json": { schema: plain(reply.json) } } : reply.content ? Object.fromEntries(Object.entries(reply.content).map(([type, schema]) => [type, { schema: plain(schema) }])) : undefined;
+      const headers = { ...(reply.headers ?? {}), ...(status === "429" ? RETRY : {}) };
+      responses[status] = {
+        description: reply.description,
+        ...(content ? { content } : {}),
+        ...(Object.keys(headers).length > 0 ? { headers: Object.fromEntries(Object.entries(headers).map(([h, d]) => [h, { description: d, schema: { type: "string" } }])) } : {}),
+      };
+    }
+    (paths[op.path] ??= {})[op.method] = {
+      operationId: op.operationId,
+      summary: op.summary,
+      ...(op.parameters ? { parameters: op.parameters.map((p) => ({ name: p.name, in: p.in, required: p.required ?? false, description: p.description, schema: plain(p.schema) })) } : {}),
+      ...(op.body ? { requestBody: { required: true, content: Object.fromEntries(Object.entries(op.body).map(([type, schema]) => [type, { schema: plain(schema) }])) } } : {}),
+      ...security(op.auth),
+      responses,
+    };
+  }
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "shortener",
+      version,
+      description:
+        "A link shortener with click analytics. Errors: {success:false, error, code, field?, errors?} (README: Errors). " +
+        `Statistics pages are at /{lang}/stats/{id} with lang one of ${LANGUAGES.join(", ")}. ` +
+        "Malformed HTTP (a request line or headers Bun cannot parse, oversized headers or URL) is answered by the HTTP server itself, before this API.",
+      license: { name: "MIT", identifier: "MIT" },
+    },
+    components: {
+      securitySchemes: {
+        bearer: { type: "http", scheme: "bearer", description: "an API key (shortener key create) or the systemd credential admin-key" },
+        session: { type: "apiKey", in: "cookie", name: "shortener_session", description: "set by POST /api/session; changes made with it need this service's Origin" },
+      },
+    },
+    paths,
+  };
+}
+
+function security(auth: Auth): Record<string, unknown> {
+  if (auth === "required") return { security: [{ bearer: [] }, { session: [] }] };
+  if (auth === "optional") return { security: [{}, { bearer: [] }, { session: [] }] };
+  if (auth === "metrics") return { security: [{}, { bearer: [] }] };
+  return { security: [] };
+}
+
+/** A TypeBox schema as plain JSON Schema (TypeBox keeps its own marks in symbol keys). */
+function plain(schema: TSchema): unknown {
+  return JSON.parse(JSON.stringify(schema));
+}
+
+/** The operation a request is answered by (HEAD by its GET), or null. */
+export function operationFor(method: string, path: string): Operation | null {
+  const m = (method === "HEAD" ? "get" : method.toLowerCase()) as Operation["method"];
+  const exact = OPERATIONS.find((op) => op.method === m && op.path === path);
+  if (exact) return exact;
+  return OPERATIONS.find((op) => op.method === m && op.path.includes("{") && new RegExp(`^${op.path.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(path) && !OPERATIONS.some((o) => o.path === path)) ?? null;
+}

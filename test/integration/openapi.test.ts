@@ -1,0 +1,79 @@
+// GET /api/openapi.json: a valid OpenAPI 3.1 document (checked by a maintained validator) that
+// names every API route the app has; and one walk through every operation, each response held to
+// its schema by the contract preload (test/support/contract.ts).
+
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { createApp, type AppDeps } from "../../src/app.ts";
+import { OPERATIONS } from "../../src/http/openapi/document.ts";
+import { createLink, startServer, type RunningServer } from "../support/server.ts";
+import { api, makeKey } from "../support/admin.ts";
+import { contractSeen } from "../support/contract.ts";
+
+let server: RunningServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server.dispose());
+
+test("the document is a valid OpenAPI 3.1 document", async () => {
+  const res = await fetch(`${server.url}/api/openapi.json`);
+  expect(res.status).toBe(200);
+  const doc = await res.json();
+  expect(doc.openapi).toBe("3.1.0");
+  expect(doc.info.version).toMatch(/^\d+\.\d+\.\d+/);
+  const result = await new Validator().validate(doc);
+  expect(result.errors ?? []).toEqual([]);
+  expect(result.valid).toBe(true);
+});
+
+test("every API route of the app is in the document, and nothing else", () => {
+  // The app is only built here (not served): its routes are what Elysia would match.
+  const app = createApp({ version: "0.0.0" } as AppDeps);
+  const routed = new Set<string>();
+  for (const r of app.routes) {
+    if (r.method === "ALL" || r.method === "HEAD") continue; // the 404/405 catch-alls; HEAD mirrors GET
+    const path = r.path.replace(/:(\w+)/g, "{$1}");
+    if (path.startsWith("/api/") || path === "/health" || path === "/metrics" || path === "/{id}") routed.add(`${r.method} ${path}`);
+  }
+  const documented = new Set(OPERATIONS.map((op) => `${op.method.toUpperCase()} ${op.path}`));
+  expect([...routed].sort()).toEqual([...documented].sort());
+});
+
+test("one walk through every operation: every answer matches its schema", async () => {
+  const key = makeKey(server.dbPath, "walker");
+  const auth = { authorization: `Bearer ${key}` };
+  expect((await createLink(server.url, { url: "https://example.com/walk", custom_url: "walk", tags: "a,b", max_clicks: "3" }, auth)).status).toBe(201);
+  expect((await createLink(server.url, { url: "nope" })).status).toBe(400);
+  expect((await fetch(`${server.url}/walk`, { redirect: "manual" })).status).toBe(302);
+  expect((await fetch(`${server.url}/nothing-here`, { redirect: "manual" })).status).toBe(404);
+  await Bun.sleep(300);
+  expect((await api(server.url, null, "GET", "/api/stats?id=walk")).status).toBe(200);
+  expect((await api(server.url, null, "GET", "/api/stats?id=nothing-here")).status).toBe(404);
+  expect((await api(server.url, key, "GET", "/api/links?include=daily")).status).toBe(200);
+  expect((await api(server.url, null, "GET", "/api/links")).status).toBe(401);
+  expect((await api(server.url, key, "GET", "/api/links/walk")).status).toBe(200);
+  expect((await api(server.url, key, "PATCH", "/api/links/walk", { disabled: true, tags: null })).status).toBe(200);
+  expect((await fetch(`${server.url}/walk`, { redirect: "manual" })).status).toBe(410);
+  expect((await api(server.url, key, "GET", "/api/links/export?format=json")).status).toBe(200);
+  expect((await api(server.url, key, "GET", "/api/links/export?format=csv")).status).toBe(200);
+  expect((await api(server.url, key, "POST", "/api/links/import", "url,custom_url\nhttps://example.com/i,walk-imported\nbad,x\n", { "content-type": "text/csv" })).status).toBe(200);
+  expect((await api(server.url, key, "GET", "/api/overview")).status).toBe(200);
+  const signIn = await api(server.url, null, "POST", "/api/session", { key });
+  expect(signIn.status).toBe(200);
+  const cookie = signIn.headers.get("set-cookie")!.split(";")[0]!;
+  expect((await api(server.url, null, "GET", "/api/session", undefined, { cookie })).status).toBe(200);
+  expect((await api(server.url, null, "DELETE", "/api/session", undefined, { cookie, origin: server.url })).status).toBe(200);
+  expect((await api(server.url, key, "DELETE", "/api/links/walk")).status).toBe(200);
+  expect((await fetch(`${server.url}/health`)).status).toBe(200);
+  expect((await fetch(`${server.url}/metrics`)).status).toBe(200);
+  expect((await fetch(`${server.url}/api/openapi.json`)).status).toBe(200);
+  // Each operation's success was checked against its schema at least once, here or before.
+  for (const op of OPERATIONS) {
+    const success = Object.keys(op.responses).map(Number).find((s) => s < 400)!;
+    expect({ op: `${op.method.toUpperCase()} ${op.path} ${success}`, seen: (contractSeen.get(`${op.method.toUpperCase()} ${op.path} ${success}`) ?? 0) > 0 }).toEqual({
+      op: `${op.method.toUpperCase()} ${op.path} ${success}`,
+      seen: true,
+    });
+  }
+});

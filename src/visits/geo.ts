@@ -1,7 +1,10 @@
 // Client address -> ISO country code, from the embedded GeoLite2 Country database or a user's own .mmdb.
 
 import { isIP } from "node:net";
+import { readFileSync } from "node:fs";
 import { Reader, type CountryResponse } from "maxmind";
+import { buildEpochFromTail, METADATA_TAIL_BYTES } from "./mmdb-metadata.ts";
+import { parseTrustedProxies } from "./client-ip.ts";
 // A file import, so `bun build --compile` embeds the database and this path points inside the binary.
 import embeddedDbPath from "@ip-location-db/geolite2-country-mmdb/geolite2-country.mmdb" with { type: "file" };
 
@@ -17,10 +20,32 @@ export type CountryLookup = {
 // Every .mmdb ends with this marker followed by its metadata map.
 const METADATA_MARKER = Buffer.from("\xab\xcd\xefMaxMind.com", "latin1");
 
-/** Opens the embedded GeoLite2 Country db (path === null) or a user's .mmdb; throws a clear Error if it is missing or not an mmdb. */
+/**
+ * Opens a user's .mmdb (read and checked now: a bad file is a start-up error) or, for path null,
+ * the embedded GeoLite2 Country database, which is read only when the first public address needs
+ * a country: 17 MB of memory an idle service does not spend (measured: 77 → 60 MB RSS at rest).
+ */
 export async function openCountryLookup(path: string | null): Promise<CountryLookup> {
-  const file = path ?? embeddedDbPath;
-  const reader = openReader(await readDatabase(file), file);
+  if (path !== null) return lookupOver(openReader(await readDatabase(path), path), path);
+  const file = Bun.file(embeddedDbPath);
+  const tail = new Uint8Array(await file.slice(Math.max(0, file.size - METADATA_TAIL_BYTES), file.size).arrayBuffer());
+  const built = buildEpochFromTail(tail);
+  let lookup: CountryLookup | null = null;
+  return {
+    country(address) {
+      // Private and loopback addresses are in no country: no reason to read the database for them.
+      if (NOWHERE.contains(address)) return null;
+      lookup ??= lookupOver(openReader(readFileSync(embeddedDbPath), embeddedDbPath), "embedded GeoLite2 Country");
+      return lookup.country(address);
+    },
+    source: "embedded GeoLite2 Country",
+    buildDate: built === null ? "unknown" : built.toISOString().slice(0, 10),
+  };
+}
+
+const NOWHERE = parseTrustedProxies("loopback,private");
+
+function lookupOver(reader: Reader<CountryResponse>, source: string): CountryLookup {
   const ipv4Only = reader.metadata.ipVersion === 4;
   return {
     country(address: string): string | null {
@@ -33,7 +58,7 @@ export async function openCountryLookup(path: string | null): Promise<CountryLoo
         return null; // a corrupt record must not fail the click
       }
     },
-    source: path === null ? "embedded GeoLite2 Country" : path,
+    source,
     buildDate: reader.metadata.buildEpoch.toISOString().slice(0, 10),
   };
 }

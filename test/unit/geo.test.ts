@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { openCountryLookup, type CountryLookup } from "../../src/visits/geo.ts";
 import { writeMmdb, type MmdbNetwork } from "../support/mmdb-writer.ts";
+import { buildEpochFromTail } from "../../src/visits/mmdb-metadata.ts";
+import { Reader } from "maxmind";
 
 const NOT_FOUND = ["127.0.0.1", "10.0.0.1", "192.168.1.20", "172.16.5.4", "::1", "fe80::1", "fc00::1", "0.0.0.0", "::"];
 const GARBAGE = ["", "   ", "garbage", "1.2.3", "1.2.3.4.5", "256.1.1.1", "01.2.3.4", "8.8.8.8:443", "[::1]", "::ffff:", "gggg::1", "8.8.8.8, 1.1.1.1"];
@@ -135,5 +137,15 @@ describe("MaxMind GeoLite2/GeoIP2 record format", () => {
     test("a directory", async () => {
       await expect(openCountryLookup(dir)).rejects.toThrow(/GeoIP database/);
     });
+  });
+});
+
+describe("the build date from the file's end alone", () => {
+  test("matches what a full read of the metadata says, for the embedded database and a written one", async () => {
+    const bytes = readFileSync(join(import.meta.dir, "../../node_modules/@ip-location-db/geolite2-country-mmdb/geolite2-country.mmdb"));
+    expect(buildEpochFromTail(bytes.subarray(bytes.length - 4096))).toEqual(new Reader(bytes).metadata.buildEpoch);
+    const written = writeMmdb([{ cidr: "192.0.2.0/24", data: { country: { iso_code: "NL" } } }], { ipVersion: 4, databaseType: "GeoLite2-Country", buildEpoch: 1_700_000_000 });
+    expect(buildEpochFromTail(written)).toEqual(new Date(1_700_000_000_000));
+    expect(buildEpochFromTail(new Uint8Array(64))).toBeNull();
   });
 });

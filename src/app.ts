@@ -1,8 +1,8 @@
 // Builds the HTTP application from its parts without listening, so tests and main share it.
 
-import type { Database } from "bun:sqlite";
 import { Elysia } from "elysia";
 import type { Config } from "./config.ts";
+import type { Storage } from "./db/storage.ts";
 import type { Logger } from "./log.ts";
 import type { LinkStore } from "./links/store.ts";
 import type { LinkLister } from "./links/list.ts";
@@ -10,7 +10,7 @@ import type { Blocklist } from "./links/blocklist.ts";
 import { looksLikeId } from "./links/alias.ts";
 import type { KeyStore } from "./auth/keys.ts";
 import type { SessionStore } from "./auth/sessions.ts";
-import type { OverviewReader } from "./stats/overview.ts";
+import type { DailyCounts, OverviewReader } from "./stats/overview.ts";
 import type { StatsReader } from "./stats/queries.ts";
 import type { TrustedProxies } from "./visits/client-ip.ts";
 import type { ClickRecorder } from "./visits/recorder.ts";
@@ -32,14 +32,15 @@ import { webRoutes } from "./http/web.ts";
 
 export type AppDeps = {
   config: Config;
-  db: Database;
+  /** the database itself, for /health and /metrics (the parts below come from it too) */
+  storage: Pick<Storage, "engine" | "ping" | "size">;
   links: LinkStore;
   lister: LinkLister;
   stats: StatsReader;
   keys: KeyStore;
   sessions: SessionStore;
   overview: OverviewReader;
-  dailyCounts: (ids: readonly string[], now: number, days: number) => Map<string, number[]>;
+  dailyCounts: DailyCounts;
   /** SHA-256 of the systemd credential admin-key, if there is one */
   credentialHash: Uint8Array | null;
   /** failed authentication attempts per client address */
@@ -48,7 +49,6 @@ export type AppDeps = {
   /** who may read /metrics without an admin key; null = nobody */
   metricsAllow: TrustedProxies | null;
   requests: RequestMetrics;
-  dbPath: string;
   recorder: Pick<ClickRecorder, "record" | "stats" | "hurry">;
   trusted: TrustedProxies;
   limiter: RateLimiter;
@@ -106,8 +106,8 @@ export function createApp(deps: AppDeps) {
     .get("/metrics", ({ request, server }) => handleMetrics(request, server, deps))
     .use(
       webRoutes({
-        statsPage: (request, server, id) => {
-          const verdict = mayReadStats(request, server, looksLikeId(id) ? deps.links.get(id) : null, deps);
+        statsPage: async (request, server, id) => {
+          const verdict = await mayReadStats(request, server, looksLikeId(id) ? await deps.links.get(id) : null, deps);
           return verdict === "ok" ? "ok" : verdict === "not_found" ? "not_found" : "private";
         },
         version: deps.version,

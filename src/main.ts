@@ -4,21 +4,15 @@
 import { parseArgs, helpText, ConfigError, type Config } from "./config.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { VERSION, versionLine } from "./version.ts";
-import { openDatabase } from "./db/open.ts";
-import { createLinkStore } from "./links/store.ts";
+import { openStorage } from "./db/open-storage.ts";
+import { describeLocation, type Storage } from "./db/storage.ts";
 import { RESERVED_WORDS } from "./links/alias.ts";
-import type { Database } from "bun:sqlite";
-import { createLinkLister } from "./links/list.ts";
 import { createRequestMetrics } from "./metrics/requests.ts";
 import { openBlocklistFile } from "./links/blocklist-file.ts";
 import { BlocklistError } from "./links/blocklist.ts";
-import { createKeyStore } from "./auth/keys.ts";
-import { createSessionStore } from "./auth/sessions.ts";
-import { createDailyCounts, createOverviewReader } from "./stats/overview.ts";
 import { CredentialError, readAdminCredential } from "./auth/credential.ts";
 import { runKeyCommand } from "./cli/keys.ts";
 import { AUTH_FAILURES_PER_MINUTE } from "./http/auth.ts";
-import { createStatsReader } from "./stats/queries.ts";
 import { startClickRecorder, type ClickRecorder } from "./visits/recorder.ts";
 import { parseTrustedProxies } from "./visits/client-ip.ts";
 import { createRateLimiter } from "./http/rate-limit.ts";
@@ -49,7 +43,7 @@ async function main(): Promise<number> {
   }
   const log = createLogger(config.logFormat);
   if (command === "backup") return runBackup(config.dbPath, parsed.commandArgs[0], log);
-  if (command === "key") return runKeyCommand(config.dbPath, parsed.commandArgs, parsed.commandFlags);
+  if (command === "key") return await runKeyCommand(config.dbPath, parsed.commandArgs, parsed.commandFlags);
   if (command !== null) {
     console.error(`shortener: unknown command ${command} (see --help)`);
     return 2;
@@ -66,25 +60,24 @@ async function main(): Promise<number> {
 }
 
 async function serve(config: Config, log: Logger, credentialHash: Uint8Array | null): Promise<number> {
-  let db;
+  const where = describeLocation(config.dbPath);
+  let storage: Storage;
   try {
-    db = openDatabase(config.dbPath);
+    // SQLite: this connection writes only link creates. It waits for the write lock briefly, so
+    // that the event loop never stalls behind the recorder; a create that still finds it taken
+    // retries without blocking (src/http/create.ts). The migrations had a 5 s timeout.
+    storage = await openStorage(config.dbPath, { busyTimeoutMs: CLICK_THREAD_BUSY_TIMEOUT_MS });
   } catch (err) {
-    console.error(`shortener: cannot open database ${config.dbPath}: ${err instanceof Error ? err.message : String(err)}`);
+    console.error(`shortener: cannot open database ${where}: ${err instanceof Error ? err.message : String(err)}`);
     return 1;
   }
-  // This connection writes only link creates. It waits for the write lock briefly, so that the event
-  // loop never stalls behind the recorder; a create that still finds it taken retries without
-  // blocking (src/http/create.ts). The 5 s timeout above covered the migrations.
-  db.run(`PRAGMA busy_timeout = ${CLICK_THREAD_BUSY_TIMEOUT_MS}`);
-  const links = createLinkStore(db);
-  warnAboutShadowedLinks(db, log);
+  await warnAboutShadowedLinks(storage, log);
   let blocklist;
   try {
-    blocklist = openBlocklistFile(config.blocklist, db, links, log);
+    blocklist = await openBlocklistFile(config.blocklist, storage.links, log);
   } catch (err) {
     console.error(`shortener: --blocklist ${config.blocklist}: ${err instanceof BlocklistError ? err.message : err instanceof Error ? err.message : String(err)}`);
-    db.close();
+    await storage.close();
     return 2;
   }
   // After the migration above: the recorder thread opens the same file with its own connection.
@@ -101,25 +94,24 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
     // Nearly always an unusable --geoip-db, which the message names; a configuration error, hence 2.
     console.error(`shortener: ${err instanceof Error ? err.message : String(err)}`);
     blocklist.stop();
-    db.close();
+    await storage.close();
     return 2;
   }
   const deps = {
     config,
-    db,
-    links,
-    lister: createLinkLister(db),
-    stats: createStatsReader(db),
-    keys: createKeyStore(db),
-    sessions: createSessionStore(db),
-    overview: createOverviewReader(db),
-    dailyCounts: createDailyCounts(db),
+    storage,
+    links: storage.links,
+    lister: storage.lister,
+    stats: storage.stats,
+    keys: storage.keys,
+    sessions: storage.sessions,
+    overview: storage.overview,
+    dailyCounts: storage.dailyCounts,
     credentialHash,
     authFailures: createRateLimiter(AUTH_FAILURES_PER_MINUTE),
     blocklist: () => blocklist.current(),
     metricsAllow: config.metricsAllow === "off" ? null : parseTrustedProxies(config.metricsAllow),
     requests: createRequestMetrics(),
-    dbPath: config.dbPath,
     recorder,
     trusted: parseTrustedProxies(config.trustProxy),
     limiter: createRateLimiter(config.createRateLimit),
@@ -136,13 +128,13 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
   } catch (err) {
     console.error(`shortener: cannot listen on ${config.host}:${config.port}: ${err instanceof Error ? err.message : String(err)}`);
     await recorder.close();
-    db.close();
+    await storage.close();
     return 1;
   }
   // Elysia handlers read the socket peer through the app's server (context.server → app.getServer()).
   app.server = server as unknown as typeof app.server;
   log.info(versionLine());
-  log.info(`database ${config.dbPath}`);
+  log.info(`database ${where}`);
   log.info(`geoip ${recorder.geoSource}, built ${recorder.geoBuildDate}`);
   log.info(`base url ${config.baseUrl ?? "(from each request's Host header)"}`);
   log.info(`create access ${config.createAccess}, stats access ${config.statsAccess}${credentialHash ? ", admin key from the systemd credential" : ""}`);
@@ -164,13 +156,13 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
       await server.stop(false); // stop accepting, let in-flight requests finish
       const { written, dropped } = await recorder.close(); // writes every queued visit
       blocklist.stop();
-      db.close();
+      await storage.close();
       log.info("stopped", { visitsWritten: written, visitsDropped: dropped });
       resolve(0);
     };
     process.on("SIGHUP", () => {
       recorder.reloadGeo();
-      blocklist.reload();
+      void blocklist.reload();
     });
     process.on("SIGTERM", () => void stop("SIGTERM"));
     process.on("SIGINT", () => void stop("SIGINT"));
@@ -181,9 +173,9 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
  * Links made before a word was reserved (an upgrade added a page under that path) may now be
  * hidden behind the page; the owner should know which, once, at start.
  */
-function warnAboutShadowedLinks(db: Database, log: Logger): void {
-  const ids = db.query<{ id: string }, [string]>("SELECT id FROM links WHERE lower(id) IN (SELECT value FROM json_each(?))").all(JSON.stringify(RESERVED_WORDS));
-  if (ids.length > 0) log.error(`links whose id is now a reserved word may be hidden behind a page of the service: ${ids.map((r) => r.id).join(", ")}`);
+async function warnAboutShadowedLinks(storage: Storage, log: Logger): Promise<void> {
+  const ids = await storage.idsAmong(RESERVED_WORDS);
+  if (ids.length > 0) log.error(`links whose id is now a reserved word may be hidden behind a page of the service: ${ids.join(", ")}`);
 }
 
 // No top-level await: it lets `bun build --bytecode` precompile the bundle for a faster start.

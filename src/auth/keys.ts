@@ -5,6 +5,7 @@
 import type { Database } from "bun:sqlite";
 import { cryptoRandomBytes, randomString, type RandomBytes } from "../util/random.ts";
 import { isUniqueViolation, writeIfFree } from "../db/errors.ts";
+import type { MaybePromise, Synchronous } from "../util/maybe.ts";
 
 export type Scope = "admin" | "create";
 export const SCOPES: readonly Scope[] = ["admin", "create"];
@@ -33,15 +34,15 @@ export function looksLikeKey(text: string): boolean {
 
 export type KeyStore = {
   /** A new key: the key itself (shown once) and its record. Throws KeyNameTakenError. */
-  create(name: string, scope: Scope, now: number): { key: string; record: ApiKey };
+  create(name: string, scope: Scope, now: number): MaybePromise<{ key: string; record: ApiKey }>;
   /** Every key, revoked ones too, oldest first. */
-  list(): ApiKey[];
+  list(): MaybePromise<ApiKey[]>;
   /** Revokes the key in use under this name; false when there is none. */
-  revoke(name: string, now: number): boolean;
+  revoke(name: string, now: number): MaybePromise<boolean>;
   /** The key in use with this secret, or null. */
-  find(secret: string): ApiKey | null;
+  find(secret: string): MaybePromise<ApiKey | null>;
   /** The key in use whose secret has this SHA-256 (a session remembers the hash), or null. */
-  findByHash(hash: Uint8Array): ApiKey | null;
+  findByHash(hash: Uint8Array): MaybePromise<ApiKey | null>;
   /** Records a use; best effort (a busy database skips it, the next use tries again). */
   touch(id: number, now: number): void;
 };
@@ -53,10 +54,14 @@ const toKey = (r: KeyRow): ApiKey => ({ id: r.id, name: r.name, scope: r.scope, 
 // last_used_at is written at most this often per key: a write per request would be a write lock per request.
 const TOUCH_INTERVAL_MS = 60_000;
 
-export function createKeyStore(db: Database, random: RandomBytes = cryptoRandomBytes): KeyStore {
+export function createKeyStore(db: Database, random: RandomBytes = cryptoRandomBytes): Synchronous<KeyStore> {
   const insert = db.query<KeyRow, [string, string, Uint8Array, number]>(`INSERT INTO api_keys (name, scope, hash, created_at) VALUES (?, ?, ?, ?) RETURNING ${COLUMNS}`);
   const byHash = db.query<KeyRow, [Uint8Array]>(`SELECT ${COLUMNS} FROM api_keys WHERE hash = ? AND revoked_at IS NULL`);
   const touched = new Map<number, number>();
+  const findByHash = (hash: Uint8Array): ApiKey | null => {
+    const row = byHash.get(hash);
+    return row ? toKey(row) : null;
+  };
   return {
     create(name, scope, now) {
       const key = generateKey(random);
@@ -69,13 +74,8 @@ export function createKeyStore(db: Database, random: RandomBytes = cryptoRandomB
     },
     list: () => db.query<KeyRow, []>(`SELECT ${COLUMNS} FROM api_keys ORDER BY id`).all().map(toKey),
     revoke: (name, now) => db.query("UPDATE api_keys SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL").run(now, name).changes > 0,
-    find(secret) {
-      return looksLikeKey(secret) ? this.findByHash(hashSecret(secret)) : null;
-    },
-    findByHash(hash) {
-      const row = byHash.get(hash);
-      return row ? toKey(row) : null;
-    },
+    find: (secret) => (looksLikeKey(secret) ? findByHash(hashSecret(secret)) : null),
+    findByHash,
     touch(id, now) {
       if (now - (touched.get(id) ?? 0) < TOUCH_INTERVAL_MS) return;
       // A busy lock (the recorder writing) is not worth waiting for: the next use writes it.

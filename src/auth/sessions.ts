@@ -6,6 +6,7 @@ import type { Database } from "bun:sqlite";
 import { cryptoRandomBytes, randomString, type RandomBytes } from "../util/random.ts";
 import { hashSecret } from "./keys.ts";
 import { writeIfFree } from "../db/errors.ts";
+import type { MaybePromise, Synchronous } from "../util/maybe.ts";
 
 export const SESSION_COOKIE = "shortener_session";
 export const SESSION_IDLE_MS = 30 * 86_400_000;
@@ -18,15 +19,15 @@ export type Session = { keyHash: Uint8Array; lastUsedAt: number };
 
 export type SessionStore = {
   /** A new session for the key with this hash; returns the cookie's value. */
-  start(keyHash: Uint8Array, now: number): string;
+  start(keyHash: Uint8Array, now: number): MaybePromise<string>;
   /** The live session of a cookie value, or null (unknown, ended or idle for 30 days). */
-  find(token: string, now: number): Session | null;
-  /** Records a use; true when it was written (the cookie's lifetime is then renewed too). */
-  touch(token: string, now: number): boolean;
-  end(token: string): void;
+  find(token: string, now: number): MaybePromise<Session | null>;
+  /** Records a use when the last one is an hour old or more (best effort; never waits for a lock). */
+  touch(token: string, session: Session, now: number): void;
+  end(token: string): MaybePromise<void>;
 };
 
-export function createSessionStore(db: Database, random: RandomBytes = cryptoRandomBytes): SessionStore {
+export function createSessionStore(db: Database, random: RandomBytes = cryptoRandomBytes): Synchronous<SessionStore> {
   const insert = db.query<void, [Uint8Array, Uint8Array, number, number]>("INSERT INTO sessions (token_hash, key_hash, created_at, last_used_at) VALUES (?, ?, ?, ?)");
   const select = db.query<{ key_hash: Uint8Array; last_used_at: number }, [Uint8Array, number]>("SELECT key_hash, last_used_at FROM sessions WHERE token_hash = ? AND last_used_at > ?");
   const update = db.query<void, [number, Uint8Array]>("UPDATE sessions SET last_used_at = ? WHERE token_hash = ?");
@@ -44,10 +45,9 @@ export function createSessionStore(db: Database, random: RandomBytes = cryptoRan
       const row = select.get(hashSecret(token), now - SESSION_IDLE_MS);
       return row ? { keyHash: row.key_hash, lastUsedAt: row.last_used_at } : null;
     },
-    touch(token, now) {
-      const session = this.find(token, now);
-      if (session === null || now - session.lastUsedAt < TOUCH_INTERVAL_MS) return false;
-      return writeIfFree(db, () => update.run(now, hashSecret(token))); // busy: the next use writes it
+    touch(token, session, now) {
+      if (now - session.lastUsedAt < TOUCH_INTERVAL_MS) return;
+      writeIfFree(db, () => update.run(now, hashSecret(token))); // busy: the next use writes it
     },
     end(token) {
       if (TOKEN_PATTERN.test(token)) remove.run(hashSecret(token));

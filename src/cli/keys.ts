@@ -9,7 +9,7 @@ type Output = { out: (line: string) => void; err: (line: string) => void };
 const STDIO: Output = { out: (l) => console.log(l), err: (l) => console.error(l) };
 
 /** Runs a key subcommand; returns the exit code (2 for a usage error). */
-export function runKeyCommand(dbPath: string, args: readonly string[], flags: Record<string, string>, now = Date.now(), io: Output = STDIO): number {
+export async function runKeyCommand(dbPath: string, args: readonly string[], flags: Record<string, string>, now = Date.now(), io: Output = STDIO): Promise<number> {
   const [action, name, ...extra] = args;
   const usage = (why: string) => {
     io.err(`shortener: ${why} (usage: shortener key create NAME [--scope admin|create] | key list | key revoke NAME | key generate)`);
@@ -41,7 +41,7 @@ export function runKeyCommand(dbPath: string, args: readonly string[], flags: Re
     const keys = createKeyStore(db);
     if (action === "create") {
       try {
-        const { key } = keys.create(name!, scope as Scope, now);
+        const { key } = await keys.create(name!, scope as Scope, now);
         io.out(key);
         io.err(`shortener: created ${scope} key "${name}" in ${dbPath}; this is the only time the key is shown`);
         return 0;
@@ -54,14 +54,14 @@ export function runKeyCommand(dbPath: string, args: readonly string[], flags: Re
       }
     }
     if (action === "revoke") {
-      if (!keys.revoke(name!, now)) {
+      if (!(await keys.revoke(name!, now))) {
         io.err(`shortener: no key in use named "${name}"`);
         return 1;
       }
       io.err(`shortener: revoked key "${name}"`);
       return 0;
     }
-    const rows = keys.list();
+    const rows = await keys.list();
     const when = (ms: number | null) => (ms === null ? "never" : new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z"));
     const table = [["NAME", "SCOPE", "CREATED", "LAST USED", "STATE"], ...rows.map((k) => [k.name, k.scope, when(k.createdAt), when(k.lastUsedAt), k.revokedAt === null ? "active" : `revoked ${when(k.revokedAt)}`])];
     const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));

@@ -41,30 +41,34 @@ const CHALLENGE = 'Bearer realm="shortener"';
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /** The caller, null when the request carries no credentials; an error answer for bad ones. */
-export function authenticate(request: Request, server: PeerServer, deps: AuthDeps): Auth {
+export async function authenticate(request: Request, server: PeerServer, deps: AuthDeps): Promise<Auth> {
   const header = request.headers.get("authorization");
   if (header !== null) {
-    const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
-    const checked = checkSecret(match ? match[1]! : null, request, server, deps);
+    const checked = await checkSecret(bearerSecret(header), request, server, deps);
     return checked.ok ? { ok: true, principal: checked.principal, sessionEnded: false } : checked;
   }
   const token = sessionToken(request);
   if (token === null) return { ok: true, principal: null, sessionEnded: false };
   const now = deps.now();
-  const session = deps.sessions.find(token, now);
-  const principal = session === null ? null : principalForHash(session.keyHash, "session", deps, now);
+  const session = await deps.sessions.find(token, now);
+  const principal = session === null ? null : await principalForHash(session.keyHash, "session", deps, now);
   if (principal === null) return { ok: true, principal: null, sessionEnded: true };
   if (!SAFE_METHODS.has(request.method) && !fromThisService(request, server, deps)) {
     deps.log.info("auth failed", { reason: "origin_mismatch", path: new URL(request.url).pathname });
     return refuse(apiError(403, "origin_mismatch", "a change made with a session cookie must come from this service's own pages (Origin)"));
   }
-  deps.sessions.touch(token, now);
+  deps.sessions.touch(token, session!, now);
   return { ok: true, principal, sessionEnded: false };
 }
 
+/** The key of an `Authorization: Bearer <key>` header, or null for any other form. */
+export function bearerSecret(header: string): string | null {
+  return /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header)?.[1] ?? null;
+}
+
 /** Like authenticate, but a request without credentials is refused with 401. */
-export function requirePrincipal(request: Request, server: PeerServer, deps: AuthDeps): { ok: true; principal: Principal } | { ok: false; response: Response } {
-  const auth = authenticate(request, server, deps);
+export async function requirePrincipal(request: Request, server: PeerServer, deps: AuthDeps): Promise<{ ok: true; principal: Principal } | { ok: false; response: Response }> {
+  const auth = await authenticate(request, server, deps);
   if (!auth.ok) return auth;
   if (auth.principal !== null) return { ok: true, principal: auth.principal };
   return refuse(auth.sessionEnded ? sessionEnded() : authRequired());
@@ -84,9 +88,9 @@ function sessionEnded(): Response {
  * someone behind the same address); failures are counted per address, and past the limit they
  * get 429, logged once a minute per address so that a flood cannot flood the log too.
  */
-export function checkSecret(secret: string | null, request: Request, server: PeerServer, deps: AuthDeps): { ok: true; principal: Principal } | { ok: false; response: Response } {
+export async function checkSecret(secret: string | null, request: Request, server: PeerServer, deps: AuthDeps): Promise<{ ok: true; principal: Principal } | { ok: false; response: Response }> {
   const now = deps.now();
-  const principal = secret === null ? null : principalForHash(hashSecret(secret), "key", deps, now);
+  const principal = secret === null ? null : await principalForHash(hashSecret(secret), "key", deps, now);
   if (principal !== null) return { ok: true, principal };
   const path = new URL(request.url).pathname;
   const client = requestClient(server, request, deps.trusted);
@@ -137,11 +141,11 @@ export function ownerFilter(principal: Principal): number | null {
 }
 
 /** The key in use with this hash (an API key or the systemd credential), as a principal. */
-function principalForHash(hash: Uint8Array, via: Principal["via"], deps: AuthDeps, now: number): Principal | null {
+async function principalForHash(hash: Uint8Array, via: Principal["via"], deps: AuthDeps, now: number): Promise<Principal | null> {
   if (deps.credentialHash !== null && timingSafeEqual(hash, deps.credentialHash)) {
     return { keyId: CREDENTIAL_KEY_ID, name: "credential:admin-key", scope: "admin", via };
   }
-  const key = deps.keys.findByHash(hash);
+  const key = await deps.keys.findByHash(hash);
   if (key === null) return null;
   deps.keys.touch(key.id, now);
   return { keyId: key.id, name: key.name, scope: key.scope, via };

@@ -27,15 +27,16 @@ export function withClickDoor(app: (request: Request) => Response | Promise<Resp
     const id = clickId(request.method, url);
     if (id !== null) {
       const response = handleRedirect(request, id, server, deps, url);
+      if (response instanceof Promise) return answered(response, "/:id", started, deps.requests);
       deps.requests.observe("/:id", response.status, (performance.now() - started) / 1000);
       return response;
     }
-    return answered(app(request), url, started, deps.requests);
+    return answered(app(request), routeOf(new URL(url).pathname), started, deps.requests);
   };
 }
 
-async function answered(pending: Response | Promise<Response>, url: string, started: number, requests: RequestMetrics): Promise<Response> {
+async function answered(pending: Response | Promise<Response>, route: string, started: number, requests: RequestMetrics): Promise<Response> {
   const response = await pending;
-  requests.observe(routeOf(new URL(url).pathname), response.status, (performance.now() - started) / 1000);
+  requests.observe(route, response.status, (performance.now() - started) / 1000);
   return response;
 }

@@ -26,7 +26,7 @@ export type CreateDeps = AuthDeps & {
 export const CREATE_FIELDS: Record<string, FieldKind> = { url: "text", custom_url: "text", expires_at: "text", max_clicks: "count", tags: "list" };
 
 export async function handleCreate(request: Request, server: PeerServer, deps: CreateDeps): Promise<Response> {
-  const auth = authenticate(request, server, deps);
+  const auth = await authenticate(request, server, deps);
   if (!auth.ok) return auth.response;
   const principal = auth.principal;
   if (principal === null && deps.config.createAccess === "key") return authRequired();

@@ -1,17 +1,17 @@
 // GET /health: for systemd watchdogs, uptime monitors and reverse-proxy health checks.
 
-import type { Database } from "bun:sqlite";
+import type { Storage } from "../db/storage.ts";
 import type { ClickRecorder } from "../visits/recorder.ts";
 import { json } from "./responses.ts";
 
-export type HealthDeps = { db: Database; recorder: Pick<ClickRecorder, "stats">; version: string };
+export type HealthDeps = { storage: Pick<Storage, "ping">; recorder: Pick<ClickRecorder, "stats">; version: string };
 
 /** 200 when the database answers and the visit writer is keeping up; 503 otherwise. */
-export function handleHealth(deps: HealthDeps): Response {
+export async function handleHealth(deps: HealthDeps): Promise<Response> {
   const visits = deps.recorder.stats();
   let db = "ok";
   try {
-    deps.db.query("SELECT 1").get();
+    await deps.storage.ping();
     if (visits.lastError !== null) db = `write failing: ${visits.lastError}`;
   } catch (err) {
     db = `unreadable: ${err instanceof Error ? err.message : String(err)}`;

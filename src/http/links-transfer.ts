@@ -4,11 +4,11 @@
 import { createLink, type CreateFields } from "../links/create.ts";
 import { csvValues, EXPORT_COLUMNS, IMPORT_COLUMNS, transferRecord } from "../links/transfer.ts";
 import { csvRecord, CsvError, parseCsv } from "../util/csv.ts";
-import { maySee, ownerFilter, requirePrincipal, type Principal } from "./auth.ts";
+import { ownerFilter, requirePrincipal, type Principal } from "./auth.ts";
 import { looksLikeId } from "../links/alias.ts";
 import type { Link } from "../links/link.ts";
 import { mediaType, readBodyText, wellFormedText } from "./form-body.ts";
-import type { LinksDeps } from "./links.ts";
+import { visibleLink, type LinksDeps } from "./links.ts";
 import { logAction } from "./audit.ts";
 import { ownHosts, publicBase, type PeerServer } from "./request-origin.ts";
 import { apiError, badHost, json } from "./responses.ts";
@@ -26,8 +26,8 @@ export const MAX_EXPORT_IDS = 200;
 // Rows created between yields to the event loop, so that clicks are answered during a long import.
 const ROWS_PER_TURN = 100;
 
-export function handleExport(request: Request, server: PeerServer, deps: LinksDeps): Response {
-  const auth = requirePrincipal(request, server, deps);
+export async function handleExport(request: Request, server: PeerServer, deps: LinksDeps): Promise<Response> {
+  const auth = await requirePrincipal(request, server, deps);
   if (!auth.ok) return auth.response;
   const format = new URL(request.url).searchParams.get("format") ?? "csv";
   if (format !== "csv" && format !== "json") return apiError(400, "bad_request", "format must be csv or json", "format");
@@ -36,18 +36,18 @@ export function handleExport(request: Request, server: PeerServer, deps: LinksDe
   const chosen = ids === null ? null : ids.split(",").filter((id) => looksLikeId(id));
   if (chosen !== null && chosen.length > MAX_EXPORT_IDS) return apiError(400, "bad_request", `ids may name at most ${MAX_EXPORT_IDS} links`, "ids");
   const now = deps.now();
-  const links = chosen === null ? deps.lister.all(ownerFilter(auth.principal)) : visibleLinks(chosen, auth.principal, deps);
+  const links = (chosen === null ? deps.lister.all(ownerFilter(auth.principal)) : visibleLinks(chosen, auth.principal, deps))[Symbol.asyncIterator]();
   const encoder = new TextEncoder();
   let first = true;
   // Logged when it starts: a client that hangs up half-way still leaves its line.
   logAction(deps.log, auth.principal, "export", null, `started ${format}${chosen === null ? "" : ` ${chosen.length} ids`}`);
   // Pulled a chunk at a time: a slow client holds no read transaction open between chunks.
   const stream = new ReadableStream<Uint8Array>({
-    pull(controller) {
+    async pull(controller) {
       let text = "";
       if (first) text += format === "csv" ? csvRecord(EXPORT_COLUMNS) : "[";
       for (let i = 0; i < 200; i++) {
-        const next = links.next();
+        const next = await links.next();
         if (next.done) {
           if (format === "json") text += first ? "]\n" : "\n]\n";
           controller.enqueue(encoder.encode(text));
@@ -67,17 +67,17 @@ export function handleExport(request: Request, server: PeerServer, deps: LinksDe
   });
 }
 
-function* visibleLinks(ids: readonly string[], principal: Principal, deps: LinksDeps): Generator<Link> {
+async function* visibleLinks(ids: readonly string[], principal: Principal, deps: LinksDeps): AsyncGenerator<Link> {
   for (const id of new Set(ids)) {
-    const link = deps.links.get(id);
-    if (link !== null && maySee(principal, link)) yield link;
+    const link = await visibleLink(id, principal, deps);
+    if (link !== null) yield link;
   }
 }
 
 type Outcome = { created: { row: number; id: string; shortUrl: string }[]; failed: { row: number; code: string; error: string }[] };
 
 export async function handleImport(request: Request, server: PeerServer, deps: LinksDeps): Promise<Response> {
-  const auth = requirePrincipal(request, server, deps);
+  const auth = await requirePrincipal(request, server, deps);
   if (!auth.ok) return auth.response;
   const base = publicBase(deps.config, server, request, deps.trusted);
   if (base === null) return badHost();

@@ -11,7 +11,7 @@ import type { Link } from "../links/link.ts";
 import { encodeCursor, type LinkLister } from "../links/list.ts";
 import type { LinkStore } from "../links/store.ts";
 import type { ClickRecorder } from "../visits/recorder.ts";
-import { OVERVIEW_DAYS } from "../stats/overview.ts";
+import { OVERVIEW_DAYS, type DailyCounts } from "../stats/overview.ts";
 import { maySee, ownerFilter, requirePrincipal, type AuthDeps, type Principal } from "./auth.ts";
 import { mediaType, MAX_BODY_BYTES, readBodyText, wellFormedText } from "./form-body.ts";
 import { linkJson } from "./link-json.ts";
@@ -26,7 +26,7 @@ export type LinksDeps = AuthDeps & {
   links: LinkStore;
   lister: LinkLister;
   /** clicks per day of the last days, per link id (stats/overview.ts) */
-  dailyCounts: (ids: readonly string[], now: number, days: number) => Map<string, number[]>;
+  dailyCounts: DailyCounts;
   blocklist: () => Blocklist;
   recorder: Pick<ClickRecorder, "hurry">;
 };
@@ -41,8 +41,8 @@ export function linkRenderer(request: Request, server: PeerServer, deps: LinksDe
 }
 
 
-export function handleListLinks(request: Request, server: PeerServer, deps: LinksDeps): Response {
-  const auth = requirePrincipal(request, server, deps);
+export async function handleListLinks(request: Request, server: PeerServer, deps: LinksDeps): Promise<Response> {
+  const auth = await requirePrincipal(request, server, deps);
   if (!auth.ok) return auth.response;
   const parsed = parseListQuery(new URL(request.url).searchParams);
   if (!parsed.ok) return fieldErrors([parsed.problem]);
@@ -50,31 +50,31 @@ export function handleListLinks(request: Request, server: PeerServer, deps: Link
   if (render === null) return badHost();
   const { daily, ...params } = parsed.params;
   const now = deps.now();
-  const page = deps.lister.page({ ...params, ownerKeyId: ownerFilter(auth.principal), now });
-  const counts = daily ? deps.dailyCounts(page.links.map((l) => l.id), now, OVERVIEW_DAYS) : null;
+  const page = await deps.lister.page({ ...params, ownerKeyId: ownerFilter(auth.principal), now });
+  const counts = daily ? await deps.dailyCounts(page.links.map((l) => l.id), now, OVERVIEW_DAYS) : null;
   const links = page.links.map((l) => (counts ? { ...render(l), daily: counts.get(l.id) ?? [] } : render(l)));
   logAction(deps.log, auth.principal, "list", null, `ok ${page.links.length}`);
   return json(200, { success: true, data: { links, nextCursor: page.next === null ? null : encodeCursor(page.next) } });
 }
 
 /** The link a key may see, or null (unknown, malformed, or another key's). */
-function visibleLink(id: string, principal: Principal, deps: LinksDeps): Link | null {
-  const link = looksLikeId(id) ? deps.links.get(id) : null;
+export async function visibleLink(id: string, principal: Principal, deps: Pick<LinksDeps, "links">): Promise<Link | null> {
+  const link = looksLikeId(id) ? await deps.links.get(id) : null;
   return link !== null && maySee(principal, link) ? link : null;
 }
 
-export function handleGetLink(request: Request, id: string, server: PeerServer, deps: LinksDeps): Response {
-  const auth = requirePrincipal(request, server, deps);
+export async function handleGetLink(request: Request, id: string, server: PeerServer, deps: LinksDeps): Promise<Response> {
+  const auth = await requirePrincipal(request, server, deps);
   if (!auth.ok) return auth.response;
   const render = linkRenderer(request, server, deps);
   if (render === null) return badHost();
-  const link = visibleLink(id, auth.principal, deps);
+  const link = await visibleLink(id, auth.principal, deps);
   logAction(deps.log, auth.principal, "get", id, link ? "ok" : "not_found");
   return link ? json(200, { success: true, data: render(link) }) : linkNotFound(id);
 }
 
 export async function handlePatchLink(request: Request, id: string, server: PeerServer, deps: LinksDeps): Promise<Response> {
-  const auth = requirePrincipal(request, server, deps);
+  const auth = await requirePrincipal(request, server, deps);
   if (!auth.ok) return auth.response;
   const principal = auth.principal;
   const render = linkRenderer(request, server, deps);
@@ -89,7 +89,7 @@ export async function handlePatchLink(request: Request, id: string, server: Peer
     return apiError(400, "bad_request", "the JSON body could not be parsed");
   }
   if (!wellFormedText(value)) return apiError(400, "bad_request", "the JSON body holds text that is not valid Unicode (a lone surrogate)");
-  if (visibleLink(id, principal, deps) === null) {
+  if ((await visibleLink(id, principal, deps)) === null) {
     logAction(deps.log, principal, "update", id, "not_found");
     return linkNotFound(id);
   }
@@ -114,10 +114,10 @@ export async function handlePatchLink(request: Request, id: string, server: Peer
 }
 
 export async function handleDeleteLink(request: Request, id: string, server: PeerServer, deps: LinksDeps): Promise<Response> {
-  const auth = requirePrincipal(request, server, deps);
+  const auth = await requirePrincipal(request, server, deps);
   if (!auth.ok) return auth.response;
   const principal = auth.principal;
-  if (visibleLink(id, principal, deps) === null) {
+  if ((await visibleLink(id, principal, deps)) === null) {
     logAction(deps.log, principal, "delete", id, "not_found");
     return linkNotFound(id);
   }

@@ -2,8 +2,7 @@
 // so the click path pays two additions and a histogram slot per click. Who may read it:
 // addresses in --metrics-allow (default loopback; after the trusted-proxy rule), or an admin key.
 
-import { statSync } from "node:fs";
-import type { Database } from "bun:sqlite";
+import type { Storage } from "../db/storage.ts";
 import type { LinkStore } from "../links/store.ts";
 import type { ClickRecorder } from "../visits/recorder.ts";
 import type { TrustedProxies } from "../visits/client-ip.ts";
@@ -11,7 +10,7 @@ import type { RequestMetrics } from "../metrics/requests.ts";
 import { histogramLines } from "../metrics/histogram.ts";
 import { processLines } from "../metrics/process.ts";
 import { BUILD } from "../version.ts";
-import { checkSecret, type AuthDeps } from "./auth.ts";
+import { bearerSecret, checkSecret, type AuthDeps } from "./auth.ts";
 import { requestClient, type PeerServer } from "./request-origin.ts";
 import { apiError } from "./responses.ts";
 
@@ -21,22 +20,20 @@ export type MetricsDeps = AuthDeps & {
   requests: RequestMetrics;
   links: Pick<LinkStore, "cacheStats">;
   recorder: Pick<ClickRecorder, "stats">;
-  db: Database;
-  dbPath: string;
+  storage: Pick<Storage, "engine" | "size">;
   version: string;
 };
 
-export function handleMetrics(request: Request, server: PeerServer, deps: MetricsDeps): Response {
+export async function handleMetrics(request: Request, server: PeerServer, deps: MetricsDeps): Promise<Response> {
   const header = request.headers.get("authorization");
   if (header !== null) {
-    const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
-    const checked = checkSecret(match ? match[1]! : null, request, server, deps);
+    const checked = await checkSecret(bearerSecret(header), request, server, deps);
     if (!checked.ok) return checked.response;
     if (checked.principal.scope !== "admin") return forbidden("metrics need an admin key (or an address in --metrics-allow)");
   } else if (deps.metricsAllow === null || !deps.metricsAllow.contains(requestClient(server, request, deps.trusted))) {
     return forbidden("this address may not read the metrics (--metrics-allow), and no admin key was sent");
   }
-  return new Response(exposition(deps).join("\n") + "\n", {
+  return new Response((await exposition(deps)).join("\n") + "\n", {
     headers: { "Content-Type": "text/plain; version=0.0.4; charset=utf-8", "Cache-Control": "no-store" },
   });
 }
@@ -45,10 +42,10 @@ function forbidden(error: string): Response {
   return apiError(403, "metrics_forbidden", error);
 }
 
-function exposition(deps: MetricsDeps): string[] {
+async function exposition(deps: MetricsDeps): Promise<string[]> {
   const visits = deps.recorder.stats();
   const cache = deps.links.cacheStats();
-  const links = (deps.db.query("SELECT COUNT(*) AS n FROM links").get() as { n: number }).n;
+  const stored = await deps.storage.size();
   const metric = (name: string, type: "counter" | "gauge", help: string, value: number) => [`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`, `${name} ${value}`];
   const esc = (v: string) => v.replace(/\\/g, "\\\\").replace(/"/g, '\\"');
   return [
@@ -60,10 +57,10 @@ function exposition(deps: MetricsDeps): string[] {
     ...metric("shortener_visits_dropped_total", "counter", "Visits dropped because the queue was full while the disk refused writes.", visits.dropped),
     ...metric("shortener_visits_discarded_total", "counter", "Visits of links deleted before the visits were written.", visits.discarded),
     ...metric("shortener_visit_queue_length", "gauge", "Visits answered but not yet written.", visits.queued),
-    ...metric("shortener_links", "gauge", "Links stored.", links),
+    ...metric("shortener_links", "gauge", "Links stored.", stored.links),
     ...metric("shortener_link_cache_hits_total", "counter", "Clicks whose link was found in memory.", cache.hits),
     ...metric("shortener_link_cache_misses_total", "counter", "Clicks whose link had to be read from the database.", cache.misses),
-    ...metric("shortener_database_bytes", "gauge", "Size of the database file and its write-ahead log.", fileSize(deps.dbPath) + fileSize(`${deps.dbPath}-wal`)),
+    ...metric("shortener_database_bytes", "gauge", deps.storage.engine === "sqlite" ? "Size of the database file and its write-ahead log." : "Size of the PostgreSQL database (pg_database_size).", stored.bytes),
     "# HELP shortener_recorder_batch_write_seconds Time the recorder took to write one batch of visits and rollups.",
     "# TYPE shortener_recorder_batch_write_seconds histogram",
     ...histogramLines("shortener_recorder_batch_write_seconds", "", visits.batchWrite),
@@ -72,10 +69,3 @@ function exposition(deps: MetricsDeps): string[] {
   ];
 }
 
-function fileSize(path: string): number {
-  try {
-    return statSync(path).size;
-  } catch {
-    return 0;
-  }
-}

@@ -8,10 +8,10 @@ import { json } from "./responses.ts";
 
 export type OverviewDeps = AuthDeps & { overview: OverviewReader };
 
-export function handleOverview(request: Request, server: PeerServer, deps: OverviewDeps): Response {
-  const auth = requirePrincipal(request, server, deps);
+export async function handleOverview(request: Request, server: PeerServer, deps: OverviewDeps): Promise<Response> {
+  const auth = await requirePrincipal(request, server, deps);
   if (!auth.ok) return auth.response;
-  const data = deps.overview(ownerFilter(auth.principal), deps.now());
+  const data = await deps.overview(ownerFilter(auth.principal), deps.now());
   logAction(deps.log, auth.principal, "overview", null, "ok");
   return json(200, { success: true, data });
 }

@@ -1,6 +1,6 @@
 // GET /<id>: the click. Answers from memory with a 302 and hands the click's raw facts to the recorder.
 
-import type { LinkStore } from "../links/store.ts";
+import type { Admission, LinkStore } from "../links/store.ts";
 import { looksLikeId } from "../links/alias.ts";
 import type { TrustedProxies } from "../visits/client-ip.ts";
 import type { ClickRecorder } from "../visits/recorder.ts";
@@ -17,10 +17,18 @@ export type RedirectDeps = {
 
 const CACHE_CONTROL = "no-store, max-age=0";
 
-export function handleRedirect(request: Request, id: string, server: PeerServer, deps: RedirectDeps, requestUrl = request.url): Response {
+export function handleRedirect(request: Request, id: string, server: PeerServer, deps: RedirectDeps, requestUrl = request.url): Response | Promise<Response> {
   const click = request.method === "GET";
   const now = deps.now();
-  const admitted = looksLikeId(id) ? deps.links.admit(id, click, now) : null;
+  if (!looksLikeId(id)) return notFoundPage();
+  const admitted = deps.links.admit(id, click, now);
+  // SQLite answers from the cache or a synchronous read: no promise on the way. A database behind
+  // the network (PostgreSQL, on a cache miss or a click limit) answers later.
+  if (admitted instanceof Promise) return admitted.then((a) => answer(a, request, id, server, deps, requestUrl, click, now));
+  return answer(admitted, request, id, server, deps, requestUrl, click, now);
+}
+
+function answer(admitted: Admission | null, request: Request, id: string, server: PeerServer, deps: RedirectDeps, requestUrl: string, click: boolean, now: number): Response {
   if (admitted === null) return notFoundPage();
   // Disabled, expired, blocked or deleted: 410, and not a click.
   if ("gone" in admitted) return gonePage(admitted.gone, request.headers.get("accept-language"));

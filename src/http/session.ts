@@ -25,7 +25,7 @@ export async function handleSignIn(request: Request, server: PeerServer, deps: S
   if (!body.ok) return apiError(body.status, body.code, body.error);
   const secret = typeof body.fields.key === "string" ? body.fields.key.trim() : "";
   if (secret === "") return apiError(400, "bad_request", "key is required", "key");
-  const checked = checkSecret(secret, request, server, deps);
+  const checked = await checkSecret(secret, request, server, deps);
   if (!checked.ok) return checked.response;
   let token: string;
   try {
@@ -37,8 +37,8 @@ export async function handleSignIn(request: Request, server: PeerServer, deps: S
   return json(200, { success: true, data: { name: checked.principal.name, scope: checked.principal.scope } }, { "Set-Cookie": cookie(request, server, deps, token, SESSION_IDLE_MS) });
 }
 
-export function handleWhoAmI(request: Request, server: PeerServer, deps: SessionDeps): Response {
-  const auth = authenticate(request, server, deps);
+export async function handleWhoAmI(request: Request, server: PeerServer, deps: SessionDeps): Promise<Response> {
+  const auth = await authenticate(request, server, deps);
   if (!auth.ok) return auth.response;
   const policy = { createAccess: deps.config.createAccess, statsAccess: deps.config.statsAccess };
   const token = sessionToken(request);
@@ -49,13 +49,13 @@ export function handleWhoAmI(request: Request, server: PeerServer, deps: Session
   return json(200, { success: true, data: p === null ? { signedIn: false, ...policy } : { signedIn: true, name: p.name, scope: p.scope, ...policy } }, headers);
 }
 
-export function handleSignOut(request: Request, server: PeerServer, deps: SessionDeps): Response {
-  const auth = authenticate(request, server, deps); // refuses a cross-site sign-out (Origin)
+export async function handleSignOut(request: Request, server: PeerServer, deps: SessionDeps): Promise<Response> {
+  const auth = await authenticate(request, server, deps); // refuses a cross-site sign-out (Origin)
   if (!auth.ok) return auth.response;
   const token = sessionToken(request);
   if (token !== null) {
     try {
-      deps.sessions.end(token);
+      await deps.sessions.end(token);
     } catch (err) {
       return storageUnavailable(err, deps.log, "signing out");
     }

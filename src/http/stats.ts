@@ -20,15 +20,15 @@ export type StatsVerdict = "ok" | "not_found" | "auth_required" | { refused: Res
  * Whether this request may read a link's statistics. With --stats-access key only the link's
  * owner key or an admin key may; an unknown link and another's link look the same (not_found).
  */
-export function mayReadStats(request: Request, server: PeerServer, link: Link | null, deps: StatsDeps): StatsVerdict {
+export async function mayReadStats(request: Request, server: PeerServer, link: Link | null, deps: StatsDeps): Promise<StatsVerdict> {
   if (deps.config.statsAccess === "public") return link ? "ok" : "not_found";
-  const auth = authenticate(request, server, deps);
+  const auth = await authenticate(request, server, deps);
   if (!auth.ok) return { refused: auth.response };
   if (auth.principal === null) return "auth_required";
   return link && maySee(auth.principal, link) ? "ok" : "not_found";
 }
 
-export function handleStats(request: Request, server: PeerServer, deps: StatsDeps): Response {
+export async function handleStats(request: Request, server: PeerServer, deps: StatsDeps): Promise<Response> {
   const query = new URL(request.url).searchParams;
   const id = query.get("id")?.trim() ?? "";
   if (id === "") return apiError(400, "id_missing", "the query parameter id is required", "id");
@@ -44,13 +44,13 @@ export function handleStats(request: Request, server: PeerServer, deps: StatsDep
   const bots = query.get("bots") ?? "include";
   if (bots !== "include" && bots !== "exclude") return apiError(400, "bad_request", "bots must be include or exclude", "bots");
 
-  const link = id.length <= 30 ? deps.links.get(id) : null;
-  const verdict = mayReadStats(request, server, link, deps);
+  const link = id.length <= 30 ? await deps.links.get(id) : null;
+  const verdict = await mayReadStats(request, server, link, deps);
   if (verdict === "auth_required") return authRequired();
   if (typeof verdict === "object") return verdict.refused;
   if (verdict === "not_found" || !link) return linkNotFound(id);
   const now = deps.now();
-  const stats = deps.stats.read(link, { from, to, excludeBots: bots === "exclude" }, now);
+  const stats = await deps.stats.read(link, { from, to, excludeBots: bots === "exclude" }, now);
   return json(200, {
     success: true,
     data: {

@@ -9,7 +9,7 @@ import type { PeerServer } from "./request-origin.ts";
 
 export type WebDeps = {
   /** Whether the request may see this link's stats page: it exists, and it is public or theirs. */
-  statsPage: (request: Request, server: PeerServer, id: string) => "ok" | "not_found" | "private";
+  statsPage: (request: Request, server: PeerServer, id: string) => Promise<"ok" | "not_found" | "private">;
   version: string;
 };
 
@@ -86,8 +86,8 @@ export function webRoutes(deps: WebDeps) {
   // One static prefix per language: a `/:lang/...` parameter would clash with the core's `/:id`
   // (Elysia's router needs one parameter name per position), and unknown languages 404 anyway.
   for (const lang of LANGUAGES) {
-    app.get(`/${lang}/stats/:id`, ({ params, request, server }) => {
-      const verdict = deps.statsPage(request, server, params.id);
+    app.get(`/${lang}/stats/:id`, async ({ params, request, server }) => {
+      const verdict = await deps.statsPage(request, server, params.id);
       if (verdict === "not_found") return html(renderNotFound(lang, "link", PAGE_ASSETS), lang, 404);
       if (verdict === "private") return html(renderStatsPrivate(lang, params.id, PAGE_ASSETS), lang, 401);
       return html(renderStats(lang, params.id, PAGE_ASSETS), lang);

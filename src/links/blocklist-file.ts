@@ -3,7 +3,6 @@
 // reload keeps the previous list (and says so), like --geoip-db.
 
 import { readFileSync, statSync } from "node:fs";
-import type { Database } from "bun:sqlite";
 import type { Logger } from "../log.ts";
 import { EMPTY_BLOCKLIST, parseBlocklist, type Blocklist } from "./blocklist.ts";
 import type { LinkStore } from "./store.ts";
@@ -13,31 +12,37 @@ const MTIME_POLL_MS = 5_000;
 export type BlocklistFile = {
   current(): Blocklist;
   /** Re-reads the file; keeps the previous list when the new one is unusable. */
-  reload(): void;
+  reload(): Promise<void>;
   stop(): void;
 };
 
 /** Reads the file (throws on a bad one: a configuration error at start) and applies it to the links. */
-export function openBlocklistFile(path: string | null, db: Database, links: LinkStore, log: Logger): BlocklistFile {
+export async function openBlocklistFile(path: string | null, links: LinkStore, log: Logger): Promise<BlocklistFile> {
   let list = path === null ? EMPTY_BLOCKLIST : read(path);
   let mtime = path === null ? 0 : mtimeOf(path);
-  applyToLinks(path, list, db, links, log);
+  await applyToLinks(path, list, links, log);
 
+  // One application at a time: a SIGHUP during a walk over many links waits for it to finish.
+  let applying: Promise<void> = Promise.resolve();
   const reload = () => {
-    if (path === null) return;
+    if (path === null) return applying;
     try {
       list = read(path);
       mtime = mtimeOf(path);
     } catch (err) {
       log.error("blocklist reload failed; keeping the previous list", { error: err instanceof Error ? err.message : String(err) });
-      return;
+      return applying;
     }
-    applyToLinks(path, list, db, links, log);
+    const next = list;
+    applying = applying.then(() => applyToLinks(path, next, links, log)).catch((err: unknown) => {
+      log.error("applying the blocklist to stored links failed; the next reload tries again", { error: err instanceof Error ? err.message : String(err) });
+    });
+    return applying;
   };
   // Polled, not watched: editors and deploy tools replace the file by rename, which breaks watches.
   const timer = path === null ? null : setInterval(() => {
     const now = mtimeOf(path);
-    if (now !== 0 && now !== mtime) reload();
+    if (now !== 0 && now !== mtime) void reload();
   }, MTIME_POLL_MS);
   timer?.unref();
   return { current: () => list, reload, stop: () => timer && clearInterval(timer) };
@@ -48,15 +53,15 @@ function read(path: string): Blocklist {
 }
 
 /** Sets links.blocked to the list's verdict wherever it changed; clears the click cache. */
-function applyToLinks(path: string | null, list: Blocklist, db: Database, links: LinkStore, log: Logger): void {
+async function applyToLinks(path: string | null, list: Blocklist, links: LinkStore, log: Logger): Promise<void> {
   const blocked: number[] = [];
   const unblocked: number[] = [];
-  for (const row of db.query<{ seq: number; url: string; blocked: number }, []>("SELECT seq, url, blocked FROM links").iterate()) {
-    const match = list.matches(row.url);
-    if (match && row.blocked === 0) blocked.push(row.seq);
-    else if (!match && row.blocked === 1) unblocked.push(row.seq);
+  for await (const link of links.destinations()) {
+    const match = list.matches(link.url);
+    if (match && !link.blocked) blocked.push(link.seq);
+    else if (!match && link.blocked) unblocked.push(link.seq);
   }
-  if (blocked.length > 0 || unblocked.length > 0) links.setBlocked(blocked, unblocked);
+  if (blocked.length > 0 || unblocked.length > 0) await links.setBlocked(blocked, unblocked);
   if (path !== null || unblocked.length > 0) {
     log.info(`blocklist ${path ?? "(none)"}: ${list.domains} domains, ${list.patterns} patterns; links newly blocked ${blocked.length}, unblocked ${unblocked.length}`);
   }

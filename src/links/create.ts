@@ -46,7 +46,7 @@ export function checkDestination(raw: unknown, ownHosts: readonly string[], isBl
 }
 
 /** Validates every field (reporting all problems at once) and stores the new link; storage errors are thrown. */
-export function createLink(store: LinkStore, req: CreateRequest): CreateResult {
+export async function createLink(store: LinkStore, req: CreateRequest): Promise<CreateResult> {
   const f = req.fields;
   const problems: FieldProblem[] = [];
   const url = checkDestination(f.url, req.ownHosts, req.isBlocked);
@@ -82,7 +82,7 @@ export function createLink(store: LinkStore, req: CreateRequest): CreateResult {
   if (problems.length > 0 || !url.ok) return { ok: false, status: 400, problems };
 
   try {
-    const link = store.create({ url: url.url, alias: alias as string | null, ownerKeyId: req.ownerKeyId, expiresAt, maxClicks, tags }, req.now);
+    const link = await store.create({ url: url.url, alias: alias as string | null, ownerKeyId: req.ownerKeyId, expiresAt, maxClicks, tags }, req.now);
     return { ok: true, link };
   } catch (err) {
     if (err instanceof AliasTakenError) {

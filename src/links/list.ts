@@ -5,6 +5,7 @@ import type { Database } from "bun:sqlite";
 import type { Link, LinkStatus } from "./link.ts";
 import { LINK_COLUMNS, tagReader, toLink, type LinkRow } from "./rows.ts";
 import { CANDIDATE_LIMIT, searchPlanner } from "./search.ts";
+import type { MaybePromise, Synchronous } from "../util/maybe.ts";
 
 export const LIST_SORTS = ["createdAt", "totalClicks", "lastClickAt"] as const;
 export type ListSort = (typeof LIST_SORTS)[number];
@@ -49,13 +50,13 @@ const STATUS_SQL: Record<LinkStatus, { sql: string; nows: number }> = {
 };
 
 export type LinkLister = {
-  page(query: ListQuery): LinkPage;
+  page(query: ListQuery): MaybePromise<LinkPage>;
   /** Every link a key may see, oldest first, read in chunks (an export streams this). */
-  all(ownerKeyId: number | null): Generator<Link>;
+  all(ownerKeyId: number | null): AsyncIterable<Link>;
 };
 
 /** `searchCandidates`: how many index matches a search lists before it scans instead (search.ts). */
-export function createLinkLister(db: Database, searchCandidates = CANDIDATE_LIMIT): LinkLister {
+export function createLinkLister(db: Database, searchCandidates = CANDIDATE_LIMIT): Synchronous<LinkLister> {
   const tagsOf = tagReader(db);
   const search = searchPlanner(db, searchCandidates);
 
@@ -108,7 +109,7 @@ export function createLinkLister(db: Database, searchCandidates = CANDIDATE_LIMI
     };
   };
 
-  function* all(ownerKeyId: number | null): Generator<Link> {
+  async function* all(ownerKeyId: number | null): AsyncGenerator<Link> {
     let cursor: Cursor | null = null;
     do {
       const chunk = page({ ownerKeyId, q: null, tag: null, status: null, sort: "createdAt", order: "asc", limit: 500, cursor, now: 0 });

@@ -10,6 +10,7 @@ import type { GoneReason, Link } from "./link.ts";
 import { LINK_COLUMNS, tagReader, toLink, type LinkRow } from "./rows.ts";
 import { Lru } from "../util/lru.ts";
 import { isUniqueViolation } from "../db/errors.ts";
+import type { MaybePromise, Synchronous } from "../util/maybe.ts";
 
 export class AliasTakenError extends Error {}
 export class AliasRetiredError extends Error {}
@@ -47,25 +48,27 @@ export type Admission = Target | { gone: GoneReason };
 
 export type LinkStore = {
   /** Inserts a link (committed before returning); a generated id when alias is null. */
-  create(link: NewLink, now: number): Link;
+  create(link: NewLink, now: number): MaybePromise<Link>;
   /**
    * What a request for id gets: the target, why it is gone, or null for no such link. A click (GET)
    * that is let through counts against max_clicks here, on the one thread that answers clicks,
    * so exactly max_clicks clicks are let through however many arrive at once.
    */
-  admit(id: string, click: boolean, now: number): Admission | null;
+  admit(id: string, click: boolean, now: number): MaybePromise<Admission | null>;
   /** Clicks let through so far by this process, for links with a click limit (ahead of the recorder). */
   clicksAnswered(id: string): number | undefined;
   /** Lookups answered from memory and from the database, since start (for /metrics). */
   cacheStats(): { hits: number; misses: number };
   /** The whole link. */
-  get(id: string): Link | null;
+  get(id: string): MaybePromise<Link | null>;
   /** Applies changes; null when there is no such link. */
-  update(id: string, changes: LinkChanges): Link | null;
+  update(id: string, changes: LinkChanges): MaybePromise<Link | null>;
   /** Deletes the link, its visits and rollups, and retires its id; false when there is no such link. */
-  remove(id: string, now: number): boolean;
+  remove(id: string, now: number): MaybePromise<boolean>;
+  /** Every link's seq, destination and blocked flag (the blocklist's input). */
+  destinations(): AsyncIterable<{ seq: number; url: string; blocked: boolean }>;
   /** Sets the blocked flag of links by seq (the blocklist's verdict) and forgets every cached entry. */
-  setBlocked(blocked: readonly number[], unblocked: readonly number[]): void;
+  setBlocked(blocked: readonly number[], unblocked: readonly number[]): MaybePromise<void>;
 };
 
 // Enough for the working set of a busy homelab (≈ 150 B per entry → ~15 MB at the bound).
@@ -79,7 +82,7 @@ const GONE: Record<GoneReason, { gone: GoneReason }> = {
   deleted: { gone: "deleted" },
 };
 
-export function createLinkStore(db: Database, random: RandomBytes = cryptoRandomBytes, cacheEntries = DEFAULT_CACHE_ENTRIES): LinkStore {
+export function createLinkStore(db: Database, random: RandomBytes = cryptoRandomBytes, cacheEntries = DEFAULT_CACHE_ENTRIES): Synchronous<LinkStore> {
   // Nothing is inserted under a retired id: the check is part of the insert itself.
   const insert = db.query<{ seq: number }, [string, string, number, number | null, number | null, number | null]>(
     `INSERT INTO links (id, url, created_at, owner_key_id, expires_at, max_clicks)
@@ -226,6 +229,12 @@ export function createLinkStore(db: Database, random: RandomBytes = cryptoRandom
       cache.set(id, DELETED);
       answered.delete(id);
       return true;
+    },
+    async *destinations() {
+      // prepare, not query: a cached statement would be shared with an overlapping walk.
+      for (const row of db.prepare<{ seq: number; url: string; blocked: number }, []>("SELECT seq, url, blocked FROM links").iterate()) {
+        yield { seq: row.seq, url: row.url, blocked: row.blocked === 1 };
+      }
     },
     setBlocked(blocked, unblocked) {
       const mark = db.query<void, [number, string]>("UPDATE links SET blocked = ? WHERE seq IN (SELECT value FROM json_each(?))");

@@ -4,6 +4,7 @@
 
 import type { Database } from "bun:sqlite";
 import { addDays, dayOf } from "../util/day.ts";
+import type { MaybePromise, SyncFunction } from "../util/maybe.ts";
 
 export const OVERVIEW_DAYS = 30;
 const TOP = 5;
@@ -18,9 +19,11 @@ export type Overview = {
   top: { id: string; originalUrl: string; clicks: number }[];
 };
 
-export type OverviewReader = (ownerKeyId: number | null, now: number) => Overview;
+export type OverviewReader = (ownerKeyId: number | null, now: number) => MaybePromise<Overview>;
+/** Clicks per UTC day of the last `days` (oldest first, today last) for each of the given links. */
+export type DailyCounts = (ids: readonly string[], now: number, days: number) => MaybePromise<Map<string, number[]>>;
 
-export function createOverviewReader(db: Database): OverviewReader {
+export function createOverviewReader(db: Database): SyncFunction<OverviewReader> {
   // owner ?2 NULL: every link; otherwise only that key's links.
   const OWNED = "(?2 IS NULL OR link_id IN (SELECT id FROM links WHERE owner_key_id = ?2))";
   const count = db.query<{ n: number }, [null, number | null]>("SELECT COUNT(*) AS n FROM links WHERE ?2 IS NULL OR owner_key_id = ?2");
@@ -50,8 +53,7 @@ export function createOverviewReader(db: Database): OverviewReader {
   };
 }
 
-/** Clicks per UTC day of the last `days` (oldest first, today last) for each of the given links. */
-export function createDailyCounts(db: Database): (ids: readonly string[], now: number, days: number) => Map<string, number[]> {
+export function createDailyCounts(db: Database): SyncFunction<DailyCounts> {
   const rows = db.query<{ link_id: string; day: string; total: number }, [string, string]>(
     "SELECT link_id, day, total FROM daily_rollup WHERE link_id IN (SELECT value FROM json_each(?)) AND day >= ?",
   );

@@ -6,6 +6,7 @@ import type { Link } from "../links/link.ts";
 import { addDays, dayOf, daysBetween } from "../util/day.ts";
 import { createRecentVisitsReader } from "./recent.ts";
 import { hourOf } from "../visits/rollup.ts";
+import type { MaybePromise, Synchronous } from "../util/maybe.ts";
 
 export type NameCount = { name: string; count: number };
 /** `unique`: visitors counted once per day (README: Unique visitors) */
@@ -57,9 +58,9 @@ export const DEFAULT_DAYS = 365;
 export const HOURS = 48;
 const HOUR_MS = 3_600_000;
 
-export type StatsReader = { read(link: Link, filter: StatsFilter, now: number): LinkStats };
+export type StatsReader = { read(link: Link, filter: StatsFilter, now: number): MaybePromise<LinkStats> };
 
-export function createStatsReader(db: Database): StatsReader {
+export function createStatsReader(db: Database): Synchronous<StatsReader> {
   // `bots * ?1` with ?1 = 1 subtracts bot clicks, with 0 keeps them: one statement serves both filters.
   const daily = db.query<{ day: string; count: number; bots: number; uniques: number }, [number, string, string, string]>(
     `SELECT day, total - bots * ?1 AS count, bots, uniques - unique_bots * ?1 AS uniques FROM daily_rollup

@@ -108,7 +108,7 @@ describe("read-only database", () => {
     try {
       let thrown: unknown = null;
       try {
-        createLinkDirect(createLinkStore(ro), { fields: { url: "https://example.com/" }, ownerKeyId: null, ownHosts: [], isBlocked: () => false, now: Date.now() });
+        await createLinkDirect(createLinkStore(ro), { fields: { url: "https://example.com/" }, ownerKeyId: null, ownHosts: [], isBlocked: () => false, now: Date.now() });
       } catch (err) {
         thrown = err;
       }

@@ -2,8 +2,8 @@
 // links are added, the status filter agreeing with the status rule, search by both plans.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createLinkStore, type LinkStore } from "../../src/links/store.ts";
-import { createLinkLister, decodeCursor, encodeCursor, type LinkLister, type ListQuery, type ListSort } from "../../src/links/list.ts";
+import { createLinkStore } from "../../src/links/store.ts";
+import { createLinkLister, decodeCursor, encodeCursor, type ListQuery, type ListSort } from "../../src/links/list.ts";
 import { linkStatus, LINK_STATUSES, type Link } from "../../src/links/link.ts";
 import { createVisitWriter } from "../../src/visits/writer.ts";
 import { searchPlanner } from "../../src/links/search.ts";
@@ -12,10 +12,11 @@ import { tempDatabase, type TempDb } from "../support/db.ts";
 
 const NOW = Date.parse("2026-11-23T12:00:00.000Z");
 let t: TempDb;
-let store: LinkStore;
-let lister: LinkLister;
+let store: ReturnType<typeof createLinkStore>;
+let lister: ReturnType<typeof createLinkLister>;
+let everyLinkList: Link[] = [];
 
-beforeAll(() => {
+beforeAll(async () => {
   t = tempDatabase();
   store = createLinkStore(t.db);
   // At most 20 index matches are listed, so that 250 links exercise both search plans.
@@ -41,10 +42,16 @@ beforeAll(() => {
   writer.close();
   // What the recorder thread does about once a second.
   expect(createSearchIndexer(t.db).indexNew()).toBe(250);
+  await refreshEveryLink();
 });
 afterAll(() => t.dispose());
 
-const everyLink = (): Link[] => [...lister.all(null)];
+/** Every link, oldest first (through the lister's export path), as of the last refresh. */
+const everyLink = (): Link[] => everyLinkList;
+async function refreshEveryLink(): Promise<void> {
+  everyLinkList = [];
+  for await (const l of lister.all(null)) everyLinkList.push(l);
+}
 const query = (o: Partial<ListQuery>): ListQuery => ({ ownerKeyId: null, q: null, tag: null, status: null, sort: "createdAt", order: "desc", limit: 50, cursor: null, now: NOW, ...o });
 function allPages(o: Partial<ListQuery>): Link[] {
   const out: Link[] = [];
@@ -145,8 +152,9 @@ describe("filters", () => {
     store.remove(early.id, NOW);
   });
 
-  test("both plans match the same links for non-ASCII text (LIKE decides; the index only narrows)", () => {
+  test("both plans match the same links for non-ASCII text (LIKE decides; the index only narrows)", async () => {
     const umlaut = store.create({ url: "https://example.de/STRAẞE/ÄÖÜ-grüße" }, NOW);
+    await refreshEveryLink();
     createSearchIndexer(t.db).indexNew();
     const indexPlan = createLinkLister(t.db, 1000);
     const scanPlan = createLinkLister(t.db, 0); // no index matches are ever few enough: always the scan
@@ -156,10 +164,12 @@ describe("filters", () => {
     }
     expect(indexPlan.page(query({ q: "ÄÖÜ" })).links.map((l) => l.id)).toEqual([umlaut.id]);
     store.remove(umlaut.id, NOW);
+    await refreshEveryLink();
   });
 
-  test("search finds a destination after it was edited, and not the old one", () => {
+  test("search finds a destination after it was edited, and not the old one", async () => {
     store.update("link-001", { url: "https://edited.example/Haystack" });
+    await refreshEveryLink();
     expect(allPages({ q: "haystack" }).map((l) => l.id)).toEqual(["link-001"]);
     expect(allPages({ q: "page/1" }).map((l) => l.id)).not.toContain("link-001");
   });

@@ -18,8 +18,11 @@ test("a session lives until 30 days after its last use; touching it moves that o
   expect(token).toMatch(/^[0-9A-Za-z]{32}$/);
   expect(sessions.find(token, T0 + SESSION_IDLE_MS - 1)?.keyHash).toEqual(KEY_HASH);
   expect(sessions.find(token, T0 + SESSION_IDLE_MS)).toBeNull();
-  expect(sessions.touch(token, T0 + 10 * 86_400_000)).toBe(true);
-  expect(sessions.touch(token, T0 + 10 * 86_400_000 + 60_000)).toBe(false); // written at most hourly
+  const lastUsed = () => (t.db.query("SELECT last_used_at AS at FROM sessions").get() as { at: number }).at;
+  sessions.touch(token, sessions.find(token, T0 + 10 * 86_400_000)!, T0 + 10 * 86_400_000);
+  expect(lastUsed()).toBe(T0 + 10 * 86_400_000);
+  sessions.touch(token, sessions.find(token, T0 + 10 * 86_400_000 + 60_000)!, T0 + 10 * 86_400_000 + 60_000);
+  expect(lastUsed()).toBe(T0 + 10 * 86_400_000); // written at most hourly
   expect(sessions.find(token, T0 + SESSION_IDLE_MS + 86_400_000)).not.toBeNull();
   expect(sessions.find(token, T0 + 10 * 86_400_000 + SESSION_IDLE_MS)).toBeNull();
 });

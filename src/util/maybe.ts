@@ -1,0 +1,9 @@
+// A value now, or later: what a storage part answers. SQLite answers at once (its calls are
+// synchronous, and the click path keeps them so); PostgreSQL answers through a promise.
+export type MaybePromise<T> = T | Promise<T>;
+
+/** A function as an engine that answers at once implements it: no promise in its result. */
+export type SyncFunction<F> = F extends (...args: infer A) => infer R ? (...args: A) => Awaited<R> : F;
+
+/** A storage part as an engine that answers at once (SQLite) implements it: the same methods, no promises. */
+export type Synchronous<T> = { [K in keyof T]: SyncFunction<T[K]> };

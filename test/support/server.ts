@@ -1,20 +1,39 @@
 // Starts the real service as a child process on a free port with its own temp SQLite file.
 // SHORTENER_BIN=/path/to/shortener runs the compiled binary instead of `bun src/main.ts`,
 // so the same integration and browser suites exercise both.
+// SHORTENER_TEST_ENGINE=postgres gives each service a fresh database of the shared test
+// PostgreSQL (support/postgres.ts) instead of the SQLite file.
 
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Subprocess } from "bun";
 import { startListening } from "../../scripts/lib/processes.ts";
+import { sharedPostgres } from "./postgres.ts";
 
 export const REPO_ROOT = resolve(import.meta.dir, "../..");
+
+export type Engine = "sqlite" | "postgres";
+
+function engineFromEnv(): Engine {
+  const value = process.env.SHORTENER_TEST_ENGINE ?? "";
+  if (value === "" || value === "sqlite") return "sqlite";
+  if (value === "postgres") return "postgres";
+  // A typo must not quietly run everything on SQLite.
+  throw new Error(`SHORTENER_TEST_ENGINE=${value}: expected "postgres" or "sqlite" (or unset)`);
+}
+
+export const engine: Engine = engineFromEnv();
+/** For tests that read the SQLite file themselves: test.skipIf(onPostgres)(...). */
+export const onPostgres = engine === "postgres";
 
 export type RunningServer = {
   url: string;
   port: number;
   dir: string;
+  /** What --db was: the SQLite file, or on PostgreSQL the postgres:// URL of the service's database. */
   dbPath: string;
+  engine: Engine;
   proc: Subprocess;
   /** Everything the process printed so far (stdout and stderr). */
   output: () => string;
@@ -39,7 +58,7 @@ export function serverCommand(): string[] {
 
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), "shortener-test-"));
-  const dbPath = join(dir, "shortener.db");
+  const dbPath = onPostgres ? await postgresDatabaseOf(dir) : join(dir, "shortener.db");
   const args = ["--port", "0", "--host", "127.0.0.1", "--db", dbPath, ...(options.args ?? [])];
   const served = await startListening("server", [...serverCommand(), ...args], {
     cwd: options.cwd ?? dir,
@@ -52,14 +71,30 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     port,
     dir,
     dbPath,
+    engine,
     proc,
     output: served.output,
     stop,
     dispose: async () => {
       await stop();
-      if (!options.dir) rmSync(dir, { recursive: true, force: true });
+      if (options.dir) return;
+      rmSync(dir, { recursive: true, force: true });
+      // With the folder gone, nothing can start a server on that database again.
+      if (onPostgres) await (await sharedPostgres()).dropDatabase(dbPath);
     },
   };
+}
+
+/**
+ * The database of the services started with this folder: a fresh one the first time, the same one
+ * again when a test reuses the folder (as it would reuse the SQLite file in it).
+ */
+async function postgresDatabaseOf(dir: string): Promise<string> {
+  const file = join(dir, "postgres-url");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  const url = await (await sharedPostgres()).createDatabase();
+  writeFileSync(file, url + "\n");
+  return url;
 }
 
 /** POST /api/create as multipart/form-data, the spec's content type. */

@@ -28,6 +28,7 @@ import type { RequestMetrics } from "./metrics/requests.ts";
 import { handleSignIn, handleSignOut, handleWhoAmI } from "./http/session.ts";
 import { notFoundPage } from "./http/not-found.ts";
 import { apiError } from "./http/responses.ts";
+import { describeStorageFailure, isStorageFailure } from "./db/errors.ts";
 import { webRoutes } from "./http/web.ts";
 
 export type AppDeps = {
@@ -73,6 +74,12 @@ export function createApp(deps: AppDeps) {
     .onError(({ code, error, request }) => {
       const path = new URL(request.url).pathname;
       if (code === "NOT_FOUND") return path.startsWith("/api/") ? apiError(404, "not_found", `no API endpoint ${path}`) : notFoundPage();
+      // The database cannot answer (a PostgreSQL server away, a disk gone): the operator's trouble
+      // for a while, not a bug. Writes say so themselves (write-retry.ts); this covers reads.
+      if (isStorageFailure(error)) {
+        deps.log.error("request failed: storage unavailable", { path, cause: describeStorageFailure(error) });
+        return apiError(503, "storage_unavailable", "the database cannot be reached right now; try again later");
+      }
       // Anything else reaching here is our bug, not the client's: log it and answer without details.
       deps.log.error("request failed", { path, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
       if (code === "PARSE" || code === "VALIDATION") return apiError(400, "bad_request", "the request could not be read");

@@ -3,6 +3,7 @@
 
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { describeLocation, engineOf } from "./db/storage.ts";
 import { parseTrustedProxies } from "./visits/client-ip.ts";
 
 export type LogFormat = "text" | "json";
@@ -12,7 +13,7 @@ export type Access = "public" | "key";
 export type Config = Readonly<{
   port: number;
   host: string;
-  /** SQLite file; default ./shortener.db, or $STATE_DIRECTORY/shortener.db under systemd. */
+  /** SQLite file (default ./shortener.db, or $STATE_DIRECTORY/shortener.db under systemd), or a postgres:// URL. */
   dbPath: string;
   /** Public base URL, no trailing slash; null = derive from each request's Host. */
   baseUrl: string | null;
@@ -44,7 +45,7 @@ type Flag = {
 export const FLAGS: readonly Flag[] = [
   { name: "port", value: true, help: "TCP port to listen on (default 8080; 0 picks a free one)" },
   { name: "host", value: true, help: "address to listen on (default 0.0.0.0)" },
-  { name: "db", value: true, help: "SQLite file (default ./shortener.db, or $STATE_DIRECTORY/shortener.db)" },
+  { name: "db", value: true, help: "SQLite file (default ./shortener.db, or $STATE_DIRECTORY/shortener.db), or postgres://user@host/database for several instances" },
   { name: "base-url", value: true, help: "public URL of the service, e.g. https://s.example.org (default: from the Host header)" },
   { name: "trust-proxy", value: true, help: "comma-separated IPs/CIDRs of reverse proxies whose X-Forwarded-* headers are believed (default: none)" },
   { name: "geoip-db", value: true, help: "path to your own GeoLite2/GeoIP2 Country or City .mmdb (default: the embedded GeoLite2 Country)" },
@@ -132,8 +133,9 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
   if (!/^[A-Za-z0-9.:\-\[\]]+$/.test(host)) throw new ConfigError(`${named("host")}: not an address: ${host}`);
   const stateDir = env.STATE_DIRECTORY?.split(":")[0];
   const dbPath = given.get("db") ?? (stateDir ? join(stateDir, "shortener.db") : "shortener.db");
+  if (engineOf(dbPath) === "postgres") checkPostgresUrl(dbPath, named("db"));
   // A typo in --db must not quietly make folders and an empty database (systemd makes $STATE_DIRECTORY).
-  if (given.has("db") && !folderExists(dirname(resolve(dbPath)))) {
+  else if (given.has("db") && !folderExists(dirname(resolve(dbPath)))) {
     throw new ConfigError(`${named("db")}: the folder ${dirname(resolve(dbPath))} does not exist (the database file itself is created when missing)`);
   }
   const baseUrl = parseBaseUrl(given.get("base-url"), named("base-url"));
@@ -222,4 +224,16 @@ export function helpText(version: string): string {
   ];
   for (const f of FLAGS) lines.push(`  --${(f.name + (f.value ? " VALUE" : "")).padEnd(26)}${f.help}`);
   return lines.join("\n");
+}
+
+/** A postgres:// URL the client can use: a host, and a database named in its path. */
+function checkPostgresUrl(value: string, name: string): void {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`${name}: not a URL: ${describeLocation(value)}`);
+  }
+  if (url.hostname === "") throw new ConfigError(`${name}: the PostgreSQL URL names no host: ${describeLocation(value)}`);
+  if (url.pathname.length <= 1) throw new ConfigError(`${name}: the PostgreSQL URL names no database (postgres://user@host/DATABASE): ${describeLocation(value)}`);
 }

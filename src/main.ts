@@ -10,7 +10,7 @@ import { RESERVED_WORDS } from "./links/alias.ts";
 import { createRequestMetrics } from "./metrics/requests.ts";
 import { openBlocklistFile } from "./links/blocklist-file.ts";
 import { BlocklistError } from "./links/blocklist.ts";
-import { CredentialError, readAdminCredential } from "./auth/credential.ts";
+import { CredentialError, readAdminCredential, readDatabasePassword } from "./auth/credential.ts";
 import { runKeyCommand } from "./cli/keys.ts";
 import { AUTH_FAILURES_PER_MINUTE } from "./http/auth.ts";
 import { startClickRecorder, type ClickRecorder } from "./visits/recorder.ts";
@@ -42,31 +42,33 @@ async function main(): Promise<number> {
     return 0;
   }
   const log = createLogger(config.logFormat);
-  if (command === "backup") return runBackup(config.dbPath, parsed.commandArgs[0], log);
-  if (command === "key") return await runKeyCommand(config.dbPath, parsed.commandArgs, parsed.commandFlags);
-  if (command !== null) {
-    console.error(`shortener: unknown command ${command} (see --help)`);
-    return 2;
-  }
+  let databasePassword;
   let credentialHash;
   try {
-    credentialHash = readAdminCredential(process.env.CREDENTIALS_DIRECTORY);
+    databasePassword = readDatabasePassword(process.env.CREDENTIALS_DIRECTORY);
+    if (command === null) credentialHash = readAdminCredential(process.env.CREDENTIALS_DIRECTORY);
   } catch (err) {
     if (!(err instanceof CredentialError)) throw err;
     console.error(`shortener: ${err.message}`);
     return 2;
   }
-  return await serve(config, log, credentialHash);
+  if (command === "backup") return runBackup(config.dbPath, parsed.commandArgs[0], log);
+  if (command === "key") return await runKeyCommand(config.dbPath, databasePassword, parsed.commandArgs, parsed.commandFlags);
+  if (command !== null) {
+    console.error(`shortener: unknown command ${command} (see --help)`);
+    return 2;
+  }
+  return await serve(config, log, credentialHash ?? null, databasePassword);
 }
 
-async function serve(config: Config, log: Logger, credentialHash: Uint8Array | null): Promise<number> {
+async function serve(config: Config, log: Logger, credentialHash: Uint8Array | null, databasePassword: string | null): Promise<number> {
   const where = describeLocation(config.dbPath);
   let storage: Storage;
   try {
     // SQLite: this connection writes only link creates. It waits for the write lock briefly, so
     // that the event loop never stalls behind the recorder; a create that still finds it taken
     // retries without blocking (src/http/create.ts). The migrations had a 5 s timeout.
-    storage = await openStorage(config.dbPath, { busyTimeoutMs: CLICK_THREAD_BUSY_TIMEOUT_MS });
+    storage = await openStorage(config.dbPath, { busyTimeoutMs: CLICK_THREAD_BUSY_TIMEOUT_MS, password: databasePassword });
   } catch (err) {
     console.error(`shortener: cannot open database ${where}: ${err instanceof Error ? err.message : String(err)}`);
     return 1;
@@ -80,11 +82,12 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
     await storage.close();
     return 2;
   }
-  // After the migration above: the recorder thread opens the same file with its own connection.
+  // After the migration above: the recorder thread opens the same database with its own connection.
   let recorder: ClickRecorder;
   try {
     recorder = await startClickRecorder({
-      dbPath: config.dbPath,
+      database: config.dbPath,
+      databasePassword,
       geoipDb: config.geoipDb,
       trustProxy: config.trustProxy,
       logFormat: config.logFormat,

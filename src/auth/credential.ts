@@ -6,6 +6,8 @@ import { join } from "node:path";
 import { hashSecret } from "./keys.ts";
 
 export const CREDENTIAL_NAME = "admin-key";
+/** PostgreSQL's password, for a --db URL without one (LoadCredential=db-password:/etc/shortener/db-password). */
+export const DB_PASSWORD_CREDENTIAL = "db-password";
 /** The owner id of links created with the credential (no api_keys row has id 0). */
 export const CREDENTIAL_KEY_ID = 0;
 /** Short secrets could be guessed; a credential must be at least this long. */
@@ -23,4 +25,14 @@ export function readAdminCredential(credentialsDirectory: string | undefined): U
     throw new CredentialError(`credential ${CREDENTIAL_NAME}: must be one line of at least ${MIN_CREDENTIAL_LENGTH} characters without spaces (e.g. the output of \`shortener key generate\`)`);
   }
   return hashSecret(secret);
+}
+
+/** The database password systemd hands over, or null; the file's one line, without its newline. */
+export function readDatabasePassword(credentialsDirectory: string | undefined): string | null {
+  if (!credentialsDirectory) return null;
+  const path = join(credentialsDirectory, DB_PASSWORD_CREDENTIAL);
+  if (!existsSync(path)) return null;
+  const password = readFileSync(path, "utf8").replace(/\r?\n$/, "");
+  if (password === "") throw new CredentialError(`credential ${DB_PASSWORD_CREDENTIAL}: the file is empty`);
+  return password;
 }

@@ -10,10 +10,10 @@ import type { MaybePromise, Synchronous } from "../util/maybe.ts";
 
 export const SESSION_COOKIE = "shortener_session";
 export const SESSION_IDLE_MS = 30 * 86_400_000;
-const TOKEN_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-const TOKEN_PATTERN = /^[0-9A-Za-z]{32}$/;
-// last_used_at is written at most this often; a day's precision is plenty for a 30-day limit.
-const TOUCH_INTERVAL_MS = 3_600_000;
+export const SESSION_TOKEN_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+export const SESSION_TOKEN_PATTERN = /^[0-9A-Za-z]{32}$/;
+// last_used_at is written at most this often; an hour's precision is plenty for a 30-day limit.
+export const SESSION_TOUCH_INTERVAL_MS = 3_600_000;
 
 export type Session = { keyHash: Uint8Array; lastUsedAt: number };
 
@@ -35,22 +35,22 @@ export function createSessionStore(db: Database, random: RandomBytes = cryptoRan
   const purge = db.query<void, [number]>("DELETE FROM sessions WHERE last_used_at <= ?");
   return {
     start(keyHash, now) {
-      const token = randomString(TOKEN_ALPHABET, 32, random);
+      const token = randomString(SESSION_TOKEN_ALPHABET, 32, random);
       purge.run(now - SESSION_IDLE_MS); // idle ones go when a new one comes: the table stays small
       insert.run(hashSecret(token), keyHash, now, now);
       return token;
     },
     find(token, now) {
-      if (!TOKEN_PATTERN.test(token)) return null;
+      if (!SESSION_TOKEN_PATTERN.test(token)) return null;
       const row = select.get(hashSecret(token), now - SESSION_IDLE_MS);
       return row ? { keyHash: row.key_hash, lastUsedAt: row.last_used_at } : null;
     },
     touch(token, session, now) {
-      if (now - session.lastUsedAt < TOUCH_INTERVAL_MS) return;
+      if (now - session.lastUsedAt < SESSION_TOUCH_INTERVAL_MS) return;
       writeIfFree(db, () => update.run(now, hashSecret(token))); // busy: the next use writes it
     },
     end(token) {
-      if (TOKEN_PATTERN.test(token)) remove.run(hashSecret(token));
+      if (SESSION_TOKEN_PATTERN.test(token)) remove.run(hashSecret(token));
     },
   };
 }

@@ -2,14 +2,15 @@
 // database file as the service (it may be running: WAL lets both write, and the service looks keys
 // up on every request, so a revoked key stops working at once).
 
-import { openDatabase } from "../db/open.ts";
-import { createKeyStore, generateKey, KEY_NAME_PATTERN, KeyNameTakenError, SCOPES, type Scope } from "../auth/keys.ts";
+import { openKeyStore } from "../db/open-storage.ts";
+import { describeLocation } from "../db/storage.ts";
+import { generateKey, KEY_NAME_PATTERN, KeyNameTakenError, SCOPES, type Scope } from "../auth/keys.ts";
 
 type Output = { out: (line: string) => void; err: (line: string) => void };
 const STDIO: Output = { out: (l) => console.log(l), err: (l) => console.error(l) };
 
 /** Runs a key subcommand; returns the exit code (2 for a usage error). */
-export async function runKeyCommand(dbPath: string, args: readonly string[], flags: Record<string, string>, now = Date.now(), io: Output = STDIO): Promise<number> {
+export async function runKeyCommand(dbPath: string, databasePassword: string | null, args: readonly string[], flags: Record<string, string>, now = Date.now(), io: Output = STDIO): Promise<number> {
   const [action, name, ...extra] = args;
   const usage = (why: string) => {
     io.err(`shortener: ${why} (usage: shortener key create NAME [--scope admin|create] | key list | key revoke NAME | key generate)`);
@@ -30,20 +31,21 @@ export async function runKeyCommand(dbPath: string, args: readonly string[], fla
   const scope = flags.scope ?? "admin";
   if (!(SCOPES as readonly string[]).includes(scope)) return usage(`--scope must be admin or create, got ${scope}`);
 
-  let db;
+  const where = describeLocation(dbPath);
+  let opened;
   try {
-    db = openDatabase(dbPath);
+    opened = await openKeyStore(dbPath, databasePassword);
   } catch (err) {
-    io.err(`shortener: cannot open database ${dbPath}: ${err instanceof Error ? err.message : String(err)}`);
+    io.err(`shortener: cannot open database ${where}: ${err instanceof Error ? err.message : String(err)}`);
     return 1;
   }
   try {
-    const keys = createKeyStore(db);
+    const keys = opened.keys;
     if (action === "create") {
       try {
         const { key } = await keys.create(name!, scope as Scope, now);
         io.out(key);
-        io.err(`shortener: created ${scope} key "${name}" in ${dbPath}; this is the only time the key is shown`);
+        io.err(`shortener: created ${scope} key "${name}" in ${where}; this is the only time the key is shown`);
         return 0;
       } catch (err) {
         if (err instanceof KeyNameTakenError) {
@@ -68,6 +70,6 @@ export async function runKeyCommand(dbPath: string, args: readonly string[], fla
     for (const row of table) io.out(row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  "));
     return 0;
   } finally {
-    db.close();
+    await opened.close();
   }
 }

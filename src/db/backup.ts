@@ -4,9 +4,14 @@ import { Database } from "bun:sqlite";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Logger } from "../log.ts";
+import { engineOf } from "./storage.ts";
 
 /** VACUUM INTO reads one snapshot (WAL makes that safe beside a running writer) into a new file. */
 export function runBackup(dbPath: string, target: string | undefined, log: Logger): number {
+  if (engineOf(dbPath) === "postgres") {
+    console.error("shortener: backup copies a SQLite file; back PostgreSQL up with pg_dump (README: Several instances on PostgreSQL)");
+    return 2;
+  }
   if (!target) {
     console.error("shortener: backup needs a target file: shortener backup FILE");
     return 2;

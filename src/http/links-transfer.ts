@@ -37,6 +37,8 @@ export async function handleExport(request: Request, server: PeerServer, deps: L
   if (chosen !== null && chosen.length > MAX_EXPORT_IDS) return apiError(400, "bad_request", `ids may name at most ${MAX_EXPORT_IDS} links`, "ids");
   const now = deps.now();
   const links = (chosen === null ? deps.lister.all(ownerFilter(auth.principal)) : visibleLinks(chosen, auth.principal, deps))[Symbol.asyncIterator]();
+  // The first read before the answer: a database that cannot be read is a 503, not a broken download.
+  let ahead: IteratorResult<Link> | null = await links.next();
   const encoder = new TextEncoder();
   let first = true;
   // Logged when it starts: a client that hangs up half-way still leaves its line.
@@ -47,7 +49,8 @@ export async function handleExport(request: Request, server: PeerServer, deps: L
       let text = "";
       if (first) text += format === "csv" ? csvRecord(EXPORT_COLUMNS) : "[";
       for (let i = 0; i < 200; i++) {
-        const next = await links.next();
+        const next = ahead ?? (await links.next());
+        ahead = null;
         if (next.done) {
           if (format === "json") text += first ? "]\n" : "\n]\n";
           controller.enqueue(encoder.encode(text));

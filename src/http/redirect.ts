@@ -1,18 +1,22 @@
 // GET /<id>: the click. Answers from memory with a 302 and hands the click's raw facts to the recorder.
 
 import type { Admission, LinkStore } from "../links/store.ts";
+import { describeStorageFailure, isStorageFailure } from "../db/errors.ts";
+import { unavailablePage } from "./unavailable.ts";
 import { looksLikeId } from "../links/alias.ts";
 import type { TrustedProxies } from "../visits/client-ip.ts";
 import type { ClickRecorder } from "../visits/recorder.ts";
 import { peerAddress, type PeerServer } from "./request-origin.ts";
 import { notFoundPage } from "./not-found.ts";
 import { gonePage } from "./gone.ts";
+import type { Logger } from "../log.ts";
 
 export type RedirectDeps = {
   links: LinkStore;
   recorder: Pick<ClickRecorder, "record">;
   trusted: TrustedProxies;
   now: () => number;
+  log: Pick<Logger, "error">;
 };
 
 const CACHE_CONTROL = "no-store, max-age=0";
@@ -24,7 +28,16 @@ export function handleRedirect(request: Request, id: string, server: PeerServer,
   const admitted = deps.links.admit(id, click, now);
   // SQLite answers from the cache or a synchronous read: no promise on the way. A database behind
   // the network (PostgreSQL, on a cache miss or a click limit) answers later.
-  if (admitted instanceof Promise) return admitted.then((a) => answer(a, request, id, server, deps, requestUrl, click, now));
+  if (admitted instanceof Promise) {
+    return admitted.then(
+      (a) => answer(a, request, id, server, deps, requestUrl, click, now),
+      (err: unknown) => {
+        if (!isStorageFailure(err)) throw err;
+        deps.log.error("a click could not be looked up: storage unavailable", { id, cause: describeStorageFailure(err) });
+        return unavailablePage();
+      },
+    );
+  }
   return answer(admitted, request, id, server, deps, requestUrl, click, now);
 }
 

@@ -3,8 +3,8 @@
 import type { Config } from "../config.ts";
 import type { LinkStore } from "../links/store.ts";
 import type { Link } from "../links/link.ts";
-import type { StatsReader } from "../stats/queries.ts";
-import { dayOf, daysBetween, isDay } from "../util/day.ts";
+import { DEFAULT_DAYS, type StatsReader } from "../stats/queries.ts";
+import { addDays, dayOf, daysBetween, isDay } from "../util/day.ts";
 import { authenticate, authRequired, maySee, type AuthDeps } from "./auth.ts";
 import type { PeerServer } from "./request-origin.ts";
 import { apiError, json, linkNotFound } from "./responses.ts";
@@ -36,10 +36,14 @@ export async function handleStats(request: Request, server: PeerServer, deps: St
   const to = query.get("to") || null;
   if (from !== null && !isDay(from)) return apiError(400, "bad_range", "from must be a date as YYYY-MM-DD", "from");
   if (to !== null && !isDay(to)) return apiError(400, "bad_range", "to must be a date as YYYY-MM-DD", "to");
+  const today = dayOf(deps.now());
   if (from !== null) {
-    const span = daysBetween(from, to ?? dayOf(deps.now()));
+    const span = daysBetween(from, to ?? today);
     if (span < 0) return apiError(400, "bad_range", "from must not be after to", "from");
     if (span >= MAX_RANGE_DAYS) return apiError(400, "bad_range", `from..to may span at most ${MAX_RANGE_DAYS} days`, "from");
+  } else if (to !== null && daysBetween(addDays(today, -(DEFAULT_DAYS - 1)), to) >= MAX_RANGE_DAYS) {
+    // Without from, the range starts at most DEFAULT_DAYS back: a far `to` alone is as long a list.
+    return apiError(400, "bad_range", `from..to may span at most ${MAX_RANGE_DAYS} days (from defaults to ${DEFAULT_DAYS} days ago)`, "to");
   }
   const bots = query.get("bots") ?? "include";
   if (bots !== "include" && bots !== "exclude") return apiError(400, "bad_request", "bots must be include or exclude", "bots");

@@ -4,7 +4,7 @@
 import type { Database } from "bun:sqlite";
 import type { Link, LinkStatus } from "./link.ts";
 import { LINK_COLUMNS, tagReader, toLink, type LinkRow } from "./rows.ts";
-import { CANDIDATE_LIMIT, searchPlanner } from "./search.ts";
+import { CANDIDATE_LIMIT, searchPlanner, type SearchCondition } from "./search.ts";
 import type { MaybePromise, Synchronous } from "../util/maybe.ts";
 
 export const LIST_SORTS = ["createdAt", "totalClicks", "lastClickAt"] as const;
@@ -70,55 +70,67 @@ export function createLinkLister(db: Database, searchCandidates = CANDIDATE_LIMI
   const page = (query: ListQuery): LinkPage => db.transaction(() => readPage(query))();
 
   const readPage = (query: ListQuery): LinkPage => {
-    const column = SORT_COLUMN[query.sort];
-    const where: string[] = [];
-    const params: (string | number)[] = [];
-    if (query.ownerKeyId !== null) {
-      where.push("owner_key_id = ?");
-      params.push(query.ownerKeyId);
-    }
-    if (query.tag !== null) {
-      where.push("seq IN (SELECT link_seq FROM link_tags WHERE tag = ?)");
-      params.push(query.tag);
-    }
-    if (query.status !== null) {
-      const s = STATUS_SQL[query.status];
-      where.push(s.sql);
-      for (let i = 0; i < s.nows; i++) params.push(query.now);
-    }
-    if (query.q !== null) {
-      const s = search(query.q);
-      where.push(s.sql);
-      params.push(...s.params);
-    }
-    const direction = query.order === "desc" ? "DESC" : "ASC";
-    if (query.cursor !== null) {
-      where.push(`(${column}, seq) ${query.order === "desc" ? "<" : ">"} (?, ?)`);
-      params.push(query.cursor.value, query.cursor.seq);
-    }
-    const sql = `SELECT ${LINK_COLUMNS} FROM links ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
-                 ORDER BY ${column} ${direction}, seq ${direction} LIMIT ?`;
-    // One more than asked: whether a next page exists, without a count.
-    const rows = db.query<LinkRow, (string | number)[]>(sql).all(...params, query.limit + 1);
-    const more = rows.length > query.limit;
-    if (more) rows.length = query.limit;
-    const last = rows.at(-1);
-    return {
-      links: withTags(rows),
-      next: more && last ? { sort: query.sort, order: query.order, value: last[column], seq: last.seq } : null,
-    };
+    const { sql, params } = pageQuery(query, query.q === null ? null : search(query.q));
+    const { rows, next } = trimPage(query, db.query<LinkRow, (string | number)[]>(sql).all(...params));
+    return { links: withTags(rows), next };
   };
 
-  async function* all(ownerKeyId: number | null): AsyncGenerator<Link> {
-    let cursor: Cursor | null = null;
-    do {
-      const chunk = page({ ownerKeyId, q: null, tag: null, status: null, sort: "createdAt", order: "asc", limit: 500, cursor, now: 0 });
-      yield* chunk.links;
-      cursor = chunk.next;
-    } while (cursor !== null);
-  }
+  return { page, all: (ownerKeyId) => everyLink(page, ownerKeyId) };
+}
 
-  return { page, all };
+/** Every link a key may see, oldest first, read a page at a time (for LinkLister.all). */
+export async function* everyLink(page: LinkLister["page"], ownerKeyId: number | null): AsyncGenerator<Link> {
+  let cursor: Cursor | null = null;
+  do {
+    const chunk: LinkPage = await page({ ownerKeyId, q: null, tag: null, status: null, sort: "createdAt", order: "asc", limit: 500, cursor, now: 0 });
+    yield* chunk.links;
+    cursor = chunk.next;
+  } while (cursor !== null);
+}
+
+/**
+ * The SQL of one page (`?` placeholders, in order): the filters, the keyset condition after the
+ * cursor, and one row more than asked, which tells whether a next page exists without a count.
+ * Both engines run it; only the search condition is theirs.
+ */
+export function pageQuery(query: ListQuery, search: SearchCondition | null): { sql: string; params: (string | number)[] } {
+  const column = SORT_COLUMN[query.sort];
+  const where: string[] = [];
+  const params: (string | number)[] = [];
+  if (query.ownerKeyId !== null) {
+    where.push("owner_key_id = ?");
+    params.push(query.ownerKeyId);
+  }
+  if (query.tag !== null) {
+    where.push("seq IN (SELECT link_seq FROM link_tags WHERE tag = ?)");
+    params.push(query.tag);
+  }
+  if (query.status !== null) {
+    const s = STATUS_SQL[query.status];
+    where.push(s.sql);
+    for (let i = 0; i < s.nows; i++) params.push(query.now);
+  }
+  if (search !== null) {
+    where.push(search.sql);
+    params.push(...search.params);
+  }
+  const direction = query.order === "desc" ? "DESC" : "ASC";
+  if (query.cursor !== null) {
+    where.push(`(${column}, seq) ${query.order === "desc" ? "<" : ">"} (?, ?)`);
+    params.push(query.cursor.value, query.cursor.seq);
+  }
+  const sql = `SELECT ${LINK_COLUMNS} FROM links ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
+               ORDER BY ${column} ${direction}, seq ${direction} LIMIT ?`;
+  params.push(query.limit + 1);
+  return { sql, params };
+}
+
+/** The rows of pageQuery without the extra one, and the cursor of the next page when it exists. */
+export function trimPage(query: ListQuery, rows: LinkRow[]): { rows: LinkRow[]; next: Cursor | null } {
+  const more = rows.length > query.limit;
+  if (more) rows.length = query.limit;
+  const last = rows.at(-1);
+  return { rows, next: more && last ? { sort: query.sort, order: query.order, value: last[SORT_COLUMN[query.sort]], seq: last.seq } : null };
 }
 
 /** A cursor as an opaque URL-safe string. */

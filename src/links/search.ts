@@ -17,13 +17,21 @@ const MIN_INDEXED_LENGTH = 3;
 
 export type SearchCondition = { sql: string; params: (string | number)[] };
 
+/** id or url contains the pattern's term; LIKE folds ASCII case in SQLite (PostgreSQL says ILIKE). */
+export const SUBSTRING_SQL = "(id LIKE ? ESCAPE '\\' OR url LIKE ? ESCAPE '\\')";
+
+/** A LIKE pattern matching q anywhere, with its own %, _ and backslash taken literally. */
+export function likePattern(q: string): string {
+  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
 export function searchPlanner(db: Database, candidateLimit = CANDIDATE_LIMIT): (q: string) => SearchCondition {
   const candidates = db.query<{ rowid: number }, [string, number]>("SELECT rowid FROM links_search WHERE links_search MATCH ? LIMIT ?");
-  const LIKE = "(id LIKE ? ESCAPE '\\' OR url LIKE ? ESCAPE '\\')";
+  const LIKE = SUBSTRING_SQL;
   // The links not yet in the index: a range of seq from the last indexed one, a few at most.
   const unindexed = db.query<{ seq: number }, [string, string]>(`SELECT seq FROM links WHERE seq > (SELECT indexed_upto FROM links_search_state) AND ${LIKE}`);
   return (q) => {
-    const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const pattern = likePattern(q);
     const scan = { sql: LIKE, params: [pattern, pattern] };
     if ([...q].length < MIN_INDEXED_LENGTH) return scan;
     let found: { rowid: number }[];

@@ -6,7 +6,8 @@ import type { Database } from "bun:sqlite";
 import { generateId } from "./id.ts";
 import { cryptoRandomBytes, type RandomBytes } from "../util/random.ts";
 import { isReserved } from "./alias.ts";
-import type { GoneReason, Link } from "./link.ts";
+import type { Link } from "./link.ts";
+import { clickRules, DELETED, GONE, rowFacts, verdictBeforeBudget, type Admission, type RuleFacts, type Target } from "./click-rules.ts";
 import { LINK_COLUMNS, tagReader, toLink, type LinkRow } from "./rows.ts";
 import { Lru } from "../util/lru.ts";
 import { isUniqueViolation } from "../db/errors.ts";
@@ -29,22 +30,7 @@ export type NewLink = {
 /** What PATCH may change; null clears expiresAt and maxClicks. */
 export type LinkChanges = { url?: string; expiresAt?: number | null; maxClicks?: number | null; disabled?: boolean; tags?: readonly string[] };
 
-/**
- * What a click needs to know. `rules` is null for a link without limits or state, which is nearly
- * every link: the click path then does nothing but answer.
- */
-export type Target = { url: string; rules: ClickRules | null };
-export type ClickRules = {
-  /** set when the link answers 410 whatever the time: disabled, blocked or deleted */
-  gone: GoneReason | null;
-  expiresAt: number | null;
-  maxClicks: number | null;
-  /** clicks recorded when this entry was read (the click budget counts on from there) */
-  clicks: number;
-};
-
-/** A click's verdict: the target to redirect to, or why the link answers 410. */
-export type Admission = Target | { gone: GoneReason };
+export type { Admission, ClickRules, Target } from "./click-rules.ts";
 
 export type LinkStore = {
   /** Inserts a link (committed before returning); a generated id when alias is null. */
@@ -72,16 +58,8 @@ export type LinkStore = {
 };
 
 // Enough for the working set of a busy homelab (≈ 150 B per entry → ~15 MB at the bound).
-const DEFAULT_CACHE_ENTRIES = 100_000;
-const MAX_GENERATION_TRIES = 8;
-const DELETED: Target = { url: "", rules: { gone: "deleted", expiresAt: null, maxClicks: null, clicks: 0 } };
-const GONE: Record<GoneReason, { gone: GoneReason }> = {
-  disabled: { gone: "disabled" },
-  expired: { gone: "expired" },
-  blocked: { gone: "blocked" },
-  deleted: { gone: "deleted" },
-};
-
+export const DEFAULT_CACHE_ENTRIES = 100_000;
+export const MAX_GENERATION_TRIES = 8;
 export function createLinkStore(db: Database, random: RandomBytes = cryptoRandomBytes, cacheEntries = DEFAULT_CACHE_ENTRIES): Synchronous<LinkStore> {
   // Nothing is inserted under a retired id: the check is part of the insert itself.
   const insert = db.query<{ seq: number }, [string, string, number, number | null, number | null, number | null]>(
@@ -202,17 +180,14 @@ export function createLinkStore(db: Database, random: RandomBytes = cryptoRandom
     admit(id, click, now) {
       const target = resolve(id);
       if (target === null) return null;
-      const rules = target.rules;
-      if (rules === null) return target;
-      if (rules.gone !== null) return GONE[rules.gone];
-      if (rules.expiresAt !== null && now >= rules.expiresAt) return GONE.expired;
-      if (rules.maxClicks !== null) {
-        // The larger: clicks counted here may be ahead of the recorded total by a flush, but not
-        // after the limit was cleared for a while (then only the total went on counting).
-        const used = Math.max(answered.get(id) ?? 0, rules.clicks);
-        if (used >= rules.maxClicks) return GONE.expired;
-        if (click) answered.set(id, used + 1);
-      }
+      const fixed = verdictBeforeBudget(target, now);
+      if (fixed !== null) return fixed;
+      const rules = target.rules!;
+      // The larger: clicks counted here may be ahead of the recorded total by a flush, but not
+      // after the limit was cleared for a while (then only the total went on counting).
+      const used = Math.max(answered.get(id) ?? 0, rules.clicks);
+      if (used >= rules.maxClicks!) return GONE.expired;
+      if (click) answered.set(id, used + 1);
       return target;
     },
     clicksAnswered: (id) => answered.get(id),
@@ -246,20 +221,3 @@ export function createLinkStore(db: Database, random: RandomBytes = cryptoRandom
     },
   };
 }
-
-type RuleFacts = Pick<LinkRow, "expires_at" | "max_clicks" | "disabled" | "blocked" | "total_clicks">;
-
-function rowFacts(link: Link): Omit<RuleFacts, "total_clicks"> {
-  return { expires_at: link.expiresAt, max_clicks: link.maxClicks, disabled: link.disabled ? 1 : 0, blocked: link.blocked ? 1 : 0 };
-}
-
-function clickRules(row: RuleFacts): ClickRules | null {
-  if (row.blocked === 0 && row.disabled === 0 && row.expires_at === null && row.max_clicks === null) return null;
-  return {
-    gone: row.blocked === 1 ? "blocked" : row.disabled === 1 ? "disabled" : null,
-    expiresAt: row.expires_at,
-    maxClicks: row.max_clicks,
-    clicks: row.total_clicks,
-  };
-}
-

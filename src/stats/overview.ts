@@ -7,7 +7,7 @@ import { addDays, dayOf } from "../util/day.ts";
 import type { MaybePromise, SyncFunction } from "../util/maybe.ts";
 
 export const OVERVIEW_DAYS = 30;
-const TOP = 5;
+export const OVERVIEW_TOP = 5;
 
 export type Overview = {
   links: number;
@@ -37,19 +37,28 @@ export function createOverviewReader(db: Database): SyncFunction<OverviewReader>
      ORDER BY t.clicks DESC, t.link_id LIMIT ?3`,
   );
   return (ownerKeyId, now) => {
-    const today = dayOf(now);
-    const first = addDays(today, -(OVERVIEW_DAYS - 1));
-    const byDay = new Map(perDay.all(first, ownerKeyId).map((r) => [r.day, r.clicks]));
-    const daily = Array.from({ length: OVERVIEW_DAYS }, (_, i) => byDay.get(addDays(first, i)) ?? 0);
-    const sum = (days: number) => daily.slice(-days).reduce((a, b) => a + b, 0);
-    return {
-      links: count.get(null, ownerKeyId)!.n,
-      clicksToday: sum(1),
-      clicks7d: sum(7),
-      clicks30d: sum(30),
-      daily,
-      top: top.all(first, ownerKeyId, TOP).map((r) => ({ id: r.id, originalUrl: r.url, clicks: r.clicks })),
-    };
+    const first = overviewStart(now);
+    return assembleOverview(first, count.get(null, ownerKeyId)!.n, perDay.all(first, ownerKeyId), top.all(first, ownerKeyId, OVERVIEW_TOP));
+  };
+}
+
+/** The first UTC day the overview counts. */
+export function overviewStart(now: number): string {
+  return addDays(dayOf(now), -(OVERVIEW_DAYS - 1));
+}
+
+/** The overview from what an engine read: links, clicks per day since `first`, the top links. */
+export function assembleOverview(first: string, links: number, perDay: { day: string; clicks: number }[], top: { id: string; url: string; clicks: number }[]): Overview {
+  const byDay = new Map(perDay.map((r) => [r.day, r.clicks]));
+  const daily = Array.from({ length: OVERVIEW_DAYS }, (_, i) => byDay.get(addDays(first, i)) ?? 0);
+  const sum = (days: number) => daily.slice(-days).reduce((a, b) => a + b, 0);
+  return {
+    links,
+    clicksToday: sum(1),
+    clicks7d: sum(7),
+    clicks30d: sum(30),
+    daily,
+    top: top.map((r) => ({ id: r.id, originalUrl: r.url, clicks: r.clicks })),
   };
 }
 
@@ -59,12 +68,17 @@ export function createDailyCounts(db: Database): SyncFunction<DailyCounts> {
   );
   return (ids, now, days) => {
     const first = addDays(dayOf(now), -(days - 1));
-    const out = new Map(ids.map((id) => [id, new Array<number>(days).fill(0)]));
-    for (const r of rows.all(JSON.stringify(ids), first)) {
-      const index = Math.round((Date.parse(`${r.day}T00:00:00Z`) - Date.parse(`${first}T00:00:00Z`)) / 86_400_000);
-      const counts = out.get(r.link_id);
-      if (counts && index >= 0 && index < days) counts[index] = r.total;
-    }
-    return out;
+    return dailySeries(ids, first, days, rows.all(JSON.stringify(ids), first));
   };
+}
+
+/** Each link's clicks per day from `first` on (zero-filled), from its daily_rollup rows. */
+export function dailySeries(ids: readonly string[], first: string, days: number, rows: { link_id: string; day: string; total: number }[]): Map<string, number[]> {
+  const out = new Map(ids.map((id) => [id, new Array<number>(days).fill(0)]));
+  for (const r of rows) {
+    const index = Math.round((Date.parse(`${r.day}T00:00:00Z`) - Date.parse(`${first}T00:00:00Z`)) / 86_400_000);
+    const counts = out.get(r.link_id);
+    if (counts && index >= 0 && index < days) counts[index] = r.total;
+  }
+  return out;
 }

@@ -7,6 +7,7 @@ import { addDays, dayOf, daysBetween } from "../util/day.ts";
 import { createRecentVisitsReader } from "./recent.ts";
 import { hourOf } from "../visits/rollup.ts";
 import type { MaybePromise, Synchronous } from "../util/maybe.ts";
+import type { StoredVisit } from "../visits/visit-batch.ts";
 
 export type NameCount = { name: string; count: number };
 /** `unique`: visitors counted once per day (README: Unique visitors) */
@@ -82,65 +83,114 @@ export function createStatsReader(db: Database): Synchronous<StatsReader> {
   );
   const recent = createRecentVisitsReader(db);
 
-  /** The last HOURS hours up to the range's end (now, when it ends today or later), not before its start. */
-  function lastHours(linkId: string, from: string, to: string, today: string, now: number, minus: number): HourCount[] {
-    const end = to >= today ? now - (now % HOUR_MS) : Date.parse(`${to}T23:00:00Z`);
-    const start = Math.max(end - (HOURS - 1) * HOUR_MS, Date.parse(`${from}T00:00:00Z`));
-    if (start > end) return [];
-    const rows = hourly.all(minus, linkId, hourOf(start), hourOf(end));
-    const byHour = new Map(rows.map((r) => [r.hour, r]));
-    const out: HourCount[] = [];
-    for (let t = start; t <= end; t += HOUR_MS) {
-      const r = byHour.get(hourOf(t));
-      out.push({ hour: new Date(t).toISOString(), count: r?.count ?? 0, unique: r?.uniques ?? 0 });
-    }
-    return out;
-  }
-
   return {
     read(link, filter, now) {
-      const today = dayOf(now);
-      const created = dayOf(link.createdAt);
-      const from = filter.from ?? maxDay(created, addDays(today, -(DEFAULT_DAYS - 1)));
-      const to = filter.to ?? today;
-      const minus = filter.excludeBots ? 1 : 0;
-
-      const days = daily.all(minus, link.id, from, to);
-      let totalClicks = 0;
-      let botClicks = 0;
-      let uniqueVisitors = 0;
-      for (const d of days) {
-        totalClicks += d.count;
-        botClicks += d.bots;
-        uniqueVisitors += d.uniques;
-      }
-      if (filter.excludeBots) botClicks = 0; // they are already left out of every count
-      const breakdown = (name: string) => dimension.all(minus, link.id, name, from, to, MAX_BREAKDOWN_ENTRIES);
-
-      return {
-        totalClicks,
-        humanClicks: totalClicks - botClicks,
-        botPercentage: totalClicks === 0 ? 0 : Math.round((botClicks / totalClicks) * 10000) / 100,
-        uniqueVisitors,
-        recentVisits: recent(link.id, Date.parse(from + "T00:00:00Z"), Date.parse(addDays(to, 1) + "T00:00:00Z"), filter.excludeBots, RECENT_VISITS).map(
-          ([ts, browser, os, device, country, referrer, , , , isBot]) => ({ timestamp: new Date(ts).toISOString(), browser, os, device, country, referrer, isBot: isBot === 1 }),
-        ),
-        browserStats: breakdown("browser"),
-        osStats: breakdown("os"),
-        deviceStats: breakdown("device"),
-        countryStats: breakdown("country"),
-        referrerStats: breakdown("referrer"),
-        visitsByDate: zeroFilled(days, maxDay(from, created), to),
-        visitsByHour: lastHours(link.id, maxDay(from, created), to, today, now, minus),
-        utmStats: utm.all(minus, link.id, from, to, MAX_BREAKDOWN_ENTRIES).map((u) => ({
-          source: u.source || null,
-          medium: u.medium || null,
-          campaign: u.campaign || null,
-          count: u.count,
-        })),
-      };
+      const plan = planStats(link, filter, now);
+      const breakdown = (name: string) => dimension.all(plan.minus, link.id, name, plan.from, plan.to, MAX_BREAKDOWN_ENTRIES);
+      return assembleStats(plan, {
+        days: daily.all(plan.minus, link.id, plan.from, plan.to),
+        hours: plan.hours === null ? [] : hourly.all(plan.minus, link.id, hourOf(plan.hours.start), hourOf(plan.hours.end)),
+        browser: breakdown("browser"),
+        os: breakdown("os"),
+        device: breakdown("device"),
+        country: breakdown("country"),
+        referrer: breakdown("referrer"),
+        utm: utm.all(plan.minus, link.id, plan.from, plan.to, MAX_BREAKDOWN_ENTRIES),
+        recent: recent(link.id, plan.recent.fromTs, plan.recent.toTs, plan.excludeBots, RECENT_VISITS),
+      });
     },
   };
+}
+
+/** What a link's stats read: the days of the range, the hours of its end, the recent visits' span. */
+export type StatsPlan = {
+  /** first and last UTC day of the range (YYYY-MM-DD) */
+  from: string;
+  to: string;
+  /** the first day shown in visitsByDate: the range's start, not before the link's creation */
+  shownFrom: string;
+  excludeBots: boolean;
+  /** 1 subtracts bot clicks in the queries (`total - bots * minus`), 0 keeps them */
+  minus: 0 | 1;
+  /** the first and last hour of visitsByHour (ms, hour starts), or null when the range has none */
+  hours: { start: number; end: number } | null;
+  recent: { fromTs: number; toTs: number };
+};
+
+/** The rows an engine reads for a plan; counts already without bots when the plan says so. */
+export type StatsRows = {
+  days: { day: string; count: number; bots: number; uniques: number }[];
+  hours: { hour: string; count: number; uniques: number }[];
+  browser: NameCount[];
+  os: NameCount[];
+  device: NameCount[];
+  country: NameCount[];
+  referrer: NameCount[];
+  /** '' for an absent UTM parameter */
+  utm: { source: string; medium: string; campaign: string; count: number }[];
+  recent: StoredVisit[];
+};
+
+export function planStats(link: Link, filter: StatsFilter, now: number): StatsPlan {
+  const today = dayOf(now);
+  const created = dayOf(link.createdAt);
+  const from = filter.from ?? maxDay(created, addDays(today, -(DEFAULT_DAYS - 1)));
+  const to = filter.to ?? today;
+  const shownFrom = maxDay(from, created);
+  // The last HOURS hours up to the range's end (now, when it ends today or later), not before its start.
+  const end = to >= today ? now - (now % HOUR_MS) : Date.parse(`${to}T23:00:00Z`);
+  const start = Math.max(end - (HOURS - 1) * HOUR_MS, Date.parse(`${shownFrom}T00:00:00Z`));
+  return {
+    from,
+    to,
+    shownFrom,
+    excludeBots: filter.excludeBots,
+    minus: filter.excludeBots ? 1 : 0,
+    hours: start > end ? null : { start, end },
+    recent: { fromTs: Date.parse(from + "T00:00:00Z"), toTs: Date.parse(addDays(to, 1) + "T00:00:00Z") },
+  };
+}
+
+/** The API's stats from the rows an engine read for the plan. */
+export function assembleStats(plan: StatsPlan, rows: StatsRows): LinkStats {
+  let totalClicks = 0;
+  let botClicks = 0;
+  let uniqueVisitors = 0;
+  for (const d of rows.days) {
+    totalClicks += d.count;
+    botClicks += d.bots;
+    uniqueVisitors += d.uniques;
+  }
+  if (plan.excludeBots) botClicks = 0; // they are already left out of every count
+  return {
+    totalClicks,
+    humanClicks: totalClicks - botClicks,
+    botPercentage: totalClicks === 0 ? 0 : Math.round((botClicks / totalClicks) * 10000) / 100,
+    uniqueVisitors,
+    recentVisits: rows.recent.map(([ts, browser, os, device, country, referrer, , , , isBot]) => ({
+      timestamp: new Date(ts).toISOString(), browser, os, device, country, referrer, isBot: isBot === 1,
+    })),
+    browserStats: rows.browser,
+    osStats: rows.os,
+    deviceStats: rows.device,
+    countryStats: rows.country,
+    referrerStats: rows.referrer,
+    visitsByDate: zeroFilled(rows.days, plan.shownFrom, plan.to),
+    visitsByHour: zeroFilledHours(rows.hours, plan.hours),
+    utmStats: rows.utm.map((u) => ({ source: u.source || null, medium: u.medium || null, campaign: u.campaign || null, count: u.count })),
+  };
+}
+
+/** Every hour of the plan's window with its count and uniques, zero where nothing was recorded. */
+function zeroFilledHours(rows: StatsRows["hours"], window: StatsPlan["hours"]): HourCount[] {
+  if (window === null) return [];
+  const byHour = new Map(rows.map((r) => [r.hour, r]));
+  const out: HourCount[] = [];
+  for (let t = window.start; t <= window.end; t += HOUR_MS) {
+    const r = byHour.get(hourOf(t));
+    out.push({ hour: new Date(t).toISOString(), count: r?.count ?? 0, unique: r?.uniques ?? 0 });
+  }
+  return out;
 }
 
 function maxDay(a: string, b: string): string {

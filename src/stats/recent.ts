@@ -14,17 +14,29 @@ export function createRecentVisitsReader(db: Database): RecentVisitsReader {
      ORDER BY last_ts DESC`,
   );
   return (linkId, fromTs, toTs, excludeBots, limit) => {
-    if (limit <= 0) return [];
-    let found: StoredVisit[] = [];
+    const newest = newestVisits(fromTs, toTs, excludeBots, limit);
     for (const batch of batches.iterate(linkId, fromTs, toTs, excludeBots ? 1 : 0)) {
+      if (!newest.add(batch.last_ts, batch.visits)) break;
+    }
+    return newest.found();
+  };
+}
+
+/** The newest `limit` visits in [fromTs, toTs) of batches handed over newest (by last_ts) first. */
+export function newestVisits(fromTs: number, toTs: number, excludeBots: boolean, limit: number) {
+  let found: StoredVisit[] = [];
+  return {
+    /** Adds a batch; false when it (and so every older one) can add nothing: stop reading. */
+    add(lastTs: number, visits: string): boolean {
       // found is sorted newest first and full: every visit of this batch and older ones is older still.
-      if (found.length === limit && batch.last_ts < found[limit - 1]![TS]) break;
-      for (const v of parseBatch(batch.visits)) {
+      if (found.length >= limit && (limit <= 0 || lastTs < found[limit - 1]![TS])) return false;
+      for (const v of parseBatch(visits)) {
         if (v[TS] >= fromTs && v[TS] < toTs && !(excludeBots && v[IS_BOT] === 1)) found.push(v);
       }
       found.sort((a, b) => b[TS] - a[TS]);
       if (found.length > limit) found = found.slice(0, limit);
-    }
-    return found;
+      return true;
+    },
+    found: () => found,
   };
 }

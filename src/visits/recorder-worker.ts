@@ -1,8 +1,8 @@
 // The recorder's thread: turns raw clicks into Visits (trusted-proxy rule, UA and bot
-// classification, country, referrer host, UTM) and writes them with its own SQLite connection.
+// classification, country, referrer host, UTM) and writes them with its own connection to the
+// database (recorder-storage.ts: SQLite or PostgreSQL).
 // In: init, {clicks: JSON}, {reloadGeo}, {close}. Out: {ready}|{failed} once, {stats} as they change, {closed}.
 
-import { openDatabase } from "../db/open.ts";
 import { createLogger } from "../log.ts";
 import type { LogFormat } from "../config.ts";
 import { unpackClicks, type Click } from "./click.ts";
@@ -12,16 +12,19 @@ import { createCountryResolver, type CountryResolver } from "./country.ts";
 import { openCountryLookup } from "./geo.ts";
 import { createClientClassifier } from "./ua.ts";
 import { buildVisit, cachedParsers, type VisitorDeps } from "./visitor.ts";
-import { createVisitWriter, type VisitWriter, type WriterStats } from "./writer.ts";
+import type { WriterStats } from "./visit-queue.ts";
+import type { RecorderStorage } from "./recorder-storage.ts";
+import { openSqliteRecorder } from "./sqlite-recorder.ts";
+import { openPostgresRecorder } from "../db/postgres/recorder.ts";
+import { engineOf } from "../db/storage.ts";
 import { currentThreadId } from "../util/thread-policy.ts";
 import { recorderThreadPriority, type PriorityFlag, type RecorderThreadPriority } from "./recorder-priority.ts";
-import { createSearchIndexer, SEARCH_INDEX_BATCH } from "../links/search-index.ts";
-import { createVisitorIds } from "./visitor-id.ts";
-import { createSeenVisitors } from "./seen-visitors.ts";
-import { isLockBusy } from "../db/errors.ts";
 
 export type RecorderInit = {
-  dbPath: string;
+  /** --db: a SQLite file or a postgres:// URL */
+  database: string;
+  /** PostgreSQL: the password when the URL has none (systemd credential db-password) */
+  databasePassword: string | null;
   geoipDb: string | null;
   trustProxy: string;
   logFormat: LogFormat;
@@ -41,16 +44,17 @@ export type FromRecorder =
 declare const self: Worker;
 const post = (msg: FromRecorder) => self.postMessage(msg);
 
-let writer: VisitWriter;
-let db: ReturnType<typeof openDatabase>;
+let storage: RecorderStorage;
 let countries: CountryResolver;
 let record: (flat: (string | number | null)[]) => void;
+// Clicks whose salts PostgreSQL is still reading, in order; SQLite never waits here.
+let recording: Promise<void> | null = null;
 let priority: RecorderThreadPriority;
 let received = 0;
 let reported = "";
 
 const report = (error?: string) => {
-  const stats = writer.stats();
+  const stats = storage.writer.stats();
   const key = `${stats.written}/${stats.dropped}/${stats.discarded}/${stats.queued}/${stats.lastError}/${received}`;
   if (key === reported && !error) return;
   reported = key;
@@ -68,35 +72,33 @@ async function init(opts: RecorderInit): Promise<void> {
   const log = createLogger(opts.logFormat);
   countries = createCountryResolver(opts.geoipDb, geo, log);
   const trusted = parseTrustedProxies(opts.trustProxy);
-  db = openDatabase(opts.dbPath);
-  const visitorIds = createVisitorIds(db, Date.now);
-  let fullSaidOn = "";
-  const seen = createSeenVisitors(db, Date.now(), undefined, () => {
-    const today = new Date().toISOString().slice(0, 10);
-    if (today === fullSaidOn) return;
-    fullSaidOn = today;
-    log.error("unique visitors: the memory for today's visitors is full; further new visitors are counted without being remembered (uniques may be overcounted)");
-  });
-  const visitor: VisitorDeps = { classify: createClientClassifier(), country: countries.country, visitorId: visitorIds.of };
-  // Salts and seen visitors go an hour after their day (or hour) is over: checked every minute.
-  const forget = () => {
-    try {
-      visitorIds.forgetOldDays(Date.now());
-      seen.forget(Date.now());
-    } catch {
-      // a busy or full disk: the next minute tries again
-    }
-  };
-  forget();
-  setInterval(forget, 60_000);
-  const threadId = currentThreadId();
-  priority = recorderThreadPriority(opts.priorityFlag, threadId);
-  writer = createVisitWriter(db, {
-    seen,
+  const writerOptions = {
     flushIntervalMs: opts.flushIntervalMs,
     maxQueued: opts.maxQueued,
-    onError: (err) => report(err instanceof Error ? err.message : String(err)),
-  });
+    onError: (err: unknown) => report(err instanceof Error ? err.message : String(err)),
+    log,
+  };
+  try {
+    storage = engineOf(opts.database) === "postgres"
+      ? await openPostgresRecorder(opts.database, opts.databasePassword, writerOptions)
+      : openSqliteRecorder(opts.database, writerOptions);
+  } catch (err) {
+    post({ failed: `the recorder cannot open the database: ${err instanceof Error ? err.message : String(err)}` });
+    return;
+  }
+  const visitor: VisitorDeps = { classify: createClientClassifier(), country: countries.country, visitorId: storage.visitorId };
+  // Salts and seen visitors go an hour after their day (or hour) is over: checked every minute.
+  const forget = async () => {
+    try {
+      await storage.forget(Date.now());
+    } catch {
+      // a busy or full disk, a database away: the next minute tries again
+    }
+  };
+  void forget();
+  setInterval(() => void forget(), 60_000);
+  const threadId = currentThreadId();
+  priority = recorderThreadPriority(opts.priorityFlag, threadId);
   // One reusable view of a click's two forwarding headers for the trusted-proxy rule.
   let forwardedFor: string | null = null;
   let forwarded: string | null = null;
@@ -118,40 +120,29 @@ async function init(opts: RecorderInit): Promise<void> {
     }
     return address;
   };
-  record = (flat) => {
+  const build = (flat: (string | number | null)[]) => {
     for (const click of unpackClicks(flat)) {
       const facts = { linkId: click.linkId, destination: click.destination ?? "", userAgent: click.userAgent, referer: click.referer, clientAddress: addressOf(click), now: click.ts };
-      writer.record(buildVisit(facts, visitor, parsers));
+      storage.writer.record(buildVisit(facts, visitor, parsers));
       received++;
     }
   };
+  record = (flat) => {
+    const before = recording;
+    const loading = before === null ? storage.prepare(flat) : before.then(() => storage.prepare(flat));
+    if (!(loading instanceof Promise)) return build(flat);
+    // Waiting for salts (this hand-over's, or an earlier one's): built in order once they are read.
+    const next: Promise<void> = loading
+      .then(() => build(flat), () => build(flat))
+      .finally(() => {
+        if (recording === next) recording = null;
+      });
+    recording = next;
+  };
   setInterval(() => report(), opts.flushIntervalMs);
-  indexLinksForSearch(db, log);
   priority.settle();
   // The thread id lets the click thread raise this thread when it falls behind (recorder-priority.ts).
   post({ ready: { geoSource: geo.source, geoBuildDate: geo.buildDate, threadId } });
-}
-
-// This thread is the background writer, so it also brings the link search index up to date:
-// about once a second, and again at once while a burst of new links is being caught up.
-const SEARCH_INDEX_MS = 1_000;
-function indexLinksForSearch(database: ReturnType<typeof openDatabase>, log: ReturnType<typeof createLogger>): void {
-  const indexer = createSearchIndexer(database);
-  let lastError = "";
-  const tick = () => {
-    let advanced = 0;
-    try {
-      advanced = indexer.indexNew();
-      lastError = "";
-    } catch (err) {
-      // A busy lock passes by itself; anything else (a full disk, a damaged index) is said once.
-      const message = err instanceof Error ? err.message : String(err);
-      if (!isLockBusy(err) && message !== lastError) log.error("indexing new links for search failed; searches scan them meanwhile", { error: message });
-      lastError = message;
-    }
-    setTimeout(tick, advanced >= SEARCH_INDEX_BATCH ? 0 : SEARCH_INDEX_MS);
-  };
-  setTimeout(tick, SEARCH_INDEX_MS);
 }
 
 self.onmessage = (event: MessageEvent<ToRecorder>) => {
@@ -162,12 +153,13 @@ self.onmessage = (event: MessageEvent<ToRecorder>) => {
     priority.settle();
   }
   else if ("reloadGeo" in msg) void countries.reload();
-  else {
-    countries.stop();
-    writer.close();
-    report();
-    // Closed here, not by terminate(): the last connection to close checkpoints and removes the WAL.
-    db.close();
-    post({ closed: writer.stats() });
-  }
+  else void close();
 };
+
+async function close(): Promise<void> {
+  countries.stop();
+  await recording; // clicks still waiting for their salts are queued first
+  await storage.close(); // writes what is queued
+  report();
+  post({ closed: storage.writer.stats() });
+}

@@ -4,7 +4,7 @@
 
 import { packClick, CLICK_FIELDS, type Click } from "./click.ts";
 import type { FromRecorder, RecorderInit, ToRecorder } from "./recorder-worker.ts";
-import type { WriterStats } from "./writer.ts";
+import type { WriterStats } from "./visit-queue.ts";
 import { createPriorityFlag, manageRecorderPriority } from "./recorder-priority.ts";
 import { newHistogram } from "../metrics/histogram.ts";
 
@@ -49,7 +49,8 @@ function workerEntry(): string {
 /** Starts the recorder thread; rejects with the reason if it cannot start (e.g. an unusable --geoip-db). */
 export function startClickRecorder(options: RecorderOptions): Promise<ClickRecorder> {
   const init: RecorderInit = {
-    dbPath: options.dbPath,
+    database: options.database,
+    databasePassword: options.databasePassword,
     geoipDb: options.geoipDb,
     trustProxy: options.trustProxy,
     logFormat: options.logFormat,

@@ -49,10 +49,7 @@ export function createVisitorIds(db: Database, now: () => number, random: Random
   return {
     of(ts, linkId, address, userAgent) {
       const salt = saltOf(dayOfClick(ts));
-      if (salt === null) return null;
-      // NUL-separated: no two different (link, address, agent) triples give the same input.
-      const digest = Bun.CryptoHasher.hash("sha256", `${salt}\u0000${linkId}\u0000${address}\u0000${userAgent ?? ""}`) as Uint8Array;
-      return keyOf(digest);
+      return salt === null ? null : visitorKey(salt, linkId, address, userAgent);
     },
     forgetOldDays(at) {
       const keepFrom = oldestKeptDay(at);
@@ -65,6 +62,12 @@ export function createVisitorIds(db: Database, now: () => number, random: Random
 /** The oldest day whose salt is still kept at `now`: yesterday during the first hour of a day, else today. */
 export function oldestKeptDay(now: number): string {
   return dayOf(now - GRACE_MS);
+}
+
+/** The key of a visitor under a day's salt (as hex): 52 bits of the SHA-256 of them all. */
+export function visitorKey(saltHex: string, linkId: string, address: string, userAgent: string | null): number {
+  // NUL-separated: no two different (link, address, agent) triples give the same input.
+  return keyOf(Bun.CryptoHasher.hash("sha256", `${saltHex}\u0000${linkId}\u0000${address}\u0000${userAgent ?? ""}`) as Uint8Array);
 }
 
 /** The first 52 bits of a digest as a number (exact in a double, a cheap Set key). */

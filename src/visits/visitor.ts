@@ -84,7 +84,8 @@ export function utmParameters(url: string): Utm {
   const hash = url.indexOf("#", q);
   const params = new URLSearchParams(url.slice(q + 1, hash === -1 ? undefined : hash));
   const pick = (name: string) => {
-    const value = params.get(name)?.trim();
+    // Control characters go: they mean nothing in a campaign's name, and PostgreSQL's text refuses NUL.
+    const value = params.get(name)?.replace(/[\u0000-\u001f\u007f]/g, "").trim();
     return value ? value.slice(0, MAX_UTM_LENGTH) : null;
   };
   return { source: pick("utm_source"), medium: pick("utm_medium"), campaign: pick("utm_campaign") };

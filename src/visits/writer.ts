@@ -1,47 +1,29 @@
-// The background visit writer: clicks are queued in memory and written in one transaction per
-// batch, raw visits (one visit_batches row per link) and rollups together, so a redirect never
-// waits for the disk.
+// The SQLite visit writer: the queue (visit-queue.ts) over one transaction per batch, in which the
+// links' totals, the raw visits (one visit_batches row per link), the new unique visitors and the
+// rollups are written together.
 
 import type { Database } from "bun:sqlite";
 import type { Visit } from "./visit.ts";
 import { linkTotals, summarize } from "./rollup.ts";
 import type { SeenMarks, SeenVisitors } from "./seen-visitors.ts";
-import { newHistogram, observe, type HistogramCounts } from "../metrics/histogram.ts";
+import { createVisitQueue, type BatchStore, type QueueOptions, type VisitWriter } from "./visit-queue.ts";
+import type { Synchronous } from "../util/maybe.ts";
 import { batchRows } from "./visit-batch.ts";
 
-export type WriterOptions = {
-  /** How often queued visits are written; also the most a crash can lose. */
-  flushIntervalMs?: number;
-  /** A batch this large is written at once instead of waiting for the timer. */
-  batchSize?: number;
-  /** Visits kept while the disk refuses writes; past this, new visits are counted as dropped. */
-  maxQueued?: number;
-  onError?: (err: unknown) => void;
+export type WriterOptions = QueueOptions & {
   /** The visitors seen per day and hour (uniques); without it every visit counts as a new visitor. */
   seen?: SeenVisitors;
   now?: () => number;
 };
 
-/**
- * `discarded`: visits of links deleted before they could be written (not counted anywhere, by
- * design). `batchWrite`: how long writing each batch took (a histogram, for /metrics).
- */
-export type WriterStats = { queued: number; written: number; dropped: number; discarded: number; lastError: string | null; batchWrite: HistogramCounts };
+export type { VisitWriter, WriterStats } from "./visit-queue.ts";
 
-export type VisitWriter = {
-  record(visit: Visit): void;
-  /** Writes everything queued now; returns how many were written. */
-  flush(): number;
-  /** Stops the timer and writes what is left. */
-  close(): void;
-  stats(): WriterStats;
-};
+/** The SQLite writer: the queue over a batch store that writes at once (so flush() answers a number). */
+export function createVisitWriter(db: Database, options: WriterOptions = {}): Synchronous<VisitWriter> {
+  return createVisitQueue(sqliteBatchStore(db, options.seen ?? null, options.now ?? Date.now), options) as Synchronous<VisitWriter>;
+}
 
-export function createVisitWriter(db: Database, options: WriterOptions = {}): VisitWriter {
-  const flushIntervalMs = options.flushIntervalMs ?? 100;
-  const batchSize = options.batchSize ?? 2000;
-  const maxQueued = options.maxQueued ?? 200_000;
-
+function sqliteBatchStore(db: Database, seen: SeenVisitors | null, now: () => number): BatchStore {
   const insertBatch = db.query(`INSERT INTO visit_batches (link_id, first_ts, last_ts, humans, visits) VALUES (?, ?, ?, ?, ?)`);
   const addDaily = db.query(
     `INSERT INTO daily_rollup (link_id, day, total, bots, uniques, unique_bots) VALUES (?, ?, ?, ?, ?, ?)
@@ -66,16 +48,6 @@ export function createVisitWriter(db: Database, options: WriterOptions = {}): Vi
     `UPDATE links SET total_clicks = total_clicks + ?, human_clicks = human_clicks + ?, last_click_at = MAX(last_click_at, ?) WHERE id = ?`,
   );
 
-  const seen = options.seen ?? null;
-  const now = options.now ?? Date.now;
-
-  let queue: Visit[] = [];
-  let written = 0;
-  let dropped = 0;
-  let discarded = 0;
-  let lastError: string | null = null;
-  const batchWrite = newHistogram();
-
   /** Writes a batch; returns how many of its visits belonged to links deleted meanwhile, and its new visitors. */
   const writeBatch = db.transaction((all: Visit[]): { gone: number; marks: SeenMarks | null } => {
     let deleted: Set<string> | null = null;
@@ -96,49 +68,12 @@ export function createVisitWriter(db: Database, options: WriterOptions = {}): Vi
     return { gone: all.length - batch.length, marks };
   });
 
-  const flush = (): number => {
-    if (queue.length === 0) return 0;
-    const batch = queue;
-    queue = [];
-    let gone: number;
-    const started = performance.now();
-    try {
-      const done = writeBatch.immediate(batch);
-      gone = done.gone;
-      // Only now: a batch that failed is written again later and must find its visitors unseen.
-      if (done.marks !== null) seen!.commit(done.marks.added);
-    } catch (err) {
-      // Keep the batch for the next tick (disk full, locked file): nothing acknowledged is dropped
-      // while the queue has room.
-      queue = batch.concat(queue);
-      const message = err instanceof Error ? err.message : String(err);
-      if (message !== lastError) options.onError?.(err);
-      lastError = message;
-      return 0;
-    }
-    observe(batchWrite, (performance.now() - started) / 1000);
-    written += batch.length - gone;
-    discarded += gone;
-    lastError = null;
-    return batch.length - gone;
-  };
-
-  const timer = setInterval(flush, flushIntervalMs);
-
   return {
-    record(visit) {
-      if (queue.length >= maxQueued) {
-        dropped++;
-        return;
-      }
-      queue.push(visit);
-      if (queue.length >= batchSize && lastError === null) flush();
+    write(batch) {
+      // IMMEDIATE: the batch is all writes; taking the lock first avoids a busy upgrade midway.
+      const { gone, marks } = writeBatch.immediate(batch);
+      // Only after the commit: a batch that failed is written again later and must find its visitors unseen.
+      return { gone, committed: marks === null ? undefined : () => seen!.commit(marks.added) };
     },
-    flush,
-    close() {
-      clearInterval(timer);
-      flush();
-    },
-    stats: () => ({ queued: queue.length, written, dropped, discarded, lastError, batchWrite }),
   };
 }

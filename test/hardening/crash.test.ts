@@ -3,7 +3,7 @@
 // graceful stop writes every visit whose 302 was answered.
 
 import { expect, test } from "bun:test";
-import { Database } from "bun:sqlite";
+import { openStored } from "../support/stored.ts";
 import { rmSync } from "node:fs";
 import { createLink, startServer, type RunningServer } from "../support/server.ts";
 import { click } from "../support/clicks.ts";
@@ -17,17 +17,18 @@ async function seeded(dir?: string): Promise<RunningServer> {
   return server;
 }
 
-/** Opens the file the way an operator would after the process is gone: read-only. */
-function inspect(dbPath: string) {
-  const db = new Database(dbPath, { readonly: true });
+/** Reads the database the way an operator would after the process is gone (SQLite: read-only). */
+async function inspect(server: RunningServer) {
+  const db = await openStored(server);
   try {
-    const integrity = (db.query("PRAGMA integrity_check").get() as { integrity_check: string }).integrity_check;
-    const perLink = new Map((db.query("SELECT link_id, COUNT(*) AS n FROM visits GROUP BY link_id").all() as { link_id: string; n: number }[]).map((r) => [r.link_id, r.n]));
-    const visits = (db.query("SELECT COUNT(*) AS n FROM visits").get() as { n: number }).n;
-    const rolled = (db.query("SELECT COALESCE(SUM(total), 0) AS n FROM daily_rollup").get() as { n: number }).n;
+    // PostgreSQL keeps its own pages whole whatever a client process does; SQLite's file is checked.
+    const integrity = server.engine === "sqlite" ? (await db.get<{ integrity_check: string }>("PRAGMA integrity_check"))!.integrity_check : "ok";
+    const perLink = new Map((await db.all<{ link_id: string; n: number }>("SELECT link_id, COUNT(*) AS n FROM visits GROUP BY link_id")).map((r) => [r.link_id, r.n]));
+    const visits = (await db.get<{ n: number }>("SELECT COUNT(*) AS n FROM visits"))!.n;
+    const rolled = (await db.get<{ n: number }>("SELECT COALESCE(SUM(total), 0) AS n FROM daily_rollup"))!.n;
     return { integrity, perLink, visits, rolled };
   } finally {
-    db.close();
+    await db.close();
   }
 }
 
@@ -58,7 +59,7 @@ test("kill -9 during mixed load: acknowledged links survive, integrity ok, visit
   expect(total(ledger.answered)).toBeGreaterThan(50);
 
   // The file as the crash left it (hot WAL and all), opened read-only while nothing runs.
-  const after = inspect(server.dbPath);
+  const after = await inspect(server);
   expect(after.integrity).toBe("ok");
   expect(after.rolled).toBe(after.visits); // visits and rollups commit together, never half
   const sum = (f: (id: string) => number) => LINKS.reduce((a, id) => a + f(id), 0);
@@ -104,7 +105,7 @@ test("SIGTERM during mixed load: exit 0 and every answered click is written", as
 
   expect(code).toBe(0);
   expect(ledger.unexpected).toEqual([]);
-  const after = inspect(server.dbPath);
+  const after = await inspect(server);
   console.log(`SIGTERM: clicks answered ${total(ledger.answered)}, counted ${after.visits}`);
   expect(after.integrity).toBe("ok");
   for (const id of LINKS) expect({ id, counted: after.perLink.get(id) ?? 0 }).toEqual({ id, counted: ledger.answered.get(id)?.length ?? 0 });

@@ -4,7 +4,7 @@
 
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { startServer, type RunningServer } from "../support/server.ts";
-import { Database } from "bun:sqlite";
+import { openStored } from "../support/stored.ts";
 import { click } from "../support/clicks.ts";
 import { makeKey } from "../support/admin.ts";
 
@@ -113,13 +113,13 @@ test("a delete racing a flood of clicks: every click is a 302 before and a 410 a
   expect(afterDelete.length).toBeGreaterThan(0);
   expect(afterDelete.every((s) => s === 410)).toBe(true);
   await Bun.sleep(500); // a few flushes: any click queued before the delete has reached the writer
-  const db = new Database(server.dbPath, { readonly: true });
+  const db = await openStored(server);
   try {
-    for (const table of ["visit_batches", "daily_rollup", "dimension_rollup", "utm_rollup"]) {
-      expect(db.query(`SELECT COUNT(*) AS n FROM ${table} WHERE link_id = 'flooded'`).get()).toEqual({ n: 0 });
+    for (const table of ["visit_batches", "daily_rollup", "hourly_rollup", "dimension_rollup", "utm_rollup"]) {
+      expect({ table, n: (await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table} WHERE link_id = 'flooded'`))?.n }).toEqual({ table, n: 0 });
     }
   } finally {
-    db.close();
+    await db.close();
   }
   expect((await (await fetch(`${server.url}/health`)).json()).visits.dropped).toBe(0);
 });

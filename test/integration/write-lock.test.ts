@@ -1,9 +1,12 @@
 // A create that finds SQLite's write lock taken (by the recorder thread, a backup, another process)
 // waits for it without blocking the event loop: clicks and stats keep being answered meanwhile.
-// Here a second connection of the test holds the lock, on the real server's real file.
+// Here a second connection of the test holds the lock, on the real server's real file. On
+// PostgreSQL the same holds for a lock on the links table (a migration, an operator's LOCK TABLE):
+// a create waits at most lock_timeout (5 s), then the client gets a 503.
 
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
+import { SQL } from "bun";
 import { createLink, startServer, type RunningServer } from "../support/server.ts";
 
 let server: RunningServer;
@@ -16,14 +19,42 @@ beforeAll(async () => {
 });
 afterAll(() => server.dispose());
 
-function holdWriteLock(): Database {
-  const other = new Database(server.dbPath);
-  other.run("BEGIN IMMEDIATE");
-  return other;
+type HeldLock = { release(commit: boolean): Promise<void> };
+
+async function holdWriteLock(): Promise<HeldLock> {
+  if (server.engine === "sqlite") {
+    const other = new Database(server.dbPath);
+    other.run("BEGIN IMMEDIATE");
+    return {
+      release: async (commit) => {
+        other.run(commit ? "COMMIT" : "ROLLBACK");
+        other.close();
+      },
+    };
+  }
+  const pg = new SQL(server.dbPath, { max: 1 });
+  let end!: () => void;
+  const held = new Promise<void>((resolve) => (end = resolve));
+  let locked!: () => void;
+  const acquired = new Promise<void>((resolve) => (locked = resolve));
+  // EXCLUSIVE: reads go on, every insert and update of a link waits.
+  const tx = pg.begin(async (t) => {
+    await t`LOCK TABLE links IN EXCLUSIVE MODE`;
+    locked();
+    await held;
+  });
+  await acquired;
+  return {
+    release: async () => {
+      end();
+      await tx;
+      await pg.close();
+    },
+  };
 }
 
 test("a create waits for a held write lock while clicks and stats are still answered, then succeeds", async () => {
-  const other = holdWriteLock();
+  const other = await holdWriteLock();
   let released = false;
   const create = createLink(server.url, { url: "https://example.org/after-lock" }).then((r) => ({ ...r, afterRelease: released }));
 
@@ -39,8 +70,7 @@ test("a create waits for a held write lock while clicks and stats are still answ
   expect(answeredWhileHeld).toEqual(Array(10).fill(302));
 
   released = true;
-  other.run("COMMIT");
-  other.close();
+  await other.release(true);
   const result = await create;
   expect(result.status).toBe(201);
   expect(result.afterRelease).toBe(true); // it did wait for the lock
@@ -49,15 +79,14 @@ test("a create waits for a held write lock while clicks and stats are still answ
 });
 
 test("a lock held past the create's patience (5 s): a JSON 503 storage_unavailable, and the server stays up", async () => {
-  const other = holdWriteLock();
+  const other = await holdWriteLock();
   try {
     const result = await createLink(server.url, { url: "https://example.org/never" });
     expect(result.status).toBe(503);
     expect(result.body).toMatchObject({ success: false, code: "storage_unavailable" });
     expect((await fetch(`${server.url}/${clickId}`, { redirect: "manual" })).status).toBe(302);
   } finally {
-    other.run("ROLLBACK");
-    other.close();
+    await other.release(false);
   }
   expect((await createLink(server.url, { url: "https://example.org/again" })).status).toBe(201);
-}, 15_000);
+}, 20_000);

@@ -21,6 +21,9 @@ export type Postgres = {
   dropDatabase: (url: string) => Promise<void>;
   /** Stops the cluster and removes its folder. Idempotent: every call gets the same promise. */
   stop: () => Promise<void>;
+  /** Stops the server but keeps its data (an outage); resume() starts it again on the same port. */
+  pause: () => Promise<void>;
+  resume: () => Promise<void>;
   port: number;
   /** The temp folder: data/ (the cluster) and postgres.log, the server's log. */
   dir: string;
@@ -61,7 +64,7 @@ export async function startPostgres(): Promise<Postgres> {
   try {
     await initCluster(bin, owner, dir, data, password);
     const port = await startCluster(bin, owner, data, log);
-    return openCluster({ bin, owner, dir, data, port, password, watchdog, stopCommand });
+    return openCluster({ bin, owner, dir, data, port, password, watchdog, stopCommand, log });
   } catch (error) {
     runSync(owner, stopCommand); // in case it started and something after failed
     watchdog.kill("SIGKILL");
@@ -144,7 +147,7 @@ function startWatchdog(dir: string, stopCommand: string[]): Subprocess {
   return proc;
 }
 
-type Cluster = { bin: string; owner: ClusterOwner; dir: string; data: string; port: number; password: string; watchdog: Subprocess; stopCommand: string[] };
+type Cluster = { bin: string; owner: ClusterOwner; dir: string; data: string; port: number; password: string; watchdog: Subprocess; stopCommand: string[]; log: string };
 
 function openCluster(c: Cluster): Postgres {
   const url = (dbName: string) => `postgres://${USER}:${c.password}@127.0.0.1:${c.port}/${encodeURIComponent(dbName)}`;
@@ -180,6 +183,15 @@ function openCluster(c: Cluster): Postgres {
     port: c.port,
     dir: c.dir,
     stop,
+    pause: async () => {
+      const stopped = await run(c.owner, [join(c.bin, "pg_ctl"), "stop", "-D", c.data, "-m", "fast", "-w", "-t", "60"]);
+      if (stopped.code !== 0) throw new Error(`PostgreSQL for the tests: pg_ctl stop failed:\n${stopped.output}`);
+    },
+    resume: async () => {
+      // The settings file still names the same port, so clients find the server where it was.
+      const started = await run(c.owner, [join(c.bin, "pg_ctl"), "start", "-D", c.data, "-l", c.log, "-w", "-t", "60"]);
+      if (started.code !== 0) throw new Error(`PostgreSQL for the tests: pg_ctl start failed:\n${started.output}`);
+    },
     createDatabase: async () => {
       const name = `shortener_test_${++created}`;
       await admin.unsafe(`CREATE DATABASE ${name}`);

@@ -49,6 +49,8 @@ export type StartOptions = {
   /** Reuse a folder (and so its database) from an earlier server. */
   dir?: string;
   cwd?: string;
+  /** A postgres:// URL of the test's own (whatever SHORTENER_TEST_ENGINE says); the test drops it. */
+  database?: string;
 };
 
 export function serverCommand(): string[] {
@@ -58,7 +60,8 @@ export function serverCommand(): string[] {
 
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), "shortener-test-"));
-  const dbPath = onPostgres ? await postgresDatabaseOf(dir) : join(dir, "shortener.db");
+  const dbPath = options.database ?? (onPostgres ? await postgresDatabaseOf(dir) : join(dir, "shortener.db"));
+  const ownEngine: Engine = options.database ? "postgres" : engine;
   const args = ["--port", "0", "--host", "127.0.0.1", "--db", dbPath, ...(options.args ?? [])];
   const served = await startListening("server", [...serverCommand(), ...args], {
     cwd: options.cwd ?? dir,
@@ -71,7 +74,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     port,
     dir,
     dbPath,
-    engine,
+    engine: ownEngine,
     proc,
     output: served.output,
     stop,
@@ -80,7 +83,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       if (options.dir) return;
       rmSync(dir, { recursive: true, force: true });
       // With the folder gone, nothing can start a server on that database again.
-      if (onPostgres) await (await sharedPostgres()).dropDatabase(dbPath);
+      if (onPostgres && !options.database) await (await sharedPostgres()).dropDatabase(dbPath);
     },
   };
 }

@@ -24,6 +24,8 @@ describe("UTM parameters", () => {
     expect(utmParameters("https://x.y/?utm_source=a&utm_medium=")).toEqual({ source: "a", medium: null, campaign: null });
     expect(utmParameters("https://x.y/?q=1#utm_source=frag")).toEqual({ source: null, medium: null, campaign: null });
     expect(utmParameters(`https://x.y/?utm_campaign=${"c".repeat(500)}`).campaign).toHaveLength(100);
+    // Control characters (NUL included, which PostgreSQL's text refuses) are left out.
+    expect(utmParameters("https://x.y/?utm_source=a%00b%0Ac&utm_medium=%00%7F")).toEqual({ source: "abc", medium: null, campaign: null });
     expect(utmParameters("https://x.y/?utm_source=%3Cb%3E")).toEqual({ source: "<b>", medium: null, campaign: null });
   });
 });

@@ -32,7 +32,7 @@ const CODES: Record<number, string> = {
   413: "body_too_large (or too_many_rows for an import)",
   415: "unsupported_media_type",
   429: "rate_limited (creates) or auth_rate_limited (failed key attempts); Retry-After says when to come back",
-  503: "storage_unavailable: the database refuses writes (disk full, read-only)",
+  503: "storage_unavailable: the database refuses writes (disk full, read-only) or cannot be reached (PostgreSQL away)",
 };
 /** The error replies of an operation: each status with the codes it can carry. */
 function errors(statuses: number[], bad400?: string): Record<number, Reply> {
@@ -63,7 +63,7 @@ export const OPERATIONS: readonly Operation[] = [
       q("to", "last UTC day, YYYY-MM-DD"),
       q("bots", "exclude: leave bot clicks out of every figure", t.Union([t.Literal("include"), t.Literal("exclude")])),
     ],
-    responses: { 200: { description: "the link and its statistics", json: S.Stats }, ...errors([400, 401, 404, 429], "id_missing, bad_range or bad_request") },
+    responses: { 200: { description: "the link and its statistics", json: S.Stats }, ...errors([400, 401, 404, 429, 503], "id_missing, bad_range or bad_request") },
   },
   {
     method: "get", path: "/api/links", operationId: "listLinks", auth: "required",
@@ -78,7 +78,7 @@ export const OPERATIONS: readonly Operation[] = [
       q("cursor", "the nextCursor of the previous page"),
       q("include", "daily: add each link's clicks per day of the last 30", t.Literal("daily")),
     ],
-    responses: { 200: { description: "a page of links", json: S.LinkPage }, ...errors([400, 401, 429], "bad_request naming the parameter") },
+    responses: { 200: { description: "a page of links", json: S.LinkPage }, ...errors([400, 401, 429, 503], "bad_request naming the parameter") },
   },
   {
     method: "get", path: "/api/links/export", operationId: "exportLinks", auth: "required",
@@ -86,7 +86,7 @@ export const OPERATIONS: readonly Operation[] = [
     parameters: [q("format", "csv (default) or json", t.Union([t.Literal("csv"), t.Literal("json")])), q("ids", "comma-separated ids, at most 200")],
     responses: {
       200: { description: "a download (Content-Disposition: attachment)", content: { "text/csv": text, "application/json": S.ExportJson } },
-      ...errors([400, 401, 429]),
+      ...errors([400, 401, 429, 503]),
     },
   },
   {
@@ -101,7 +101,7 @@ export const OPERATIONS: readonly Operation[] = [
   {
     method: "get", path: "/api/links/{id}", operationId: "getLink", auth: "required",
     summary: "One link", parameters: [id("the link's id; another key's link is a 404 to a create key")],
-    responses: { 200: { description: "the link", json: S.LinkResponse }, ...errors([401, 404, 429]) },
+    responses: { 200: { description: "the link", json: S.LinkResponse }, ...errors([401, 404, 429, 503]) },
   },
   {
     method: "patch", path: "/api/links/{id}", operationId: "updateLink", auth: "required",
@@ -119,12 +119,12 @@ export const OPERATIONS: readonly Operation[] = [
   {
     method: "get", path: "/api/overview", operationId: "overview", auth: "required",
     summary: "The dashboard's figures for the links a key may see",
-    responses: { 200: { description: "links, clicks today / 7 / 30 days, per day, top 5", json: S.Overview }, ...errors([401, 429]) },
+    responses: { 200: { description: "links, clicks today / 7 / 30 days, per day, top 5", json: S.Overview }, ...errors([401, 429, 503]) },
   },
   {
     method: "get", path: "/api/session", operationId: "whoAmI", auth: "optional",
     summary: "Who is signed in, and the access policy",
-    responses: { 200: { description: "signed in or not", json: S.Session }, ...errors([401, 429]) },
+    responses: { 200: { description: "signed in or not", json: S.Session }, ...errors([401, 429, 503]) },
   },
   {
     method: "post", path: "/api/session", operationId: "signIn", auth: "none",
@@ -154,6 +154,7 @@ export const OPERATIONS: readonly Operation[] = [
       401: { description: CODES[401]!, json: S.ApiError },
       403: { description: "metrics_forbidden: the address is not allowed and no admin key came", json: S.ApiError },
       429: { description: CODES[429]!, json: S.ApiError, headers: RETRY },
+      503: { description: CODES[503]!, json: S.ApiError },
     },
   },
   {
@@ -164,6 +165,7 @@ export const OPERATIONS: readonly Operation[] = [
       302: { description: "to the destination (Location; Cache-Control: no-store)", headers: { Location: "the destination" } },
       404: { description: "no such link (an HTML page)", content: { "text/html": text } },
       410: { description: "disabled, expired, blocked or deleted (an HTML page in the visitor's language; not counted)", content: { "text/html": text } },
+      503: { description: "the link is not in memory and the database cannot be reached (an HTML page; Retry-After)", content: { "text/html": text }, headers: { "Retry-After": "seconds" } },
     },
   },
 ];

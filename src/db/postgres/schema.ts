@@ -1,0 +1,182 @@
+// The PostgreSQL schema: the same tables as SQLite's (src/db/migrations.ts) at its current version,
+// with PostgreSQL's types, in ordered migrations of their own recorded in shortener_schema.
+// Several instances may start at once: the first takes an advisory lock and migrates, the others
+// wait for it and find nothing left to do.
+
+import type { TransactionSQL } from "bun";
+import type { Pg } from "./connect.ts";
+
+// Append only. Never edit a migration that has shipped: add a new one.
+const MIGRATIONS: readonly string[] = [
+  // 1: everything SQLite's schema 5 holds. Times are ms since the Unix epoch (bigint); days and
+  // hours are UTC text (YYYY-MM-DD, YYYY-MM-DDTHH) compared byte-wise (COLLATE "C"); flags are
+  // smallint 0/1, so that the SQL the engines share (the link list's filters) reads the same.
+  `
+  CREATE TABLE api_keys (
+    id           bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    name         text NOT NULL,
+    scope        text NOT NULL CHECK (scope IN ('admin', 'create')),
+    hash         bytea NOT NULL UNIQUE,     -- SHA-256 of the key; the key itself is never stored
+    created_at   bigint NOT NULL,
+    last_used_at bigint,
+    revoked_at   bigint
+  );
+  CREATE UNIQUE INDEX api_keys_active_name ON api_keys(name) WHERE revoked_at IS NULL;
+
+  CREATE TABLE links (
+    seq             bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, -- never reused: list cursors rely on it
+    id              text COLLATE "C" NOT NULL UNIQUE,
+    url             text NOT NULL,
+    created_at      bigint NOT NULL,
+    owner_key_id    bigint,             -- api_keys.id; NULL = public; 0 = the systemd credential
+    expires_at      bigint,
+    max_clicks      bigint,
+    disabled        smallint NOT NULL DEFAULT 0,
+    blocked         smallint NOT NULL DEFAULT 0,
+    total_clicks    bigint NOT NULL DEFAULT 0,
+    human_clicks    bigint NOT NULL DEFAULT 0,
+    last_click_at   bigint NOT NULL DEFAULT 0,
+    -- Clicks let through while the link had a click limit, counted by every instance at the
+    -- moment it answers (the recorded total lags by a flush): max_clicks holds across instances.
+    answered_clicks bigint NOT NULL DEFAULT 0
+  );
+  CREATE INDEX links_by_created ON links(created_at, seq);
+  CREATE INDEX links_by_clicks ON links(total_clicks, seq);
+  CREATE INDEX links_by_last_click ON links(last_click_at, seq);
+  CREATE INDEX links_by_owner ON links(owner_key_id, created_at, seq);
+
+  CREATE TABLE link_tags (
+    link_seq bigint NOT NULL REFERENCES links(seq) ON DELETE CASCADE,
+    tag      text COLLATE "C" NOT NULL,
+    PRIMARY KEY (tag, link_seq)
+  );
+  CREATE INDEX link_tags_by_link ON link_tags(link_seq);
+
+  CREATE TABLE retired_ids (
+    id         text COLLATE "C" PRIMARY KEY,
+    retired_at bigint NOT NULL
+  );
+
+  CREATE TABLE visit_batches (
+    id       bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    link_id  text COLLATE "C" NOT NULL,
+    first_ts bigint NOT NULL,
+    last_ts  bigint NOT NULL,
+    humans   integer NOT NULL,
+    visits   text NOT NULL               -- JSON, as in SQLite (src/visits/visit-batch.ts)
+  );
+  CREATE INDEX visit_batches_by_link_time ON visit_batches(link_id, last_ts);
+
+  -- One row per visit, as SQLite's view of the same name: for ad-hoc SQL and saved queries.
+  CREATE VIEW visits AS
+    SELECT b.link_id, (v->>0)::bigint AS ts, v->>1 AS browser, v->>2 AS os, v->>3 AS device, v->>4 AS country,
+           v->>5 AS referrer, v->>6 AS utm_source, v->>7 AS utm_medium, v->>8 AS utm_campaign, (v->>9)::integer AS is_bot
+    FROM visit_batches AS b, jsonb_array_elements(b.visits::jsonb) AS v;
+
+  CREATE TABLE daily_rollup (
+    link_id     text COLLATE "C" NOT NULL,
+    day         text COLLATE "C" NOT NULL,
+    total       bigint NOT NULL,
+    bots        bigint NOT NULL,
+    uniques     bigint NOT NULL DEFAULT 0,
+    unique_bots bigint NOT NULL DEFAULT 0,
+    PRIMARY KEY (link_id, day)
+  );
+  CREATE INDEX daily_rollup_by_day ON daily_rollup(day, link_id, total);
+
+  CREATE TABLE hourly_rollup (
+    link_id     text COLLATE "C" NOT NULL,
+    hour        text COLLATE "C" NOT NULL,
+    total       bigint NOT NULL,
+    bots        bigint NOT NULL,
+    uniques     bigint NOT NULL,
+    unique_bots bigint NOT NULL,
+    PRIMARY KEY (link_id, hour)
+  );
+
+  CREATE TABLE dimension_rollup (
+    link_id   text COLLATE "C" NOT NULL,
+    dimension text COLLATE "C" NOT NULL,
+    day       text COLLATE "C" NOT NULL,
+    name      text COLLATE "C" NOT NULL,
+    total     bigint NOT NULL,
+    bots      bigint NOT NULL,
+    PRIMARY KEY (link_id, dimension, day, name)
+  );
+
+  CREATE TABLE utm_rollup (
+    link_id  text COLLATE "C" NOT NULL,
+    day      text COLLATE "C" NOT NULL,
+    source   text COLLATE "C" NOT NULL,
+    medium   text COLLATE "C" NOT NULL,
+    campaign text COLLATE "C" NOT NULL,
+    total    bigint NOT NULL,
+    bots     bigint NOT NULL,
+    PRIMARY KEY (link_id, day, source, medium, campaign)
+  );
+
+  CREATE TABLE sessions (
+    token_hash   bytea PRIMARY KEY,
+    key_hash     bytea NOT NULL,
+    created_at   bigint NOT NULL,
+    last_used_at bigint NOT NULL
+  );
+
+  CREATE TABLE visitor_salts (
+    day  text COLLATE "C" PRIMARY KEY,
+    salt bytea NOT NULL
+  );
+
+  -- Unlike SQLite's (a set in one recorder's memory), the visitors seen are shared by every
+  -- instance: one row per visitor key and day or hour, and an insert that finds the row tells
+  -- that the visitor was already counted there, by whichever instance.
+  CREATE TABLE visitors_seen (
+    bucket  text COLLATE "C" NOT NULL,  -- YYYY-MM-DD or YYYY-MM-DDTHH, UTC
+    visitor bigint NOT NULL,            -- 52 bits of SHA-256(salt, link, address, User-Agent)
+    PRIMARY KEY (bucket, visitor)
+  );
+  `,
+];
+
+export const PG_SCHEMA_VERSION = MIGRATIONS.length;
+// Any constant both sides agree on: the advisory lock that serializes migrations across instances.
+const MIGRATION_LOCK = 0x73686f72; // "shor"
+
+/** Brings the database's schema up to date; refuses one from a newer release. */
+export async function migratePostgres(sql: Pg): Promise<{ searchIndex: boolean }> {
+  return await sql.begin(async (tx) => {
+    await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`;
+    await tx`CREATE TABLE IF NOT EXISTS shortener_schema (version integer NOT NULL)`;
+    const rows = await tx`SELECT version FROM shortener_schema`;
+    if (rows.length === 0) await tx`INSERT INTO shortener_schema (version) VALUES (0)`;
+    const current: number = rows[0]?.version ?? 0;
+    if (current > MIGRATIONS.length) {
+      throw new Error(`database schema version ${current} is newer than this release understands (${MIGRATIONS.length}); use a newer shortener`);
+    }
+    for (let version = current + 1; version <= MIGRATIONS.length; version++) {
+      await tx.unsafe(MIGRATIONS[version - 1]!);
+      await tx`UPDATE shortener_schema SET version = ${version}`;
+    }
+    return { searchIndex: await trigramIndex(tx) };
+  });
+}
+
+/**
+ * Substring search (the list's q) uses a trigram index when the pg_trgm extension can be had: it
+ * ships with PostgreSQL and is trusted, so the database's owner may create it. Without it searches
+ * scan the links, which stays fast enough for tens of thousands.
+ */
+async function trigramIndex(tx: TransactionSQL): Promise<boolean> {
+  const present = await tx`SELECT 1 FROM pg_indexes WHERE tablename = 'links' AND indexname = 'links_search_trgm'`;
+  if (present.length > 0) return true;
+  try {
+    // A savepoint: a refused CREATE EXTENSION must not undo the migrations before it.
+    await tx.savepoint(async (sp) => {
+      await sp`CREATE EXTENSION IF NOT EXISTS pg_trgm`;
+      await sp`CREATE INDEX links_search_trgm ON links USING gin (id gin_trgm_ops, url gin_trgm_ops)`;
+    });
+    return true;
+  } catch {
+    return false;
+  }
+}

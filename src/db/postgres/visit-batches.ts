@@ -1,0 +1,141 @@
+// The recorder's PostgreSQL transaction per batch of visits: the links' totals, the raw visits, the
+// visitors seen for the first time (decided by the database, so that every instance counts a
+// visitor once) and the rollups. Rows are locked in one order (by key) in every instance, so
+// that instances writing the same links at once wait for each other instead of deadlocking.
+
+import type { TransactionSQL } from "bun";
+import type { Visit } from "../../visits/visit.ts";
+import type { BatchStore } from "../../visits/visit-queue.ts";
+import { dayCache, FIRST_IN_DAY, FIRST_IN_HOUR, hourCache, hourOf, linkTotals, summarize } from "../../visits/rollup.ts";
+import { batchRows } from "../../visits/visit-batch.ts";
+import { GRACE_MS, oldestKeptDay } from "../../visits/visitor-id.ts";
+import { num, type Pg } from "./connect.ts";
+
+export function pgBatchStore(sql: Pg, now: () => number): BatchStore {
+  return {
+    write: (all) =>
+      sql.begin(async (tx) => {
+        // The links of the batch, locked in id order; a link missing here was deleted, and its
+        // visits are not written (its rollups are gone for good).
+        const totals = [...linkTotals(all)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+        const ids = totals.map(([id]) => id);
+        const present = new Set(
+          (await tx`SELECT id FROM links WHERE id = ANY(${sql.array(ids, "TEXT")}) ORDER BY id FOR UPDATE`).map((r: { id: string }) => r.id),
+        );
+        const kept = totals.filter(([id]) => present.has(id));
+        if (kept.length > 0) {
+          await tx`
+            UPDATE links AS l SET total_clicks = l.total_clicks + v.total, human_clicks = l.human_clicks + v.humans,
+              last_click_at = GREATEST(l.last_click_at, v.last_ts)
+            FROM unnest(${sql.array(kept.map(([id]) => id), "TEXT")}::text[], ${sql.array(kept.map(([, t]) => t.total), "INT8")}::int8[],
+                        ${sql.array(kept.map(([, t]) => t.humans), "INT8")}::int8[], ${sql.array(kept.map(([, t]) => t.lastTs), "INT8")}::int8[])
+              AS v(id, total, humans, last_ts)
+            WHERE l.id = v.id`;
+        }
+        const batch = present.size === ids.length ? all : all.filter((v) => present.has(v.linkId));
+        if (batch.length > 0) await writeVisits(tx, sql, batch, now());
+        return { gone: all.length - batch.length };
+      }),
+  };
+}
+
+async function writeVisits(tx: TransactionSQL, sql: Pg, batch: Visit[], at: number): Promise<void> {
+  const raw = batchRows(batch);
+  await tx`
+    INSERT INTO visit_batches (link_id, first_ts, last_ts, humans, visits)
+    SELECT * FROM unnest(${sql.array(raw.map((r) => r.linkId), "TEXT")}::text[], ${sql.array(raw.map((r) => r.firstTs), "INT8")}::int8[],
+                         ${sql.array(raw.map((r) => r.lastTs), "INT8")}::int8[], ${sql.array(raw.map((r) => r.humans), "INT4")}::int4[],
+                         ${sql.array(raw.map((r) => r.visits), "TEXT")}::text[])`;
+  const { daily, hourly, dimensions, utm } = summarize(batch, await firstVisits(tx, sql, batch, at));
+  const col = <T,>(rows: T[], pick: (r: T) => string | number) => rows.map(pick);
+  const text = (values: (string | number)[]) => sql.array(values, "TEXT");
+  const int8 = (values: (string | number)[]) => sql.array(values, "INT8");
+  if (daily.length > 0) {
+    await tx`
+      INSERT INTO daily_rollup AS t (link_id, day, total, bots, uniques, unique_bots)
+      SELECT * FROM unnest(${text(col(daily, (r) => r.linkId))}::text[], ${text(col(daily, (r) => r.day))}::text[], ${int8(col(daily, (r) => r.total))}::int8[],
+                           ${int8(col(daily, (r) => r.bots))}::int8[], ${int8(col(daily, (r) => r.uniques))}::int8[], ${int8(col(daily, (r) => r.uniqueBots))}::int8[])
+      ORDER BY 1, 2
+      ON CONFLICT (link_id, day) DO UPDATE SET total = t.total + excluded.total, bots = t.bots + excluded.bots,
+        uniques = t.uniques + excluded.uniques, unique_bots = t.unique_bots + excluded.unique_bots`;
+  }
+  if (hourly.length > 0) {
+    await tx`
+      INSERT INTO hourly_rollup AS t (link_id, hour, total, bots, uniques, unique_bots)
+      SELECT * FROM unnest(${text(col(hourly, (r) => r.linkId))}::text[], ${text(col(hourly, (r) => r.hour))}::text[], ${int8(col(hourly, (r) => r.total))}::int8[],
+                           ${int8(col(hourly, (r) => r.bots))}::int8[], ${int8(col(hourly, (r) => r.uniques))}::int8[], ${int8(col(hourly, (r) => r.uniqueBots))}::int8[])
+      ORDER BY 1, 2
+      ON CONFLICT (link_id, hour) DO UPDATE SET total = t.total + excluded.total, bots = t.bots + excluded.bots,
+        uniques = t.uniques + excluded.uniques, unique_bots = t.unique_bots + excluded.unique_bots`;
+  }
+  if (dimensions.length > 0) {
+    await tx`
+      INSERT INTO dimension_rollup AS t (link_id, dimension, day, name, total, bots)
+      SELECT * FROM unnest(${text(col(dimensions, (r) => r.linkId))}::text[], ${text(col(dimensions, (r) => r.dimension))}::text[],
+                           ${text(col(dimensions, (r) => r.day))}::text[], ${text(col(dimensions, (r) => r.name))}::text[],
+                           ${int8(col(dimensions, (r) => r.total))}::int8[], ${int8(col(dimensions, (r) => r.bots))}::int8[])
+      ORDER BY 1, 2, 3, 4
+      ON CONFLICT (link_id, dimension, day, name) DO UPDATE SET total = t.total + excluded.total, bots = t.bots + excluded.bots`;
+  }
+  if (utm.length > 0) {
+    await tx`
+      INSERT INTO utm_rollup AS t (link_id, day, source, medium, campaign, total, bots)
+      SELECT * FROM unnest(${text(col(utm, (r) => r.linkId))}::text[], ${text(col(utm, (r) => r.day))}::text[], ${text(col(utm, (r) => r.source))}::text[],
+                           ${text(col(utm, (r) => r.medium))}::text[], ${text(col(utm, (r) => r.campaign))}::text[],
+                           ${int8(col(utm, (r) => r.total))}::int8[], ${int8(col(utm, (r) => r.bots))}::int8[])
+      ORDER BY 1, 2, 3, 4, 5
+      ON CONFLICT (link_id, day, source, medium, campaign) DO UPDATE SET total = t.total + excluded.total, bots = t.bots + excluded.bots`;
+  }
+}
+
+/**
+ * Which visits of the batch are their visitor's first in its day and in its hour, by whichever
+ * instance: the batch's (bucket, visitor) pairs are inserted into visitors_seen, and the insert
+ * returns those that were not there. Buckets already forgotten (older than the grace hour) count
+ * as new without being remembered, as in SQLite.
+ */
+async function firstVisits(tx: TransactionSQL, sql: Pg, batch: Visit[], at: number): Promise<Uint8Array> {
+  const flags = new Uint8Array(batch.length);
+  const oldestDay = oldestKeptDay(at);
+  const oldestHour = hourOf(at - GRACE_MS);
+  const dayOf = dayCache();
+  const hourOfVisit = hourCache();
+  const pairs = new Set<string>();
+  const buckets: string[] = [];
+  const visitors: number[] = [];
+  const keys: [string, string][] = []; // per visit: its day and hour pair keys ("" = counted as new)
+  for (const v of batch) {
+    if (v.visitor === null) {
+      keys.push(["", ""]);
+      continue;
+    }
+    const day = dayOf(v.ts);
+    const hour = hourOfVisit(v.ts);
+    const dayKey = day >= oldestDay ? `${day} ${v.visitor}` : "";
+    const hourKey = hour >= oldestHour ? `${hour} ${v.visitor}` : "";
+    for (const [key, bucket] of [[dayKey, day], [hourKey, hour]] as const) {
+      if (key === "" || pairs.has(key)) continue;
+      pairs.add(key);
+      buckets.push(bucket);
+      visitors.push(v.visitor);
+    }
+    keys.push([dayKey, hourKey]);
+  }
+  const fresh = new Set<string>();
+  if (buckets.length > 0) {
+    const rows = await tx`
+      INSERT INTO visitors_seen (bucket, visitor)
+      SELECT * FROM unnest(${sql.array(buckets, "TEXT")}::text[], ${sql.array(visitors, "INT8")}::int8[]) ORDER BY 1, 2
+      ON CONFLICT DO NOTHING
+      RETURNING bucket, visitor`;
+    for (const r of rows as { bucket: string; visitor: string }[]) fresh.add(`${r.bucket} ${num(r.visitor)}`);
+  }
+  for (let i = 0; i < batch.length; i++) {
+    const [dayKey, hourKey] = keys[i]!;
+    // The first visit of the batch with a new pair takes it; later ones of the same visitor do not.
+    const firstInDay = dayKey === "" || fresh.delete(dayKey);
+    const firstInHour = hourKey === "" || fresh.delete(hourKey);
+    flags[i] = (firstInDay ? FIRST_IN_DAY : 0) | (firstInHour ? FIRST_IN_HOUR : 0);
+  }
+  return flags;
+}

@@ -12,7 +12,7 @@ export const SESSION_COOKIE = "shortener_session";
 export const SESSION_IDLE_MS = 30 * 86_400_000;
 const TOKEN_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const TOKEN_PATTERN = /^[0-9A-Za-z]{32}$/;
-// last_used_at is written at most this often; a day's precision is plenty for a 30-day limit.
+// last_used_at is written at most this often: an hour's precision is plenty for a 30-day limit.
 const TOUCH_INTERVAL_MS = 3_600_000;
 
 export type Session = { keyHash: Uint8Array; lastUsedAt: number };

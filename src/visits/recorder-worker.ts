@@ -18,6 +18,7 @@ import { recorderThreadPriority, type PriorityFlag, type RecorderThreadPriority 
 import { createSearchIndexer, SEARCH_INDEX_BATCH } from "../links/search-index.ts";
 import { createVisitorIds } from "./visitor-id.ts";
 import { createSeenVisitors } from "./seen-visitors.ts";
+import { createForgetting } from "./forget.ts";
 import { isLockBusy } from "../db/errors.ts";
 
 export type RecorderInit = {
@@ -79,10 +80,10 @@ async function init(opts: RecorderInit): Promise<void> {
   });
   const visitor: VisitorDeps = { classify: createClientClassifier(), country: countries.country, visitorId: visitorIds.of };
   // Salts and seen visitors go an hour after their day (or hour) is over: checked every minute.
+  const forgetRound = createForgetting(db, visitorIds, seen);
   const forget = () => {
     try {
-      visitorIds.forgetOldDays(Date.now());
-      seen.forget(Date.now());
+      forgetRound(Date.now());
     } catch {
       // a busy or full disk: the next minute tries again
     }

@@ -16,8 +16,8 @@ export const GRACE_MS = 3_600_000;
 export type VisitorIds = {
   /** The visitor key of a click, or null when its day's salt is gone (a click from long ago). */
   of(ts: number, linkId: string, address: string, userAgent: string | null): number | null;
-  /** Deletes the salts of days over for more than GRACE_MS (as seen at `now`). */
-  forgetOldDays(now: number): void;
+  /** Deletes the salts of days over for more than GRACE_MS (as seen at `now`); returns how many. */
+  forgetOldDays(now: number): number;
 };
 
 export function createVisitorIds(db: Database, now: () => number, random: RandomBytes = cryptoRandomBytes): VisitorIds {
@@ -56,8 +56,9 @@ export function createVisitorIds(db: Database, now: () => number, random: Random
     },
     forgetOldDays(at) {
       const keepFrom = oldestKeptDay(at);
-      deleteSalts.run(keepFrom);
+      const deleted = deleteSalts.run(keepFrom).changes;
       for (const day of salts.keys()) if (day < keepFrom) salts.delete(day);
+      return deleted;
     },
   };
 }

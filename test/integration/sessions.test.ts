@@ -45,6 +45,31 @@ describe("sign in", () => {
     expect(r.headers.get("set-cookie")).toEndWith("; Secure");
   });
 
+  test("Secure behind a TLS proxy declared to neither --trust-proxy nor --base-url: from the https Origin, or its X-Forwarded-Proto", async () => {
+    const plain = await startServer(); // trusts no proxy, no --base-url: the service itself sees http
+    try {
+      const key = makeKey(plain.dbPath, "behind-tls");
+      const host = new URL(plain.url).host;
+      const overTls = await api(plain.url, null, "POST", "/api/session", { key }, { origin: `https://${host}` });
+      expect(overTls.status).toBe(200);
+      expect(overTls.headers.get("set-cookie")).toEndWith("; Secure");
+      const cookie = cookieOf(overTls);
+      // The dashboard's renewal (a GET, no Origin) keeps it Secure when the proxy says https...
+      const renewed = await api(plain.url, null, "GET", "/api/session", undefined, { cookie, "x-forwarded-proto": "https" });
+      expect(renewed.headers.get("set-cookie")).toContain("Max-Age=2592000");
+      expect(renewed.headers.get("set-cookie")).toEndWith("; Secure");
+      // ...and plain http stays plain: a Secure cookie would never come back over it.
+      const overHttp = await api(plain.url, null, "POST", "/api/session", { key }, { origin: `http://${host}` });
+      expect(overHttp.status).toBe(200);
+      expect(overHttp.headers.get("set-cookie")).not.toContain("Secure");
+      const httpRenewal = await api(plain.url, null, "GET", "/api/session", undefined, { cookie: cookieOf(overHttp) });
+      expect(httpRenewal.headers.get("set-cookie")).toContain("Max-Age=2592000");
+      expect(httpRenewal.headers.get("set-cookie")).not.toContain("Secure");
+    } finally {
+      await plain.dispose();
+    }
+  });
+
   test("from another site's page: 403, no cookie (login CSRF)", async () => {
     const r = await signIn(admin, { origin: "https://evil.example" });
     expect(r.status).toBe(403);

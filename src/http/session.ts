@@ -44,7 +44,10 @@ export async function handleWhoAmI(request: Request, server: PeerServer, deps: S
   const token = sessionToken(request);
   const headers: Record<string, string> = {};
   // A session in use stays signed in: its cookie lives 30 days from now, like the session itself.
-  if (token !== null) headers["Set-Cookie"] = cookie(request, server, deps, token, auth.ok && auth.principal?.via === "session" ? SESSION_IDLE_MS : 0);
+  // An ended session's cookie is cleared. Beside a bearer key the cookie was not even looked at, so
+  // it is left as it is: the browser's session may well be alive.
+  if (token !== null && auth.principal?.via === "session") headers["Set-Cookie"] = cookie(request, server, deps, token, SESSION_IDLE_MS);
+  else if (auth.sessionEnded) headers["Set-Cookie"] = cookie(request, server, deps, "", 0);
   const p = auth.principal;
   return json(200, { success: true, data: p === null ? { signedIn: false, ...policy } : { signedIn: true, name: p.name, scope: p.scope, ...policy } }, headers);
 }

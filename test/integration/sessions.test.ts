@@ -97,6 +97,19 @@ describe("the session cookie in place of the key", () => {
     expect((await api(server.url, null, "GET", "/api/session")).body.data).toMatchObject({ signedIn: false });
   });
 
+  test("GET /api/session renews a live session's cookie, clears an ended one's, and leaves it alone beside a bearer key", async () => {
+    const cookie = cookieOf(await signIn(admin));
+    const withKey = await api(server.url, admin, "GET", "/api/session", undefined, { cookie });
+    expect(withKey.body.data).toMatchObject({ signedIn: true, name: "owner" });
+    expect(withKey.headers.get("set-cookie")).toBeNull(); // the key answered; the browser's session stays
+    expect((await api(server.url, null, "GET", "/api/links", undefined, { cookie })).status).toBe(200);
+    expect((await api(server.url, null, "GET", "/api/session", undefined, { cookie })).headers.get("set-cookie")).toContain("Max-Age=2592000");
+    expect((await api(server.url, null, "DELETE", "/api/session", undefined, { cookie, ...own() })).status).toBe(200);
+    const ended = await api(server.url, null, "GET", "/api/session", undefined, { cookie });
+    expect(ended.body.data).toMatchObject({ signedIn: false });
+    expect(ended.headers.get("set-cookie")).toContain("Max-Age=0");
+  });
+
   test("a change with the cookie needs this service's Origin: none or another is 403, and nothing changes", async () => {
     const cookie = cookieOf(await signIn(admin));
     await createLink(server.url, { url: "https://example.com/csrf", custom_url: "csrf-target" });

@@ -71,7 +71,12 @@ export async function requirePrincipal(request: Request, server: PeerServer, dep
   const auth = await authenticate(request, server, deps);
   if (!auth.ok) return auth;
   if (auth.principal !== null) return { ok: true, principal: auth.principal };
-  return refuse(auth.sessionEnded ? sessionEnded() : authRequired());
+  return refuse(unauthenticated(auth));
+}
+
+/** The 401 for a request that needs credentials and came without usable ones: an ended session is told so. */
+export function unauthenticated(auth: { sessionEnded: boolean }): Response {
+  return auth.sessionEnded ? sessionEnded() : authRequired();
 }
 
 export function authRequired(): Response {

@@ -33,6 +33,18 @@ describe("--create-access key, --stats-access key", () => {
     expect((await createLink(server.url, { url: "https://example.com/" }, { authorization: "Bearer sk_wrong" })).body.code).toBe("auth_invalid");
   });
 
+  test("a browser whose session has ended is told so (not asked for a key) on create and stats", async () => {
+    const signIn = await api(server.url, null, "POST", "/api/session", { key: teamA });
+    const cookie = signIn.headers.get("set-cookie")!.split(";")[0]!;
+    expect((await api(server.url, null, "DELETE", "/api/session", undefined, { cookie, origin: server.url })).status).toBe(200);
+    const create = await createLink(server.url, { url: "https://example.com/stale" }, { cookie, origin: server.url });
+    const stats = await api(server.url, null, "GET", "/api/stats?id=priv-one", undefined, { cookie });
+    for (const r of [create, stats]) {
+      expect(r.status).toBe(401);
+      expect(r.body).toMatchObject({ success: false, code: "auth_invalid", error: expect.stringContaining("session has ended") });
+    }
+  });
+
   test("stats: 401 without a key, 404 for another create key, 200 for the owner and for admin", async () => {
     const none = await api(server.url, null, "GET", "/api/stats?id=priv-one");
     expect(none.status).toBe(401);

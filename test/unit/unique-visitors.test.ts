@@ -3,6 +3,7 @@
 // of past days are deleted and nothing identifies an address.
 
 import { afterEach, describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
 import { existsSync, readFileSync } from "node:fs";
 import { createVisitorIds } from "../../src/visits/visitor-id.ts";
 import { createSeenVisitors } from "../../src/visits/seen-visitors.ts";
@@ -68,6 +69,19 @@ describe("per day", () => {
     const salts = t.db.query("SELECT day, salt FROM visitor_salts ORDER BY day").all() as { day: string; salt: Uint8Array }[];
     expect(salts.map((s) => s.day)).toEqual(["2026-11-23", "2026-11-24"]);
     expect(Buffer.from(salts[0]!.salt).equals(Buffer.from(salts[1]!.salt))).toBe(false);
+  });
+
+  test("a process on a disk that refuses writes still finds the day's stored salt (the same visitor keys)", () => {
+    const clock = { value: T0 };
+    const p = setup(clock);
+    const before = p.ids.of(T0, "uv", "203.0.113.5", "Firefox");
+    const readOnly = new Database(t.path, { readonly: true });
+    try {
+      const restarted = createVisitorIds(readOnly, () => clock.value);
+      expect(restarted.of(T0 + 1000, "uv", "203.0.113.5", "Firefox")).toBe(before);
+    } finally {
+      readOnly.close();
+    }
   });
 
   test("a click from just before midnight, written after it, still finds its day's salt and visitors", () => {

@@ -101,7 +101,7 @@ describe.skipIf(!mounted)("disk full (tmpfs filled to ENOSPC; needs root to moun
 
   // A request's "last used" write (of its key, or of its session) is best effort: a disk that
   // refuses it must not turn the request itself into a 500.
-  test("reads with a key and with a session cookie still answer 200 while the disk is full", async () => {
+  test("reads with a key and with a session cookie still answer 200 while the disk is full; an import stops with its outcome", async () => {
     const reader = makeKey(server.dbPath, "reader"); // not used before the disk fills: its first use writes last_used_at
     const browser = makeKey(server.dbPath, "browser");
     const signIn = await api(server.url, null, "POST", "/api/session", { key: browser });
@@ -126,6 +126,15 @@ describe.skipIf(!mounted)("disk full (tmpfs filled to ENOSPC; needs root to moun
       const byCookie = await api(server.url, null, "GET", "/api/links", undefined, { cookie });
       expect(byCookie.status).toBe(200);
       expect(byCookie.body.success).toBe(true);
+
+      // An import the disk stops says how far it got: the one error body with data (the contract
+      // preload holds it to its own schema).
+      const imported = await api(server.url, reader, "POST", "/api/links/import", "url\nhttps://example.com/i1\nhttps://example.com/i2\n", { "content-type": "text/csv" });
+      expect(imported.status).toBe(503);
+      const { stoppedAtRow, created } = imported.body.data;
+      expect(imported.body).toMatchObject({ success: false, code: "storage_unavailable" });
+      expect(stoppedAtRow).toBeGreaterThanOrEqual(1);
+      expect(created).toHaveLength(stoppedAtRow - 1);
     } finally {
       rmSync(filler);
     }

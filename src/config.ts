@@ -101,13 +101,12 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
       positional.push(arg);
       continue;
     }
-    if (arg === "-h") { help = true; continue; }
-    if (arg === "-v") { version = true; continue; }
     const eq = arg.indexOf("=");
     const name = (eq === -1 ? arg : arg.slice(0, eq)).replace(/^--?/, "");
     const flag = FLAGS.find((f) => f.name === name);
     if (!flag) throw new ConfigError(`unknown flag ${arg.slice(0, eq === -1 ? undefined : eq)} (see --help)`);
     if (!flag.value) {
+      // Only spellings the early return above does not catch get here: -help, --help=x, -version.
       if (name === "help") help = true;
       if (name === "version") version = true;
       continue;

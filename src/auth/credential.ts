@@ -3,15 +3,19 @@
 
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { hashSecret } from "./keys.ts";
+import { hashSecret, looksLikeKey } from "./keys.ts";
 
 export const CREDENTIAL_NAME = "admin-key";
 /** PostgreSQL's password, for a --db URL without one (LoadCredential=db-password:/etc/shortener/db-password). */
 export const DB_PASSWORD_CREDENTIAL = "db-password";
 /** The owner id of links created with the credential (no api_keys row has id 0). */
 export const CREDENTIAL_KEY_ID = 0;
-/** Short secrets could be guessed; a credential must be at least this long. */
-export const MIN_CREDENTIAL_LENGTH = 24;
+/**
+ * Short secrets could be guessed: a credential must be a generated key (`shortener key generate`:
+ * sk_ and 32 random letters and digits) or at least this long. Past the failed-attempt limit only
+ * the generated format is looked at (src/http/auth.ts), so that is the form to use.
+ */
+export const MIN_CREDENTIAL_LENGTH = 32;
 
 export class CredentialError extends Error {}
 
@@ -21,8 +25,8 @@ export function readAdminCredential(credentialsDirectory: string | undefined): U
   const path = join(credentialsDirectory, CREDENTIAL_NAME);
   if (!existsSync(path)) return null;
   const secret = readFileSync(path, "utf8").trim();
-  if (secret.length < MIN_CREDENTIAL_LENGTH || /\s/.test(secret)) {
-    throw new CredentialError(`credential ${CREDENTIAL_NAME}: must be one line of at least ${MIN_CREDENTIAL_LENGTH} characters without spaces (e.g. the output of \`shortener key generate\`)`);
+  if (/\s/.test(secret) || !(looksLikeKey(secret) || secret.length >= MIN_CREDENTIAL_LENGTH)) {
+    throw new CredentialError(`credential ${CREDENTIAL_NAME}: must be the output of \`shortener key generate\`, or one line of at least ${MIN_CREDENTIAL_LENGTH} characters without spaces`);
   }
   return hashSecret(secret);
 }

@@ -43,7 +43,7 @@ export type KeyStore = {
   find(secret: string): MaybePromise<ApiKey | null>;
   /** The key in use whose secret has this SHA-256 (a session remembers the hash), or null. */
   findByHash(hash: Uint8Array): MaybePromise<ApiKey | null>;
-  /** Records a use; best effort (a busy database skips it, the next use tries again). */
+  /** Records a use; best effort (a busy or full database skips it, the next use tries again); never throws for the disk's trouble. */
   touch(id: number, now: number): void;
 };
 
@@ -78,7 +78,8 @@ export function createKeyStore(db: Database, random: RandomBytes = cryptoRandomB
     findByHash,
     touch(id, now) {
       if (now - (touched.get(id) ?? 0) < TOUCH_INTERVAL_MS) return;
-      // A busy lock (the recorder writing) is not worth waiting for: the next use writes it.
+      // A busy lock (the recorder writing) is not worth waiting for, nor is a full disk worth
+      // failing the request for: the next use writes it.
       if (writeIfFree(db, () => db.query("UPDATE api_keys SET last_used_at = ? WHERE id = ?").run(now, id))) touched.set(id, now);
     },
   };

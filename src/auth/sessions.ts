@@ -22,7 +22,7 @@ export type SessionStore = {
   start(keyHash: Uint8Array, now: number): MaybePromise<string>;
   /** The live session of a cookie value, or null (unknown, ended or idle for 30 days). */
   find(token: string, now: number): MaybePromise<Session | null>;
-  /** Records a use when the last one is an hour old or more (best effort; never waits for a lock). */
+  /** Records a use when the last one is an hour old or more (best effort: never waits for a lock, never fails for a full disk). */
   touch(token: string, session: Session, now: number): void;
   end(token: string): MaybePromise<void>;
 };
@@ -47,7 +47,7 @@ export function createSessionStore(db: Database, random: RandomBytes = cryptoRan
     },
     touch(token, session, now) {
       if (now - session.lastUsedAt < SESSION_TOUCH_INTERVAL_MS) return;
-      writeIfFree(db, () => update.run(now, hashSecret(token))); // busy: the next use writes it
+      writeIfFree(db, () => update.run(now, hashSecret(token))); // busy or full: the next use writes it
     },
     end(token) {
       if (SESSION_TOKEN_PATTERN.test(token)) remove.run(hashSecret(token));

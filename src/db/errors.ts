@@ -38,7 +38,9 @@ export function isUniqueViolation(err: unknown): boolean {
 
 /**
  * Runs a small write that is not worth waiting for (a "last used" time) without SQLite's busy
- * wait, so the thread that answers clicks never stalls on it; false when the lock was taken.
+ * wait, so the thread that answers clicks never stalls on it; false when the lock was taken or
+ * the disk refused the write (full, read-only): the request that caused it must still be answered,
+ * and a later one writes it. Anything else is a bug and is thrown.
  */
 export function writeIfFree(db: Database, write: () => void): boolean {
   const previous = (db.query("PRAGMA busy_timeout").get() as { timeout: number }).timeout;
@@ -47,7 +49,7 @@ export function writeIfFree(db: Database, write: () => void): boolean {
     write();
     return true;
   } catch (err) {
-    if (isLockBusy(err)) return false;
+    if (isStorageFailure(err)) return false; // a busy lock is one too
     throw err;
   } finally {
     db.run(`PRAGMA busy_timeout = ${previous}`);

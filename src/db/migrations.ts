@@ -221,6 +221,12 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX visitors_seen_by_bucket ON visitors_seen(bucket);
   `,
+
+  // 6: deleting a link left its hourly rollups behind (the delete now takes them too): the rows of
+  // links that no longer exist go.
+  `
+  DELETE FROM hourly_rollup WHERE link_id NOT IN (SELECT id FROM links);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -7,7 +7,7 @@
 import { timingSafeEqual } from "node:crypto";
 import type { Config } from "../config.ts";
 import { CREDENTIAL_KEY_ID } from "../auth/credential.ts";
-import { hashSecret, type KeyStore, type Scope } from "../auth/keys.ts";
+import { hashSecret, looksLikeKey, type KeyStore, type Scope } from "../auth/keys.ts";
 import { SESSION_COOKIE, type SessionStore } from "../auth/sessions.ts";
 import type { Logger } from "../log.ts";
 import type { Link } from "../links/link.ts";
@@ -71,7 +71,12 @@ export async function requirePrincipal(request: Request, server: PeerServer, dep
   const auth = await authenticate(request, server, deps);
   if (!auth.ok) return auth;
   if (auth.principal !== null) return { ok: true, principal: auth.principal };
-  return refuse(auth.sessionEnded ? sessionEnded() : authRequired());
+  return refuse(unauthenticated(auth));
+}
+
+/** The 401 for a request that needs credentials and came without usable ones: an ended session is told so. */
+export function unauthenticated(auth: { sessionEnded: boolean }): Response {
+  return auth.sessionEnded ? sessionEnded() : authRequired();
 }
 
 export function authRequired(): Response {
@@ -83,31 +88,40 @@ function sessionEnded(): Response {
 }
 
 /**
- * A key given in a request (bearer header or sign-in form): its principal, or the refusal. A valid
- * key always passes (keys are far too long to guess, and the owner must not be locked out by
- * someone behind the same address); failures are counted per address, and past the limit they
- * get 429, logged once a minute per address so that a flood cannot flood the log too.
+ * A key given in a request (bearer header or sign-in form): its principal, or the refusal. Failures
+ * are counted per address, and past the limit they get 429, logged once a minute per address so
+ * that a flood cannot flood the log too. Past the limit, a secret in the generated key format is
+ * still looked up and a valid one passes: 190 random bits cannot be guessed, and the owner must not
+ * be locked out by someone behind the same address. Any other secret (a systemd credential of the
+ * owner's own making) is refused there unchecked: were a right one let through, the limit would
+ * not limit guessing it.
  */
 export async function checkSecret(secret: string | null, request: Request, server: PeerServer, deps: AuthDeps): Promise<{ ok: true; principal: Principal } | { ok: false; response: Response }> {
   const now = deps.now();
-  const principal = secret === null ? null : await principalForHash(hashSecret(secret), "key", deps, now);
-  if (principal !== null) return { ok: true, principal };
   const path = new URL(request.url).pathname;
   const client = requestClient(server, request, deps.trusted);
-  const limit = deps.authFailures.take(client, now);
-  if (!limit.allowed) {
-    if (now - (rateLimitLogged.get(client) ?? -Infinity) >= 60_000) {
-      rateLimitLogged.set(client, now);
-      deps.log.info("auth failed", { reason: "auth_rate_limited", path });
-    }
-    return refuse(apiError(429, "auth_rate_limited", `too many failed attempts; try again in ${limit.retryAfterSeconds} s`, undefined, { "Retry-After": String(limit.retryAfterSeconds) }));
+  if (secret === null || !looksLikeKey(secret)) {
+    const limit = deps.authFailures.peek(client, now);
+    if (!limit.allowed) return rateLimited(client, path, limit.retryAfterSeconds, now, deps);
   }
+  const principal = secret === null ? null : await principalForHash(hashSecret(secret), "key", deps, now);
+  if (principal !== null) return { ok: true, principal };
+  const limit = deps.authFailures.take(client, now);
+  if (!limit.allowed) return rateLimited(client, path, limit.retryAfterSeconds, now, deps);
   deps.log.info("auth failed", { reason: "auth_invalid", path });
   return refuse(apiError(401, "auth_invalid", "the key is not valid (wrong, revoked, or not sent as Authorization: Bearer <key>)", undefined, { "WWW-Authenticate": `${CHALLENGE}, error="invalid_token"` }));
 }
 
 // When each address over the failed-attempt limit was last logged (memory only, bounded).
 const rateLimitLogged = new Lru<string, number>(10_000);
+
+function rateLimited(client: string, path: string, retryAfterSeconds: number, now: number, deps: Pick<AuthDeps, "log">): { ok: false; response: Response } {
+  if (now - (rateLimitLogged.get(client) ?? -Infinity) >= 60_000) {
+    rateLimitLogged.set(client, now);
+    deps.log.info("auth failed", { reason: "auth_rate_limited", path });
+  }
+  return refuse(apiError(429, "auth_rate_limited", `too many failed attempts; try again in ${retryAfterSeconds} s`, undefined, { "Retry-After": String(retryAfterSeconds) }));
+}
 
 /** Whether the request's Origin is this service (its public host). */
 export function fromThisService(request: Request, server: PeerServer, deps: Pick<AuthDeps, "config" | "trusted">): boolean {

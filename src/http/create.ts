@@ -8,7 +8,7 @@ import type { LinkStore } from "../links/store.ts";
 import type { Blocklist } from "../links/blocklist.ts";
 import type { RateLimiter } from "./rate-limit.ts";
 import type { ClickRecorder } from "../visits/recorder.ts";
-import { authenticate, authRequired, type AuthDeps } from "./auth.ts";
+import { authenticate, unauthenticated, type AuthDeps } from "./auth.ts";
 import { readFormFields, type FieldKind } from "./form-body.ts";
 import { ownHosts, publicBase, requestClient, type PeerServer } from "./request-origin.ts";
 import { apiError, badHost, fieldErrors, json } from "./responses.ts";
@@ -29,7 +29,7 @@ export async function handleCreate(request: Request, server: PeerServer, deps: C
   const auth = await authenticate(request, server, deps);
   if (!auth.ok) return auth.response;
   const principal = auth.principal;
-  if (principal === null && deps.config.createAccess === "key") return authRequired();
+  if (principal === null && deps.config.createAccess === "key") return unauthenticated(auth);
   const now = deps.now();
   // A key holder is the owner or someone the owner trusts: the flood limit is for anonymous creates.
   if (principal === null) {

@@ -14,6 +14,8 @@ import { ipv6Groups, normalizeAddress } from "../visits/client-ip.ts";
 export type RateLimiter = {
   /** Takes one token for this address at time nowMs; returns {allowed:true} or {allowed:false, retryAfterSeconds} (integer >= 1). */
   take(address: string, nowMs: number): Verdict;
+  /** What take would answer now, without taking a token. */
+  peek(address: string, nowMs: number): Verdict;
   readonly size: number;
 };
 
@@ -46,6 +48,14 @@ export function createRateLimiter(perMinute: number, maxAddresses = 10_000): Rat
         return { allowed: true };
       }
       return refused(b);
+    },
+    peek(address, nowMs) {
+      if (perMinute === 0) return { allowed: true };
+      const b = buckets.get(clientKey(address));
+      if (b === undefined) return { allowed: true };
+      // The refill on a copy: peeking neither mints tokens nor moves the bucket's time.
+      const now = refill({ ...b }, nowMs);
+      return now.units >= UNIT ? { allowed: true } : refused(now);
     },
   };
 

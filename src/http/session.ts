@@ -44,7 +44,10 @@ export async function handleWhoAmI(request: Request, server: PeerServer, deps: S
   const token = sessionToken(request);
   const headers: Record<string, string> = {};
   // A session in use stays signed in: its cookie lives 30 days from now, like the session itself.
-  if (token !== null) headers["Set-Cookie"] = cookie(request, server, deps, token, auth.ok && auth.principal?.via === "session" ? SESSION_IDLE_MS : 0);
+  // An ended session's cookie is cleared. Beside a bearer key the cookie was not even looked at, so
+  // it is left as it is: the browser's session may well be alive.
+  if (token !== null && auth.principal?.via === "session") headers["Set-Cookie"] = cookie(request, server, deps, token, SESSION_IDLE_MS);
+  else if (auth.sessionEnded) headers["Set-Cookie"] = cookie(request, server, deps, "", 0);
   const p = auth.principal;
   return json(200, { success: true, data: p === null ? { signedIn: false, ...policy } : { signedIn: true, name: p.name, scope: p.scope, ...policy } }, headers);
 }
@@ -66,6 +69,19 @@ export async function handleSignOut(request: Request, server: PeerServer, deps: 
 
 /** The session cookie: HttpOnly, SameSite=Strict, Secure when the service is reached over https. */
 function cookie(request: Request, server: PeerServer, deps: SessionDeps, token: string, lifetimeMs: number): string {
-  const secure = publicBase(deps.config, server, request, deps.trusted)?.startsWith("https://") ? "; Secure" : "";
+  const secure = reachedOverHttps(request, server, deps) ? "; Secure" : "";
   return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${Math.floor(lifetimeMs / 1000)}${secure}`;
+}
+
+/**
+ * Whether the browser speaks https to us. --base-url or a trusted proxy say so (publicBase); behind
+ * a TLS proxy declared to neither, the browser's Origin says so (a sign-in always sends it), and so
+ * does the proxy's X-Forwarded-Proto on the renewals (GET /api/session carries no Origin). Those two
+ * are believed from anyone: Secure only narrows where the browser sends the cookie, so a header
+ * that asks for it can weaken nothing (at worst a client's own cookie stops working over http).
+ */
+function reachedOverHttps(request: Request, server: PeerServer, deps: SessionDeps): boolean {
+  if (publicBase(deps.config, server, request, deps.trusted)?.startsWith("https://")) return true;
+  if (request.headers.get("origin")?.toLowerCase().startsWith("https://")) return true;
+  return request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase() === "https";
 }

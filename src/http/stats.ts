@@ -5,7 +5,7 @@ import type { LinkStore } from "../links/store.ts";
 import type { Link } from "../links/link.ts";
 import { DEFAULT_DAYS, type StatsReader } from "../stats/queries.ts";
 import { addDays, dayOf, daysBetween, isDay } from "../util/day.ts";
-import { authenticate, authRequired, maySee, type AuthDeps } from "./auth.ts";
+import { authenticate, authRequired, maySee, unauthenticated, type AuthDeps } from "./auth.ts";
 import type { PeerServer } from "./request-origin.ts";
 import { apiError, json, linkNotFound } from "./responses.ts";
 
@@ -24,7 +24,7 @@ export async function mayReadStats(request: Request, server: PeerServer, link: L
   if (deps.config.statsAccess === "public") return link ? "ok" : "not_found";
   const auth = await authenticate(request, server, deps);
   if (!auth.ok) return { refused: auth.response };
-  if (auth.principal === null) return "auth_required";
+  if (auth.principal === null) return auth.sessionEnded ? { refused: unauthenticated(auth) } : "auth_required";
   return link && maySee(auth.principal, link) ? "ok" : "not_found";
 }
 

@@ -132,7 +132,7 @@ export function createLinkStore(db: Database, random: RandomBytes = cryptoRandom
   const removeRow = db.transaction((id: string, now: number): boolean => {
     const gone = db.query("DELETE FROM links WHERE id = ?").run(id).changes > 0; // tags cascade, search by trigger
     if (!gone) return false;
-    for (const table of ["visit_batches", "daily_rollup", "dimension_rollup", "utm_rollup"]) db.query(`DELETE FROM ${table} WHERE link_id = ?`).run(id);
+    for (const table of ["visit_batches", "daily_rollup", "hourly_rollup", "dimension_rollup", "utm_rollup"]) db.query(`DELETE FROM ${table} WHERE link_id = ?`).run(id);
     db.query("INSERT OR IGNORE INTO retired_ids (id, retired_at) VALUES (?, ?)").run(id, now);
     return true;
   });

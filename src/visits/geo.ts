@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import { Reader, type CountryResponse } from "maxmind";
 import { buildEpochFromTail, METADATA_TAIL_BYTES } from "./mmdb-metadata.ts";
 import { parseTrustedProxies } from "./client-ip.ts";
+import type { Logger } from "../log.ts";
 // A file import, so `bun build --compile` embeds the database and this path points inside the binary.
 import embeddedDbPath from "@ip-location-db/geolite2-country-mmdb/geolite2-country.mmdb" with { type: "file" };
 
@@ -20,22 +21,41 @@ export type CountryLookup = {
 // Every .mmdb ends with this marker followed by its metadata map.
 const METADATA_MARKER = Buffer.from("\xab\xcd\xefMaxMind.com", "latin1");
 
+export type EmbeddedOptions = {
+  /** where the embedded database is (tests give a broken one) */
+  embeddedPath?: string;
+  /** told once when the embedded database cannot be read */
+  log?: Pick<Logger, "error">;
+};
+
 /**
  * Opens a user's .mmdb (read and checked now: a bad file is a start-up error) or, for path null,
  * the embedded GeoLite2 Country database, which is read only when the first public address needs
  * a country: 17 MB of memory an idle service does not spend (measured: 77 → 60 MB RSS at rest).
+ * That late read happens while a click is recorded, where nothing may throw: if it fails, it is
+ * logged once and every country is unknown (null) until a restart.
  */
-export async function openCountryLookup(path: string | null): Promise<CountryLookup> {
+export async function openCountryLookup(path: string | null, options: EmbeddedOptions = {}): Promise<CountryLookup> {
   if (path !== null) return lookupOver(openReader(await readDatabase(path), path), path);
-  const file = Bun.file(embeddedDbPath);
+  const embedded = options.embeddedPath ?? embeddedDbPath;
+  const file = Bun.file(embedded);
   const tail = new Uint8Array(await file.slice(Math.max(0, file.size - METADATA_TAIL_BYTES), file.size).arrayBuffer());
   const built = buildEpochFromTail(tail);
   let lookup: CountryLookup | null = null;
+  let unreadable = false;
   return {
     country(address) {
       // Private and loopback addresses are in no country: no reason to read the database for them.
-      if (NOWHERE.contains(address)) return null;
-      lookup ??= lookupOver(openReader(readFileSync(embeddedDbPath), embeddedDbPath), "embedded GeoLite2 Country");
+      if (NOWHERE.contains(address) || unreadable) return null;
+      if (lookup === null) {
+        try {
+          lookup = lookupOver(openReader(readFileSync(embedded), embedded), "embedded GeoLite2 Country");
+        } catch (err) {
+          unreadable = true; // once: reading 17 MB again for every click would not help
+          options.log?.error("the embedded GeoLite2 Country database cannot be read; every country is Unknown until a restart", { error: err instanceof Error ? err.message : String(err) });
+          return null;
+        }
+      }
       return lookup.country(address);
     },
     source: "embedded GeoLite2 Country",

@@ -62,14 +62,14 @@ const report = (error?: string) => {
 };
 
 async function init(opts: RecorderInit): Promise<void> {
+  const log = createLogger(opts.logFormat);
   let geo;
   try {
-    geo = await openCountryLookup(opts.geoipDb);
+    geo = await openCountryLookup(opts.geoipDb, { log });
   } catch (err) {
     post({ failed: `--geoip-db: ${err instanceof Error ? err.message : String(err)}` });
     return;
   }
-  const log = createLogger(opts.logFormat);
   countries = createCountryResolver(opts.geoipDb, geo, log);
   const trusted = parseTrustedProxies(opts.trustProxy);
   const writerOptions = {

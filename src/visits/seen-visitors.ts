@@ -24,8 +24,8 @@ export type SeenVisitors = {
   persist(added: Map<string, number[]>): void;
   /** After that transaction committed: the added keys count as seen from now on. */
   commit(added: Map<string, number[]>): void;
-  /** Drops days and hours over for more than an hour, from memory and the database. */
-  forget(now: number): void;
+  /** Drops days and hours over for more than an hour, from memory and the database; returns the rows deleted. */
+  forget(now: number): number;
   /** Keys held in memory (for tests and /health-like reporting). */
   readonly size: number;
 };
@@ -37,15 +37,25 @@ export type SeenVisitors = {
  */
 export const MAX_SEEN_KEYS = 500_000;
 
-// Day buckets are YYYY-MM-DD (10 characters), hour buckets YYYY-MM-DDTHH (13).
-const KEPT = "(length(bucket) = 10 AND bucket >= ?1) OR (length(bucket) = 13 AND bucket >= ?2)";
+// Day buckets are YYYY-MM-DD (10 characters), hour buckets YYYY-MM-DDTHH (13). As strings a day
+// sorts just before its own hours ("2026-11-22" < "2026-11-22T05" < "2026-11-23"), and the oldest
+// kept day (?1) and hour (?2) are of one instant, so ?2 is an hour of day ?1. Hence every bucket
+// kept is at least ?1, and every bucket gone is below ?1 (older days and their hours) or an hour of
+// day ?1 below ?2: ranges the index on bucket serves, so the write lock is held for the rows gone
+// only, not for a scan of the table (the plans are checked in test/unit/seen-visitors-sql.test.ts).
+export const SEEN_SQL = {
+  load: "SELECT bucket, visitors FROM visitors_seen WHERE bucket >= ?1 AND NOT (length(bucket) = 13 AND bucket < ?2)",
+  forgetDays: "DELETE FROM visitors_seen WHERE bucket < ?1",
+  forgetHours: "DELETE FROM visitors_seen WHERE bucket > ?1 AND bucket < ?2 AND length(bucket) = 13",
+} as const;
 
 export function createSeenVisitors(db: Database, now: number, maxKeys = MAX_SEEN_KEYS, onFull: () => void = () => {}): SeenVisitors {
   const insert = db.query<void, [string, Uint8Array]>("INSERT INTO visitors_seen (bucket, visitors) VALUES (?, ?)");
-  const remove = db.query<void, [string, string]>(`DELETE FROM visitors_seen WHERE NOT (${KEPT})`);
+  const forgetDays = db.query<void, [string]>(SEEN_SQL.forgetDays);
+  const forgetHours = db.query<void, [string, string]>(SEEN_SQL.forgetHours);
   const sets = new Map<string, Set<number>>();
   let held = 0; // keys in the sets
-  for (const row of db.query<{ bucket: string; visitors: Uint8Array }, [string, string]>(`SELECT bucket, visitors FROM visitors_seen WHERE ${KEPT}`).iterate(...limits(now))) {
+  for (const row of db.query<{ bucket: string; visitors: Uint8Array }, [string, string]>(SEEN_SQL.load).iterate(...limits(now))) {
     const set = sets.get(row.bucket) ?? new Set<number>();
     sets.set(row.bucket, set);
     for (const key of decode(row.visitors)) set.add(key);
@@ -106,12 +116,13 @@ export function createSeenVisitors(db: Database, now: number, maxKeys = MAX_SEEN
     },
     forget(at) {
       const [oldestDay, oldestHour] = limits(at);
-      remove.run(oldestDay, oldestHour);
+      const deleted = forgetDays.run(oldestDay).changes + forgetHours.run(oldestDay, oldestHour).changes;
       for (const [bucket, set] of sets) {
         if (bucket >= (bucket.length === 10 ? oldestDay : oldestHour)) continue;
         held -= set.size;
         sets.delete(bucket);
       }
+      return deleted;
     },
     get size() {
       return held;

@@ -9,6 +9,7 @@ import type { RecorderStorage, RecorderStorageOptions } from "./recorder-storage
 import { createSeenVisitors } from "./seen-visitors.ts";
 import { createVisitorIds } from "./visitor-id.ts";
 import { createVisitWriter } from "./writer.ts";
+import { createForgetting } from "./forget.ts";
 
 export function openSqliteRecorder(path: string, options: RecorderStorageOptions): RecorderStorage {
   const db = openDatabase(path);
@@ -26,10 +27,7 @@ export function openSqliteRecorder(path: string, options: RecorderStorageOptions
     visitorId: visitorIds.of,
     prepare: () => {}, // salts are read on first use, synchronously
     writer,
-    forget(now) {
-      visitorIds.forgetOldDays(now);
-      seen.forget(now);
-    },
+    forget: createForgetting(db, visitorIds, seen),
     async close() {
       clearTimeout(indexer.timer);
       writer.close();

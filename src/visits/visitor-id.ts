@@ -16,13 +16,13 @@ export const GRACE_MS = 3_600_000;
 export type VisitorIds = {
   /** The visitor key of a click, or null when its day's salt is gone (a click from long ago). */
   of(ts: number, linkId: string, address: string, userAgent: string | null): number | null;
-  /** Deletes the salts of days over for more than GRACE_MS (as seen at `now`). */
-  forgetOldDays(now: number): void;
+  /** Deletes the salts of days over for more than GRACE_MS (as seen at `now`); returns how many. */
+  forgetOldDays(now: number): number;
 };
 
 export function createVisitorIds(db: Database, now: () => number, random: RandomBytes = cryptoRandomBytes): VisitorIds {
   const select = db.query<{ salt: Uint8Array }, [string]>("SELECT salt FROM visitor_salts WHERE day = ?");
-  // INSERT OR IGNORE then SELECT: two recorders (or a restart racing one) agree on one salt.
+  // INSERT OR IGNORE then SELECT again: two recorders (or a restart racing one) agree on one salt.
   const insert = db.query<void, [string, Uint8Array]>("INSERT OR IGNORE INTO visitor_salts (day, salt) VALUES (?, ?)");
   const deleteSalts = db.query<void, [string]>("DELETE FROM visitor_salts WHERE day < ?");
   const salts = new Map<string, string>(); // day → salt as hex, the prefix of every hashed input
@@ -34,8 +34,14 @@ export function createVisitorIds(db: Database, now: () => number, random: Random
     if (day < oldestKeptDay(now()) || day > dayOf(now())) return null; // deleted, or a clock gone wrong
     let salt: Uint8Array;
     try {
-      insert.run(day, random(32));
-      salt = select.get(day)!.salt;
+      // The stored salt first: a restart on a full or read-only disk still finds the day's salt,
+      // and a day's salt is written once, not tried again by every process that needs it.
+      let row = select.get(day);
+      if (row === null) {
+        insert.run(day, random(32));
+        row = select.get(day);
+      }
+      salt = row!.salt;
     } catch {
       // The disk refuses writes: a salt of this process alone still counts today's uniques right
       // until a restart; the visits themselves wait in the writer's queue meanwhile.
@@ -53,8 +59,9 @@ export function createVisitorIds(db: Database, now: () => number, random: Random
     },
     forgetOldDays(at) {
       const keepFrom = oldestKeptDay(at);
-      deleteSalts.run(keepFrom);
+      const deleted = deleteSalts.run(keepFrom).changes;
       for (const day of salts.keys()) if (day < keepFrom) salts.delete(day);
+      return deleted;
     },
   };
 }

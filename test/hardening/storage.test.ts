@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createLink, onPostgres, startServer, type RunningServer } from "../support/server.ts";
 import { click, waitForClicks } from "../support/clicks.ts";
+import { api, makeKey } from "../support/admin.ts";
 import { openDatabase } from "../../src/db/open.ts";
 import { createLinkStore } from "../../src/links/store.ts";
 import { createLink as createLinkDirect } from "../../src/links/create.ts";
@@ -98,6 +99,47 @@ describe.skipIf(!mounted || onPostgres)("disk full (tmpfs filled to ENOSPC; need
     expect(again.status).toBe(201);
     expect((await eventually(() => fetch(`${server.url}/health`), (r) => r.status === 200)).status).toBe(200);
     expect((await waitForClicks(server.url, "kept", 20)).data.stats.totalClicks).toBe(20);
+  }, 30_000);
+
+  // A request's "last used" write (of its key, or of its session) is best effort: a disk that
+  // refuses it must not turn the request itself into a 500.
+  test("reads with a key and with a session cookie still answer 200 while the disk is full; an import stops with its outcome", async () => {
+    const reader = makeKey(server.dbPath, "reader"); // not used before the disk fills: its first use writes last_used_at
+    const browser = makeKey(server.dbPath, "browser");
+    const signIn = await api(server.url, null, "POST", "/api/session", { key: browser });
+    expect(signIn.status).toBe(200);
+    const cookie = signIn.headers.get("set-cookie")!.split(";")[0]!;
+    // A session's use is written when its last one is an hour old: make it so.
+    const db = new Database(server.dbPath);
+    db.run("PRAGMA busy_timeout = 5000");
+    expect(db.query("UPDATE sessions SET last_used_at = last_used_at - 7200000").run().changes).toBe(1);
+    db.close();
+
+    const filler = join(mountDir, "filler");
+    fill(filler);
+    try {
+      let refused = false;
+      for (let i = 0; i < 400 && !refused; i++) refused = (await createLink(server.url, { url: `https://example.com/${"q".repeat(1500)}/${i}` })).status === 503;
+      expect(refused).toBe(true); // the disk refuses writes now, the WAL's spare room included
+
+      const keyed = await api(server.url, reader, "GET", "/api/links");
+      expect(keyed.status).toBe(200);
+      expect(keyed.body.success).toBe(true);
+      const byCookie = await api(server.url, null, "GET", "/api/links", undefined, { cookie });
+      expect(byCookie.status).toBe(200);
+      expect(byCookie.body.success).toBe(true);
+
+      // An import the disk stops says how far it got: the one error body with data (the contract
+      // preload holds it to its own schema).
+      const imported = await api(server.url, reader, "POST", "/api/links/import", "url\nhttps://example.com/i1\nhttps://example.com/i2\n", { "content-type": "text/csv" });
+      expect(imported.status).toBe(503);
+      const { stoppedAtRow, created } = imported.body.data;
+      expect(imported.body).toMatchObject({ success: false, code: "storage_unavailable" });
+      expect(stoppedAtRow).toBeGreaterThanOrEqual(1);
+      expect(created).toHaveLength(stoppedAtRow - 1);
+    } finally {
+      rmSync(filler);
+    }
   }, 30_000);
 });
 

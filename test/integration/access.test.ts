@@ -33,6 +33,18 @@ describe("--create-access key, --stats-access key", () => {
     expect((await createLink(server.url, { url: "https://example.com/" }, { authorization: "Bearer sk_wrong" })).body.code).toBe("auth_invalid");
   });
 
+  test("a browser whose session has ended is told so (not asked for a key) on create and stats", async () => {
+    const signIn = await api(server.url, null, "POST", "/api/session", { key: teamA });
+    const cookie = signIn.headers.get("set-cookie")!.split(";")[0]!;
+    expect((await api(server.url, null, "DELETE", "/api/session", undefined, { cookie, origin: server.url })).status).toBe(200);
+    const create = await createLink(server.url, { url: "https://example.com/stale" }, { cookie, origin: server.url });
+    const stats = await api(server.url, null, "GET", "/api/stats?id=priv-one", undefined, { cookie });
+    for (const r of [create, stats]) {
+      expect(r.status).toBe(401);
+      expect(r.body).toMatchObject({ success: false, code: "auth_invalid", error: expect.stringContaining("session has ended") });
+    }
+  });
+
   test("stats: 401 without a key, 404 for another create key, 200 for the owner and for admin", async () => {
     const none = await api(server.url, null, "GET", "/api/stats?id=priv-one");
     expect(none.status).toBe(401);
@@ -94,16 +106,38 @@ describe("systemd credential admin-key", () => {
     }
   });
 
-  test("a credential too short to be safe stops the start (exit 2, one line)", () => {
+  test.each(["tiny", "a".repeat(24), "x".repeat(31)])("a credential too short to be safe (%s) stops the start (exit 2, one line)", (secret) => {
     const creds = mkdtempSync(join(tmpdir(), "shortener-creds-"));
-    writeFileSync(join(creds, "admin-key"), "short\n");
+    writeFileSync(join(creds, "admin-key"), `${secret}\n`);
     try {
       const r = cli(["--port", "0"], { CREDENTIALS_DIRECTORY: creds });
       expect(r.code).toBe(2);
       expect(r.err.trim().split("\n")).toHaveLength(1);
       expect(r.err).toContain("admin-key");
-      expect(r.err).not.toContain("short\n");
+      expect(r.err).not.toContain(secret);
     } finally {
+      rmSync(creds, { recursive: true, force: true });
+    }
+  });
+
+  test("past the failed-attempt limit a credential not in the key format is refused unchecked; a generated key still passes", async () => {
+    const creds = mkdtempSync(join(tmpdir(), "shortener-creds-"));
+    const secret = "my-own-admin-secret-of-40-characters-xyz";
+    writeFileSync(join(creds, "admin-key"), `${secret}\n`);
+    const server = await startServer({ env: { CREDENTIALS_DIRECTORY: creds } });
+    try {
+      const key = makeKey(server.dbPath, "generated");
+      expect((await api(server.url, secret, "GET", "/api/links")).status).toBe(200); // below the limit it works
+      for (let i = 0; i < 10; i++) expect((await api(server.url, `${secret.slice(0, -1)}${i}`, "GET", "/api/links")).status).toBe(401);
+      // Guesses past the limit learn nothing, not even from the right one.
+      const right = await api(server.url, secret, "GET", "/api/links");
+      expect(right.status).toBe(429);
+      expect(right.body.code).toBe("auth_rate_limited");
+      expect((await api(server.url, null, "POST", "/api/session", { key: secret })).status).toBe(429);
+      // 190 random bits cannot be guessed: the owner's generated key is never locked out.
+      expect((await api(server.url, key, "GET", "/api/links")).status).toBe(200);
+    } finally {
+      await server.dispose();
       rmSync(creds, { recursive: true, force: true });
     }
   });

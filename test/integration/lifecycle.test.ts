@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { createLink, onPostgres, serverCommand, startServer } from "../support/server.ts";
 import { openStored } from "../support/stored.ts";
@@ -105,7 +105,19 @@ describe("durability", () => {
       expect(copy.query("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });
       expect(copy.query("SELECT url FROM links WHERE id = 'backed'").get()).toEqual({ url: "https://example.com/backed-up" });
       expect(copy.query("SELECT COUNT(*) AS n FROM visits").get()).toEqual({ n: 1 });
+      // Today's visitor salt and keys stay behind (in the live file only while the day lasts); the
+      // count made with them is kept.
+      const live = new Database(server.dbPath, { readonly: true });
+      const salt = Buffer.from((live.query("SELECT salt FROM visitor_salts").get() as { salt: Uint8Array }).salt);
+      const keys = (live.query("SELECT visitors FROM visitors_seen").all() as { visitors: Uint8Array }[]).map((r) => Buffer.from(r.visitors));
+      live.close();
+      expect(keys.length).toBe(2); // the click's visitor, for its day and its hour
+      expect(copy.query("SELECT (SELECT COUNT(*) FROM visitor_salts) AS salts, (SELECT COUNT(*) FROM visitors_seen) AS seen").get()).toEqual({ salts: 0, seen: 0 });
+      expect(copy.query("SELECT SUM(uniques) AS n FROM daily_rollup").get()).toEqual({ n: 1 });
       copy.close();
+      const bytes = Buffer.concat([target, `${target}-wal`].filter((f) => existsSync(f)).map((f) => readFileSync(f)));
+      expect(bytes.includes(salt)).toBe(false);
+      for (const key of keys) expect(bytes.includes(key)).toBe(false);
       expect(run(["backup", target, "--db", server.dbPath]).code).toBe(1); // never overwrites
       expect((await fetch(`${server.url}/health`)).status).toBe(200);
     } finally {

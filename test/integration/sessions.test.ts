@@ -45,6 +45,31 @@ describe("sign in", () => {
     expect(r.headers.get("set-cookie")).toEndWith("; Secure");
   });
 
+  test("Secure behind a TLS proxy declared to neither --trust-proxy nor --base-url: from the https Origin, or its X-Forwarded-Proto", async () => {
+    const plain = await startServer(); // trusts no proxy, no --base-url: the service itself sees http
+    try {
+      const key = makeKey(plain.dbPath, "behind-tls");
+      const host = new URL(plain.url).host;
+      const overTls = await api(plain.url, null, "POST", "/api/session", { key }, { origin: `https://${host}` });
+      expect(overTls.status).toBe(200);
+      expect(overTls.headers.get("set-cookie")).toEndWith("; Secure");
+      const cookie = cookieOf(overTls);
+      // The dashboard's renewal (a GET, no Origin) keeps it Secure when the proxy says https...
+      const renewed = await api(plain.url, null, "GET", "/api/session", undefined, { cookie, "x-forwarded-proto": "https" });
+      expect(renewed.headers.get("set-cookie")).toContain("Max-Age=2592000");
+      expect(renewed.headers.get("set-cookie")).toEndWith("; Secure");
+      // ...and plain http stays plain: a Secure cookie would never come back over it.
+      const overHttp = await api(plain.url, null, "POST", "/api/session", { key }, { origin: `http://${host}` });
+      expect(overHttp.status).toBe(200);
+      expect(overHttp.headers.get("set-cookie")).not.toContain("Secure");
+      const httpRenewal = await api(plain.url, null, "GET", "/api/session", undefined, { cookie: cookieOf(overHttp) });
+      expect(httpRenewal.headers.get("set-cookie")).toContain("Max-Age=2592000");
+      expect(httpRenewal.headers.get("set-cookie")).not.toContain("Secure");
+    } finally {
+      await plain.dispose();
+    }
+  });
+
   test("from another site's page: 403, no cookie (login CSRF)", async () => {
     const r = await signIn(admin, { origin: "https://evil.example" });
     expect(r.status).toBe(403);
@@ -70,6 +95,19 @@ describe("the session cookie in place of the key", () => {
     expect(who.body.data).toMatchObject({ signedIn: true, name: "owner", scope: "admin", createAccess: "public", statsAccess: "public" });
     expect(who.headers.get("set-cookie")).toContain("Max-Age=2592000");
     expect((await api(server.url, null, "GET", "/api/session")).body.data).toMatchObject({ signedIn: false });
+  });
+
+  test("GET /api/session renews a live session's cookie, clears an ended one's, and leaves it alone beside a bearer key", async () => {
+    const cookie = cookieOf(await signIn(admin));
+    const withKey = await api(server.url, admin, "GET", "/api/session", undefined, { cookie });
+    expect(withKey.body.data).toMatchObject({ signedIn: true, name: "owner" });
+    expect(withKey.headers.get("set-cookie")).toBeNull(); // the key answered; the browser's session stays
+    expect((await api(server.url, null, "GET", "/api/links", undefined, { cookie })).status).toBe(200);
+    expect((await api(server.url, null, "GET", "/api/session", undefined, { cookie })).headers.get("set-cookie")).toContain("Max-Age=2592000");
+    expect((await api(server.url, null, "DELETE", "/api/session", undefined, { cookie, ...own() })).status).toBe(200);
+    const ended = await api(server.url, null, "GET", "/api/session", undefined, { cookie });
+    expect(ended.body.data).toMatchObject({ signedIn: false });
+    expect(ended.headers.get("set-cookie")).toContain("Max-Age=0");
   });
 
   test("a change with the cookie needs this service's Origin: none or another is 403, and nothing changes", async () => {

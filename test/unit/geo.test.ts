@@ -17,6 +17,21 @@ describe("embedded GeoLite2 Country (ip-location-db record format)", () => {
     geo = await openCountryLookup(null);
   });
 
+  test("one that cannot be read when the first public address comes: null for every address, said once, never thrown", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "geo-broken-"));
+    try {
+      const broken = join(dir, "broken.mmdb");
+      writeFileSync(broken, "not a MaxMind database\n".repeat(10));
+      const said: string[] = [];
+      const lookup = await openCountryLookup(null, { embeddedPath: broken, log: { error: (msg) => said.push(msg) } });
+      expect(lookup.buildDate).toBe("unknown");
+      for (const address of ["8.8.8.8", "193.0.6.139", "2001:4860:4860::8888"]) expect(lookup.country(address)).toBeNull();
+      expect(said).toEqual(["the embedded GeoLite2 Country database cannot be read; every country is Unknown until a restart"]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test("describes itself", () => {
     expect(geo.source).toBe("embedded GeoLite2 Country");
     expect(geo.buildDate).toMatch(/^20\d\d-[01]\d-[0-3]\d$/);

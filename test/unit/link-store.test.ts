@@ -125,7 +125,7 @@ describe("delete", () => {
     writer.flush();
     expect(store.remove("doomed", NOW)).toBe(true);
     const count = (table: string, id: string) => (t.db.query(`SELECT COUNT(*) AS n FROM ${table} WHERE link_id = ?`).get(id) as { n: number }).n;
-    for (const table of ["visit_batches", "daily_rollup", "dimension_rollup", "utm_rollup"]) {
+    for (const table of ["visit_batches", "daily_rollup", "hourly_rollup", "dimension_rollup", "utm_rollup"]) {
       expect(count(table, "doomed")).toBe(0);
       expect(count(table, "kept")).toBeGreaterThan(0);
     }

@@ -38,6 +38,18 @@ describe("createRateLimiter", () => {
     expect(Number.isInteger(expected)).toBe(true);
   });
 
+  test("peek answers what take would, without taking", () => {
+    const rl = createRateLimiter(2);
+    expect(rl.peek("a", T0)).toEqual({ allowed: true }); // unknown: a full bucket
+    for (let i = 0; i < 5; i++) expect(rl.peek("a", T0).allowed).toBe(true);
+    expect(takeN(rl, "a", 2)).toBe(2); // peeking took nothing
+    expect(rl.peek("a", T0)).toEqual({ allowed: false, retryAfterSeconds: 30 });
+    expect(rl.take("a", T0)).toEqual({ allowed: false, retryAfterSeconds: 30 });
+    expect(rl.peek("a", T0 + 30_000)).toEqual({ allowed: true }); // refilled by then
+    expect(rl.peek("a", T0 + 29_999).allowed).toBe(false); // and peeking later did not move the bucket's time
+    expect(rl.take("a", T0 + 30_000).allowed).toBe(true);
+  });
+
   test("waiting exactly Retry-After seconds is enough", () => {
     const rl = createRateLimiter(7);
     takeN(rl, "a", 7);

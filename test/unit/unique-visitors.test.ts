@@ -3,9 +3,11 @@
 // of past days are deleted and nothing identifies an address.
 
 import { afterEach, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { Database } from "bun:sqlite";
+import { existsSync, readFileSync } from "node:fs";
 import { createVisitorIds } from "../../src/visits/visitor-id.ts";
 import { createSeenVisitors } from "../../src/visits/seen-visitors.ts";
+import { createForgetting } from "../../src/visits/forget.ts";
 import { createVisitWriter } from "../../src/visits/writer.ts";
 import { createLinkStore } from "../../src/links/store.ts";
 import type { Visit } from "../../src/visits/visit.ts";
@@ -67,6 +69,19 @@ describe("per day", () => {
     const salts = t.db.query("SELECT day, salt FROM visitor_salts ORDER BY day").all() as { day: string; salt: Uint8Array }[];
     expect(salts.map((s) => s.day)).toEqual(["2026-11-23", "2026-11-24"]);
     expect(Buffer.from(salts[0]!.salt).equals(Buffer.from(salts[1]!.salt))).toBe(false);
+  });
+
+  test("a process on a disk that refuses writes still finds the day's stored salt (the same visitor keys)", () => {
+    const clock = { value: T0 };
+    const p = setup(clock);
+    const before = p.ids.of(T0, "uv", "203.0.113.5", "Firefox");
+    const readOnly = new Database(t.path, { readonly: true });
+    try {
+      const restarted = createVisitorIds(readOnly, () => clock.value);
+      expect(restarted.of(T0 + 1000, "uv", "203.0.113.5", "Firefox")).toBe(before);
+    } finally {
+      readOnly.close();
+    }
   });
 
   test("a click from just before midnight, written after it, still finds its day's salt and visitors", () => {
@@ -147,6 +162,34 @@ describe("forgetting", () => {
     record(p, clock, [{ ts: T0, address: "203.0.113.10" }]);
     expect(dailyRow("2026-11-23")).toMatchObject({ total: 2, uniques: 2 });
     expect(count("visitors_seen")).toBe(0);
+  });
+
+  test("once forgotten, the salt and the visitor keys are gone from the file's bytes, its write-ahead log included", () => {
+    const clock = { value: T0 };
+    const p = setup(clock);
+    // Enough visitors that the day's keys spill over into overflow pages too.
+    record(p, clock, Array.from({ length: 700 }, (_, i) => ({ ts: T0 + i, address: `198.51.${100 + (i >> 8)}.${i & 255}` })));
+    const salt = Buffer.from((t.db.query("SELECT salt FROM visitor_salts").get() as { salt: Uint8Array }).salt);
+    const keys: Buffer[] = [];
+    for (const row of t.db.query("SELECT visitors FROM visitors_seen").all() as { visitors: Uint8Array }[]) {
+      for (let at = 0; at < row.visitors.length; at += 8) keys.push(Buffer.from(row.visitors.subarray(at, at + 8)));
+    }
+    expect(keys.length).toBe(1400); // each visitor once for the day and once for the hour
+    const fileBytes = () => Buffer.concat([t.path, `${t.path}-wal`].filter((f) => existsSync(f)).map((f) => readFileSync(f)));
+    const held = (bytes: Buffer) => ({ salt: bytes.includes(salt), keys: keys.filter((k) => bytes.includes(k)).length });
+    // The search finds them while they are kept (all but the few keys split by an overflow page's boundary).
+    const before = held(fileBytes());
+    expect(before.salt).toBe(true);
+    expect(before.keys).toBeGreaterThan(1350);
+
+    const forget = createForgetting(t.db, p.ids, p.seen);
+    forget(Date.parse("2026-11-24T00:30:00Z")); // the hour's keys go; the day's are kept in its hour of grace
+    clock.value = Date.parse("2026-11-24T01:00:00Z");
+    forget(clock.value);
+    expect(count("visitor_salts")).toBe(0);
+    expect(count("visitors_seen")).toBe(0);
+    expect(held(fileBytes())).toEqual({ salt: false, keys: 0 });
+    expect(dailyRow("2026-11-23")).toMatchObject({ total: 700, uniques: 700 });
   });
 
   test("the file never holds the address, in text or binary, IPv4 or IPv6", () => {

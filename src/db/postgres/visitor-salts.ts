@@ -28,9 +28,13 @@ export function createPgVisitorIds(sql: Pg, now: () => number, random: RandomByt
 
   const load = async (day: string): Promise<void> => {
     try {
-      // INSERT then SELECT: instances starting the day at once agree on the first salt written.
-      await sql`INSERT INTO visitor_salts (day, salt) VALUES (${day}, ${random(32)}) ON CONFLICT (day) DO NOTHING`;
-      const [row] = await sql`SELECT salt FROM visitor_salts WHERE day = ${day}`;
+      // Read first (every instance but the first of the day finds it); an insert that loses the
+      // race to another instance's is ignored, and the salt read again is that one.
+      let [row] = await sql`SELECT salt FROM visitor_salts WHERE day = ${day}`;
+      if (row === undefined) {
+        await sql`INSERT INTO visitor_salts (day, salt) VALUES (${day}, ${random(32)}) ON CONFLICT (day) DO NOTHING`;
+        [row] = await sql`SELECT salt FROM visitor_salts WHERE day = ${day}`;
+      }
       salts.set(day, Buffer.from(row.salt as Uint8Array).toString("hex"));
       stopgaps.delete(day);
     } catch {

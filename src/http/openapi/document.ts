@@ -95,7 +95,8 @@ export const OPERATIONS: readonly Operation[] = [
     body: { "text/csv": text, "application/json": S.ImportRows },
     responses: {
       200: { description: "every row's outcome (row: the number of the data record)", json: S.ImportOutcome },
-      ...errors([400, 401, 403, 413, 415, 429, 503]),
+      ...errors([400, 401, 403, 413, 415, 429]),
+      503: { description: `${CODES[503]}; data: the rows' outcome so far and stoppedAtRow`, json: S.ImportStopped },
     },
   },
   {
@@ -226,10 +227,14 @@ function plain(schema: TSchema): unknown {
   return JSON.parse(JSON.stringify(schema));
 }
 
-/** The operation a request is answered by (HEAD by its GET), or null. */
+/**
+ * The operation a request is answered by (HEAD by its GET), or null: the route of that method and
+ * path, else the template route of that method the path fits (as the router does: DELETE
+ * /api/links/export is answered by DELETE /api/links/{id}, though GET has the exact path).
+ */
 export function operationFor(method: string, path: string): Operation | null {
   const m = (method === "HEAD" ? "get" : method.toLowerCase()) as Operation["method"];
   const exact = OPERATIONS.find((op) => op.method === m && op.path === path);
   if (exact) return exact;
-  return OPERATIONS.find((op) => op.method === m && op.path.includes("{") && new RegExp(`^${op.path.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(path) && !OPERATIONS.some((o) => o.path === path)) ?? null;
+  return OPERATIONS.find((op) => op.method === m && op.path.includes("{") && new RegExp(`^${op.path.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(path)) ?? null;
 }

@@ -24,17 +24,14 @@ const ok = (data: TSchema) => t.Object({ success: t.Literal(true), data }, close
 
 export const FieldProblem = t.Object({ code: oneOf(ERROR_CODES), field: oneOf(ERROR_FIELDS), error: t.String() }, closed);
 
-export const ApiError = t.Object(
-  {
-    success: t.Literal(false),
-    error: t.String({ description: "for people; may change between releases" }),
-    code: oneOf(ERROR_CODES),
-    field: t.Optional(oneOf(ERROR_FIELDS)),
-    errors: t.Optional(t.Array(FieldProblem, { description: "every field problem of a 400, the first one also as error/code/field" })),
-    data: t.Optional(t.Unknown({ description: "an import stopped by a 503: the outcome so far (ImportOutcome with stoppedAtRow)" })),
-  },
-  { ...closed, description: "Every failure of /api (README: Errors)" },
-);
+const errorFields = {
+  success: t.Literal(false),
+  error: t.String({ description: "for people; may change between releases" }),
+  code: oneOf(ERROR_CODES),
+  field: t.Optional(oneOf(ERROR_FIELDS)),
+  errors: t.Optional(t.Array(FieldProblem, { description: "every field problem of a 400, the first one also as error/code/field" })),
+};
+export const ApiError = t.Object(errorFields, { ...closed, description: "Every failure of /api (README: Errors)" });
 
 export const CreateFields = t.Object(
   {
@@ -126,14 +123,15 @@ export const TransferRecord = t.Object(
 export const ExportJson = t.Array(TransferRecord);
 
 export const ImportRows = t.Array(t.Object({ url: t.String(), custom_url: t.Optional(t.String()), expires_at: t.Optional(t.String()), max_clicks: t.Optional(t.Union([t.Integer(), t.String()])), tags: t.Optional(t.Union([t.Array(t.String()), t.String()])) }), { maxItems: 10_000 });
-export const ImportOutcome = ok(
-  t.Object(
-    {
-      created: t.Array(t.Object({ row: t.Integer({ minimum: 1 }), id: t.String(), shortUrl: t.String() }, closed)),
-      failed: t.Array(t.Object({ row: t.Integer({ minimum: 1 }), code: oneOf(ERROR_CODES), error: t.String() }, closed)),
-    },
-    closed,
-  ),
+const rowOutcomes = {
+  created: t.Array(t.Object({ row: t.Integer({ minimum: 1 }), id: t.String(), shortUrl: t.String() }, closed)),
+  failed: t.Array(t.Object({ row: t.Integer({ minimum: 1 }), code: oneOf(ERROR_CODES), error: t.String() }, closed)),
+};
+export const ImportOutcome = ok(t.Object(rowOutcomes, closed));
+/** The one error that carries data: an import the disk stopped says how far it got. */
+export const ImportStopped = t.Object(
+  { ...errorFields, data: t.Object({ ...rowOutcomes, stoppedAtRow: t.Integer({ minimum: 1, description: "the row the disk refused; rows before it are done" }) }, closed) },
+  { ...closed, description: "storage_unavailable part-way through an import: the outcome so far" },
 );
 
 export const Overview = ok(

@@ -52,6 +52,16 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX link_tags_by_link ON link_tags(link_seq);
 
+  -- Every change of a link that instances may hold in memory (edit, disable, delete, blocklist),
+  -- appended in the changing transaction: what instances poll for when a NOTIFY was missed
+  -- (link-changes.ts). Rows go after an hour.
+  CREATE TABLE link_changes (
+    seq        bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    link_id    text COLLATE "C" NOT NULL,   -- a link id, or '*' for every link
+    changed_at bigint NOT NULL DEFAULT (extract(epoch FROM clock_timestamp()) * 1000)::bigint
+  );
+  CREATE INDEX link_changes_by_time ON link_changes(changed_at);
+
   CREATE TABLE retired_ids (
     id         text COLLATE "C" PRIMARY KEY,
     retired_at bigint NOT NULL

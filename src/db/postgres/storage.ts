@@ -5,7 +5,7 @@ import type { Storage } from "../storage.ts";
 import { describeLocation } from "../storage.ts";
 import { connectPostgres, num } from "./connect.ts";
 import { migratePostgres } from "./schema.ts";
-import { listenForLinkChanges } from "./link-changes.ts";
+import { watchLinkChanges } from "./link-changes.ts";
 import { createPgLinkStore } from "./links.ts";
 import { createPgLinkLister } from "./lister.ts";
 import { createPgStatsReader } from "./stats.ts";
@@ -26,7 +26,7 @@ export async function openPostgresStorage(url: string, password: string | null):
   try {
     const { searchIndex } = await migratePostgres(sql);
     const links = createPgLinkStore(sql);
-    stopListening = await listenForLinkChanges(sql, links.forget);
+    stopListening = await watchLinkChanges(sql, links.forget);
     return {
       engine: "postgres",
       where: describeLocation(url),

@@ -1,10 +1,12 @@
 // A link's statistics from PostgreSQL's rollups: the plan and the shapes are SQLite's
-// (src/stats/queries.ts); the reads run at once, each on a connection of the pool.
+// (src/stats/queries.ts). The reads share one snapshot (a read-only repeatable-read transaction),
+// so that a batch of visits committed meanwhile is in every figure or in none.
 
 import { assembleStats, MAX_BREAKDOWN_ENTRIES, planStats, RECENT_VISITS, type NameCount, type StatsReader } from "../../stats/queries.ts";
 import { newestVisits } from "../../stats/recent.ts";
 import { hourOf } from "../../visits/rollup.ts";
 import type { StoredVisit } from "../../visits/visit-batch.ts";
+import type { TransactionSQL } from "bun";
 import { num, type Pg } from "./connect.ts";
 
 // Recent visits: batches read newest first, this many at a time, until no older one can matter.
@@ -15,7 +17,7 @@ export function createPgStatsReader(sql: Pg): StatsReader {
     async read(link, filter, now) {
       const plan = planStats(link, filter, now);
       const { minus, from, to } = plan;
-      const [days, hours, dimensions, utm, recent] = await Promise.all([
+      const [days, hours, dimensions, utm, recent] = await sql.begin("isolation level repeatable read read only", (sql) => Promise.all([
         sql`SELECT day, total - bots * ${minus} AS count, bots, uniques - unique_bots * ${minus} AS uniques FROM daily_rollup
             WHERE link_id = ${link.id} AND day BETWEEN ${from} AND ${to} ORDER BY day`,
         plan.hours === null
@@ -34,7 +36,7 @@ export function createPgStatsReader(sql: Pg): StatsReader {
             GROUP BY source, medium, campaign HAVING SUM(total - bots * ${minus}) > 0
             ORDER BY count DESC, source, medium, campaign LIMIT ${MAX_BREAKDOWN_ENTRIES}`,
         recentVisits(sql, link.id, plan.recent.fromTs, plan.recent.toTs, plan.excludeBots),
-      ]);
+      ]));
       const breakdown: Record<string, NameCount[]> = { browser: [], os: [], device: [], country: [], referrer: [] };
       for (const r of dimensions) breakdown[r.dimension]?.push({ name: r.name, count: num(r.count) });
       return assembleStats(plan, {
@@ -52,7 +54,7 @@ export function createPgStatsReader(sql: Pg): StatsReader {
   };
 }
 
-async function recentVisits(sql: Pg, linkId: string, fromTs: number, toTs: number, excludeBots: boolean): Promise<StoredVisit[]> {
+async function recentVisits(sql: TransactionSQL, linkId: string, fromTs: number, toTs: number, excludeBots: boolean): Promise<StoredVisit[]> {
   const newest = newestVisits(fromTs, toTs, excludeBots, RECENT_VISITS);
   let before: { lastTs: number; id: number } | null = null;
   for (;;) {

@@ -6,6 +6,9 @@
 //   npm run bench                      ~5 min: 6 rounds x 10 s per target
 //   npm run bench -- --quick           ~1 min: 2 rounds x 5 s
 //   npm run bench -- --compare exp=/tmp/exp/shortener   add another binary to every round
+//   npm run bench -- --db postgres://user:pw@host/empty_db   the binary on PostgreSQL (an empty
+//                                      database), plus two instances of it against one
+//   npm run bench -- --db postgres     the same on a throwaway PostgreSQL (Debian's postgresql package)
 //   options: --rounds N --seconds S --bin PATH
 
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
@@ -14,6 +17,7 @@ import { join, resolve } from "node:path";
 import { ensureWrk, runWrk, requestsPerSecond, okResponses, type WrkResult } from "./bench/wrk.ts";
 import { startListening, memoryMiB, type Served } from "./lib/processes.ts";
 import { seededDatabase } from "./bench/seed-cache.ts";
+import { seedPostgres } from "./bench/seed-postgres.ts";
 import { RARE_TERM } from "./bench/seed.ts";
 import { createLinks, waitForFlush, countedClicks } from "./bench/clicks-api.ts";
 import { printReport, type Report, type TargetReport } from "./bench/report.ts";
@@ -23,7 +27,7 @@ const CONNECTIONS = 50;
 const CLICK_LINKS = 20;
 const SEED = { hundred: 100, million: 1_000_000 };
 
-type Options = { quick: boolean; rounds: number; seconds: number; warmup: number; bin: string; compare: [string, string][] };
+type Options = { quick: boolean; rounds: number; seconds: number; warmup: number; bin: string; compare: [string, string][]; db: string | null };
 
 function parseOptions(argv: string[]): Options {
   const quick = argv.includes("--quick");
@@ -46,10 +50,12 @@ function parseOptions(argv: string[]): Options {
     warmup: quick ? 2 : 3,
     bin: resolve(value("--bin") ?? join(ROOT, "shortener")),
     compare,
+    db: value("--db") ?? null,
   };
 }
 
-type Target = { name: string; served: Served; kind: "shortener" | "ceiling"; ids: string[]; runs: WrkResult[]; rounds: WrkResult[] };
+/** `also`: a second instance on the same database, clicked at the same time (half the connections each). */
+type Target = { name: string; served: Served; also?: Served; kind: "shortener" | "ceiling"; ids: string[]; runs: WrkResult[]; rounds: WrkResult[] };
 
 async function main(): Promise<number> {
   const opt = parseOptions(process.argv.slice(2));
@@ -60,16 +66,35 @@ async function main(): Promise<number> {
       return 2;
     }
   }
+  if (opt.db !== null && opt.db !== "postgres" && !opt.db.startsWith("postgres://") && !opt.db.startsWith("postgresql://")) {
+    console.error(`bench: --db takes postgres://… (an empty database) or postgres (a throwaway one), got ${opt.db}`);
+    return 2;
+  }
   const wrk = await ensureWrk(log);
   // Other work on the machine moves every figure; the load averages let a reader judge a run.
   const loadBefore = loadavg();
   const tmp = mkdtempSync(join(tmpdir(), "shortener-bench-"));
   const started: Served[] = [];
+  let throwaway: { stop: () => Promise<void> } | null = null;
   try {
-    const dbPath = join(tmp, "main.db");
-    log(`seeding links with ${SEED.hundred} and ${SEED.million.toLocaleString("en")} visits through src/visits/writer.ts, and 100,000 links for the owner's list ...`);
-    const seeded = await seededDatabase(ROOT, dbPath, SEED);
-    log(seeded.cached ? "seeded database taken from bench-results/seed-cache" : `seeded in ${seeded.seconds.toFixed(1)} s`);
+    let dbPath = join(tmp, "main.db");
+    let seeded;
+    if (opt.db === null) {
+      log(`seeding links with ${SEED.hundred} and ${SEED.million.toLocaleString("en")} visits through src/visits/writer.ts, and 100,000 links for the owner's list ...`);
+      seeded = await seededDatabase(ROOT, dbPath, SEED);
+      log(seeded.cached ? "seeded database taken from bench-results/seed-cache" : `seeded in ${seeded.seconds.toFixed(1)} s`);
+    } else {
+      if (opt.db === "postgres") {
+        log("starting a throwaway PostgreSQL (initdb, pg_ctl) ...");
+        const { startPostgres } = await import("../test/support/postgres.ts");
+        const pg = await startPostgres();
+        throwaway = pg;
+        dbPath = await pg.createDatabase();
+      } else dbPath = opt.db;
+      log(`seeding PostgreSQL with ${SEED.hundred} and ${SEED.million.toLocaleString("en")} visits through its visit writer, and 100,000 links for the owner's list ...`);
+      seeded = { ...(await seedPostgres(dbPath, SEED)), cached: false };
+      log(`seeded in ${seeded.seconds.toFixed(1)} s`);
+    }
 
     // The owner's key for the list benchmark, made by the binary under test (it migrates the file too).
     const keyRun = Bun.spawnSync([opt.bin, "key", "create", "bench", "--db", dbPath], { cwd: tmp, stdout: "pipe", stderr: "pipe" });
@@ -86,13 +111,22 @@ async function main(): Promise<number> {
     const targets: Target[] = [];
     const add = (name: string, served: Served, kind: Target["kind"]) => targets.push({ name, served, kind, ids: [], runs: [], rounds: [] });
     add("shortener", await start("shortener", [opt.bin, ...shortenerArgs(dbPath)]), "shortener");
+    if (opt.db !== null) {
+      // Several instances on one database: a second one, clicked together with the first.
+      add("2 instances", targets[0]!.served, "shortener");
+      targets.at(-1)!.also = await start("shortener-2", [opt.bin, ...shortenerArgs(dbPath)]);
+    }
     for (const [label, path] of opt.compare) add(label, await start(label, [path, ...shortenerArgs(join(tmp, `${label}.db`))]), "shortener");
     add("ceiling", await start("ceiling", [process.execPath, join(ROOT, "scripts/ceiling-server.ts")]), "ceiling");
     add("reads-nothing", await start("reads-nothing", [process.execPath, join(ROOT, "scripts/ceiling-server.ts"), "--reads-nothing"]), "ceiling");
 
-    for (const t of targets) t.ids = t.kind === "shortener" ? await createLinks(t.served.url, CLICK_LINKS, t.name) : ["x"];
+    for (const t of targets) t.ids = t.kind === "shortener" ? await createLinks(t.served.url, CLICK_LINKS, t.name.replace(/\W+/g, "-")) : ["x"];
     const clicks = async (t: Target, seconds: number) => {
-      const r = await runWrk(wrk, { url: t.served.url, seconds, connections: CONNECTIONS, mode: "clicks", ids: t.ids });
+      const r = t.also
+        ? combined(
+            await Promise.all([t.served, t.also].map((s) => runWrk(wrk, { url: s.url, seconds, connections: CONNECTIONS / 2, mode: "clicks", ids: t.ids }))),
+          )
+        : await runWrk(wrk, { url: t.served.url, seconds, connections: CONNECTIONS, mode: "clicks", ids: t.ids });
       t.runs.push(r);
       return r;
     };
@@ -110,10 +144,11 @@ async function main(): Promise<number> {
     }
 
     const shorteners = targets.filter((t) => t.kind === "shortener");
-    const memory = Object.fromEntries(shorteners.map((t) => [t.name, memoryMiB(t.served.pid)]));
+    const memory = Object.fromEntries(shorteners.map((t) => [t.also ? "shortener-2" : t.name, memoryMiB((t.also ?? t.served).pid)]));
     log("waiting for the writers to flush, then reading the counts back");
     const counting = [];
     for (const t of shorteners) {
+      if (t.also) await waitForFlush(t.also.url);
       const health = await waitForFlush(t.served.url);
       counting.push({
         target: t.name,
@@ -154,8 +189,12 @@ async function main(): Promise<number> {
       options: { quick: opt.quick, rounds: opt.rounds, secondsPerRound: opt.seconds, warmupSeconds: opt.warmup, connections: CONNECTIONS, clickLinks: CLICK_LINKS },
       targets: targets.map((t): TargetReport => ({ name: t.name, rounds: t.rounds })),
       counting,
+      database: opt.db === null ? "SQLite" : "PostgreSQL",
       stats: {
-        seeding: `${SEED.million.toLocaleString("en")} + ${SEED.hundred} visits recorded with createVisitWriter (src/visits/writer.ts) from buildVisit into the db file before the binary started (scripts/bench/seed.ts)`,
+        seeding:
+          opt.db === null
+            ? `${SEED.million.toLocaleString("en")} + ${SEED.hundred} visits recorded with createVisitWriter (src/visits/writer.ts) from buildVisit into the db file before the binary started (scripts/bench/seed.ts)`
+            : `${SEED.million.toLocaleString("en")} + ${SEED.hundred} visits recorded with PostgreSQL's visit writer (src/db/postgres/visit-batches.ts) from buildVisit before the binary started (scripts/bench/seed-postgres.ts)`,
         at100: stats100,
         at1M: stats1m,
       },
@@ -171,8 +210,37 @@ async function main(): Promise<number> {
     return 0;
   } finally {
     for (const s of started) await s.stop();
+    await throwaway?.stop();
     rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+/**
+ * Two wrk runs at the same time (one per instance) as one: their requests added up; latencies the
+ * larger of the two runs' percentiles (what the slower instance's clients saw).
+ */
+function combined(runs: WrkResult[]): WrkResult {
+  const sum = (f: (r: WrkResult) => number) => runs.reduce((n, r) => n + f(r), 0);
+  const max = (f: (r: WrkResult) => number) => Math.max(...runs.map(f));
+  return {
+    requests: sum((r) => r.requests),
+    durationUs: max((r) => r.durationUs),
+    sent: sum((r) => r.sent),
+    errors: {
+      connect: sum((r) => r.errors.connect),
+      read: sum((r) => r.errors.read),
+      write: sum((r) => r.errors.write),
+      status: sum((r) => r.errors.status),
+      timeout: sum((r) => r.errors.timeout),
+    },
+    latencyUs: {
+      p50: max((r) => r.latencyUs.p50),
+      p90: max((r) => r.latencyUs.p90),
+      p99: max((r) => r.latencyUs.p99),
+      max: max((r) => r.latencyUs.max),
+      mean: sum((r) => r.latencyUs.mean * r.requests) / Math.max(1, sum((r) => r.requests)),
+    },
+  };
 }
 
 process.exit(await main());

@@ -7,6 +7,8 @@ export type TargetReport = { name: string; rounds: WrkResult[] };
 export type Counting = { target: string; counted: number; served: number; sent: number; non3xx: number; socketErrors: number; written: number; dropped: number };
 export type Report = {
   when: string;
+  /** the main binary's engine */
+  database: "SQLite" | "PostgreSQL";
   machine: Record<string, unknown>;
   options: Record<string, unknown>;
   targets: TargetReport[];
@@ -49,10 +51,12 @@ export function printReport(r: Report) {
     p99VsCeiling: ratio(s, "ceiling", (x) => x.latencyUs.p99),
   }));
   const ceilingVsNothing = ratio("ceiling", "reads-nothing", requestsPerSecond);
+  const twoVsOne = byName.has("2 instances") ? ratio("2 instances", "shortener", requestsPerSecond) : null;
 
   const lines: string[] = [];
   const load = (l: unknown) => (l as number[]).map((x) => x.toFixed(1)).join(" ");
-  lines.push("", `machine: ${r.machine.cpus} CPUs, Bun ${r.machine.bun}; load average before ${load(r.machine.loadAverageBefore)}, after ${load(r.machine.loadAverageAfter)}`);
+  lines.push("", `database of "shortener": ${r.database}`);
+  lines.push(`machine: ${r.machine.cpus} CPUs, Bun ${r.machine.bun}; load average before ${load(r.machine.loadAverageBefore)}, after ${load(r.machine.loadAverageAfter)}`);
   lines.push(`clicks: wrk -t1 -c${r.options.connections}, ${r.options.rounds} rounds x ${r.options.secondsPerRound} s, alternating (A B B A), medians over rounds`);
   lines.push(`  ${"target".padEnd(14)} ${"req/s".padStart(8)} ${"p50".padStart(9)} ${"p99".padStart(9)}   req/s per round`);
   for (const s of summary) lines.push(`  ${s.name.padEnd(14)} ${int(s.rps).padStart(8)} ${ms(s.p50Us).padStart(9)} ${ms(s.p99Us).padStart(9)}   ${s.perRound.join(" ")}`);
@@ -60,6 +64,7 @@ export function printReport(r: Report) {
     lines.push(`  ${q.target}/ceiling req/s ratio ${q.rpsVsCeiling.toFixed(3)} (target >= 0.85), ${q.target}/reads-nothing ${q.rpsVsReadsNothing.toFixed(3)}, p99 ratio to ceiling ${q.p99VsCeiling.toFixed(2)} (target <= 2)`);
   }
   lines.push(`  ceiling/reads-nothing req/s ratio ${ceilingVsNothing.toFixed(3)}`);
+  if (twoVsOne !== null) lines.push(`  2 instances/1 instance req/s ratio ${twoVsOne.toFixed(3)} (both on this machine's CPUs, with the database and wrk)`);
   lines.push("", "counting (all click runs incl. warm-up; sum of totalClicks from /api/stats after the writer drained):");
   for (const c of r.counting) {
     // wrk stops with one request in flight per connection: those may be counted without wrk seeing the 302.
@@ -83,5 +88,5 @@ export function printReport(r: Report) {
   for (const [name, m] of Object.entries(r.memoryMiB.afterClicks)) lines.push(`  ${name} after the click rounds: VmRSS ${m.rss.toFixed(1)} MiB (peak VmHWM ${m.peak.toFixed(1)} MiB)`);
   lines.push(`  shortener after stats and creates: VmRSS ${r.memoryMiB.mainAfterAll.rss.toFixed(1)} MiB (peak ${r.memoryMiB.mainAfterAll.peak.toFixed(1)} MiB)`);
   console.log(lines.join("\n"));
-  return { clicks: summary, ratios, ceilingVsReadsNothing: ceilingVsNothing, text: lines };
+  return { clicks: summary, ratios, ceilingVsReadsNothing: ceilingVsNothing, twoInstancesVsOne: twoVsOne, text: lines };
 }

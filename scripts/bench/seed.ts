@@ -4,7 +4,8 @@
 // what the stats endpoint then reads is exactly what real clicks would have left.
 
 import { openDatabase } from "../../src/db/open.ts";
-import { createLinkStore } from "../../src/links/store.ts";
+import { createLinkStore, type LinkStore } from "../../src/links/store.ts";
+import type { Visit } from "../../src/visits/visit.ts";
 import { createSearchIndexer } from "../../src/links/search-index.ts";
 import { createVisitWriter } from "../../src/visits/writer.ts";
 import { buildVisit } from "../../src/visits/visitor.ts";
@@ -40,6 +41,42 @@ export async function seed(dbPath: string, visitsPerLink: Record<string, number>
   const db = openDatabase(dbPath);
   const links = createLinkStore(db);
   const writer = createVisitWriter(db, { flushIntervalMs: 60_000 });
+  const now = Date.now();
+  const ids = await recordVisits(links, writer.record, visitsPerLink, now, days);
+  const visits = Object.values(visitsPerLink).reduce((a, b) => a + b, 0);
+  writer.close();
+  const { written, dropped } = writer.stats();
+  // The owner's list: 100,000 links, created one a minute back from now, in one transaction.
+  db.transaction(() => {
+    for (let i = 0; i < LIST_LINKS; i++) {
+      const link = listLink(i, now);
+      links.create({ url: link.url, alias: link.id, tags: link.tags }, link.createdAt);
+    }
+  })();
+  // As the binary's recorder thread would have by the time anyone searches them.
+  const indexer = createSearchIndexer(db);
+  while (indexer.indexNew() > 0);
+  db.close();
+  if (written !== visits || dropped !== 0) throw new Error(`seeding wrote ${written} of ${visits} visits (${dropped} dropped)`);
+  return { ids, seconds: (performance.now() - started) / 1000, visits, links: LIST_LINKS };
+}
+
+/** The i-th link of the owner's list: created i minutes after the first, destinations on 1,000 hosts, every tenth tagged. */
+export function listLink(i: number, now: number): { id: string; url: string; createdAt: number; tags: string[] } {
+  const path = i % 10_000 === 0 ? RARE_TERM : `page/${(i * 7919) % 100_003}`;
+  return { id: `bulk-${i}`, url: `https://site${i % 1000}.example/${path}?n=${i}`, createdAt: now - (LIST_LINKS - i) * 60_000, tags: i % 10 === 0 ? ["tenth"] : [] };
+}
+
+/** Creates the links of `visitsPerLink` and hands their visits (built by the service's buildVisit) to record; returns the ids. */
+export async function recordVisits(
+  links: Pick<LinkStore, "create">,
+  record: (visit: Visit) => void,
+  visitsPerLink: Record<string, number>,
+  now: number,
+  days: number,
+  /** called every 10,000 visits: a writer that writes later (PostgreSQL's) catches up there */
+  drain?: () => Promise<unknown>,
+): Promise<Record<string, string>> {
   const geo = await openCountryLookup(null);
   const classify = createClientClassifier();
   let rng = 42;
@@ -49,38 +86,22 @@ export async function seed(dbPath: string, visitsPerLink: Record<string, number>
   };
   // 2,000 addresses, as in load.lua; countries looked up once each.
   const countries = Array.from({ length: 2000 }, (_, i) => geo.country(`${OCTETS[i % OCTETS.length]}.${(i * 7) % 256}.${(i * 13) % 256}.${(i % 254) + 1}`));
-  const now = Date.now();
   const ids: Record<string, string> = {};
-  let visits = 0;
   for (const [name, count] of Object.entries(visitsPerLink)) {
     const url = `https://example.com/${name}`;
-    const link = links.create({ url, alias: `seed-${name}-${now.toString(36)}` }, now - days * DAY_MS);
+    const link = await links.create({ url, alias: `seed-${name}-${now.toString(36)}` }, now - days * DAY_MS);
     ids[name] = link.id;
     const step = (days * DAY_MS - 60_000) / Math.max(1, count);
     for (let i = 0; i < count; i++) {
+      if (drain && i % 10_000 === 9_999) await drain();
       const country = pick(countries);
-      writer.record(
+      record(
         buildVisit(
           { linkId: link.id, destination: url + pick(QUERIES), userAgent: pick(AGENTS), referer: pick(REFERERS), clientAddress: "seed", now: now - days * DAY_MS + 60_000 + Math.floor(i * step) },
           { classify, country: () => country },
         ),
       );
     }
-    visits += count;
   }
-  writer.close();
-  const { written, dropped } = writer.stats();
-  // The owner's list: 100,000 links, created one a minute back from now, in one transaction.
-  db.transaction(() => {
-    for (let i = 0; i < LIST_LINKS; i++) {
-      const path = i % 10_000 === 0 ? RARE_TERM : `page/${(i * 7919) % 100_003}`;
-      links.create({ url: `https://site${i % 1000}.example/${path}?n=${i}`, alias: `bulk-${i}`, tags: i % 10 === 0 ? ["tenth"] : [] }, now - (LIST_LINKS - i) * 60_000);
-    }
-  })();
-  // As the binary's recorder thread would have by the time anyone searches them.
-  const indexer = createSearchIndexer(db);
-  while (indexer.indexNew() > 0);
-  db.close();
-  if (written !== visits || dropped !== 0) throw new Error(`seeding wrote ${written} of ${visits} visits (${dropped} dropped)`);
-  return { ids, seconds: (performance.now() - started) / 1000, visits, links: LIST_LINKS };
+  return ids;
 }

@@ -41,11 +41,13 @@ export function handleRedirect(request: Request, id: string, server: PeerServer,
   return answer(admitted, request, id, server, deps, requestUrl, click, now);
 }
 
-function answer(admitted: Admission | null, request: Request, id: string, server: PeerServer, deps: RedirectDeps, requestUrl: string, click: boolean, now: number): Response {
+function answer(admitted: Admission | null, request: Request, id: string, server: PeerServer, deps: RedirectDeps, requestUrl: string, click: boolean, now: number): Response | Promise<Response> {
   if (admitted === null) return notFoundPage();
   // Disabled, expired, blocked or deleted: 410, and not a click.
   if ("gone" in admitted) return gonePage(admitted.gone, request.headers.get("accept-language"));
   const location = withClickQuery(admitted.url, requestUrl);
+  // no-store: a browser that cached the 302 would skip us on the next click and it would go uncounted.
+  const response = new Response(null, { status: 302, headers: { "Cache-Control": CACHE_CONTROL, Location: asciiLocation(location) } });
   // HEAD is what link checkers and previews send first: answer it, but it is not a click.
   if (click) {
     const headers = request.headers;
@@ -53,7 +55,7 @@ function answer(admitted: Admission | null, request: Request, id: string, server
     // X-Forwarded-For wins over Forwarded (client-ip.ts), so Forwarded is read only without it.
     const proxied = !deps.trusted.empty;
     const forwardedFor = proxied ? headers.get("x-forwarded-for") : null;
-    deps.recorder.record({
+    const caughtUp = deps.recorder.record({
       linkId: id,
       ts: now,
       userAgent: headers.get("user-agent"),
@@ -63,9 +65,10 @@ function answer(admitted: Admission | null, request: Request, id: string, server
       forwarded: proxied && forwardedFor === null ? headers.get("forwarded") : null,
       destination: location.includes("utm_") ? location : null,
     });
+    // The visit writer is far behind a database that answers: the click is queued, its answer waits (catch-up.ts).
+    if (caughtUp !== undefined) return caughtUp.then(() => response);
   }
-  // no-store: a browser that cached the 302 would skip us on the next click and it would go uncounted.
-  return new Response(null, { status: 302, headers: { "Cache-Control": CACHE_CONTROL, Location: asciiLocation(location) } });
+  return response;
 }
 
 /**

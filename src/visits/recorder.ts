@@ -7,16 +7,21 @@ import type { FromRecorder, RecorderInit, ToRecorder } from "./recorder-worker.t
 import type { WriterStats } from "./visit-queue.ts";
 import { createPriorityFlag, manageRecorderPriority } from "./recorder-priority.ts";
 import { newHistogram } from "../metrics/histogram.ts";
+import { createCatchUp } from "./catch-up.ts";
+
+/** The writer's figures, and how many clicks waited for it to catch up (catch-up.ts). */
+export type RecorderStats = WriterStats & { delayed: number };
 
 export type ClickRecorder = {
-  record(click: Click): void;
-  stats(): WriterStats;
+  /** Queues the click; a promise when its answer should wait for the writer to catch up. */
+  record(click: Click): Promise<void> | undefined;
+  stats(): RecorderStats;
   /** SIGHUP: re-read the --geoip-db file. */
   reloadGeo(): void;
   /** The click thread waits for SQLite's write lock, which the recorder may hold: normal priority now. */
   hurry(): void;
   /** Hands over what is left and resolves once the recorder thread has written it and closed. */
-  close(): Promise<WriterStats>;
+  close(): Promise<RecorderStats>;
   geoSource: string;
   geoBuildDate: string;
   /** "low" while the recorder thread yields the CPU to the click thread (recorder-priority.ts) */
@@ -27,6 +32,8 @@ export type RecorderOptions = Omit<RecorderInit, "flushIntervalMs" | "maxQueued"
   flushIntervalMs?: number;
   /** Clicks held while the disk refuses writes (both sides together); past this they are counted as dropped. */
   maxQueued?: number;
+  /** The longest a click's answer waits for the writer to catch up (catch-up.ts). */
+  catchUpWaitMs?: number;
   onError?: (message: string) => void;
 };
 
@@ -66,6 +73,7 @@ export function startClickRecorder(options: RecorderOptions): Promise<ClickRecor
   let remote: WriterStats = { queued: 0, written: 0, dropped: 0, discarded: 0, lastError: null, batchWrite: newHistogram() };
   let onClosed: ((stats: WriterStats) => void) | null = null;
   const inFlight = () => pending.length / CLICK_FIELDS + handedOver - received + remote.queued;
+  const catchUp = createCatchUp(init.maxQueued, options.catchUpWaitMs);
   // When each hand-over happened and how many clicks had been handed over by its end: tells how
   // long the oldest click not yet written (or dropped) by the recorder has waited.
   const handovers: { end: number; at: number }[] = [];
@@ -98,28 +106,33 @@ export function startClickRecorder(options: RecorderOptions): Promise<ClickRecor
         const priority = manageRecorderPriority(init.priorityFlag, msg.ready.threadId);
         const timer = setInterval(() => {
           handOver();
-          priority.observe(inFlight(), oldestUnwrittenAgeMs(Date.now()));
+          const now = Date.now();
+          priority.observe(inFlight(), oldestUnwrittenAgeMs(now));
+          catchUp.check(inFlight(), remote.lastError !== null, now);
         }, HANDOVER_MS);
         resolve({
           record(click) {
-            if (inFlight() >= init.maxQueued) {
+            const backlog = inFlight();
+            if (backlog >= init.maxQueued) {
               dropped++;
-              return;
+              return undefined;
             }
             packClick(pending, click);
             if (pending.length >= HANDOVER_CLICKS * CLICK_FIELDS) handOver();
+            return catchUp.admit(backlog, remote.lastError !== null);
           },
-          stats: () => ({ ...remote, queued: inFlight(), dropped: dropped + remote.dropped }),
+          stats: () => ({ ...remote, queued: inFlight(), dropped: dropped + remote.dropped, delayed: catchUp.delayed() }),
           reloadGeo: () => worker.postMessage({ reloadGeo: true } satisfies ToRecorder),
           hurry: () => priority.raise(),
           close() {
             clearInterval(timer);
+            catchUp.releaseAll();
             priority.raise(); // the last writes must not wait for idle CPU (systemd's stop timeout)
             handOver();
-            return new Promise<WriterStats>((done) => {
+            return new Promise<RecorderStats>((done) => {
               onClosed = (stats) => {
                 worker.terminate();
-                done({ ...stats, dropped: stats.dropped + dropped });
+                done({ ...stats, dropped: stats.dropped + dropped, delayed: catchUp.delayed() });
               };
               worker.postMessage({ close: true } satisfies ToRecorder);
             });

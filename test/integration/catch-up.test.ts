@@ -5,11 +5,10 @@
 // past the threshold wait until the writer has caught up, none before, and none is dropped.
 
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { Database } from "bun:sqlite";
-import { SQL } from "bun";
 import { startClickRecorder, type ClickRecorder } from "../../src/visits/recorder.ts";
 import { createLink, startServer, type RunningServer } from "../support/server.ts";
 import { stats } from "../support/clicks.ts";
+import { holdWriteLock } from "../support/write-lock.ts";
 
 const ID = "behind";
 const MAX_QUEUED = 40;
@@ -33,33 +32,6 @@ beforeAll(async () => {
 });
 afterAll(() => server.dispose());
 
-async function holdWriteLock(): Promise<() => Promise<void>> {
-  if (server.engine === "sqlite") {
-    const other = new Database(server.dbPath);
-    other.run("BEGIN IMMEDIATE");
-    return async () => {
-      other.run("ROLLBACK");
-      other.close();
-    };
-  }
-  const pg = new SQL(server.dbPath, { max: 1 });
-  let end!: () => void;
-  const held = new Promise<void>((resolve) => (end = resolve));
-  let locked!: () => void;
-  const acquired = new Promise<void>((resolve) => (locked = resolve));
-  const tx = pg.begin(async (t) => {
-    await t`LOCK TABLE links IN EXCLUSIVE MODE`;
-    locked();
-    await held;
-  });
-  await acquired;
-  return async () => {
-    end();
-    await tx;
-    await pg.close();
-  };
-}
-
 const click = (i: number) => ({
   linkId: ID,
   ts: Date.now(),
@@ -72,7 +44,7 @@ const click = (i: number) => ({
 });
 
 test("past a backlog of a quarter of the bound, answers wait for the writer; all are written, none dropped", async () => {
-  const release = await holdWriteLock();
+  const lock = await holdWriteLock(server);
   let released = false;
   const waits: Promise<void>[] = [];
   const atOnce: boolean[] = [];
@@ -90,7 +62,7 @@ test("past a backlog of a quarter of the bound, answers wait for the writer; all
   expect(wentBeforeRelease).toEqual([]);
 
   released = true;
-  await release();
+  await lock.release(false);
   await Promise.all(waits);
   expect(wentBeforeRelease).toEqual(Array(30 - THRESHOLD).fill(false));
 

@@ -5,9 +5,8 @@
 // a create waits at most lock_timeout (5 s), then the client gets a 503.
 
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { Database } from "bun:sqlite";
-import { SQL } from "bun";
 import { createLink, startServer, type RunningServer } from "../support/server.ts";
+import { holdWriteLock } from "../support/write-lock.ts";
 
 let server: RunningServer;
 let clickId = "";
@@ -19,42 +18,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.dispose());
 
-type HeldLock = { release(commit: boolean): Promise<void> };
-
-async function holdWriteLock(): Promise<HeldLock> {
-  if (server.engine === "sqlite") {
-    const other = new Database(server.dbPath);
-    other.run("BEGIN IMMEDIATE");
-    return {
-      release: async (commit) => {
-        other.run(commit ? "COMMIT" : "ROLLBACK");
-        other.close();
-      },
-    };
-  }
-  const pg = new SQL(server.dbPath, { max: 1 });
-  let end!: () => void;
-  const held = new Promise<void>((resolve) => (end = resolve));
-  let locked!: () => void;
-  const acquired = new Promise<void>((resolve) => (locked = resolve));
-  // EXCLUSIVE: reads go on, every insert and update of a link waits.
-  const tx = pg.begin(async (t) => {
-    await t`LOCK TABLE links IN EXCLUSIVE MODE`;
-    locked();
-    await held;
-  });
-  await acquired;
-  return {
-    release: async () => {
-      end();
-      await tx;
-      await pg.close();
-    },
-  };
-}
-
 test("a create waits for a held write lock while clicks and stats are still answered, then succeeds", async () => {
-  const other = await holdWriteLock();
+  const other = await holdWriteLock(server);
   let released = false;
   const create = createLink(server.url, { url: "https://example.org/after-lock" }).then((r) => ({ ...r, afterRelease: released }));
 
@@ -79,7 +44,7 @@ test("a create waits for a held write lock while clicks and stats are still answ
 });
 
 test("a lock held past the create's patience (5 s): a JSON 503 storage_unavailable, and the server stays up", async () => {
-  const other = await holdWriteLock();
+  const other = await holdWriteLock(server);
   try {
     const result = await createLink(server.url, { url: "https://example.org/never" });
     expect(result.status).toBe(503);

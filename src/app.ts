@@ -4,14 +4,8 @@ import { Elysia } from "elysia";
 import type { Config } from "./config.ts";
 import type { Storage } from "./db/storage.ts";
 import type { Logger } from "./log.ts";
-import type { LinkStore } from "./links/store.ts";
-import type { LinkLister } from "./links/list.ts";
 import type { Blocklist } from "./links/blocklist.ts";
 import { looksLikeId } from "./links/alias.ts";
-import type { KeyStore } from "./auth/keys.ts";
-import type { SessionStore } from "./auth/sessions.ts";
-import type { DailyCounts, OverviewReader } from "./stats/overview.ts";
-import type { StatsReader } from "./stats/queries.ts";
 import type { TrustedProxies } from "./visits/client-ip.ts";
 import type { ClickRecorder } from "./visits/recorder.ts";
 import type { RateLimiter } from "./http/rate-limit.ts";
@@ -31,17 +25,11 @@ import { apiError } from "./http/responses.ts";
 import { describeStorageFailure, isStorageFailure } from "./db/errors.ts";
 import { webRoutes } from "./http/web.ts";
 
-export type AppDeps = {
+/** The database's parts (links, lister, stats, keys, sessions, overview, daily counts), and the rest. */
+export type AppDeps = Pick<Storage, "links" | "lister" | "stats" | "keys" | "sessions" | "overview" | "dailyCounts"> & {
   config: Config;
-  /** the database itself, for /health and /metrics (the parts below come from it too) */
+  /** the database itself, for /health and /metrics (the parts come from it too) */
   storage: Pick<Storage, "engine" | "ping" | "size">;
-  links: LinkStore;
-  lister: LinkLister;
-  stats: StatsReader;
-  keys: KeyStore;
-  sessions: SessionStore;
-  overview: OverviewReader;
-  dailyCounts: DailyCounts;
   /** SHA-256 of the systemd credential admin-key, if there is one */
   credentialHash: Uint8Array | null;
   /** failed authentication attempts per client address */

@@ -58,6 +58,19 @@ export type LinkStore = {
 };
 
 // Enough for the working set of a busy homelab (≈ 150 B per entry → ~15 MB at the bound).
+/** A link as it is right after its insert (each engine's create): the row is exactly what was inserted, no need to read it back. */
+export function newlyStored(seq: number, id: string, link: NewLink, now: number): Link {
+  return {
+    seq, id, url: link.url, createdAt: now, ownerKeyId: link.ownerKeyId ?? null, expiresAt: link.expiresAt ?? null, maxClicks: link.maxClicks ?? null,
+    disabled: false, blocked: false, tags: [...new Set(link.tags ?? [])].sort(), totalClicks: 0, humanClicks: 0, lastClickAt: null,
+  };
+}
+
+/** The click path's cache entry of a link just created (no click spent yet). */
+export function targetOfNew(link: Link): Target {
+  return { url: link.url, rules: clickRules({ ...rowFacts(link), total_clicks: 0 }) };
+}
+
 export const DEFAULT_CACHE_ENTRIES = 100_000;
 export const MAX_GENERATION_TRIES = 8;
 export function createLinkStore(db: Database, random: RandomBytes = cryptoRandomBytes, cacheEntries = DEFAULT_CACHE_ENTRIES): Synchronous<LinkStore> {
@@ -97,13 +110,9 @@ export function createLinkStore(db: Database, random: RandomBytes = cryptoRandom
     return row.seq;
   });
 
-  // The row is exactly what was inserted: no need to read it back.
   const created = (seq: number, id: string, link: NewLink, now: number): Link => {
-    const stored: Link = {
-      seq, id, url: link.url, createdAt: now, ownerKeyId: link.ownerKeyId ?? null, expiresAt: link.expiresAt ?? null, maxClicks: link.maxClicks ?? null,
-      disabled: false, blocked: false, tags: [...new Set(link.tags ?? [])].sort(), totalClicks: 0, humanClicks: 0, lastClickAt: null,
-    };
-    cache.set(id, { url: stored.url, rules: clickRules({ ...rowFacts(stored), total_clicks: 0 }) });
+    const stored = newlyStored(seq, id, link, now);
+    cache.set(id, targetOfNew(stored));
     return stored;
   };
 

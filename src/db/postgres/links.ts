@@ -7,8 +7,8 @@ import { generateId } from "../../links/id.ts";
 import { isReserved, looksLikeId } from "../../links/alias.ts";
 import type { Link } from "../../links/link.ts";
 import { LINK_COLUMNS, toLink } from "../../links/rows.ts";
-import { clickRules, DELETED, GONE, rowFacts, verdictBeforeBudget, type Admission, type Target } from "../../links/click-rules.ts";
-import { AliasRetiredError, AliasTakenError, DEFAULT_CACHE_ENTRIES, MAX_GENERATION_TRIES, type LinkChanges, type LinkStore, type NewLink } from "../../links/store.ts";
+import { clickRules, DELETED, GONE, verdictBeforeBudget, type Admission, type Target } from "../../links/click-rules.ts";
+import { AliasRetiredError, AliasTakenError, DEFAULT_CACHE_ENTRIES, MAX_GENERATION_TRIES, newlyStored, targetOfNew, type LinkChanges, type LinkStore, type NewLink } from "../../links/store.ts";
 import { Lru } from "../../util/lru.ts";
 import { cryptoRandomBytes, type RandomBytes } from "../../util/random.ts";
 import { num, numOrNull, type Pg } from "./connect.ts";
@@ -107,11 +107,8 @@ export function createPgLinkStore(sql: Pg, random: RandomBytes = cryptoRandomByt
     });
 
   const created = (seq: number, id: string, link: NewLink, now: number): Link => {
-    const stored: Link = {
-      seq, id, url: link.url, createdAt: now, ownerKeyId: link.ownerKeyId ?? null, expiresAt: link.expiresAt ?? null, maxClicks: link.maxClicks ?? null,
-      disabled: false, blocked: false, tags: [...new Set(link.tags ?? [])].sort(), totalClicks: 0, humanClicks: 0, lastClickAt: null,
-    };
-    cache.set(id, { url: stored.url, rules: clickRules({ ...rowFacts(stored), total_clicks: 0 }) });
+    const stored = newlyStored(seq, id, link, now);
+    cache.set(id, targetOfNew(stored));
     return stored;
   };
 

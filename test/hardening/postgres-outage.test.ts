@@ -9,6 +9,7 @@ import { startPostgres, type Postgres } from "../support/postgres.ts";
 import { createLink, onPostgres, startServer, type RunningServer } from "../support/server.ts";
 import { api, makeKey } from "../support/admin.ts";
 import { click, stats, waitForClicks } from "../support/clicks.ts";
+import { eventually } from "../support/eventually.ts";
 
 let pg: Postgres;
 let server: RunningServer;
@@ -24,15 +25,6 @@ afterAll(async () => {
   await pg?.stop();
 });
 
-async function eventually<T>(probe: () => Promise<T>, ok: (v: T) => boolean, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  let v = await probe();
-  while (!ok(v) && Date.now() < deadline) {
-    await Bun.sleep(100);
-    v = await probe();
-  }
-  return v;
-}
 
 test.skipIf(!onPostgres)("an outage: cached clicks answered and kept, the rest 503, and all written once the server is back", async () => {
   expect((await createLink(server.url, { url: "https://example.com/kept", custom_url: "kept" })).status).toBe(201);

@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { createLink, onPostgres, startServer, type RunningServer } from "../support/server.ts";
 import { click, waitForClicks } from "../support/clicks.ts";
 import { api, makeKey } from "../support/admin.ts";
+import { eventually } from "../support/eventually.ts";
 import { openDatabase } from "../../src/db/open.ts";
 import { createLinkStore } from "../../src/links/store.ts";
 import { createLink as createLinkDirect } from "../../src/links/create.ts";
@@ -50,15 +51,7 @@ function fill(path: string): void {
   }
 }
 
-async function eventually<T>(probe: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 10_000;
-  let v = await probe();
-  while (!ok(v) && Date.now() < deadline) {
-    await Bun.sleep(50);
-    v = await probe();
-  }
-  return v;
-}
+const within10s = <T,>(probe: () => Promise<T>, ok: (v: T) => boolean) => eventually(probe, ok, 10_000, 50);
 
 // SQLite's own file on a disk: on PostgreSQL the server's disk is the server's (postgres-outage.test.ts
 // covers a server that goes away).
@@ -90,14 +83,14 @@ describe.skipIf(!mounted || onPostgres)("disk full (tmpfs filled to ENOSPC; need
     // Redirects answer from memory, and their visits wait in the queue.
     for (let i = 0; i < 20; i++) expect((await click(server.url, "kept")).status).toBe(302);
     for (const id of acknowledged) expect((await click(server.url, id, {}, "HEAD")).status).toBe(302);
-    const degraded = await eventually(() => fetch(`${server.url}/health`), (r) => r.status === 503);
+    const degraded = await within10s(() => fetch(`${server.url}/health`), (r) => r.status === 503);
     expect(degraded.status).toBe(503);
 
     // The disk recovers: creates work again, and the queued clicks reach the file.
     rmSync(filler);
-    const again = await eventually(() => createLink(server.url, { url: "https://example.com/after", custom_url: "after-full" }), (r) => r.status !== 503);
+    const again = await within10s(() => createLink(server.url, { url: "https://example.com/after", custom_url: "after-full" }), (r) => r.status !== 503);
     expect(again.status).toBe(201);
-    expect((await eventually(() => fetch(`${server.url}/health`), (r) => r.status === 200)).status).toBe(200);
+    expect((await within10s(() => fetch(`${server.url}/health`), (r) => r.status === 200)).status).toBe(200);
     expect((await waitForClicks(server.url, "kept", 20)).data.stats.totalClicks).toBe(20);
   }, 30_000);
 

@@ -6,6 +6,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createLink, startServer, type RunningServer } from "../support/server.ts";
 import { api, cli, makeKey } from "../support/admin.ts";
+import { eventually } from "../support/eventually.ts";
 
 let server: RunningServer;
 let key: string;
@@ -21,14 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.dispose());
 
-async function eventually(check: () => Promise<boolean>, ms = 3000): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (await check()) return true;
-    await Bun.sleep(50);
-  }
-  return check();
-}
+const becomesTrue = (check: () => Promise<boolean>, ms = 3000) => eventually(check, (ok) => ok, ms, 50);
 
 test("a create or edit to a blocked destination is 400 url_blocked", async () => {
   for (const url of ["https://bit.ly/abc", "https://sub.bit.ly/x", "https://ok.example/?next=https://evil.example"]) {
@@ -46,7 +40,7 @@ test("SIGHUP after adding a domain: existing links to it answer 410 blocked; rem
   expect((await fetch(`${server.url}/later-bad`, { redirect: "manual" })).status).toBe(302);
   writeFileSync(listPath, "bit.ly\nphish.example\n");
   server.proc.kill("SIGHUP");
-  expect(await eventually(async () => (await fetch(`${server.url}/later-bad`, { redirect: "manual" })).status === 410)).toBe(true);
+  expect(await becomesTrue(async () => (await fetch(`${server.url}/later-bad`, { redirect: "manual" })).status === 410)).toBe(true);
   const page = await fetch(`${server.url}/later-bad`, { headers: { "accept-language": "es" } });
   expect(await page.text()).toContain("Este enlace está bloqueado");
   expect((await api(server.url, key, "GET", "/api/links/later-bad")).body.data.status).toBe("blocked");
@@ -55,19 +49,19 @@ test("SIGHUP after adding a domain: existing links to it answer 410 blocked; rem
 
   writeFileSync(listPath, "bit.ly\n");
   server.proc.kill("SIGHUP");
-  expect(await eventually(async () => (await fetch(`${server.url}/later-bad`, { redirect: "manual" })).status === 302)).toBe(true);
+  expect(await becomesTrue(async () => (await fetch(`${server.url}/later-bad`, { redirect: "manual" })).status === 302)).toBe(true);
 });
 
 test("a changed file is picked up without a signal (modification time)", async () => {
   expect((await createLink(server.url, { url: "https://drift.example/", custom_url: "drifter" })).status).toBe(201);
   writeFileSync(listPath, "bit.ly\ndrift.example\n");
-  expect(await eventually(async () => (await fetch(`${server.url}/drifter`, { redirect: "manual" })).status === 410, 8000)).toBe(true);
+  expect(await becomesTrue(async () => (await fetch(`${server.url}/drifter`, { redirect: "manual" })).status === 410, 8000)).toBe(true);
 }, 15_000);
 
 test("a broken file on reload keeps the previous list and says so", async () => {
   writeFileSync(listPath, "bit.ly\ndrift.example\n/(broken/\n");
   server.proc.kill("SIGHUP");
-  expect(await eventually(async () => server.output().includes("blocklist reload failed; keeping the previous list"))).toBe(true);
+  expect(await becomesTrue(async () => server.output().includes("blocklist reload failed; keeping the previous list"))).toBe(true);
   expect((await fetch(`${server.url}/drifter`, { redirect: "manual" })).status).toBe(410);
   expect((await createLink(server.url, { url: "https://bit.ly/still" })).status).toBe(400);
 });

@@ -11,6 +11,7 @@ import { sharedPostgres } from "../support/postgres.ts";
 import { createLink, onPostgres, startServer, type RunningServer } from "../support/server.ts";
 import { api, makeKey } from "../support/admin.ts";
 import { click, stats } from "../support/clicks.ts";
+import { eventually } from "../support/eventually.ts";
 
 const UAS = [
   { ua: "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36", browser: "Chrome", os: "Windows" },
@@ -75,15 +76,6 @@ async function spread(id: string, total: number, targets: RunningServer[], concu
   return statuses;
 }
 
-async function eventually<T>(probe: () => Promise<T>, ok: (v: T) => boolean, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  let v = await probe();
-  while (!ok(v) && Date.now() < deadline) {
-    await Bun.sleep(20);
-    v = await probe();
-  }
-  return v;
-}
 
 describe.skipIf(!onPostgres)("three instances on one PostgreSQL", () => {
   test("30,000 clicks spread over three instances: totals, breakdowns and unique visitors exact", async () => {
@@ -96,7 +88,7 @@ describe.skipIf(!onPostgres)("three instances on one PostgreSQL", () => {
     console.log(`30,000 clicks over 3 instances: ${Math.round(TOTAL / seconds)} clicks/s from the test (${statuses.map((s) => s.length).join(" + ")})`);
 
     // Read through the instance that answered none of them in particular: each sees the same counts.
-    const body = await eventually(() => stats(instances[2]!.url, "id=spread"), (b) => b.data?.stats.totalClicks >= TOTAL);
+    const body = await eventually(() => stats(instances[2]!.url, "id=spread"), (b) => b.data?.stats.totalClicks >= TOTAL, 15_000, 20);
     const s = body.data.stats;
     expect(s.totalClicks).toBe(TOTAL);
     expect(s.humanClicks).toBe(TOTAL);
@@ -139,7 +131,7 @@ describe.skipIf(!onPostgres)("three instances on one PostgreSQL", () => {
     const seen = async (change: string, ok: (r: Response) => boolean) => {
       const at = Date.now();
       for (const s of instances.slice(1)) {
-        const r = await eventually(() => click(s.url, "changing", {}, "HEAD"), ok, 10_000);
+        const r = await eventually(() => click(s.url, "changing", {}, "HEAD"), ok, 10_000, 20);
         expect(ok(r)).toBe(true);
         (delays[change] ??= []).push(Date.now() - at);
       }
@@ -168,7 +160,7 @@ describe.skipIf(!onPostgres)("three instances on one PostgreSQL", () => {
     await pg.close();
     const at = Date.now();
     for (const s of instances) {
-      const r = await eventually(() => click(s.url, "quiet", {}, "HEAD"), (x) => x.headers.get("location") === "https://example.com/quiet-after", 10_000);
+      const r = await eventually(() => click(s.url, "quiet", {}, "HEAD"), (x) => x.headers.get("location") === "https://example.com/quiet-after", 10_000, 20);
       expect(r.headers.get("location")).toBe("https://example.com/quiet-after");
     }
     console.log(`a change without NOTIFY seen by all three after ${Date.now() - at} ms`);
@@ -206,7 +198,7 @@ describe.skipIf(!onPostgres)("three instances on one PostgreSQL", () => {
     expect(statuses[0]!.concat(statuses[2]!).every((s) => s === 302)).toBe(true);
     expect(statuses[1]!.filter((s) => s === 302).length).toBeGreaterThan(0);
     expect(statuses[1]!.filter((s) => s === 0).length).toBeGreaterThan(0); // the load did go on past the stop
-    const body = await eventually(() => stats(instances[1]!.url, "id=stopping"), (b) => b.data?.stats.totalClicks >= answered);
+    const body = await eventually(() => stats(instances[1]!.url, "id=stopping"), (b) => b.data?.stats.totalClicks >= answered, 15_000, 20);
     // Nothing answered is lost, and nothing is counted twice or invented.
     expect(body.data.stats.totalClicks).toBe(answered);
     await extra.dispose();
@@ -244,7 +236,7 @@ describe.skipIf(!onPostgres)("three instances on one PostgreSQL", () => {
     expect(statuses[1]!.filter((s) => s === 0).length).toBeGreaterThan(0); // the load did go on past the kill
     const byOthers = statuses[0]!.length + statuses[2]!.length;
     const answered = statuses.flat().filter((s) => s === 302).length;
-    const body = await eventually(() => stats(instances[0]!.url, "id=killed"), (b) => b.data?.stats.totalClicks >= byOthers);
+    const body = await eventually(() => stats(instances[0]!.url, "id=killed"), (b) => b.data?.stats.totalClicks >= byOthers, 15_000, 20);
     // The others' clicks are all there; the victim's last flush window (100 ms) may be lost.
     expect(body.data.stats.totalClicks).toBeGreaterThanOrEqual(byOthers);
     expect(body.data.stats.totalClicks).toBeLessThanOrEqual(answered);

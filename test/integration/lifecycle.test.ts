@@ -3,22 +3,14 @@
 import { describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { createLink, onPostgres, serverCommand, startServer } from "../support/server.ts";
+import { existsSync, readFileSync } from "node:fs";
+import { createLink, onPostgres, startServer } from "../support/server.ts";
 import { openStored } from "../support/stored.ts";
 import { click, UA, waitForClicks } from "../support/clicks.ts";
+import { cli } from "../support/admin.ts";
 
-// In a folder of its own: a run that gets as far as opening ./shortener.db must not leave it in the repository.
-function run(args: string[], env: Record<string, string> = {}) {
-  const cwd = mkdtempSync(join(tmpdir(), "shortener-cli-"));
-  try {
-    const proc = Bun.spawnSync([...serverCommand(), ...args], { cwd, env: { PATH: process.env.PATH ?? "", ...env }, stdout: "pipe", stderr: "pipe" });
-    return { code: proc.exitCode, out: proc.stdout.toString(), err: proc.stderr.toString() };
-  } finally {
-    rmSync(cwd, { recursive: true, force: true });
-  }
-}
+// cli: in a folder of its own, so that a run that gets as far as opening ./shortener.db leaves nothing behind.
+const run = cli;
 
 describe("command line", () => {
   test("--help lists the flags and the backup command; --version prints it", () => {

@@ -107,8 +107,9 @@ export function startClickRecorder(options: RecorderOptions): Promise<ClickRecor
         const timer = setInterval(() => {
           handOver();
           const now = Date.now();
-          priority.observe(inFlight(), oldestUnwrittenAgeMs(now));
-          catchUp.check(inFlight(), remote.lastError !== null, now);
+          const backlog = inFlight();
+          priority.observe(backlog, oldestUnwrittenAgeMs(now));
+          catchUp.check(backlog, remote.lastError !== null, now);
         }, HANDOVER_MS);
         resolve({
           record(click) {

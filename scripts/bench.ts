@@ -80,7 +80,7 @@ async function main(): Promise<number> {
     let dbPath = join(tmp, "main.db");
     let seeded;
     if (opt.db === null) {
-      log(`seeding links with ${SEED.hundred} and ${SEED.million.toLocaleString("en")} visits through src/visits/writer.ts, and 100,000 links for the owner's list ...`);
+      log(`seeding links with ${SEED.hundred} and ${SEED.million.toLocaleString("en")} visits through src/db/sqlite/visit-batches.ts, and 100,000 links for the owner's list ...`);
       seeded = await seededDatabase(ROOT, dbPath, SEED);
       log(seeded.cached ? "seeded database taken from bench-results/seed-cache" : `seeded in ${seeded.seconds.toFixed(1)} s`);
     } else {
@@ -193,7 +193,7 @@ async function main(): Promise<number> {
       stats: {
         seeding:
           opt.db === null
-            ? `${SEED.million.toLocaleString("en")} + ${SEED.hundred} visits recorded with createVisitWriter (src/visits/writer.ts) from buildVisit into the db file before the binary started (scripts/bench/seed.ts)`
+            ? `${SEED.million.toLocaleString("en")} + ${SEED.hundred} visits recorded with createVisitWriter (src/db/sqlite/visit-batches.ts) from buildVisit into the db file before the binary started (scripts/bench/seed.ts)`
             : `${SEED.million.toLocaleString("en")} + ${SEED.hundred} visits recorded with PostgreSQL's visit writer (src/db/postgres/visit-batches.ts) from buildVisit before the binary started (scripts/bench/seed-postgres.ts)`,
         at100: stats100,
         at1M: stats1m,

@@ -18,7 +18,7 @@ import { parseTrustedProxies } from "./visits/client-ip.ts";
 import { createRateLimiter } from "./http/rate-limit.ts";
 import { createApp } from "./app.ts";
 import { withClickDoor } from "./http/click-door.ts";
-import { runBackup } from "./db/backup.ts";
+import { runBackup } from "./db/sqlite/backup.ts";
 import { CLICK_THREAD_BUSY_TIMEOUT_MS } from "./http/write-retry.ts";
 
 async function main(): Promise<number> {

@@ -6,7 +6,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync }
 import { join } from "node:path";
 import { seed, type SeedResult } from "./seed.ts";
 
-const INPUTS = ["src/db/migrations.ts", "src/db/open.ts", "src/visits/writer.ts", "src/visits/visit-batch.ts", "src/visits/visitor.ts", "src/visits/ua.ts", "src/visits/bots.ts", "src/links/store.ts", "scripts/bench/seed.ts", "scripts/bench/seed-cache.ts"];
+const INPUTS = ["src/db/sqlite/schema.ts", "src/db/sqlite/open.ts", "src/db/sqlite/visit-batches.ts", "src/db/sqlite/links.ts", "src/visits/rollup.ts", "src/visits/visit-batch.ts", "src/visits/visitor.ts", "src/visits/ua.ts", "src/visits/bots.ts", "src/links/store.ts", "scripts/bench/seed.ts", "scripts/bench/seed-cache.ts"];
 
 export async function seededDatabase(root: string, dbPath: string, visitsPerLink: Record<string, number>): Promise<SeedResult & { cached: boolean }> {
   const hasher = new Bun.CryptoHasher("sha256");

@@ -5,8 +5,9 @@
 
 import { connectPostgres, type Pg } from "../../src/db/postgres/connect.ts";
 import { migratePostgres } from "../../src/db/postgres/schema.ts";
-import { createPgLinkStore } from "../../src/db/postgres/links.ts";
-import { pgBatchStore } from "../../src/db/postgres/visit-batches.ts";
+import { postgresClickBudget, postgresLinks } from "../../src/db/postgres/links.ts";
+import { postgresBatches } from "../../src/db/postgres/visit-batches.ts";
+import { createLinkStore } from "../../src/links/store.ts";
 import { createVisitQueue } from "../../src/visits/visit-queue.ts";
 import { LIST_LINKS, listLink, recordVisits, type SeedResult } from "./seed.ts";
 
@@ -17,9 +18,9 @@ export async function seedPostgres(url: string, visitsPerLink: Record<string, nu
     const existing = await sql`SELECT 1 FROM pg_tables WHERE schemaname = current_schema() AND tablename = 'links'`;
     if (existing.length > 0) throw new Error(`${new URL(url).pathname.slice(1)} already holds links: the benchmark needs an empty database (dropdb and createdb it)`);
     await migratePostgres(sql);
-    const writer = createVisitQueue(pgBatchStore(sql, Date.now), { flushIntervalMs: 60_000, maxQueued: 1_000_000 });
+    const writer = createVisitQueue(postgresBatches(sql, Date.now), { flushIntervalMs: 60_000, maxQueued: 1_000_000 });
     const now = Date.now();
-    const ids = await recordVisits(createPgLinkStore(sql), writer.record, visitsPerLink, now, days, () => Promise.resolve(writer.flush()));
+    const ids = await recordVisits(createLinkStore(postgresLinks(sql), postgresClickBudget(sql)), writer.record, visitsPerLink, now, days, () => Promise.resolve(writer.flush()));
     await writer.close();
     const visits = Object.values(visitsPerLink).reduce((a, b) => a + b, 0);
     const { written, dropped, lastError } = writer.stats();

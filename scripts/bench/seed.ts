@@ -3,11 +3,12 @@
 // same rollups) from visits built by the service's own buildVisit. Faster than 1M wrk clicks, and
 // what the stats endpoint then reads is exactly what real clicks would have left.
 
-import { openDatabase } from "../../src/db/open.ts";
-import { createLinkStore, type LinkStore } from "../../src/links/store.ts";
+import { openDatabase } from "../../src/db/sqlite/open.ts";
+import { createLinkStore, localClickBudget, type LinkStore } from "../../src/links/store.ts";
 import type { Visit } from "../../src/visits/visit.ts";
-import { createSearchIndexer } from "../../src/links/search-index.ts";
-import { createVisitWriter } from "../../src/visits/writer.ts";
+import { createSearchIndexer } from "../../src/db/sqlite/search-index.ts";
+import { createVisitWriter } from "../../src/db/sqlite/visit-batches.ts";
+import { sqliteLinks } from "../../src/db/sqlite/links.ts";
 import { buildVisit } from "../../src/visits/visitor.ts";
 import { createClientClassifier } from "../../src/visits/ua.ts";
 import { openCountryLookup } from "../../src/visits/geo.ts";
@@ -39,7 +40,7 @@ export const RARE_TERM = "campaign-rare";
 export async function seed(dbPath: string, visitsPerLink: Record<string, number>, days = 30): Promise<SeedResult> {
   const started = performance.now();
   const db = openDatabase(dbPath);
-  const links = createLinkStore(db);
+  const links = createLinkStore(sqliteLinks(db), localClickBudget());
   const writer = createVisitWriter(db, { flushIntervalMs: 60_000 });
   const now = Date.now();
   const ids = await recordVisits(links, writer.record, visitsPerLink, now, days);

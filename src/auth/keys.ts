@@ -2,10 +2,9 @@
 // and the hash is how a key is found, so no comparison of secrets ever happens in our code. A
 // fast hash is enough: the keys are random, there is nothing to guess a dictionary from.
 
-import type { Database } from "bun:sqlite";
 import { cryptoRandomBytes, randomString, type RandomBytes } from "../util/random.ts";
-import { isUniqueViolation, writeIfFree } from "../db/errors.ts";
-import type { MaybePromise, Synchronous } from "../util/maybe.ts";
+import { then, type MaybePromise } from "../util/maybe.ts";
+import { throttledTouch, type LastUsedWrite } from "./last-used.ts";
 
 export type Scope = "admin" | "create";
 export const SCOPES: readonly Scope[] = ["admin", "create"];
@@ -43,44 +42,34 @@ export type KeyStore = {
   find(secret: string): MaybePromise<ApiKey | null>;
   /** The key in use whose secret has this SHA-256 (a session remembers the hash), or null. */
   findByHash(hash: Uint8Array): MaybePromise<ApiKey | null>;
-  /** Records a use; best effort (a busy or full database skips it, the next use tries again); never throws for the disk's trouble. */
+  /** Records a use, at most once a minute per key; best effort, never throws for the database's trouble. */
   touch(id: number, now: number): void;
 };
 
-type KeyRow = { id: number; name: string; scope: Scope; created_at: number; last_used_at: number | null; revoked_at: number | null };
-const COLUMNS = "id, name, scope, created_at, last_used_at, revoked_at";
-const toKey = (r: KeyRow): ApiKey => ({ id: r.id, name: r.name, scope: r.scope, createdAt: r.created_at, lastUsedAt: r.last_used_at, revokedAt: r.revoked_at });
+/** The rows of keys, as an engine stores them (src/db/<engine>/keys.ts). */
+export type KeyRepository = {
+  /** Throws KeyNameTakenError when a key in use has the name. */
+  insert(name: string, scope: Scope, hash: Uint8Array, now: number): MaybePromise<ApiKey>;
+  list(): MaybePromise<ApiKey[]>;
+  revoke(name: string, now: number): MaybePromise<boolean>;
+  /** The key in use (not revoked) with this hash. */
+  byHash(hash: Uint8Array): MaybePromise<ApiKey | null>;
+  setLastUsed: LastUsedWrite<number>;
+};
 
-// last_used_at is written at most this often per key: a write per request would be a write lock per request.
-const TOUCH_INTERVAL_MS = 60_000;
+// last_used_at is written at most this often per key (by this process).
+export const KEY_TOUCH_INTERVAL_MS = 60_000;
 
-export function createKeyStore(db: Database, random: RandomBytes = cryptoRandomBytes): Synchronous<KeyStore> {
-  const insert = db.query<KeyRow, [string, string, Uint8Array, number]>(`INSERT INTO api_keys (name, scope, hash, created_at) VALUES (?, ?, ?, ?) RETURNING ${COLUMNS}`);
-  const byHash = db.query<KeyRow, [Uint8Array]>(`SELECT ${COLUMNS} FROM api_keys WHERE hash = ? AND revoked_at IS NULL`);
-  const touched = new Map<number, number>();
-  const findByHash = (hash: Uint8Array): ApiKey | null => {
-    const row = byHash.get(hash);
-    return row ? toKey(row) : null;
-  };
+export function createKeyStore(repo: KeyRepository, random: RandomBytes = cryptoRandomBytes): KeyStore {
   return {
     create(name, scope, now) {
       const key = generateKey(random);
-      try {
-        return { key, record: toKey(insert.get(name, scope, hashSecret(key), now)!) };
-      } catch (err) {
-        if (isUniqueViolation(err)) throw new KeyNameTakenError(name);
-        throw err;
-      }
+      return then(repo.insert(name, scope, hashSecret(key), now), (record) => ({ key, record }));
     },
-    list: () => db.query<KeyRow, []>(`SELECT ${COLUMNS} FROM api_keys ORDER BY id`).all().map(toKey),
-    revoke: (name, now) => db.query("UPDATE api_keys SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL").run(now, name).changes > 0,
-    find: (secret) => (looksLikeKey(secret) ? findByHash(hashSecret(secret)) : null),
-    findByHash,
-    touch(id, now) {
-      if (now - (touched.get(id) ?? 0) < TOUCH_INTERVAL_MS) return;
-      // A busy lock (the recorder writing) is not worth waiting for, nor is a full disk worth
-      // failing the request for: the next use writes it.
-      if (writeIfFree(db, () => db.query("UPDATE api_keys SET last_used_at = ? WHERE id = ?").run(now, id))) touched.set(id, now);
-    },
+    list: () => repo.list(),
+    revoke: (name, now) => repo.revoke(name, now),
+    find: (secret) => (looksLikeKey(secret) ? repo.byHash(hashSecret(secret)) : null),
+    findByHash: (hash) => repo.byHash(hash),
+    touch: throttledTouch(KEY_TOUCH_INTERVAL_MS, repo.setLastUsed),
   };
 }

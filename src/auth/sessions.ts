@@ -2,16 +2,15 @@
 // tied to the hash of the key that signed in (so revoking the key ends its sessions too). A session
 // ends 30 days after its last use, or when its browser signs out.
 
-import type { Database } from "bun:sqlite";
 import { cryptoRandomBytes, randomString, type RandomBytes } from "../util/random.ts";
 import { hashSecret } from "./keys.ts";
-import { writeIfFree } from "../db/errors.ts";
-import type { MaybePromise, Synchronous } from "../util/maybe.ts";
+import { then, type MaybePromise } from "../util/maybe.ts";
+import { writeBestEffort, type LastUsedWrite } from "./last-used.ts";
 
 export const SESSION_COOKIE = "shortener_session";
 export const SESSION_IDLE_MS = 30 * 86_400_000;
-export const SESSION_TOKEN_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-export const SESSION_TOKEN_PATTERN = /^[0-9A-Za-z]{32}$/;
+const SESSION_TOKEN_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+const SESSION_TOKEN_PATTERN = /^[0-9A-Za-z]{32}$/;
 // last_used_at is written at most this often; an hour's precision is plenty for a 30-day limit.
 export const SESSION_TOUCH_INTERVAL_MS = 3_600_000;
 
@@ -27,30 +26,27 @@ export type SessionStore = {
   end(token: string): MaybePromise<void>;
 };
 
-export function createSessionStore(db: Database, random: RandomBytes = cryptoRandomBytes): Synchronous<SessionStore> {
-  const insert = db.query<void, [Uint8Array, Uint8Array, number, number]>("INSERT INTO sessions (token_hash, key_hash, created_at, last_used_at) VALUES (?, ?, ?, ?)");
-  const select = db.query<{ key_hash: Uint8Array; last_used_at: number }, [Uint8Array, number]>("SELECT key_hash, last_used_at FROM sessions WHERE token_hash = ? AND last_used_at > ?");
-  const update = db.query<void, [number, Uint8Array]>("UPDATE sessions SET last_used_at = ? WHERE token_hash = ?");
-  const remove = db.query<void, [Uint8Array]>("DELETE FROM sessions WHERE token_hash = ?");
-  const purge = db.query<void, [number]>("DELETE FROM sessions WHERE last_used_at <= ?");
+/** The rows of sessions, by the token's hash, as an engine stores them (src/db/<engine>/sessions.ts). */
+export type SessionRepository = {
+  /** Stores a new session, deleting those idle since before `idleBefore` (the table stays small). */
+  insert(tokenHash: Uint8Array, keyHash: Uint8Array, now: number, idleBefore: number): MaybePromise<void>;
+  /** The session if it was used after `idleBefore`. */
+  find(tokenHash: Uint8Array, idleBefore: number): MaybePromise<Session | null>;
+  setLastUsed: LastUsedWrite<Uint8Array>;
+  remove(tokenHash: Uint8Array): MaybePromise<void>;
+};
+
+export function createSessionStore(repo: SessionRepository, random: RandomBytes = cryptoRandomBytes): SessionStore {
   return {
     start(keyHash, now) {
       const token = randomString(SESSION_TOKEN_ALPHABET, 32, random);
-      purge.run(now - SESSION_IDLE_MS); // idle ones go when a new one comes: the table stays small
-      insert.run(hashSecret(token), keyHash, now, now);
-      return token;
+      return then(repo.insert(hashSecret(token), keyHash, now, now - SESSION_IDLE_MS), () => token);
     },
-    find(token, now) {
-      if (!SESSION_TOKEN_PATTERN.test(token)) return null;
-      const row = select.get(hashSecret(token), now - SESSION_IDLE_MS);
-      return row ? { keyHash: row.key_hash, lastUsedAt: row.last_used_at } : null;
-    },
+    find: (token, now) => (SESSION_TOKEN_PATTERN.test(token) ? repo.find(hashSecret(token), now - SESSION_IDLE_MS) : null),
     touch(token, session, now) {
-      if (now - session.lastUsedAt < SESSION_TOUCH_INTERVAL_MS) return;
-      writeIfFree(db, () => update.run(now, hashSecret(token))); // busy or full: the next use writes it
+      // The stored time decides, so every instance skips the write within the interval.
+      if (now - session.lastUsedAt >= SESSION_TOUCH_INTERVAL_MS) writeBestEffort(repo.setLastUsed, hashSecret(token), now, () => {});
     },
-    end(token) {
-      if (SESSION_TOKEN_PATTERN.test(token)) remove.run(hashSecret(token));
-    },
+    end: (token) => (SESSION_TOKEN_PATTERN.test(token) ? repo.remove(hashSecret(token)) : undefined),
   };
 }

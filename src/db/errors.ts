@@ -1,4 +1,3 @@
-import type { Database } from "bun:sqlite";
 import { isPgUnavailable, sqlState } from "./postgres/connect.ts";
 
 // Database errors the service answers rather than crashes on: the disk's or the server's trouble,
@@ -34,24 +33,4 @@ export function describeStorageFailure(err: unknown): string {
 export function isUniqueViolation(err: unknown): boolean {
   const code = codeOf(err);
   return code === "SQLITE_CONSTRAINT_PRIMARYKEY" || code === "SQLITE_CONSTRAINT_UNIQUE";
-}
-
-/**
- * Runs a small write that is not worth waiting for (a "last used" time) without SQLite's busy
- * wait, so the thread that answers clicks never stalls on it; false when the lock was taken or
- * the disk refused the write (full, read-only): the request that caused it must still be answered,
- * and a later one writes it. Anything else is a bug and is thrown.
- */
-export function writeIfFree(db: Database, write: () => void): boolean {
-  const previous = (db.query("PRAGMA busy_timeout").get() as { timeout: number }).timeout;
-  db.run("PRAGMA busy_timeout = 0");
-  try {
-    write();
-    return true;
-  } catch (err) {
-    if (isStorageFailure(err)) return false; // a busy lock is one too
-    throw err;
-  } finally {
-    db.run(`PRAGMA busy_timeout = ${previous}`);
-  }
 }

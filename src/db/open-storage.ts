@@ -1,13 +1,19 @@
-// Opens the storage a --db value names (src/db/storage.ts): a SQLite file or a PostgreSQL URL.
+// Opens the storage a --db value names (src/db/storage.ts): the engine's adapters (a SQLite file or
+// a PostgreSQL URL) with the domain's rules put over them, the same way for both.
 
-import { engineOf, type Storage } from "./storage.ts";
+import { engineOf, type EngineStorage, type Storage } from "./storage.ts";
 import { openSqliteStorage } from "./sqlite/storage.ts";
 import { openPostgresStorage } from "./postgres/storage.ts";
-import { openDatabase } from "./open.ts";
+import { createLinkStore } from "../links/store.ts";
+import { createStatsReader } from "../stats/link-stats.ts";
 import { createKeyStore, type KeyStore } from "../auth/keys.ts";
+import { createSessionStore } from "../auth/sessions.ts";
+import { createOverview } from "../stats/overview.ts";
+import { openDatabase } from "./sqlite/open.ts";
+import { sqliteKeys } from "./sqlite/keys.ts";
 import { connectPostgres } from "./postgres/connect.ts";
 import { migratePostgres } from "./postgres/schema.ts";
-import { createPgKeyStore } from "./postgres/keys.ts";
+import { postgresKeys } from "./postgres/keys.ts";
 
 export type StorageOptions = {
   /** SQLite: how long the click thread's connection waits for the write lock */
@@ -17,15 +23,40 @@ export type StorageOptions = {
 };
 
 export async function openStorage(location: string, options: StorageOptions): Promise<Storage> {
-  if (engineOf(location) === "postgres") return openPostgresStorage(location, options.password);
-  return openSqliteStorage(location, options.busyTimeoutMs);
+  const engine = engineOf(location) === "postgres" ? await openPostgresStorage(location, options.password) : openSqliteStorage(location, options.busyTimeoutMs);
+  try {
+    return await withRules(engine);
+  } catch (err) {
+    await engine.close().catch(() => {});
+    throw err;
+  }
+}
+
+/** The domain's rules over an engine's adapters (also what the contract tests run against both engines). */
+export async function withRules(engine: EngineStorage): Promise<Storage> {
+  const links = createLinkStore(engine.links, engine.budget);
+  await engine.follow?.(links);
+  return {
+    engine: engine.engine,
+    where: engine.where,
+    links,
+    lister: engine.lister,
+    stats: createStatsReader(engine.stats),
+    keys: createKeyStore(engine.keys),
+    sessions: createSessionStore(engine.sessions),
+    ...createOverview(engine.overview),
+    ping: engine.ping,
+    size: engine.size,
+    idsAmong: engine.idsAmong,
+    close: engine.close,
+  };
 }
 
 /** Only the API keys, for the `shortener key` commands (the schema brought up to date first). */
 export async function openKeyStore(location: string, password: string | null): Promise<{ keys: KeyStore; close: () => Promise<void> }> {
   if (engineOf(location) === "sqlite") {
     const db = openDatabase(location);
-    return { keys: createKeyStore(db), close: async () => db.close() };
+    return { keys: createKeyStore(sqliteKeys(db)), close: async () => db.close() };
   }
   const sql = connectPostgres(location, { max: 1, password });
   try {
@@ -34,5 +65,5 @@ export async function openKeyStore(location: string, password: string | null): P
     await sql.close({ timeout: 1 }).catch(() => {});
     throw err;
   }
-  return { keys: createPgKeyStore(sql), close: () => sql.close({ timeout: 5 }) };
+  return { keys: createKeyStore(postgresKeys(sql)), close: () => sql.close({ timeout: 5 }) };
 }

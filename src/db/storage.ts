@@ -1,29 +1,23 @@
 // Where everything is kept, as the service sees it: one SQLite file (the default, embedded) or a
-// PostgreSQL database that several instances share. Each part has one interface (its own file says
-// what it promises) and an implementation per engine; SQLite's answer at once, PostgreSQL's
-// through promises, and callers await either (src/util/maybe.ts).
+// PostgreSQL database that several instances share. An engine's adapter (src/db/<engine>/) opens
+// the ports the domain folders define (EngineStorage); open-storage.ts puts the domain's rules over
+// them (Storage). SQLite's answer at once, PostgreSQL's through promises (src/util/maybe.ts).
 
-import type { LinkStore } from "../links/store.ts";
+import type { ClickBudget, LinkRepository, LinkStore } from "../links/store.ts";
 import type { LinkLister } from "../links/list.ts";
-import type { StatsReader } from "../stats/queries.ts";
-import type { KeyStore } from "../auth/keys.ts";
-import type { SessionStore } from "../auth/sessions.ts";
-import type { DailyCounts, OverviewReader } from "../stats/overview.ts";
+import type { StatsReader, StatsSource } from "../stats/link-stats.ts";
+import type { KeyRepository, KeyStore } from "../auth/keys.ts";
+import type { SessionRepository, SessionStore } from "../auth/sessions.ts";
+import type { DailyCounts, OverviewReader, OverviewSource } from "../stats/overview.ts";
 import type { MaybePromise } from "../util/maybe.ts";
 
 export type Engine = "sqlite" | "postgres";
 
-export type Storage = {
+/** What both engines answer about the database itself. */
+type Database = {
   engine: Engine;
   /** the file's path, or the URL without its password: for the log */
   where: string;
-  links: LinkStore;
-  lister: LinkLister;
-  stats: StatsReader;
-  keys: KeyStore;
-  sessions: SessionStore;
-  overview: OverviewReader;
-  dailyCounts: DailyCounts;
   /** Resolves when the database answers a query; throws otherwise (GET /health). */
   ping(): MaybePromise<void>;
   /** Links stored and the database's size on disk (GET /metrics). */
@@ -31,6 +25,30 @@ export type Storage = {
   /** Ids of stored links that are now reserved words (an upgrade added a page under that path). */
   idsAmong(words: readonly string[]): MaybePromise<string[]>;
   close(): Promise<void>;
+};
+
+/** An engine's adapters: the ports of src/links, src/stats and src/auth, one file each in src/db/<engine>/. */
+export type EngineStorage = Database & {
+  links: LinkRepository;
+  budget: ClickBudget;
+  lister: LinkLister;
+  stats: StatsSource;
+  overview: OverviewSource;
+  keys: KeyRepository;
+  sessions: SessionRepository;
+  /** Keeps the link store's cache in step with changes made by other instances (PostgreSQL); stopped by close(). */
+  follow?(links: LinkStore): Promise<void>;
+};
+
+/** The storage the service runs on: the engine's ports behind the domain's rules. */
+export type Storage = Database & {
+  links: LinkStore;
+  lister: LinkLister;
+  stats: StatsReader;
+  keys: KeyStore;
+  sessions: SessionStore;
+  overview: OverviewReader;
+  dailyCounts: DailyCounts;
 };
 
 /** A postgres:// or postgresql:// URL names a PostgreSQL database; anything else is a SQLite file. */

@@ -3,7 +3,7 @@
 import type { Config } from "../config.ts";
 import type { LinkStore } from "../links/store.ts";
 import type { Link } from "../links/link.ts";
-import { DEFAULT_DAYS, type StatsReader } from "../stats/queries.ts";
+import { DEFAULT_DAYS, type StatsReader } from "../stats/link-stats.ts";
 import { addDays, dayOf, daysBetween, isDay } from "../util/day.ts";
 import { authenticate, authRequired, maySee, unauthenticated, type AuthDeps } from "./auth.ts";
 import type { PeerServer } from "./request-origin.ts";

@@ -3,7 +3,6 @@
 // against. Shared by both engines' link stores.
 
 import type { GoneReason, Link } from "./link.ts";
-import type { LinkRow } from "./rows.ts";
 
 /**
  * What a click needs to know. `rules` is null for a link without limits or state, which is nearly
@@ -42,7 +41,17 @@ export function verdictBeforeBudget(target: Target, now: number): Admission | nu
   return rules.maxClicks === null ? target : null;
 }
 
-export type RuleFacts = Pick<LinkRow, "expires_at" | "max_clicks" | "disabled" | "blocked" | "total_clicks">;
+/** The stored facts the rules read, as both engines' rows have them (flags 0/1, ms times). */
+export type RuleFacts = { expires_at: number | null; max_clicks: number | null; disabled: number; blocked: number; total_clicks: number };
+
+/** A cache miss's row: the link's facts and destination (url null: no such link), and whether its id was retired. */
+export type TargetRow = Omit<RuleFacts, "total_clicks"> & { url: string | null; total_clicks: number | null; retired: boolean };
+
+/** What the click path keeps for a link read from the database: its target, DELETED, or null (no such link). */
+export function targetOfRow(row: TargetRow): Target | null {
+  if (row.url !== null) return { url: row.url, rules: clickRules({ ...row, total_clicks: row.total_clicks ?? 0 }) };
+  return row.retired ? DELETED : null;
+}
 
 export function rowFacts(link: Link): Omit<RuleFacts, "total_clicks"> {
   return { expires_at: link.expiresAt, max_clicks: link.maxClicks, disabled: link.disabled ? 1 : 0, blocked: link.blocked ? 1 : 0 };

@@ -1,17 +1,18 @@
-// Links on disk, and the bounded in-memory map that lets a click resolve without touching SQLite.
-// Every function that writes a row also updates that map before it returns, so the next click
-// anywhere in this process sees the change.
+// Links as the service uses them: created under an alias or a generated id, changed, deleted, and
+// admitted on every click from a bounded in-memory map, so that a click on a known link touches no
+// database. The rules are here, once; each engine stores the rows (LinkRepository, in
+// src/db/<engine>/links.ts) and counts limited links' clicks its own way (ClickBudget).
+//
+// Everything the repository answers at once stays at once here (src/util/maybe.ts `then`): over
+// SQLite a click, a create and an edit make no promise; over PostgreSQL they wait for the database.
 
-import type { Database } from "bun:sqlite";
 import { generateId } from "./id.ts";
-import { cryptoRandomBytes, type RandomBytes } from "../util/random.ts";
-import { isReserved } from "./alias.ts";
+import { isReserved, looksLikeId } from "./alias.ts";
 import type { Link } from "./link.ts";
-import { clickRules, DELETED, GONE, rowFacts, verdictBeforeBudget, type Admission, type RuleFacts, type Target } from "./click-rules.ts";
-import { LINK_COLUMNS, tagReader, toLink, type LinkRow } from "./rows.ts";
+import { clickRules, DELETED, GONE, rowFacts, verdictBeforeBudget, type Admission, type Target } from "./click-rules.ts";
 import { Lru } from "../util/lru.ts";
-import { isUniqueViolation } from "../db/errors.ts";
-import type { MaybePromise, Synchronous } from "../util/maybe.ts";
+import { cryptoRandomBytes, type RandomBytes } from "../util/random.ts";
+import { then, type MaybePromise } from "../util/maybe.ts";
 
 export class AliasTakenError extends Error {}
 export class AliasRetiredError extends Error {}
@@ -32,16 +33,19 @@ export type LinkChanges = { url?: string; expiresAt?: number | null; maxClicks?:
 
 export type { Admission, ClickRules, Target } from "./click-rules.ts";
 
+/** The id that means "every link" in a change heard of (no link id can be "*": alias.ts). */
+export const EVERY_LINK = "*";
+
+/** The links as the HTTP surfaces and the blocklist use them. */
 export type LinkStore = {
   /** Inserts a link (committed before returning); a generated id when alias is null. */
   create(link: NewLink, now: number): MaybePromise<Link>;
   /**
-   * What a request for id gets: the target, why it is gone, or null for no such link. A click (GET)
-   * that is let through counts against max_clicks here, on the one thread that answers clicks,
-   * so exactly max_clicks clicks are let through however many arrive at once.
+   * What a request for id (of the shape looksLikeId allows) gets: the target, why it is gone, or
+   * null for no such link. A click (GET) that is let through spends one of a limited link's clicks.
    */
   admit(id: string, click: boolean, now: number): MaybePromise<Admission | null>;
-  /** Clicks let through so far by this process, for links with a click limit (ahead of the recorder). */
+  /** Clicks let through so far for a link with a click limit, as this process knows them (ahead of the recorder). */
   clicksAnswered(id: string): number | undefined;
   /** Lookups answered from memory and from the database, since start (for /metrics). */
   cacheStats(): { hits: number; misses: number };
@@ -53,144 +57,154 @@ export type LinkStore = {
   remove(id: string, now: number): MaybePromise<boolean>;
   /** Every link's seq, destination and blocked flag (the blocklist's input). */
   destinations(): AsyncIterable<{ seq: number; url: string; blocked: boolean }>;
-  /** Sets the blocked flag of links by seq (the blocklist's verdict) and forgets every cached entry. */
+  /** Sets the blocked flag of links by seq (the blocklist's verdict). */
+  setBlocked(blocked: readonly number[], unblocked: readonly number[]): MaybePromise<void>;
+  /** A change made elsewhere (another instance): the link (or EVERY_LINK) is read again on its next click. */
+  forget(id: string): void;
+};
+
+/** The rows of links, as an engine stores them (src/db/<engine>/links.ts). Each write is one transaction. */
+export type LinkRepository = {
+  /** Inserts under id, with its tags; "taken" or "retired" (a deleted link's id) when it may not. */
+  insert(id: string, link: NewLink, now: number): MaybePromise<number | "taken" | "retired">;
+  /** The click path's entry for id: its target, DELETED for a retired id, null for no such link. */
+  target(id: string): MaybePromise<Target | null>;
+  read(id: string): MaybePromise<Link | null>;
+  /** Applies the changes; false when there is no such link. */
+  update(id: string, changes: LinkChanges): MaybePromise<boolean>;
+  /** Deletes the link and its rows in every table of src/db/shared/tables.ts, and retires the id. */
+  remove(id: string, now: number): MaybePromise<boolean>;
+  destinations(): AsyncIterable<{ seq: number; url: string; blocked: boolean }>;
   setBlocked(blocked: readonly number[], unblocked: readonly number[]): MaybePromise<void>;
 };
 
+/**
+ * How the clicks of a link with a click limit are let through. One process owns a SQLite file,
+ * so it counts them itself (localClickBudget); instances sharing PostgreSQL count them in the
+ * database, so that together they never let through more than the limit.
+ */
+export type ClickBudget = {
+  /** The verdict for a limited link's request: the target while the budget has room (a click spends one), else expired. */
+  spend(id: string, target: Target, click: boolean): MaybePromise<Admission>;
+  answered(id: string): number | undefined;
+  /** The link changed (its limit may have): what is known of it may be stale. */
+  changed(id: string): void;
+  /** The link was deleted. */
+  deleted(id: string): void;
+};
+
 // Enough for the working set of a busy homelab (≈ 150 B per entry → ~15 MB at the bound).
-/** A link as it is right after its insert (each engine's create): the row is exactly what was inserted, no need to read it back. */
-export function newlyStored(seq: number, id: string, link: NewLink, now: number): Link {
-  return {
-    seq, id, url: link.url, createdAt: now, ownerKeyId: link.ownerKeyId ?? null, expiresAt: link.expiresAt ?? null, maxClicks: link.maxClicks ?? null,
-    disabled: false, blocked: false, tags: [...new Set(link.tags ?? [])].sort(), totalClicks: 0, humanClicks: 0, lastClickAt: null,
-  };
-}
-
-/** The click path's cache entry of a link just created (no click spent yet). */
-export function targetOfNew(link: Link): Target {
-  return { url: link.url, rules: clickRules({ ...rowFacts(link), total_clicks: 0 }) };
-}
-
 export const DEFAULT_CACHE_ENTRIES = 100_000;
 export const MAX_GENERATION_TRIES = 8;
-export function createLinkStore(db: Database, random: RandomBytes = cryptoRandomBytes, cacheEntries = DEFAULT_CACHE_ENTRIES): Synchronous<LinkStore> {
-  // Nothing is inserted under a retired id: the check is part of the insert itself.
-  const insert = db.query<{ seq: number }, [string, string, number, number | null, number | null, number | null]>(
-    `INSERT INTO links (id, url, created_at, owner_key_id, expires_at, max_clicks)
-     SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE NOT EXISTS (SELECT 1 FROM retired_ids WHERE id = ?1)
-     RETURNING seq`,
-  );
-  const insertTag = db.query<void, [number, string]>("INSERT OR IGNORE INTO link_tags (link_seq, tag) VALUES (?, ?)");
-  const deleteTags = db.query<void, [number]>("DELETE FROM link_tags WHERE link_seq = ?");
-  // One statement for a cache miss: the link's row, or whether the id was retired (deleted).
-  const selectTarget = db.query<(RuleFacts & { url: string | null; retired: number }), [string]>(
-    `SELECT l.url, l.expires_at, l.max_clicks, l.disabled, l.blocked, l.total_clicks, r.id IS NOT NULL AS retired
-     FROM (SELECT ?1 AS id) AS q LEFT JOIN links AS l ON l.id = q.id LEFT JOIN retired_ids AS r ON r.id = q.id`,
-  );
-  const selectLink = db.query<LinkRow, [string]>(`SELECT ${LINK_COLUMNS} FROM links WHERE id = ?`);
-  const tagsOf = tagReader(db);
-  const cache = new Lru<string, Target>(cacheEntries);
 
-  const read = (id: string): Link | null => {
-    const row = selectLink.get(id);
-    return row ? toLink(row, tagsOf([row.seq]).get(row.seq) ?? []) : null;
+export type LinkStoreOptions = { random?: RandomBytes; cacheEntries?: number };
+
+export function createLinkStore(repo: LinkRepository, budget: ClickBudget, options: LinkStoreOptions = {}): LinkStore {
+  const random = options.random ?? cryptoRandomBytes;
+  const cache = new Lru<string, Target>(options.cacheEntries ?? DEFAULT_CACHE_ENTRIES);
+  let hits = 0;
+  let misses = 0;
+  // Bumped by every change: a read that was under way meanwhile may be stale, and is used for its
+  // own click but not cached (only an engine that answers later can have one under way).
+  let changes = 0;
+
+  const forget = (id: string) => {
+    changes++;
+    if (id === EVERY_LINK) cache.clear();
+    else cache.delete(id);
+    budget.changed(id);
   };
 
-  /** The new link's seq, or why there is none. */
-  const tryInsert = db.transaction((id: string, link: NewLink, now: number): number | "taken" | "retired" => {
-    let row;
-    try {
-      row = insert.get(id, link.url, now, link.ownerKeyId ?? null, link.expiresAt ?? null, link.maxClicks ?? null);
-    } catch (err) {
-      if (isUniqueViolation(err)) return "taken";
-      throw err;
-    }
-    if (row === null) return "retired";
-    for (const tag of link.tags ?? []) insertTag.run(row.seq, tag);
-    return row.seq;
-  });
-
   const created = (seq: number, id: string, link: NewLink, now: number): Link => {
-    const stored = newlyStored(seq, id, link, now);
-    cache.set(id, targetOfNew(stored));
+    // The row is exactly what was inserted: no need to read it back.
+    const stored: Link = {
+      seq, id, url: link.url, createdAt: now, ownerKeyId: link.ownerKeyId ?? null, expiresAt: link.expiresAt ?? null, maxClicks: link.maxClicks ?? null,
+      disabled: false, blocked: false, tags: [...new Set(link.tags ?? [])].sort(), totalClicks: 0, humanClicks: 0, lastClickAt: null,
+    };
+    cache.set(id, { url: stored.url, rules: clickRules({ ...rowFacts(stored), total_clicks: 0 }) });
     return stored;
   };
 
-  let hits = 0;
-  let misses = 0;
-  const resolve = (id: string): Target | null => {
+  /** A generated id, tried up to MAX_GENERATION_TRIES times while the ids drawn are taken, retired or reserved. */
+  const createUnderNewId = (link: NewLink, now: number, tries: number): MaybePromise<Link> => {
+    if (tries >= MAX_GENERATION_TRIES) throw new Error(`no free id after ${MAX_GENERATION_TRIES} tries`);
+    const id = generateId(random);
+    if (isReserved(id)) return createUnderNewId(link, now, tries + 1);
+    return then(repo.insert(id, link, now), (outcome) => (typeof outcome === "number" ? created(outcome, id, link, now) : createUnderNewId(link, now, tries + 1)));
+  };
+
+  const resolve = (id: string): MaybePromise<Target | null> => {
     const hit = cache.get(id);
     if (hit !== undefined) {
       hits++;
       return hit;
     }
     misses++;
-    const row = selectTarget.get(id)!;
-    let target: Target;
-    if (row.url !== null) target = { url: row.url, rules: clickRules(row) };
-    else if (row.retired === 1) target = DELETED;
-    else return null;
-    cache.set(id, target);
-    return target;
+    const seen = changes;
+    return then(repo.target(id), (target) => {
+      if (target !== null && changes === seen) cache.set(id, target);
+      return target;
+    });
   };
 
-  // Clicks let through per link with a click limit, since this process started. Never evicted:
-  // a count re-read from the database would miss the clicks still on their way to it.
-  const answered = new Map<string, number>();
-
-  const removeRow = db.transaction((id: string, now: number): boolean => {
-    const gone = db.query("DELETE FROM links WHERE id = ?").run(id).changes > 0; // tags cascade, search by trigger
-    if (!gone) return false;
-    for (const table of ["visit_batches", "daily_rollup", "hourly_rollup", "dimension_rollup", "utm_rollup"]) db.query(`DELETE FROM ${table} WHERE link_id = ?`).run(id);
-    db.query("INSERT OR IGNORE INTO retired_ids (id, retired_at) VALUES (?, ?)").run(id, now);
-    return true;
-  });
-
-  const updateRow = db.transaction((id: string, changes: LinkChanges): boolean => {
-    const sets: string[] = [];
-    const values: (string | number | null)[] = [];
-    const set = (column: string, value: string | number | null) => {
-      sets.push(`${column} = ?`);
-      values.push(value);
-    };
-    if (changes.url !== undefined) {
-      set("url", changes.url);
-      set("blocked", 0); // the new destination passed the blocklist (changes.ts) to get here
-    }
-    if (changes.expiresAt !== undefined) set("expires_at", changes.expiresAt);
-    if (changes.maxClicks !== undefined) set("max_clicks", changes.maxClicks);
-    if (changes.disabled !== undefined) set("disabled", changes.disabled ? 1 : 0);
-    const seq = db.query<{ seq: number }, [string]>("SELECT seq FROM links WHERE id = ?").get(id)?.seq;
-    if (seq === undefined) return false;
-    if (sets.length > 0) db.query(`UPDATE links SET ${sets.join(", ")} WHERE seq = ?`).run(...values, seq);
-    if (changes.tags !== undefined) {
-      deleteTags.run(seq);
-      for (const tag of changes.tags) insertTag.run(seq, tag);
-    }
-    return true;
-  });
+  const verdict = (id: string, target: Target | null, click: boolean, now: number): MaybePromise<Admission | null> =>
+    target === null ? null : (verdictBeforeBudget(target, now) ?? budget.spend(id, target, click));
 
   return {
     create(link, now) {
-      if (link.alias != null) {
-        const outcome = tryInsert(link.alias, link, now);
-        if (outcome === "taken") throw new AliasTakenError(link.alias);
-        if (outcome === "retired") throw new AliasRetiredError(link.alias);
-        return created(outcome, link.alias, link, now);
-      }
-      for (let attempt = 0; attempt < MAX_GENERATION_TRIES; attempt++) {
-        const id = generateId(random);
-        if (isReserved(id)) continue;
-        const outcome = tryInsert(id, link, now);
-        if (typeof outcome === "number") return created(outcome, id, link, now);
-      }
-      throw new Error(`no free id after ${MAX_GENERATION_TRIES} tries`);
+      if (link.alias == null) return createUnderNewId(link, now, 0);
+      const alias = link.alias;
+      return then(repo.insert(alias, link, now), (outcome) => {
+        if (outcome === "taken") throw new AliasTakenError(alias);
+        if (outcome === "retired") throw new AliasRetiredError(alias);
+        return created(outcome, alias, link, now);
+      });
     },
     admit(id, click, now) {
       const target = resolve(id);
-      if (target === null) return null;
-      const fixed = verdictBeforeBudget(target, now);
-      if (fixed !== null) return fixed;
+      // The common case, a cached link: no promise on the way.
+      return target instanceof Promise ? target.then((t) => verdict(id, t, click, now)) : verdict(id, target, click, now);
+    },
+    clicksAnswered: (id) => budget.answered(id),
+    cacheStats: () => ({ hits, misses }),
+    get: (id) => (looksLikeId(id) ? repo.read(id) : null),
+    update(id, change) {
+      if (!looksLikeId(id)) return null;
+      return then(repo.update(id, change), (found) => {
+        if (!found) return null;
+        forget(id); // the next click reads the new values
+        return repo.read(id);
+      });
+    },
+    remove(id, now) {
+      if (!looksLikeId(id)) return false;
+      return then(repo.remove(id, now), (removed) => {
+        if (removed) {
+          forget(id);
+          cache.set(id, DELETED);
+          budget.deleted(id);
+        }
+        return removed;
+      });
+    },
+    destinations: () => repo.destinations(),
+    setBlocked: (blocked, unblocked) => then(repo.setBlocked(blocked, unblocked), () => forget(EVERY_LINK)),
+    forget,
+  };
+}
+
+/**
+ * The click budget of a process that alone answers a database's clicks (SQLite): counted here, on
+ * the one thread that answers clicks, so exactly max_clicks clicks are let through however many
+ * arrive at once. The count starts from the recorded total and runs ahead of it by what the
+ * recorder has not written yet.
+ */
+export function localClickBudget(): ClickBudget {
+  // Never evicted, nor forgotten on an edit: a count re-read from the database would miss the
+  // clicks still on their way to it.
+  const answered = new Map<string, number>();
+  return {
+    spend(id, target, click) {
       const rules = target.rules!;
       // The larger: clicks counted here may be ahead of the recorded total by a flush, but not
       // after the limit was cleared for a while (then only the total went on counting).
@@ -199,34 +213,8 @@ export function createLinkStore(db: Database, random: RandomBytes = cryptoRandom
       if (click) answered.set(id, used + 1);
       return target;
     },
-    clicksAnswered: (id) => answered.get(id),
-    cacheStats: () => ({ hits, misses }),
-    get: read,
-    update(id, changes) {
-      // IMMEDIATE: it reads the row, then writes; taking the write lock first avoids a busy snapshot.
-      if (!updateRow.immediate(id, changes)) return null;
-      cache.delete(id);
-      return read(id);
-    },
-    remove(id, now) {
-      if (!removeRow.immediate(id, now)) return false;
-      cache.set(id, DELETED);
-      answered.delete(id);
-      return true;
-    },
-    async *destinations() {
-      // prepare, not query: a cached statement would be shared with an overlapping walk.
-      for (const row of db.prepare<{ seq: number; url: string; blocked: number }, []>("SELECT seq, url, blocked FROM links").iterate()) {
-        yield { seq: row.seq, url: row.url, blocked: row.blocked === 1 };
-      }
-    },
-    setBlocked(blocked, unblocked) {
-      const mark = db.query<void, [number, string]>("UPDATE links SET blocked = ? WHERE seq IN (SELECT value FROM json_each(?))");
-      db.transaction(() => {
-        if (blocked.length > 0) mark.run(1, JSON.stringify(blocked));
-        if (unblocked.length > 0) mark.run(0, JSON.stringify(unblocked));
-      }).immediate();
-      cache.clear();
-    },
+    answered: (id) => answered.get(id),
+    changed: () => {},
+    deleted: (id) => answered.delete(id),
   };
 }

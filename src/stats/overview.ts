@@ -1,10 +1,10 @@
 // The dashboard's overview in one request: how many links a key may see, their clicks today and
 // in the last 7 and 30 days (and per day for a small chart), and the top 5 of the last 30 days.
-// Read from daily rollups by day (an index), so it costs the number of link-days, not of visits.
+// Engines read it from daily rollups by day (an index), so it costs the number of link-days, not
+// of visits (OverviewSource, in src/db/<engine>/overview.ts).
 
-import type { Database } from "bun:sqlite";
 import { addDays, dayOf } from "../util/day.ts";
-import type { MaybePromise, SyncFunction } from "../util/maybe.ts";
+import { then, type MaybePromise } from "../util/maybe.ts";
 
 export const OVERVIEW_DAYS = 30;
 export const OVERVIEW_TOP = 5;
@@ -23,22 +23,31 @@ export type OverviewReader = (ownerKeyId: number | null, now: number) => MaybePr
 /** Clicks per UTC day of the last `days` (oldest first, today last) for each of the given links. */
 export type DailyCounts = (ids: readonly string[], now: number, days: number) => MaybePromise<Map<string, number[]>>;
 
-export function createOverviewReader(db: Database): SyncFunction<OverviewReader> {
-  // owner ?2 NULL: every link; otherwise only that key's links.
-  const OWNED = "(?2 IS NULL OR link_id IN (SELECT id FROM links WHERE owner_key_id = ?2))";
-  const count = db.query<{ n: number }, [null, number | null]>("SELECT COUNT(*) AS n FROM links WHERE ?2 IS NULL OR owner_key_id = ?2");
-  const perDay = db.query<{ day: string; clicks: number }, [string, number | null]>(
-    `SELECT day, SUM(total) AS clicks FROM daily_rollup WHERE day >= ?1 AND ${OWNED} GROUP BY day`,
-  );
-  const top = db.query<{ id: string; url: string; clicks: number }, [string, number | null, number]>(
-    `SELECT t.link_id AS id, l.url AS url, t.clicks AS clicks
-     FROM (SELECT link_id, SUM(total) AS clicks FROM daily_rollup WHERE day >= ?1 AND ${OWNED} GROUP BY link_id) AS t
-     JOIN links AS l ON l.id = t.link_id
-     ORDER BY t.clicks DESC, t.link_id LIMIT ?3`,
-  );
-  return (ownerKeyId, now) => {
-    const first = overviewStart(now);
-    return assembleOverview(first, count.get(null, ownerKeyId)!.n, perDay.all(first, ownerKeyId), top.all(first, ownerKeyId, OVERVIEW_TOP));
+/** What the overview reads, from the UTC day `first` on; ownerKeyId null: every link, else that key's. */
+export type OverviewRows = {
+  links: number;
+  perDay: { day: string; clicks: number }[];
+  /** the `top` links with the most clicks, most first, ties by id */
+  top: { id: string; url: string; clicks: number }[];
+};
+
+/** The port each engine implements. */
+export type OverviewSource = {
+  read(ownerKeyId: number | null, first: string, top: number): MaybePromise<OverviewRows>;
+  /** The daily_rollup rows of these links from `first` on. */
+  daily(ids: readonly string[], first: string): MaybePromise<{ link_id: string; day: string; total: number }[]>;
+};
+
+export function createOverview(source: OverviewSource): { overview: OverviewReader; dailyCounts: DailyCounts } {
+  return {
+    overview(ownerKeyId, now) {
+      const first = overviewStart(now);
+      return then(source.read(ownerKeyId, first, OVERVIEW_TOP), (rows) => assembleOverview(first, rows));
+    },
+    dailyCounts(ids, now, days) {
+      const first = addDays(dayOf(now), -(days - 1));
+      return then(source.daily(ids, first), (rows) => dailySeries(ids, first, days, rows));
+    },
   };
 }
 
@@ -47,28 +56,18 @@ export function overviewStart(now: number): string {
   return addDays(dayOf(now), -(OVERVIEW_DAYS - 1));
 }
 
-/** The overview from what an engine read: links, clicks per day since `first`, the top links. */
-export function assembleOverview(first: string, links: number, perDay: { day: string; clicks: number }[], top: { id: string; url: string; clicks: number }[]): Overview {
-  const byDay = new Map(perDay.map((r) => [r.day, r.clicks]));
+/** The overview from what an engine read since `first`. */
+export function assembleOverview(first: string, rows: OverviewRows): Overview {
+  const byDay = new Map(rows.perDay.map((r) => [r.day, r.clicks]));
   const daily = Array.from({ length: OVERVIEW_DAYS }, (_, i) => byDay.get(addDays(first, i)) ?? 0);
   const sum = (days: number) => daily.slice(-days).reduce((a, b) => a + b, 0);
   return {
-    links,
+    links: rows.links,
     clicksToday: sum(1),
     clicks7d: sum(7),
     clicks30d: sum(30),
     daily,
-    top: top.map((r) => ({ id: r.id, originalUrl: r.url, clicks: r.clicks })),
-  };
-}
-
-export function createDailyCounts(db: Database): SyncFunction<DailyCounts> {
-  const rows = db.query<{ link_id: string; day: string; total: number }, [string, string]>(
-    "SELECT link_id, day, total FROM daily_rollup WHERE link_id IN (SELECT value FROM json_each(?)) AND day >= ?",
-  );
-  return (ids, now, days) => {
-    const first = addDays(dayOf(now), -(days - 1));
-    return dailySeries(ids, first, days, rows.all(JSON.stringify(ids), first));
+    top: rows.top.map((r) => ({ id: r.id, originalUrl: r.url, clicks: r.clicks })),
   };
 }
 

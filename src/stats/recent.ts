@@ -1,26 +1,8 @@
 // A link's newest visits in a time range, for the stats page's "recent visits" list. Raw visits are
-// stored in batches (src/visits/visit-batch.ts): read the newest batches first and stop as soon as
-// no older batch can hold a visit newer than the ones already found.
+// stored in batches (src/visits/visit-batch.ts): an engine reads the newest batches first and stops
+// as soon as no older batch can hold a visit newer than the ones already found.
 
-import type { Database } from "bun:sqlite";
 import { parseBatch, STORED_IS_BOT as IS_BOT, STORED_TS as TS, type StoredVisit } from "../visits/visit-batch.ts";
-
-export type RecentVisitsReader = (linkId: string, fromTs: number, toTs: number, excludeBots: boolean, limit: number) => StoredVisit[];
-
-export function createRecentVisitsReader(db: Database): RecentVisitsReader {
-  const batches = db.query<{ last_ts: number; visits: string }, [string, number, number, number]>(
-    `SELECT last_ts, visits FROM visit_batches
-     WHERE link_id = ? AND last_ts >= ? AND first_ts < ? AND humans >= ?
-     ORDER BY last_ts DESC`,
-  );
-  return (linkId, fromTs, toTs, excludeBots, limit) => {
-    const newest = newestVisits(fromTs, toTs, excludeBots, limit);
-    for (const batch of batches.iterate(linkId, fromTs, toTs, excludeBots ? 1 : 0)) {
-      if (!newest.add(batch.last_ts, batch.visits)) break;
-    }
-    return newest.found();
-  };
-}
 
 /** The newest `limit` visits in [fromTs, toTs) of batches handed over newest (by last_ts) first. */
 export function newestVisits(fromTs: number, toTs: number, excludeBots: boolean, limit: number) {

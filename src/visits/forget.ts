@@ -1,22 +1,23 @@
 // The recorder's minute round of forgetting: the salts of days over for more than an hour, and the
-// visitor keys of days and hours as old. Deleting the rows is not enough for them to be gone from
-// the disk: secure_delete (src/db/open.ts) zeroes them in the database's pages, but the write-ahead
-// log still holds earlier copies of those pages until it happens to be overwritten. So after a round
-// that deleted anything, the log is copied into the file and truncated to nothing. A reader can keep
-// that from completing (it then reports busy); the next round tries again until it does.
+// visitor keys of days and hours as old. After a round that deleted anything the engine scrubs
+// what it deleted from the disk (RecorderStorage.scrub); a round whose scrub could not complete
+// (a reader kept SQLite's log busy) is followed by another try in the next round.
 
-import type { Database } from "bun:sqlite";
-import type { SeenVisitors } from "./seen-visitors.ts";
+import { then, type MaybePromise } from "../util/maybe.ts";
+import type { RecorderStorage } from "./recorder-storage.ts";
 import type { VisitorIds } from "./visitor-id.ts";
 
-/** One round at `now`; throws what the database throws (a busy or full disk: try again later). */
-export function createForgetting(db: Database, ids: Pick<VisitorIds, "forgetOldDays">, seen: Pick<SeenVisitors, "forget">): (now: number) => void {
-  const checkpoint = db.query<{ busy: number }, []>("PRAGMA wal_checkpoint(TRUNCATE)");
-  let logHoldsDeleted = false;
-  return (now) => {
-    if (ids.forgetOldDays(now) > 0) logHoldsDeleted = true;
-    if (seen.forget(now) > 0) logHoldsDeleted = true;
-    if (!logHoldsDeleted) return; // most rounds: nothing deleted, no checkpoint
-    if (checkpoint.get()?.busy === 0) logHoldsDeleted = false;
-  };
+/** One round at `now`; throws (or rejects with) what the database throws: try again later. */
+export function createForgetting(ids: Pick<VisitorIds, "forgetOldDays">, storage: Pick<RecorderStorage, "forgetSeen" | "scrub">): (now: number) => MaybePromise<void> {
+  let unscrubbed = false;
+  return (now) =>
+    then(ids.forgetOldDays(now), (salts) =>
+      then(storage.forgetSeen(now), (seen) => {
+        if (salts + seen > 0) unscrubbed = true;
+        if (!unscrubbed || storage.scrub === undefined) return; // most rounds: nothing deleted
+        return then(storage.scrub(), (done) => {
+          if (done) unscrubbed = false;
+        });
+      }),
+    );
 }

@@ -1,19 +1,19 @@
-// What the recorder thread writes with, per engine: the visitor keys (daily salts), the visit
-// writer, the hourly forgetting of salts and seen visitors, and any upkeep the engine needs.
+// What the recorder thread writes with, per engine (src/db/<engine>/recorder.ts): the daily
+// salts, the batch writer, and the forgetting of the visitors seen once their day or hour is over.
 
-import type { Logger } from "../log.ts";
 import type { MaybePromise } from "../util/maybe.ts";
-import type { QueueOptions, VisitWriter } from "./visit-queue.ts";
+import type { BatchStore } from "./visit-queue.ts";
+import type { SaltStore } from "./visitor-id.ts";
 
 export type RecorderStorage = {
-  /** The visitor key of a click, or null when its day's salt is gone (a click from long ago). */
-  visitorId(ts: number, linkId: string, address: string, userAgent: string | null): number | null;
-  /** Makes the salts of a hand-over's days ready for visitorId (PostgreSQL reads them first); `flat` as packClick made it. */
-  prepare(flat: readonly (string | number | null)[]): MaybePromise<void>;
-  writer: VisitWriter;
-  /** Deletes salts and seen visitors an hour after their day or hour is over. */
-  forget(now: number): MaybePromise<void>;
+  salts: SaltStore;
+  batches: BatchStore;
+  /** Deletes the visitors seen in days and hours over for more than GRACE_MS (visitor-id.ts); returns how many rows went. */
+  forgetSeen(now: number): MaybePromise<number>;
+  /**
+   * Makes sure what was deleted is gone from the disk's bytes too (SQLite: out of its write-ahead
+   * log); false when that could not be done now. Absent where deleted rows leave no copy we control.
+   */
+  scrub?(): MaybePromise<boolean>;
   close(): Promise<void>;
 };
-
-export type RecorderStorageOptions = QueueOptions & { log: Logger };

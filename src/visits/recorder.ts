@@ -1,9 +1,9 @@
 // The click path's side of visit recording: collects raw clicks in memory and hands them to the
-// recorder thread (recorder-worker.ts) in batches. Bounded, with counted drops; close() hands
+// recorder thread (src/recorder-thread.ts) in batches. Bounded, with counted drops; close() hands
 // over and writes everything before it resolves.
 
 import { packClick, CLICK_FIELDS, type Click } from "./click.ts";
-import type { FromRecorder, RecorderInit, ToRecorder } from "./recorder-worker.ts";
+import type { FromRecorder, RecorderInit, ToRecorder } from "./recorder-protocol.ts";
 import type { WriterStats } from "./visit-queue.ts";
 import { createPriorityFlag, manageRecorderPriority } from "./recorder-priority.ts";
 import { newHistogram } from "../metrics/histogram.ts";
@@ -46,11 +46,11 @@ export type RecorderOptions = Omit<RecorderInit, "flushIntervalMs" | "maxQueued"
 const HANDOVER_MS = 5;
 const HANDOVER_CLICKS = 1000;
 
-// In the compiled binary the worker is an embedded entry point (scripts/build.ts lists it), named
-// by its path below the entry points' common folder, src/; a URL from import.meta.url would point
-// at the source file on the build machine instead. From source, that URL is right.
+// In the compiled binary the worker is an embedded entry point (scripts/lib/compile.ts lists it),
+// named by its path below the entry points' common folder, src/; a URL from import.meta.url would
+// point at the source file on the build machine instead. From source, that URL is right.
 function workerEntry(): string {
-  return Bun.main.startsWith("/$bunfs/") ? "./visits/recorder-worker.ts" : new URL("./recorder-worker.ts", import.meta.url).href;
+  return Bun.main.startsWith("/$bunfs/") ? "./recorder-thread.ts" : new URL("../recorder-thread.ts", import.meta.url).href;
 }
 
 /** Starts the recorder thread; rejects with the reason if it cannot start (e.g. an unusable --geoip-db). */

@@ -4,64 +4,100 @@
 // The salt lives in the database only while its day lasts and an hour after (so a restart does not
 // count the day's visitors again, and a click from just before midnight still finds its day), then
 // it is deleted together with every key made with it. Without the salt a key says nothing.
+// Every process (every instance, with PostgreSQL) uses the day's one stored salt (SaltStore).
 
-import type { Database } from "bun:sqlite";
 import { cryptoRandomBytes, type RandomBytes } from "../util/random.ts";
 import { dayOf } from "../util/day.ts";
+import { then, type MaybePromise } from "../util/maybe.ts";
 import { dayCache } from "./rollup.ts";
+import { CLICK_FIELDS, CLICK_TS } from "./click.ts";
 
 /** How long after its day (or hour) is over a salt and the keys seen in it are kept. */
 export const GRACE_MS = 3_600_000;
+/** While the stored salt cannot be had, a process's own salt serves, and the store is asked again this often. */
+export const SALT_RETRY_MS = 1_000;
+
+/** The salts as an engine stores them (src/db/<engine>/visitor-salts.ts). */
+export type SaltStore = {
+  /** The day's stored salt; when there is none, `fresh` is stored and returned (every process gets the first one stored). */
+  saltOf(day: string, fresh: Uint8Array): MaybePromise<Uint8Array>;
+  /** Deletes the salts of days before `day`; returns how many. */
+  forgetBefore(day: string): MaybePromise<number>;
+};
 
 export type VisitorIds = {
+  /** Reads the salts of the days of a hand-over's clicks (`flat` as packClick made it) that are not known yet. */
+  prepare(flat: readonly (string | number | null)[]): MaybePromise<void>;
   /** The visitor key of a click, or null when its day's salt is gone (a click from long ago). */
   of(ts: number, linkId: string, address: string, userAgent: string | null): number | null;
   /** Deletes the salts of days over for more than GRACE_MS (as seen at `now`); returns how many. */
-  forgetOldDays(now: number): number;
+  forgetOldDays(now: number): MaybePromise<number>;
 };
 
-export function createVisitorIds(db: Database, now: () => number, random: RandomBytes = cryptoRandomBytes): VisitorIds {
-  const select = db.query<{ salt: Uint8Array }, [string]>("SELECT salt FROM visitor_salts WHERE day = ?");
-  // INSERT OR IGNORE then SELECT again: two recorders (or a restart racing one) agree on one salt.
-  const insert = db.query<void, [string, Uint8Array]>("INSERT OR IGNORE INTO visitor_salts (day, salt) VALUES (?, ?)");
-  const deleteSalts = db.query<void, [string]>("DELETE FROM visitor_salts WHERE day < ?");
+export function createVisitorIds(store: SaltStore, now: () => number, random: RandomBytes = cryptoRandomBytes): VisitorIds {
   const salts = new Map<string, string>(); // day → salt as hex, the prefix of every hashed input
+  // A day whose stored salt could not be had (the database away, a disk refusing the insert): a
+  // salt of this process alone, so that the day's visitors are still told apart here, until the
+  // stored one can be read (then a visitor may be counted once more that day).
+  const stopgaps = new Map<string, { hex: string; retryAt: number }>();
   const dayOfClick = dayCache(); // clicks come in time order: the day is formatted once a day
+  const kept = (day: string) => day >= oldestKeptDay(now()) && day <= dayOf(now()); // else deleted, or a clock gone wrong
 
-  const saltOf = (day: string): string | null => {
-    const known = salts.get(day);
-    if (known !== undefined) return known;
-    if (day < oldestKeptDay(now()) || day > dayOf(now())) return null; // deleted, or a clock gone wrong
-    let salt: Uint8Array;
+  const known = (day: string, salt: Uint8Array) => {
+    salts.set(day, Buffer.from(salt).toString("hex"));
+    stopgaps.delete(day);
+  };
+  const failed = (day: string) => {
+    stopgaps.set(day, { hex: stopgaps.get(day)?.hex ?? Buffer.from(random(32)).toString("hex"), retryAt: now() + SALT_RETRY_MS });
+  };
+  const load = (day: string): MaybePromise<void> => {
+    if (now() < (stopgaps.get(day)?.retryAt ?? 0)) return;
+    let salt: MaybePromise<Uint8Array>;
     try {
-      // The stored salt first: a restart on a full or read-only disk still finds the day's salt,
-      // and a day's salt is written once, not tried again by every process that needs it.
-      let row = select.get(day);
-      if (row === null) {
-        insert.run(day, random(32));
-        row = select.get(day);
-      }
-      salt = row!.salt;
+      salt = store.saltOf(day, random(32));
     } catch {
-      // The disk refuses writes: a salt of this process alone still counts today's uniques right
-      // until a restart; the visits themselves wait in the writer's queue meanwhile.
-      salt = random(32);
+      return failed(day);
     }
-    const hex = Buffer.from(salt).toString("hex");
-    salts.set(day, hex);
-    return hex;
+    if (!(salt instanceof Promise)) return known(day, salt);
+    return salt.then((s) => known(day, s), () => failed(day));
   };
 
   return {
+    prepare(flat) {
+      let waiting: Promise<void>[] | null = null;
+      let last = "";
+      for (let i = CLICK_TS; i < flat.length; i += CLICK_FIELDS) {
+        const day = dayOfClick(flat[i] as number);
+        if (day === last) continue;
+        last = day;
+        if (salts.has(day) || !kept(day)) continue;
+        const loading = load(day);
+        if (loading instanceof Promise) (waiting ??= []).push(loading);
+      }
+      return waiting === null ? undefined : Promise.all(waiting).then(() => undefined);
+    },
     of(ts, linkId, address, userAgent) {
-      const salt = saltOf(dayOfClick(ts));
-      return salt === null ? null : visitorKey(salt, linkId, address, userAgent);
+      const day = dayOfClick(ts);
+      let salt = salts.get(day);
+      if (salt === undefined) {
+        if (!kept(day)) return null;
+        // An engine that answers at once loads here; one that answers later was prepared, and
+        // otherwise the stopgap serves this click while the salt is read.
+        void load(day);
+        salt = salts.get(day) ?? stopgaps.get(day)?.hex;
+        if (salt === undefined) {
+          failed(day);
+          salt = stopgaps.get(day)!.hex;
+        }
+      }
+      return visitorKey(salt, linkId, address, userAgent);
     },
     forgetOldDays(at) {
       const keepFrom = oldestKeptDay(at);
-      const deleted = deleteSalts.run(keepFrom).changes;
-      for (const day of salts.keys()) if (day < keepFrom) salts.delete(day);
-      return deleted;
+      return then(store.forgetBefore(keepFrom), (deleted) => {
+        for (const map of [salts, stopgaps]) for (const day of map.keys()) if (day < keepFrom) map.delete(day);
+        return deleted;
+      });
     },
   };
 }

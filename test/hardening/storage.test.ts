@@ -16,8 +16,9 @@ import { createLink, onPostgres, startServer, type RunningServer } from "../supp
 import { click, waitForClicks } from "../support/clicks.ts";
 import { api, makeKey } from "../support/admin.ts";
 import { eventually } from "../support/eventually.ts";
-import { openDatabase } from "../../src/db/open.ts";
-import { createLinkStore } from "../../src/links/store.ts";
+import { openDatabase } from "../../src/db/sqlite/open.ts";
+import { sqliteLinks } from "../../src/db/sqlite/links.ts";
+import { createLinkStore, localClickBudget } from "../../src/links/store.ts";
 import { createLink as createLinkDirect } from "../../src/links/create.ts";
 import { storageUnavailable } from "../../src/http/write-retry.ts";
 import { createLogger } from "../../src/log.ts";
@@ -145,7 +146,7 @@ describe.skipIf(onPostgres)("read-only database", () => {
     try {
       let thrown: unknown = null;
       try {
-        await createLinkDirect(createLinkStore(ro), { fields: { url: "https://example.com/" }, ownerKeyId: null, ownHosts: [], isBlocked: () => false, now: Date.now() });
+        await createLinkDirect(createLinkStore(sqliteLinks(ro), localClickBudget()), { fields: { url: "https://example.com/" }, ownerKeyId: null, ownHosts: [], isBlocked: () => false, now: Date.now() });
       } catch (err) {
         thrown = err;
       }

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Database } from "bun:sqlite";
-import { openDatabase } from "../../src/db/open.ts";
+import { openDatabase } from "../../src/db/sqlite/open.ts";
 
 export type TempDb = { db: Database; path: string; dispose: () => void };
 

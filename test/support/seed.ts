@@ -2,38 +2,26 @@
 // (its link store and visit writer, on either engine), for tests of history that clicks made
 // "now" cannot produce.
 
-import { openDatabase } from "../../src/db/open.ts";
-import { createLinkStore, type LinkStore } from "../../src/links/store.ts";
-import { createVisitWriter } from "../../src/visits/writer.ts";
-import { createVisitQueue } from "../../src/visits/visit-queue.ts";
-import { connectPostgres } from "../../src/db/postgres/connect.ts";
-import { createPgLinkStore } from "../../src/db/postgres/links.ts";
-import { pgBatchStore } from "../../src/db/postgres/visit-batches.ts";
+import type { LinkStore } from "../../src/links/store.ts";
 import type { Visit } from "../../src/visits/visit.ts";
+import { openStorage } from "../../src/db/open-storage.ts";
+import { openRecorderStorage } from "../../src/db/open-recorder.ts";
+import { createVisitQueue } from "../../src/visits/visit-queue.ts";
 import type { Engine } from "./server.ts";
 
 export type Seeder = { links: LinkStore; record(visit: Visit): void };
 
 /** Runs fn with the store and writer of the server's database; every visit is written when it resolves. */
 export async function seed(server: { dbPath: string; engine: Engine }, fn: (s: Seeder) => Promise<void> | void): Promise<void> {
-  if (server.engine === "sqlite") {
-    const db = openDatabase(server.dbPath);
-    const writer = createVisitWriter(db, { flushIntervalMs: 60_000 });
-    try {
-      await fn({ links: createLinkStore(db), record: writer.record });
-    } finally {
-      writer.close();
-      db.close();
-    }
-    return;
-  }
-  const sql = connectPostgres(server.dbPath, { max: 2, password: null });
-  const writer = createVisitQueue(pgBatchStore(sql, Date.now), { flushIntervalMs: 60_000 });
+  const storage = await openStorage(server.dbPath, { busyTimeoutMs: 5000, password: null });
+  const recorder = await openRecorderStorage(server.dbPath, null, { info() {}, error() {} });
+  const writer = createVisitQueue(recorder.batches, { flushIntervalMs: 60_000 });
   try {
-    await fn({ links: createPgLinkStore(sql), record: writer.record });
+    await fn({ links: storage.links, record: writer.record });
   } finally {
     await writer.close();
-    if (writer.stats().lastError !== null) throw new Error(`seeding visits failed: ${writer.stats().lastError}`);
-    await sql.close();
+    await recorder.close();
+    await storage.close();
   }
+  if (writer.stats().lastError !== null) throw new Error(`seeding visits failed: ${writer.stats().lastError}`);
 }

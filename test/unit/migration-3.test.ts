@@ -6,10 +6,10 @@ import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { migrate, SCHEMA_VERSION } from "../../src/db/migrations.ts";
-import { openDatabase } from "../../src/db/open.ts";
-import { createLinkStore } from "../../src/links/store.ts";
-import { createLinkLister } from "../../src/links/list.ts";
+import { migrate, SCHEMA_VERSION } from "../../src/db/sqlite/schema.ts";
+import { openDatabase } from "../../src/db/sqlite/open.ts";
+import { sqliteLinks } from "../../src/db/sqlite/links.ts";
+import { sqliteLister } from "../../src/db/sqlite/lister.ts";
 
 let dir = "";
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
@@ -24,13 +24,13 @@ test("schema 2 → 3: ids, URLs, times kept; totals and last click from what was
   v2.run(`INSERT INTO visit_batches (link_id, first_ts, last_ts, humans, visits) VALUES ('old-one', 10, 99, 1, '[]'), ('old-one', 100, 250, 1, '[]')`);
   v2.close();
 
-  const db = openDatabase(path);
+  const db = openDatabase(path); // migration 3, and every later one the reads below need
   expect((db.query("PRAGMA user_version").get() as { user_version: number }).user_version).toBe(SCHEMA_VERSION);
-  const store = createLinkStore(db);
-  expect(store.get("old-one")).toMatchObject({ url: "https://example.com/One", createdAt: 1000, totalClicks: 8, humanClicks: 6, lastClickAt: 250, disabled: false, tags: [] });
-  expect(store.get("CaseTwo")).toMatchObject({ totalClicks: 0, lastClickAt: null });
-  expect(store.get("casetwo")).toBeNull();
-  const lister = createLinkLister(db);
+  const store = sqliteLinks(db);
+  expect(store.read("old-one")).toMatchObject({ url: "https://example.com/One", createdAt: 1000, totalClicks: 8, humanClicks: 6, lastClickAt: 250, disabled: false, tags: [] });
+  expect(store.read("CaseTwo")).toMatchObject({ totalClicks: 0, lastClickAt: null });
+  expect(store.read("casetwo")).toBeNull();
+  const lister = sqliteLister(db);
   const found = lister.page({ ownerKeyId: null, q: "example.org", tag: null, status: null, sort: "createdAt", order: "desc", limit: 10, cursor: null, now: 0 });
   expect(found.links.map((l) => l.id)).toEqual(["CaseTwo"]);
   expect(db.query("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });

@@ -3,7 +3,7 @@
 // and the ranges must keep exactly the days and hours still kept.
 
 import { afterEach, expect, test } from "bun:test";
-import { createSeenVisitors, SEEN_SQL } from "../../src/visits/seen-visitors.ts";
+import { createSeenVisitors, SEEN_SQL } from "../../src/db/sqlite/seen-visitors.ts";
 import { tempDatabase, type TempDb } from "../support/db.ts";
 
 let t: TempDb;

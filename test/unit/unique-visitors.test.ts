@@ -1,15 +1,20 @@
 // Unique visitors on a real SQLite file, with an injected clock: the same person is one visitor a
 // day (and an hour), a new one the next day; a restart does not count them again; salts and keys
-// of past days are deleted and nothing identifies an address.
+// of past days are deleted, from the file's bytes too, and nothing identifies an address. What
+// both engines promise about salts and seen visitors is test/contract/visitor-salts.test.ts.
 
 import { afterEach, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { existsSync, readFileSync } from "node:fs";
 import { createVisitorIds } from "../../src/visits/visitor-id.ts";
-import { createSeenVisitors } from "../../src/visits/seen-visitors.ts";
+import { createSeenVisitors } from "../../src/db/sqlite/seen-visitors.ts";
 import { createForgetting } from "../../src/visits/forget.ts";
-import { createVisitWriter } from "../../src/visits/writer.ts";
-import { createLinkStore } from "../../src/links/store.ts";
+import { createVisitWriter } from "../../src/db/sqlite/visit-batches.ts";
+import { sqliteSalts } from "../../src/db/sqlite/visitor-salts.ts";
+import { sqliteLinks } from "../../src/db/sqlite/links.ts";
+import { openSqliteRecorder } from "../../src/db/sqlite/recorder.ts";
+import { createVisitQueue } from "../../src/visits/visit-queue.ts";
+import { createLinkStore, localClickBudget } from "../../src/links/store.ts";
 import type { Visit } from "../../src/visits/visit.ts";
 import { tempDatabase, type TempDb } from "../support/db.ts";
 
@@ -22,11 +27,11 @@ afterEach(() => t?.dispose());
 type Clock = { value: number };
 /** One "process": its own salts cache and seen sets, over the shared database file. */
 function processOn(clock: Clock) {
-  return { ids: createVisitorIds(t.db, () => clock.value), seen: createSeenVisitors(t.db, clock.value) };
+  return { ids: createVisitorIds(sqliteSalts(t.db), () => clock.value), seen: createSeenVisitors(t.db, clock.value) };
 }
 function setup(clock: Clock) {
   t = tempDatabase();
-  createLinkStore(t.db).create({ url: "https://example.com/", alias: "uv" }, T0 - DAY);
+  createLinkStore(sqliteLinks(t.db), localClickBudget()).create({ url: "https://example.com/", alias: "uv" }, T0 - DAY);
   return processOn(clock);
 }
 
@@ -77,7 +82,7 @@ describe("per day", () => {
     const before = p.ids.of(T0, "uv", "203.0.113.5", "Firefox");
     const readOnly = new Database(t.path, { readonly: true });
     try {
-      const restarted = createVisitorIds(readOnly, () => clock.value);
+      const restarted = createVisitorIds(sqliteSalts(readOnly), () => clock.value);
       expect(restarted.of(T0 + 1000, "uv", "203.0.113.5", "Firefox")).toBe(before);
     } finally {
       readOnly.close();
@@ -125,9 +130,9 @@ describe("bounded memory", () => {
   test("past the key limit new visitors are counted, not remembered, and the owner is told once", () => {
     const clock = { value: T0 };
     t = tempDatabase();
-    createLinkStore(t.db).create({ url: "https://example.com/", alias: "uv" }, T0 - DAY);
+    createLinkStore(sqliteLinks(t.db), localClickBudget()).create({ url: "https://example.com/", alias: "uv" }, T0 - DAY);
     let full = 0;
-    const p = { ids: createVisitorIds(t.db, () => clock.value), seen: createSeenVisitors(t.db, clock.value, 4, () => full++) };
+    const p = { ids: createVisitorIds(sqliteSalts(t.db), () => clock.value), seen: createSeenVisitors(t.db, clock.value, 4, () => full++) };
     // Each new visitor takes two keys (its day and its hour): room for two.
     record(p, clock, [{ ts: T0, address: "192.0.2.1" }, { ts: T0, address: "192.0.2.2" }, { ts: T0, address: "192.0.2.3" }, { ts: T0, address: "192.0.2.3" }, { ts: T0, address: "192.0.2.1" }]);
     expect(dailyRow("2026-11-23")).toMatchObject({ total: 5, uniques: 4 }); // 1, 2, 3, 3 again (not remembered); 1 again is known
@@ -164,11 +169,20 @@ describe("forgetting", () => {
     expect(count("visitors_seen")).toBe(0);
   });
 
-  test("once forgotten, the salt and the visitor keys are gone from the file's bytes, its write-ahead log included", () => {
+  test("once forgotten, the salt and the visitor keys are gone from the file's bytes, its write-ahead log included", async () => {
     const clock = { value: T0 };
-    const p = setup(clock);
+    setup(clock);
+    // The recorder thread's own storage, on its own connection, as the service runs it.
+    const recorder = openSqliteRecorder(t.path, { info() {}, error() {} }, () => clock.value);
+    const ids = createVisitorIds(recorder.salts, () => clock.value);
+    const writer = createVisitQueue(recorder.batches, { flushIntervalMs: 60_000 });
     // Enough visitors that the day's keys spill over into overflow pages too.
-    record(p, clock, Array.from({ length: 700 }, (_, i) => ({ ts: T0 + i, address: `198.51.${100 + (i >> 8)}.${i & 255}` })));
+    for (let i = 0; i < 700; i++) {
+      const ts = T0 + i;
+      const address = `198.51.${100 + (i >> 8)}.${i & 255}`;
+      writer.record({ linkId: "uv", ts, browser: "X", os: "X", device: "desktop", country: "DE", referrer: "Direct", utmSource: null, utmMedium: null, utmCampaign: null, isBot: false, visitor: ids.of(ts, "uv", address, "Firefox") });
+    }
+    await writer.close();
     const salt = Buffer.from((t.db.query("SELECT salt FROM visitor_salts").get() as { salt: Uint8Array }).salt);
     const keys: Buffer[] = [];
     for (const row of t.db.query("SELECT visitors FROM visitors_seen").all() as { visitors: Uint8Array }[]) {
@@ -182,14 +196,15 @@ describe("forgetting", () => {
     expect(before.salt).toBe(true);
     expect(before.keys).toBeGreaterThan(1350);
 
-    const forget = createForgetting(t.db, p.ids, p.seen);
-    forget(Date.parse("2026-11-24T00:30:00Z")); // the hour's keys go; the day's are kept in its hour of grace
+    const forget = createForgetting(ids, recorder);
+    await forget(Date.parse("2026-11-24T00:30:00Z")); // the hour's keys go; the day's are kept in its hour of grace
     clock.value = Date.parse("2026-11-24T01:00:00Z");
-    forget(clock.value);
+    await forget(clock.value);
     expect(count("visitor_salts")).toBe(0);
     expect(count("visitors_seen")).toBe(0);
     expect(held(fileBytes())).toEqual({ salt: false, keys: 0 });
     expect(dailyRow("2026-11-23")).toMatchObject({ total: 700, uniques: 700 });
+    await recorder.close();
   });
 
   test("the file never holds the address, in text or binary, IPv4 or IPv6", () => {

@@ -1,5 +1,5 @@
-// Raw visits stored in batches: encoding (batchRows), the recent-visits reader on a real SQLite
-// file, and migration 2 from a file that still has one row per visit.
+// Raw visits stored in batches: encoding (batchRows), SQLite's reading of the recent visits of a
+// link from them, and migration 2 from a file that still has one row per visit.
 
 import { afterEach, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
@@ -8,11 +8,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { batchRows, parseBatch } from "../../src/visits/visit-batch.ts";
 import type { Visit } from "../../src/visits/visit.ts";
-import { openDatabase } from "../../src/db/open.ts";
-import { migrate, SCHEMA_VERSION } from "../../src/db/migrations.ts";
-import { createVisitWriter } from "../../src/visits/writer.ts";
-import { createRecentVisitsReader } from "../../src/stats/recent.ts";
-import { createLinkStore } from "../../src/links/store.ts";
+import { openDatabase } from "../../src/db/sqlite/open.ts";
+import { migrate, SCHEMA_VERSION } from "../../src/db/sqlite/schema.ts";
+import { createVisitWriter } from "../../src/db/sqlite/visit-batches.ts";
+import { sqliteStats } from "../../src/db/sqlite/stats.ts";
+import { sqliteLinks } from "../../src/db/sqlite/links.ts";
+import { planStats } from "../../src/stats/link-stats.ts";
+import type { StoredVisit } from "../../src/visits/visit-batch.ts";
 
 const T0 = Date.parse("2026-11-22T10:00:00.000Z");
 const visit = (o: Partial<Visit>): Visit => ({
@@ -57,16 +59,25 @@ describe("batchRows", () => {
   });
 });
 
+/** The recent visits SQLite's stats read for a link (at most limit, in [fromTs, toTs)). */
+function recentReader(db: ReturnType<typeof openDatabase>) {
+  const rows = sqliteStats(db);
+  return (linkId: string, fromTs: number, toTs: number, excludeBots: boolean, limit: number): StoredVisit[] => {
+    const plan = planStats({ id: linkId, createdAt: 0 } as never, { from: null, to: null, excludeBots }, toTs);
+    return rows(linkId, { ...plan, recent: { fromTs, toTs } }).recent.slice(0, limit);
+  };
+}
+
 describe("recent visits from batches (real SQLite file)", () => {
   function seeded(visits: Visit[], batchSize: number) {
     const db = openDatabase(tempDb());
     // The writer keeps visits only of links that exist.
-    const links = createLinkStore(db);
-    for (const alias of new Set(visits.map((v) => v.linkId))) links.create({ url: "https://example.com/", alias }, T0);
+    const links = sqliteLinks(db);
+    for (const alias of new Set(visits.map((v) => v.linkId))) links.insert(alias, { url: "https://example.com/" }, T0);
     const writer = createVisitWriter(db, { flushIntervalMs: 60_000, batchSize });
     for (const v of visits) writer.record(v);
     writer.close();
-    return { db, recent: createRecentVisitsReader(db) };
+    return { db, recent: recentReader(db) };
   }
 
   test("the newest visits across many batches, newest first, cut at the limit", () => {
@@ -126,7 +137,7 @@ describe("migration 2: one row per visit → batches", () => {
     expect(Math.max(...sizes.map((r) => r.n))).toBe(200); // runs of at most 200, as the writer stores them
     expect(sizes.reduce((sum, r) => sum + r.n, 0)).toBe(3000);
     const newestOfA = rows.filter((r) => r[0] === "a").map((r) => r[1] as number).sort((x, y) => y - x).slice(0, 50);
-    expect(createRecentVisitsReader(db)("a", 0, T0 + 1e9, false, 50).map((v) => v[0])).toEqual(newestOfA);
+    expect(recentReader(db)("a", 0, T0 + 1e9, false, 50).map((v) => v[0])).toEqual(newestOfA);
     expect(db.query("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });
     db.close();
   });

@@ -8,11 +8,10 @@
 //   notification that never arrived (a listening connection that died without anyone noticing).
 
 import type { TransactionSQL } from "bun";
+import { EVERY_LINK } from "../../links/store.ts";
 import { num, type Pg } from "./connect.ts";
 
 const CHANNEL = "shortener_links";
-/** The id that means "every link" (no link id can be "*": src/links/alias.ts). */
-export const EVERY_LINK = "*";
 const POLL_MS = 1_000;
 // Changes are read again for this long (a transaction may commit a while after its row's time),
 // and a change read once is not acted on twice.

@@ -1,20 +1,20 @@
-// The owner's link list in PostgreSQL: the same page query as SQLite's (src/links/list.ts), with
+// The owner's link list in PostgreSQL: the shared page query (src/db/shared/page-query.ts) with
 // ILIKE for the search term, which a trigram index serves when pg_trgm could be created (schema.ts).
 // A search is planned for its own term: after five runs of a prepared statement PostgreSQL may
 // switch to a plan made without the parameters' values, which cannot tell a rare term from a
 // common one and reads the whole table by date for a rare one (47 ms instead of 2.5 over 100,000
 // links, measured; the benchmark's "search, 10 matches").
 
-import { everyLink, pageQuery, trimPage, type LinkLister } from "../../links/list.ts";
-import { likePattern } from "../../links/search.ts";
-import { toLink } from "../../links/rows.ts";
+import { everyLink, type LinkLister } from "../../links/list.ts";
+import { toLink } from "../shared/link-rows.ts";
+import { likePattern, pageQuery, trimPage } from "../shared/page-query.ts";
 import { numbered, type Pg } from "./connect.ts";
 import { linkRow, tagsOf } from "./rows.ts";
 
 // ILIKE folds the case of every letter (SQLite's LIKE only of ASCII ones).
 const SUBSTRING = "(id ILIKE ? OR url ILIKE ?)";
 
-export function createPgLinkLister(sql: Pg): LinkLister {
+export function postgresLister(sql: Pg): LinkLister {
   const page: LinkLister["page"] = async (query) => {
     const pattern = query.q === null ? null : likePattern(query.q);
     const { sql: text, params } = pageQuery(query, pattern === null ? null : { sql: SUBSTRING, params: [pattern, pattern] });

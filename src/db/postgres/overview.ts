@@ -1,40 +1,34 @@
-// The dashboard's overview and the list's small charts, from PostgreSQL's daily rollups; the
-// shapes are SQLite's (src/stats/overview.ts).
+// The dashboard's overview rows from PostgreSQL's daily rollups (the OverviewSource of src/stats/overview.ts).
 
-import { assembleOverview, dailySeries, OVERVIEW_TOP, overviewStart, type DailyCounts, type OverviewReader } from "../../stats/overview.ts";
-import { addDays, dayOf } from "../../util/day.ts";
+import type { OverviewSource } from "../../stats/overview.ts";
 import { num, type Pg } from "./connect.ts";
 
-export function createPgOverviewReader(sql: Pg): OverviewReader {
-  return async (ownerKeyId, now) => {
-    const first = overviewStart(now);
-    // owner NULL: every link; otherwise only that key's links.
-    const owner = ownerKeyId;
-    const [count, perDay, top] = await Promise.all([
-      sql`SELECT COUNT(*) AS n FROM links WHERE ${owner}::int8 IS NULL OR owner_key_id = ${owner}`,
-      sql`SELECT day, SUM(total) AS clicks FROM daily_rollup
-          WHERE day >= ${first} AND (${owner}::int8 IS NULL OR link_id IN (SELECT id FROM links WHERE owner_key_id = ${owner}))
-          GROUP BY day`,
-      sql`SELECT t.link_id AS id, l.url AS url, t.clicks AS clicks
-          FROM (SELECT link_id, SUM(total) AS clicks FROM daily_rollup
-                WHERE day >= ${first} AND (${owner}::int8 IS NULL OR link_id IN (SELECT id FROM links WHERE owner_key_id = ${owner}))
-                GROUP BY link_id) AS t
-          JOIN links AS l ON l.id = t.link_id
-          ORDER BY t.clicks DESC, t.link_id LIMIT ${OVERVIEW_TOP}`,
-    ]);
-    return assembleOverview(
-      first,
-      num(count[0].n),
-      perDay.map((r: Record<string, unknown>) => ({ day: r.day as string, clicks: num(r.clicks) })),
-      top.map((r: Record<string, unknown>) => ({ id: r.id as string, url: r.url as string, clicks: num(r.clicks) })),
-    );
-  };
-}
-
-export function createPgDailyCounts(sql: Pg): DailyCounts {
-  return async (ids, now, days) => {
-    const first = addDays(dayOf(now), -(days - 1));
-    const rows = await sql`SELECT link_id, day, total FROM daily_rollup WHERE link_id = ANY(${sql.array([...ids], "TEXT")}) AND day >= ${first}`;
-    return dailySeries(ids, first, days, rows.map((r: Record<string, unknown>) => ({ link_id: r.link_id as string, day: r.day as string, total: num(r.total) })));
+export function postgresOverview(sql: Pg): OverviewSource {
+  return {
+    async read(ownerKeyId, first, n) {
+      // owner NULL: every link; otherwise only that key's links.
+      const owner = ownerKeyId;
+      const [count, perDay, top] = await Promise.all([
+        sql`SELECT COUNT(*) AS n FROM links WHERE ${owner}::int8 IS NULL OR owner_key_id = ${owner}`,
+        sql`SELECT day, SUM(total) AS clicks FROM daily_rollup
+            WHERE day >= ${first} AND (${owner}::int8 IS NULL OR link_id IN (SELECT id FROM links WHERE owner_key_id = ${owner}))
+            GROUP BY day`,
+        sql`SELECT t.link_id AS id, l.url AS url, t.clicks AS clicks
+            FROM (SELECT link_id, SUM(total) AS clicks FROM daily_rollup
+                  WHERE day >= ${first} AND (${owner}::int8 IS NULL OR link_id IN (SELECT id FROM links WHERE owner_key_id = ${owner}))
+                  GROUP BY link_id) AS t
+            JOIN links AS l ON l.id = t.link_id
+            ORDER BY t.clicks DESC, t.link_id LIMIT ${n}`,
+      ]);
+      return {
+        links: num(count[0].n),
+        perDay: perDay.map((r: Record<string, unknown>) => ({ day: r.day as string, clicks: num(r.clicks) })),
+        top: top.map((r: Record<string, unknown>) => ({ id: r.id as string, url: r.url as string, clicks: num(r.clicks) })),
+      };
+    },
+    async daily(ids, first) {
+      const rows = await sql`SELECT link_id, day, total FROM daily_rollup WHERE link_id = ANY(${sql.array([...ids], "TEXT")}) AND day >= ${first}`;
+      return rows.map((r: Record<string, unknown>) => ({ link_id: r.link_id as string, day: r.day as string, total: num(r.total) }));
+    },
   };
 }

@@ -1,6 +1,6 @@
 // How PostgreSQL's rows read as the shapes the engines share: int8 columns arrive as strings.
 
-import type { LinkRow } from "../../links/rows.ts";
+import type { LinkRow } from "../shared/link-rows.ts";
 import { num, numOrNull, type Pg } from "./connect.ts";
 
 export function linkRow(r: Record<string, unknown>): LinkRow {

@@ -1,4 +1,4 @@
-// The PostgreSQL schema: the same tables as SQLite's (src/db/migrations.ts) at its current version,
+// The PostgreSQL schema: the same tables as SQLite's (src/db/sqlite/schema.ts) at its current version,
 // with PostgreSQL's types, in ordered migrations of their own recorded in shortener_schema.
 // Several instances may start at once: the first takes an advisory lock and migrates, the others
 // wait for it and find nothing left to do.

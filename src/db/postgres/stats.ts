@@ -1,8 +1,8 @@
-// A link's statistics from PostgreSQL's rollups: the plan and the shapes are SQLite's
-// (src/stats/queries.ts). The reads share one snapshot (a read-only repeatable-read transaction),
-// so that a batch of visits committed meanwhile is in every figure or in none.
+// A link's statistics rows from PostgreSQL's rollups (the StatsSource of src/stats/link-stats.ts).
+// The reads share one snapshot (a read-only repeatable-read transaction), so that a batch of
+// visits committed meanwhile is in every figure or in none.
 
-import { assembleStats, MAX_BREAKDOWN_ENTRIES, planStats, RECENT_VISITS, type NameCount, type StatsReader } from "../../stats/queries.ts";
+import { MAX_BREAKDOWN_ENTRIES, RECENT_VISITS, type NameCount, type StatsSource } from "../../stats/link-stats.ts";
 import { newestVisits } from "../../stats/recent.ts";
 import { hourOf } from "../../visits/rollup.ts";
 import type { StoredVisit } from "../../visits/visit-batch.ts";
@@ -12,45 +12,42 @@ import { num, type Pg } from "./connect.ts";
 // Recent visits: batches read newest first, this many at a time, until no older one can matter.
 const RECENT_BATCHES_PAGE = 20;
 
-export function createPgStatsReader(sql: Pg): StatsReader {
-  return {
-    async read(link, filter, now) {
-      const plan = planStats(link, filter, now);
-      const { minus, from, to } = plan;
-      const [days, hours, dimensions, utm, recent] = await sql.begin("isolation level repeatable read read only", (sql) => Promise.all([
-        sql`SELECT day, total - bots * ${minus} AS count, bots, uniques - unique_bots * ${minus} AS uniques FROM daily_rollup
-            WHERE link_id = ${link.id} AND day BETWEEN ${from} AND ${to} ORDER BY day`,
-        plan.hours === null
-          ? []
-          : sql`SELECT hour, total - bots * ${minus} AS count, uniques - unique_bots * ${minus} AS uniques FROM hourly_rollup
-                WHERE link_id = ${link.id} AND hour BETWEEN ${hourOf(plan.hours.start)} AND ${hourOf(plan.hours.end)}`,
-        // Every dimension in one query: each one's largest values, ties by name (byte order, as SQLite).
-        sql`SELECT dimension, name, count FROM (
-              SELECT dimension, name, SUM(total - bots * ${minus}) AS count,
-                     row_number() OVER (PARTITION BY dimension ORDER BY SUM(total - bots * ${minus}) DESC, name) AS rank
-              FROM dimension_rollup WHERE link_id = ${link.id} AND day BETWEEN ${from} AND ${to}
-              GROUP BY dimension, name HAVING SUM(total - bots * ${minus}) > 0) AS ranked
-            WHERE rank <= ${MAX_BREAKDOWN_ENTRIES} ORDER BY dimension, rank`,
-        sql`SELECT source, medium, campaign, SUM(total - bots * ${minus}) AS count FROM utm_rollup
-            WHERE link_id = ${link.id} AND day BETWEEN ${from} AND ${to}
-            GROUP BY source, medium, campaign HAVING SUM(total - bots * ${minus}) > 0
-            ORDER BY count DESC, source, medium, campaign LIMIT ${MAX_BREAKDOWN_ENTRIES}`,
-        recentVisits(sql, link.id, plan.recent.fromTs, plan.recent.toTs, plan.excludeBots),
-      ]));
-      const breakdown: Record<string, NameCount[]> = { browser: [], os: [], device: [], country: [], referrer: [] };
-      for (const r of dimensions) breakdown[r.dimension]?.push({ name: r.name, count: num(r.count) });
-      return assembleStats(plan, {
-        days: days.map((r: Record<string, unknown>) => ({ day: r.day as string, count: num(r.count), bots: num(r.bots), uniques: num(r.uniques) })),
-        hours: hours.map((r: Record<string, unknown>) => ({ hour: r.hour as string, count: num(r.count), uniques: num(r.uniques) })),
-        browser: breakdown.browser!,
-        os: breakdown.os!,
-        device: breakdown.device!,
-        country: breakdown.country!,
-        referrer: breakdown.referrer!,
-        utm: utm.map((r: Record<string, unknown>) => ({ source: r.source as string, medium: r.medium as string, campaign: r.campaign as string, count: num(r.count) })),
-        recent,
-      });
-    },
+export function postgresStats(sql: Pg): StatsSource {
+  return async (linkId, plan) => {
+    const { minus, from, to } = plan;
+    const [days, hours, dimensions, utm, recent] = await sql.begin("isolation level repeatable read read only", (sql) => Promise.all([
+      sql`SELECT day, total - bots * ${minus} AS count, bots, uniques - unique_bots * ${minus} AS uniques FROM daily_rollup
+          WHERE link_id = ${linkId} AND day BETWEEN ${from} AND ${to} ORDER BY day`,
+      plan.hours === null
+        ? []
+        : sql`SELECT hour, total - bots * ${minus} AS count, uniques - unique_bots * ${minus} AS uniques FROM hourly_rollup
+              WHERE link_id = ${linkId} AND hour BETWEEN ${hourOf(plan.hours.start)} AND ${hourOf(plan.hours.end)}`,
+      // Every dimension in one query: each one's largest values, ties by name (byte order, as SQLite).
+      sql`SELECT dimension, name, count FROM (
+            SELECT dimension, name, SUM(total - bots * ${minus}) AS count,
+                   row_number() OVER (PARTITION BY dimension ORDER BY SUM(total - bots * ${minus}) DESC, name) AS rank
+            FROM dimension_rollup WHERE link_id = ${linkId} AND day BETWEEN ${from} AND ${to}
+            GROUP BY dimension, name HAVING SUM(total - bots * ${minus}) > 0) AS ranked
+          WHERE rank <= ${MAX_BREAKDOWN_ENTRIES} ORDER BY dimension, rank`,
+      sql`SELECT source, medium, campaign, SUM(total - bots * ${minus}) AS count FROM utm_rollup
+          WHERE link_id = ${linkId} AND day BETWEEN ${from} AND ${to}
+          GROUP BY source, medium, campaign HAVING SUM(total - bots * ${minus}) > 0
+          ORDER BY count DESC, source, medium, campaign LIMIT ${MAX_BREAKDOWN_ENTRIES}`,
+      recentVisits(sql, linkId, plan.recent.fromTs, plan.recent.toTs, plan.excludeBots),
+    ]));
+    const breakdown: Record<string, NameCount[]> = { browser: [], os: [], device: [], country: [], referrer: [] };
+    for (const r of dimensions) breakdown[r.dimension]?.push({ name: r.name, count: num(r.count) });
+    return {
+      days: days.map((r: Record<string, unknown>) => ({ day: r.day as string, count: num(r.count), bots: num(r.bots), uniques: num(r.uniques) })),
+      hours: hours.map((r: Record<string, unknown>) => ({ hour: r.hour as string, count: num(r.count), uniques: num(r.uniques) })),
+      browser: breakdown.browser!,
+      os: breakdown.os!,
+      device: breakdown.device!,
+      country: breakdown.country!,
+      referrer: breakdown.referrer!,
+      utm: utm.map((r: Record<string, unknown>) => ({ source: r.source as string, medium: r.medium as string, campaign: r.campaign as string, count: num(r.count) })),
+      recent,
+    };
   };
 }
 

@@ -1,43 +1,44 @@
-// The PostgreSQL engine: every part over one pool of the click thread, the schema brought up to
+// The PostgreSQL engine: every adapter over one pool of the click thread, the schema brought up to
 // date first, and the link cache kept in step with the other instances (link-changes.ts).
 
-import type { Storage } from "../storage.ts";
+import type { EngineStorage } from "../storage.ts";
 import { describeLocation } from "../storage.ts";
 import { connectPostgres, num } from "./connect.ts";
 import { migratePostgres } from "./schema.ts";
 import { watchLinkChanges } from "./link-changes.ts";
-import { createPgLinkStore } from "./links.ts";
-import { createPgLinkLister } from "./lister.ts";
-import { createPgStatsReader } from "./stats.ts";
-import { createPgKeyStore } from "./keys.ts";
-import { createPgSessionStore } from "./sessions.ts";
-import { createPgDailyCounts, createPgOverviewReader } from "./overview.ts";
+import { postgresClickBudget, postgresLinks } from "./links.ts";
+import { postgresLister } from "./lister.ts";
+import { postgresStats } from "./stats.ts";
+import { postgresKeys } from "./keys.ts";
+import { postgresSessions } from "./sessions.ts";
+import { postgresOverview } from "./overview.ts";
 
 // The click thread's pool: clicks that miss the cache and limited links' clicks, the API, the UI.
 // With the recorder's 2 and the listener's 1, an instance holds at most 11 of the server's
 // connections (max_connections is 100 by default: several instances fit).
 const CLICK_THREAD_CONNECTIONS = 8;
 
-export type PostgresStorage = Storage & { searchIndex: boolean };
+export type PostgresStorage = EngineStorage & { searchIndex: boolean };
 
 export async function openPostgresStorage(url: string, password: string | null): Promise<PostgresStorage> {
   const sql = connectPostgres(url, { max: CLICK_THREAD_CONNECTIONS, password });
-  let stopListening: (() => Promise<void>) | null = null;
+  let stopFollowing: (() => Promise<void>) | null = null;
   try {
     const { searchIndex } = await migratePostgres(sql);
-    const links = createPgLinkStore(sql);
-    stopListening = await watchLinkChanges(sql, links.forget);
     return {
       engine: "postgres",
       where: describeLocation(url),
       searchIndex,
-      links,
-      lister: createPgLinkLister(sql),
-      stats: createPgStatsReader(sql),
-      keys: createPgKeyStore(sql),
-      sessions: createPgSessionStore(sql),
-      overview: createPgOverviewReader(sql),
-      dailyCounts: createPgDailyCounts(sql),
+      links: postgresLinks(sql),
+      budget: postgresClickBudget(sql),
+      lister: postgresLister(sql),
+      stats: postgresStats(sql),
+      overview: postgresOverview(sql),
+      keys: postgresKeys(sql),
+      sessions: postgresSessions(sql),
+      async follow(links) {
+        stopFollowing = await watchLinkChanges(sql, links.forget);
+      },
       async ping() {
         await sql`SELECT 1`;
       },
@@ -49,12 +50,11 @@ export async function openPostgresStorage(url: string, password: string | null):
         return (await sql`SELECT id FROM links WHERE lower(id) = ANY(${sql.array([...words], "TEXT")})`).map((r: { id: string }) => r.id);
       },
       async close() {
-        await stopListening?.();
+        await stopFollowing?.();
         await sql.close({ timeout: 5 });
       },
     };
   } catch (err) {
-    await stopListening?.().catch(() => {});
     await sql.close({ timeout: 1 }).catch(() => {});
     throw err;
   }

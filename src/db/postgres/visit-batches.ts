@@ -11,7 +11,7 @@ import { batchRows } from "../../visits/visit-batch.ts";
 import { GRACE_MS, oldestKeptDay } from "../../visits/visitor-id.ts";
 import { num, type Pg } from "./connect.ts";
 
-export function pgBatchStore(sql: Pg, now: () => number): BatchStore {
+export function postgresBatches(sql: Pg, now: () => number): BatchStore {
   return {
     write: (all) =>
       sql.begin(async (tx) => {

@@ -1,23 +1,21 @@
-// The SQLite engine: every part over one file, opened (and migrated) once for the click thread.
+// The SQLite engine: every adapter over one file, opened (and migrated) once for the click thread.
 
 import { statSync } from "node:fs";
-import { openDatabase } from "../open.ts";
-import { createLinkStore } from "../../links/store.ts";
-import { createLinkLister } from "../../links/list.ts";
-import { createStatsReader } from "../../stats/queries.ts";
-import { createKeyStore } from "../../auth/keys.ts";
-import { createSessionStore } from "../../auth/sessions.ts";
-import { createDailyCounts, createOverviewReader } from "../../stats/overview.ts";
-import type { Storage } from "../storage.ts";
-import type { Synchronous } from "../../util/maybe.ts";
-
-export type SqliteStorage = Synchronous<Omit<Storage, "close">> & Pick<Storage, "close">;
+import type { EngineStorage } from "../storage.ts";
+import { localClickBudget } from "../../links/store.ts";
+import { openDatabase } from "./open.ts";
+import { sqliteLinks } from "./links.ts";
+import { sqliteLister } from "./lister.ts";
+import { sqliteStats } from "./stats.ts";
+import { sqliteKeys } from "./keys.ts";
+import { sqliteSessions } from "./sessions.ts";
+import { sqliteOverview } from "./overview.ts";
 
 /**
  * Opens the file at path (creating it, never its folder) and brings its schema up to date.
  * `busyTimeoutMs`: how long this connection waits for the write lock after the migrations.
  */
-export function openSqliteStorage(path: string, busyTimeoutMs: number): SqliteStorage {
+export function openSqliteStorage(path: string, busyTimeoutMs: number): EngineStorage {
   const db = openDatabase(path);
   db.run(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
   const ids = db.query<{ id: string }, [string]>("SELECT id FROM links WHERE lower(id) IN (SELECT value FROM json_each(?))");
@@ -25,13 +23,14 @@ export function openSqliteStorage(path: string, busyTimeoutMs: number): SqliteSt
   return {
     engine: "sqlite",
     where: path,
-    links: createLinkStore(db),
-    lister: createLinkLister(db),
-    stats: createStatsReader(db),
-    keys: createKeyStore(db),
-    sessions: createSessionStore(db),
-    overview: createOverviewReader(db),
-    dailyCounts: createDailyCounts(db),
+    links: sqliteLinks(db),
+    // One process owns the file: it counts the clicks of limited links itself.
+    budget: localClickBudget(),
+    lister: sqliteLister(db),
+    stats: sqliteStats(db),
+    overview: sqliteOverview(db),
+    keys: sqliteKeys(db),
+    sessions: sqliteSessions(db),
     ping() {
       db.query("SELECT 1").get();
     },

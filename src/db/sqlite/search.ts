@@ -10,22 +10,16 @@
 // the page query in one read transaction, so the index and the links are one snapshot.
 
 import type { Database } from "bun:sqlite";
+import { likePattern, type SqlCondition } from "../shared/page-query.ts";
 
 export const CANDIDATE_LIMIT = 1000;
 /** Trigrams: shorter terms are not in the index. */
 const MIN_INDEXED_LENGTH = 3;
 
-export type SearchCondition = { sql: string; params: (string | number)[] };
-
 /** id or url contains the pattern's term; LIKE folds ASCII case in SQLite (PostgreSQL says ILIKE). */
 export const SUBSTRING_SQL = "(id LIKE ? ESCAPE '\\' OR url LIKE ? ESCAPE '\\')";
 
-/** A LIKE pattern matching q anywhere, with its own %, _ and backslash taken literally. */
-export function likePattern(q: string): string {
-  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-export function searchPlanner(db: Database, candidateLimit = CANDIDATE_LIMIT): (q: string) => SearchCondition {
+export function searchPlanner(db: Database, candidateLimit = CANDIDATE_LIMIT): (q: string) => SqlCondition {
   const candidates = db.query<{ rowid: number }, [string, number]>("SELECT rowid FROM links_search WHERE links_search MATCH ? LIMIT ?");
   const LIKE = SUBSTRING_SQL;
   // The links not yet in the index: a range of seq from the last indexed one, a few at most.

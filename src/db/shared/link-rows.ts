@@ -1,7 +1,7 @@
-// How a links row reads as a Link: one column list and one mapping for every query that returns links.
+// How a links row reads as a Link, in both engines: one column list and one mapping for every
+// query that returns links (PostgreSQL's adapter first turns its int8 strings into numbers).
 
-import type { Database } from "bun:sqlite";
-import type { Link } from "./link.ts";
+import type { Link } from "../../links/link.ts";
 
 export const LINK_COLUMNS =
   "seq, id, url, created_at, owner_key_id, expires_at, max_clicks, disabled, blocked, total_clicks, human_clicks, last_click_at";
@@ -39,19 +39,6 @@ export function toLink(row: LinkRow, tags: string[]): Link {
   };
 }
 
-/** Reads the tags of many links in one query: seq → tags (sorted). */
-export function tagReader(db: Database): (seqs: readonly number[]) => Map<number, string[]> {
-  const select = db.query<{ link_seq: number; tag: string }, [string]>(
-    "SELECT link_seq, tag FROM link_tags WHERE link_seq IN (SELECT value FROM json_each(?)) ORDER BY link_seq, tag",
-  );
-  return (seqs) => {
-    const out = new Map<number, string[]>();
-    if (seqs.length === 0) return out;
-    for (const { link_seq, tag } of select.all(JSON.stringify(seqs))) {
-      const list = out.get(link_seq);
-      if (list) list.push(tag);
-      else out.set(link_seq, [tag]);
-    }
-    return out;
-  };
-}
+/** A cache miss's row (links LEFT JOIN retired_ids for one id): what the click path needs. */
+export const TARGET_SQL = `SELECT l.url, l.expires_at, l.max_clicks, l.disabled, l.blocked, l.total_clicks, r.id IS NOT NULL AS retired
+  FROM (SELECT CAST(? AS TEXT) AS id) AS q LEFT JOIN links AS l ON l.id = q.id LEFT JOIN retired_ids AS r ON r.id = q.id`;

@@ -1,14 +1,14 @@
-// The SQLite visit writer: the queue (visit-queue.ts) over one transaction per batch, in which the
-// links' totals, the raw visits (one visit_batches row per link), the new unique visitors and the
-// rollups are written together.
+// The recorder's SQLite transaction per batch of visits (the BatchStore of
+// src/visits/visit-queue.ts): the links' totals, the raw visits (one visit_batches row per link),
+// the new unique visitors and the rollups, written together.
 
 import type { Database } from "bun:sqlite";
-import type { Visit } from "./visit.ts";
-import { linkTotals, summarize } from "./rollup.ts";
+import type { Visit } from "../../visits/visit.ts";
+import { linkTotals, summarize } from "../../visits/rollup.ts";
+import { createVisitQueue, type BatchStore, type QueueOptions, type VisitWriter } from "../../visits/visit-queue.ts";
+import { batchRows } from "../../visits/visit-batch.ts";
+import type { Synchronous } from "../../util/maybe.ts";
 import type { SeenMarks, SeenVisitors } from "./seen-visitors.ts";
-import { createVisitQueue, type BatchStore, type QueueOptions, type VisitWriter } from "./visit-queue.ts";
-import type { Synchronous } from "../util/maybe.ts";
-import { batchRows } from "./visit-batch.ts";
 
 export type WriterOptions = QueueOptions & {
   /** The visitors seen per day and hour (uniques); without it every visit counts as a new visitor. */
@@ -16,14 +16,13 @@ export type WriterOptions = QueueOptions & {
   now?: () => number;
 };
 
-export type { VisitWriter, WriterStats } from "./visit-queue.ts";
-
-/** The SQLite writer: the queue over a batch store that writes at once (so flush() answers a number). */
+/** The queue over SQLite's batches, as one process's writer (seeding, tests): flush() answers a number. */
 export function createVisitWriter(db: Database, options: WriterOptions = {}): Synchronous<VisitWriter> {
-  return createVisitQueue(sqliteBatchStore(db, options.seen ?? null, options.now ?? Date.now), options) as Synchronous<VisitWriter>;
+  return createVisitQueue(sqliteBatches(db, options.seen ?? null, options.now ?? Date.now), options) as Synchronous<VisitWriter>;
 }
 
-function sqliteBatchStore(db: Database, seen: SeenVisitors | null, now: () => number): BatchStore {
+/** `seen`: the visitors seen per day and hour (uniques); without it every visit counts as a new visitor. */
+export function sqliteBatches(db: Database, seen: SeenVisitors | null, now: () => number): BatchStore {
   const insertBatch = db.query(`INSERT INTO visit_batches (link_id, first_ts, last_ts, humans, visits) VALUES (?, ?, ?, ?, ?)`);
   const addDaily = db.query(
     `INSERT INTO daily_rollup (link_id, day, total, bots, uniques, unique_bots) VALUES (?, ?, ?, ?, ?, ?)

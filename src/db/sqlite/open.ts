@@ -1,7 +1,7 @@
 // Opens the one SQLite file the service keeps everything in, and brings its schema up to date.
 
 import { Database } from "bun:sqlite";
-import { migrate } from "./migrations.ts";
+import { migrate } from "./schema.ts";
 
 /** Opens (creating the file if needed, never its folder) the database at path with the pragmas the service relies on. */
 export function openDatabase(path: string): Database {

@@ -1,12 +1,12 @@
-// Statistics of one link, read from the rollup tables so the cost follows the number of distinct
-// days and values, not the number of visits (the recent visits come from the newest raw batches). The element shapes below are the API's (README: API).
+// Statistics of one link: which days, hours and visits a request covers (planStats), and the API's
+// figures from the rows an engine read for that plan (assembleStats). Engines read rollups, so the
+// cost follows the number of distinct days and values, not the number of visits (the recent visits
+// come from the newest raw batches). The element shapes below are the API's (README: API).
 
-import type { Database } from "bun:sqlite";
 import type { Link } from "../links/link.ts";
 import { addDays, dayOf, daysBetween } from "../util/day.ts";
-import { createRecentVisitsReader } from "./recent.ts";
 import { hourOf } from "../visits/rollup.ts";
-import type { MaybePromise, Synchronous } from "../util/maybe.ts";
+import { then, type MaybePromise } from "../util/maybe.ts";
 import type { StoredVisit } from "../visits/visit-batch.ts";
 
 export type NameCount = { name: string; count: number };
@@ -61,43 +61,17 @@ const HOUR_MS = 3_600_000;
 
 export type StatsReader = { read(link: Link, filter: StatsFilter, now: number): MaybePromise<LinkStats> };
 
-export function createStatsReader(db: Database): Synchronous<StatsReader> {
-  // `bots * ?1` with ?1 = 1 subtracts bot clicks, with 0 keeps them: one statement serves both filters.
-  const daily = db.query<{ day: string; count: number; bots: number; uniques: number }, [number, string, string, string]>(
-    `SELECT day, total - bots * ?1 AS count, bots, uniques - unique_bots * ?1 AS uniques FROM daily_rollup
-     WHERE link_id = ?2 AND day BETWEEN ?3 AND ?4 ORDER BY day`,
-  );
-  const hourly = db.query<{ hour: string; count: number; uniques: number }, [number, string, string, string]>(
-    `SELECT hour, total - bots * ?1 AS count, uniques - unique_bots * ?1 AS uniques FROM hourly_rollup
-     WHERE link_id = ?2 AND hour BETWEEN ?3 AND ?4`,
-  );
-  const dimension = db.query<NameCount, [number, string, string, string, string, number]>(
-    `SELECT name, SUM(total - bots * ?) AS count FROM dimension_rollup
-     WHERE link_id = ? AND dimension = ? AND day BETWEEN ? AND ?
-     GROUP BY name HAVING count > 0 ORDER BY count DESC, name LIMIT ?`,
-  );
-  const utm = db.query<{ source: string; medium: string; campaign: string; count: number }, [number, string, string, string, number]>(
-    `SELECT source, medium, campaign, SUM(total - bots * ?) AS count FROM utm_rollup
-     WHERE link_id = ? AND day BETWEEN ? AND ?
-     GROUP BY source, medium, campaign HAVING count > 0 ORDER BY count DESC, source, medium, campaign LIMIT ?`,
-  );
-  const recent = createRecentVisitsReader(db);
+/**
+ * The port each engine implements (src/db/<engine>/stats.ts): the rows a plan asks for, all read
+ * in one snapshot, so that a batch of visits written meanwhile is in every figure or in none.
+ */
+export type StatsSource = (linkId: string, plan: StatsPlan) => MaybePromise<StatsRows>;
 
+export function createStatsReader(source: StatsSource): StatsReader {
   return {
     read(link, filter, now) {
       const plan = planStats(link, filter, now);
-      const breakdown = (name: string) => dimension.all(plan.minus, link.id, name, plan.from, plan.to, MAX_BREAKDOWN_ENTRIES);
-      return assembleStats(plan, {
-        days: daily.all(plan.minus, link.id, plan.from, plan.to),
-        hours: plan.hours === null ? [] : hourly.all(plan.minus, link.id, hourOf(plan.hours.start), hourOf(plan.hours.end)),
-        browser: breakdown("browser"),
-        os: breakdown("os"),
-        device: breakdown("device"),
-        country: breakdown("country"),
-        referrer: breakdown("referrer"),
-        utm: utm.all(plan.minus, link.id, plan.from, plan.to, MAX_BREAKDOWN_ENTRIES),
-        recent: recent(link.id, plan.recent.fromTs, plan.recent.toTs, plan.excludeBots, RECENT_VISITS),
-      });
+      return then(source(link.id, plan), (rows) => assembleStats(plan, rows));
     },
   };
 }

@@ -3,8 +3,8 @@
 import { Database } from "bun:sqlite";
 import { existsSync, rmSync } from "node:fs";
 import { resolve } from "node:path";
-import type { Logger } from "../log.ts";
-import { engineOf } from "./storage.ts";
+import type { Logger } from "../../log.ts";
+import { engineOf } from "../storage.ts";
 
 /** VACUUM INTO reads one snapshot (WAL makes that safe beside a running writer) into a new file. */
 export function runBackup(dbPath: string, target: string | undefined, log: Logger): number {

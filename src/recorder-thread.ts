@@ -1,50 +1,31 @@
-// The recorder's thread: turns raw clicks into Visits (trusted-proxy rule, UA and bot
-// classification, country, referrer host, UTM) and writes them with its own connection to the
-// database (recorder-storage.ts: SQLite or PostgreSQL).
+// The recorder thread's entry point (a Worker started by src/visits/recorder.ts): like main.ts for
+// the click thread, it wires an engine (src/db/open-recorder.ts) to the domain. It turns raw
+// clicks into Visits (trusted-proxy rule, UA and bot classification, country, referrer host, UTM,
+// visitor key) and writes them in batches with its own connection to the database.
 // In: init, {clicks: JSON}, {reloadGeo}, {close}. Out: {ready}|{failed} once, {stats} as they change, {closed}.
 
-import { createLogger } from "../log.ts";
-import type { LogFormat } from "../config.ts";
-import { unpackClicks, type Click } from "./click.ts";
-import { Lru } from "../util/lru.ts";
-import { clientAddress, parseTrustedProxies, type ForwardingHeaders } from "./client-ip.ts";
-import { createCountryResolver, type CountryResolver } from "./country.ts";
-import { openCountryLookup } from "./geo.ts";
-import { createClientClassifier } from "./ua.ts";
-import { buildVisit, cachedParsers, type VisitorDeps } from "./visitor.ts";
-import type { WriterStats } from "./visit-queue.ts";
-import type { RecorderStorage } from "./recorder-storage.ts";
-import { openSqliteRecorder } from "./sqlite-recorder.ts";
-import { openPostgresRecorder } from "../db/postgres/recorder.ts";
-import { engineOf } from "../db/storage.ts";
-import { currentThreadId } from "../util/thread-policy.ts";
-import { recorderThreadPriority, type PriorityFlag, type RecorderThreadPriority } from "./recorder-priority.ts";
-
-export type RecorderInit = {
-  /** --db: a SQLite file or a postgres:// URL */
-  database: string;
-  /** PostgreSQL: the password when the URL has none (systemd credential db-password) */
-  databasePassword: string | null;
-  geoipDb: string | null;
-  trustProxy: string;
-  logFormat: LogFormat;
-  flushIntervalMs: number;
-  maxQueued: number;
-  /** shared with the click thread: the priority it wants this thread at (recorder-priority.ts) */
-  priorityFlag: PriorityFlag;
-};
-export type ToRecorder = { init: RecorderInit } | { clicks: string } | { reloadGeo: true } | { close: true };
-/** `received`: clicks taken so far, so that the click thread can tell what is still in transit. */
-export type FromRecorder =
-  | { ready: { geoSource: string; geoBuildDate: string; threadId: number | null } }
-  | { failed: string }
-  | { stats: WriterStats; received: number; error?: string }
-  | { closed: WriterStats };
+import { createLogger } from "./log.ts";
+import { unpackClicks, type Click } from "./visits/click.ts";
+import { Lru } from "./util/lru.ts";
+import { clientAddress, parseTrustedProxies, type ForwardingHeaders } from "./visits/client-ip.ts";
+import { createCountryResolver, type CountryResolver } from "./visits/country.ts";
+import { openCountryLookup } from "./visits/geo.ts";
+import { createClientClassifier } from "./visits/ua.ts";
+import { buildVisit, cachedParsers, type VisitorDeps } from "./visits/visitor.ts";
+import { createVisitQueue, type VisitWriter } from "./visits/visit-queue.ts";
+import { createVisitorIds } from "./visits/visitor-id.ts";
+import { createForgetting } from "./visits/forget.ts";
+import type { RecorderStorage } from "./visits/recorder-storage.ts";
+import type { FromRecorder, RecorderInit, ToRecorder } from "./visits/recorder-protocol.ts";
+import { openRecorderStorage } from "./db/open-recorder.ts";
+import { currentThreadId } from "./util/thread-policy.ts";
+import { recorderThreadPriority, type RecorderThreadPriority } from "./visits/recorder-priority.ts";
 
 declare const self: Worker;
 const post = (msg: FromRecorder) => self.postMessage(msg);
 
 let storage: RecorderStorage;
+let writer: VisitWriter;
 let countries: CountryResolver;
 let record: (flat: (string | number | null)[]) => void;
 // Clicks whose salts PostgreSQL is still reading, in order; SQLite never waits here.
@@ -54,7 +35,7 @@ let received = 0;
 let reported = "";
 
 const report = (error?: string) => {
-  const stats = storage.writer.stats();
+  const stats = writer.stats();
   const key = `${stats.written}/${stats.dropped}/${stats.discarded}/${stats.queued}/${stats.lastError}/${received}`;
   if (key === reported && !error) return;
   reported = key;
@@ -72,25 +53,24 @@ async function init(opts: RecorderInit): Promise<void> {
   }
   countries = createCountryResolver(opts.geoipDb, geo, log);
   const trusted = parseTrustedProxies(opts.trustProxy);
-  const writerOptions = {
-    flushIntervalMs: opts.flushIntervalMs,
-    maxQueued: opts.maxQueued,
-    onError: (err: unknown) => report(err instanceof Error ? err.message : String(err)),
-    log,
-  };
   try {
-    storage = engineOf(opts.database) === "postgres"
-      ? await openPostgresRecorder(opts.database, opts.databasePassword, writerOptions)
-      : openSqliteRecorder(opts.database, writerOptions);
+    storage = await openRecorderStorage(opts.database, opts.databasePassword, log);
   } catch (err) {
     post({ failed: `the recorder cannot open the database: ${err instanceof Error ? err.message : String(err)}` });
     return;
   }
-  const visitor: VisitorDeps = { classify: createClientClassifier(), country: countries.country, visitorId: storage.visitorId };
+  writer = createVisitQueue(storage.batches, {
+    flushIntervalMs: opts.flushIntervalMs,
+    maxQueued: opts.maxQueued,
+    onError: (err: unknown) => report(err instanceof Error ? err.message : String(err)),
+  });
+  const visitorIds = createVisitorIds(storage.salts, Date.now);
+  const visitor: VisitorDeps = { classify: createClientClassifier(), country: countries.country, visitorId: visitorIds.of };
   // Salts and seen visitors go an hour after their day (or hour) is over: checked every minute.
+  const forgetting = createForgetting(visitorIds, storage);
   const forget = async () => {
     try {
-      await storage.forget(Date.now());
+      await forgetting(Date.now());
     } catch {
       // a busy or full disk, a database away: the next minute tries again
     }
@@ -123,13 +103,13 @@ async function init(opts: RecorderInit): Promise<void> {
   const build = (flat: (string | number | null)[]) => {
     for (const click of unpackClicks(flat)) {
       const facts = { linkId: click.linkId, destination: click.destination ?? "", userAgent: click.userAgent, referer: click.referer, clientAddress: addressOf(click), now: click.ts };
-      storage.writer.record(buildVisit(facts, visitor, parsers));
+      writer.record(buildVisit(facts, visitor, parsers));
       received++;
     }
   };
   record = (flat) => {
     const before = recording;
-    const loading = before === null ? storage.prepare(flat) : before.then(() => storage.prepare(flat));
+    const loading = before === null ? visitorIds.prepare(flat) : before.then(() => visitorIds.prepare(flat));
     if (!(loading instanceof Promise)) return build(flat);
     // Waiting for salts (this hand-over's, or an earlier one's): built in order once they are read.
     const next: Promise<void> = loading
@@ -151,15 +131,15 @@ self.onmessage = (event: MessageEvent<ToRecorder>) => {
   else if ("clicks" in msg) {
     record(JSON.parse(msg.clicks));
     priority.settle();
-  }
-  else if ("reloadGeo" in msg) void countries.reload();
+  } else if ("reloadGeo" in msg) void countries.reload();
   else void close();
 };
 
 async function close(): Promise<void> {
   countries.stop();
   await recording; // clicks still waiting for their salts are queued first
-  await storage.close(); // writes what is queued
+  await writer.close(); // writes what is queued
+  await storage.close();
   report();
-  post({ closed: storage.writer.stats() });
+  post({ closed: writer.stats() });
 }

@@ -6,9 +6,9 @@
 // this costs a Set lookup and 8 bytes per new visitor.
 
 import type { Database } from "bun:sqlite";
-import type { Visit } from "./visit.ts";
-import { dayCache, FIRST_IN_DAY, FIRST_IN_HOUR, hourCache, hourOf, type FirstVisits } from "./rollup.ts";
-import { GRACE_MS, oldestKeptDay } from "./visitor-id.ts";
+import type { Visit } from "../../visits/visit.ts";
+import { dayCache, FIRST_IN_DAY, FIRST_IN_HOUR, hourCache, hourOf, type FirstVisits } from "../../visits/rollup.ts";
+import { GRACE_MS, oldestKeptDay } from "../../visits/visitor-id.ts";
 
 export type SeenMarks = {
   /** per visit of the batch: FIRST_IN_DAY | FIRST_IN_HOUR where its visitor is new */

@@ -1,0 +1,12 @@
+// Opens the recorder thread's storage for the database a --db value names (src/db/storage.ts).
+
+import type { Logger } from "../log.ts";
+import type { RecorderStorage } from "../visits/recorder-storage.ts";
+import { engineOf } from "./storage.ts";
+import { openSqliteRecorder } from "./sqlite/recorder.ts";
+import { openPostgresRecorder } from "./postgres/recorder.ts";
+
+/** `now`: the clock that decides which days and hours of visitors are still kept (tests set it). */
+export async function openRecorderStorage(location: string, password: string | null, log: Logger, now: () => number = Date.now): Promise<RecorderStorage> {
+  return engineOf(location) === "postgres" ? openPostgresRecorder(location, password, now) : openSqliteRecorder(location, log, now);
+}

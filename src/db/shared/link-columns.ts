@@ -1,0 +1,19 @@
+// Which links columns a change (PATCH) sets, for both engines' update statements.
+
+import type { LinkChanges } from "../../links/store.ts";
+
+export type ColumnValue = string | number | null;
+
+/**
+ * The columns and values a change sets, in a fixed order; tags are rows of link_tags, not a
+ * column. A new destination also clears `blocked`: it passed the blocklist to get here
+ * (src/links/changes.ts).
+ */
+export function changedColumns(changes: LinkChanges): [column: string, value: ColumnValue][] {
+  const out: [string, ColumnValue][] = [];
+  if (changes.url !== undefined) out.push(["url", changes.url], ["blocked", 0]);
+  if (changes.expiresAt !== undefined) out.push(["expires_at", changes.expiresAt]);
+  if (changes.maxClicks !== undefined) out.push(["max_clicks", changes.maxClicks]);
+  if (changes.disabled !== undefined) out.push(["disabled", changes.disabled ? 1 : 0]);
+  return out;
+}

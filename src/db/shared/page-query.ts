@@ -1,0 +1,76 @@
+// One page of the owner's link list as SQL both engines run: the filters, the keyset condition
+// after the cursor, and one row more than asked, which tells whether a next page exists without a
+// count. Only the search condition is each engine's own (SQLite's trigram index, PostgreSQL's ILIKE).
+
+import type { LinkStatus } from "../../links/link.ts";
+import type { Cursor, ListQuery, ListSort } from "../../links/list.ts";
+import { LINK_COLUMNS, type LinkRow } from "./link-rows.ts";
+
+/** A WHERE condition with its `?` parameters. */
+export type SqlCondition = { sql: string; params: (string | number)[] };
+
+const SORT_COLUMN: Record<ListSort, "created_at" | "total_clicks" | "last_click_at"> = {
+  createdAt: "created_at",
+  totalClicks: "total_clicks",
+  lastClickAt: "last_click_at",
+};
+
+/** The status rule of src/links/link.ts (linkStatus) as SQL over the stored click totals; `?` is now. */
+const STATUS_SQL: Record<LinkStatus, { sql: string; nows: number }> = {
+  blocked: { sql: "blocked = 1", nows: 0 },
+  disabled: { sql: "blocked = 0 AND disabled = 1", nows: 0 },
+  expired: {
+    sql: "blocked = 0 AND disabled = 0 AND ((expires_at IS NOT NULL AND expires_at <= ?) OR (max_clicks IS NOT NULL AND total_clicks >= max_clicks))",
+    nows: 1,
+  },
+  active: {
+    sql: "blocked = 0 AND disabled = 0 AND (expires_at IS NULL OR expires_at > ?) AND (max_clicks IS NULL OR total_clicks < max_clicks)",
+    nows: 1,
+  },
+};
+
+/** The SQL of one page (`?` placeholders, in order). */
+export function pageQuery(query: ListQuery, search: SqlCondition | null): { sql: string; params: (string | number)[] } {
+  const column = SORT_COLUMN[query.sort];
+  const where: string[] = [];
+  const params: (string | number)[] = [];
+  if (query.ownerKeyId !== null) {
+    where.push("owner_key_id = ?");
+    params.push(query.ownerKeyId);
+  }
+  if (query.tag !== null) {
+    where.push("seq IN (SELECT link_seq FROM link_tags WHERE tag = ?)");
+    params.push(query.tag);
+  }
+  if (query.status !== null) {
+    const s = STATUS_SQL[query.status];
+    where.push(s.sql);
+    for (let i = 0; i < s.nows; i++) params.push(query.now);
+  }
+  if (search !== null) {
+    where.push(search.sql);
+    params.push(...search.params);
+  }
+  const direction = query.order === "desc" ? "DESC" : "ASC";
+  if (query.cursor !== null) {
+    where.push(`(${column}, seq) ${query.order === "desc" ? "<" : ">"} (?, ?)`);
+    params.push(query.cursor.value, query.cursor.seq);
+  }
+  const sql = `SELECT ${LINK_COLUMNS} FROM links ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
+               ORDER BY ${column} ${direction}, seq ${direction} LIMIT ?`;
+  params.push(query.limit + 1);
+  return { sql, params };
+}
+
+/** The rows of pageQuery without the extra one, and the cursor of the next page when it exists. */
+export function trimPage(query: ListQuery, rows: LinkRow[]): { rows: LinkRow[]; next: Cursor | null } {
+  const more = rows.length > query.limit;
+  if (more) rows.length = query.limit;
+  const last = rows.at(-1);
+  return { rows, next: more && last ? { sort: query.sort, order: query.order, value: last[SORT_COLUMN[query.sort]], seq: last.seq } : null };
+}
+
+/** A LIKE pattern matching q anywhere, with its own %, _ and backslash taken literally (ESCAPE '\'). */
+export function likePattern(q: string): string {
+  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}

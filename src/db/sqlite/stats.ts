@@ -1,0 +1,64 @@
+// A link's statistics rows from SQLite's rollups (the StatsSource of src/stats/link-stats.ts), read
+// in one read transaction: the recorder thread commits batches from its own connection, and one
+// committed between two of these statements would otherwise be in some figures and not in others
+// (totals of 0 beside a browser count of 5 was seen).
+
+import type { Database } from "bun:sqlite";
+import { MAX_BREAKDOWN_ENTRIES, RECENT_VISITS, type NameCount, type StatsPlan, type StatsRows, type StatsSource } from "../../stats/link-stats.ts";
+import { newestVisits } from "../../stats/recent.ts";
+import { hourOf } from "../../visits/rollup.ts";
+import type { StoredVisit } from "../../visits/visit-batch.ts";
+import type { SyncFunction } from "../../util/maybe.ts";
+
+export function sqliteStats(db: Database): SyncFunction<StatsSource> {
+  // `bots * ?1` with ?1 = 1 subtracts bot clicks, with 0 keeps them: one statement serves both filters.
+  const daily = db.query<{ day: string; count: number; bots: number; uniques: number }, [number, string, string, string]>(
+    `SELECT day, total - bots * ?1 AS count, bots, uniques - unique_bots * ?1 AS uniques FROM daily_rollup
+     WHERE link_id = ?2 AND day BETWEEN ?3 AND ?4 ORDER BY day`,
+  );
+  const hourly = db.query<{ hour: string; count: number; uniques: number }, [number, string, string, string]>(
+    `SELECT hour, total - bots * ?1 AS count, uniques - unique_bots * ?1 AS uniques FROM hourly_rollup
+     WHERE link_id = ?2 AND hour BETWEEN ?3 AND ?4`,
+  );
+  const dimension = db.query<NameCount, [number, string, string, string, string, number]>(
+    `SELECT name, SUM(total - bots * ?) AS count FROM dimension_rollup
+     WHERE link_id = ? AND dimension = ? AND day BETWEEN ? AND ?
+     GROUP BY name HAVING count > 0 ORDER BY count DESC, name LIMIT ?`,
+  );
+  const utm = db.query<{ source: string; medium: string; campaign: string; count: number }, [number, string, string, string, number]>(
+    `SELECT source, medium, campaign, SUM(total - bots * ?) AS count FROM utm_rollup
+     WHERE link_id = ? AND day BETWEEN ? AND ?
+     GROUP BY source, medium, campaign HAVING count > 0 ORDER BY count DESC, source, medium, campaign LIMIT ?`,
+  );
+  const batches = db.query<{ last_ts: number; visits: string }, [string, number, number, number]>(
+    `SELECT last_ts, visits FROM visit_batches
+     WHERE link_id = ? AND last_ts >= ? AND first_ts < ? AND humans >= ?
+     ORDER BY last_ts DESC`,
+  );
+
+  const recent = (linkId: string, plan: StatsPlan): StoredVisit[] => {
+    const newest = newestVisits(plan.recent.fromTs, plan.recent.toTs, plan.excludeBots, RECENT_VISITS);
+    for (const batch of batches.iterate(linkId, plan.recent.fromTs, plan.recent.toTs, plan.excludeBots ? 1 : 0)) {
+      if (!newest.add(batch.last_ts, batch.visits)) break;
+    }
+    return newest.found();
+  };
+
+  const read = (linkId: string, plan: StatsPlan): StatsRows => {
+    const breakdown = (name: string) => dimension.all(plan.minus, linkId, name, plan.from, plan.to, MAX_BREAKDOWN_ENTRIES);
+    return {
+      days: daily.all(plan.minus, linkId, plan.from, plan.to),
+      hours: plan.hours === null ? [] : hourly.all(plan.minus, linkId, hourOf(plan.hours.start), hourOf(plan.hours.end)),
+      browser: breakdown("browser"),
+      os: breakdown("os"),
+      device: breakdown("device"),
+      country: breakdown("country"),
+      referrer: breakdown("referrer"),
+      utm: utm.all(plan.minus, linkId, plan.from, plan.to, MAX_BREAKDOWN_ENTRIES),
+      recent: recent(linkId, plan),
+    };
+  };
+  // A deferred transaction: its snapshot is taken by the first SELECT and kept to the last.
+  const snapshot = db.transaction(read);
+  return (linkId, plan) => snapshot(linkId, plan);
+}

@@ -1,0 +1,48 @@
+// One contract suite per port, run against both engines: `forEachEngine(name, body)` declares the
+// body's tests once per engine, each test with a fresh database (support/engines.ts). A third
+// engine, or an in-memory fake, would meet the same list of promises by being added to ENGINES.
+
+import { afterAll, afterEach, beforeAll, beforeEach, describe } from "bun:test";
+import { ENGINES, openEngine, type OpenedEngine } from "./engines.ts";
+import type { Visit } from "../../src/visits/visit.ts";
+
+/**
+ * `db()`: the engine opened for the current test. `shared`: one database for all the body's tests
+ * (opened before the first, with `setup` run on it), for suites that read a large seeded set.
+ */
+export function forEachEngine(name: string, body: (db: () => OpenedEngine) => void, options: { shared?: (db: OpenedEngine) => Promise<void> } = {}): void {
+  for (const engine of ENGINES) {
+    describe(`${name} (${engine})`, () => {
+      let opened: OpenedEngine | null = null;
+      const open = async () => {
+        opened = await openEngine(engine);
+        await options.shared?.(opened);
+      };
+      const close = async () => {
+        await opened?.dispose();
+        opened = null;
+      };
+      if (options.shared) {
+        beforeAll(open);
+        afterAll(close);
+      } else {
+        beforeEach(open);
+        afterEach(close);
+      }
+      body(() => opened!);
+    });
+  }
+}
+
+export const NOW = Date.parse("2026-11-23T12:00:00.000Z");
+
+/** A visit with plain values; `o` overrides them. */
+export const visit = (linkId: string, o: Partial<Visit> = {}): Visit => ({
+  linkId, ts: NOW, browser: "Chrome", os: "Linux", device: "desktop", country: "DE", referrer: "Direct",
+  utmSource: null, utmMedium: null, utmCampaign: null, isBot: false, visitor: null, ...o,
+});
+
+/** Rows of a table whose link_id is id, as the engine stored them. */
+export async function countFor(db: OpenedEngine, table: string, id: string): Promise<number> {
+  return (await db.stored.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table} WHERE link_id = ?`, id))!.n;
+}

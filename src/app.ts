@@ -24,6 +24,7 @@ import { notFoundPage } from "./http/not-found.ts";
 import { apiError } from "./http/responses.ts";
 import { describeStorageFailure, isStorageFailure } from "./db/errors.ts";
 import { webRoutes } from "./http/web.ts";
+import { routeTable, type RouteTable } from "./http/route-table.ts";
 
 /** The database's parts (links, lister, stats, keys, sessions, overview, daily counts), and the rest. */
 export type AppDeps = Pick<Storage, "links" | "lister" | "stats" | "keys" | "sessions" | "overview" | "dailyCounts"> & {
@@ -46,19 +47,13 @@ export type AppDeps = Pick<Storage, "links" | "lister" | "stats" | "keys" | "ses
   now: () => number;
 };
 
-/** The methods of each API path, for 405 answers. */
-function allowedMethods(path: string): string | null {
-  const fixed: Record<string, string> = {
-    "/api/create": "POST", "/api/stats": "GET, HEAD", "/api/links": "GET, HEAD", "/api/links/export": "GET, HEAD", "/api/links/import": "POST",
-    "/api/overview": "GET, HEAD", "/api/session": "GET, HEAD, POST, DELETE", "/api/openapi.json": "GET, HEAD",
-  };
-  return fixed[path] ?? (/^\/api\/links\/[^/]+$/.test(path) ? "GET, HEAD, PATCH, DELETE" : null);
-}
-
 export function createApp(deps: AppDeps) {
   // Built once: it depends only on the code and the version.
   const openApi = JSON.stringify(openApiDocument(deps.version));
-  return new Elysia()
+  // The app's own route list says which methods a path takes (read on first use: after the routes).
+  let routeList: () => readonly { method: string; path: string }[] = () => [];
+  let routes: RouteTable | null = null;
+  const app = new Elysia()
     .onError(({ code, error, request }) => {
       const path = new URL(request.url).pathname;
       if (code === "NOT_FOUND") return path.startsWith("/api/") ? apiError(404, "not_found", `no API endpoint ${path}`) : notFoundPage();
@@ -90,7 +85,7 @@ export function createApp(deps: AppDeps) {
     .delete("/api/session", ({ request, server }) => handleSignOut(request, server, deps), { parse: "none" })
     .all("/api/*", ({ request }) => {
       const path = new URL(request.url).pathname;
-      const allow = allowedMethods(path);
+      const allow = (routes ??= routeTable(routeList())).allowed(path);
       if (allow) return apiError(405, "method_not_allowed", `${path} accepts ${allow} only`, undefined, { Allow: allow });
       return apiError(404, "not_found", `no API endpoint ${path}`);
     })
@@ -109,4 +104,6 @@ export function createApp(deps: AppDeps) {
       }),
     )
     .get("/:id", ({ request, params, server }) => handleRedirect(request, params.id, server, deps));
+  routeList = () => app.routes;
+  return app;
 }

@@ -18,6 +18,7 @@ import { parseTrustedProxies } from "./visits/client-ip.ts";
 import { createRateLimiter } from "./http/rate-limit.ts";
 import { createApp } from "./app.ts";
 import { withClickDoor } from "./http/click-door.ts";
+import { routeTable } from "./http/route-table.ts";
 import { runBackup } from "./db/sqlite/backup.ts";
 import { CLICK_THREAD_BUSY_TIMEOUT_MS } from "./http/write-retry.ts";
 
@@ -127,7 +128,7 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
   let server;
   try {
     // reusePort off: a second instance on the same port must fail, not silently share it.
-    server = Bun.serve({ port: config.port, hostname: config.host, reusePort: false, fetch: withClickDoor(app.fetch, deps) });
+    server = Bun.serve({ port: config.port, hostname: config.host, reusePort: false, fetch: withClickDoor(app.fetch, routeTable(app.routes), deps) });
   } catch (err) {
     console.error(`shortener: cannot listen on ${config.host}:${config.port}: ${err instanceof Error ? err.message : String(err)}`);
     await recorder.close();

@@ -1,26 +1,11 @@
 // The Link element of the management API (README: Managing links), in one place.
 
 import type { Language } from "../lang.ts";
-import { statusNow, type Link, type LinkStatus } from "../links/link.ts";
+import { statusNow, type Link } from "../links/link.ts";
+import type { LinkJson } from "../api/types.ts";
 import { isoTime } from "../util/day.ts";
 
-export type LinkJson = {
-  id: string;
-  shortUrl: string;
-  statsUrl: string;
-  originalUrl: string;
-  createdAt: string;
-  expiresAt: string | null;
-  maxClicks: number | null;
-  disabled: boolean;
-  tags: string[];
-  status: LinkStatus;
-  totalClicks: number;
-  humanClicks: number;
-  lastClickAt: string | null;
-  /** with include=daily: clicks per UTC day of the last 30, oldest first, today last */
-  daily?: number[];
-};
+export type { LinkJson } from "../api/types.ts";
 
 /** `answered`: see statusNow. */
 export function linkJson(link: Link, base: string, lang: Language, now: number, answered: number | undefined): LinkJson {

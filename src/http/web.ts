@@ -6,6 +6,7 @@ import { LANGUAGES, pickLanguage, type Language } from "../lang.ts";
 import { renderDashboard, renderHome, renderNotFound, renderStats, renderStatsPrivate, type PageAssets } from "../../web/server/pages.ts";
 import { ASSETS, ENTRIES } from "./web-assets.generated.ts";
 import type { PeerServer } from "./request-origin.ts";
+import { notFoundPage } from "./not-found.ts";
 
 export type WebDeps = {
   /** Whether the request may see this link's stats page: it exists, and it is public or theirs. */
@@ -109,11 +110,13 @@ export function webRoutes(deps: WebDeps) {
     });
   });
 
-  for (const asset of ASSETS) {
-    app.get(asset.route, async ({ headers }) =>
-      assetResponse(await get(asset.file, asset.type), headers["accept-encoding"] ?? null, "public, max-age=31536000, immutable"),
-    );
-  }
+  // One route for every built file (their names carry a content hash, hence the long cache).
+  const assets = new Map(ASSETS.map((a) => [a.route, a]));
+  app.get("/assets/:file", async ({ params, headers }) => {
+    const asset = assets.get(`/assets/${params.file}`);
+    if (asset === undefined) return notFoundPage();
+    return assetResponse(await get(asset.file, asset.type), headers["accept-encoding"] ?? null, "public, max-age=31536000, immutable");
+  });
 
   const icon = ASSETS.find((a) => a.route === ENTRIES.icon);
   if (icon) {

@@ -3,23 +3,12 @@
 
 import { statusNow, type Link } from "./link.ts";
 import { isoTime } from "../util/day.ts";
+import type { TransferRecord } from "../api/types.ts";
 
 export const IMPORT_COLUMNS = ["url", "custom_url", "expires_at", "max_clicks", "tags"] as const;
 export const EXPORT_COLUMNS = [...IMPORT_COLUMNS, "disabled", "status", "created_at", "total_clicks", "human_clicks", "last_click_at"] as const;
 
-export type TransferRecord = {
-  url: string;
-  custom_url: string;
-  expires_at: string | null;
-  max_clicks: number | null;
-  tags: string[];
-  disabled: boolean;
-  status: string;
-  created_at: string;
-  total_clicks: number;
-  human_clicks: number;
-  last_click_at: string | null;
-};
+export type { TransferRecord } from "../api/types.ts";
 
 export function transferRecord(link: Link, now: number, answered: number | undefined): TransferRecord {
   return {

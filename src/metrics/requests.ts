@@ -2,7 +2,6 @@
 // shortener_http_requests_total and shortener_http_request_duration_seconds. A route is the
 // pattern the request matched, never the link id in it.
 
-import { LANGUAGES } from "../lang.ts";
 import { histogramLines, newHistogram, observe, type HistogramCounts } from "./histogram.ts";
 
 export type RequestMetrics = {
@@ -40,30 +39,4 @@ export function createRequestMetrics(): RequestMetrics {
       return out;
     },
   };
-}
-
-const LANG = `(?:${LANGUAGES.join("|")})`;
-// Every route the app answers, as its pattern; anything else is "other" (a 404).
-const PATTERNS: [RegExp, string][] = [
-  [/^\/api\/links\/(export|import)$/, "/api/links/$1"],
-  [/^\/api\/links\/[^/]+$/, "/api/links/:id"],
-  [/^\/api\/(create|stats|links|overview|session|openapi\.json)$/, "/api/$1"],
-  [/^\/api(\/.*)?$/, "/api/*"],
-  [/^\/(health|metrics|links|favicon\.ico|robots\.txt)$/, "/$1"],
-  [/^\/$/, "/"],
-  [new RegExp(`^/${LANG}/?$`), "/:lang/"],
-  [new RegExp(`^/${LANG}/links$`), "/:lang/links"],
-  [new RegExp(`^/${LANG}/stats/[^/]+$`), "/:lang/stats/:id"],
-  [/^\/stats\/[^/]+$/, "/stats/:id"],
-  [/^\/assets\/[^/]+$/, "/assets/*"],
-  [/^\/[^/]+$/, "/:id"],
-];
-
-/** The route pattern of a request path (for everything but clicks, which the front door knows). */
-export function routeOf(path: string): string {
-  for (const [pattern, route] of PATTERNS) {
-    const m = pattern.exec(path);
-    if (m) return route.replace("$1", m[1] ?? "");
-  }
-  return "other";
 }

@@ -1,47 +1,16 @@
 // Statistics of one link: which days, hours and visits a request covers (planStats), and the API's
 // figures from the rows an engine read for that plan (assembleStats). Engines read rollups, so the
 // cost follows the number of distinct days and values, not the number of visits (the recent visits
-// come from the newest raw batches). The element shapes below are the API's (README: API).
+// come from the newest raw batches).
 
 import type { Link } from "../links/link.ts";
 import { addDays, dayOf, daysBetween } from "../util/day.ts";
 import { hourOf } from "../visits/rollup.ts";
 import { then, type MaybePromise } from "../util/maybe.ts";
 import type { StoredVisit } from "../visits/visit-batch.ts";
+import type { DateCount, HourCount, LinkStats, NameCount } from "../api/types.ts";
 
-export type NameCount = { name: string; count: number };
-/** `unique`: visitors counted once per day (README: Unique visitors) */
-export type DateCount = { date: string; count: number; unique: number };
-/** `hour`: the start of a UTC hour, ISO 8601 with ms */
-export type HourCount = { hour: string; count: number; unique: number };
-export type UtmCount = { source: string | null; medium: string | null; campaign: string | null; count: number };
-export type RecentVisit = {
-  timestamp: string;
-  browser: string;
-  os: string;
-  device: string;
-  country: string;
-  referrer: string;
-  isBot: boolean;
-};
-
-export type LinkStats = {
-  totalClicks: number;
-  humanClicks: number;
-  botPercentage: number;
-  /** the sum of each day's unique visitors in the range */
-  uniqueVisitors: number;
-  recentVisits: RecentVisit[];
-  browserStats: NameCount[];
-  osStats: NameCount[];
-  deviceStats: NameCount[];
-  countryStats: NameCount[];
-  referrerStats: NameCount[];
-  visitsByDate: DateCount[];
-  /** the last 48 hours of the range (ending now when it ends today), zero-filled */
-  visitsByHour: HourCount[];
-  utmStats: UtmCount[];
-};
+export type { NameCount, DateCount, HourCount, UtmCount, RecentVisit, LinkStats } from "../api/types.ts";
 
 export type StatsFilter = {
   /** first UTC day included, YYYY-MM-DD; null = the link's creation day */

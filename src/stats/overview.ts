@@ -5,19 +5,12 @@
 
 import { addDays, dayOf } from "../util/day.ts";
 import { then, type MaybePromise } from "../util/maybe.ts";
+import type { Overview } from "../api/types.ts";
 
 export const OVERVIEW_DAYS = 30;
 export const OVERVIEW_TOP = 5;
 
-export type Overview = {
-  links: number;
-  clicksToday: number;
-  clicks7d: number;
-  clicks30d: number;
-  /** clicks per UTC day of the last 30, oldest first, today last */
-  daily: number[];
-  top: { id: string; originalUrl: string; clicks: number }[];
-};
+export type { Overview } from "../api/types.ts";
 
 export type OverviewReader = (ownerKeyId: number | null, now: number) => MaybePromise<Overview>;
 /** Clicks per UTC day of the last `days` (oldest first, today last) for each of the given links. */

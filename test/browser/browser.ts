@@ -89,23 +89,4 @@ export async function screenshot(page: Page, name: string, fullPage = true): Pro
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage });
 }
 
-/** Real clicks through the redirect, each with its own User-Agent/referrer; waits for the batched writer. */
-/** `ip` is sent as X-Forwarded-For: start the server with `--trust-proxy 127.0.0.1` for it to count. */
-export async function click(base: string, id: string, visits: { ua: string; referrer?: string; query?: string; ip?: string }[]): Promise<void> {
-  for (const v of visits) {
-    const headers: Record<string, string> = { "User-Agent": v.ua };
-    if (v.referrer) headers.Referer = v.referrer;
-    if (v.ip) headers["X-Forwarded-For"] = v.ip;
-    const res = await fetch(`${base}/${id}${v.query ?? ""}`, { headers, redirect: "manual" });
-    if (res.status !== 302) throw new Error(`click on ${id} answered ${res.status}`);
-  }
-  await Bun.sleep(300);
-}
-
-export const UA = {
-  firefoxLinux: "Mozilla/5.0 (X11; Linux x86_64; rv:130.0) Gecko/20100101 Firefox/130.0",
-  safariIphone:
-    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1",
-  chromeWindows: "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/128.0.0.0 Safari/537.36",
-  googlebot: "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
-};
+export { UA, visit as click } from "../support/clicks.ts";

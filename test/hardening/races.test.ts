@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { startServer, type RunningServer } from "../support/server.ts";
 import { openStored } from "../support/stored.ts";
-import { click } from "../support/clicks.ts";
+import { click, drained } from "../support/clicks.ts";
 import { makeKey } from "../support/admin.ts";
 
 let server: RunningServer;
@@ -112,7 +112,7 @@ test("a delete racing a flood of clicks: every click is a 302 before and a 410 a
   expect(statuses.filter((s) => s === 302).length).toBeGreaterThan(0);
   expect(afterDelete.length).toBeGreaterThan(0);
   expect(afterDelete.every((s) => s === 410)).toBe(true);
-  await Bun.sleep(500); // a few flushes: any click queued before the delete has reached the writer
+  await drained(server.url); // any click queued before the delete has reached the writer
   const db = await openStored(server);
   try {
     for (const table of ["visit_batches", "daily_rollup", "hourly_rollup", "dimension_rollup", "utm_rollup"]) {

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startServer, type RunningServer } from "../support/server.ts";
 import { api, makeKey } from "../support/admin.ts";
+import { drained } from "../support/clicks.ts";
 import { parseCsv } from "../../src/util/csv.ts";
 
 let a: RunningServer;
@@ -89,7 +90,7 @@ describe("export", () => {
     const key = makeKey(a.dbPath, "exporter", "create");
     await api(a.url, key, "POST", "/api/create", { url: "https://example.com/e?x=1,2", custom_url: "exp-one", tags: ["t1", "t2"], max_clicks: 4 });
     await fetch(`${a.url}/exp-one`, { redirect: "manual" });
-    await Bun.sleep(300);
+    await drained(a.url);
     const c = await api(a.url, key, "GET", "/api/links/export?format=csv");
     expect(c.status).toBe(200);
     expect(c.headers.get("content-type")).toBe("text/csv; charset=utf-8");

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createLink, startServer, type RunningServer } from "../support/server.ts";
 import { api, makeKey } from "../support/admin.ts";
-import { click, UA, waitForClicks } from "../support/clicks.ts";
+import { click, drained, UA, waitForClicks } from "../support/clicks.ts";
 
 let server: RunningServer;
 let key: string;
@@ -97,7 +97,7 @@ describe("edit, disable, delete", () => {
     expect((await click(server.url, "switch", {}, "HEAD")).status).toBe(410);
     expect((await patch("switch", { disabled: false })).body.data.status).toBe("active");
     expect((await click(server.url, "switch", { "user-agent": UA.firefoxLinux })).status).toBe(302);
-    await Bun.sleep(400); // a flush or more: the 410 click would have been written by now
+    await drained(server.url); // the 410 click would have been written by now
     expect((await waitForClicks(server.url, "switch", 1)).data.stats.totalClicks).toBe(1);
   });
 
@@ -128,7 +128,7 @@ describe("click limit and expiry", () => {
     expect(statuses.filter((s) => s === 302)).toHaveLength(10);
     expect(statuses.filter((s) => s === 410)).toHaveLength(40);
     expect((await waitForClicks(server.url, "ten-only", 10)).data.stats.totalClicks).toBe(10);
-    await Bun.sleep(300);
+    await drained(server.url); // an eleventh would have been written by now
     expect((await get("ten-only")).body.data).toMatchObject({ status: "expired", totalClicks: 10 });
     // Raising the limit lets clicks through again, counting on from 10.
     await patch("ten-only", { maxClicks: 11 });

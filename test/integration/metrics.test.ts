@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createLink, startServer, type RunningServer } from "../support/server.ts";
 import { api, makeKey } from "../support/admin.ts";
-import { click, UA, waitForClicks } from "../support/clicks.ts";
+import { click, drained, UA, waitForClicks } from "../support/clicks.ts";
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -33,7 +33,7 @@ test("scrape, click, scrape again: the counters moved by exactly the clicks", as
   expect((await click(server.url, "metered-link", {}, "HEAD")).status).toBe(302);
   expect((await click(server.url, "no-such-link")).status).toBe(404);
   await waitForClicks(server.url, "metered-link", 7);
-  await Bun.sleep(250); // the recorder's stats reach the click thread every 100 ms
+  await drained(server.url); // the recorder's figures have reached the click thread
   const after = await scrape(server.url);
   const moved = (sample: string) => value(after.text, sample) - value(before.text, sample);
   expect(moved("shortener_redirects_total")).toBe(8); // 7 GET + 1 HEAD

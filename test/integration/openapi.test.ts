@@ -9,6 +9,7 @@ import { OPERATIONS } from "../../src/http/openapi/document.ts";
 import { createLink, startServer, type RunningServer } from "../support/server.ts";
 import { api, makeKey } from "../support/admin.ts";
 import { contractSeen } from "../support/contract.ts";
+import { drained } from "../support/clicks.ts";
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -47,7 +48,7 @@ test("one walk through every operation: every answer matches its schema", async 
   expect((await createLink(server.url, { url: "nope" })).status).toBe(400);
   expect((await fetch(`${server.url}/walk`, { redirect: "manual" })).status).toBe(302);
   expect((await fetch(`${server.url}/nothing-here`, { redirect: "manual" })).status).toBe(404);
-  await Bun.sleep(300);
+  await drained(server.url);
   expect((await api(server.url, null, "GET", "/api/stats?id=walk")).status).toBe(200);
   expect((await api(server.url, null, "GET", "/api/stats?id=nothing-here")).status).toBe(404);
   expect((await api(server.url, key, "GET", "/api/links?include=daily")).status).toBe(200);

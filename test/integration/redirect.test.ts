@@ -2,7 +2,7 @@
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createLink, startServer, type RunningServer } from "../support/server.ts";
-import { click, stats, UA, waitForClicks } from "../support/clicks.ts";
+import { click, drained, stats, UA, waitForClicks } from "../support/clicks.ts";
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -50,7 +50,7 @@ describe("redirect", () => {
     expect(head.headers.get("location")).toBe("https://example.com/head");
     await click(server.url, "r-head", { "user-agent": UA.firefoxLinux });
     const body = await waitForClicks(server.url, "r-head", 1);
-    await Bun.sleep(250); // a HEAD would have been written in the same or the next flush
+    await drained(server.url); // a HEAD would have been written by now
     expect((await stats(server.url, "id=r-head")).data.stats.totalClicks).toBe(1);
     expect(body.data.stats.browserStats).toEqual([{ name: "Firefox", count: 1 }]);
   });

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createLink, startServer, type RunningServer } from "../support/server.ts";
 import { api, cli, makeKey } from "../support/admin.ts";
-import { click, UA, waitForClicks } from "../support/clicks.ts";
+import { click, drained, UA } from "../support/clicks.ts";
 
 let server: RunningServer;
 let admin: string;
@@ -174,8 +174,7 @@ describe("overview and daily counts", () => {
         await createLink(fresh.url, { url: `https://example.com/${alias}`, custom_url: alias }, { authorization: `Bearer ${key}` });
         for (let i = 0; i < clicks; i++) await click(fresh.url, alias, { "user-agent": UA.firefoxLinux });
       }
-      await waitForClicks(fresh.url, "ov-c", 1);
-      await Bun.sleep(200);
+      await drained(fresh.url);
       const all = await api(fresh.url, owner, "GET", "/api/overview");
       expect(all.body.data).toMatchObject({ links: 3, clicksToday: 9, clicks7d: 9, clicks30d: 9 });
       expect(all.body.data.daily).toHaveLength(30);

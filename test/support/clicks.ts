@@ -1,4 +1,4 @@
-// Helpers for tests that click links and read what was recorded.
+// Helpers for tests that click links and read what was recorded, shared by every suite.
 
 export const UA = {
   chromeWindows: "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36",
@@ -11,6 +11,24 @@ export const UA = {
 /** One click with no redirect following; returns the response. */
 export function click(base: string, path: string, headers: Record<string, string> = {}, method = "GET") {
   return fetch(`${base}/${path}`, { method, redirect: "manual", headers });
+}
+
+export type VisitSpec = { ua: string; referrer?: string; query?: string; ip?: string };
+
+/**
+ * Real clicks through the redirect, each with its own User-Agent, referrer and query, then waits
+ * until every one is written. `ip` is sent as X-Forwarded-For: start the server with
+ * `--trust-proxy 127.0.0.1` for it to count.
+ */
+export async function visit(base: string, id: string, visits: readonly VisitSpec[]): Promise<void> {
+  for (const v of visits) {
+    const headers: Record<string, string> = { "User-Agent": v.ua };
+    if (v.referrer) headers.Referer = v.referrer;
+    if (v.ip) headers["X-Forwarded-For"] = v.ip;
+    const res = await fetch(`${base}/${id}${v.query ?? ""}`, { headers, redirect: "manual" });
+    if (res.status !== 302) throw new Error(`click on ${id} answered ${res.status}`);
+  }
+  await drained(base);
 }
 
 /** GET /api/stats and return its parsed body. */
@@ -28,4 +46,20 @@ export async function waitForClicks(base: string, id: string, n: number): Promis
     await Bun.sleep(25);
   } while (Date.now() < deadline);
   return body;
+}
+
+/**
+ * Waits until the service has written (or dropped) every click it answered so far, as /health
+ * reports its queue: the barrier after which a click that should not have counted would show.
+ * A click is queued before its answer is sent, so every click this test has seen answered is in
+ * the count. Throws after 10 s.
+ */
+export async function drained(base: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const health = (await (await fetch(`${base}/health`)).json()) as { visits: { queued: number } };
+    if (health.visits.queued === 0) return;
+    if (Date.now() > deadline) throw new Error(`the visit queue did not drain: ${health.visits.queued} still queued`);
+    await Bun.sleep(10);
+  }
 }

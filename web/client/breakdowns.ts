@@ -3,9 +3,7 @@
 import type { MessageKey } from "../i18n/index.ts";
 import { el, formatNumber, lang, t } from "./common.ts";
 
-export type NameCount = { name: string; count: number };
-export type UtmRow = { source: string | null; medium: string | null; campaign: string | null; count: number };
-export type Visit = { timestamp: string; browser: string; os: string; device: string; country: string; referrer: string; isBot: boolean };
+import type { NameCount, RecentVisit as Visit, UtmCount as UtmRow } from "../../src/api/types.ts";
 
 const regionNames = (() => {
   try {

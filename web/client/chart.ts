@@ -4,8 +4,7 @@
 import uPlot from "uplot";
 import { formatNumber, lang, t } from "./common.ts";
 
-export type DayCount = { date: string; count: number; unique: number };
-export type HourCount = { hour: string; count: number; unique: number };
+import type { DateCount as DayCount, HourCount } from "../../src/api/types.ts";
 type Mode = "days" | "hours";
 
 const dayFormat = new Intl.DateTimeFormat(lang, { month: "short", day: "numeric", timeZone: "UTC" });

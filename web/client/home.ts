@@ -6,7 +6,9 @@ import { fieldByCode, FormErrors, problemsOf, type ApiFailure, type ApiProblem }
 import { QrCode } from "./qr.ts";
 import { askToSignIn, checkAccess, showRecent } from "./recent-links.ts";
 
-type CreateOk = { success: true; data: { shortUrl: string; statsUrl: string } };
+import type { Created } from "../../src/api/types.ts";
+
+type CreateOk = { success: true; data: Created };
 
 const form = byId<HTMLFormElement>("create-form");
 const urlInput = byId<HTMLInputElement>("url");

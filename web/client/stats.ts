@@ -1,27 +1,11 @@
 // Stats page: loads /api/stats for the link in data-id with the chosen period and bot filter,
 // fills the cards, chart and tables, and polls every 10 s while the tab is visible.
-import { renderBars, renderUtm, renderVisits, type Kind, type NameCount, type UtmRow, type Visit } from "./breakdowns.ts";
-import { VisitsChart, type DayCount, type HourCount } from "./chart.ts";
+import { renderBars, renderUtm, renderVisits, type Kind } from "./breakdowns.ts";
+import { VisitsChart } from "./chart.ts";
 import { bindCopyButton, byId, formatNumber, lang, t } from "./common.ts";
+import type { ApiErrorBody, DateCount as DayCount, HourCount, LinkStats as Stats, NameCount, StatsAnswer } from "../../src/api/types.ts";
 
-type Stats = {
-  totalClicks: number;
-  humanClicks: number;
-  botPercentage: number;
-  uniqueVisitors: number;
-  recentVisits: Visit[];
-  browserStats: NameCount[];
-  osStats: NameCount[];
-  deviceStats: NameCount[];
-  countryStats: NameCount[];
-  referrerStats: NameCount[];
-  visitsByDate: DayCount[];
-  visitsByHour: HourCount[];
-  utmStats: UtmRow[];
-};
-type StatsResponse =
-  | { success: true; data: { link: { id: string; originalUrl: string; createdAt: string }; stats: Stats } }
-  | { success: false; error?: string; code?: string };
+type StatsResponse = { success: true; data: StatsAnswer } | ApiErrorBody;
 
 const POLL_MS = 10_000;
 const id = document.body.dataset.id ?? "";

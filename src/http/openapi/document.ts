@@ -7,7 +7,7 @@ import { LANGUAGES } from "../../lang.ts";
 import { LINK_STATUSES } from "../../links/link.ts";
 import { LIST_SORTS } from "../../links/list.ts";
 import { MAX_PAGE } from "../link-query.ts";
-import * as S from "./schemas.ts";
+import * as S from "../../api/schemas.ts";
 
 type Auth = "none" | "optional" | "required" | "metrics";
 type Parameter = { name: string; in: "path" | "query"; required?: boolean; description: string; schema: TSchema };

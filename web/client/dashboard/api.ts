@@ -5,18 +5,11 @@ import { lang } from "../common.ts";
 import type { ApiFailure } from "../form-errors.ts";
 
 // The server's own shapes (type-only imports: nothing of the server is bundled).
-import type { LinkJson } from "../../../src/http/link-json.ts";
+import type { ImportOutcome, LinkJson, LinkPage, Overview, Who } from "../../../src/api/types.ts";
 import type { LinkStatus } from "../../../src/links/link.ts";
-import type { Overview } from "../../../src/stats/overview.ts";
 
-export type { LinkStatus, Overview };
+export type { ImportOutcome, LinkPage, LinkStatus, Overview, Who };
 export type Link = LinkJson;
-
-export type LinkPage = { links: Link[]; nextCursor: string | null };
-
-export type Who = { signedIn: boolean; name?: string; scope?: "admin" | "create"; createAccess: "public" | "key"; statsAccess: "public" | "key" };
-
-export type ImportOutcome = { created: { row: number; id: string; shortUrl: string }[]; failed: { row: number; code: string; error: string }[] };
 
 export type Result<T> = { ok: true; status: number; data: T } | { ok: false; status: number; body: ApiFailure };
 

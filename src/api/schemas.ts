@@ -1,16 +1,21 @@
 // The shapes of every request and response of the API, once, as Elysia's `t` (TypeBox) models.
-// The OpenAPI document is built from them (document.ts), and the test suites check every API
-// response they receive against them (test/support/contract.ts), so the document cannot drift
-// from what the service answers. Responses are closed (no undocumented field passes).
+// The OpenAPI document is built from them (src/http/openapi/document.ts), the test suites check
+// every API response they receive against them (test/support/contract.ts), and the TypeScript
+// types of what the service answers are derived from them (Static<>, in the domain files that
+// build those answers), so neither the document nor the code can drift from what is answered.
+// Responses are closed (no undocumented field passes).
 
 import { t, type TSchema } from "elysia";
-import { ERROR_CODES, ERROR_FIELDS } from "../../errors.ts";
-import { LINK_STATUSES } from "../../links/link.ts";
-import { MAX_TAGS } from "../../links/options.ts";
-import { SCOPES } from "../../auth/keys.ts";
+import type { TLiteral, TUnion } from "@sinclair/typebox";
+import { ERROR_CODES, ERROR_FIELDS } from "../errors.ts";
+import { LINK_STATUSES } from "../links/link.ts";
+import { MAX_TAGS } from "../links/options.ts";
+import { SCOPES } from "../auth/keys.ts";
 
 const closed = { additionalProperties: false } as const;
-const oneOf = (values: readonly string[]) => t.Union(values.map((v) => t.Literal(v)));
+type Literals<V extends readonly string[]> = { -readonly [K in keyof V]: TLiteral<V[K] & string> };
+/** One of these strings; typed as their union (Static gives "active" | "disabled" | …, not string). */
+const oneOf = <const V extends readonly string[]>(values: V): TUnion<Literals<V>> => t.Union(values.map((v) => t.Literal(v))) as never;
 
 export const ISO_TIME = "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$";
 const Time = t.String({ pattern: ISO_TIME, description: "ISO 8601, UTC, with milliseconds" });
@@ -20,7 +25,7 @@ const Count = t.Integer({ minimum: 0 });
 const Tag = t.String({ pattern: "^[A-Za-z0-9_-]{1,30}$" });
 
 /** `{success: true, data}` around a response's payload. */
-const ok = (data: TSchema) => t.Object({ success: t.Literal(true), data }, closed);
+const ok = <D extends TSchema>(data: D) => t.Object({ success: t.Literal(true), data }, closed);
 
 export const FieldProblem = t.Object({ code: oneOf(ERROR_CODES), field: oneOf(ERROR_FIELDS), error: t.String() }, closed);
 
@@ -46,26 +51,30 @@ export const CreateFields = t.Object(
 
 export const Created = ok(t.Object({ shortUrl: t.String(), statsUrl: t.String() }, closed));
 
-const NameCount = t.Object({ name: t.String(), count: Count }, closed);
+export const NameCount = t.Object({ name: t.String(), count: Count }, closed);
+export const RecentVisit = t.Object({ timestamp: Time, browser: t.String(), os: t.String(), device: t.String(), country: t.String(), referrer: t.String(), isBot: t.Boolean() }, closed);
+/** `unique`: visitors counted once per day (README: Unique visitors) */
+export const DateCount = t.Object({ date: Day, count: Count, unique: Count }, closed);
+/** `hour`: the start of a UTC hour */
+export const HourCount = t.Object({ hour: t.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:00:00\\.000Z$" }), count: Count, unique: Count }, closed);
+export const UtmCount = t.Object({ source: t.Union([t.String(), t.Null()]), medium: t.Union([t.String(), t.Null()]), campaign: t.Union([t.String(), t.Null()]), count: Count }, closed);
 export const LinkStats = t.Object(
   {
     totalClicks: Count,
     humanClicks: Count,
     botPercentage: t.Number({ minimum: 0, maximum: 100 }),
+    /** the sum of each day's unique visitors in the range */
     uniqueVisitors: Count,
-    recentVisits: t.Array(
-      t.Object({ timestamp: Time, browser: t.String(), os: t.String(), device: t.String(), country: t.String(), referrer: t.String(), isBot: t.Boolean() }, closed),
-    ),
+    recentVisits: t.Array(RecentVisit),
     browserStats: t.Array(NameCount),
     osStats: t.Array(NameCount),
     deviceStats: t.Array(NameCount),
     countryStats: t.Array(NameCount),
     referrerStats: t.Array(NameCount),
-    visitsByDate: t.Array(t.Object({ date: Day, count: Count, unique: Count }, closed)),
-    visitsByHour: t.Array(t.Object({ hour: t.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:00:00\\.000Z$" }), count: Count, unique: Count }, closed)),
-    utmStats: t.Array(
-      t.Object({ source: t.Union([t.String(), t.Null()]), medium: t.Union([t.String(), t.Null()]), campaign: t.Union([t.String(), t.Null()]), count: Count }, closed),
-    ),
+    visitsByDate: t.Array(DateCount),
+    /** the last 48 hours of the range (ending now when it ends today), zero-filled */
+    visitsByHour: t.Array(HourCount),
+    utmStats: t.Array(UtmCount),
   },
   closed,
 );
@@ -87,7 +96,7 @@ const linkFields = {
   lastClickAt: NullableTime,
 };
 export const Link = t.Object(linkFields, { ...closed, description: "A link as the owner manages it" });
-const ListedLink = t.Object({ ...linkFields, daily: t.Optional(t.Array(Count, { minItems: 30, maxItems: 30, description: "with include=daily: clicks per UTC day of the last 30, today last" })) }, closed);
+export const ListedLink = t.Object({ ...linkFields, daily: t.Optional(t.Array(Count, { minItems: 30, maxItems: 30, description: "with include=daily: clicks per UTC day of the last 30, today last" })) }, closed);
 
 export const LinkResponse = ok(Link);
 export const LinkPage = ok(t.Object({ links: t.Array(ListedLink), nextCursor: t.Union([t.String(), t.Null()]) }, closed));
@@ -134,19 +143,19 @@ export const ImportStopped = t.Object(
   { ...closed, description: "storage_unavailable part-way through an import: the outcome so far" },
 );
 
-export const Overview = ok(
-  t.Object(
-    {
-      links: Count,
-      clicksToday: Count,
-      clicks7d: Count,
-      clicks30d: Count,
-      daily: t.Array(Count, { minItems: 30, maxItems: 30 }),
-      top: t.Array(t.Object({ id: t.String(), originalUrl: t.String(), clicks: Count }, closed), { maxItems: 5 }),
-    },
-    closed,
-  ),
+export const OverviewData = t.Object(
+  {
+    links: Count,
+    clicksToday: Count,
+    clicks7d: Count,
+    clicks30d: Count,
+    /** clicks per UTC day of the last 30, oldest first, today last */
+    daily: t.Array(Count, { minItems: 30, maxItems: 30 }),
+    top: t.Array(t.Object({ id: t.String(), originalUrl: t.String(), clicks: Count }, closed), { maxItems: 5 }),
+  },
+  closed,
 );
+export const Overview = ok(OverviewData);
 
 const Access = oneOf(["public", "key"]);
 export const Session = ok(

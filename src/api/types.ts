@@ -1,0 +1,33 @@
+// The TypeScript types of the API's shapes, derived from their schemas (schemas.ts): what the
+// service answers and what the web UI reads have one definition, the one the contract checks.
+// Type-only: importing this from the browser bundle adds nothing to it.
+
+import type { Static } from "@sinclair/typebox";
+import type * as S from "./schemas.ts";
+
+/** The `data` of a `{success: true, data}` answer. */
+type Data<Answer> = Answer extends { success: true; data: infer D } ? D : never;
+
+export type NameCount = Static<typeof S.NameCount>;
+export type DateCount = Static<typeof S.DateCount>;
+export type HourCount = Static<typeof S.HourCount>;
+export type UtmCount = Static<typeof S.UtmCount>;
+export type RecentVisit = Static<typeof S.RecentVisit>;
+export type LinkStats = Static<typeof S.LinkStats>;
+/** GET /api/stats */
+export type StatsAnswer = Data<Static<typeof S.Stats>>;
+/** POST /api/create */
+export type Created = Data<Static<typeof S.Created>>;
+/** A link of the management API; `daily` only in lists with include=daily. */
+export type LinkJson = Static<typeof S.ListedLink>;
+/** GET /api/links */
+export type LinkPage = Data<Static<typeof S.LinkPage>>;
+export type TransferRecord = Static<typeof S.TransferRecord>;
+/** POST /api/links/import */
+export type ImportOutcome = Data<Static<typeof S.ImportOutcome>>;
+export type Overview = Static<typeof S.OverviewData>;
+/** GET /api/session */
+export type Who = Data<Static<typeof S.Session>>;
+/** GET /health */
+export type Health = Static<typeof S.Health>;
+export type ApiErrorBody = Static<typeof S.ApiError>;

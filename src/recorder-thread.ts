@@ -41,6 +41,16 @@ const report = (error?: string) => {
   reported = key;
   post({ stats, received, error });
 };
+// The click thread learns the figures at most once per flush interval, and only after they
+// changed: an idle recorder sends nothing and sets no timer.
+let reportTimer: ReturnType<typeof setTimeout> | null = null;
+let reportEveryMs = 100;
+const reportSoon = () => {
+  reportTimer ??= setTimeout(() => {
+    reportTimer = null;
+    report();
+  }, reportEveryMs);
+};
 
 async function init(opts: RecorderInit): Promise<void> {
   const log = createLogger(opts.logFormat);
@@ -63,7 +73,9 @@ async function init(opts: RecorderInit): Promise<void> {
     flushIntervalMs: opts.flushIntervalMs,
     maxQueued: opts.maxQueued,
     onError: (err: unknown) => report(err instanceof Error ? err.message : String(err)),
+    onFlushed: reportSoon,
   });
+  reportEveryMs = opts.flushIntervalMs;
   const visitorIds = createVisitorIds(storage.salts, Date.now);
   const visitor: VisitorDeps = { classify: createClientClassifier(), country: countries.country, visitorId: visitorIds.of };
   // Salts and seen visitors go an hour after their day (or hour) is over: checked every minute.
@@ -106,6 +118,7 @@ async function init(opts: RecorderInit): Promise<void> {
       writer.record(buildVisit(facts, visitor, parsers));
       received++;
     }
+    reportSoon();
   };
   record = (flat) => {
     const before = recording;
@@ -119,7 +132,6 @@ async function init(opts: RecorderInit): Promise<void> {
       });
     recording = next;
   };
-  setInterval(() => report(), opts.flushIntervalMs);
   priority.settle();
   // The thread id lets the click thread raise this thread when it falls behind (recorder-priority.ts).
   post({ ready: { geoSource: geo.source, geoBuildDate: geo.buildDate, threadId } });
@@ -140,6 +152,7 @@ async function close(): Promise<void> {
   await recording; // clicks still waiting for their salts are queued first
   await writer.close(); // writes what is queued
   await storage.close();
+  if (reportTimer !== null) clearTimeout(reportTimer);
   report();
   post({ closed: writer.stats() });
 }

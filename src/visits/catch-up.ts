@@ -19,6 +19,8 @@ export type CatchUp = {
   check(backlog: number, writerFailing: boolean, now: number): void;
   /** Lets every waiting click go (shutdown). */
   releaseAll(): void;
+  /** Whether clicks are waiting now. */
+  waiting(): boolean;
   /** How many clicks have waited, since the start. */
   delayed(): number;
 };
@@ -53,6 +55,7 @@ export function createCatchUp(maxQueued: number, maxWaitMs = MAX_WAIT_MS): Catch
       if (backlog < threshold || writerFailing || now - waitingSince >= maxWaitMs) releaseAll();
     },
     releaseAll,
+    waiting: () => gate !== null,
     delayed: () => delayed,
   };
 }

@@ -104,13 +104,20 @@ export function startClickRecorder(options: RecorderOptions): Promise<ClickRecor
         reject(new Error(msg.failed));
       } else if ("ready" in msg) {
         const priority = manageRecorderPriority(init.priorityFlag, msg.ready.threadId);
-        const timer = setInterval(() => {
+        // The tick runs while clicks are on their way (or wait for the writer), and stops once
+        // none are: an idle instance does not wake up for it. The next click starts it again.
+        let timer: ReturnType<typeof setInterval> | null = null;
+        const tick = () => {
           handOver();
           const now = Date.now();
           const backlog = inFlight();
           priority.observe(backlog, oldestUnwrittenAgeMs(now));
           catchUp.check(backlog, remote.lastError !== null, now);
-        }, HANDOVER_MS);
+          if (backlog === 0 && !catchUp.waiting() && timer !== null) {
+            clearInterval(timer);
+            timer = null;
+          }
+        };
         resolve({
           record(click) {
             const backlog = inFlight();
@@ -120,13 +127,14 @@ export function startClickRecorder(options: RecorderOptions): Promise<ClickRecor
             }
             packClick(pending, click);
             if (pending.length >= HANDOVER_CLICKS * CLICK_FIELDS) handOver();
+            timer ??= setInterval(tick, HANDOVER_MS);
             return catchUp.admit(backlog, remote.lastError !== null);
           },
           stats: () => ({ ...remote, queued: inFlight(), dropped: dropped + remote.dropped, delayed: catchUp.delayed() }),
           reloadGeo: () => worker.postMessage({ reloadGeo: true } satisfies ToRecorder),
           hurry: () => priority.raise(),
           close() {
-            clearInterval(timer);
+            if (timer !== null) clearInterval(timer);
             catchUp.releaseAll();
             priority.raise(); // the last writes must not wait for idle CPU (systemd's stop timeout)
             handOver();

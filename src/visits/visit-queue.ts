@@ -16,6 +16,8 @@ export type QueueOptions = {
   /** Visits kept while the database refuses writes; past this, new visits are counted as dropped. */
   maxQueued?: number;
   onError?: (err: unknown) => void;
+  /** After each batch written or refused: the figures of stats() changed. */
+  onFlushed?: () => void;
 };
 
 /**
@@ -63,6 +65,7 @@ export function createVisitQueue(store: BatchStore, options: QueueOptions = {}):
     written += batch.length - outcome.gone;
     discarded += outcome.gone;
     lastError = null;
+    options.onFlushed?.();
     return batch.length - outcome.gone;
   };
   const failed = (batch: Visit[], err: unknown): number => {
@@ -72,6 +75,8 @@ export function createVisitQueue(store: BatchStore, options: QueueOptions = {}):
     const message = err instanceof Error ? err.message : String(err);
     if (message !== lastError) options.onError?.(err);
     lastError = message;
+    arm(); // tried again on the next tick
+    options.onFlushed?.();
     return 0;
   };
 
@@ -99,7 +104,17 @@ export function createVisitQueue(store: BatchStore, options: QueueOptions = {}):
     return writing;
   };
 
-  const timer = setInterval(() => void flush(), flushIntervalMs);
+  // The tick runs only while visits wait: an idle writer sets no timer at all.
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let closed = false;
+  const arm = () => {
+    if (timer === null && !closed) {
+      timer = setTimeout(() => {
+        timer = null;
+        void flush();
+      }, flushIntervalMs);
+    }
+  };
 
   return {
     record(visit) {
@@ -109,10 +124,12 @@ export function createVisitQueue(store: BatchStore, options: QueueOptions = {}):
       }
       queue.push(visit);
       if (queue.length >= batchSize && lastError === null && writing === null) void flush();
+      else arm();
     },
     flush,
     close() {
-      clearInterval(timer);
+      closed = true;
+      if (timer !== null) clearTimeout(timer);
       const left = flush();
       if (left instanceof Promise) return left.then(() => undefined);
     },

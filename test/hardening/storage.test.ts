@@ -160,9 +160,8 @@ describe.skipIf(onPostgres)("read-only database", () => {
     }
   });
 
-  // The process cannot open its database on a read-only filesystem at start: today it dies with an
-  // uncaught SQLiteError stack trace. It should say so in one line naming the file (exit 1), like
-  // every other startup failure. Needs src/main.ts / src/db/open.ts (lead's files).
+  // The process cannot open its database on a read-only filesystem at start: it says so in one line
+  // naming the file (exit 1), like every other startup failure, not with a stack trace.
   test("a database on a read-only filesystem at start: one clear line naming the file, exit 1, no stack trace", async () => {
     const dir = mkdtempSync(join(tmpdir(), "shortener-rodir-"));
     const roDir = mkdtempSync(join(tmpdir(), "shortener-robind-"));

@@ -15,7 +15,9 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { ensureWrk, runWrk, requestsPerSecond, okResponses, type WrkResult } from "./bench/wrk.ts";
-import { startListening, memoryMiB, type Served } from "./lib/processes.ts";
+import { startListening, memoryMiB, threadCpu, type Served, type ThreadGroup } from "./lib/processes.ts";
+import { clicksUnderLoad } from "./bench/under-load.ts";
+import { memoryAtRest } from "./bench/at-rest.ts";
 import { seededDatabase } from "./bench/seed-cache.ts";
 import { seedPostgres } from "./bench/seed-postgres.ts";
 import { RARE_TERM } from "./bench/seed.ts";
@@ -54,8 +56,11 @@ function parseOptions(argv: string[]): Options {
   };
 }
 
-/** `also`: a second instance on the same database, clicked at the same time (half the connections each). */
-type Target = { name: string; served: Served; also?: Served; kind: "shortener" | "ceiling"; ids: string[]; runs: WrkResult[]; rounds: WrkResult[] };
+/**
+ * `also`: a second instance on the same database, clicked at the same time (half the connections each).
+ * `cpu`: per round, each thread group's CPU µs per click served (from /proc/<pid>/task/<tid>/stat).
+ */
+type Target = { name: string; served: Served; also?: Served; kind: "shortener" | "ceiling"; ids: string[]; runs: WrkResult[]; rounds: WrkResult[]; cpu: Record<ThreadGroup, number>[] };
 
 async function main(): Promise<number> {
   const opt = parseOptions(process.argv.slice(2));
@@ -109,7 +114,7 @@ async function main(): Promise<number> {
       return s;
     };
     const targets: Target[] = [];
-    const add = (name: string, served: Served, kind: Target["kind"]) => targets.push({ name, served, kind, ids: [], runs: [], rounds: [] });
+    const add = (name: string, served: Served, kind: Target["kind"]) => targets.push({ name, served, kind, ids: [], runs: [], rounds: [], cpu: [] });
     add("shortener", await start("shortener", [opt.bin, ...shortenerArgs(dbPath)]), "shortener");
     if (opt.db !== null) {
       // Several instances on one database: a second one, clicked together with the first.
@@ -120,7 +125,8 @@ async function main(): Promise<number> {
     add("ceiling", await start("ceiling", [process.execPath, join(ROOT, "scripts/ceiling-server.ts")]), "ceiling");
     add("reads-nothing", await start("reads-nothing", [process.execPath, join(ROOT, "scripts/ceiling-server.ts"), "--reads-nothing"]), "ceiling");
 
-    for (const t of targets) t.ids = t.kind === "shortener" ? await createLinks(t.served.url, CLICK_LINKS, t.name.replace(/\W+/g, "-")) : ["x"];
+    // The ceiling keeps its links in a Map too (it takes POST /api/create like a shortener).
+    for (const t of targets) t.ids = t.name === "reads-nothing" ? ["x"] : await createLinks(t.served.url, CLICK_LINKS, t.name.replace(/\W+/g, "-"));
     const clicks = async (t: Target, seconds: number) => {
       const r = t.also
         ? combined(
@@ -133,11 +139,20 @@ async function main(): Promise<number> {
 
     log(`warm-up: ${opt.warmup} s per target`);
     for (const t of targets) await clicks(t, opt.warmup);
+    const pids = (t: Target) => [t.served.pid, ...(t.also ? [t.also.pid] : [])];
+    const cpuOf = (t: Target) => pids(t).map(threadCpu).reduce((sum, c) => ({ click: sum.click + c.click, recorder: sum.recorder + c.recorder, reader: sum.reader + c.reader, other: sum.other + c.other }));
     for (let round = 0; round < opt.rounds; round++) {
       // A B B A: every target runs first as often as last, so drift over the run cancels out.
       const order = round % 2 === 0 ? targets : [...targets].reverse();
       for (const t of order) {
+        const before = cpuOf(t);
         const r = await clicks(t, opt.seconds);
+        const after = cpuOf(t);
+        // Per click served, in µs; the recorder's share includes its catching up after wrk stopped.
+        if (t.kind === "shortener" && t.also === undefined) await waitForFlush(t.served.url);
+        const settled = t.kind === "shortener" ? cpuOf(t) : after;
+        const perClick = (g: ThreadGroup) => ((g === "recorder" ? settled[g] : after[g]) - before[g]) * 1e6 / Math.max(1, okResponses(r));
+        t.cpu.push({ click: perClick("click"), recorder: perClick("recorder"), reader: perClick("reader"), other: perClick("other") });
         t.rounds.push(r);
         log(`round ${round + 1}/${opt.rounds} ${t.name.padEnd(14)} ${Math.round(requestsPerSecond(r)).toLocaleString("en").padStart(7)} req/s  p50 ${(r.latencyUs.p50 / 1000).toFixed(2)} ms  p99 ${(r.latencyUs.p99 / 1000).toFixed(2)} ms`);
       }
@@ -145,23 +160,6 @@ async function main(): Promise<number> {
 
     const shorteners = targets.filter((t) => t.kind === "shortener");
     const memory = Object.fromEntries(shorteners.map((t) => [t.also ? "shortener-2" : t.name, memoryMiB((t.also ?? t.served).pid)]));
-    log("waiting for the writers to flush, then reading the counts back");
-    const counting = [];
-    for (const t of shorteners) {
-      if (t.also) await waitForFlush(t.also.url);
-      const health = await waitForFlush(t.served.url);
-      counting.push({
-        target: t.name,
-        counted: await countedClicks(t.served.url, t.ids),
-        served: t.runs.reduce((n, r) => n + okResponses(r), 0),
-        sent: t.runs.reduce((n, r) => n + r.sent, 0),
-        non3xx: t.runs.reduce((n, r) => n + r.errors.status, 0),
-        socketErrors: t.runs.reduce((n, r) => n + r.errors.connect + r.errors.read + r.errors.write + r.errors.timeout, 0),
-        written: health.written,
-        dropped: health.dropped,
-      });
-    }
-
     const main = targets[0]!;
     log("stats latency (1 connection) and creates/s");
     const statsSeconds = opt.quick ? 2 : 4;
@@ -182,6 +180,27 @@ async function main(): Promise<number> {
     };
     const creates = await runWrk(wrk, { url: main.served.url, seconds: opt.quick ? 3 : 5, connections: CONNECTIONS, mode: "create" });
     const memoryAfterAll = memoryMiB(main.served.pid);
+    log("clicks under load: the same clicks while other clients loop on stats (200,000 distinct UTM values), the list, and imports of 10,000 rows");
+    const underLoad = await clicksUnderLoad({ wrk, url: main.served.url, ids: main.ids, ownerKey, seconds: opt.quick ? 4 : 8, log, onRun: (r) => main.runs.push(r) });
+    log("waiting for the writers to flush, then reading the counts back");
+    const counting = [];
+    for (const t of shorteners) {
+      if (t.also) await waitForFlush(t.also.url);
+      const health = await waitForFlush(t.served.url);
+      counting.push({
+        target: t.name,
+        counted: await countedClicks(t.served.url, t.ids),
+        served: t.runs.reduce((n, r) => n + okResponses(r), 0),
+        sent: t.runs.reduce((n, r) => n + r.sent, 0),
+        non3xx: t.runs.reduce((n, r) => n + r.errors.status, 0),
+        socketErrors: t.runs.reduce((n, r) => n + r.errors.connect + r.errors.read + r.errors.write + r.errors.timeout, 0),
+        written: health.written,
+        dropped: health.dropped,
+      });
+    }
+
+    log("memory at rest: the binary alone in an empty folder, 5 s after its start");
+    const atRest = await memoryAtRest(opt.bin);
 
     const report: Report = {
       when: new Date().toISOString(),
@@ -200,7 +219,9 @@ async function main(): Promise<number> {
       },
       list,
       creates,
-      memoryMiB: { afterClicks: memory, mainAfterAll: memoryAfterAll },
+      memoryMiB: { afterClicks: memory, mainAfterAll: memoryAfterAll, atRest },
+      cpuUsPerClick: Object.fromEntries(targets.filter((t) => t.name !== "reads-nothing").map((t) => [t.name, t.cpu])),
+      underLoad,
     };
     const out = printReport(report);
     mkdirSync(join(ROOT, "bench-results"), { recursive: true });

@@ -2,6 +2,8 @@
 --   clicks <id>...  GET /<id> with rotating real User-Agents, Referers, utm strings and public
 --                   X-Forwarded-For addresses (the binary trusts 127.0.0.1, so countries are looked up)
 --   create          POST /api/create, urlencoded, no alias (a generated id each time)
+--   distinct <id>   GET /<id> with a new utm_source/utm_campaign and Referer host on every request
+--                   (a flood of distinct values, as a hostile visitor would send)
 --   plain           the URL given on the command line, unchanged
 -- done() prints one line "BENCH_RESULT {json}" that bench.ts parses instead of wrk's text summary.
 
@@ -11,8 +13,11 @@ local ringSize = 0
 local nextAt = 1
 sent = 0 -- global: done() reads it with thread:get("sent")
 local created = 0
+local distinctId = ""
 local threads = {}
 
+-- 16 agents as real traffic mixes them: desktop and mobile browsers, in-app browsers (which send
+-- long, app-specific strings), link-preview fetchers and crawlers.
 local agents = {
   "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36",
   "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1",
@@ -21,8 +26,15 @@ local agents = {
   "Mozilla/5.0 (X11; Linux x86_64; rv:131.0) Gecko/20100101 Firefox/131.0",
   "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36 Edg/130.0.0.0",
   "Mozilla/5.0 (Linux; Android 13; SM-S911B) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/26.0 Chrome/122.0.0.0 Mobile Safari/537.36",
+  "Mozilla/5.0 (iPad; CPU OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1",
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:131.0) Gecko/20100101 Firefox/131.0",
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Instagram 350.0.0.24.84 (iPhone15,2; iOS 17_5; en_US; en; scale=3.00; 1179x2556; 646483014)",
+  "Mozilla/5.0 (Linux; Android 14; SM-G991B Build/UP1A.231005.007; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/130.0.6723.58 Mobile Safari/537.36 [FB_IAB/FB4A;FBAV/485.0.0.50.109;]",
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/129.0.0.0 Safari/537.36 OPR/114.0.0.0",
   "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
   "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)",
+  "facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)",
+  "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)",
 }
 local referers = {
   false, false, -- direct clicks are the most common
@@ -55,6 +67,7 @@ end
 function init(args)
   mode = args[1] or "plain"
   math.randomseed(42)
+  if mode == "distinct" then distinctId = args[2] end
   if mode == "clicks" then
     local ids = {}
     for i = 2, #args do ids[#ids + 1] = args[i] end
@@ -79,6 +92,8 @@ function request()
     local r = ring[nextAt]
     nextAt = nextAt % ringSize + 1
     return r
+  elseif mode == "distinct" then
+    return wrk.format("GET", "/" .. distinctId .. "?utm_source=s" .. sent .. "&utm_campaign=c" .. sent, { ["Referer"] = "https://r" .. sent .. ".example/", ["User-Agent"] = agents[1] })
   elseif mode == "create" then
     created = created + 1
     local body = "url=" .. "https%3A%2F%2Fexample.com%2Farticles%2F" .. created .. "%3Fsrc%3Dbench"

@@ -2,6 +2,10 @@
 // returns the same figures for the JSON file.
 
 import { requestsPerSecond, okResponses, type WrkResult } from "./wrk.ts";
+import type { UnderLoad } from "./under-load.ts";
+import type { ThreadGroup } from "../lib/processes.ts";
+
+type Memory = { rss: number; peak: number; anon: number };
 
 export type TargetReport = { name: string; rounds: WrkResult[] };
 export type Counting = { target: string; counted: number; served: number; sent: number; non3xx: number; socketErrors: number; written: number; dropped: number };
@@ -17,7 +21,10 @@ export type Report = {
   /** GET /api/links over 100,000 links: first page, sorted by clicks, a rare and a common search, a tag */
   list: Record<"firstPage" | "byClicks" | "rareSearch" | "commonSearch" | "tag", WrkResult>;
   creates: WrkResult;
-  memoryMiB: { afterClicks: Record<string, { rss: number; peak: number }>; mainAfterAll: { rss: number; peak: number } };
+  memoryMiB: { afterClicks: Record<string, Memory>; mainAfterAll: Memory; atRest: Memory };
+  /** per target, per round: CPU µs per click served, by thread group */
+  cpuUsPerClick: Record<string, Record<ThreadGroup, number>[]>;
+  underLoad: UnderLoad;
 };
 
 const median = (xs: number[]): number => {
@@ -64,6 +71,17 @@ export function printReport(r: Report) {
     lines.push(`  ${q.target}/ceiling req/s ratio ${q.rpsVsCeiling.toFixed(3)} (target >= 0.85), ${q.target}/reads-nothing ${q.rpsVsReadsNothing.toFixed(3)}, p99 ratio to ceiling ${q.p99VsCeiling.toFixed(2)} (target <= 2)`);
   }
   lines.push(`  ceiling/reads-nothing req/s ratio ${ceilingVsNothing.toFixed(3)}`);
+  lines.push("", "CPU per click served, µs (from /proc/<pid>/task/<tid>/stat over each round, medians over rounds; the recorder's includes its catching up after the round):");
+  lines.push(`  ${"target".padEnd(14)} ${"click".padStart(7)} ${"recorder".padStart(9)} ${"reader".padStart(7)} ${"other".padStart(7)} ${"all".padStart(7)}   click - ceiling's click`);
+  const ceilingClick = median((r.cpuUsPerClick.ceiling ?? []).map((c) => c.click));
+  const cpu: Record<string, Record<ThreadGroup | "all", number>> = {};
+  for (const [name, rounds] of Object.entries(r.cpuUsPerClick)) {
+    const m = (g: ThreadGroup) => median(rounds.map((c) => c[g]));
+    const row = { click: m("click"), recorder: m("recorder"), reader: m("reader"), other: m("other"), all: median(rounds.map((c) => c.click + c.recorder + c.reader + c.other)) };
+    cpu[name] = row;
+    const f = (x: number) => x.toFixed(2).padStart(7);
+    lines.push(`  ${name.padEnd(14)} ${f(row.click)} ${row.recorder.toFixed(2).padStart(9)} ${f(row.reader)} ${f(row.other)} ${f(row.all)}   ${name === "ceiling" ? "" : `${(row.click - ceilingClick) >= 0 ? "+" : ""}${(row.click - ceilingClick).toFixed(2)} (target <= +0.5; recorder target <= 1.0)`}`);
+  }
   if (twoVsOne !== null) lines.push(`  2 instances/1 instance req/s ratio ${twoVsOne.toFixed(3)} (both on this machine's CPUs, with the database and wrk)`);
   lines.push("", "counting (all click runs incl. warm-up; sum of totalClicks from /api/stats after the writer drained):");
   for (const c of r.counting) {
@@ -84,9 +102,17 @@ export function printReport(r: Report) {
   }
   const c = r.creates;
   lines.push("", `creates: ${int(okResponses(c) / (c.durationUs / 1e6))} /s (POST /api/create urlencoded, no alias, -c${r.options.connections}; non-2xx ${c.errors.status}), p50 ${ms(c.latencyUs.p50)} p99 ${ms(c.latencyUs.p99)}`);
-  lines.push("", "memory:");
-  for (const [name, m] of Object.entries(r.memoryMiB.afterClicks)) lines.push(`  ${name} after the click rounds: VmRSS ${m.rss.toFixed(1)} MiB (peak VmHWM ${m.peak.toFixed(1)} MiB)`);
-  lines.push(`  shortener after stats and creates: VmRSS ${r.memoryMiB.mainAfterAll.rss.toFixed(1)} MiB (peak ${r.memoryMiB.mainAfterAll.peak.toFixed(1)} MiB)`);
+  const quiet = r.underLoad.scenarios.find((s) => s.name === "quiet")!.clicks.latencyUs.p99;
+  lines.push("", `clicks under load (wrk -c50 on the click mix, each scenario ${r.underLoad.scenarios[0]?.clicks.durationUs ? (r.underLoad.scenarios[0].clicks.durationUs / 1e6).toFixed(0) : "?"} s; stats on a link with ${int(r.underLoad.distinctValues)} distinct UTM values and referrers):`);
+  for (const s of r.underLoad.scenarios) {
+    const c = s.clicks;
+    lines.push(`  ${s.name.padEnd(12)} ${int(requestsPerSecond(c)).padStart(7)} clicks/s  p50 ${ms(c.latencyUs.p50)}  p99 ${ms(c.latencyUs.p99)}  p99/quiet ${(c.latencyUs.p99 / quiet).toFixed(2)}${s.name === "quiet" ? "" : " (target <= 2)"}${s.background ? `   ${s.background}` : ""}`);
+  }
+  lines.push("", "memory (MiB; RssAnon: the heaps, without the mapped executable):");
+  const mem = (m: Memory) => `VmRSS ${m.rss.toFixed(1)}, RssAnon ${m.anon.toFixed(1)} (peak VmHWM ${m.peak.toFixed(1)})`;
+  for (const [name, m] of Object.entries(r.memoryMiB.afterClicks)) lines.push(`  ${name} after the click rounds: ${mem(m)}${name === "shortener" ? "" : ""}`);
+  lines.push(`  shortener after stats and creates: ${mem(r.memoryMiB.mainAfterAll)}`);
+  lines.push(`  at rest (the binary alone, an empty folder, 5 s after start): ${mem(r.memoryMiB.atRest)}`);
   console.log(lines.join("\n"));
-  return { clicks: summary, ratios, ceilingVsReadsNothing: ceilingVsNothing, twoInstancesVsOne: twoVsOne, text: lines };
+  return { clicks: summary, ratios, ceilingVsReadsNothing: ceilingVsNothing, twoInstancesVsOne: twoVsOne, cpu, text: lines };
 }

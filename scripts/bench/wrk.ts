@@ -29,7 +29,7 @@ export async function ensureWrk(log: (line: string) => void): Promise<string> {
   return installed;
 }
 
-export type WrkRun = { url: string; seconds: number; connections: number; mode: "clicks" | "create" | "plain"; ids?: string[]; headers?: string[] };
+export type WrkRun = { url: string; seconds: number; connections: number; mode: "clicks" | "create" | "plain" | "distinct"; ids?: string[]; headers?: string[] };
 
 export async function runWrk(wrk: string, run: WrkRun): Promise<WrkResult> {
   const headers = (run.headers ?? []).flatMap((h) => ["-H", h]);

@@ -1,7 +1,7 @@
 // Starting and stopping a server under test (the service, or the bench's ceiling), and reading its
 // memory from /proc. Shared by the test launcher, the benchmark and the soak.
 
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import type { Subprocess } from "bun";
 
 export type Served = { name: string; url: string; pid: number; proc: Subprocess; output: () => string; stop: () => Promise<number> };
@@ -36,9 +36,34 @@ export async function startListening(name: string, cmd: string[], options: { cwd
   throw new Error(`${name} did not start listening within 15 s:\n${text}`);
 }
 
-/** VmRSS and VmHWM (peak) of a live process, in MiB. */
-export function memoryMiB(pid: number): { rss: number; peak: number } {
+/** VmRSS, VmHWM (peak) and RssAnon (the heaps, not the mapped executable) of a live process, in MiB. */
+export function memoryMiB(pid: number): { rss: number; peak: number; anon: number } {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN);
-  return { rss: kib("VmRSS") / 1024, peak: kib("VmHWM") / 1024 };
+  return { rss: kib("VmRSS") / 1024, peak: kib("VmHWM") / 1024, anon: kib("RssAnon") / 1024 };
+}
+
+/** The threads a CPU figure is reported for: the main (click) thread, the named ones, and the rest. */
+export type ThreadGroup = "click" | "recorder" | "reader" | "other";
+const CLOCK_TICKS = 100; // USER_HZ: /proc reports utime and stime in these
+
+/** CPU seconds (user + system) each group of a process's threads has used so far (from /proc/<pid>/task/<tid>). */
+export function threadCpu(pid: number): Record<ThreadGroup, number> {
+  const out: Record<ThreadGroup, number> = { click: 0, recorder: 0, reader: 0, other: 0 };
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    let stat: string;
+    let name: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+      name = readFileSync(`/proc/${pid}/task/${tid}/comm`, "utf8").trim();
+    } catch {
+      continue; // the thread ended meanwhile
+    }
+    // Fields after the ")" that closes the name: state is field 3, utime 14, stime 15.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const seconds = (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    const group: ThreadGroup = Number(tid) === pid ? "click" : name === "recorder" ? "recorder" : name === "reader" ? "reader" : "other";
+    out[group] += seconds;
+  }
+  return out;
 }

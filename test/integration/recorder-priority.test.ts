@@ -27,7 +27,7 @@ function threads(pid: number): Map<string, { policy: number; nice: number }> {
     // nice is field 19, policy field 41.
     const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (out.has(name) && name === "Worker") throw new Error(`two threads named ${name}`);
+    if (out.has(name) && name === "recorder") throw new Error(`two threads named ${name}`);
     out.set(name, { nice: Number(fields[19 - 3]), policy: Number(fields[41 - 3]) });
   }
   return out;
@@ -47,7 +47,7 @@ describe("recorder thread priority", () => {
     const { served, dir } = await serve([]);
     try {
       const all = threads(served.pid);
-      expect(all.get("Worker")).toEqual({ policy: SCHED_IDLE, nice: 0 });
+      expect(all.get("recorder")).toEqual({ policy: SCHED_IDLE, nice: 0 });
       expect(all.get(readFileSync(`/proc/${served.pid}/comm`, "utf8").trim())).toEqual({ policy: SCHED_OTHER, nice: 0 });
       expect(served.output()).toContain("recorder thread at low CPU priority");
 
@@ -62,7 +62,7 @@ describe("recorder thread priority", () => {
         written = ((await (await fetch(`${served.url}/health`)).json()) as { visits: { written: number } }).visits.written;
       }
       expect(written).toBe(5);
-      expect(threads(served.pid).get("Worker")).toEqual({ policy: SCHED_IDLE, nice: 0 });
+      expect(threads(served.pid).get("recorder")).toEqual({ policy: SCHED_IDLE, nice: 0 });
     } finally {
       await served.stop();
       rmSync(dir, { recursive: true, force: true });
@@ -78,7 +78,7 @@ describe("recorder thread priority", () => {
   ] as const)("an ordinary user %s: the recorder thread policy and the start-up line say so", async (_, caps, expected, line) => {
     const { served, dir } = await serve([...AS_NOBODY, ...caps]);
     try {
-      expect(threads(served.pid).get("Worker")).toEqual(expected);
+      expect(threads(served.pid).get("recorder")).toEqual(expected);
       expect(served.output()).toContain(line);
     } finally {
       await served.stop();

@@ -1,0 +1,66 @@
+// A quick side-by-side of the click path alone: each binary on an empty database (plus the ceiling),
+// the bench's click mix in alternating rounds, and req/s, p99 and CPU µs per click per thread.
+// For trying a change against the binary before it; `npm run bench` is the full benchmark.
+//   bun scripts/bench/clicks-ab.ts new=./shortener old=/path/to/old [--rounds 4] [--seconds 5]
+
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { ensureWrk, okResponses, requestsPerSecond, runWrk } from "./wrk.ts";
+import { startListening, threadCpu, memoryMiB, type Served } from "../lib/processes.ts";
+import { createLinks, waitForFlush } from "./clicks-api.ts";
+
+const args = process.argv.slice(2);
+const value = (flag: string, fallback: number) => (args.includes(flag) ? Number(args[args.indexOf(flag) + 1]) : fallback);
+const rounds = value("--rounds", 4);
+const seconds = value("--seconds", 5);
+const binaries = args.filter((a) => a.includes("=") && !a.startsWith("--")).map((a) => [a.slice(0, a.indexOf("=")), resolve(a.slice(a.indexOf("=") + 1))] as const);
+const ROOT = resolve(import.meta.dir, "../..");
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+const wrk = await ensureWrk(console.log);
+const tmp = mkdtempSync(join(tmpdir(), "shortener-ab-"));
+const started: Served[] = [];
+type T = { name: string; served: Served; ids: string[]; rps: number[]; p99: number[]; click: number[]; recorder: number[]; other: number[]; shortener: boolean };
+const targets: T[] = [];
+try {
+  for (const [name, bin] of binaries) {
+    const served = await startListening(name, [bin, "--port", "0", "--host", "127.0.0.1", "--db", join(tmp, `${name}.db`), "--create-rate-limit", "0", "--trust-proxy", "127.0.0.1"], { cwd: tmp });
+    started.push(served);
+    targets.push({ name, served, ids: await createLinks(served.url, 20, name), rps: [], p99: [], click: [], recorder: [], other: [], shortener: true });
+  }
+  const ceiling = await startListening("ceiling", [process.execPath, join(ROOT, "scripts/ceiling-server.ts")], { cwd: tmp });
+  started.push(ceiling);
+  targets.push({ name: "ceiling", served: ceiling, ids: await createLinks(ceiling.url, 20, "ceiling"), rps: [], p99: [], click: [], recorder: [], other: [], shortener: false });
+  for (const t of targets) await runWrk(wrk, { url: t.served.url, seconds: 2, connections: 50, mode: "clicks", ids: t.ids });
+  for (let round = 0; round < rounds; round++) {
+    for (const t of round % 2 ? [...targets].reverse() : targets) {
+      const before = threadCpu(t.served.pid);
+      const r = await runWrk(wrk, { url: t.served.url, seconds, connections: 50, mode: "clicks", ids: t.ids });
+      const after = threadCpu(t.served.pid);
+      if (t.shortener) await waitForFlush(t.served.url);
+      const settled = threadCpu(t.served.pid);
+      const n = okResponses(r);
+      t.rps.push(requestsPerSecond(r));
+      t.p99.push(r.latencyUs.p99 / 1000);
+      t.click.push(((after.click - before.click) * 1e6) / n);
+      t.recorder.push(((settled.recorder - before.recorder) * 1e6) / n);
+      t.other.push(((after.other - before.other) * 1e6) / n);
+    }
+  }
+  const ceilingRps = targets.at(-1)!.rps;
+  console.log(`${rounds} rounds x ${seconds} s, wrk -t1 -c50, medians; CPU µs per click`);
+  console.log(`${"target".padEnd(10)} ${"req/s".padStart(8)} ${"/ceil".padStart(6)} ${"p99 ms".padStart(7)} ${"click".padStart(6)} ${"rec".padStart(6)} ${"other".padStart(6)}  RSS MiB`);
+  for (const t of targets) {
+    const ratio = median(t.rps.map((r, i) => r / ceilingRps[i]!));
+    const m = memoryMiB(t.served.pid);
+    console.log(`${t.name.padEnd(10)} ${Math.round(median(t.rps)).toLocaleString("en").padStart(8)} ${ratio.toFixed(3).padStart(6)} ${median(t.p99).toFixed(2).padStart(7)} ${median(t.click).toFixed(2).padStart(6)} ${median(t.recorder).toFixed(2).padStart(6)} ${median(t.other).toFixed(2).padStart(6)}  ${m.rss.toFixed(0)} (anon ${m.anon.toFixed(0)})`);
+  }
+  if (targets.length > 2) {
+    const [a, b] = targets;
+    console.log(`${a!.name}/${b!.name} req/s ${median(a!.rps.map((r, i) => r / b!.rps[i]!)).toFixed(3)}`);
+  }
+} finally {
+  for (const s of started) await s.stop();
+  rmSync(tmp, { recursive: true, force: true });
+}

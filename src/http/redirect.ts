@@ -9,6 +9,7 @@ import type { ClickRecorder } from "../visits/recorder.ts";
 import { peerAddress, type PeerServer } from "./request-origin.ts";
 import { notFoundPage } from "./not-found.ts";
 import { gonePage } from "./gone.ts";
+import { compileDestination, withClickQuery } from "../links/destination.ts";
 import type { Logger } from "../log.ts";
 
 export type RedirectDeps = {
@@ -45,9 +46,12 @@ function answer(admitted: Admission | null, request: Request, id: string, server
   if (admitted === null) return notFoundPage();
   // Disabled, expired, blocked or deleted: 410, and not a click.
   if ("gone" in admitted) return gonePage(admitted.gone, request.headers.get("accept-language"));
-  const location = withClickQuery(admitted.url, requestUrl);
+  const destination = (admitted.compiled ??= compileDestination(admitted.url));
+  const q = requestUrl.indexOf("?");
+  const withQuery = q !== -1 && q < requestUrl.length - 1;
+  const location = withQuery ? withClickQuery(destination, requestUrl.slice(q + 1)) : destination.location;
   // no-store: a browser that cached the 302 would skip us on the next click and it would go uncounted.
-  const response = new Response(null, { status: 302, headers: { "Cache-Control": CACHE_CONTROL, Location: asciiLocation(location) } });
+  const response = new Response(null, { status: 302, headers: { "Cache-Control": CACHE_CONTROL, Location: location } });
   // HEAD is what link checkers and previews send first: answer it, but it is not a click.
   if (click) {
     const headers = request.headers;
@@ -63,47 +67,10 @@ function answer(admitted: Admission | null, request: Request, id: string, server
       peer: peerAddress(server, request),
       forwardedFor,
       forwarded: proxied && forwardedFor === null ? headers.get("forwarded") : null,
-      destination: location.includes("utm_") ? location : null,
+      destination: destination.utm || (withQuery && requestUrl.includes("utm_", q)) ? location : null,
     });
     // The visit writer is far behind a database that answers: the click is queued, its answer waits (catch-up.ts).
     if (caughtUp !== undefined) return caughtUp.then(() => response);
   }
   return response;
-}
-
-/**
- * The destination with the click's own query string merged in (so /<id>?utm_source=x forwards it).
- * A parameter the click repeats replaces the link's own; the rest of the link's URL is kept byte for byte.
- */
-export function withClickQuery(destination: string, requestUrl: string): string {
-  const q = requestUrl.indexOf("?");
-  if (q === -1 || q === requestUrl.length - 1) return destination;
-  // The common case, a link without a query of its own: nothing to replace, just append.
-  if (!destination.includes("?") && !destination.includes("#")) return `${destination}?${requestUrl.slice(q + 1)}`;
-  const clickPairs = requestUrl.slice(q + 1).split("&").filter((p) => p !== "");
-  if (clickPairs.length === 0) return destination;
-  const clickKeys = new Set(clickPairs.map(pairKey));
-
-  const hashAt = destination.indexOf("#");
-  const fragment = hashAt === -1 ? "" : destination.slice(hashAt);
-  const beforeHash = hashAt === -1 ? destination : destination.slice(0, hashAt);
-  const queryAt = beforeHash.indexOf("?");
-  const path = queryAt === -1 ? beforeHash : beforeHash.slice(0, queryAt);
-  const ownPairs = queryAt === -1 ? [] : beforeHash.slice(queryAt + 1).split("&").filter((p) => p !== "" && !clickKeys.has(pairKey(p)));
-  return `${path}?${[...ownPairs, ...clickPairs].join("&")}${fragment}`;
-}
-
-function pairKey(pair: string): string {
-  const eq = pair.indexOf("=");
-  const raw = eq === -1 ? pair : pair.slice(0, eq);
-  try {
-    return decodeURIComponent(raw.replaceAll("+", " "));
-  } catch {
-    return raw;
-  }
-}
-
-// Header values must be ASCII; a stored IRI (https://bücher.de/…) is sent in its punycode/percent form.
-function asciiLocation(location: string): string {
-  return /^[\x21-\x7e]*$/.test(location) ? location : new URL(location).href;
 }

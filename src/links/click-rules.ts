@@ -3,12 +3,14 @@
 // against. Shared by both engines' link stores.
 
 import type { GoneReason, Link } from "./link.ts";
+import type { Destination } from "./destination.ts";
 
 /**
  * What a click needs to know. `rules` is null for a link without limits or state, which is nearly
- * every link: the click path then does nothing but answer.
+ * every link: the click path then does nothing but answer. `compiled`: the destination worked out
+ * for the Location, on the first click that needs it (destination.ts).
  */
-export type Target = { url: string; rules: ClickRules | null };
+export type Target = { url: string; rules: ClickRules | null; compiled?: Destination };
 export type ClickRules = {
   /** set when the link answers 410 whatever the time: disabled, blocked or deleted */
   gone: GoneReason | null;

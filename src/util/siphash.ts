@@ -63,16 +63,6 @@ function compress(hi: number, lo: number): void {
   v0h = (v0h ^ hi) >>> 0; v0l = (v0l ^ lo) >>> 0;
 }
 
-/** The 64-bit result's high 20 and low 32 bits as one number below 2^52 (exact in a double). */
-function finish(length: number, hi: number, lo: number): number {
-  compress(((length & 0xff) << 24 | hi) >>> 0, lo);
-  v2l = (v2l ^ 0xff) >>> 0;
-  round(); round(); round(); round();
-  const rh = (v0h ^ v1h ^ v2h ^ v3h) >>> 0;
-  const rl = (v0l ^ v1l ^ v2l ^ v3l) >>> 0;
-  return (rh & 0xfffff) * 0x100000000 + rl;
-}
-
 /** SipHash-2-4 of bytes; the 64-bit result as [hi, lo] 32-bit words (for the test vectors). */
 export function sipHashBytes(key: SipKey, bytes: Uint8Array): [hi: number, lo: number] {
   init(key);
@@ -97,19 +87,56 @@ export function sipHashBytes(key: SipKey, bytes: Uint8Array): [hi: number, lo: n
 
 /**
  * SipHash-2-4 of the UTF-16LE bytes of `text`, as 52 bits (the high 20 and the low 32 bits of the
- * result). Exactly sipHashBytes over those bytes, without making them.
+ * result): exactly sipHashBytes over those bytes, without making them. The state lives in local
+ * variables of this one function (what JavaScriptCore keeps in registers); sipHashBytes above
+ * (module state, simpler to read) is the reference it is tested against.
  */
 export function sipHash52(key: SipKey, text: string): number {
-  init(key);
+  let v0l = key[0] ^ 0x70736575, v0h = key[1] ^ 0x736f6d65;
+  let v1l = key[2] ^ 0x6e646f6d, v1h = key[3] ^ 0x646f7261;
+  let v2l = key[0] ^ 0x6e657261, v2h = key[1] ^ 0x6c796765;
+  let v3l = key[2] ^ 0x79746573, v3h = key[3] ^ 0x74656462;
   const n = text.length;
   const whole = n & ~3; // four code units fill one 64-bit word
-  for (let i = 0; i < whole; i += 4) {
-    compress((text.charCodeAt(i + 2) | (text.charCodeAt(i + 3) << 16)) >>> 0, (text.charCodeAt(i) | (text.charCodeAt(i + 1) << 16)) >>> 0);
+  let ml = 0, mh = 0, lo = 0, h = 0, l = 0;
+  // Every whole word, then the last one (the rest and the length): compressions with 2 rounds each.
+  for (let i = 0; i <= whole; i += 4) {
+    if (i < whole) {
+      ml = text.charCodeAt(i) | (text.charCodeAt(i + 1) << 16);
+      mh = text.charCodeAt(i + 2) | (text.charCodeAt(i + 3) << 16);
+    } else {
+      ml = whole < n ? text.charCodeAt(whole) : 0;
+      if (whole + 1 < n) ml |= text.charCodeAt(whole + 1) << 16;
+      mh = (whole + 2 < n ? text.charCodeAt(whole + 2) : 0) | (((n * 2) & 0xff) << 24);
+    }
+    v3l ^= ml; v3h ^= mh;
+    for (let r = 0; r < 2; r++) {
+      lo = (v0l + v1l) | 0; v0h = (v0h + v1h + ((lo >>> 0) < (v0l >>> 0) ? 1 : 0)) | 0; v0l = lo;
+      h = v1h; l = v1l; v1h = (h << 13) | (l >>> 19); v1l = (l << 13) | (h >>> 19); v1h ^= v0h; v1l ^= v0l;
+      h = v0h; v0h = v0l; v0l = h;
+      lo = (v2l + v3l) | 0; v2h = (v2h + v3h + ((lo >>> 0) < (v2l >>> 0) ? 1 : 0)) | 0; v2l = lo;
+      h = v3h; l = v3l; v3h = (h << 16) | (l >>> 16); v3l = (l << 16) | (h >>> 16); v3h ^= v2h; v3l ^= v2l;
+      lo = (v0l + v3l) | 0; v0h = (v0h + v3h + ((lo >>> 0) < (v0l >>> 0) ? 1 : 0)) | 0; v0l = lo;
+      h = v3h; l = v3l; v3h = (h << 21) | (l >>> 11); v3l = (l << 21) | (h >>> 11); v3h ^= v0h; v3l ^= v0l;
+      lo = (v2l + v1l) | 0; v2h = (v2h + v1h + ((lo >>> 0) < (v2l >>> 0) ? 1 : 0)) | 0; v2l = lo;
+      h = v1h; l = v1l; v1h = (h << 17) | (l >>> 15); v1l = (l << 17) | (h >>> 15); v1h ^= v2h; v1l ^= v2l;
+      h = v2h; v2h = v2l; v2l = h;
+    }
+    v0l ^= ml; v0h ^= mh;
   }
-  let lo = 0;
-  let hi = 0;
-  if (whole < n) lo = text.charCodeAt(whole);
-  if (whole + 1 < n) lo = (lo | (text.charCodeAt(whole + 1) << 16)) >>> 0;
-  if (whole + 2 < n) hi = text.charCodeAt(whole + 2);
-  return finish(n * 2, hi, lo);
+  // Finalization: 4 rounds.
+  v2l ^= 0xff;
+  for (let r = 0; r < 4; r++) {
+    lo = (v0l + v1l) | 0; v0h = (v0h + v1h + ((lo >>> 0) < (v0l >>> 0) ? 1 : 0)) | 0; v0l = lo;
+    h = v1h; l = v1l; v1h = (h << 13) | (l >>> 19); v1l = (l << 13) | (h >>> 19); v1h ^= v0h; v1l ^= v0l;
+    h = v0h; v0h = v0l; v0l = h;
+    lo = (v2l + v3l) | 0; v2h = (v2h + v3h + ((lo >>> 0) < (v2l >>> 0) ? 1 : 0)) | 0; v2l = lo;
+    h = v3h; l = v3l; v3h = (h << 16) | (l >>> 16); v3l = (l << 16) | (h >>> 16); v3h ^= v2h; v3l ^= v2l;
+    lo = (v0l + v3l) | 0; v0h = (v0h + v3h + ((lo >>> 0) < (v0l >>> 0) ? 1 : 0)) | 0; v0l = lo;
+    h = v3h; l = v3l; v3h = (h << 21) | (l >>> 11); v3l = (l << 21) | (h >>> 11); v3h ^= v0h; v3l ^= v0l;
+    lo = (v2l + v1l) | 0; v2h = (v2h + v1h + ((lo >>> 0) < (v2l >>> 0) ? 1 : 0)) | 0; v2l = lo;
+    h = v1h; l = v1l; v1h = (h << 17) | (l >>> 15); v1l = (l << 17) | (h >>> 15); v1h ^= v2h; v1l ^= v2l;
+    h = v2h; v2h = v2l; v2l = h;
+  }
+  return ((v0h ^ v1h ^ v2h ^ v3h) & 0xfffff) * 0x100000000 + ((v0l ^ v1l ^ v2l ^ v3l) >>> 0);
 }

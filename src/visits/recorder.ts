@@ -2,7 +2,7 @@
 // recorder thread (src/recorder-thread.ts) in batches. Bounded, with counted drops; close() hands
 // over and writes everything before it resolves.
 
-import { packClick, CLICK_FIELDS, type Click } from "./click.ts";
+import { createClickPacker, type Click } from "./click.ts";
 import type { FromRecorder, RecorderInit, ToRecorder } from "./recorder-protocol.ts";
 import type { WriterStats } from "./visit-queue.ts";
 import { createPriorityFlag, manageRecorderPriority } from "./recorder-priority.ts";
@@ -37,7 +37,7 @@ export type RecorderOptions = Omit<RecorderInit, "flushIntervalMs" | "maxQueued"
   onError?: (message: string) => void;
 };
 
-// A message per tick (or per HANDOVER_CLICKS), as one JSON string of a flat array: far cheaper than
+// A message per tick (or per HANDOVER_CLICKS), as one JSON string (click.ts): far cheaper than
 // a message per click or a structured clone of objects (measured 0.38 vs 1.1 µs a visit). Short ticks
 // keep each stringify pause of the click thread short and the clicks young for the garbage
 // collector: 5 against 20 ms measured 30.6k vs 28.7k redirects/s, p99 3.88 vs 4.10 ms, RSS after
@@ -45,6 +45,12 @@ export type RecorderOptions = Omit<RecorderInit, "flushIntervalMs" | "maxQueued"
 // is handed over at HANDOVER_CLICKS without waiting for the tick.
 const HANDOVER_MS = 5;
 const HANDOVER_CLICKS = 1000;
+/**
+ * Characters of clicks the recorder has not taken yet (User-Agents, Referers and destinations are
+ * sent once each, forwarding headers with every click): past this, clicks are dropped like past the
+ * count bound. Holds the clicks of seconds of a stalled recorder; a working one takes them each tick.
+ */
+export const MAX_TRANSIT_CHARS = 16 * 1024 * 1024;
 
 // In the compiled binary the worker is an embedded entry point (scripts/lib/compile.ts lists it),
 // named by its path below the entry points' common folder, src/; a URL from import.meta.url would
@@ -66,13 +72,16 @@ export function startClickRecorder(options: RecorderOptions): Promise<ClickRecor
     priorityFlag: createPriorityFlag(),
   };
   const worker = new Worker(workerEntry());
-  let pending: (string | number | null)[] = [];
+  const packer = createClickPacker();
   let dropped = 0;
   let handedOver = 0;
   let received = 0;
+  // Characters handed over and not yet taken by the recorder, and where each hand-over ends.
+  let inTransit = 0;
+  const transit: { end: number; size: number }[] = [];
   let remote: WriterStats = { queued: 0, written: 0, dropped: 0, discarded: 0, lastError: null, batchWrite: newHistogram() };
   let onClosed: ((stats: WriterStats) => void) | null = null;
-  const inFlight = () => pending.length / CLICK_FIELDS + handedOver - received + remote.queued;
+  const inFlight = () => packer.count + handedOver - received + remote.queued;
   const catchUp = createCatchUp(init.maxQueued, options.catchUpWaitMs);
   // When each hand-over happened and how many clicks had been handed over by its end: tells how
   // long the oldest click not yet written (or dropped) by the recorder has waited.
@@ -84,11 +93,17 @@ export function startClickRecorder(options: RecorderOptions): Promise<ClickRecor
   };
 
   const handOver = () => {
-    if (pending.length === 0) return;
-    worker.postMessage({ clicks: JSON.stringify(pending) } satisfies ToRecorder);
-    handedOver += pending.length / CLICK_FIELDS;
+    const taken = packer.take();
+    if (taken === null) return;
+    worker.postMessage({ clicks: taken.message } satisfies ToRecorder);
+    handedOver += taken.count;
     handovers.push({ end: handedOver, at: Date.now() });
-    pending = [];
+    transit.push({ end: handedOver, size: taken.size });
+    inTransit += taken.size;
+  };
+  const taken = (count: number) => {
+    received = count;
+    while (transit.length > 0 && transit[0]!.end <= received) inTransit -= transit.shift()!.size;
   };
 
   return new Promise((resolve, reject) => {
@@ -121,12 +136,12 @@ export function startClickRecorder(options: RecorderOptions): Promise<ClickRecor
         resolve({
           record(click) {
             const backlog = inFlight();
-            if (backlog >= init.maxQueued) {
+            if (backlog >= init.maxQueued || inTransit + packer.size >= MAX_TRANSIT_CHARS) {
               dropped++;
               return undefined;
             }
-            packClick(pending, click);
-            if (pending.length >= HANDOVER_CLICKS * CLICK_FIELDS) handOver();
+            packer.add(click);
+            if (packer.count >= HANDOVER_CLICKS) handOver();
             timer ??= setInterval(tick, HANDOVER_MS);
             return catchUp.admit(backlog, remote.lastError !== null);
           },
@@ -155,7 +170,7 @@ export function startClickRecorder(options: RecorderOptions): Promise<ClickRecor
         onClosed?.(msg.closed);
       } else {
         remote = msg.stats;
-        received = msg.received;
+        taken(msg.received);
         if (msg.error) options.onError?.(msg.error);
       }
     };

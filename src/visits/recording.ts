@@ -1,23 +1,33 @@
 // What the recorder thread does with the clicks handed to it, given the engine's RecorderStorage:
-// each hand-over (a JSON array made by packClick) becomes Visits (trusted-proxy rule, UA and bot
-// classification, country, referrer host, UTM, visitor key), queued and written in batches; the
-// day's salts are read first where the engine answers later; salts and seen visitors are
-// forgotten every minute. The thread's entry point (src/recorder-thread.ts) only wires messages to
-// this; the benchmark runs it in-process (scripts/bench/recorder-cost.ts).
+// each hand-over (click.ts) becomes Visits (trusted-proxy rule, UA and bot classification,
+// country, referrer host, UTM, visitor key), queued and written in batches; the day's salts are
+// read first where the engine answers later; salts and seen visitors are forgotten every minute.
+// The thread's entry point (src/recorder-thread.ts) only wires messages to this; the benchmark runs
+// it in-process (scripts/bench/recorder-cost.ts).
+//
+// What follows from a repeated string is worked out once per string of the hand-over's dictionary
+// (a User-Agent's browser, bot flag and digest; a Referer's host; a destination's UTM), and what
+// follows from all of them and the country once per combination (a profile): a click then costs
+// little more than its address, its visitor key and a few lookups.
 
 import type { Logger } from "../log.ts";
 import { Lru } from "../util/lru.ts";
-import { unpackClicks, type Click } from "./click.ts";
+import { createClickReader, type CodedClick, type ParsedHandover } from "./click.ts";
 import { clientAddress, parseTrustedProxies, type ForwardingHeaders } from "./client-ip.ts";
 import { createCountryResolver, type CountryResolver } from "./country.ts";
 import { openCountryLookup } from "./geo.ts";
-import { createClientClassifier } from "./ua.ts";
-import { buildVisit, cachedParsers, type VisitorDeps } from "./visitor.ts";
+import { classifyUserAgent, type Client } from "./ua.ts";
+import { referrerHost, utmParameters, type Utm } from "./visitor.ts";
+import { makeProfile } from "./profiles.ts";
+import { UNKNOWN, type Visit, type VisitProfile } from "./visit.ts";
 import { createVisitQueue, type VisitWriter, type WriterStats } from "./visit-queue.ts";
-import { createVisitorIds } from "./visitor-id.ts";
+import { createVisitorIds, userAgentDigest } from "./visitor-id.ts";
 import { createForgetting } from "./forget.ts";
 import type { RecorderStorage } from "./recorder-storage.ts";
 import type { MaybePromise } from "../util/maybe.ts";
+
+/** Profiles kept at once (each a few hundred bytes); past this the map starts over. */
+const MAX_PROFILES = 20_000;
 
 export type RecordingOptions = {
   storage: RecorderStorage;
@@ -70,7 +80,6 @@ export async function createRecordingPipeline(o: RecordingOptions): Promise<Reco
     onFlushed: () => o.onChange?.(),
   });
   const visitorIds = createVisitorIds(o.storage.salts, now);
-  const visitor: VisitorDeps = { classify: createClientClassifier(), country: countries.country, visitorId: visitorIds.of };
   // Salts and seen visitors go an hour after their day (or hour) is over: checked every minute.
   const forgetting = createForgetting(visitorIds, o.storage);
   const forget = async () => {
@@ -90,12 +99,12 @@ export async function createRecordingPipeline(o: RecordingOptions): Promise<Reco
     get: (name) => (name === "x-forwarded-for" ? forwardedFor : name === "forwarded" ? forwarded : null),
     has: (name) => (name === "x-forwarded-for" ? forwardedFor !== null : name === "forwarded" ? forwarded !== null : false),
   };
-  const parsers = cachedParsers();
-  // The same proxy chain repeats for every click of a visitor: decide it once (bounded).
+  // The same proxy chain repeats for every click of a visitor: decide it once (bounded). Nearly
+  // always one peer (the proxy) and X-Forwarded-For alone: that header is the key.
   const addresses = new Lru<string, string>(10_000);
-  const addressOf = (click: Click): string => {
+  const addressOf = (click: CodedClick): string => {
     if (trusted.empty) return click.peer;
-    const key = `${click.peer}\n${click.forwardedFor}\n${click.forwarded}`;
+    const key = click.forwarded === null ? `${click.peer} ${click.forwardedFor}` : `${click.peer} ${click.forwardedFor}\n${click.forwarded}`;
     let address = addresses.get(key);
     if (address === undefined) {
       forwardedFor = click.forwardedFor;
@@ -104,25 +113,70 @@ export async function createRecordingPipeline(o: RecordingOptions): Promise<Reco
     }
     return address;
   };
-  let received = 0;
-  const build = (flat: (string | number | null)[]) => {
-    for (const click of unpackClicks(flat)) {
-      const facts = { linkId: click.linkId, destination: click.destination ?? "", userAgent: click.userAgent, referer: click.referer, clientAddress: addressOf(click), now: click.ts };
-      writer.record(buildVisit(facts, visitor, parsers));
-      received++;
+
+  // Per code of the hand-over's dictionary, forgotten with it: an agent's client and digest, a
+  // Referer's host, a destination's UTM; per combination of them and the country, its profile.
+  const reader = createClickReader();
+  let agents: { client: Client; digest: string }[] = [];
+  let referrers: string[] = [];
+  let campaigns: Utm[] = [];
+  let profiles = new Map<string, VisitProfile>();
+  const agentOf = (code: number) => {
+    let a = agents[code + 1]; // -1, no User-Agent, is index 0
+    if (a === undefined) {
+      const text = reader.text(code);
+      agents[code + 1] = a = { client: classifyUserAgent(text), digest: userAgentDigest(text) };
     }
+    return a;
+  };
+  const referrerOf = (code: number) => (referrers[code + 1] ??= referrerHost(reader.text(code)));
+  const campaignOf = (code: number) => (campaigns[code + 1] ??= utmParameters(reader.text(code) ?? ""));
+  const profileOf = (click: CodedClick, client: Client): VisitProfile => {
+    const key = `${click.userAgent},${click.referer},${click.destination}`;
+    let p = profiles.get(key);
+    if (p === undefined) {
+      const utm = campaignOf(click.destination);
+      const f = { ...client, referrer: referrerOf(click.referer), utmSource: utm.source, utmMedium: utm.medium, utmCampaign: utm.campaign };
+      // Bounded: a flood of combinations only makes them be worked out again.
+      if (profiles.size >= MAX_PROFILES) profiles = new Map();
+      profiles.set(key, (p = makeProfile(f)));
+    }
+    return p;
+  };
+
+  let received = 0;
+  const build = (handover: ParsedHandover) => {
+    if (handover.startsOver) {
+      // The dictionary starts over with this hand-over: so do the caches of its codes.
+      agents = [];
+      referrers = [];
+      campaigns = [];
+      profiles = new Map();
+    }
+    reader.read(handover, (click) => {
+      const address = addressOf(click);
+      const agent = agentOf(click.userAgent);
+      const p = profileOf(click, agent.client);
+      const visit: Visit = {
+        linkId: click.linkId, ts: click.ts, browser: p.browser, os: p.os, device: p.device, country: countries.country(address) ?? UNKNOWN, referrer: p.referrer,
+        utmSource: p.utmSource, utmMedium: p.utmMedium, utmCampaign: p.utmCampaign, isBot: p.isBot,
+        visitor: visitorIds.of(click.ts, click.linkId, address, agent.digest), profile: p,
+      };
+      writer.record(visit);
+      received++;
+    });
     o.onChange?.();
   };
   // Clicks whose salts PostgreSQL is still reading, in order; SQLite never waits here.
   let recording: Promise<void> | null = null;
   const receive = (message: string) => {
-    const flat = JSON.parse(message) as (string | number | null)[];
+    const handover = reader.parse(message);
     const before = recording;
-    const loading = before === null ? visitorIds.prepare(flat) : before.then(() => visitorIds.prepare(flat));
-    if (!(loading instanceof Promise)) return build(flat);
+    const loading = before === null ? visitorIds.prepare(handover.times()) : before.then(() => visitorIds.prepare(handover.times()));
+    if (!(loading instanceof Promise)) return build(handover);
     // Waiting for salts (this hand-over's, or an earlier one's): built in order once they are read.
     const next: Promise<void> = loading
-      .then(() => build(flat), () => build(flat))
+      .then(() => build(handover), () => build(handover))
       .finally(() => {
         if (recording === next) recording = null;
       });

@@ -1,11 +1,15 @@
 // Sums a batch of visits into rollup rows, so that a burst of clicks becomes one upsert per
-// (link, day, value) and (link, hour) rather than one per visit.
+// (link, day, value) and (link, hour) rather than one per visit. Visits are counted per profile
+// (profiles.ts) first, and the dimensions are summed once per profile, not once per visit.
 
-import type { Visit } from "./visit.ts";
+import type { Visit, VisitProfile } from "./visit.ts";
 import { dayOf } from "../util/day.ts";
+import { profileResolver } from "./profiles.ts";
 
 export const DIMENSIONS = ["browser", "os", "device", "country", "referrer"] as const;
 export type Dimension = (typeof DIMENSIONS)[number];
+/** The dimensions a visit profile holds (the country is counted per visit). */
+const PROFILE_DIMENSIONS = ["browser", "os", "device", "referrer"] as const;
 
 export type Counts = { total: number; bots: number };
 /** Visitors seen for the first time in their day or hour (the writer knows from visitors_seen). */
@@ -25,13 +29,12 @@ export const FIRST_IN_HOUR = 2;
 /** A link's clicks in a batch, for the totals kept on its links row. */
 export type LinkTotal = { total: number; humans: number; lastTs: number };
 
-// One accumulator per link and day; within it, one map per dimension keyed by the plain value, so a
-// visit costs one short key and a handful of map lookups, however varied the visits are.
+// One accumulator per link and day: its counts, its hours, its visits per profile and per country.
 type LinkDay = Counts & Uniques & {
   linkId: string;
   day: string;
-  values: Record<Dimension, Map<string, Counts>>;
-  utm: Map<string, UtmRow>;
+  profiles: Map<VisitProfile, Counts>;
+  countries: Map<string, Counts>;
   hours: Map<string, HourlyRow>;
 };
 
@@ -40,16 +43,20 @@ const SEP = "\u0000";
 /** The rollup rows a batch adds; without `firsts` every visit counts as a new visitor. */
 export function summarize(batch: readonly Visit[], firsts: FirstVisits | null = null): Rollups {
   const linkDays = new Map<string, LinkDay>();
+  // A batch nearly always falls in one day: a link's accumulator of the day last seen, without a key.
+  const current = new Map<string, LinkDay>();
   const day = dayCache();
   const hour = hourCache();
+  const profileOf = profileResolver();
   for (let i = 0; i < batch.length; i++) {
     const v = batch[i]!;
     const d = day(v.ts);
-    const key = v.linkId + SEP + d;
-    let acc = linkDays.get(key);
-    if (acc === undefined) {
-      acc = { linkId: v.linkId, day: d, total: 0, bots: 0, uniques: 0, uniqueBots: 0, values: { browser: new Map(), os: new Map(), device: new Map(), country: new Map(), referrer: new Map() }, utm: new Map(), hours: new Map() };
-      linkDays.set(key, acc);
+    let acc = current.get(v.linkId);
+    if (acc === undefined || acc.day !== d) {
+      const key = v.linkId + SEP + d;
+      acc = linkDays.get(key);
+      if (acc === undefined) linkDays.set(key, (acc = { linkId: v.linkId, day: d, total: 0, bots: 0, uniques: 0, uniqueBots: 0, profiles: new Map(), countries: new Map(), hours: new Map() }));
+      current.set(v.linkId, acc);
     }
     const bot = v.isBot ? 1 : 0;
     const first = firsts === null ? FIRST_IN_DAY | FIRST_IN_HOUR : firsts[i]!;
@@ -68,16 +75,18 @@ export function summarize(batch: readonly Visit[], firsts: FirstVisits | null = 
       inHour.uniques++;
       inHour.uniqueBots += bot;
     }
-    for (const dimension of DIMENSIONS) count(acc.values[dimension], v[dimension], bot);
-    if (v.utmSource !== null || v.utmMedium !== null || v.utmCampaign !== null) {
-      const source = v.utmSource ?? "";
-      const medium = v.utmMedium ?? "";
-      const campaign = v.utmCampaign ?? "";
-      const utmKey = source + SEP + medium + SEP + campaign;
-      let row = acc.utm.get(utmKey);
-      if (row === undefined) acc.utm.set(utmKey, (row = { linkId: v.linkId, day: d, source, medium, campaign, total: 0, bots: 0 }));
-      row.total++;
-      row.bots += bot;
+    const profile = profileOf(v);
+    const c = acc.profiles.get(profile);
+    if (c === undefined) acc.profiles.set(profile, { total: 1, bots: bot });
+    else {
+      c.total++;
+      c.bots += bot;
+    }
+    const k = acc.countries.get(v.country);
+    if (k === undefined) acc.countries.set(v.country, { total: 1, bots: bot });
+    else {
+      k.total++;
+      k.bots += bot;
     }
   }
 
@@ -85,20 +94,35 @@ export function summarize(batch: readonly Visit[], firsts: FirstVisits | null = 
   for (const acc of linkDays.values()) {
     out.daily.push({ linkId: acc.linkId, day: acc.day, total: acc.total, bots: acc.bots, uniques: acc.uniques, uniqueBots: acc.uniqueBots });
     out.hourly.push(...acc.hours.values());
-    for (const dimension of DIMENSIONS) {
-      for (const [name, c] of acc.values[dimension]) out.dimensions.push({ linkId: acc.linkId, dimension, day: acc.day, name, total: c.total, bots: c.bots });
+    const values: Record<Dimension, Map<string, Counts>> = { browser: new Map(), os: new Map(), device: new Map(), country: acc.countries, referrer: new Map() };
+    const utm = new Map<string, UtmRow>();
+    for (const [p, c] of acc.profiles) {
+      for (const dimension of PROFILE_DIMENSIONS) add(values[dimension], p[dimension], c);
+      if (p.utmSource !== null || p.utmMedium !== null || p.utmCampaign !== null) {
+        const source = p.utmSource ?? "";
+        const medium = p.utmMedium ?? "";
+        const campaign = p.utmCampaign ?? "";
+        const utmKey = source + SEP + medium + SEP + campaign;
+        let row = utm.get(utmKey);
+        if (row === undefined) utm.set(utmKey, (row = { linkId: acc.linkId, day: acc.day, source, medium, campaign, total: 0, bots: 0 }));
+        row.total += c.total;
+        row.bots += c.bots;
+      }
     }
-    out.utm.push(...acc.utm.values());
+    for (const dimension of DIMENSIONS) {
+      for (const [name, c] of values[dimension]) out.dimensions.push({ linkId: acc.linkId, dimension, day: acc.day, name, total: c.total, bots: c.bots });
+    }
+    out.utm.push(...utm.values());
   }
   return out;
 }
 
-function count(values: Map<string, Counts>, name: string, bot: number): void {
+function add(values: Map<string, Counts>, name: string, counts: Counts): void {
   const c = values.get(name);
-  if (c === undefined) values.set(name, { total: 1, bots: bot });
+  if (c === undefined) values.set(name, { total: counts.total, bots: counts.bots });
   else {
-    c.total++;
-    c.bots += bot;
+    c.total += counts.total;
+    c.bots += counts.bots;
   }
 }
 

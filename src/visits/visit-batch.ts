@@ -2,6 +2,7 @@
 // of tuples (migration 2 says why). The writer encodes, the stats reader decodes; both through here.
 
 import type { Visit } from "./visit.ts";
+import { profileResolver } from "./profiles.ts";
 
 /** One stored visit: [ts, browser, os, device, country, referrer, utm_source, utm_medium, utm_campaign, is_bot]. */
 export type StoredVisit = [number, string, string, string, string, string, string | null, string | null, string | null, 0 | 1];
@@ -18,10 +19,14 @@ export type VisitBatchRow = { linkId: string; firstTs: number; lastTs: number; h
  */
 export const MAX_VISITS_PER_ROW = 200;
 
-type Group = { linkId: string; firstTs: number; lastTs: number; humans: number; visits: StoredVisit[] };
+type Group = { linkId: string; firstTs: number; lastTs: number; humans: number; visits: string[] };
 
-/** A write batch's visits as rows: per link, in the order they came, at most MAX_VISITS_PER_ROW a row. */
+/**
+ * A write batch's visits as rows: per link, in the order they came, at most MAX_VISITS_PER_ROW a row.
+ * Each visit's JSON is its time and its profile's stored form (profiles.ts), joined, not stringified anew.
+ */
 export function batchRows(batch: readonly Visit[], maxPerRow = MAX_VISITS_PER_ROW): VisitBatchRow[] {
+  const profileOf = profileResolver();
   const open = new Map<string, Group>();
   const full: Group[] = [];
   for (const v of batch) {
@@ -35,9 +40,21 @@ export function batchRows(batch: readonly Visit[], maxPerRow = MAX_VISITS_PER_RO
     if (v.ts < group.firstTs) group.firstTs = v.ts;
     if (v.ts > group.lastTs) group.lastTs = v.ts;
     if (!v.isBot) group.humans++;
-    group.visits.push([v.ts, v.browser, v.os, v.device, v.country, v.referrer, v.utmSource, v.utmMedium, v.utmCampaign, v.isBot ? 1 : 0]);
+    const p = profileOf(v);
+    group.visits.push(`[${v.ts},${p.storedHead}${countryJson(v.country)}${p.storedTail}`);
   }
-  return [...full, ...open.values()].map((g) => ({ linkId: g.linkId, firstTs: g.firstTs, lastTs: g.lastTs, humans: g.humans, visits: JSON.stringify(g.visits) }));
+  return [...full, ...open.values()].map((g) => ({ linkId: g.linkId, firstTs: g.firstTs, lastTs: g.lastTs, humans: g.humans, visits: `[${g.visits.join(",")}]` }));
+}
+
+// Countries are a few hundred two-letter codes (and "Unknown"): their JSON is made once each.
+const countries = new Map<string, string>();
+function countryJson(country: string): string {
+  let json = countries.get(country);
+  if (json === undefined) {
+    json = JSON.stringify(country);
+    if (countries.size < 1000) countries.set(country, json);
+  }
+  return json;
 }
 
 export function parseBatch(visits: string): StoredVisit[] {

@@ -46,7 +46,7 @@ export type VisitWriter = {
 
 export function createVisitQueue(store: BatchStore, options: QueueOptions = {}): VisitWriter {
   const flushIntervalMs = options.flushIntervalMs ?? 100;
-  const batchSize = options.batchSize ?? 2000;
+  const batchSize = options.batchSize ?? 10_000;
   const maxQueued = options.maxQueued ?? 200_000;
 
   let queue: Visit[] = [];

@@ -21,6 +21,20 @@ export type Visit = {
    * visit counts as a new visitor).
    */
   visitor: number | null;
+  /**
+   * The same fields (browser … isBot, but the country) as one object that every visit with these
+   * values shares, when the recorder made the visit (profiles.ts): a batch is then summed and stored
+   * once per profile, not once per visit. Visits made elsewhere (seeding, tests) are given one when
+   * written.
+   */
+  profile?: VisitProfile;
+};
+
+/** What a visit says beside its link, time, country and visitor. */
+export type VisitProfile = Readonly<Pick<Visit, "browser" | "os" | "device" | "referrer" | "utmSource" | "utmMedium" | "utmCampaign" | "isBot">> & {
+  /** The stored form around the country (visit-batch.ts): `"Chrome","Windows","desktop",` and `,"t.co",null,null,null,0]`. */
+  readonly storedHead: string;
+  readonly storedTail: string;
 };
 
 export const UNKNOWN = "Unknown";

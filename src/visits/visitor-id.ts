@@ -1,16 +1,19 @@
 // Unique visitors without storing anyone (the way Plausible counts them): a visitor of a link on a
-// UTC day is SHA-256(that day's random salt, link id, client address, User-Agent), of which 52 bits
-// are kept as a number (the chance that two of a million visitors of one day share a key is 1e-4).
+// UTC day is a keyed hash of (link id, client address, User-Agent) under that day's random salt:
+// SipHash-2-4 (src/util/siphash.ts), a pseudo-random function made for short inputs, keyed with the
+// salt, over the link id, the address and a digest of the User-Agent (SHA-256, worked out once per
+// distinct User-Agent). 52 bits are kept as a number (the chance that two of a million visitors of
+// one day share a key is 1e-4).
 // The salt lives in the database only while its day lasts and an hour after (so a restart does not
 // count the day's visitors again, and a click from just before midnight still finds its day), then
 // it is deleted together with every key made with it. Without the salt a key says nothing.
 // Every process (every instance, with PostgreSQL) uses the day's one stored salt (SaltStore).
 
 import { cryptoRandomBytes, type RandomBytes } from "../util/random.ts";
+import { sipHash52, sipKey, type SipKey } from "../util/siphash.ts";
 import { dayOf } from "../util/day.ts";
 import { then, type MaybePromise } from "../util/maybe.ts";
 import { dayCache } from "./rollup.ts";
-import { CLICK_FIELDS, CLICK_TS } from "./click.ts";
 
 /** How long after its day (or hour) is over a salt and the keys seen in it are kept. */
 export const GRACE_MS = 3_600_000;
@@ -26,29 +29,29 @@ export type SaltStore = {
 };
 
 export type VisitorIds = {
-  /** Reads the salts of the days of a hand-over's clicks (`flat` as packClick made it) that are not known yet. */
-  prepare(flat: readonly (string | number | null)[]): MaybePromise<void>;
-  /** The visitor key of a click, or null when its day's salt is gone (a click from long ago). */
-  of(ts: number, linkId: string, address: string, userAgent: string | null): number | null;
+  /** Reads the salts of the days of these click times that are not known yet. */
+  prepare(times: Iterable<number>): MaybePromise<void>;
+  /** The visitor key of a click (`agent`: userAgentDigest of its User-Agent), or null when its day's salt is gone (a click from long ago). */
+  of(ts: number, linkId: string, address: string, agent: string): number | null;
   /** Deletes the salts of days over for more than GRACE_MS (as seen at `now`); returns how many. */
   forgetOldDays(now: number): MaybePromise<number>;
 };
 
 export function createVisitorIds(store: SaltStore, now: () => number, random: RandomBytes = cryptoRandomBytes): VisitorIds {
-  const salts = new Map<string, string>(); // day → salt as hex, the prefix of every hashed input
+  const salts = new Map<string, SipKey>(); // day → the hash key made from its salt
   // A day whose stored salt could not be had (the database away, a disk refusing the insert): a
   // salt of this process alone, so that the day's visitors are still told apart here, until the
   // stored one can be read (then a visitor may be counted once more that day).
-  const stopgaps = new Map<string, { hex: string; retryAt: number }>();
+  const stopgaps = new Map<string, { key: SipKey; retryAt: number }>();
   const dayOfClick = dayCache(); // clicks come in time order: the day is formatted once a day
   const kept = (day: string) => day >= oldestKeptDay(now()) && day <= dayOf(now()); // else deleted, or a clock gone wrong
 
   const known = (day: string, salt: Uint8Array) => {
-    salts.set(day, Buffer.from(salt).toString("hex"));
+    salts.set(day, sipKey(salt));
     stopgaps.delete(day);
   };
   const failed = (day: string) => {
-    stopgaps.set(day, { hex: stopgaps.get(day)?.hex ?? Buffer.from(random(32)).toString("hex"), retryAt: now() + SALT_RETRY_MS });
+    stopgaps.set(day, { key: stopgaps.get(day)?.key ?? sipKey(random(16)), retryAt: now() + SALT_RETRY_MS });
   };
   const load = (day: string): MaybePromise<void> => {
     if (now() < (stopgaps.get(day)?.retryAt ?? 0)) return;
@@ -63,11 +66,11 @@ export function createVisitorIds(store: SaltStore, now: () => number, random: Ra
   };
 
   return {
-    prepare(flat) {
+    prepare(times) {
       let waiting: Promise<void>[] | null = null;
       let last = "";
-      for (let i = CLICK_TS; i < flat.length; i += CLICK_FIELDS) {
-        const day = dayOfClick(flat[i] as number);
+      for (const ts of times) {
+        const day = dayOfClick(ts);
         if (day === last) continue;
         last = day;
         if (salts.has(day) || !kept(day)) continue;
@@ -76,21 +79,21 @@ export function createVisitorIds(store: SaltStore, now: () => number, random: Ra
       }
       return waiting === null ? undefined : Promise.all(waiting).then(() => undefined);
     },
-    of(ts, linkId, address, userAgent) {
+    of(ts, linkId, address, agent) {
       const day = dayOfClick(ts);
-      let salt = salts.get(day);
-      if (salt === undefined) {
+      let key = salts.get(day);
+      if (key === undefined) {
         if (!kept(day)) return null;
         // An engine that answers at once loads here; one that answers later was prepared, and
         // otherwise the stopgap serves this click while the salt is read.
         void load(day);
-        salt = salts.get(day) ?? stopgaps.get(day)?.hex;
-        if (salt === undefined) {
+        key = salts.get(day) ?? stopgaps.get(day)?.key;
+        if (key === undefined) {
           failed(day);
-          salt = stopgaps.get(day)!.hex;
+          key = stopgaps.get(day)!.key;
         }
       }
-      return visitorKey(salt, linkId, address, userAgent);
+      return visitorKey(key, linkId, address, agent);
     },
     forgetOldDays(at) {
       const keepFrom = oldestKeptDay(at);
@@ -107,13 +110,14 @@ export function oldestKeptDay(now: number): string {
   return dayOf(now - GRACE_MS);
 }
 
-/** The key of a visitor under a day's salt (as hex): 52 bits of the SHA-256 of them all. */
-export function visitorKey(saltHex: string, linkId: string, address: string, userAgent: string | null): number {
-  // NUL-separated: no two different (link, address, agent) triples give the same input.
-  return keyOf(Bun.CryptoHasher.hash("sha256", `${saltHex}\u0000${linkId}\u0000${address}\u0000${userAgent ?? ""}`) as Uint8Array);
+/** The key of a visitor under a day's hash key: 52 bits of SipHash over the link, the address and the agent's digest. */
+export function visitorKey(key: SipKey, linkId: string, address: string, agent: string): number {
+  // NUL-separated, and the digest of a fixed length: no two different triples give the same input.
+  return sipHash52(key, `${linkId}\u0000${address}\u0000${agent}`);
 }
 
-/** The first 52 bits of a digest as a number (exact in a double, a cheap Set key). */
-function keyOf(d: Uint8Array): number {
-  return d[0]! * 2 ** 44 + d[1]! * 2 ** 36 + d[2]! * 2 ** 28 + d[3]! * 2 ** 20 + d[4]! * 2 ** 12 + d[5]! * 2 ** 4 + (d[6]! >> 4);
+/** A User-Agent as the visitor key takes it: 64 bits of its SHA-256 as four 16-bit code units (worked out once per distinct agent). */
+export function userAgentDigest(userAgent: string | null): string {
+  const d = Bun.CryptoHasher.hash("sha256", userAgent ?? "") as Uint8Array;
+  return String.fromCharCode(d[0]! | (d[1]! << 8), d[2]! | (d[3]! << 8), d[4]! | (d[5]! << 8), d[6]! | (d[7]! << 8));
 }

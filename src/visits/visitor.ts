@@ -1,9 +1,13 @@
-// Turns the facts of one click (request headers, client address, destination) into a Visit.
-// The client address is used for the country lookup here and then forgotten.
+// Turns the facts of one click (request headers, client address, destination) into a Visit, and
+// the parsers of what a visit records: the referrer's host and the UTM parameters. The client
+// address is used for the country lookup and the visitor key, and then forgotten. The recorder
+// builds visits from coded clicks with the same parts (recording.ts); this builds one from plain
+// facts (seeding, tests).
 
 import { DIRECT, UNKNOWN, type Visit } from "./visit.ts";
 import type { Client } from "./ua.ts";
 import { Lru } from "../util/lru.ts";
+import { userAgentDigest } from "./visitor-id.ts";
 
 // Stored values are bounded so that a hostile client cannot grow rows or rollups without limit.
 export const MAX_UTM_LENGTH = 100;
@@ -12,8 +16,8 @@ export const MAX_REFERRER_HOST_LENGTH = 253; // the longest DNS name
 export type VisitorDeps = {
   classify: (userAgent: string | null) => Client;
   country: (address: string) => string | null;
-  /** the salted visitor hash (visitor-id.ts); without it every visit counts as a new visitor */
-  visitorId?: (ts: number, linkId: string, address: string, userAgent: string | null) => number | null;
+  /** the salted visitor hash (visitor-id.ts, `agent`: userAgentDigest); without it every visit counts as a new visitor */
+  visitorId?: (ts: number, linkId: string, address: string, agent: string) => number | null;
 };
 
 export type ClickFacts = {
@@ -42,7 +46,7 @@ export function buildVisit(facts: ClickFacts, deps: VisitorDeps, parse: Parsers 
     utmMedium: utm.medium,
     utmCampaign: utm.campaign,
     isBot: client.isBot,
-    visitor: deps.visitorId ? deps.visitorId(facts.now, facts.linkId, facts.clientAddress, facts.userAgent) : null,
+    visitor: deps.visitorId ? deps.visitorId(facts.now, facts.linkId, facts.clientAddress, userAgentDigest(facts.userAgent)) : null,
   };
 }
 
@@ -73,7 +77,7 @@ export function referrerHost(referer: string | null): string {
   return host;
 }
 
-type Utm = { source: string | null; medium: string | null; campaign: string | null };
+export type Utm = { source: string | null; medium: string | null; campaign: string | null };
 
 const NO_UTM: Utm = { source: null, medium: null, campaign: null };
 

@@ -19,10 +19,10 @@ describe("redirect", () => {
     expect(res.headers.get("cache-control")).toContain("no-store");
   });
 
-  test("the click's query string is merged into the destination, keeping its fragment", async () => {
+  test("the click's query string adds to the destination's, never replacing one of its parameters, keeping its fragment", async () => {
     await createLink(server.url, { url: "https://example.com/p?a=1&utm_source=own#top", custom_url: "r-merge" });
     const res = await click(server.url, "r-merge?utm_source=news&b=2");
-    expect(res.headers.get("location")).toBe("https://example.com/p?a=1&utm_source=news&b=2#top");
+    expect(res.headers.get("location")).toBe("https://example.com/p?a=1&utm_source=own&b=2#top");
     const plain = await click(server.url, "r-merge");
     expect(plain.headers.get("location")).toBe("https://example.com/p?a=1&utm_source=own#top");
   });

@@ -44,14 +44,25 @@ export function compileDestination(url: string): Destination {
 /** The Location for a click whose request had this query (the text after "?", not empty). */
 export function withClickQuery(d: Destination, query: string): string {
   let added = PRINTABLE_ASCII.test(query) ? query : asciiQuery(query);
-  if (d.ownNames !== null) {
-    const pairs = added.split("&");
-    const kept = pairs.filter((p) => p !== "" && !d.ownNames!.has(nameOf(p)));
-    if (kept.length === 0) return d.location;
-    if (kept.length !== pairs.length) added = kept.join("&");
+  if (d.ownNames !== null && sharesName(d.ownNames, added)) {
+    added = added.split("&").filter((p) => p !== "" && !d.ownNames!.has(nameOf(p))).join("&");
+    if (added === "") return d.location;
   }
   const location = d.head + d.joiner + added + d.fragment;
   return location.length > MAX_LOCATION ? d.location : location;
+}
+
+/** Whether a query names one of these parameters (or has an empty pair): a scan, no arrays made. */
+function sharesName(names: ReadonlySet<string>, query: string): boolean {
+  for (let start = 0; start <= query.length; ) {
+    let end = query.indexOf("&", start);
+    if (end === -1) end = query.length;
+    if (end === start) return true; // an empty pair: dropped on the way
+    const eq = query.indexOf("=", start);
+    if (names.has(nameOf(query.slice(start, eq !== -1 && eq < end ? eq : end)))) return true;
+    start = end + 1;
+  }
+  return false;
 }
 
 /** A query pair's name, decoded as a form would be (`+` is a space), or as it is when it cannot be. */

@@ -66,9 +66,9 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
   const where = describeLocation(config.dbPath);
   let storage: Storage;
   try {
-    // SQLite: this connection writes only link creates. It waits for the write lock briefly, so
-    // that the event loop never stalls behind the recorder; a create that still finds it taken
-    // retries without blocking (src/http/create.ts). The migrations had a 5 s timeout.
+    // SQLite: this connection writes only single links, keys and sessions. It does not wait for
+    // the write lock, so that the event loop never stalls behind the recorder; a write that finds
+    // it taken retries without blocking (src/http/write-retry.ts). The migrations had a 5 s timeout.
     storage = await openStorage(config.dbPath, { busyTimeoutMs: CLICK_THREAD_BUSY_TIMEOUT_MS, password: databasePassword });
   } catch (err) {
     console.error(`shortener: cannot open database ${where}: ${err instanceof Error ? err.message : String(err)}`);

@@ -51,13 +51,19 @@ export const CreateFields = t.Object(
 
 export const Created = ok(t.Object({ shortUrl: t.String(), statsUrl: t.String() }, closed));
 
-export const NameCount = t.Object({ name: t.String(), count: Count }, closed);
+export const NameCount = t.Object(
+  { name: t.String(), count: Count, other: t.Optional(t.Literal(true, { description: "the entry named Other: the clicks of every value not listed (README: Statistics stay bounded)" })) },
+  closed,
+);
 export const RecentVisit = t.Object({ timestamp: Time, browser: t.String(), os: t.String(), device: t.String(), country: t.String(), referrer: t.String(), isBot: t.Boolean() }, closed);
 /** `unique`: visitors counted once per day (README: Unique visitors) */
 export const DateCount = t.Object({ date: Day, count: Count, unique: Count }, closed);
 /** `hour`: the start of a UTC hour */
 export const HourCount = t.Object({ hour: t.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:00:00\\.000Z$" }), count: Count, unique: Count }, closed);
-export const UtmCount = t.Object({ source: t.Union([t.String(), t.Null()]), medium: t.Union([t.String(), t.Null()]), campaign: t.Union([t.String(), t.Null()]), count: Count }, closed);
+export const UtmCount = t.Object(
+  { source: t.Union([t.String(), t.Null()]), medium: t.Union([t.String(), t.Null()]), campaign: t.Union([t.String(), t.Null()]), count: Count, other: t.Optional(t.Literal(true, { description: "every combination not listed; its source, medium and campaign are null" })) },
+  closed,
+);
 export const LinkStats = t.Object(
   {
     totalClicks: Count,

@@ -23,7 +23,7 @@ export type StorageOptions = {
 };
 
 export async function openStorage(location: string, options: StorageOptions): Promise<Storage> {
-  const engine = engineOf(location) === "postgres" ? await openPostgresStorage(location, options.password) : openSqliteStorage(location, options.busyTimeoutMs);
+  const engine = engineOf(location) === "postgres" ? await openPostgresStorage(location, options.password) : await openSqliteStorage(location, options.busyTimeoutMs);
   try {
     return await withRules(engine);
   } catch (err) {

@@ -8,7 +8,7 @@ import { addDays, dayOf, daysBetween } from "../util/day.ts";
 import { hourOf } from "../visits/rollup.ts";
 import { then, type MaybePromise } from "../util/maybe.ts";
 import type { StoredVisit } from "../visits/visit-batch.ts";
-import type { DateCount, HourCount, LinkStats, NameCount } from "../api/types.ts";
+import type { DateCount, HourCount, LinkStats, NameCount, UtmCount } from "../api/types.ts";
 
 export type { NameCount, DateCount, HourCount, UtmCount, RecentVisit, LinkStats } from "../api/types.ts";
 
@@ -69,8 +69,10 @@ export type StatsRows = {
   device: NameCount[];
   country: NameCount[];
   referrer: NameCount[];
-  /** '' for an absent UTM parameter */
+  /** '' for an absent UTM parameter; the folded OTHER row left out */
   utm: { source: string; medium: string; campaign: string; count: number }[];
+  /** the clicks of every UTM combination, OTHER's included */
+  utmTotal: number;
   recent: StoredVisit[];
 };
 
@@ -113,16 +115,32 @@ export function assembleStats(plan: StatsPlan, rows: StatsRows): LinkStats {
     recentVisits: rows.recent.map(([ts, browser, os, device, country, referrer, , , , isBot]) => ({
       timestamp: new Date(ts).toISOString(), browser, os, device, country, referrer, isBot: isBot === 1,
     })),
-    browserStats: rows.browser,
-    osStats: rows.os,
-    deviceStats: rows.device,
-    countryStats: rows.country,
-    referrerStats: rows.referrer,
+    // Each visit has one value per dimension: what the listed values leave of the total is "Other"
+    // (values folded at write time, other.ts, and those past the list's length).
+    browserStats: withOther(rows.browser, totalClicks),
+    osStats: withOther(rows.os, totalClicks),
+    deviceStats: withOther(rows.device, totalClicks),
+    countryStats: withOther(rows.country, totalClicks),
+    referrerStats: withOther(rows.referrer, totalClicks),
     visitsByDate: zeroFilled(rows.days, plan.shownFrom, plan.to),
     visitsByHour: zeroFilledHours(rows.hours, plan.hours),
-    utmStats: rows.utm.map((u) => ({ source: u.source || null, medium: u.medium || null, campaign: u.campaign || null, count: u.count })),
+    utmStats: utmWithOther(rows.utm.map((u) => ({ source: u.source || null, medium: u.medium || null, campaign: u.campaign || null, count: u.count })), rows.utmTotal),
   };
 }
+
+/** The list, and an "Other" entry for what it leaves of the total (none when nothing is left). */
+function withOther(listed: NameCount[], total: number): NameCount[] {
+  const rest = total - listed.reduce((n, r) => n + r.count, 0);
+  return rest > 0 ? [...listed, { name: OTHER_NAME, count: rest, other: true }] : listed;
+}
+
+function utmWithOther(listed: UtmCount[], total: number): UtmCount[] {
+  const rest = total - listed.reduce((n, r) => n + r.count, 0);
+  return rest > 0 ? [...listed, { source: null, medium: null, campaign: null, count: rest, other: true }] : listed;
+}
+
+/** The name of the entry that sums the values not listed. */
+export const OTHER_NAME = "Other";
 
 /** Every hour of the plan's window with its count and uniques, zero where nothing was recorded. */
 function zeroFilledHours(rows: StatsRows["hours"], window: StatsPlan["hours"]): HourCount[] {

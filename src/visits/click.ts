@@ -70,11 +70,6 @@ export function createClickPacker(maxCodes = MAX_CODES): ClickPacker {
   const bounded = (header: string | null) => (header === null || header.length <= MAX_FORWARDING ? header : NO_HOP);
   return {
     add(c) {
-      // Checked before a click, not within one: its strings all arrive with it.
-      if (codes.size + 5 > maxCodes) {
-        codes = new Map();
-        reset = 1;
-      }
       const ua = c.userAgent !== null && c.userAgent.length > MAX_USER_AGENT ? c.userAgent.slice(0, MAX_USER_AGENT) : c.userAgent;
       const referer = c.referer !== null && c.referer.length > MAX_REFERER ? c.referer.slice(0, MAX_REFERER) : c.referer;
       const forwardedFor = bounded(c.forwardedFor);
@@ -92,7 +87,10 @@ export function createClickPacker(maxCodes = MAX_CODES): ClickPacker {
     take() {
       if (count === 0) return null;
       const taken = { message: JSON.stringify([reset, fresh, flat] satisfies Message), count, size };
-      reset = 0;
+      // Started over between hand-overs only: every click of a message is coded in one dictionary.
+      // Within one it may pass the bound by the strings of one hand-over's clicks.
+      reset = codes.size >= maxCodes ? 1 : 0;
+      if (reset === 1) codes = new Map();
       fresh = [];
       flat = [];
       count = 0;

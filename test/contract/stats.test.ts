@@ -56,18 +56,21 @@ forEachEngine("stats", (db) => {
     expect(s.visitsByDate).toEqual([{ date: "2026-11-22", count: 1, unique: 1 }]);
   });
 
-  test("breakdowns: largest first, ties by name, at most MAX_BREAKDOWN_ENTRIES", async () => {
+  test("breakdowns: largest first, ties by name, at most MAX_BREAKDOWN_ENTRIES names and then Other with the rest", async () => {
     const link = await linkWith(db(), "b");
+    // Countries are not limited when stored (other.ts): 120 of them are all kept, and the answer lists 100.
     for (let i = 0; i < MAX_BREAKDOWN_ENTRIES + 20; i++) {
-      for (let n = 0; n < (i < 3 ? 3 - i : 1); n++) db().writer.record(visit("b", { referrer: `host-${String(i).padStart(3, "0")}.example` }));
+      for (let n = 0; n < (i < 3 ? 3 - i : 1); n++) db().writer.record(visit("b", { country: `C${String(i).padStart(3, "0")}` }));
     }
     await db().writer.flush();
     const s = await db().storage.stats.read(link, all, NOW);
-    expect(s.referrerStats).toHaveLength(MAX_BREAKDOWN_ENTRIES);
-    expect(s.referrerStats.slice(0, 4)).toEqual([
-      { name: "host-000.example", count: 3 }, { name: "host-001.example", count: 2 }, { name: "host-002.example", count: 1 }, { name: "host-003.example", count: 1 },
+    expect(s.countryStats).toHaveLength(MAX_BREAKDOWN_ENTRIES + 1);
+    expect(s.countryStats.slice(0, 4)).toEqual([
+      { name: "C000", count: 3 }, { name: "C001", count: 2 }, { name: "C002", count: 1 }, { name: "C003", count: 1 },
     ]);
-    expect(s.referrerStats.at(-1)).toEqual({ name: `host-${String(MAX_BREAKDOWN_ENTRIES - 1).padStart(3, "0")}.example`, count: 1 });
+    expect(s.countryStats.at(-2)).toEqual({ name: `C${String(MAX_BREAKDOWN_ENTRIES - 1).padStart(3, "0")}`, count: 1 });
+    expect(s.countryStats.at(-1)).toEqual({ name: "Other", count: 20, other: true });
+    expect(s.countryStats.reduce((n, c) => n + c.count, 0)).toBe(s.totalClicks);
   });
 
   test("recent visits: the newest across many batches, newest first, at most RECENT_VISITS", async () => {

@@ -45,10 +45,16 @@ export function labelOf(kind: Kind, name: string): string {
   return name;
 }
 
+/** The rows shown: the ten largest, and "Other" for the rest (the API's Other entry included). */
+const SHOWN = 10;
+
 /** Fills an <ol class="bars"> with the top rows, each with a bar sized by its share of the total. */
 export function renderBars(list: HTMLElement, empty: HTMLElement, kind: Kind, rows: readonly NameCount[]): void {
   const total = rows.reduce((a, r) => a + r.count, 0);
-  const items = rows.slice(0, 10).map((row) => {
+  const shown: NameCount[] = rows.filter((r) => !r.other).slice(0, SHOWN);
+  const rest = total - shown.reduce((a, r) => a + r.count, 0);
+  if (rest > 0) shown.push({ name: "Other", count: rest, other: true });
+  const items = shown.map((row) => {
     const li = el("li", "bar");
     li.style.setProperty("--share", `${total ? (row.count / total) * 100 : 0}%`);
     const name = el("span", "bar-name");
@@ -58,7 +64,7 @@ export function renderBars(list: HTMLElement, empty: HTMLElement, kind: Kind, ro
       f.setAttribute("aria-hidden", "true");
       name.append(f);
     }
-    const label = labelOf(kind, row.name);
+    const label = row.other ? t("other") : labelOf(kind, row.name);
     name.append(el("span", "", label));
     name.title = label;
     li.append(name, el("span", "bar-count", formatNumber(row.count)));
@@ -76,7 +82,7 @@ function cell(text: string, className = ""): HTMLTableCellElement {
 export function renderUtm(tbody: HTMLElement, empty: HTMLElement, rows: readonly UtmRow[]): void {
   const trs = rows.map((r) => {
     const tr = el("tr");
-    tr.append(cell(r.source ?? "—", "wrap-cell"), cell(r.medium ?? "—", "wrap-cell"), cell(r.campaign ?? "—", "wrap-cell"), cell(formatNumber(r.count), "num"));
+    tr.append(cell(r.other ? t("other") : (r.source ?? "—"), "wrap-cell"), cell(r.medium ?? "—", "wrap-cell"), cell(r.campaign ?? "—", "wrap-cell"), cell(formatNumber(r.count), "num"));
     return tr;
   });
   tbody.replaceChildren(...trs);

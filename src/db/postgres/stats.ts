@@ -8,6 +8,7 @@ import { hourOf } from "../../visits/rollup.ts";
 import type { StoredVisit } from "../../visits/visit-batch.ts";
 import type { TransactionSQL } from "bun";
 import { num, type Pg } from "./connect.ts";
+import { OTHER } from "../../visits/other.ts";
 
 // Recent visits: batches read newest first, this many at a time, until no older one can matter.
 const RECENT_BATCHES_PAGE = 20;
@@ -15,7 +16,7 @@ const RECENT_BATCHES_PAGE = 20;
 export function postgresStats(sql: Pg): StatsSource {
   return async (linkId, plan) => {
     const { minus, from, to } = plan;
-    const [days, hours, dimensions, utm, recent] = await sql.begin("isolation level repeatable read read only", (sql) => Promise.all([
+    const [days, hours, dimensions, utm, utmTotal, recent] = await sql.begin("isolation level repeatable read read only", (sql) => Promise.all([
       sql`SELECT day, total - bots * ${minus} AS count, bots, uniques - unique_bots * ${minus} AS uniques FROM daily_rollup
           WHERE link_id = ${linkId} AND day BETWEEN ${from} AND ${to} ORDER BY day`,
       plan.hours === null
@@ -26,13 +27,14 @@ export function postgresStats(sql: Pg): StatsSource {
       sql`SELECT dimension, name, count FROM (
             SELECT dimension, name, SUM(total - bots * ${minus}) AS count,
                    row_number() OVER (PARTITION BY dimension ORDER BY SUM(total - bots * ${minus}) DESC, name) AS rank
-            FROM dimension_rollup WHERE link_id = ${linkId} AND day BETWEEN ${from} AND ${to}
+            FROM dimension_rollup WHERE link_id = ${linkId} AND day BETWEEN ${from} AND ${to} AND name <> ${OTHER}
             GROUP BY dimension, name HAVING SUM(total - bots * ${minus}) > 0) AS ranked
           WHERE rank <= ${MAX_BREAKDOWN_ENTRIES} ORDER BY dimension, rank`,
       sql`SELECT source, medium, campaign, SUM(total - bots * ${minus}) AS count FROM utm_rollup
-          WHERE link_id = ${linkId} AND day BETWEEN ${from} AND ${to}
+          WHERE link_id = ${linkId} AND day BETWEEN ${from} AND ${to} AND source <> ${OTHER}
           GROUP BY source, medium, campaign HAVING SUM(total - bots * ${minus}) > 0
           ORDER BY count DESC, source, medium, campaign LIMIT ${MAX_BREAKDOWN_ENTRIES}`,
+      sql`SELECT COALESCE(SUM(total - bots * ${minus}), 0) AS n FROM utm_rollup WHERE link_id = ${linkId} AND day BETWEEN ${from} AND ${to}`,
       recentVisits(sql, linkId, plan.recent.fromTs, plan.recent.toTs, plan.excludeBots),
     ]));
     const breakdown: Record<string, NameCount[]> = { browser: [], os: [], device: [], country: [], referrer: [] };
@@ -46,6 +48,7 @@ export function postgresStats(sql: Pg): StatsSource {
       country: breakdown.country!,
       referrer: breakdown.referrer!,
       utm: utm.map((r: Record<string, unknown>) => ({ source: r.source as string, medium: r.medium as string, campaign: r.campaign as string, count: num(r.count) })),
+      utmTotal: num(utmTotal[0].n),
       recent,
     };
   };

@@ -6,7 +6,8 @@
 import type { TransactionSQL } from "bun";
 import type { Visit } from "../../visits/visit.ts";
 import type { BatchStore } from "../../visits/visit-queue.ts";
-import { dayCache, FIRST_IN_DAY, FIRST_IN_HOUR, hourCache, hourOf, linkTotals, summarize } from "../../visits/rollup.ts";
+import { dayCache, FIRST_IN_DAY, FIRST_IN_HOUR, hourCache, hourOf, linkTotals, summarize, type Rollups } from "../../visits/rollup.ts";
+import { CAPPED_DIMENSIONS, foldOther, type StoredValues } from "../../visits/other.ts";
 import { batchRows } from "../../visits/visit-batch.ts";
 import { GRACE_MS, oldestKeptDay } from "../../visits/visitor-id.ts";
 import { num, type Pg } from "./connect.ts";
@@ -46,7 +47,8 @@ async function writeVisits(tx: TransactionSQL, sql: Pg, batch: Visit[], at: numb
     SELECT * FROM unnest(${sql.array(raw.map((r) => r.linkId), "TEXT")}::text[], ${sql.array(raw.map((r) => r.firstTs), "INT8")}::int8[],
                          ${sql.array(raw.map((r) => r.lastTs), "INT8")}::int8[], ${sql.array(raw.map((r) => r.humans), "INT4")}::int4[],
                          ${sql.array(raw.map((r) => r.visits), "TEXT")}::text[])`;
-  const { daily, hourly, dimensions, utm } = summarize(batch, await firstVisits(tx, sql, batch, at));
+  const summed = summarize(batch, await firstVisits(tx, sql, batch, at));
+  const { daily, hourly, dimensions, utm } = foldOther(summed, await stored(tx, sql, summed));
   const col = <T,>(rows: T[], pick: (r: T) => string | number) => rows.map(pick);
   const text = (values: (string | number)[]) => sql.array(values, "TEXT");
   const int8 = (values: (string | number)[]) => sql.array(values, "INT8");
@@ -86,6 +88,20 @@ async function writeVisits(tx: TransactionSQL, sql: Pg, batch: Visit[], at: numb
       ORDER BY 1, 2, 3, 4, 5
       ON CONFLICT (link_id, day, source, medium, campaign) DO UPDATE SET total = t.total + excluded.total, bots = t.bots + excluded.bots`;
   }
+}
+
+/** What is stored for the batch's links and days, for the limit on distinct values (other.ts); the links' rows are locked. */
+async function stored(tx: TransactionSQL, sql: Pg, rollups: Rollups): Promise<StoredValues> {
+  const links = sql.array(rollups.daily.map((r) => r.linkId), "TEXT");
+  const days = sql.array(rollups.daily.map((r) => r.day), "TEXT");
+  const [dimensions, utm] = await Promise.all([
+    tx`SELECT d.link_id, d.dimension, d.day, d.name FROM dimension_rollup AS d
+       JOIN unnest(${links}::text[], ${days}::text[]) AS k(link_id, day) ON d.link_id = k.link_id AND d.day = k.day
+       WHERE d.dimension = ANY(${sql.array([...CAPPED_DIMENSIONS], "TEXT")}::text[])`,
+    tx`SELECT u.link_id, u.day, u.source, u.medium, u.campaign FROM utm_rollup AS u
+       JOIN unnest(${links}::text[], ${days}::text[]) AS k(link_id, day) ON u.link_id = k.link_id AND u.day = k.day`,
+  ]);
+  return { dimensions, utm };
 }
 
 /**

@@ -9,6 +9,7 @@ import { newestVisits } from "../../stats/recent.ts";
 import { hourOf } from "../../visits/rollup.ts";
 import type { StoredVisit } from "../../visits/visit-batch.ts";
 import type { SyncFunction } from "../../util/maybe.ts";
+import { OTHER } from "../../visits/other.ts";
 
 export function sqliteStats(db: Database): SyncFunction<StatsSource> {
   // `bots * ?1` with ?1 = 1 subtracts bot clicks, with 0 keeps them: one statement serves both filters.
@@ -20,15 +21,19 @@ export function sqliteStats(db: Database): SyncFunction<StatsSource> {
     `SELECT hour, total - bots * ?1 AS count, uniques - unique_bots * ?1 AS uniques FROM hourly_rollup
      WHERE link_id = ?2 AND hour BETWEEN ?3 AND ?4`,
   );
-  const dimension = db.query<NameCount, [number, string, string, string, string, number]>(
+  // The folded OTHER rows (other.ts) are not listed: assembleStats adds what the list leaves out.
+  const dimension = db.query<NameCount, [number, string, string, string, string, string, number]>(
     `SELECT name, SUM(total - bots * ?) AS count FROM dimension_rollup
-     WHERE link_id = ? AND dimension = ? AND day BETWEEN ? AND ?
+     WHERE link_id = ? AND dimension = ? AND day BETWEEN ? AND ? AND name <> ?
      GROUP BY name HAVING count > 0 ORDER BY count DESC, name LIMIT ?`,
   );
-  const utm = db.query<{ source: string; medium: string; campaign: string; count: number }, [number, string, string, string, number]>(
+  const utm = db.query<{ source: string; medium: string; campaign: string; count: number }, [number, string, string, string, string, number]>(
     `SELECT source, medium, campaign, SUM(total - bots * ?) AS count FROM utm_rollup
-     WHERE link_id = ? AND day BETWEEN ? AND ?
+     WHERE link_id = ? AND day BETWEEN ? AND ? AND source <> ?
      GROUP BY source, medium, campaign HAVING count > 0 ORDER BY count DESC, source, medium, campaign LIMIT ?`,
+  );
+  const utmTotal = db.query<{ n: number }, [number, string, string, string]>(
+    "SELECT COALESCE(SUM(total - bots * ?), 0) AS n FROM utm_rollup WHERE link_id = ? AND day BETWEEN ? AND ?",
   );
   const batches = db.query<{ last_ts: number; visits: string }, [string, number, number, number]>(
     `SELECT last_ts, visits FROM visit_batches
@@ -45,7 +50,7 @@ export function sqliteStats(db: Database): SyncFunction<StatsSource> {
   };
 
   const read = (linkId: string, plan: StatsPlan): StatsRows => {
-    const breakdown = (name: string) => dimension.all(plan.minus, linkId, name, plan.from, plan.to, MAX_BREAKDOWN_ENTRIES);
+    const breakdown = (name: string) => dimension.all(plan.minus, linkId, name, plan.from, plan.to, OTHER, MAX_BREAKDOWN_ENTRIES);
     return {
       days: daily.all(plan.minus, linkId, plan.from, plan.to),
       hours: plan.hours === null ? [] : hourly.all(plan.minus, linkId, hourOf(plan.hours.start), hourOf(plan.hours.end)),
@@ -54,7 +59,8 @@ export function sqliteStats(db: Database): SyncFunction<StatsSource> {
       device: breakdown("device"),
       country: breakdown("country"),
       referrer: breakdown("referrer"),
-      utm: utm.all(plan.minus, linkId, plan.from, plan.to, MAX_BREAKDOWN_ENTRIES),
+      utm: utm.all(plan.minus, linkId, plan.from, plan.to, OTHER, MAX_BREAKDOWN_ENTRIES),
+      utmTotal: utmTotal.get(plan.minus, linkId, plan.from, plan.to)!.n,
       recent: recent(linkId, plan),
     };
   };

@@ -10,14 +10,24 @@ import { sqliteStats } from "./stats.ts";
 import { sqliteKeys } from "./keys.ts";
 import { sqliteSessions } from "./sessions.ts";
 import { sqliteOverview } from "./overview.ts";
+import { startSqliteReader, type SqliteReader } from "./reader.ts";
 
 /**
  * Opens the file at path (creating it, never its folder) and brings its schema up to date.
  * `busyTimeoutMs`: how long this connection waits for the write lock after the migrations.
+ * `readerThread`: statistics, list pages and the overview are read on a thread of their own
+ * (reader.ts), as the service does; without it, on this connection, at once (tests of SQLite alone).
  */
-export function openSqliteStorage(path: string, busyTimeoutMs: number): EngineStorage {
+export async function openSqliteStorage(path: string, busyTimeoutMs: number, readerThread = true): Promise<EngineStorage> {
   const db = openDatabase(path);
   db.run(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
+  let reader: SqliteReader | null = null;
+  try {
+    if (readerThread) reader = await startSqliteReader(path);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
   const ids = db.query<{ id: string }, [string]>("SELECT id FROM links WHERE lower(id) IN (SELECT value FROM json_each(?))");
   const count = db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM links");
   return {
@@ -26,9 +36,9 @@ export function openSqliteStorage(path: string, busyTimeoutMs: number): EngineSt
     links: sqliteLinks(db),
     // One process owns the file: it counts the clicks of limited links itself.
     budget: localClickBudget(),
-    lister: sqliteLister(db),
-    stats: sqliteStats(db),
-    overview: sqliteOverview(db),
+    lister: reader?.lister ?? sqliteLister(db),
+    stats: reader?.stats ?? sqliteStats(db),
+    overview: reader?.overview ?? sqliteOverview(db),
     keys: sqliteKeys(db),
     sessions: sqliteSessions(db),
     ping() {
@@ -36,7 +46,10 @@ export function openSqliteStorage(path: string, busyTimeoutMs: number): EngineSt
     },
     size: () => ({ links: count.get()!.n, bytes: fileSize(path) + fileSize(`${path}-wal`) }),
     idsAmong: (words) => ids.all(JSON.stringify(words)).map((r) => r.id),
-    close: async () => db.close(),
+    async close() {
+      await reader?.close();
+      db.close();
+    },
   };
 }
 

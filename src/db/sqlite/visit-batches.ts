@@ -4,7 +4,8 @@
 
 import type { Database } from "bun:sqlite";
 import type { Visit } from "../../visits/visit.ts";
-import { linkTotals, summarize } from "../../visits/rollup.ts";
+import { linkTotals, summarize, type Rollups } from "../../visits/rollup.ts";
+import { CAPPED_DIMENSIONS, foldOther, type StoredValues } from "../../visits/other.ts";
 import { createVisitQueue, type BatchStore, type QueueOptions, type VisitWriter } from "../../visits/visit-queue.ts";
 import { batchRows } from "../../visits/visit-batch.ts";
 import type { Synchronous } from "../../util/maybe.ts";
@@ -42,6 +43,19 @@ export function sqliteBatches(db: Database, seen: SeenVisitors | null, now: () =
     `INSERT INTO utm_rollup (link_id, day, source, medium, campaign, total, bots) VALUES (?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (link_id, day, source, medium, campaign) DO UPDATE SET total = total + excluded.total, bots = bots + excluded.bots`,
   );
+  // What is stored for a link and day, for the limit on distinct values (other.ts).
+  const storedNames = db.query<{ dimension: string; name: string }, [string, string]>(
+    `SELECT dimension, name FROM dimension_rollup WHERE link_id = ?1 AND dimension IN (${CAPPED_DIMENSIONS.map((d) => `'${d}'`).join(", ")}) AND day = ?2`,
+  );
+  const storedUtm = db.query<{ source: string; medium: string; campaign: string }, [string, string]>("SELECT source, medium, campaign FROM utm_rollup WHERE link_id = ? AND day = ?");
+  const stored = (rollups: Rollups): StoredValues => {
+    const out = { dimensions: [] as StoredValues["dimensions"][number][], utm: [] as StoredValues["utm"][number][] };
+    for (const { linkId, day } of rollups.daily) {
+      for (const r of storedNames.all(linkId, day)) out.dimensions.push({ link_id: linkId, day, dimension: r.dimension, name: r.name });
+      for (const r of storedUtm.all(linkId, day)) out.utm.push({ link_id: linkId, day, ...r });
+    }
+    return out;
+  };
   // The totals shown in the link list; the update also tells whether the link still exists.
   const addTotals = db.query<void, [number, number, number, string]>(
     `UPDATE links SET total_clicks = total_clicks + ?, human_clicks = human_clicks + ?, last_click_at = MAX(last_click_at, ?) WHERE id = ?`,
@@ -59,7 +73,8 @@ export function sqliteBatches(db: Database, seen: SeenVisitors | null, now: () =
     for (const r of batchRows(batch)) insertBatch.run(r.linkId, r.firstTs, r.lastTs, r.humans, r.visits);
     const marks = seen === null ? null : seen.mark(batch, now());
     if (marks !== null) seen!.persist(marks.added);
-    const { daily, hourly, dimensions, utm } = summarize(batch, marks?.flags ?? null);
+    const summed = summarize(batch, marks?.flags ?? null);
+    const { daily, hourly, dimensions, utm } = foldOther(summed, stored(summed));
     for (const r of daily) addDaily.run(r.linkId, r.day, r.total, r.bots, r.uniques, r.uniqueBots);
     for (const r of hourly) addHourly.run(r.linkId, r.hour, r.total, r.bots, r.uniques, r.uniqueBots);
     for (const r of dimensions) addDimension.run(r.linkId, r.dimension, r.day, r.name, r.total, r.bots);

@@ -12,15 +12,17 @@ export function parseCsv(text: string, maxRecords = Infinity): string[][] {
   const records: string[][] = [];
   let counted = 0;
   let record: string[] = [];
-  let field = "";
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   let line = 1;
-  let fieldStarted = false;
-  while (i < text.length) {
-    const c = text[i]!;
-    if (c === '"' && field === "" && !fieldStarted) {
+  // The end of an unquoted field: a comma or a line break (a field is sliced, not built a character at a time).
+  const delimiter = /[,\r\n]/g;
+  while (i <= text.length) {
+    let field: string;
+    const quoted = text[i] === '"';
+    if (quoted) {
       // A quoted field: up to the closing quote not followed by another.
       const startLine = line;
+      field = "";
       i++;
       for (;;) {
         const q = text.indexOf('"', i);
@@ -36,32 +38,31 @@ export function parseCsv(text: string, maxRecords = Infinity): string[][] {
           break;
         }
       }
-      fieldStarted = true;
+      // Anything between the closing quote and the delimiter belongs to the field, as before.
+      delimiter.lastIndex = i;
+      const end = delimiter.exec(text)?.index ?? text.length;
+      field += text.slice(i, end);
+      i = end;
+    } else {
+      delimiter.lastIndex = i;
+      const end = delimiter.exec(text)?.index ?? text.length;
+      field = text.slice(i, end);
+      i = end;
+    }
+    record.push(field);
+    const c = text[i];
+    if (c === ",") {
+      i++;
       continue;
     }
-    if (c === ",") {
-      record.push(field);
-      field = "";
-      fieldStarted = false;
-      i++;
-    } else if (c === "\n" || c === "\r") {
-      record.push(field);
-      records.push(record);
-      if (!(record.length === 1 && field === "") && ++counted >= maxRecords) return records;
-      record = [];
-      field = "";
-      fieldStarted = false;
-      i += c === "\r" && text[i + 1] === "\n" ? 2 : 1;
-      line++;
-    } else {
-      field += c;
-      fieldStarted = true;
-      i++;
-    }
-  }
-  if (fieldStarted || record.length > 0) {
-    record.push(field);
+    // A line break, or the end of the text.
+    if (i >= text.length && record.length === 1 && field === "" && !quoted) break; // a final line break ends the last record
     records.push(record);
+    if (!(record.length === 1 && field === "") && ++counted >= maxRecords) return records;
+    if (i >= text.length) break;
+    record = [];
+    i += c === "\r" && text[i + 1] === "\n" ? 2 : 1;
+    line++;
   }
   return records;
 }

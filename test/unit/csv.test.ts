@@ -1,6 +1,7 @@
 // CSV as spreadsheets and other shorteners write it (RFC 4180), both ways.
 
 import { expect, test } from "bun:test";
+import fc from "fast-check";
 import { CsvError, csvRecord, parseCsv } from "../../src/util/csv.ts";
 
 test("quoted fields with commas, quotes and line breaks; CRLF and LF; a byte order mark", () => {
@@ -34,4 +35,16 @@ test("parsing stops after maxRecords records that are not blank lines", () => {
   const text = "h\n\na\n\nb\nc\nd\n";
   expect(parseCsv(text, 3)).toEqual([["h"], [""], ["a"], [""], ["b"]]);
   expect(parseCsv(text)).toHaveLength(7);
+});
+
+test("property: any records written by csvRecord read back the same (fields with commas, quotes, line breaks, spaces)", () => {
+  const field = fc.string({ unit: fc.constantFrom("a", "b", ",", '"', "\n", "\r", " ", "é") });
+  fc.assert(
+    fc.property(fc.array(fc.array(field, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 5 }), (records) => {
+      // A record of one empty field is a blank line, which reads back as [""] too.
+      const text = records.map((r) => csvRecord(r)).join("");
+      expect(parseCsv(text)).toEqual(records);
+    }),
+    { numRuns: 2000 },
+  );
 });

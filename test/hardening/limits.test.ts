@@ -83,16 +83,24 @@ test("long User-Agent, Referer and UTM values: the click is a 302, is counted, a
   const hugeHost = `https://${"h".repeat(60)}.${"i".repeat(60)}.${"j".repeat(60)}.${"k".repeat(60)}.${"l".repeat(60)}.example/`;
   const clicks = [
     { ua: `Mozilla/5.0 ${"X".repeat(6000)}`, referer: `https://news.example.org/${"p".repeat(6000)}`, query: "" },
-    { ua: "Mozilla/5.0 (X11; Linux x86_64; rv:131.0) Gecko/20100101 Firefox/131.0", referer: hugeHost, query: `?utm_source=${"s".repeat(5000)}&utm_campaign=${"c".repeat(300)}` },
+    // a 3,000-character source keeps the Location under its 4,000-character cap: it is followed and read
+    { ua: "Mozilla/5.0 (X11; Linux x86_64; rv:131.0) Gecko/20100101 Firefox/131.0", referer: hugeHost, query: `?utm_source=${"s".repeat(3000)}&utm_campaign=${"c".repeat(300)}` },
+    // a 5,000-character one would push it past the cap: the click query is dropped whole, the link's URL kept
+    { ua: "Mozilla/5.0 (X11; Linux x86_64; rv:131.0) Gecko/20100101 Firefox/131.0", referer: "", query: `?utm_source=${"t".repeat(5000)}` },
   ];
+  const locations: string[] = [];
   for (const c of clicks) {
     const res = await click(server.url, `long-values${c.query}`, { "user-agent": c.ua, referer: c.referer });
     expect(res.status).toBe(302);
+    locations.push(res.headers.get("location")!);
   }
-  const body = await waitForClicks(server.url, "long-values", 2);
-  expect(body.data.stats.totalClicks).toBe(2);
+  expect(locations[1]).toBe(`https://example.com/long?utm_source=${"s".repeat(3000)}&utm_campaign=${"c".repeat(300)}`);
+  expect(locations[2]).toBe("https://example.com/long");
+  const body = await waitForClicks(server.url, "long-values", 3);
+  expect(body.data.stats.totalClicks).toBe(3);
+  expect(body.data.stats.utmStats).toHaveLength(1);
   const referrers = body.data.stats.referrerStats.map((r: { name: string }) => r.name).sort();
-  expect(referrers).toEqual(["Unknown", "news.example.org"]); // a 300-character host is no DNS name
+  expect(referrers).toEqual(["Direct", "Unknown", "news.example.org"]); // a 300-character host is no DNS name
   expect(body.data.stats.utmStats[0].source).toBe("s".repeat(100));
   expect(body.data.stats.utmStats[0].campaign).toBe("c".repeat(100));
 
@@ -103,6 +111,6 @@ test("long User-Agent, Referer and UTM values: the click is a 302, is counted, a
   const names = await db.all<{ name: string }>("SELECT name FROM dimension_rollup WHERE link_id = 'long-values'");
   await db.close();
   const lengths = [...visits.flatMap((v) => Object.values(v)), ...names.map((r) => r.name)].map((v) => (typeof v === "string" ? v.length : 0));
-  expect(visits.length).toBe(2);
+  expect(visits.length).toBe(3);
   expect(Math.max(...lengths)).toBeLessThanOrEqual(253);
 });

@@ -1,7 +1,7 @@
 // SipHash-2-4 (Aumasson and Bernstein, 2012): a keyed pseudo-random function made for short
 // inputs, here the visitor key of a click (src/visits/visitor-id.ts). It runs on 32-bit halves of
-// its 64-bit words, as JavaScript's integers allow, and reads strings as their UTF-16 code units
-// (little-endian, two bytes each) without encoding them first. Checked against the reference
+// its 64-bit words, as JavaScript's integers allow, and reads strings as their bytes (Latin-1, or
+// UTF-16LE when a character needs it) without encoding them first. Checked against the reference
 // implementation's test vectors (test/unit/siphash.test.ts).
 
 /** A 128-bit key as four 32-bit words: k0 = (k0hi, k0lo), k1 = (k1hi, k1lo), each little-endian from the key bytes. */
@@ -86,28 +86,48 @@ export function sipHashBytes(key: SipKey, bytes: Uint8Array): [hi: number, lo: n
 }
 
 /**
- * SipHash-2-4 of the UTF-16LE bytes of `text`, as 52 bits (the high 20 and the low 32 bits of the
- * result): exactly sipHashBytes over those bytes, without making them. The state lives in local
- * variables of this one function (what JavaScriptCore keeps in registers); sipHashBytes above
- * (module state, simpler to read) is the reference it is tested against.
+ * SipHash-2-4 of a string, as 52 bits (the high 20 and the low 32 bits of the result): exactly
+ * sipHashBytes over its Latin-1 bytes when every code unit is below 256 (the visitor key's input:
+ * an id, an address and a digest; eight characters a word), else over its UTF-16LE bytes (four a
+ * word), without making the bytes. The state lives in local variables of this one function (what
+ * JavaScriptCore keeps in registers); sipHashBytes above (module state, simpler to read) is the
+ * reference it is tested against.
  */
 export function sipHash52(key: SipKey, text: string): number {
+  return sipHashText(key, text, false);
+}
+
+function sipHashText(key: SipKey, text: string, wide: boolean): number {
   let v0l = key[0] ^ 0x70736575, v0h = key[1] ^ 0x736f6d65;
   let v1l = key[2] ^ 0x6e646f6d, v1h = key[3] ^ 0x646f7261;
   let v2l = key[0] ^ 0x6e657261, v2h = key[1] ^ 0x6c796765;
   let v3l = key[2] ^ 0x79746573, v3h = key[3] ^ 0x74656462;
   const n = text.length;
-  const whole = n & ~3; // four code units fill one 64-bit word
-  let ml = 0, mh = 0, lo = 0, h = 0, l = 0;
+  const perWord = wide ? 4 : 8;
+  const whole = n - (n % perWord);
+  const byteLength = wide ? n * 2 : n;
+  let ml = 0, mh = 0, lo = 0, h = 0, l = 0, c = 0;
   // Every whole word, then the last one (the rest and the length): compressions with 2 rounds each.
-  for (let i = 0; i <= whole; i += 4) {
-    if (i < whole) {
-      ml = text.charCodeAt(i) | (text.charCodeAt(i + 1) << 16);
-      mh = text.charCodeAt(i + 2) | (text.charCodeAt(i + 3) << 16);
+  for (let i = 0; i <= whole; i += perWord) {
+    if (wide) {
+      if (i < whole) {
+        ml = text.charCodeAt(i) | (text.charCodeAt(i + 1) << 16);
+        mh = text.charCodeAt(i + 2) | (text.charCodeAt(i + 3) << 16);
+      } else {
+        ml = whole < n ? text.charCodeAt(whole) : 0;
+        if (whole + 1 < n) ml |= text.charCodeAt(whole + 1) << 16;
+        mh = (whole + 2 < n ? text.charCodeAt(whole + 2) : 0) | ((byteLength & 0xff) << 24);
+      }
     } else {
-      ml = whole < n ? text.charCodeAt(whole) : 0;
-      if (whole + 1 < n) ml |= text.charCodeAt(whole + 1) << 16;
-      mh = (whole + 2 < n ? text.charCodeAt(whole + 2) : 0) | (((n * 2) & 0xff) << 24);
+      ml = 0;
+      mh = i < whole ? 0 : (byteLength & 0xff) << 24;
+      const end = i < whole ? i + 8 : n;
+      for (let j = i; j < end; j++) {
+        c = text.charCodeAt(j);
+        if (c > 0xff) return sipHashText(key, text, true); // not Latin-1: the whole text as UTF-16
+        if (j - i < 4) ml |= c << ((j - i) * 8);
+        else mh |= c << ((j - i - 4) * 8);
+      }
     }
     v3l ^= ml; v3h ^= mh;
     for (let r = 0; r < 2; r++) {

@@ -116,8 +116,8 @@ export function visitorKey(key: SipKey, linkId: string, address: string, agent: 
   return sipHash52(key, `${linkId}\u0000${address}\u0000${agent}`);
 }
 
-/** A User-Agent as the visitor key takes it: 64 bits of its SHA-256 as four 16-bit code units (worked out once per distinct agent). */
+/** A User-Agent as the visitor key takes it: 64 bits of its SHA-256 as eight Latin-1 characters (worked out once per distinct agent). */
 export function userAgentDigest(userAgent: string | null): string {
   const d = Bun.CryptoHasher.hash("sha256", userAgent ?? "") as Uint8Array;
-  return String.fromCharCode(d[0]! | (d[1]! << 8), d[2]! | (d[3]! << 8), d[4]! | (d[5]! << 8), d[6]! | (d[7]! << 8));
+  return String.fromCharCode(d[0]!, d[1]!, d[2]!, d[3]!, d[4]!, d[5]!, d[6]!, d[7]!);
 }

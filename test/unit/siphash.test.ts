@@ -23,9 +23,15 @@ test.each(Object.entries(VECTORS))("the reference vector for a message of %s byt
   expect(bytes.toString("hex")).toBe(expected);
 });
 
-test("a string's hash is the bytes hash of its UTF-16LE encoding, kept to 52 bits", () => {
+test("a Latin-1 string's hash is the bytes hash of its Latin-1 bytes, any other's of its UTF-16LE bytes, kept to 52 bits", () => {
   const key = sipKey(crypto.getRandomValues(new Uint8Array(16)));
-  for (const text of ["", "a", "ab", "abc", "abcd", "abcde", "link\u00001.2.3.4\u0000Mozilla/5.0", "ü€😀 mixed", "x".repeat(257)]) {
+  const latin1 = ["", "a", "ab", "abc", "abcd", "abcde", "abcdefg", "abcdefgh", "abcdefghi", "link\u00001.2.3.4\u0000Mozilla/5.0", "\u00ff\u0080\u00e9t\u00e9", "x".repeat(257)];
+  for (const text of latin1) {
+    const [hi, lo] = sipHashBytes(key, new Uint8Array(Buffer.from(text, "latin1")));
+    expect(sipHash52(key, text)).toBe((hi & 0xfffff) * 2 ** 32 + lo);
+  }
+  // One character past Latin-1 anywhere (first word, a later word, the last partial word) reads the whole text as UTF-16.
+  for (const text of ["€", "ü€😀 mixed", "abcdefgh\u0100", "abcdefghijklmnop\u2028q", "x".repeat(30) + "😀"]) {
     const [hi, lo] = sipHashBytes(key, new Uint8Array(Buffer.from(text, "utf16le")));
     expect(sipHash52(key, text)).toBe((hi & 0xfffff) * 2 ** 32 + lo);
   }

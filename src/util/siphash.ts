@@ -118,13 +118,18 @@ function sipHashText(key: SipKey, text: string, wide: boolean): number {
         if (whole + 1 < n) ml |= text.charCodeAt(whole + 1) << 16;
         mh = (whole + 2 < n ? text.charCodeAt(whole + 2) : 0) | ((byteLength & 0xff) << 24);
       }
+    } else if (i < whole) {
+      const c0 = text.charCodeAt(i), c1 = text.charCodeAt(i + 1), c2 = text.charCodeAt(i + 2), c3 = text.charCodeAt(i + 3);
+      const c4 = text.charCodeAt(i + 4), c5 = text.charCodeAt(i + 5), c6 = text.charCodeAt(i + 6), c7 = text.charCodeAt(i + 7);
+      if ((c0 | c1 | c2 | c3 | c4 | c5 | c6 | c7) > 0xff) return sipHashText(key, text, true); // not Latin-1: the whole text as UTF-16
+      ml = c0 | (c1 << 8) | (c2 << 16) | (c3 << 24);
+      mh = c4 | (c5 << 8) | (c6 << 16) | (c7 << 24);
     } else {
       ml = 0;
-      mh = i < whole ? 0 : (byteLength & 0xff) << 24;
-      const end = i < whole ? i + 8 : n;
-      for (let j = i; j < end; j++) {
+      mh = (byteLength & 0xff) << 24;
+      for (let j = i; j < n; j++) {
         c = text.charCodeAt(j);
-        if (c > 0xff) return sipHashText(key, text, true); // not Latin-1: the whole text as UTF-16
+        if (c > 0xff) return sipHashText(key, text, true);
         if (j - i < 4) ml |= c << ((j - i) * 8);
         else mh |= c << ((j - i - 4) * 8);
       }

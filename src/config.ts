@@ -29,6 +29,8 @@ export type Config = Readonly<{
   blocklist: string | null;
   /** Who may read /metrics without an admin key: IPs/CIDRs, loopback, private; "off" = nobody. */
   metricsAllow: string;
+  /** Destinations on localhost, loopback, unspecified and link-local addresses accepted (README: Security). */
+  allowLoopbackDestinations: boolean;
   logFormat: LogFormat;
 }>;
 
@@ -54,6 +56,7 @@ export const FLAGS: readonly Flag[] = [
   { name: "stats-access", value: true, help: "who may read statistics: public or key (the link's owner key or an admin key; default public)" },
   { name: "blocklist", value: true, help: "file of blocked domains and /regex/ entries, one a line (reloaded on SIGHUP or change)" },
   { name: "metrics-allow", value: true, help: "addresses that may read /metrics without an admin key: IPs/CIDRs, loopback, private, or off (default loopback)" },
+  { name: "allow-loopback-destinations", value: false, help: "accept links to localhost, loopback and link-local addresses (refused by default; private LAN addresses are always accepted)" },
   { name: "log-format", value: true, help: "text or json (default text)" },
   { name: "help", value: false, help: "show this help and exit" },
   { name: "version", value: false, help: "print the version and exit" },
@@ -91,6 +94,8 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
       given.set(flag.name, fromEnv);
       source.set(flag.name, variable);
     }
+    // A switch from the environment: SHORTENER_ALLOW_LOOPBACK_DESTINATIONS=1 (or true).
+    if (!flag.value && flag.name !== "help" && flag.name !== "version" && /^(1|true|yes)$/i.test(fromEnv ?? "")) given.set(flag.name, "true");
   }
   const named = (name: string) => source.get(name) ?? `--${name}`;
   let help = false;
@@ -109,6 +114,7 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
       // Only spellings the early return above does not catch get here: -help, --help=x, -version.
       if (name === "help") help = true;
       if (name === "version") version = true;
+      if (name !== "help" && name !== "version") given.set(name, "true");
       continue;
     }
     let value: string | undefined;
@@ -174,6 +180,7 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
     statsAccess,
     blocklist: given.get("blocklist") ?? null,
     metricsAllow,
+    allowLoopbackDestinations: given.has("allow-loopback-destinations"),
     logFormat,
   });
   return { config, help, version, command, commandArgs: positional.slice(1), commandFlags };

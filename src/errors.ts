@@ -3,7 +3,7 @@
 // the OpenAPI document, which lists them from here.
 
 export const ERROR_CODES = [
-  "url_missing", "url_invalid", "url_too_long", "url_scheme", "url_credentials", "url_self", "url_blocked",
+  "url_missing", "url_invalid", "url_too_long", "url_scheme", "url_credentials", "url_self", "url_local", "url_blocked",
   "alias_invalid", "alias_reserved", "alias_taken", "alias_retired",
   "expires_invalid", "expires_past", "max_clicks_invalid", "tags_invalid",
   "rate_limited", "body_too_large", "unsupported_media_type", "bad_request", "too_many_rows",

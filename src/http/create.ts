@@ -10,7 +10,8 @@ import type { RateLimiter } from "./rate-limit.ts";
 import type { ClickRecorder } from "../visits/recorder.ts";
 import { authenticate, unauthenticated, type AuthDeps } from "./auth.ts";
 import { readFormFields, type FieldKind } from "./form-body.ts";
-import { ownHosts, publicBase, requestClient, type PeerServer } from "./request-origin.ts";
+import { destinationRules } from "./destination-rules.ts";
+import { publicBase, requestClient, type PeerServer } from "./request-origin.ts";
 import { apiError, badHost, fieldErrors, json } from "./responses.ts";
 import { retryWhileBusy, storageUnavailable } from "./write-retry.ts";
 import { logAction } from "./audit.ts";
@@ -46,12 +47,11 @@ export async function handleCreate(request: Request, server: PeerServer, deps: C
   const body = await readFormFields(request, CREATE_FIELDS);
   if (!body.ok) return apiError(body.status, body.code, body.error);
 
-  const hosts = ownHosts(base, request);
-  const blocklist = deps.blocklist();
+  const rules = destinationRules(deps, base, request, server);
   let result;
   try {
     result = await retryWhileBusy(
-      () => createLink(deps.links, { fields: body.fields, ownerKeyId: principal?.keyId ?? null, ownHosts: hosts, isBlocked: (url) => blocklist.matches(url), now }),
+      () => createLink(deps.links, { ...rules, fields: body.fields, ownerKeyId: principal?.keyId ?? null, now }),
       deps.recorder.hurry,
     );
   } catch (err) {

@@ -10,7 +10,8 @@ import type { Link } from "../links/link.ts";
 import { mediaType, readBodyText, wellFormedText } from "./form-body.ts";
 import { visibleLink, type LinksDeps } from "./links.ts";
 import { logAction } from "./audit.ts";
-import { ownHosts, publicBase, type PeerServer } from "./request-origin.ts";
+import { publicBase, type PeerServer } from "./request-origin.ts";
+import { destinationRules } from "./destination-rules.ts";
 import { apiError, badHost, json } from "./responses.ts";
 import { retryWhileBusy, storageUnavailable } from "./write-retry.ts";
 import { dayOf } from "../util/day.ts";
@@ -92,8 +93,7 @@ export async function handleImport(request: Request, server: PeerServer, deps: L
   const rows = type === "text/csv" ? csvRows(body.text) : jsonRows(body.text);
   if (!rows.ok) return apiError(rows.status, rows.status === 413 ? "too_many_rows" : "bad_request", rows.error);
 
-  const hosts = ownHosts(base, request);
-  const blocklist = deps.blocklist();
+  const rules = destinationRules(deps, base, request, server);
   const outcome: Outcome = { created: [], failed: [] };
   for (let i = 0; i < rows.rows.length; i++) {
     const row = i + 1;
@@ -105,7 +105,7 @@ export async function handleImport(request: Request, server: PeerServer, deps: L
     let result;
     try {
       result = await retryWhileBusy(
-        () => createLink(deps.links, { fields, ownerKeyId: auth.principal.keyId, ownHosts: hosts, isBlocked: (url) => blocklist.matches(url), now: deps.now() }),
+        () => createLink(deps.links, { ...rules, fields, ownerKeyId: auth.principal.keyId, now: deps.now() }),
         deps.recorder.hurry,
       );
     } catch (err) {

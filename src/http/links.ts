@@ -16,7 +16,8 @@ import { maySee, ownerFilter, requirePrincipal, type AuthDeps, type Principal } 
 import { mediaType, MAX_BODY_BYTES, readBodyText, wellFormedText } from "./form-body.ts";
 import { linkJson } from "./link-json.ts";
 import { parseListQuery } from "./link-query.ts";
-import { ownHosts, publicBase, type PeerServer } from "./request-origin.ts";
+import { publicBase, type PeerServer } from "./request-origin.ts";
+import { destinationRules } from "./destination-rules.ts";
 import { apiError, badHost, fieldErrors, json, linkNotFound } from "./responses.ts";
 import { retryWhileBusy, storageUnavailable } from "./write-retry.ts";
 import { logAction } from "./audit.ts";
@@ -93,9 +94,8 @@ export async function handlePatchLink(request: Request, id: string, server: Peer
     logAction(deps.log, principal, "update", id, "not_found");
     return linkNotFound(id);
   }
-  const hosts = ownHosts(publicBase(deps.config, server, request, deps.trusted)!, request);
-  const blocklist = deps.blocklist();
-  const parsed = parseChanges(value, { ownHosts: hosts, isBlocked: (url) => blocklist.matches(url), now: deps.now() });
+  const rules = destinationRules(deps, publicBase(deps.config, server, request, deps.trusted)!, request, server);
+  const parsed = parseChanges(value, { ...rules, now: deps.now() });
   if (!parsed.ok) {
     logAction(deps.log, principal, "update", id, "malformed" in parsed ? "bad_request" : parsed.problems[0]!.code);
     return "malformed" in parsed ? apiError(400, "bad_request", parsed.malformed) : fieldErrors(parsed.problems);

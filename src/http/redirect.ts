@@ -11,6 +11,7 @@ import { notFoundPage } from "./not-found.ts";
 import { gonePage } from "./gone.ts";
 import { compileDestination, withClickQuery } from "../links/destination.ts";
 import type { Logger } from "../log.ts";
+import type { Blocklist } from "../links/blocklist.ts";
 
 export type RedirectDeps = {
   links: LinkStore;
@@ -18,6 +19,8 @@ export type RedirectDeps = {
   trusted: TrustedProxies;
   now: () => number;
   log: Pick<Logger, "error">;
+  /** --blocklist, for a Location that a click's query changed */
+  blocklist: () => Pick<Blocklist, "matches">;
 };
 
 const CACHE_CONTROL = "no-store, max-age=0";
@@ -50,6 +53,9 @@ function answer(admitted: Admission | null, request: Request, id: string, server
   const q = requestUrl.indexOf("?");
   const withQuery = q !== -1 && q < requestUrl.length - 1;
   const location = withQuery ? withClickQuery(destination, requestUrl.slice(q + 1)) : destination.location;
+  // A click's query may add parameters the blocklist refuses (?url=https://phish…): the merged
+  // Location is checked as a created URL would be. Plain clicks pay nothing for it.
+  if (location !== destination.location && deps.blocklist().matches(location)) return gonePage("blocked", request.headers.get("accept-language"));
   // no-store: a browser that cached the 302 would skip us on the next click and it would go uncounted.
   const response = new Response(null, { status: 302, headers: { "Cache-Control": CACHE_CONTROL, Location: location } });
   // HEAD is what link checkers and previews send first: answer it, but it is not a click.

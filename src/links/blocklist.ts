@@ -1,6 +1,8 @@
 // --blocklist FILE: destinations this instance refuses to link to. One entry a line, `#` starts a
 // comment; a domain blocks itself and its subdomains; `/regex/` (optionally `/regex/i`) is tested
-// against the whole URL. Offline abuse control: no lookups, no network.
+// against the whole URL, normalized and also percent-decoded. Offline abuse control: no lookups, no network.
+
+import { percentDecoded } from "./url-rules.ts";
 
 export type Blocklist = {
   /** True when the URL's host or the URL itself matches an entry. */
@@ -39,17 +41,23 @@ export function parseBlocklist(text: string): Blocklist {
     domains: domains.size,
     patterns: patterns.length,
     matches(url) {
-      if (domains.size > 0) {
-        let host: string | null = null;
-        try {
-          host = canonicalHost(new URL(url).hostname);
-        } catch {
-          host = null;
-        }
-        // example.com blocks a.b.example.com: try the host and each parent domain.
-        for (let h = host; h !== null && h !== ""; h = parentDomain(h)) if (domains.has(h)) return true;
+      let parsed: URL | null = null;
+      try {
+        parsed = new URL(url);
+      } catch {
+        parsed = null;
       }
-      return patterns.some((p) => p.test(url));
+      if (domains.size > 0 && parsed !== null) {
+        // example.com blocks a.b.example.com: try the host and each parent domain.
+        for (let h = canonicalHost(parsed.hostname); h !== null && h !== ""; h = parentDomain(h)) if (domains.has(h)) return true;
+      }
+      if (patterns.length === 0) return false;
+      // A pattern sees the URL as browsers follow it (normalized: scheme and host lower-case,
+      // IPv4 dotted, default port gone), and once more with its %XX escapes decoded, so that
+      // ?%75rl= or ?url=%68ttps: cannot dodge an entry written for ?url=https:.
+      const href = parsed?.href ?? url;
+      const decoded = percentDecoded(href);
+      return patterns.some((p) => p.test(href) || (decoded !== href && p.test(decoded)));
     },
   };
 }

@@ -1,14 +1,14 @@
 // The body of PATCH /api/links/<id>: any of url, expiresAt, maxClicks, disabled, tags, checked by
 // the same rules as a create; null clears expiresAt, maxClicks and tags (and means false for disabled).
 
-import { checkDestination } from "./create.ts";
+import { checkDestination, type DestinationRules } from "./create.ts";
 import { parseExpiresAt, parseMaxClicks, parseTags } from "./options.ts";
 import type { LinkChanges } from "./store.ts";
 import type { FieldProblem } from "../errors.ts";
 
 const FIELDS = ["url", "expiresAt", "maxClicks", "disabled", "tags"] as const;
 
-export type ChangeContext = { ownHosts: readonly string[]; isBlocked: (url: string) => boolean; now: number };
+export type ChangeContext = DestinationRules & { now: number };
 
 export type ParsedChanges =
   | { ok: true; changes: LinkChanges }
@@ -26,7 +26,7 @@ export function parseChanges(body: unknown, ctx: ChangeContext): ParsedChanges {
   const changes: LinkChanges = {};
   const problems: FieldProblem[] = [];
   if ("url" in record) {
-    const url = checkDestination(record.url, ctx.ownHosts, ctx.isBlocked);
+    const url = checkDestination(record.url, ctx);
     if (url.ok) changes.url = url.url;
     else problems.push({ code: url.code, field: "url", error: url.error });
   }

@@ -2,7 +2,7 @@
 // one committed insert. Used by POST /api/create and by every row of an import.
 
 import { aliasProblem } from "./alias.ts";
-import { checkUrl, MAX_URL_LENGTH, type UrlProblem } from "./url-rules.ts";
+import { checkUrl, MAX_URL_LENGTH, type UrlContext, type UrlProblem } from "./url-rules.ts";
 import { AliasRetiredError, AliasTakenError, type LinkStore } from "./store.ts";
 import type { Link } from "./link.ts";
 import { parseExpiresAt, parseMaxClicks, parseTags } from "./options.ts";
@@ -11,13 +11,16 @@ import type { ErrorCode, FieldProblem } from "../errors.ts";
 /** The submitted fields, as text (forms, CSV) or JSON values. */
 export type CreateFields = { url?: unknown; custom_url?: unknown; expires_at?: unknown; max_clicks?: unknown; tags?: unknown };
 
-export type CreateRequest = {
+/** What a destination is checked against: this service's hosts, --allow-loopback-destinations and --blocklist. */
+export type DestinationRules = UrlContext & {
+  /** the --blocklist verdict for a destination */
+  isBlocked: (url: string) => boolean;
+};
+
+export type CreateRequest = DestinationRules & {
   fields: CreateFields;
   /** the key that creates it; null for a public create */
   ownerKeyId: number | null;
-  ownHosts: readonly string[];
-  /** the --blocklist verdict for a destination */
-  isBlocked: (url: string) => boolean;
   now: number;
 };
 
@@ -30,18 +33,19 @@ export const URL_MESSAGES: Record<UrlProblem | "url_blocked", string> = {
   url_missing: "url is required",
   url_too_long: `url must be at most ${MAX_URL_LENGTH} characters`,
   url_scheme: "url must be an absolute URL starting with http:// or https://",
-  url_invalid: "url is not a valid URL (it needs a host and no spaces or control characters)",
+  url_invalid: "url is not a valid URL (it needs a host, and no spaces, control or invisible characters, no backslash before the path, no IPv4 address other than as a.b.c.d)",
+  url_local: "url points to this machine (localhost, loopback, unspecified or link-local addresses), which each visitor would read as their own",
   url_credentials: "url must not contain a user name or password",
   url_self: "url points to this shortener itself, which would make a redirect loop",
   url_blocked: "url points to a destination this service does not link to",
 };
 
 /** The destination rules (spec, self links, blocklist): the URL to store, or the problem. */
-export function checkDestination(raw: unknown, ownHosts: readonly string[], isBlocked: (url: string) => boolean): { ok: true; url: string } | { ok: false; code: ErrorCode; error: string } {
+export function checkDestination(raw: unknown, rules: DestinationRules): { ok: true; url: string } | { ok: false; code: ErrorCode; error: string } {
   if (raw !== undefined && raw !== null && typeof raw !== "string") return { ok: false, code: "url_invalid", error: "url must be a string" };
-  const checked = checkUrl(raw ?? "", ownHosts);
+  const checked = checkUrl(raw ?? "", rules);
   if (!checked.ok) return { ok: false, code: checked.problem, error: URL_MESSAGES[checked.problem] };
-  if (isBlocked(checked.url)) return { ok: false, code: "url_blocked", error: URL_MESSAGES.url_blocked };
+  if (rules.isBlocked(checked.url)) return { ok: false, code: "url_blocked", error: URL_MESSAGES.url_blocked };
   return checked;
 }
 
@@ -49,7 +53,7 @@ export function checkDestination(raw: unknown, ownHosts: readonly string[], isBl
 export async function createLink(store: LinkStore, req: CreateRequest): Promise<CreateResult> {
   const f = req.fields;
   const problems: FieldProblem[] = [];
-  const url = checkDestination(f.url, req.ownHosts, req.isBlocked);
+  const url = checkDestination(f.url, req);
   if (!url.ok) problems.push({ code: url.code, field: "url", error: url.error });
 
   // An empty custom_url field is what an untouched HTML form sends: it means "no alias".

@@ -1,21 +1,42 @@
-// What a destination URL must be: absolute http(s) with a host, no credentials, not this service.
+// What a destination URL must be: absolute http(s) with a host, no credentials, not this service,
+// not this machine, and written so that every client reads the same URL. A URL is parsed once with
+// the WHATWG parser (what browsers follow) and kept in that normalized form (`href`), so what the
+// blocklist checks is what a visitor is sent to; spellings that other clients (curl, link
+// previews, scanners) read differently are refused rather than normalized.
+
+import { isLocalHost } from "./local-hosts.ts";
 
 export const MAX_URL_LENGTH = 2048;
 
-export type UrlProblem = "url_missing" | "url_too_long" | "url_invalid" | "url_scheme" | "url_credentials" | "url_self";
+export type UrlProblem = "url_missing" | "url_too_long" | "url_invalid" | "url_scheme" | "url_credentials" | "url_self" | "url_local";
 
 export type UrlCheck = { ok: true; url: string } | { ok: false; problem: UrlProblem };
 
+export type UrlContext = {
+  /** host[:port] under which this service is reached (--base-url, the request's Host, the listening addresses) */
+  ownHosts: readonly string[];
+  /** --allow-loopback-destinations: localhost, loopback, unspecified and link-local hosts allowed */
+  allowLocal: boolean;
+};
+
 // Whitespace or control characters anywhere inside: browsers would strip or mangle them.
 const FORBIDDEN_CHARS = /[\s\u0000-\u001f\u007f]/;
+// Bidi controls and zero-width characters: they make a URL read differently from where it goes
+// (U+202E turns "moc.evil" into "live.com" on screen). Refused as typed and percent-encoded.
+const INVISIBLE_CHARS = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/;
+// A backslash in the authority: browsers read it as "/", curl as part of the user name, so
+// `http://a.example\@b.example/` is a.example to one client and b.example to the other.
+const BACKSLASH_IN_AUTHORITY = /^https?:\/\/[^/?#]*\\/i;
+const DOTTED_DECIMAL = /^(?:0|[1-9]\d{0,2})(?:\.(?:0|[1-9]\d{0,2})){3}$/;
 
-/** Checks a submitted URL; on success returns it trimmed, otherwise the first problem found. */
-export function checkUrl(raw: string, ownHosts: readonly string[]): UrlCheck {
+/** Checks a submitted URL; on success returns its normalized form, otherwise the first problem found. */
+export function checkUrl(raw: string, context: UrlContext): UrlCheck {
   const url = raw.trim();
   if (url === "") return { ok: false, problem: "url_missing" };
   if (url.length > MAX_URL_LENGTH) return { ok: false, problem: "url_too_long" };
   if (!/^https?:\/\//i.test(url)) return { ok: false, problem: "url_scheme" };
-  if (FORBIDDEN_CHARS.test(url)) return { ok: false, problem: "url_invalid" };
+  if (FORBIDDEN_CHARS.test(url) || INVISIBLE_CHARS.test(url) || INVISIBLE_CHARS.test(percentDecoded(url))) return { ok: false, problem: "url_invalid" };
+  if (BACKSLASH_IN_AUTHORITY.test(url)) return { ok: false, problem: "url_invalid" };
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -24,9 +45,38 @@ export function checkUrl(raw: string, ownHosts: readonly string[]): UrlCheck {
   }
   if (parsed.hostname === "" || !/^https?:\/\/[^/?#]/i.test(url)) return { ok: false, problem: "url_invalid" };
   if (parsed.username !== "" || parsed.password !== "") return { ok: false, problem: "url_credentials" };
+  // 0x01020304, 16909060, 1.2.772 and 1.2.3.4. all become 1.2.3.4 in a browser; other clients
+  // resolve some of them elsewhere, and a blocklist entry for 1.2.3.4 must not be dodged by them.
+  if (DOTTED_DECIMAL.test(parsed.hostname) && typedHost(url) !== parsed.hostname) return { ok: false, problem: "url_invalid" };
+  if (!context.allowLocal && isLocalHost(parsed.hostname)) return { ok: false, problem: "url_local" };
   const host = canonicalHost(parsed.host);
-  if (ownHosts.some((own) => canonicalHost(own) === host)) return { ok: false, problem: "url_self" };
-  return { ok: true, url };
+  if (context.ownHosts.some((own) => canonicalHost(own) === host)) return { ok: false, problem: "url_self" };
+  const href = parsed.href;
+  if (href.length > MAX_URL_LENGTH) return { ok: false, problem: "url_too_long" };
+  return { ok: true, url: href };
+}
+
+/** The host as typed, lower-cased, without credentials and port. */
+function typedHost(url: string): string {
+  const authority = url.slice(url.indexOf("//") + 2).split(/[/?#]/, 1)[0]!;
+  const host = authority.slice(authority.lastIndexOf("@") + 1);
+  return (host.startsWith("[") ? host : host.replace(/:\d*$/, "")).toLowerCase();
+}
+
+/** Every %XX decoded where it forms UTF-8; what does not is left as typed. */
+export function percentDecoded(text: string): string {
+  if (!text.includes("%")) return text;
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text.replace(/(?:%[0-9a-f]{2})+/gi, (run) => {
+      try {
+        return decodeURIComponent(run);
+      } catch {
+        return run;
+      }
+    });
+  }
 }
 
 // "s.example.org." is the fully qualified spelling of "s.example.org" and resolves to the same

@@ -1,5 +1,7 @@
 // CSV as RFC 4180 writes it: comma-separated, fields with a comma, quote or line break in double
 // quotes, "" for a quote inside; CRLF or LF between records; a UTF-8 byte order mark is skipped.
+// One addition both ways: a cell a spreadsheet would run as a formula is written with a ' before it
+// (see formulaCell), and reading takes that ' off again.
 
 export class CsvError extends Error {}
 
@@ -49,7 +51,7 @@ export function parseCsv(text: string, maxRecords = Infinity): string[][] {
       field = text.slice(i, end);
       i = end;
     }
-    record.push(field);
+    record.push(unescapeFormula(field));
     const c = text[i];
     if (c === ",") {
       i++;
@@ -69,7 +71,29 @@ export function parseCsv(text: string, maxRecords = Infinity): string[][] {
 
 /** One CSV record with CRLF, quoting only the fields that need it. */
 export function csvRecord(fields: readonly (string | number | null)[]): string {
-  return fields.map((f) => (f === null ? "" : quote(String(f)))).join(",") + "\r\n";
+  return fields.map((f) => (f === null ? "" : quote(escapeFormula(String(f))))).join(",") + "\r\n";
+}
+
+/**
+ * Whether a spreadsheet would run the cell as a formula (CSV injection): it starts with = + - @ tab
+ * or CR (OWASP's list), after any ' already there. Export writes such a cell with one ' before it,
+ * which spreadsheets show as text and do not run; import takes exactly that ' off, so an alias or
+ * tag like "-x" comes back as it was. Counting the 's before it (not only the first character) is
+ * what makes the round trip lossless for every text: "'-x" is written "''-x" and read back "'-x",
+ * while "'hello" or "'" alone is written and read unchanged.
+ */
+function formulaCell(cell: string): boolean {
+  return /^'*[=+\-@\t\r]/.test(cell);
+}
+
+/** The cell as written: a ' before a cell that formulaCell says a spreadsheet would run. */
+export function escapeFormula(cell: string): string {
+  return formulaCell(cell) ? `'${cell}` : cell;
+}
+
+/** The cell as read: the ' that escapeFormula put before it taken off; any other cell unchanged. */
+export function unescapeFormula(cell: string): string {
+  return cell.startsWith("'") && formulaCell(cell.slice(1)) ? cell.slice(1) : cell;
 }
 
 function quote(field: string): string {

@@ -138,4 +138,36 @@ describe("export", () => {
     expect(back.body.data.created).toEqual([]);
     expect(back.body.data.failed.map((f: { code: string }) => f.code)).toEqual(["alias_retired", "alias_retired", "alias_retired"]);
   });
+
+  test("CSV injection: aliases and tags starting with - are written with a ' before them, and import takes it off (issue #21)", async () => {
+    const key = makeKey(a.dbPath, "formulas", "create");
+    const made = [
+      { url: "https://example.com/?a==1", custom_url: "-minus-alias", tags: ["-neg", "ok"] },
+      { url: "https://example.com/f2", custom_url: "plain-alias", tags: ["-late", "fine"] }, // tags are stored sorted: "-late" comes first
+    ];
+    for (const m of made) expect((await api(a.url, key, "POST", "/api/create", m)).status).toBe(201);
+    const exported = (await api(a.url, key, "GET", "/api/links/export?format=csv")).body as string;
+    // The raw text: every cell that starts with - has a ' before it; the URL (starting with h) does not.
+    const lines = exported.split("\r\n");
+    expect(lines).toContainEqual(expect.stringMatching(/^https:\/\/example\.com\/\?a==1,'-minus-alias,,,"'-neg,ok",false,/));
+    expect(lines).toContainEqual(expect.stringMatching(/^https:\/\/example\.com\/f2,plain-alias,,,"'-late,fine",false,/));
+    expect(exported).not.toMatch(/(^|[,\n])-/); // no cell starts with a bare -
+    const before = (await api(a.url, key, "GET", "/api/links?order=asc")).body.data.links;
+    for (const l of before) expect((await api(a.url, key, "DELETE", `/api/links/${l.id}`)).status).toBe(200);
+
+    const b = await startServer();
+    try {
+      const keyB = makeKey(b.dbPath, "formulas");
+      const imported = await api(b.url, keyB, "POST", "/api/links/import", exported, { "content-type": "text/csv" });
+      expect(imported.body.data.failed).toEqual([]);
+      expect(imported.body.data.created.map((c: { id: string }) => c.id).sort()).toEqual(["-minus-alias", "plain-alias"]);
+      for (const m of made) {
+        const got = (await api(b.url, keyB, "GET", `/api/links/${m.custom_url}`)).body.data;
+        expect({ id: got.id, originalUrl: got.originalUrl, tags: got.tags }).toEqual({ id: m.custom_url, originalUrl: m.url, tags: m.tags });
+      }
+      expect((await fetch(`${b.url}/-minus-alias`, { redirect: "manual" })).headers.get("location")).toBe("https://example.com/?a==1");
+    } finally {
+      await b.dispose();
+    }
+  });
 });

@@ -74,12 +74,14 @@ describe("generated ids", () => {
 });
 
 describe("URL rules", () => {
-  const own = ["short.example:8080"];
+  const own = { ownHosts: ["short.example:8080"], allowLocal: false };
   test.each([
-    ["https://example.com", true, "https://example.com"],
+    // stored in the WHATWG parser's form: what browsers and curl both follow
+    ["https://example.com", true, "https://example.com/"],
     ["  http://example.com/x  ", true, "http://example.com/x"],
-    ["HTTPS://EXAMPLE.com", true, "HTTPS://EXAMPLE.com"],
-    ["https://例え.jp/パス", true, "https://例え.jp/パス"],
+    ["HTTPS://EXAMPLE.com", true, "https://example.com/"],
+    ["https://例え.jp/パス", true, "https://xn--r8jz45g.jp/%E3%83%91%E3%82%B9"],
+    ["http://example.com:80/a/../b?q=1#f", true, "http://example.com/b?q=1#f"],
     ["https://[2001:db8::1]:8443/x", true, "https://[2001:db8::1]:8443/x"],
     ["", false, "url_missing"],
     ["example.com", false, "url_scheme"],

@@ -3,6 +3,7 @@
 // instead of failing on submit.
 import { byId, el, formatNumber, lang, t } from "./common.ts";
 import { call, type LinkPage, type Who } from "./dashboard/api.ts";
+import { displayUrl } from "./display-url.ts";
 
 const RECENT = 5;
 
@@ -27,7 +28,7 @@ export async function showRecent(): Promise<void> {
     const li = el("li");
     const id = el("a", "recent-id", `/${link.id}`);
     id.href = `/${lang}/stats/${encodeURIComponent(link.id)}`;
-    const dest = el("span", "recent-dest", link.originalUrl);
+    const dest = el("span", "recent-dest", displayUrl(link.originalUrl));
     dest.title = link.originalUrl;
     const clicks = el("span", "recent-clicks", formatNumber(link.totalClicks));
     clicks.append(el("small", "", t("col_clicks")));

@@ -4,6 +4,7 @@ import { renderBars, renderUtm, renderVisits, type Kind } from "./breakdowns.ts"
 import { VisitsChart } from "./chart.ts";
 import { bindCopyButton, byId, formatNumber, lang, t } from "./common.ts";
 import type { ApiErrorBody, DateCount as DayCount, HourCount, LinkStats as Stats, NameCount, StatsAnswer } from "../../src/api/types.ts";
+import { displayUrl } from "./display-url.ts";
 
 type StatsResponse = { success: true; data: StatsAnswer } | ApiErrorBody;
 
@@ -75,7 +76,7 @@ function chartSpan(days: readonly DayCount[]): { from: string; to: string } {
 type Totals = { total: number; unique: number; human: number };
 
 function render(link: { originalUrl: string; createdAt: string }, s: Stats, hourly: { all: HourCount[]; humans: HourCount[] } | null): void {
-  byId("original-url").textContent = link.originalUrl;
+  byId("original-url").textContent = displayUrl(link.originalUrl);
   const created = byId("created-at");
   created.textContent = createdFormat.format(new Date(link.createdAt));
   created.title = link.createdAt;

@@ -3,6 +3,7 @@
 import { byId, el, formatNumber } from "../common.ts";
 import { call, type Overview } from "./api.ts";
 import { sparkline } from "./sparkline.ts";
+import { displayUrl } from "../display-url.ts";
 
 export class OverviewPanel {
   private readonly topList = byId("top-links");
@@ -27,7 +28,7 @@ export class OverviewPanel {
         const name = el("span", "top-name");
         const a = el("a", "top-id", `/${link.id}`);
         a.href = this.statsPath(link.id);
-        const dest = el("span", "top-dest", link.originalUrl);
+        const dest = el("span", "top-dest", displayUrl(link.originalUrl));
         dest.title = link.originalUrl;
         name.append(a, dest);
         li.append(name, el("span", "bar-count", formatNumber(link.clicks)));

@@ -5,6 +5,7 @@ import { iconElement, type IconName } from "../icons.ts";
 import type { Link } from "./api.ts";
 import { dateTime, relativeTime, shortDate, timeElement } from "./format.ts";
 import { sparkline } from "./sparkline.ts";
+import { displayUrl } from "../display-url.ts";
 
 export const statsPath = (id: string) => `/${lang}/stats/${encodeURIComponent(id)}`;
 
@@ -22,7 +23,7 @@ export function iconButton(icon: IconName, label: string, action: string): HTMLB
 /** The destination: shortened by CSS, whole in the text (its accessible name), on hover and on focus. */
 function destination(link: Link): HTMLElement {
   const safe = /^https?:\/\//i.test(link.originalUrl);
-  const dest = safe ? el("a", "dest", link.originalUrl) : el("span", "dest", link.originalUrl);
+  const dest = safe ? el("a", "dest", displayUrl(link.originalUrl)) : el("span", "dest", displayUrl(link.originalUrl));
   dest.title = link.originalUrl;
   if (dest instanceof HTMLAnchorElement) {
     dest.href = link.originalUrl;

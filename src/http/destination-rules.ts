@@ -1,0 +1,38 @@
+// What a destination submitted through the API (create, edit, import) is checked against: the
+// hosts this service answers under, --allow-loopback-destinations and --blocklist.
+
+import { networkInterfaces } from "node:os";
+import type { Config } from "../config.ts";
+import type { Blocklist } from "../links/blocklist.ts";
+import type { DestinationRules } from "../links/create.ts";
+import { ownHosts, type PeerServer } from "./request-origin.ts";
+
+type Deps = { config: Pick<Config, "host" | "port" | "allowLoopbackDestinations">; blocklist: () => Blocklist };
+
+/** `base`: the request's public base (publicBase); `server`: the listening server (its port, when --port was 0). */
+export function destinationRules(deps: Deps, base: string, request: Request, server: PeerServer): DestinationRules {
+  const blocklist = deps.blocklist();
+  const port = (server as { port?: number } | null | undefined)?.port ?? deps.config.port;
+  return {
+    ownHosts: [...ownHosts(base, request), ...listeningHosts(deps.config.host, port)],
+    allowLocal: deps.config.allowLoopbackDestinations,
+    isBlocked: (url) => blocklist.matches(url),
+  };
+}
+
+// The service is also its own listening address: on 0.0.0.0 (or ::) every address of this
+// machine, with the port. Interfaces change rarely (DHCP, VPN): read again after a minute.
+let cached: { at: number; key: string; hosts: string[] } | null = null;
+
+function listeningHosts(host: string, port: number): string[] {
+  const key = `${host} ${port}`;
+  if (cached !== null && cached.key === key && Date.now() - cached.at < 60_000) return cached.hosts;
+  const bracket = (address: string) => (address.includes(":") ? `[${address}]` : address);
+  const wildcard = host === "0.0.0.0" || host === "::" || host === "";
+  const addresses = wildcard
+    ? Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address.replace(/%.*$/, "")))
+    : [host];
+  const hosts = addresses.map((a) => `${bracket(a)}:${port}`);
+  cached = { at: Date.now(), key, hosts };
+  return hosts;
+}

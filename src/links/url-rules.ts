@@ -48,9 +48,10 @@ export function checkUrl(raw: string, context: UrlContext): UrlCheck {
   // 0x01020304, 16909060, 1.2.772 and 1.2.3.4. all become 1.2.3.4 in a browser; other clients
   // resolve some of them elsewhere, and a blocklist entry for 1.2.3.4 must not be dodged by them.
   if (DOTTED_DECIMAL.test(parsed.hostname) && typedHost(url) !== parsed.hostname) return { ok: false, problem: "url_invalid" };
-  if (!context.allowLocal && isLocalHost(parsed.hostname)) return { ok: false, problem: "url_local" };
+  // The service itself first: the more precise answer when it listens on loopback.
   const host = canonicalHost(parsed.host);
   if (context.ownHosts.some((own) => canonicalHost(own) === host)) return { ok: false, problem: "url_self" };
+  if (!context.allowLocal && isLocalHost(parsed.hostname)) return { ok: false, problem: "url_local" };
   const href = parsed.href;
   if (href.length > MAX_URL_LENGTH) return { ok: false, problem: "url_too_long" };
   return { ok: true, url: href };

@@ -22,12 +22,12 @@ describe("success", () => {
     expect(res.headers.get("content-type")).toContain("application/json");
   });
 
-  test("custom alias becomes the id; the URL is stored trimmed and exactly as given", async () => {
+  test("custom alias becomes the id; the URL is stored trimmed, in its WHATWG form (scheme and host lower-case)", async () => {
     const res = await createLink(server.url, { url: "  HTTPS://Example.com/A%20b?x=1#frag  ", custom_url: "My_Alias-1" });
     expect(res.status).toBe(201);
     expect(res.body.data.shortUrl).toBe(`${server.url}/My_Alias-1`);
     const stats = await (await fetch(`${server.url}/api/stats?id=My_Alias-1`)).json();
-    expect(stats.data.link.originalUrl).toBe("HTTPS://Example.com/A%20b?x=1#frag");
+    expect(stats.data.link.originalUrl).toBe("https://example.com/A%20b?x=1#frag");
     expect(stats.data.link.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
   });
 

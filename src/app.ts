@@ -21,7 +21,8 @@ import { openApiDocument } from "./http/openapi/document.ts";
 import type { RequestMetrics } from "./metrics/requests.ts";
 import { handleSignIn, handleSignOut, handleWhoAmI } from "./http/session.ts";
 import { notFoundPage } from "./http/not-found.ts";
-import { apiError } from "./http/responses.ts";
+import { apiError, misdirected, NOSNIFF } from "./http/responses.ts";
+import { addressedToUs, type PeerServer } from "./http/request-origin.ts";
 import { describeStorageFailure, isStorageFailure } from "./db/errors.ts";
 import { webRoutes } from "./http/web.ts";
 import { routeTable, type RouteTable } from "./http/route-table.ts";
@@ -53,7 +54,18 @@ export function createApp(deps: AppDeps) {
   // The app's own route list says which methods a path takes (read on first use: after the routes).
   let routeList: () => readonly { method: string; path: string }[] = () => [];
   let routes: RouteTable | null = null;
+  // The management API and /metrics answer only a request sent to this service by name (with
+  // --base-url): a page whose own DNS name points here (DNS rebinding) gets 421 (README: Security).
+  const ours = (request: Request, server: PeerServer, answer: () => Promise<Response>) =>
+    addressedToUs(deps.config, server, request, deps.trusted) ? answer() : misdirected();
   const app = new Elysia()
+    // Every answer of the app is nosniff; the JSON ones have it already (responses.ts), the
+    // rest (openapi.json, /metrics, an export, robots.txt, redirects) get it here.
+    .mapResponse({ as: "global" }, ({ responseValue }) => {
+      if (responseValue instanceof Response && !responseValue.headers.has("x-content-type-options")) {
+        responseValue.headers.set("X-Content-Type-Options", NOSNIFF["X-Content-Type-Options"]);
+      }
+    })
     .onError(({ code, error, request }) => {
       const path = new URL(request.url).pathname;
       if (code === "NOT_FOUND") return path.startsWith("/api/") ? apiError(404, "not_found", `no API endpoint ${path}`) : notFoundPage();
@@ -71,18 +83,18 @@ export function createApp(deps: AppDeps) {
     .post("/api/create", ({ request, server }) => handleCreate(request, server, deps), { parse: "none" })
     .get("/api/stats", ({ request, server }) => handleStats(request, server, deps))
     // Management (README: Managing links): every route needs a key.
-    .get("/api/links", ({ request, server }) => handleListLinks(request, server, deps))
-    .get("/api/links/export", ({ request, server }) => handleExport(request, server, deps))
-    .post("/api/links/import", ({ request, server }) => handleImport(request, server, deps), { parse: "none" })
-    .get("/api/links/:id", ({ request, params, server }) => handleGetLink(request, params.id ?? "", server, deps))
-    .patch("/api/links/:id", ({ request, params, server }) => handlePatchLink(request, params.id ?? "", server, deps), { parse: "none" })
-    .delete("/api/links/:id", ({ request, params, server }) => handleDeleteLink(request, params.id ?? "", server, deps), { parse: "none" })
-    .get("/api/overview", ({ request, server }) => handleOverview(request, server, deps))
+    .get("/api/links", ({ request, server }) => ours(request, server, () => handleListLinks(request, server, deps)))
+    .get("/api/links/export", ({ request, server }) => ours(request, server, () => handleExport(request, server, deps)))
+    .post("/api/links/import", ({ request, server }) => ours(request, server, () => handleImport(request, server, deps)), { parse: "none" })
+    .get("/api/links/:id", ({ request, params, server }) => ours(request, server, () => handleGetLink(request, params.id ?? "", server, deps)))
+    .patch("/api/links/:id", ({ request, params, server }) => ours(request, server, () => handlePatchLink(request, params.id ?? "", server, deps)), { parse: "none" })
+    .delete("/api/links/:id", ({ request, params, server }) => ours(request, server, () => handleDeleteLink(request, params.id ?? "", server, deps)), { parse: "none" })
+    .get("/api/overview", ({ request, server }) => ours(request, server, () => handleOverview(request, server, deps)))
     .get("/api/openapi.json", () => new Response(openApi, { headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-cache" } }))
     // The dashboard's sign-in: a session cookie in place of the bearer key.
-    .get("/api/session", ({ request, server }) => handleWhoAmI(request, server, deps))
-    .post("/api/session", ({ request, server }) => handleSignIn(request, server, deps), { parse: "none" })
-    .delete("/api/session", ({ request, server }) => handleSignOut(request, server, deps), { parse: "none" })
+    .get("/api/session", ({ request, server }) => ours(request, server, () => handleWhoAmI(request, server, deps)))
+    .post("/api/session", ({ request, server }) => ours(request, server, () => handleSignIn(request, server, deps)), { parse: "none" })
+    .delete("/api/session", ({ request, server }) => ours(request, server, () => handleSignOut(request, server, deps)), { parse: "none" })
     .all("/api/*", ({ request }) => {
       const path = new URL(request.url).pathname;
       const allow = (routes ??= routeTable(routeList())).allowed(path);
@@ -93,7 +105,7 @@ export function createApp(deps: AppDeps) {
     .get("/api", () => apiError(404, "not_found", "no API endpoint /api"))
     .all("/api", () => apiError(404, "not_found", "no API endpoint /api"))
     .get("/health", () => handleHealth(deps))
-    .get("/metrics", ({ request, server }) => handleMetrics(request, server, deps))
+    .get("/metrics", ({ request, server }) => ours(request, server, () => handleMetrics(request, server, deps)))
     .use(
       webRoutes({
         statsPage: async (request, server, id) => {

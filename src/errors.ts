@@ -7,7 +7,7 @@ export const ERROR_CODES = [
   "alias_invalid", "alias_reserved", "alias_taken", "alias_retired",
   "expires_invalid", "expires_past", "max_clicks_invalid", "tags_invalid",
   "rate_limited", "body_too_large", "unsupported_media_type", "bad_request", "too_many_rows",
-  "auth_required", "auth_invalid", "auth_rate_limited", "origin_mismatch", "metrics_forbidden",
+  "auth_required", "auth_invalid", "auth_rate_limited", "origin_mismatch", "host_mismatch", "metrics_forbidden",
   "id_missing", "bad_range", "not_found", "method_not_allowed",
   "storage_unavailable", "internal",
 ] as const;

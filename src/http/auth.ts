@@ -13,7 +13,7 @@ import type { Logger } from "../log.ts";
 import type { Link } from "../links/link.ts";
 import type { TrustedProxies } from "../visits/client-ip.ts";
 import type { RateLimiter } from "./rate-limit.ts";
-import { publicBase, requestClient, type PeerServer } from "./request-origin.ts";
+import { publicBase, requestClient, schemeIsKnown, type PeerServer } from "./request-origin.ts";
 import { apiError } from "./responses.ts";
 import { Lru } from "../util/lru.ts";
 
@@ -123,14 +123,18 @@ function rateLimited(client: string, path: string, retryAfterSeconds: number, no
   return refuse(apiError(429, "auth_rate_limited", `too many failed attempts; try again in ${retryAfterSeconds} s`, undefined, { "Retry-After": String(retryAfterSeconds) }));
 }
 
-/** Whether the request's Origin is this service (its public host). */
+/** Whether the request's Origin is this service: its public host, and its scheme when that is known. */
 export function fromThisService(request: Request, server: PeerServer, deps: Pick<AuthDeps, "config" | "trusted">): boolean {
   const origin = request.headers.get("origin");
   const base = publicBase(deps.config, server, request, deps.trusted);
   if (origin === null || base === null || !URL.canParse(origin)) return false;
-  // The host decides: behind a TLS proxy that is not trusted, the service sees http while the
-  // browser's origin says https, and it is still this service's page.
-  return new URL(origin).host === new URL(base).host;
+  const [from, own] = [new URL(origin), new URL(base)];
+  if (from.host !== own.host) return false;
+  // Where --base-url or a trusted proxy says https, a page served over http (a network attacker's
+  // injection, say) is another origin. Where nobody says, the host alone decides: behind a TLS
+  // proxy that is not trusted, the service sees http while the browser's origin says https, and
+  // it is still this service's page.
+  return from.protocol === own.protocol || !schemeIsKnown(deps.config, server, request, deps.trusted);
 }
 
 /** The value of the session cookie, or null. */

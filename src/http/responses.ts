@@ -4,7 +4,10 @@ import type { ErrorCode, ErrorField, FieldProblem } from "../errors.ts";
 
 export type { ErrorCode, ErrorField, FieldProblem } from "../errors.ts";
 
-const JSON_HEADERS = { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" };
+/** On every answer (app.ts adds it to those not built here): a browser never guesses a JSON or text body to be HTML or script. */
+export const NOSNIFF = { "X-Content-Type-Options": "nosniff" } as const;
+
+const JSON_HEADERS = { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...NOSNIFF };
 
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } });
@@ -30,4 +33,12 @@ export function linkNotFound(id: string): Response {
 /** 400 when neither --base-url nor the request says under which host the service is reached. */
 export function badHost(): Response {
   return apiError(400, "bad_request", "the Host header is missing or not a valid host name");
+}
+
+/**
+ * 421 for a management or /metrics request whose Host is not this service's (--base-url): a page
+ * that rebinds its own DNS name to this machine must not read or change anything through it.
+ */
+export function misdirected(): Response {
+  return apiError(421, "host_mismatch", "the Host header does not name this service (--base-url); send the request to its own address");
 }

@@ -31,6 +31,7 @@ const CODES: Record<number, string> = {
   409: "alias_taken or alias_retired",
   413: "body_too_large (or too_many_rows for an import)",
   415: "unsupported_media_type",
+  421: "host_mismatch: with --base-url, a Host (X-Forwarded-Host from a trusted proxy) that is not the service's own",
   429: "rate_limited (creates) or auth_rate_limited (failed key attempts); Retry-After says when to come back",
   503: "storage_unavailable: the database refuses writes (disk full, read-only) or cannot be reached (PostgreSQL away)",
 };
@@ -78,7 +79,7 @@ export const OPERATIONS: readonly Operation[] = [
       q("cursor", "the nextCursor of the previous page"),
       q("include", "daily: add each link's clicks per day of the last 30", t.Literal("daily")),
     ],
-    responses: { 200: { description: "a page of links", json: S.LinkPage }, ...errors([400, 401, 429, 503], "bad_request naming the parameter") },
+    responses: { 200: { description: "a page of links", json: S.LinkPage }, ...errors([400, 401, 421, 429, 503], "bad_request naming the parameter") },
   },
   {
     method: "get", path: "/api/links/export", operationId: "exportLinks", auth: "required",
@@ -86,7 +87,7 @@ export const OPERATIONS: readonly Operation[] = [
     parameters: [q("format", "csv (default) or json", t.Union([t.Literal("csv"), t.Literal("json")])), q("ids", "comma-separated ids, at most 200")],
     responses: {
       200: { description: "a download (Content-Disposition: attachment)", content: { "text/csv": text, "application/json": S.ExportJson } },
-      ...errors([400, 401, 429, 503]),
+      ...errors([400, 401, 421, 429, 503]),
     },
   },
   {
@@ -95,48 +96,48 @@ export const OPERATIONS: readonly Operation[] = [
     body: { "text/csv": text, "application/json": S.ImportRows },
     responses: {
       200: { description: "every row's outcome (row: the number of the data record)", json: S.ImportOutcome },
-      ...errors([400, 401, 403, 413, 415, 429]),
+      ...errors([400, 401, 403, 413, 415, 421, 429]),
       503: { description: `${CODES[503]}; data: the rows' outcome so far and stoppedAtRow`, json: S.ImportStopped },
     },
   },
   {
     method: "get", path: "/api/links/{id}", operationId: "getLink", auth: "required",
     summary: "One link", parameters: [id("the link's id; another key's link is a 404 to a create key")],
-    responses: { 200: { description: "the link", json: S.LinkResponse }, ...errors([401, 404, 429, 503]) },
+    responses: { 200: { description: "the link", json: S.LinkResponse }, ...errors([401, 404, 421, 429, 503]) },
   },
   {
     method: "patch", path: "/api/links/{id}", operationId: "updateLink", auth: "required",
     summary: "Change a link's destination, expiry, click limit, state or tags; the next click uses them",
     parameters: [id("the link's id")],
     body: { "application/json": S.LinkChanges },
-    responses: { 200: { description: "the changed link", json: S.LinkResponse }, ...errors([400, 401, 403, 404, 413, 415, 429, 503], "the field at fault, as for a create") },
+    responses: { 200: { description: "the changed link", json: S.LinkResponse }, ...errors([400, 401, 403, 404, 413, 415, 421, 429, 503], "the field at fault, as for a create") },
   },
   {
     method: "delete", path: "/api/links/{id}", operationId: "deleteLink", auth: "required",
     summary: "Delete a link, its visits and rollups; the id is retired for ever",
     parameters: [id("the link's id")],
-    responses: { 200: { description: "deleted", json: S.Deleted }, ...errors([401, 403, 404, 429, 503]) },
+    responses: { 200: { description: "deleted", json: S.Deleted }, ...errors([401, 403, 404, 421, 429, 503]) },
   },
   {
     method: "get", path: "/api/overview", operationId: "overview", auth: "required",
     summary: "The dashboard's figures for the links a key may see",
-    responses: { 200: { description: "links, clicks today / 7 / 30 days, per day, top 5", json: S.Overview }, ...errors([401, 429, 503]) },
+    responses: { 200: { description: "links, clicks today / 7 / 30 days, per day, top 5", json: S.Overview }, ...errors([401, 421, 429, 503]) },
   },
   {
     method: "get", path: "/api/session", operationId: "whoAmI", auth: "optional",
     summary: "Who is signed in, and the access policy",
-    responses: { 200: { description: "signed in or not", json: S.Session }, ...errors([401, 429, 503]) },
+    responses: { 200: { description: "signed in or not", json: S.Session }, ...errors([401, 421, 429, 503]) },
   },
   {
     method: "post", path: "/api/session", operationId: "signIn", auth: "none",
     summary: "Sign in with a key: sets the session cookie (HttpOnly, SameSite=Strict)",
     body: { "application/json": S.SignIn, "application/x-www-form-urlencoded": S.SignIn, "multipart/form-data": S.SignIn },
-    responses: { 200: { description: "signed in; Set-Cookie: shortener_session", json: S.SignedIn }, ...errors([400, 401, 403, 413, 415, 429, 503]) },
+    responses: { 200: { description: "signed in; Set-Cookie: shortener_session", json: S.SignedIn }, ...errors([400, 401, 403, 413, 415, 421, 429, 503]) },
   },
   {
     method: "delete", path: "/api/session", operationId: "signOut", auth: "optional",
     summary: "Sign out: ends the session on the server and clears the cookie",
-    responses: { 200: { description: "signed out", json: S.SignedOut }, ...errors([401, 403, 429, 503]) },
+    responses: { 200: { description: "signed out", json: S.SignedOut }, ...errors([401, 403, 421, 429, 503]) },
   },
   {
     method: "get", path: "/api/openapi.json", operationId: "openApi", auth: "none",
@@ -154,6 +155,7 @@ export const OPERATIONS: readonly Operation[] = [
       200: { description: "metrics", content: { "text/plain; version=0.0.4": text } },
       401: { description: CODES[401]!, json: S.ApiError },
       403: { description: "metrics_forbidden: the address is not allowed and no admin key came", json: S.ApiError },
+      421: { description: CODES[421]!, json: S.ApiError },
       429: { description: CODES[429]!, json: S.ApiError, headers: RETRY },
       503: { description: CODES[503]!, json: S.ApiError },
     },

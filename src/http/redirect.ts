@@ -20,7 +20,7 @@ export type RedirectDeps = {
   now: () => number;
   log: Pick<Logger, "error">;
   /** --blocklist, for a Location that a click's query changed */
-  blocklist: () => Pick<Blocklist, "matches">;
+  blocklist: () => Pick<Blocklist, "matches" | "patterns">;
 };
 
 const CACHE_CONTROL = "no-store, max-age=0";
@@ -54,8 +54,12 @@ function answer(admitted: Admission | null, request: Request, id: string, server
   const withQuery = q !== -1 && q < requestUrl.length - 1;
   const location = withQuery ? withClickQuery(destination, requestUrl.slice(q + 1)) : destination.location;
   // A click's query may add parameters the blocklist refuses (?url=https://phish…): the merged
-  // Location is checked as a created URL would be. Plain clicks pay nothing for it.
-  if (location !== destination.location && deps.blocklist().matches(location)) return gonePage("blocked", request.headers.get("accept-language"));
+  // Location is checked as a created URL would be. Only /regex/ entries can tell it from the link's
+  // own URL (the host is the same), so a list without them, like plain clicks, costs nothing here.
+  if (location !== destination.location) {
+    const blocklist = deps.blocklist();
+    if (blocklist.patterns > 0 && blocklist.matches(location)) return gonePage("blocked", request.headers.get("accept-language"));
+  }
   // no-store: a browser that cached the 302 would skip us on the next click and it would go uncounted.
   const response = new Response(null, { status: 302, headers: { "Cache-Control": CACHE_CONTROL, Location: location } });
   // HEAD is what link checkers and previews send first: answer it, but it is not a click.

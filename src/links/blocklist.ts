@@ -41,12 +41,8 @@ export function parseBlocklist(text: string): Blocklist {
     domains: domains.size,
     patterns: patterns.length,
     matches(url) {
-      let parsed: URL | null = null;
-      try {
-        parsed = new URL(url);
-      } catch {
-        parsed = null;
-      }
+      if (domains.size === 0 && patterns.length === 0) return false;
+      const parsed = URL.parse(url);
       if (domains.size > 0 && parsed !== null) {
         // example.com blocks a.b.example.com: try the host and each parent domain.
         for (let h = canonicalHost(parsed.hostname); h !== null && h !== ""; h = parentDomain(h)) if (domains.has(h)) return true;

@@ -117,27 +117,28 @@ export function assembleStats(plan: StatsPlan, rows: StatsRows): LinkStats {
     })),
     // Each visit has one value per dimension: what the listed values leave of the total is "Other"
     // (values folded at write time, other.ts, and those past the list's length).
-    browserStats: withOther(rows.browser, totalClicks),
-    osStats: withOther(rows.os, totalClicks),
-    deviceStats: withOther(rows.device, totalClicks),
-    countryStats: withOther(rows.country, totalClicks),
-    referrerStats: withOther(rows.referrer, totalClicks),
+    browserStats: withOther(rows.browser, totalClicks, namedOther),
+    osStats: withOther(rows.os, totalClicks, namedOther),
+    deviceStats: withOther(rows.device, totalClicks, namedOther),
+    countryStats: withOther(rows.country, totalClicks, namedOther),
+    referrerStats: withOther(rows.referrer, totalClicks, namedOther),
     visitsByDate: zeroFilled(rows.days, plan.shownFrom, plan.to),
     visitsByHour: zeroFilledHours(rows.hours, plan.hours),
-    utmStats: utmWithOther(rows.utm.map((u) => ({ source: u.source || null, medium: u.medium || null, campaign: u.campaign || null, count: u.count })), rows.utmTotal),
+    utmStats: withOther(
+      rows.utm.map((u) => ({ source: u.source || null, medium: u.medium || null, campaign: u.campaign || null, count: u.count })),
+      rows.utmTotal,
+      (count): UtmCount => ({ source: null, medium: null, campaign: null, count, other: true }),
+    ),
   };
 }
 
-/** The list, and an "Other" entry for what it leaves of the total (none when nothing is left). */
-function withOther(listed: NameCount[], total: number): NameCount[] {
+/** The list, and an "Other" entry (made by `other`) for what it leaves of the total (none when nothing is left). */
+function withOther<T extends { count: number }>(listed: T[], total: number, other: (count: number) => T): T[] {
   const rest = total - listed.reduce((n, r) => n + r.count, 0);
-  return rest > 0 ? [...listed, { name: OTHER_NAME, count: rest, other: true }] : listed;
+  return rest > 0 ? [...listed, other(rest)] : listed;
 }
 
-function utmWithOther(listed: UtmCount[], total: number): UtmCount[] {
-  const rest = total - listed.reduce((n, r) => n + r.count, 0);
-  return rest > 0 ? [...listed, { source: null, medium: null, campaign: null, count: rest, other: true }] : listed;
-}
+const namedOther = (count: number): NameCount => ({ name: OTHER_NAME, count, other: true });
 
 /** The name of the entry that sums the values not listed. */
 export const OTHER_NAME = "Other";

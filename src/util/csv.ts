@@ -19,12 +19,11 @@ export function parseCsv(text: string, maxRecords = Infinity): string[][] {
   // The end of an unquoted field: a comma or a line break (a field is sliced, not built a character at a time).
   const delimiter = /[,\r\n]/g;
   while (i <= text.length) {
-    let field: string;
+    let field = "";
     const quoted = text[i] === '"';
     if (quoted) {
       // A quoted field: up to the closing quote not followed by another.
       const startLine = line;
-      field = "";
       i++;
       for (;;) {
         const q = text.indexOf('"', i);
@@ -40,17 +39,12 @@ export function parseCsv(text: string, maxRecords = Infinity): string[][] {
           break;
         }
       }
-      // Anything between the closing quote and the delimiter belongs to the field, as before.
-      delimiter.lastIndex = i;
-      const end = delimiter.exec(text)?.index ?? text.length;
-      field += text.slice(i, end);
-      i = end;
-    } else {
-      delimiter.lastIndex = i;
-      const end = delimiter.exec(text)?.index ?? text.length;
-      field = text.slice(i, end);
-      i = end;
     }
+    // Up to the delimiter (after a quoted part, what follows its closing quote belongs to the field too).
+    delimiter.lastIndex = i;
+    const end = delimiter.exec(text)?.index ?? text.length;
+    field += text.slice(i, end);
+    i = end;
     record.push(unescapeFormula(field));
     const c = text[i];
     if (c === ",") {

@@ -2,6 +2,7 @@
 // recorder thread (src/recorder-thread.ts) in batches. Bounded, with counted drops; close() hands
 // over and writes everything before it resolves.
 
+import { threadEntry } from "../util/thread-entry.ts";
 import { createClickPacker, type Click } from "./click.ts";
 import type { FromRecorder, RecorderInit, ToRecorder } from "./recorder-protocol.ts";
 import type { WriterStats } from "./visit-queue.ts";
@@ -52,13 +53,6 @@ const HANDOVER_CLICKS = 1000;
  */
 export const MAX_TRANSIT_CHARS = 16 * 1024 * 1024;
 
-// In the compiled binary the worker is an embedded entry point (scripts/lib/compile.ts lists it),
-// named by its path below the entry points' common folder, src/; a URL from import.meta.url would
-// point at the source file on the build machine instead. From source, that URL is right.
-function workerEntry(): string {
-  return Bun.main.startsWith("/$bunfs/") ? "./recorder-thread.ts" : new URL("../recorder-thread.ts", import.meta.url).href;
-}
-
 /** Starts the recorder thread; rejects with the reason if it cannot start (e.g. an unusable --geoip-db). */
 export function startClickRecorder(options: RecorderOptions): Promise<ClickRecorder> {
   const init: RecorderInit = {
@@ -71,7 +65,7 @@ export function startClickRecorder(options: RecorderOptions): Promise<ClickRecor
     maxQueued: options.maxQueued ?? 200_000,
     priorityFlag: createPriorityFlag(),
   };
-  const worker = new Worker(workerEntry());
+  const worker = new Worker(threadEntry("recorder-thread.ts"));
   const packer = createClickPacker();
   let dropped = 0;
   let handedOver = 0;

@@ -75,19 +75,8 @@ export function summarize(batch: readonly Visit[], firsts: FirstVisits | null = 
       inHour.uniques++;
       inHour.uniqueBots += bot;
     }
-    const profile = profileOf(v);
-    const c = acc.profiles.get(profile);
-    if (c === undefined) acc.profiles.set(profile, { total: 1, bots: bot });
-    else {
-      c.total++;
-      c.bots += bot;
-    }
-    const k = acc.countries.get(v.country);
-    if (k === undefined) acc.countries.set(v.country, { total: 1, bots: bot });
-    else {
-      k.total++;
-      k.bots += bot;
-    }
+    count(acc.profiles, profileOf(v), bot);
+    count(acc.countries, v.country, bot);
   }
 
   const out: Rollups = { daily: [], hourly: [], dimensions: [], utm: [] };
@@ -115,6 +104,15 @@ export function summarize(batch: readonly Visit[], firsts: FirstVisits | null = 
     out.utm.push(...utm.values());
   }
   return out;
+}
+
+function count<K>(values: Map<K, Counts>, key: K, bot: number): void {
+  const c = values.get(key);
+  if (c === undefined) values.set(key, { total: 1, bots: bot });
+  else {
+    c.total++;
+    c.bots += bot;
+  }
 }
 
 function add(values: Map<string, Counts>, name: string, counts: Counts): void {

@@ -6,7 +6,6 @@
 
 import { DIRECT, UNKNOWN, type Visit } from "./visit.ts";
 import type { Client } from "./ua.ts";
-import { Lru } from "../util/lru.ts";
 import { userAgentDigest } from "./visitor-id.ts";
 
 // Stored values are bounded so that a hostile client cannot grow rows or rollups without limit.
@@ -31,9 +30,9 @@ export type ClickFacts = {
 };
 
 /** Builds the Visit to record for one click. */
-export function buildVisit(facts: ClickFacts, deps: VisitorDeps, parse: Parsers = PLAIN): Visit {
+export function buildVisit(facts: ClickFacts, deps: VisitorDeps): Visit {
   const client = deps.classify(facts.userAgent);
-  const utm = parse.utm(facts.destination);
+  const utm = utmParameters(facts.destination);
   return {
     linkId: facts.linkId,
     ts: facts.now,
@@ -41,30 +40,12 @@ export function buildVisit(facts: ClickFacts, deps: VisitorDeps, parse: Parsers 
     os: client.os,
     device: client.device,
     country: deps.country(facts.clientAddress) ?? UNKNOWN,
-    referrer: parse.referrer(facts.referer),
+    referrer: referrerHost(facts.referer),
     utmSource: utm.source,
     utmMedium: utm.medium,
     utmCampaign: utm.campaign,
     isBot: client.isBot,
     visitor: deps.visitorId ? deps.visitorId(facts.now, facts.linkId, facts.clientAddress, userAgentDigest(facts.userAgent)) : null,
-  };
-}
-
-type Parsers = { referrer: (referer: string | null) => string; utm: (url: string) => Utm };
-const PLAIN: Parsers = { referrer: referrerHost, utm: utmParameters };
-
-/** buildVisit's string parsers behind bounded caches: clicks repeat the same Referer and campaign URL. */
-export function cachedParsers(entries = 10_000): Parsers {
-  const referrer = memo(referrerHost, entries);
-  return { referrer: (referer) => (referer === null ? DIRECT : referrer(referer)), utm: memo(utmParameters, entries) };
-}
-
-function memo<V>(f: (key: string) => V, entries: number): (key: string) => V {
-  const cache = new Lru<string, V>(entries);
-  return (key) => {
-    let value = cache.get(key);
-    if (value === undefined) cache.set(key, (value = f(key)));
-    return value;
   };
 }
 

@@ -4,6 +4,7 @@
 // holds it (README: How clicks are counted). PostgreSQL needs none of this: its reads are answered
 // by the database server while the click thread goes on.
 
+import { threadEntry } from "../../util/thread-entry.ts";
 import type { LinkLister, LinkPage } from "../../links/list.ts";
 import { everyLink } from "../../links/list.ts";
 import type { StatsRows, StatsSource } from "../../stats/link-stats.ts";
@@ -11,12 +12,6 @@ import type { OverviewRows, OverviewSource } from "../../stats/overview.ts";
 import type { FromReader, ReadRequest, ReadResult, ToReader } from "./reader-protocol.ts";
 
 export type SqliteReader = { stats: StatsSource; lister: LinkLister; overview: OverviewSource; close(): Promise<void> };
-
-// In the compiled binary the worker is an embedded entry point (scripts/lib/compile.ts lists it),
-// named by its path below src/; from source, a URL next to this file.
-function workerEntry(): string {
-  return Bun.main.startsWith("/$bunfs/") ? "./reader-thread.ts" : new URL("../../reader-thread.ts", import.meta.url).href;
-}
 
 /** An error from the reader thread, with the database's code (SQLITE_BUSY, …) that src/db/errors.ts reads. */
 class ReadError extends Error {
@@ -27,7 +22,7 @@ class ReadError extends Error {
 
 /** Starts the reader thread on the file at path (migrated already); rejects when it cannot open it. */
 export function startSqliteReader(path: string): Promise<SqliteReader> {
-  const worker = new Worker(workerEntry());
+  const worker = new Worker(threadEntry("reader-thread.ts"));
   const waiting = new Map<number, { resolve: (r: ReadResult) => void; reject: (e: Error) => void }>();
   let next = 0;
   let onClosed: (() => void) | null = null;

@@ -11,7 +11,9 @@ import type { ClickRecorder } from "./visits/recorder.ts";
 import type { RateLimiter } from "./http/rate-limit.ts";
 import { handleCreate } from "./http/create.ts";
 import { handleStats, mayReadStats } from "./http/stats.ts";
-import { handleRedirect } from "./http/redirect.ts";
+import { handlePasswordForm, handleRedirect } from "./http/redirect.ts";
+import type { ClickFactsSource } from "./http/click-facts.ts";
+import type { PasswordGuard } from "./http/link-password.ts";
 import { handleHealth } from "./http/health.ts";
 import { handleDeleteLink, handleGetLink, handleListLinks, handlePatchLink } from "./http/links.ts";
 import { handleExport, handleImport } from "./http/links-transfer.ts";
@@ -41,6 +43,11 @@ export type AppDeps = Pick<Storage, "links" | "lister" | "stats" | "keys" | "ses
   metricsAllow: TrustedProxies | null;
   requests: RequestMetrics;
   recorder: Pick<ClickRecorder, "record" | "stats" | "hurry">;
+  /** what redirect rules read about a click, and the guard on link passwords */
+  clickFacts: ClickFactsSource;
+  passwords: PasswordGuard;
+  /** --not-found-redirect, or the 404 page */
+  notFound: () => Response;
   trusted: TrustedProxies;
   limiter: RateLimiter;
   log: Logger;
@@ -113,9 +120,13 @@ export function createApp(deps: AppDeps) {
           return verdict === "ok" ? "ok" : verdict === "not_found" ? "not_found" : "private";
         },
         version: deps.version,
+        rootRedirect: () => deps.config.rootRedirect,
+        crawlable: () => deps.links.crawlable(),
       }),
     )
-    .get("/:id", ({ request, params, server }) => handleRedirect(request, params.id, server, deps));
+    .get("/:id", ({ request, params, server }) => handleRedirect(request, params.id, server, deps))
+    // A password-protected link's form posts here (link-password.ts).
+    .post("/:id", ({ request, params, server }) => handlePasswordForm(request, params.id, server, deps), { parse: "none" });
   routeList = () => app.routes;
   return app;
 }

@@ -31,6 +31,10 @@ export type Config = Readonly<{
   metricsAllow: string;
   /** Destinations on localhost, loopback, unspecified and link-local addresses accepted (README: Security). */
   allowLoopbackDestinations: boolean;
+  /** Where `/` sends visitors instead of the public form; null = the form. */
+  rootRedirect: string | null;
+  /** Where an unknown (or not yet valid) short link sends visitors instead of the 404 page; null = the page. */
+  notFoundRedirect: string | null;
   logFormat: LogFormat;
 }>;
 
@@ -57,6 +61,8 @@ export const FLAGS: readonly Flag[] = [
   { name: "blocklist", value: true, help: "file of blocked domains and /regex/ entries, one a line (reloaded on SIGHUP or change)" },
   { name: "metrics-allow", value: true, help: "addresses that may read /metrics without an admin key: IPs/CIDRs, loopback, private, or off (default loopback)" },
   { name: "allow-loopback-destinations", value: false, help: "accept links to localhost, loopback and link-local addresses (refused by default; private LAN addresses are always accepted)" },
+  { name: "root-redirect", value: true, help: "an http(s) URL that / redirects to instead of showing the public form" },
+  { name: "not-found-redirect", value: true, help: "an http(s) URL that unknown short links redirect to instead of the not-found page" },
   { name: "log-format", value: true, help: "text or json (default text)" },
   { name: "help", value: false, help: "show this help and exit" },
   { name: "version", value: false, help: "print the version and exit" },
@@ -168,6 +174,9 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
     throw new ConfigError((err instanceof Error ? err.message : String(err)).replace(/^--trust-proxy/, named("trust-proxy")));
   }
 
+  const rootRedirect = redirectUrl(given.get("root-redirect"), named("root-redirect"));
+  const notFoundRedirect = redirectUrl(given.get("not-found-redirect"), named("not-found-redirect"));
+
   const config: Config = Object.freeze({
     port,
     host,
@@ -181,9 +190,21 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
     blocklist: given.get("blocklist") ?? null,
     metricsAllow,
     allowLoopbackDestinations: given.has("allow-loopback-destinations"),
+    rootRedirect,
+    notFoundRedirect,
     logFormat,
   });
   return { config, help, version, command, commandArgs: positional.slice(1), commandFlags };
+}
+
+/** An instance redirect: an absolute http(s) URL, kept in the form a Location header carries. */
+function redirectUrl(raw: string | undefined, name: string): string | null {
+  if (raw === undefined || raw === "") return null;
+  const url = URL.parse(raw.trim());
+  if (url === null || (url.protocol !== "http:" && url.protocol !== "https:") || url.hostname === "") {
+    throw new ConfigError(`${name}: expected an absolute http:// or https:// URL, got ${JSON.stringify(raw)}`);
+  }
+  return url.href;
 }
 
 /** `name`: how the value was given (--port or SHORTENER_PORT), for the error message. */

@@ -6,6 +6,8 @@ export const ERROR_CODES = [
   "url_missing", "url_invalid", "url_too_long", "url_scheme", "url_credentials", "url_self", "url_local", "url_blocked",
   "alias_invalid", "alias_reserved", "alias_taken", "alias_retired",
   "expires_invalid", "expires_past", "max_clicks_invalid", "tags_invalid",
+  "rules_invalid", "variants_invalid", "password_invalid", "redirect_type_invalid", "valid_from_invalid",
+  "password_required", "password_wrong",
   "rate_limited", "body_too_large", "unsupported_media_type", "bad_request", "too_many_rows",
   "auth_required", "auth_invalid", "auth_rate_limited", "origin_mismatch", "host_mismatch", "metrics_forbidden",
   "id_missing", "bad_range", "not_found", "method_not_allowed",
@@ -17,6 +19,8 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 export const ERROR_FIELDS = [
   "url", "custom_url", "expires_at", "max_clicks", "tags",
   "expiresAt", "maxClicks", "disabled",
+  "rules", "variants", "password", "password_hash", "passwordHash", "redirect_type", "redirectType", "valid_from", "validFrom",
+  "fallback_url", "fallbackUrl", "crawlable",
   "id", "from", "to", "bots",
   "q", "tag", "status", "sort", "order", "limit", "cursor", "include", "format", "ids", "key",
 ] as const;

@@ -1,6 +1,9 @@
 // Entry point: parse config → open db (migrate) → start the click recorder thread → listen;
 // on SIGTERM/SIGINT stop accepting, finish requests, write every queued visit, close, exit 0.
 
+import { createClickFactsSource } from "./http/click-facts.ts";
+import { createPasswordGuard } from "./http/link-password.ts";
+import { notFoundAnswer } from "./http/not-found.ts";
 import { parseArgs, helpText, ConfigError, type Config } from "./config.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { VERSION, versionLine } from "./version.ts";
@@ -101,6 +104,7 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
     await storage.close();
     return 2;
   }
+  const clickFacts = createClickFactsSource({ trusted: parseTrustedProxies(config.trustProxy), geoipDb: config.geoipDb, salts: storage.salts, log });
   const deps = {
     config,
     storage,
@@ -117,6 +121,9 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
     metricsAllow: config.metricsAllow === "off" ? null : parseTrustedProxies(config.metricsAllow),
     requests: createRequestMetrics(),
     recorder,
+    clickFacts,
+    passwords: createPasswordGuard(),
+    notFound: notFoundAnswer(config.notFoundRedirect),
     trusted: parseTrustedProxies(config.trustProxy),
     limiter: createRateLimiter(config.createRateLimit),
     log,
@@ -166,6 +173,7 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
     };
     process.on("SIGHUP", () => {
       recorder.reloadGeo();
+      clickFacts.reloadGeo();
       void blocklist.reload();
     });
     process.on("SIGTERM", () => void stop("SIGTERM"));

@@ -11,6 +11,8 @@ import { ERROR_CODES, ERROR_FIELDS } from "../errors.ts";
 import { LINK_STATUSES } from "../links/link.ts";
 import { MAX_TAGS } from "../links/options.ts";
 import { SCOPES } from "../auth/keys.ts";
+import { CONDITION_TYPES, DEVICES, MAX_CONDITIONS, MAX_RULES, MAX_VARIANTS, MAX_WEIGHT, MIN_VARIANTS, SYSTEMS } from "../links/rules.ts";
+import { REDIRECT_TYPES } from "../links/behaviour.ts";
 
 const closed = { additionalProperties: false } as const;
 type Literals<V extends readonly string[]> = { -readonly [K in keyof V]: TLiteral<V[K] & string> };
@@ -26,6 +28,30 @@ const Tag = t.String({ pattern: "^[A-Za-z0-9_-]{1,30}$" });
 
 /** `{success: true, data}` around a response's payload. */
 const ok = <D extends TSchema>(data: D) => t.Object({ success: t.Literal(true), data }, closed);
+
+// Redirect rules (README: Redirect rules): the same shape in requests and answers.
+export const Variant = t.Object({ url: t.String(), weight: t.Integer({ minimum: 1, maximum: MAX_WEIGHT }) }, closed);
+const Variants = t.Array(Variant, { minItems: MIN_VARIANTS, maxItems: MAX_VARIANTS, description: "a split by integer weights; a visitor keeps their variant for the UTC day" });
+export const Condition = t.Union(
+  [
+    t.Object({ type: t.Literal("device"), value: oneOf(DEVICES) }, closed),
+    t.Object({ type: t.Literal("os"), value: oneOf(Object.keys(SYSTEMS) as (keyof typeof SYSTEMS)[]) }, closed),
+    t.Object({ type: t.Literal("browser"), value: t.String({ description: "a name as the stats show it: Chrome, Firefox, Safari, Edge, …" }) }, closed),
+    t.Object({ type: t.Literal("language"), value: t.String({ description: "de (any region) or pt-BR; compared with the visitor's most preferred language" }) }, closed),
+    t.Object({ type: t.Literal("country"), value: t.String({ pattern: "^[A-Za-z]{2}$", description: "ISO 3166 alpha-2" }) }, closed),
+    t.Object({ type: t.Literal("query"), key: t.String(), value: t.Optional(t.String({ description: "without it, the parameter being present is enough" })) }, closed),
+    t.Object({ type: t.Literal("cidr"), value: t.String({ description: "203.0.113.0/24, 2001:db8::/32, or one address" }) }, closed),
+    t.Object({ type: t.Union([t.Literal("after"), t.Literal("before")]), value: t.String({ description: "ISO 8601 with a zone; after: from this instant, before: until it" }) }, closed),
+  ],
+  { description: `one of ${CONDITION_TYPES.join(", ")}` },
+);
+export const Rule = t.Object(
+  { conditions: t.Array(Condition, { minItems: 1, maxItems: MAX_CONDITIONS }), url: t.Optional(t.String()), variants: t.Optional(Variants) },
+  { ...closed, description: "all conditions must hold; then url, or a split among variants" },
+);
+const Rules = t.Array(Rule, { maxItems: MAX_RULES, description: "the first rule whose conditions all hold gives the destination, else the link's own" });
+const RedirectType = t.Union(REDIRECT_TYPES.map((n) => t.Literal(n)), { description: "302 by default; 301 and 308 may be cached by browsers, and repeat clicks then go uncounted" });
+const Warnings = t.Optional(t.Array(t.String(), { description: "what the owner should know about the link as saved (a permanent redirect)" }));
 
 export const FieldProblem = t.Object({ code: oneOf(ERROR_CODES), field: oneOf(ERROR_FIELDS), error: t.String() }, closed);
 
@@ -45,17 +71,31 @@ export const CreateFields = t.Object(
     expires_at: t.Optional(t.String({ description: "ISO 8601 time with a zone, or YYYY-MM-DD (the end of that UTC day); in the future" })),
     max_clicks: t.Optional(t.Union([t.Integer({ minimum: 1 }), t.String({ pattern: "^\\s*\\d+\\s*$" })])),
     tags: t.Optional(t.Union([t.String({ description: "comma-separated" }), t.Array(Tag, { maxItems: MAX_TAGS })])),
+    rules: t.Optional(Rules),
+    variants: t.Optional(Variants),
+    password: t.Optional(t.String({ minLength: 1, maxLength: 200, description: "visitors must give it; stored only as an argon2id hash" })),
+    redirect_type: t.Optional(t.Union([RedirectType, t.String({ pattern: "^30[1278]$" })])),
+    valid_from: t.Optional(t.String({ description: "ISO 8601 with a zone; before it the link answers like an unknown id" })),
+    fallback_url: t.Optional(t.String({ description: "where an expired, click-limited or disabled link sends visitors instead of its 410 page" })),
+    crawlable: t.Optional(t.Union([t.Boolean(), t.String()])),
   },
-  { description: "The same names in multipart/form-data (the spec's type), urlencoded and JSON" },
+  { description: "The same names in multipart/form-data (the spec's type), urlencoded and JSON; rules and variants in JSON (in JSON, redirectType, validFrom and fallbackUrl are taken too)" },
 );
 
-export const Created = ok(t.Object({ shortUrl: t.String(), statsUrl: t.String() }, closed));
+export const Created = ok(t.Object({ shortUrl: t.String(), statsUrl: t.String(), warnings: Warnings }, closed));
 
 export const NameCount = t.Object(
   { name: t.String(), count: Count, other: t.Optional(t.Literal(true, { description: "the entry named Other: the clicks of every value not listed (README: Statistics stay bounded)" })) },
   closed,
 );
-export const RecentVisit = t.Object({ timestamp: Time, browser: t.String(), os: t.String(), device: t.String(), country: t.String(), referrer: t.String(), isBot: t.Boolean() }, closed);
+export const RecentVisit = t.Object(
+  {
+    timestamp: Time, browser: t.String(), os: t.String(), device: t.String(), country: t.String(), referrer: t.String(), isBot: t.Boolean(),
+    rule: t.Optional(t.String({ description: "for a link with rules or a split: the rule that gave the destination (\"rule 2\"), or \"default\"" })),
+    variant: t.Optional(t.String({ description: "the variant's URL, when the destination was a split" })),
+  },
+  closed,
+);
 /** `unique`: visitors counted once per day (README: Unique visitors) */
 export const DateCount = t.Object({ date: Day, count: Count, unique: Count }, closed);
 /** `hour`: the start of a UTC hour */
@@ -81,6 +121,9 @@ export const LinkStats = t.Object(
     /** the last 48 hours of the range (ending now when it ends today), zero-filled */
     visitsByHour: t.Array(HourCount),
     utmStats: t.Array(UtmCount),
+    ruleStats: t.Array(NameCount, { description: "clicks per rule (\"rule 1\", …) and \"default\" for clicks that matched none; empty for a link without rules or a split" }),
+    variantStats: t.Array(NameCount, { description: "clicks per variant URL of a split" }),
+    fallbackStats: t.Array(NameCount, { description: "visitors sent to the fallback URL, per reason (expired, disabled): not clicks, and not in any other figure" }),
   },
   closed,
 );
@@ -100,6 +143,14 @@ const linkFields = {
   totalClicks: Count,
   humanClicks: Count,
   lastClickAt: NullableTime,
+  rules: Rules,
+  variants: t.Union([Variants, t.Null()]),
+  passwordProtected: t.Boolean(),
+  redirectType: RedirectType,
+  validFrom: NullableTime,
+  fallbackUrl: t.Union([t.String(), t.Null()]),
+  crawlable: t.Boolean(),
+  warnings: Warnings,
 };
 export const Link = t.Object(linkFields, { ...closed, description: "A link as the owner manages it" });
 export const ListedLink = t.Object({ ...linkFields, daily: t.Optional(t.Array(Count, { minItems: 30, maxItems: 30, description: "with include=daily: clicks per UTC day of the last 30, today last" })) }, closed);
@@ -115,8 +166,15 @@ export const LinkChanges = t.Object(
     maxClicks: t.Optional(t.Union([t.Integer({ minimum: 1 }), t.String(), t.Null()])),
     disabled: t.Optional(t.Union([t.Boolean(), t.Null()])),
     tags: t.Optional(t.Union([t.Array(Tag, { maxItems: MAX_TAGS }), t.String(), t.Null()])),
+    rules: t.Optional(t.Union([Rules, t.Null()])),
+    variants: t.Optional(t.Union([Variants, t.Null()])),
+    password: t.Optional(t.Union([t.String({ minLength: 1, maxLength: 200 }), t.Null()])),
+    redirectType: t.Optional(t.Union([RedirectType, t.Null()])),
+    validFrom: t.Optional(t.Union([t.String(), t.Null()])),
+    fallbackUrl: t.Optional(t.Union([t.String(), t.Null()])),
+    crawlable: t.Optional(t.Union([t.Boolean(), t.Null()])),
   },
-  { ...closed, description: "Any of these; null clears expiresAt, maxClicks and tags" },
+  { ...closed, description: "Any of these; null clears expiresAt, maxClicks, tags, rules, variants, password, validFrom and fallbackUrl (and sets redirectType to 302, crawlable to false)" },
 );
 
 export const TransferRecord = t.Object(
@@ -132,12 +190,29 @@ export const TransferRecord = t.Object(
     total_clicks: Count,
     human_clicks: Count,
     last_click_at: NullableTime,
+    rules: t.Union([Rules, t.Null()]),
+    variants: t.Union([Variants, t.Null()]),
+    password_hash: t.Union([t.String({ description: "the argon2id hash of the link's password, so an import keeps it" }), t.Null()]),
+    redirect_type: RedirectType,
+    valid_from: NullableTime,
+    fallback_url: t.Union([t.String(), t.Null()]),
+    crawlable: t.Boolean(),
   },
   closed,
 );
 export const ExportJson = t.Array(TransferRecord);
 
-export const ImportRows = t.Array(t.Object({ url: t.String(), custom_url: t.Optional(t.String()), expires_at: t.Optional(t.String()), max_clicks: t.Optional(t.Union([t.Integer(), t.String()])), tags: t.Optional(t.Union([t.Array(t.String()), t.String()])) }), { maxItems: 10_000 });
+export const ImportRows = t.Array(
+  t.Object({
+    url: t.String(), custom_url: t.Optional(t.String()), expires_at: t.Optional(t.String()), max_clicks: t.Optional(t.Union([t.Integer(), t.String()])),
+    tags: t.Optional(t.Union([t.Array(t.String()), t.String()])),
+    rules: t.Optional(t.Union([Rules, t.String(), t.Null()])), variants: t.Optional(t.Union([Variants, t.String(), t.Null()])),
+    password: t.Optional(t.String()), password_hash: t.Optional(t.Union([t.String(), t.Null()])),
+    redirect_type: t.Optional(t.Union([t.Integer(), t.String()])), valid_from: t.Optional(t.Union([t.String(), t.Null()])),
+    fallback_url: t.Optional(t.Union([t.String(), t.Null()])), crawlable: t.Optional(t.Union([t.Boolean(), t.String()])),
+  }),
+  { maxItems: 10_000 },
+);
 const rowOutcomes = {
   created: t.Array(t.Object({ row: t.Integer({ minimum: 1 }), id: t.String(), shortUrl: t.String() }, closed)),
   failed: t.Array(t.Object({ row: t.Integer({ minimum: 1 }), code: oneOf(ERROR_CODES), error: t.String() }, closed)),

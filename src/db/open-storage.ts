@@ -44,6 +44,7 @@ export async function withRules(engine: EngineStorage): Promise<Storage> {
     stats: createStatsReader(engine.stats),
     keys: createKeyStore(engine.keys),
     sessions: createSessionStore(engine.sessions),
+    salts: engine.salts,
     ...createOverview(engine.overview),
     ping: engine.ping,
     size: engine.size,

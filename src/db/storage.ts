@@ -10,6 +10,7 @@ import type { KeyRepository, KeyStore } from "../auth/keys.ts";
 import type { SessionRepository, SessionStore } from "../auth/sessions.ts";
 import type { DailyCounts, OverviewReader, OverviewSource } from "../stats/overview.ts";
 import type { MaybePromise } from "../util/maybe.ts";
+import type { SaltStore } from "../visits/visitor-id.ts";
 
 export type Engine = "sqlite" | "postgres";
 
@@ -36,6 +37,8 @@ export type EngineStorage = Database & {
   overview: OverviewSource;
   keys: KeyRepository;
   sessions: SessionRepository;
+  /** The day's visitor salts, read on the click thread to pick a split's variant (the recorder has its own). */
+  salts: SaltStore;
   /** Keeps the link store's cache in step with changes made by other instances (PostgreSQL); stopped by close(). */
   follow?(links: LinkStore): Promise<void>;
 };
@@ -47,6 +50,7 @@ export type Storage = Database & {
   stats: StatsReader;
   keys: KeyStore;
   sessions: SessionStore;
+  salts: SaltStore;
   overview: OverviewReader;
   dailyCounts: DailyCounts;
 };

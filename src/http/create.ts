@@ -15,6 +15,7 @@ import { publicBase, requestClient, type PeerServer } from "./request-origin.ts"
 import { apiError, badHost, fieldErrors, json } from "./responses.ts";
 import { retryWhileBusy, storageUnavailable } from "./write-retry.ts";
 import { logAction } from "./audit.ts";
+import { warnings } from "./link-json.ts";
 
 export type CreateDeps = AuthDeps & {
   config: Config;
@@ -24,7 +25,13 @@ export type CreateDeps = AuthDeps & {
   recorder: Pick<ClickRecorder, "hurry">;
 };
 
-export const CREATE_FIELDS: Record<string, FieldKind> = { url: "text", custom_url: "text", expires_at: "text", max_clicks: "count", tags: "list" };
+export const CREATE_FIELDS: Record<string, FieldKind> = {
+  url: "text", custom_url: "text", expires_at: "text", max_clicks: "count", tags: "list",
+  rules: "json", variants: "json", password: "text", redirect_type: "count", valid_from: "text", fallback_url: "text", crawlable: "flag",
+  // The management API's names, which a JSON create takes too (README: Redirect rules).
+  redirectType: "count", validFrom: "text", fallbackUrl: "text",
+};
+const CAMEL_TO_SNAKE = [["redirectType", "redirect_type"], ["validFrom", "valid_from"], ["fallbackUrl", "fallback_url"]] as const;
 
 export async function handleCreate(request: Request, server: PeerServer, deps: CreateDeps): Promise<Response> {
   const auth = await authenticate(request, server, deps);
@@ -46,6 +53,10 @@ export async function handleCreate(request: Request, server: PeerServer, deps: C
 
   const body = await readFormFields(request, CREATE_FIELDS);
   if (!body.ok) return apiError(body.status, body.code, body.error);
+  for (const [camel, snake] of CAMEL_TO_SNAKE) {
+    if (body.fields[snake] === undefined) body.fields[snake] = body.fields[camel];
+    delete body.fields[camel];
+  }
 
   const rules = destinationRules(deps, base, request, server);
   let result;
@@ -67,6 +78,6 @@ export async function handleCreate(request: Request, server: PeerServer, deps: C
   const lang = pickLanguage(request.headers.get("accept-language"));
   return json(201, {
     success: true,
-    data: { shortUrl: `${base}/${result.link.id}`, statsUrl: `${base}/${lang}/stats/${result.link.id}` },
+    data: { shortUrl: `${base}/${result.link.id}`, statsUrl: `${base}/${lang}/stats/${result.link.id}`, ...warnings(result.link) },
   });
 }

@@ -5,9 +5,12 @@
 /** Larger than any valid request (a 2,048-character URL, a 30-character alias, multipart framing). */
 export const MAX_BODY_BYTES = 16 * 1024;
 
-/** text: a string; count: a string or a JSON number; list: a string, repeated form fields or a JSON array. */
-export type FieldKind = "text" | "count" | "list";
-export type FieldValue = string | number | unknown[];
+/**
+ * text: a string; count: a string or a JSON number; list: a string, repeated form fields or a JSON
+ * array; flag: a string or a JSON boolean; json: a string, or in JSON any value (rules, variants).
+ */
+export type FieldKind = "text" | "count" | "list" | "flag" | "json";
+export type FieldValue = string | number | boolean | unknown[] | Record<string, unknown>;
 export type FormFields = Record<string, FieldValue | undefined>;
 
 export type BodyResult =
@@ -63,7 +66,10 @@ const JSON_KINDS: Record<FieldKind, (v: unknown) => boolean> = {
   text: (v) => typeof v === "string",
   count: (v) => typeof v === "string" || typeof v === "number",
   list: (v) => typeof v === "string" || Array.isArray(v),
+  flag: (v) => typeof v === "string" || typeof v === "boolean",
+  json: () => true,
 };
+const KIND_WORDS: Record<FieldKind, string> = { text: "a string", count: "a number", list: "an array of strings", flag: "true or false", json: "JSON" };
 
 function fromJson(text: string, kinds: Record<string, FieldKind>): BodyResult {
   const body: unknown = JSON.parse(text);
@@ -75,7 +81,7 @@ function fromJson(text: string, kinds: Record<string, FieldKind>): BodyResult {
   for (const [name, kind] of Object.entries(kinds)) {
     const value = record[name];
     if (value === undefined || value === null) continue;
-    if (!JSON_KINDS[kind](value)) return { ok: false, status: 400, code: "bad_request", error: `${name} must be ${kind === "text" ? "a string" : kind === "count" ? "a number" : "an array of strings"}` };
+    if (!JSON_KINDS[kind](value)) return { ok: false, status: 400, code: "bad_request", error: `${name} must be ${KIND_WORDS[kind]}` };
     if ((typeof value === "string" && value.includes("\uFFFD")) || !wellFormedText(value)) return { ok: false, status: 400, code: "bad_request", error: `${name} is not valid UTF-8` };
     fields[name] = value as FieldValue;
   }

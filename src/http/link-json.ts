@@ -4,6 +4,7 @@ import type { Language } from "../lang.ts";
 import { statusNow, type Link } from "../links/link.ts";
 import type { LinkJson } from "../api/types.ts";
 import { isoTime } from "../util/day.ts";
+import { redirectWarning } from "../links/behaviour.ts";
 
 export type { LinkJson } from "../api/types.ts";
 
@@ -23,5 +24,19 @@ export function linkJson(link: Link, base: string, lang: Language, now: number, 
     totalClicks: link.totalClicks,
     humanClicks: link.humanClicks,
     lastClickAt: isoTime(link.lastClickAt),
+    rules: link.rules ?? [],
+    variants: link.variants,
+    passwordProtected: link.passwordHash !== null,
+    redirectType: link.redirectType,
+    validFrom: isoTime(link.validFrom),
+    fallbackUrl: link.fallbackUrl,
+    crawlable: link.crawlable,
+    ...warnings(link),
   };
+}
+
+/** `warnings` only when there is something to say: a permanent redirect. */
+export function warnings(link: Pick<Link, "redirectType">): { warnings?: string[] } {
+  const warning = redirectWarning(link.redirectType);
+  return warning === null ? {} : { warnings: [warning] };
 }

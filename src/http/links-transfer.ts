@@ -2,7 +2,7 @@
 // creates each row of a CSV or JSON array like a create would and reports every row's outcome.
 
 import { createLink, type CreateFields } from "../links/create.ts";
-import { csvValues, EXPORT_COLUMNS, IMPORT_COLUMNS, transferRecord } from "../links/transfer.ts";
+import { BEHAVIOUR_COLUMNS, csvValues, EXPORT_COLUMNS, IMPORT_COLUMNS, transferRecord } from "../links/transfer.ts";
 import { csvRecord, CsvError, parseCsv } from "../util/csv.ts";
 import { ownerFilter, requirePrincipal, type Principal } from "./auth.ts";
 import { looksLikeId } from "../links/alias.ts";
@@ -124,6 +124,9 @@ export async function handleImport(request: Request, server: PeerServer, deps: L
   return json(200, { success: true, data: outcome });
 }
 
+/** What a row may say: an export's first five columns, its behaviour columns, and a password to set. */
+const ROW_COLUMNS = [...IMPORT_COLUMNS, ...BEHAVIOUR_COLUMNS, "password"] as const;
+
 type Rows = { ok: true; rows: (CreateFields | null)[] } | { ok: false; status: 400 | 413; error: string };
 const TOO_MANY: Rows = { ok: false, status: 413, error: `at most ${MAX_IMPORT_ROWS} rows per import; split the file` };
 
@@ -137,10 +140,10 @@ function csvRows(text: string): Rows {
   }
   const header = (records.shift() ?? []).map((h) => h.trim().toLowerCase());
   if (!header.includes("url")) return { ok: false, status: 400, error: `the first line must be a header with the columns ${IMPORT_COLUMNS.join(",")} (url at least)` };
-  const at = Object.fromEntries(IMPORT_COLUMNS.map((c) => [c, header.indexOf(c)]));
+  const at = Object.fromEntries(ROW_COLUMNS.map((c) => [c, header.indexOf(c)]));
   const data = records.filter((r) => !(r.length === 1 && r[0]!.trim() === "")); // blank lines
   if (data.length > MAX_IMPORT_ROWS) return TOO_MANY;
-  return { ok: true, rows: data.map((r) => Object.fromEntries(IMPORT_COLUMNS.filter((c) => at[c]! >= 0).map((c) => [c, r[at[c]!] ?? ""])) as CreateFields) };
+  return { ok: true, rows: data.map((r) => Object.fromEntries(ROW_COLUMNS.filter((c) => at[c]! >= 0).map((c) => [c, r[at[c]!] ?? ""])) as CreateFields) };
 }
 
 function jsonRows(text: string): Rows {
@@ -156,7 +159,7 @@ function jsonRows(text: string): Rows {
   return {
     ok: true,
     rows: value.map((v) =>
-      typeof v === "object" && v !== null && !Array.isArray(v) ? (Object.fromEntries(IMPORT_COLUMNS.map((c) => [c, (v as Record<string, unknown>)[c]])) as CreateFields) : null,
+      typeof v === "object" && v !== null && !Array.isArray(v) ? (Object.fromEntries(ROW_COLUMNS.map((c) => [c, (v as Record<string, unknown>)[c]])) as CreateFields) : null,
     ),
   };
 }

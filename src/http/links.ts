@@ -7,6 +7,7 @@ import { pickLanguage } from "../lang.ts";
 import { looksLikeId } from "../links/alias.ts";
 import type { Blocklist } from "../links/blocklist.ts";
 import { parseChanges } from "../links/changes.ts";
+import { hashBehaviour } from "../links/behaviour.ts";
 import type { Link } from "../links/link.ts";
 import { encodeCursor, type LinkLister } from "../links/list.ts";
 import type { LinkStore } from "../links/store.ts";
@@ -103,13 +104,14 @@ export async function handlePatchLink(request: Request, id: string, server: Peer
   let updated: Link | null;
   try {
     // The store drops its cached entry before this returns: the next click uses the new values.
-    updated = await retryWhileBusy(() => deps.links.update(id, parsed.changes), deps.recorder.hurry);
+    const changes = { ...parsed.changes, ...(await hashBehaviour(parsed.behaviour)) };
+    updated = await retryWhileBusy(() => deps.links.update(id, changes), deps.recorder.hurry);
   } catch (err) {
     logAction(deps.log, principal, "update", id, "storage_unavailable");
     return storageUnavailable(err, deps.log, "updating a link");
   }
   if (updated === null) return linkNotFound(id); // deleted in between
-  logAction(deps.log, principal, "update", id, `ok ${Object.keys(parsed.changes).join(",")}`);
+  logAction(deps.log, principal, "update", id, `ok ${[...Object.keys(parsed.changes), ...Object.keys(parsed.behaviour)].join(",")}`);
   return json(200, { success: true, data: render(updated) });
 }
 

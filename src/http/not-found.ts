@@ -11,6 +11,12 @@ export const HTML_SECURITY_HEADERS = {
   "Referrer-Policy": "no-referrer",
 } as const;
 
+/** What an unknown short link answers: the page, or a redirect to --not-found-redirect. */
+export function notFoundAnswer(redirect: string | null): () => Response {
+  if (redirect === null) return notFoundPage;
+  return () => new Response(null, { status: 302, headers: { Location: redirect, "Cache-Control": "no-store" } });
+}
+
 export function notFoundPage(): Response {
   return new Response(PAGE, {
     status: 404,

@@ -1,4 +1,6 @@
 // GET /<id>: the click. Answers from memory with a 302 and hands the click's raw facts to the recorder.
+// A link with rules, a split, a password or a redirect code of its own takes the routed way
+// (router.ts); a plain link's click never reads more than it did before they existed.
 
 import type { Admission, LinkStore } from "../links/store.ts";
 import { describeStorageFailure, isStorageFailure } from "../db/errors.ts";
@@ -6,10 +8,15 @@ import { unavailablePage } from "./unavailable.ts";
 import { looksLikeId } from "../links/alias.ts";
 import type { TrustedProxies } from "../visits/client-ip.ts";
 import type { ClickRecorder } from "../visits/recorder.ts";
-import { peerAddress, type PeerServer } from "./request-origin.ts";
-import { notFoundPage } from "./not-found.ts";
+import { peerAddress, requestClient, type PeerServer } from "./request-origin.ts";
 import { gonePage } from "./gone.ts";
-import { compileDestination, withClickQuery } from "../links/destination.ts";
+import { compileDestination, withClickQuery, type Destination } from "../links/destination.ts";
+import type { LinkRoute } from "../links/router.ts";
+import type { GoneReason } from "../links/link.ts";
+import { fallbackText } from "../visits/visit.ts";
+import type { MaybePromise } from "../util/maybe.ts";
+import type { ClickFactsSource } from "./click-facts.ts";
+import { checkPassword, PASSWORD_HEADER, passwordPage, postedPassword, type PasswordGuard } from "./link-password.ts";
 import type { Logger } from "../log.ts";
 import type { Blocklist } from "../links/blocklist.ts";
 
@@ -21,35 +28,100 @@ export type RedirectDeps = {
   log: Pick<Logger, "error">;
   /** --blocklist, for a Location that a click's query changed */
   blocklist: () => Pick<Blocklist, "matches" | "patterns">;
+  /** the facts redirect rules read (only links with rules ask) */
+  clickFacts: ClickFactsSource;
+  /** wrong link passwords, limited per address and per link */
+  passwords: PasswordGuard;
+  /** --not-found-redirect, or the 404 page */
+  notFound: () => Response;
 };
 
 const CACHE_CONTROL = "no-store, max-age=0";
 
+/** A GET or HEAD of /<id>. */
 export function handleRedirect(request: Request, id: string, server: PeerServer, deps: RedirectDeps, requestUrl = request.url): Response | Promise<Response> {
   const click = request.method === "GET";
   const now = deps.now();
-  if (!looksLikeId(id)) return notFoundPage();
-  const admitted = deps.links.admit(id, click, now);
+  if (!looksLikeId(id)) return deps.notFound();
+  return admitted(deps.links.admit(id, click, now), deps, id, (a) => answer(a, request, id, server, deps, requestUrl, click, now));
+}
+
+/**
+ * A POST of /<id>: the password page's form. The right password is a click, answered with a 303
+ * (a 307 or 308 would post the password on to the destination).
+ */
+export async function handlePasswordForm(request: Request, id: string, server: PeerServer, deps: RedirectDeps): Promise<Response> {
+  const now = deps.now();
+  if (!looksLikeId(id)) return deps.notFound();
+  const seen = await deps.links.admit(id, false, now);
+  // Anything but a protected link: the form has nothing to do here; the link answers as it would.
+  if (seen === null || "gone" in seen || seen.route?.passwordHash == null) return seeOther(request.url);
+  const given = await postedPassword(request);
+  if (given === null) return passwordPage(request, 401, null);
+  const check = await checkPassword(given, seen.route.passwordHash, id, requestClient(server, request, deps.trusted), deps.passwords, now, request, true);
+  if (!check.ok) return check.response;
+  return admitted(deps.links.admit(id, true, now), deps, id, (a) => {
+    if (a === null || "gone" in a || a.route === null) return answer(a, request, id, server, deps, request.url, true, now);
+    return routed(a.route, request, id, server, deps, request.url, true, now, 303);
+  });
+}
+
+/** Calls on with the admission, at once when it is there (SQLite, a cached link), else once the database answers. */
+function admitted(
+  admission: MaybePromise<Admission | null>, deps: RedirectDeps, id: string, on: (a: Admission | null) => Response | Promise<Response>,
+): Response | Promise<Response> {
   // SQLite answers from the cache or a synchronous read: no promise on the way. A database behind
   // the network (PostgreSQL, on a cache miss or a click limit) answers later.
-  if (admitted instanceof Promise) {
-    return admitted.then(
-      (a) => answer(a, request, id, server, deps, requestUrl, click, now),
-      (err: unknown) => {
-        if (!isStorageFailure(err)) throw err;
-        deps.log.error("a click could not be looked up: storage unavailable", { id, cause: describeStorageFailure(err) });
-        return unavailablePage();
-      },
-    );
-  }
-  return answer(admitted, request, id, server, deps, requestUrl, click, now);
+  if (!(admission instanceof Promise)) return on(admission);
+  return admission.then(on, (err: unknown) => {
+    if (!isStorageFailure(err)) throw err;
+    deps.log.error("a click could not be looked up: storage unavailable", { id, cause: describeStorageFailure(err) });
+    return unavailablePage();
+  });
 }
 
 function answer(admitted: Admission | null, request: Request, id: string, server: PeerServer, deps: RedirectDeps, requestUrl: string, click: boolean, now: number): Response | Promise<Response> {
-  if (admitted === null) return notFoundPage();
-  // Disabled, expired, blocked or deleted: 410, and not a click.
-  if ("gone" in admitted) return gonePage(admitted.gone, request.headers.get("accept-language"));
-  const destination = (admitted.compiled ??= compileDestination(admitted.url));
+  if (admitted === null) return deps.notFound();
+  // Disabled, expired, blocked or deleted: 410 and not a click, or the owner's fallback URL.
+  if ("gone" in admitted) {
+    if (admitted.fallback !== undefined) return fallback(admitted.fallback, admitted.gone, request, id, server, deps, click, now);
+    return gonePage(admitted.gone, request.headers.get("accept-language"));
+  }
+  // Rules, a split, a password or a redirect code of its own: decided by its route (router.ts).
+  if (admitted.route !== null) return routed(admitted.route, request, id, server, deps, requestUrl, click, now, admitted.route.status);
+  return send((admitted.compiled ??= compileDestination(admitted.url)), 302, null, request, id, server, deps, requestUrl, click, now);
+}
+
+/** A link with a route: its password first, then the destination its rules choose. */
+function routed(
+  route: LinkRoute, request: Request, id: string, server: PeerServer, deps: RedirectDeps, requestUrl: string, click: boolean, now: number, status: number,
+): Response | Promise<Response> {
+  // A protected link's HEAD, and a GET without the header (a browser, a link preview): the page.
+  // The POST of its form (status 303) has been checked already.
+  if (route.passwordHash !== null && status !== 303) {
+    const given = click ? request.headers.get(PASSWORD_HEADER) : null;
+    if (given === null) return passwordPage(request, 401, null);
+    return checkPassword(given, route.passwordHash, id, requestClient(server, request, deps.trusted), deps.passwords, now, request, false).then((check) =>
+      check.ok ? choose(route, request, id, server, deps, requestUrl, click, now, status) : check.response,
+    );
+  }
+  return choose(route, request, id, server, deps, requestUrl, click, now, status);
+}
+
+function choose(route: LinkRoute, request: Request, id: string, server: PeerServer, deps: RedirectDeps, requestUrl: string, click: boolean, now: number, status: number): Response | Promise<Response> {
+  const go = () => {
+    const choice = route.choose(deps.clickFacts.facts(request, server, requestUrl, id, now), now);
+    return send(choice.destination, status, choice.route, request, id, server, deps, requestUrl, click, now);
+  };
+  // The country lookup and the day's salt are read once, on the first click that needs them.
+  const ready = deps.clickFacts.ready(route.needs, now);
+  return ready instanceof Promise ? ready.then(go) : go();
+}
+
+/** The redirect to a destination, and (for a GET) the click handed to the recorder. */
+function send(
+  destination: Destination, status: number, route: string | null, request: Request, id: string, server: PeerServer, deps: RedirectDeps, requestUrl: string, click: boolean, now: number,
+): Response | Promise<Response> {
   const q = requestUrl.indexOf("?");
   const withQuery = q !== -1 && q < requestUrl.length - 1;
   const location = withQuery ? withClickQuery(destination, requestUrl.slice(q + 1)) : destination.location;
@@ -61,26 +133,41 @@ function answer(admitted: Admission | null, request: Request, id: string, server
     if (blocklist.patterns > 0 && blocklist.matches(location)) return gonePage("blocked", request.headers.get("accept-language"));
   }
   // no-store: a browser that cached the 302 would skip us on the next click and it would go uncounted.
-  const response = new Response(null, { status: 302, headers: { "Cache-Control": CACHE_CONTROL, Location: location } });
+  const response = new Response(null, { status, headers: { "Cache-Control": CACHE_CONTROL, Location: location } });
   // HEAD is what link checkers and previews send first: answer it, but it is not a click.
-  if (click) {
-    const headers = request.headers;
-    // Forwarding headers matter only behind a trusted proxy; otherwise they are not even read.
-    // X-Forwarded-For wins over Forwarded (client-ip.ts), so Forwarded is read only without it.
-    const proxied = !deps.trusted.empty;
-    const forwardedFor = proxied ? headers.get("x-forwarded-for") : null;
-    const caughtUp = deps.recorder.record({
-      linkId: id,
-      ts: now,
-      userAgent: headers.get("user-agent"),
-      referer: headers.get("referer"),
-      peer: peerAddress(server, request),
-      forwardedFor,
-      forwarded: proxied && forwardedFor === null ? headers.get("forwarded") : null,
-      destination: destination.utm || (withQuery && requestUrl.includes("utm_", q)) ? location : null,
-    });
-    // The visit writer is far behind a database that answers: the click is queued, its answer waits (catch-up.ts).
-    if (caughtUp !== undefined) return caughtUp.then(() => response);
-  }
-  return response;
+  if (!click) return response;
+  const caughtUp = record(request, id, server, deps, now, destination.utm || (withQuery && requestUrl.includes("utm_", q)) ? location : null, route);
+  // The visit writer is far behind a database that answers: the click is queued, its answer waits (catch-up.ts).
+  return caughtUp === undefined ? response : caughtUp.then(() => response);
+}
+
+/** An expired or disabled link's fallback URL: not a click, but counted apart (stats: fallbackStats). */
+function fallback(url: string, reason: GoneReason, request: Request, id: string, server: PeerServer, deps: RedirectDeps, click: boolean, now: number): Response | Promise<Response> {
+  const response = new Response(null, { status: 302, headers: { "Cache-Control": CACHE_CONTROL, Location: compileDestination(url).location } });
+  if (!click) return response;
+  const caughtUp = record(request, id, server, deps, now, null, fallbackText(reason));
+  return caughtUp === undefined ? response : caughtUp.then(() => response);
+}
+
+function record(request: Request, id: string, server: PeerServer, deps: RedirectDeps, now: number, destination: string | null, route: string | null) {
+  const headers = request.headers;
+  // Forwarding headers matter only behind a trusted proxy; otherwise they are not even read.
+  // X-Forwarded-For wins over Forwarded (client-ip.ts), so Forwarded is read only without it.
+  const proxied = !deps.trusted.empty;
+  const forwardedFor = proxied ? headers.get("x-forwarded-for") : null;
+  return deps.recorder.record({
+    linkId: id,
+    ts: now,
+    userAgent: headers.get("user-agent"),
+    referer: headers.get("referer"),
+    peer: peerAddress(server, request),
+    forwardedFor,
+    forwarded: proxied && forwardedFor === null ? headers.get("forwarded") : null,
+    destination,
+    route,
+  });
+}
+
+function seeOther(url: string): Response {
+  return new Response(null, { status: 303, headers: { Location: url, "Cache-Control": CACHE_CONTROL } });
 }

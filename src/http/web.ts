@@ -1,6 +1,7 @@
 // The web UI: server-rendered pages (home, stats, 404) and the built, embedded assets, each on
 // an exact route so the core's `/:id` redirect never shadows them. Assets come from the manifest
 // that scripts/build-web.ts generates (`npm run build:web`).
+import type { MaybePromise } from "../util/maybe.ts";
 import { Elysia } from "elysia";
 import { LANGUAGES, pickLanguage, type Language } from "../lang.ts";
 import { renderDashboard, renderHome, renderNotFound, renderStats, renderStatsPrivate, type PageAssets } from "../../web/server/pages.ts";
@@ -12,6 +13,10 @@ export type WebDeps = {
   /** Whether the request may see this link's stats page: it exists, and it is public or theirs. */
   statsPage: (request: Request, server: PeerServer, id: string) => Promise<"ok" | "not_found" | "private">;
   version: string;
+  /** --root-redirect: where `/` sends visitors instead of the public form */
+  rootRedirect: () => string | null;
+  /** the ids of the links search engines may follow (robots.txt) */
+  crawlable: () => MaybePromise<string[]>;
 };
 
 // No inline script or style anywhere; the pages only talk to their own origin.
@@ -59,7 +64,21 @@ function assetResponse(asset: Loaded, acceptEncoding: string | null, cache: stri
   return new Response(asset.raw, { headers });
 }
 
-const ROBOTS = "User-agent: *\nDisallow: /api/\nDisallow: /stats/\n" + LANGUAGES.map((l) => `Disallow: /${l}/stats/\n`).join("");
+/** robots.txt is made again at most this often (a new crawlable link shows up within it). */
+const ROBOTS_TTL_MS = 60_000;
+
+/**
+ * Search engines may read the pages, never the API or stats, and no short link unless its owner
+ * made it crawlable: `Disallow: /` with the pages and those links allowed (the longest rule wins;
+ * `$` ends a link's path, so /abc does not allow /abcdef).
+ */
+export function robotsTxt(crawlable: readonly string[]): string {
+  const lines = ["User-agent: *", "Disallow: /api/", "Disallow: /stats/", ...LANGUAGES.map((l) => `Disallow: /${l}/stats/`)];
+  lines.push("Allow: /$", "Allow: /assets/", "Allow: /favicon.ico$", ...LANGUAGES.map((l) => `Allow: /${l}/`));
+  for (const id of crawlable) lines.push(`Allow: /${id}$`);
+  lines.push("Disallow: /");
+  return lines.join("\n") + "\n";
+}
 
 /** The UI's routes as an Elysia plugin: pages per language, stats pages, assets, favicon, robots.txt. */
 export function webRoutes(deps: WebDeps) {
@@ -75,6 +94,8 @@ export function webRoutes(deps: WebDeps) {
 
   // `/` renders in the best language for Accept-Language (no redirect round trip); caches must key on it.
   app.get("/", ({ headers }) => {
+    const elsewhere = deps.rootRedirect();
+    if (elsewhere !== null) return new Response(null, { status: 302, headers: { Location: elsewhere, "Cache-Control": "no-cache" } });
     const lang = acceptLang(headers);
     return html(renderHome(lang, PAGE_ASSETS), lang, 200, { Vary: "Accept-Language" });
   });
@@ -125,9 +146,12 @@ export function webRoutes(deps: WebDeps) {
     );
   }
 
-  app.get("/robots.txt", () =>
-    new Response(ROBOTS, { headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "public, max-age=86400" } }),
-  );
+  let robots: { text: string; at: number } | null = null;
+  app.get("/robots.txt", async () => {
+    const now = Date.now();
+    if (robots === null || now - robots.at >= ROBOTS_TTL_MS) robots = { text: robotsTxt(await deps.crawlable()), at: now };
+    return new Response(robots.text, { headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "public, max-age=300" } });
+  });
 
   return app;
 }

@@ -5,24 +5,26 @@ import { checkDestination, type DestinationRules } from "./create.ts";
 import { parseExpiresAt, parseMaxClicks, parseTags } from "./options.ts";
 import type { LinkChanges } from "./store.ts";
 import type { FieldProblem } from "../errors.ts";
+import { CAMEL_NAMES, parseBehaviour, type BehaviourInput } from "./behaviour.ts";
 
-const FIELDS = ["url", "expiresAt", "maxClicks", "disabled", "tags"] as const;
+const FIELDS = ["url", "expiresAt", "maxClicks", "disabled", "tags", "rules", "variants", "password", "redirectType", "validFrom", "fallbackUrl", "crawlable"] as const;
 
 export type ChangeContext = DestinationRules & { now: number };
 
+/** `behaviour`: the password still in plain text (behaviour.ts hashBehaviour makes the change). */
 export type ParsedChanges =
-  | { ok: true; changes: LinkChanges }
+  | { ok: true; changes: LinkChanges; behaviour: BehaviourInput }
   | { ok: false; problems: FieldProblem[] }
   /** not an object, or a field PATCH does not take (a typo must not pass silently) */
   | { ok: false; malformed: string };
 
 export function parseChanges(body: unknown, ctx: ChangeContext): ParsedChanges {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    return { ok: false, malformed: "the body must be a JSON object with any of url, expiresAt, maxClicks, disabled, tags" };
+    return { ok: false, malformed: `the body must be a JSON object with any of ${FIELDS.join(", ")}` };
   }
   const record = body as Record<string, unknown>;
   const unknown = Object.keys(record).filter((k) => !(FIELDS as readonly string[]).includes(k));
-  if (unknown.length > 0) return { ok: false, malformed: `unknown field ${unknown[0]}: PATCH takes url, expiresAt, maxClicks, disabled, tags` };
+  if (unknown.length > 0) return { ok: false, malformed: `unknown field ${unknown[0]}: PATCH takes ${FIELDS.join(", ")}` };
   const changes: LinkChanges = {};
   const problems: FieldProblem[] = [];
   if ("url" in record) {
@@ -58,5 +60,6 @@ export function parseChanges(body: unknown, ctx: ChangeContext): ParsedChanges {
       else problems.push({ code: parsed.problem, field: "tags", error: `tags: ${parsed.error}` });
     }
   }
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, changes };
+  const behaviour = parseBehaviour(record, CAMEL_NAMES, (raw) => checkDestination(raw, ctx), problems);
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, changes, behaviour };
 }

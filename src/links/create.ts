@@ -6,10 +6,11 @@ import { checkUrl, MAX_URL_LENGTH, type UrlContext, type UrlProblem } from "./ur
 import { AliasRetiredError, AliasTakenError, type LinkStore } from "./store.ts";
 import type { Link } from "./link.ts";
 import { parseExpiresAt, parseMaxClicks, parseTags } from "./options.ts";
+import { hashBehaviour, parseBehaviour, SNAKE_NAMES } from "./behaviour.ts";
 import type { ErrorCode, FieldProblem } from "../errors.ts";
 
-/** The submitted fields, as text (forms, CSV) or JSON values. */
-export type CreateFields = { url?: unknown; custom_url?: unknown; expires_at?: unknown; max_clicks?: unknown; tags?: unknown };
+/** The submitted fields, as text (forms, CSV) or JSON values; the behaviour ones are behaviour.ts's SNAKE_NAMES. */
+export type CreateFields = { url?: unknown; custom_url?: unknown; expires_at?: unknown; max_clicks?: unknown; tags?: unknown } & Record<string, unknown>;
 
 /** What a destination is checked against: this service's hosts, --allow-loopback-destinations and --blocklist. */
 export type DestinationRules = UrlContext & {
@@ -83,10 +84,12 @@ export async function createLink(store: LinkStore, req: CreateRequest): Promise<
     if (parsed.ok) tags = parsed.value;
     else problems.push({ code: parsed.problem, field: "tags", error: `tags: ${parsed.error}` });
   }
+  const behaviour = parseBehaviour(f, SNAKE_NAMES, (raw) => checkDestination(raw, req), problems);
   if (problems.length > 0 || !url.ok) return { ok: false, status: 400, problems };
 
   try {
-    const link = await store.create({ url: url.url, alias: alias as string | null, ownerKeyId: req.ownerKeyId, expiresAt, maxClicks, tags }, req.now);
+    const stored = await hashBehaviour(behaviour);
+    const link = await store.create({ ...stored, url: url.url, alias: alias as string | null, ownerKeyId: req.ownerKeyId, expiresAt, maxClicks, tags }, req.now);
     return { ok: true, link };
   } catch (err) {
     if (err instanceof AliasTakenError) {

@@ -1,7 +1,9 @@
 // A link as the owner manages it, and the one rule for its status (shared by the list, the
 // management API and the visitor's 410 page).
 
-export type Link = {
+import type { Behaviour } from "./behaviour.ts";
+
+export type Link = Behaviour & {
   /** stable row number: list cursors and the search index refer to it */
   seq: number;
   id: string;

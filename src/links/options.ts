@@ -27,16 +27,26 @@ export function parseExpiresAt(raw: unknown, now: number): Parsed<number> {
     if (new Date(start).toISOString().slice(0, 10) !== text) return invalid("expires_invalid", "is not a real date");
     at = start + 86_400_000;
   } else if (INSTANT.test(text)) {
-    at = Date.parse(text);
-    // Date.parse rolls 2026-02-30T10:00Z over to March 2nd; the date as written must exist.
-    const [y, m, d] = text.slice(0, 10).split("-").map(Number) as [number, number, number];
-    const written = new Date(Date.UTC(y, m - 1, d));
-    if (!Number.isFinite(at) || written.getUTCMonth() !== m - 1 || written.getUTCDate() !== d) return invalid("expires_invalid", "is not a real time");
+    const instant = parseInstant(text);
+    if (instant === null) return invalid("expires_invalid", "is not a real time");
+    at = instant;
   } else {
     return invalid("expires_invalid", "must be an ISO 8601 time with a zone (2026-12-31T18:00:00Z) or YYYY-MM-DD");
   }
   if (at <= now) return invalid("expires_past", "must be in the future");
   return { ok: true, value: at };
+}
+
+/** An ISO 8601 time with its zone as ms, or null (not one, or a date that does not exist). */
+export function parseInstant(raw: unknown): number | null {
+  if (typeof raw !== "string") return null;
+  const text = raw.trim();
+  if (!INSTANT.test(text)) return null;
+  const at = Date.parse(text);
+  // Date.parse rolls 2026-02-30T10:00Z over to March 2nd; the date as written must exist.
+  const [y, m, d] = text.slice(0, 10).split("-").map(Number) as [number, number, number];
+  const written = new Date(Date.UTC(y, m - 1, d));
+  return Number.isFinite(at) && written.getUTCMonth() === m - 1 && written.getUTCDate() === d ? at : null;
 }
 
 /** A click limit: a whole number from 1, as a JSON number or as text. */

@@ -9,7 +9,8 @@
 import { generateId } from "./id.ts";
 import { isReserved, looksLikeId } from "./alias.ts";
 import type { Link } from "./link.ts";
-import { clickRules, DELETED, GONE, rowFacts, verdictBeforeBudget, type Admission, type Target } from "./click-rules.ts";
+import { DELETED, targetOfLink, verdictBeforeBudget, type Admission, type Target } from "./click-rules.ts";
+import { PLAIN, type Behaviour } from "./behaviour.ts";
 import { Lru } from "../util/lru.ts";
 import { cryptoRandomBytes, type RandomBytes } from "../util/random.ts";
 import { then, type MaybePromise } from "../util/maybe.ts";
@@ -26,10 +27,10 @@ export type NewLink = {
   expiresAt?: number | null;
   maxClicks?: number | null;
   tags?: readonly string[];
-};
+} & Partial<Behaviour>;
 
-/** What PATCH may change; null clears expiresAt and maxClicks. */
-export type LinkChanges = { url?: string; expiresAt?: number | null; maxClicks?: number | null; disabled?: boolean; tags?: readonly string[] };
+/** What PATCH may change; null clears expiresAt and maxClicks (and the behaviour fields that may be absent). */
+export type LinkChanges = { url?: string; expiresAt?: number | null; maxClicks?: number | null; disabled?: boolean; tags?: readonly string[] } & Partial<Behaviour>;
 
 export type { Admission, ClickRules, Target } from "./click-rules.ts";
 
@@ -61,7 +62,12 @@ export type LinkStore = {
   setBlocked(blocked: readonly number[], unblocked: readonly number[]): MaybePromise<void>;
   /** A change made elsewhere (another instance): the link (or EVERY_LINK) is read again on its next click. */
   forget(id: string): void;
+  /** The ids of links search engines may follow (robots.txt), at most MAX_CRAWLABLE. */
+  crawlable(): MaybePromise<string[]>;
 };
+
+/** Crawlable links robots.txt names; Google reads the first 500 KiB of it, about 20,000 such lines. */
+export const MAX_CRAWLABLE = 10_000;
 
 /** The rows of links, as an engine stores them (src/db/<engine>/links.ts). Each write is one transaction. */
 export type LinkRepository = {
@@ -76,6 +82,8 @@ export type LinkRepository = {
   remove(id: string, now: number): MaybePromise<boolean>;
   destinations(): AsyncIterable<{ seq: number; url: string; blocked: boolean }>;
   setBlocked(blocked: readonly number[], unblocked: readonly number[]): MaybePromise<void>;
+  /** Ids of crawlable links, at most `limit`, in id order. */
+  crawlable(limit: number): MaybePromise<string[]>;
 };
 
 /**
@@ -118,10 +126,11 @@ export function createLinkStore(repo: LinkRepository, budget: ClickBudget, optio
   const created = (seq: number, id: string, link: NewLink, now: number): Link => {
     // The row is exactly what was inserted: no need to read it back.
     const stored: Link = {
+      ...behaviourOf(link),
       seq, id, url: link.url, createdAt: now, ownerKeyId: link.ownerKeyId ?? null, expiresAt: link.expiresAt ?? null, maxClicks: link.maxClicks ?? null,
       disabled: false, blocked: false, tags: [...new Set(link.tags ?? [])].sort(), totalClicks: 0, humanClicks: 0, lastClickAt: null,
     };
-    cache.set(id, { url: stored.url, rules: clickRules({ ...rowFacts(stored), total_clicks: 0 }) });
+    cache.set(id, targetOfLink(stored));
     return stored;
   };
 
@@ -147,8 +156,11 @@ export function createLinkStore(repo: LinkRepository, budget: ClickBudget, optio
     });
   };
 
-  const verdict = (id: string, target: Target | null, click: boolean, now: number): MaybePromise<Admission | null> =>
-    target === null ? null : (verdictBeforeBudget(target, now) ?? budget.spend(id, target, click));
+  const verdict = (id: string, target: Target | null, click: boolean, now: number): MaybePromise<Admission | null> => {
+    if (target === null) return null;
+    const before = verdictBeforeBudget(target, now);
+    return before !== undefined ? before : budget.spend(id, target, click);
+  };
 
   return {
     create(link, now) {
@@ -190,6 +202,16 @@ export function createLinkStore(repo: LinkRepository, budget: ClickBudget, optio
     destinations: () => repo.destinations(),
     setBlocked: (blocked, unblocked) => then(repo.setBlocked(blocked, unblocked), () => forget(EVERY_LINK)),
     forget,
+    crawlable: () => repo.crawlable(MAX_CRAWLABLE),
+  };
+}
+
+/** A new link's behaviour: what it was given, the rest as a plain link has it. */
+export function behaviourOf(link: Partial<Behaviour>): Behaviour {
+  return {
+    rules: link.rules ?? PLAIN.rules, variants: link.variants ?? PLAIN.variants, passwordHash: link.passwordHash ?? PLAIN.passwordHash,
+    redirectType: link.redirectType ?? PLAIN.redirectType, validFrom: link.validFrom ?? PLAIN.validFrom, fallbackUrl: link.fallbackUrl ?? PLAIN.fallbackUrl,
+    crawlable: link.crawlable ?? PLAIN.crawlable,
   };
 }
 
@@ -209,7 +231,7 @@ export function localClickBudget(): ClickBudget {
       // The larger: clicks counted here may be ahead of the recorded total by a flush, but not
       // after the limit was cleared for a while (then only the total went on counting).
       const used = Math.max(answered.get(id) ?? 0, rules.clicks);
-      if (used >= rules.maxClicks!) return GONE.expired;
+      if (used >= rules.maxClicks!) return rules.expired;
       if (click) answered.set(id, used + 1);
       return target;
     },

@@ -6,7 +6,9 @@ import { isoTime } from "../util/day.ts";
 import type { TransferRecord } from "../api/types.ts";
 
 export const IMPORT_COLUMNS = ["url", "custom_url", "expires_at", "max_clicks", "tags"] as const;
-export const EXPORT_COLUMNS = [...IMPORT_COLUMNS, "disabled", "status", "created_at", "total_clicks", "human_clicks", "last_click_at"] as const;
+/** What a link does beyond its URL (behaviour.ts): exported after the counts, and read back by an import. */
+export const BEHAVIOUR_COLUMNS = ["rules", "variants", "password_hash", "redirect_type", "valid_from", "fallback_url", "crawlable"] as const;
+export const EXPORT_COLUMNS = [...IMPORT_COLUMNS, "disabled", "status", "created_at", "total_clicks", "human_clicks", "last_click_at", ...BEHAVIOUR_COLUMNS] as const;
 
 export type { TransferRecord } from "../api/types.ts";
 
@@ -23,10 +25,21 @@ export function transferRecord(link: Link, now: number, answered: number | undef
     total_clicks: link.totalClicks,
     human_clicks: link.humanClicks,
     last_click_at: isoTime(link.lastClickAt),
+    rules: link.rules,
+    variants: link.variants,
+    password_hash: link.passwordHash,
+    redirect_type: link.redirectType,
+    valid_from: isoTime(link.validFrom),
+    fallback_url: link.fallbackUrl,
+    crawlable: link.crawlable,
   };
 }
 
 /** The record's values in EXPORT_COLUMNS order, as CSV text wants them. */
 export function csvValues(r: TransferRecord): (string | number | null)[] {
-  return [r.url, r.custom_url, r.expires_at, r.max_clicks, r.tags.join(","), r.disabled ? "true" : "false", r.status, r.created_at, r.total_clicks, r.human_clicks, r.last_click_at];
+  return [
+    r.url, r.custom_url, r.expires_at, r.max_clicks, r.tags.join(","), r.disabled ? "true" : "false", r.status, r.created_at, r.total_clicks, r.human_clicks, r.last_click_at,
+    r.rules === null ? null : JSON.stringify(r.rules), r.variants === null ? null : JSON.stringify(r.variants), r.password_hash, r.redirect_type, r.valid_from,
+    r.fallback_url, r.crawlable ? "true" : "false",
+  ];
 }

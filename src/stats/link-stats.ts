@@ -69,6 +69,10 @@ export type StatsRows = {
   device: NameCount[];
   country: NameCount[];
   referrer: NameCount[];
+  /** which rule and variant clicks took, and the visitors a fallback took (rollup.ts ROUTE_DIMENSIONS) */
+  rule: NameCount[];
+  variant: NameCount[];
+  fallback: NameCount[];
   /** '' for an absent UTM parameter; the folded OTHER row left out */
   utm: { source: string; medium: string; campaign: string; count: number }[];
   /** the clicks of every UTM combination, OTHER's included */
@@ -112,8 +116,9 @@ export function assembleStats(plan: StatsPlan, rows: StatsRows): LinkStats {
     humanClicks: totalClicks - botClicks,
     botPercentage: totalClicks === 0 ? 0 : Math.round((botClicks / totalClicks) * 10000) / 100,
     uniqueVisitors,
-    recentVisits: rows.recent.map(([ts, browser, os, device, country, referrer, , , , isBot]) => ({
+    recentVisits: rows.recent.map(([ts, browser, os, device, country, referrer, , , , isBot, rule, variant]) => ({
       timestamp: new Date(ts).toISOString(), browser, os, device, country, referrer, isBot: isBot === 1,
+      ...(rule === undefined ? {} : variant ? { rule, variant } : { rule }),
     })),
     // Each visit has one value per dimension: what the listed values leave of the total is "Other"
     // (values folded at write time, other.ts, and those past the list's length).
@@ -129,6 +134,9 @@ export function assembleStats(plan: StatsPlan, rows: StatsRows): LinkStats {
       rows.utmTotal,
       (count): UtmCount => ({ source: null, medium: null, campaign: null, count, other: true }),
     ),
+    ruleStats: rows.rule,
+    variantStats: rows.variant,
+    fallbackStats: rows.fallback,
   };
 }
 

@@ -19,6 +19,8 @@ export type Click = {
   forwarded: string | null;
   /** the Location sent, when it carries utm_* parameters (null otherwise: nothing to read) */
   destination: string | null;
+  /** which rule and variant a link with rules or a split took, or a fallback (visit.ts routeText, fallbackText); absent for a plain link */
+  route?: string | null;
 };
 
 /** The longest User-Agent queued; longer ones are cut (ua-parser-js reads 500 characters, isbot sees all we keep). */
@@ -30,7 +32,7 @@ export const MAX_FORWARDING = 4096;
 /** Distinct strings the dictionary holds before it starts over (both threads forget it together). */
 export const MAX_CODES = 8192;
 /** How a click's fields sit in the flat list of a hand-over. */
-export const CLICK_FIELDS = 8;
+export const CLICK_FIELDS = 9;
 export const CLICK_TS = 1;
 
 const NO_HOP = "unknown"; // RFC 7239's word for a hop it cannot name: client-ip.ts trusts nothing left of it
@@ -74,7 +76,7 @@ export function createClickPacker(maxCodes = MAX_CODES): ClickPacker {
       const referer = c.referer !== null && c.referer.length > MAX_REFERER ? c.referer.slice(0, MAX_REFERER) : c.referer;
       const forwardedFor = bounded(c.forwardedFor);
       const forwarded = bounded(c.forwarded);
-      flat.push(code(c.linkId), c.ts, code(ua), code(referer), code(c.peer), forwardedFor, forwarded, code(c.destination));
+      flat.push(code(c.linkId), c.ts, code(ua), code(referer), code(c.peer), forwardedFor, forwarded, code(c.destination), c.route == null ? -1 : code(c.route));
       size += 16 + (forwardedFor?.length ?? 0) + (forwarded?.length ?? 0);
       count++;
     },
@@ -108,6 +110,7 @@ export type CodedClick = {
   userAgent: number;
   referer: number;
   destination: number;
+  route: number;
   peer: string;
   forwardedFor: string | null;
   forwarded: string | null;
@@ -128,7 +131,7 @@ export type ParsedHandover = { readonly message: Message; readonly startsOver: b
 
 export function createClickReader(): ClickReader {
   let strings: string[] = [];
-  const click: CodedClick = { linkId: "", ts: 0, userAgent: -1, referer: -1, destination: -1, peer: "", forwardedFor: null, forwarded: null };
+  const click: CodedClick = { linkId: "", ts: 0, userAgent: -1, referer: -1, destination: -1, route: -1, peer: "", forwardedFor: null, forwarded: null };
   return {
     parse(text) {
       const message = JSON.parse(text) as Message;
@@ -155,6 +158,7 @@ export function createClickReader(): ClickReader {
         click.forwardedFor = flat[i + 5] as string | null;
         click.forwarded = flat[i + 6] as string | null;
         click.destination = flat[i + 7] as number;
+        click.route = flat[i + 8] as number;
         each(click);
       }
     },

@@ -19,7 +19,7 @@ import { openCountryLookup } from "./geo.ts";
 import { classifyUserAgent, type Client } from "./ua.ts";
 import { referrerHost, utmParameters, type Utm } from "./visitor.ts";
 import { makeProfile } from "./profiles.ts";
-import { UNKNOWN, type Visit, type VisitProfile } from "./visit.ts";
+import { parseRoute, UNKNOWN, type Visit, type VisitProfile, type VisitRoute } from "./visit.ts";
 import { createVisitQueue, type VisitWriter, type WriterStats } from "./visit-queue.ts";
 import { createVisitorIds, userAgentDigest } from "./visitor-id.ts";
 import { createForgetting } from "./forget.ts";
@@ -125,6 +125,7 @@ export async function createRecordingPipeline(o: RecordingOptions): Promise<Reco
   let agents: { client: Client; digest: string }[] = [];
   let referrers: string[] = [];
   let campaigns: Utm[] = [];
+  let routes: (VisitRoute | null)[] = [];
   let profiles = new Map<number, VisitProfile>();
   const agentOf = (code: number) => {
     let a = agents[code + 1]; // -1, no User-Agent, is index 0
@@ -136,6 +137,7 @@ export async function createRecordingPipeline(o: RecordingOptions): Promise<Reco
   };
   const referrerOf = (code: number) => (referrers[code + 1] ??= referrerHost(reader.text(code)));
   const campaignOf = (code: number) => (campaigns[code + 1] ??= utmParameters(reader.text(code) ?? ""));
+  const routeOf = (code: number) => (code === -1 ? null : (routes[code] ??= parseRoute(reader.text(code) ?? "")));
   const profileOf = (click: CodedClick, client: Client): VisitProfile => {
     // The three codes (from -1) as digits of one number: a Map key with no string made.
     const key = ((click.userAgent + 1) * CODE_RADIX + click.referer + 1) * CODE_RADIX + click.destination + 1;
@@ -157,6 +159,7 @@ export async function createRecordingPipeline(o: RecordingOptions): Promise<Reco
       agents = [];
       referrers = [];
       campaigns = [];
+      routes = [];
       profiles = new Map();
     }
     reader.read(handover, (click) => {
@@ -166,7 +169,7 @@ export async function createRecordingPipeline(o: RecordingOptions): Promise<Reco
       const visit: Visit = {
         linkId: click.linkId, ts: click.ts, browser: p.browser, os: p.os, device: p.device, country: countries.country(address) ?? UNKNOWN, referrer: p.referrer,
         utmSource: p.utmSource, utmMedium: p.utmMedium, utmCampaign: p.utmCampaign, isBot: p.isBot,
-        visitor: visitorIds.of(click.ts, click.linkId, address, agent.digest), profile: p,
+        visitor: visitorIds.of(click.ts, click.linkId, address, agent.digest), profile: p, route: routeOf(click.route),
       };
       writer.record(visit);
       received++;

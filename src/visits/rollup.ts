@@ -2,12 +2,14 @@
 // (link, day, value) and (link, hour) rather than one per visit. Visits are counted per profile
 // (profiles.ts) first, and the dimensions are summed once per profile, not once per visit.
 
-import type { Visit, VisitProfile } from "./visit.ts";
+import type { Visit, VisitProfile, VisitRoute } from "./visit.ts";
 import { dayOf } from "../util/day.ts";
 import { profileResolver } from "./profiles.ts";
 
 export const DIMENSIONS = ["browser", "os", "device", "country", "referrer"] as const;
-export type Dimension = (typeof DIMENSIONS)[number];
+/** Which rule and variant clicks took, and the visitors a fallback URL took (not clicks): rows of dimension_rollup too. */
+export const ROUTE_DIMENSIONS = ["rule", "variant", "fallback"] as const;
+export type Dimension = (typeof DIMENSIONS)[number] | (typeof ROUTE_DIMENSIONS)[number];
 /** The dimensions a visit profile holds (the country is counted per visit). */
 const PROFILE_DIMENSIONS = ["browser", "os", "device", "referrer"] as const;
 
@@ -33,6 +35,8 @@ export type LinkTotal = { total: number; humans: number; lastTs: number };
 type LinkDay = Counts & Uniques & {
   linkId: string;
   day: string;
+  /** only for links with rules or a split */
+  routes: Map<VisitRoute, Counts> | null;
   profiles: Map<VisitProfile, Counts>;
   countries: Map<string, Counts>;
   hours: Map<string, HourlyRow>;
@@ -55,7 +59,7 @@ export function summarize(batch: readonly Visit[], firsts: FirstVisits | null = 
     if (acc === undefined || acc.day !== d) {
       const key = v.linkId + SEP + d;
       acc = linkDays.get(key);
-      if (acc === undefined) linkDays.set(key, (acc = { linkId: v.linkId, day: d, total: 0, bots: 0, uniques: 0, uniqueBots: 0, profiles: new Map(), countries: new Map(), hours: new Map() }));
+      if (acc === undefined) linkDays.set(key, (acc = { linkId: v.linkId, day: d, total: 0, bots: 0, uniques: 0, uniqueBots: 0, routes: null, profiles: new Map(), countries: new Map(), hours: new Map() }));
       current.set(v.linkId, acc);
     }
     const bot = v.isBot ? 1 : 0;
@@ -77,13 +81,14 @@ export function summarize(batch: readonly Visit[], firsts: FirstVisits | null = 
     }
     count(acc.profiles, profileOf(v), bot);
     count(acc.countries, v.country, bot);
+    if (v.route != null) count((acc.routes ??= new Map()), v.route, bot);
   }
 
   const out: Rollups = { daily: [], hourly: [], dimensions: [], utm: [] };
   for (const acc of linkDays.values()) {
     out.daily.push({ linkId: acc.linkId, day: acc.day, total: acc.total, bots: acc.bots, uniques: acc.uniques, uniqueBots: acc.uniqueBots });
     out.hourly.push(...acc.hours.values());
-    const values: Record<Dimension, Map<string, Counts>> = { browser: new Map(), os: new Map(), device: new Map(), country: acc.countries, referrer: new Map() };
+    const values: Record<(typeof DIMENSIONS)[number], Map<string, Counts>> = { browser: new Map(), os: new Map(), device: new Map(), country: acc.countries, referrer: new Map() };
     const utm = new Map<string, UtmRow>();
     for (const [p, c] of acc.profiles) {
       for (const dimension of PROFILE_DIMENSIONS) add(values[dimension], p[dimension], c);
@@ -101,9 +106,48 @@ export function summarize(batch: readonly Visit[], firsts: FirstVisits | null = 
     for (const dimension of DIMENSIONS) {
       for (const [name, c] of values[dimension]) out.dimensions.push({ linkId: acc.linkId, dimension, day: acc.day, name, total: c.total, bots: c.bots });
     }
+    if (acc.routes !== null) {
+      const rules = new Map<string, Counts>();
+      const variants = new Map<string, Counts>();
+      for (const [r, c] of acc.routes) {
+        add(rules, r.rule, c);
+        if (r.variant !== "") add(variants, r.variant, c);
+      }
+      for (const [name, c] of rules) out.dimensions.push({ linkId: acc.linkId, dimension: "rule", day: acc.day, name, total: c.total, bots: c.bots });
+      for (const [name, c] of variants) out.dimensions.push({ linkId: acc.linkId, dimension: "variant", day: acc.day, name, total: c.total, bots: c.bots });
+    }
     out.utm.push(...utm.values());
   }
   return out;
+}
+
+/**
+ * A batch's clicks, and the rows that count the visitors sent to a fallback URL (per link, day and
+ * reason): those are not clicks, so they are in no total, raw visit or unique visitor. Nearly every
+ * batch has none and is returned as it is.
+ */
+export function withoutFallbacks(batch: Visit[]): { clicks: Visit[]; fallbacks: DimensionRow[] } {
+  let i = 0;
+  while (i < batch.length && batch[i]!.route?.fallback == null) i++;
+  if (i === batch.length) return { clicks: batch, fallbacks: [] };
+  const clicks: Visit[] = batch.slice(0, i);
+  const rows = new Map<string, DimensionRow>();
+  const day = dayCache();
+  for (; i < batch.length; i++) {
+    const v = batch[i]!;
+    const reason = v.route?.fallback;
+    if (reason == null) {
+      clicks.push(v);
+      continue;
+    }
+    const d = day(v.ts);
+    const key = v.linkId + SEP + d + SEP + reason;
+    let row = rows.get(key);
+    if (row === undefined) rows.set(key, (row = { linkId: v.linkId, dimension: "fallback", day: d, name: reason, total: 0, bots: 0 }));
+    row.total++;
+    if (v.isBot) row.bots++;
+  }
+  return { clicks, fallbacks: [...rows.values()] };
 }
 
 function count<K>(values: Map<K, Counts>, key: K, bot: number): void {

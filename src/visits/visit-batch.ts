@@ -4,8 +4,11 @@
 import type { Visit } from "./visit.ts";
 import { profileResolver } from "./profiles.ts";
 
-/** One stored visit: [ts, browser, os, device, country, referrer, utm_source, utm_medium, utm_campaign, is_bot]. */
-export type StoredVisit = [number, string, string, string, string, string, string | null, string | null, string | null, 0 | 1];
+/**
+ * One stored visit: [ts, browser, os, device, country, referrer, utm_source, utm_medium, utm_campaign, is_bot],
+ * and for a click of a link with rules or a split, the rule it took and the variant ("" for none).
+ */
+export type StoredVisit = [number, string, string, string, string, string, string | null, string | null, string | null, 0 | 1, string?, string?];
 /** Positions in a StoredVisit that readers pick out. */
 export const STORED_TS = 0;
 export const STORED_IS_BOT = 9;
@@ -41,7 +44,8 @@ export function batchRows(batch: readonly Visit[], maxPerRow = MAX_VISITS_PER_RO
     if (v.ts > group.lastTs) group.lastTs = v.ts;
     if (!v.isBot) group.humans++;
     const p = profileOf(v);
-    group.visits.push(`[${v.ts},${p.storedHead}${countryJson(v.country)}${p.storedTail}`);
+    const tail = v.route == null ? p.storedTail : p.storedTail.slice(0, -1) + v.route.stored;
+    group.visits.push(`[${v.ts},${p.storedHead}${countryJson(v.country)}${tail}`);
   }
   return [...full, ...open.values()].map((g) => ({ linkId: g.linkId, firstTs: g.firstTs, lastTs: g.lastTs, humans: g.humans, visits: `[${g.visits.join(",")}]` }));
 }

@@ -21,6 +21,8 @@ export type Visit = {
    * visit counts as a new visitor).
    */
   visitor: number | null;
+  /** Which rule and variant of its link the click took (src/links/router.ts); null for a plain link. */
+  route?: VisitRoute | null;
   /**
    * The same fields (browser … isBot, but the country) as one object that every visit with these
    * values shares, when the recorder made the visit (profiles.ts): a batch is then summed and stored
@@ -39,3 +41,26 @@ export type VisitProfile = Readonly<Pick<Visit, "browser" | "os" | "device" | "r
 
 export const UNKNOWN = "Unknown";
 export const DIRECT = "Direct";
+
+/**
+ * The rule ("rule 2", or "default" when none matched) and variant URL ("" for none) a click took;
+ * or, with `fallback` set, a visitor sent to the fallback URL of a link that no longer redirects
+ * ("expired", "disabled"): not a click, and counted only apart (rollup.ts withoutFallbacks).
+ * `stored`: the end of the visit's stored JSON (visit-batch.ts).
+ */
+export type VisitRoute = { readonly rule: string; readonly variant: string; readonly fallback: string | null; readonly stored: string };
+
+/** How a route crosses from the click thread to the recorder: one dictionary string (click.ts). */
+export function routeText(rule: string, variant: string): string {
+  return `${rule}\n${variant}`;
+}
+export function fallbackText(reason: string): string {
+  return `\u0000fallback\n${reason}`;
+}
+export function parseRoute(text: string): VisitRoute {
+  const cut = text.indexOf("\n");
+  const head = text.slice(0, cut);
+  const tail = text.slice(cut + 1);
+  if (head === "\u0000fallback") return { rule: "", variant: "", fallback: tail, stored: "]" };
+  return { rule: head, variant: tail, fallback: null, stored: `,${JSON.stringify(head)},${JSON.stringify(tail)}]` };
+}

@@ -12,7 +12,7 @@ forEachEngine("links: admit", (db) => {
   test("a plain link: its URL, with no rules to check; an unknown id: null", async () => {
     const { links } = db().storage;
     await links.create({ url: "https://example.com/", alias: "plain" }, NOW);
-    expect(await links.admit("plain", true, NOW)).toEqual({ url: "https://example.com/", rules: null });
+    expect(await links.admit("plain", true, NOW)).toEqual({ url: "https://example.com/", rules: null, route: null });
     expect(await links.admit("nope", true, NOW)).toBeNull();
   });
 
@@ -20,7 +20,11 @@ forEachEngine("links: admit", (db) => {
     await db().storage.links.create({ url: "https://example.com/x", alias: "fresh", expiresAt: NOW + 1000 }, NOW);
     const restarted = (await db().reopen()).storage.links; // an empty cache
     const miss = restarted.admit("fresh", true, NOW);
-    expect(await miss).toEqual({ url: "https://example.com/x", rules: { gone: null, expiresAt: NOW + 1000, maxClicks: null, clicks: 0 } });
+    expect(await miss).toEqual({
+      url: "https://example.com/x",
+      route: null,
+      rules: { gone: null, expiresAt: NOW + 1000, maxClicks: null, clicks: 0, validFrom: null, expired: { gone: "expired" } },
+    });
     const hit = restarted.admit("fresh", true, NOW);
     expect(await hit).toEqual(await miss);
     expect(restarted.cacheStats()).toEqual({ hits: 1, misses: 1 });

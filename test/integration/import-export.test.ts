@@ -96,7 +96,8 @@ describe("export", () => {
     expect(c.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     expect(c.headers.get("content-disposition")).toMatch(/^attachment; filename="links-\d{4}-\d\d-\d\d\.csv"$/);
     const records = parseCsv(c.body as string);
-    expect(records[0]).toEqual(["url", "custom_url", "expires_at", "max_clicks", "tags", "disabled", "status", "created_at", "total_clicks", "human_clicks", "last_click_at"]);
+    expect(records[0]).toEqual(["url", "custom_url", "expires_at", "max_clicks", "tags", "disabled", "status", "created_at", "total_clicks", "human_clicks", "last_click_at",
+      "rules", "variants", "password_hash", "redirect_type", "valid_from", "fallback_url", "crawlable"]);
     expect(records.slice(1)).toHaveLength(1);
     expect(records[1]!.slice(0, 9)).toEqual(["https://example.com/e?x=1,2", "exp-one", "", "4", "t1,t2", "false", "active", expect.any(String), "1"]);
     const j = await api(a.url, key, "GET", "/api/links/export?format=json");

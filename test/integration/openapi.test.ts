@@ -48,6 +48,11 @@ test("one walk through every operation: every answer matches its schema", async 
   expect((await createLink(server.url, { url: "nope" })).status).toBe(400);
   expect((await fetch(`${server.url}/walk`, { redirect: "manual" })).status).toBe(302);
   expect((await fetch(`${server.url}/nothing-here`, { redirect: "manual" })).status).toBe(404);
+  // A link with a redirect code and a password of its own: the header, and the page's form.
+  expect((await createLink(server.url, { url: "https://example.com/perm", custom_url: "perm", redirect_type: "301", password: "pw" }, auth)).status).toBe(201);
+  expect((await fetch(`${server.url}/perm`, { redirect: "manual", headers: { "x-link-password": "pw" } })).status).toBe(301);
+  expect((await fetch(`${server.url}/perm`, { redirect: "manual", headers: { "x-link-password": "wrong" } })).status).toBe(403);
+  expect((await fetch(`${server.url}/perm`, { method: "POST", body: new URLSearchParams({ password: "pw" }), redirect: "manual" })).status).toBe(303);
   await drained(server.url);
   expect((await api(server.url, null, "GET", "/api/stats?id=walk")).status).toBe(200);
   expect((await api(server.url, null, "GET", "/api/stats?id=nothing-here")).status).toBe(404);

@@ -41,7 +41,7 @@ describe("stats", () => {
     expect(body.data.link).toEqual({ id: "hist", originalUrl: "https://example.com/history", createdAt: new Date(now - 10 * DAY).toISOString() });
     const s = body.data.stats;
     expect(Object.keys(s).sort()).toEqual(
-      ["botPercentage", "browserStats", "countryStats", "deviceStats", "humanClicks", "osStats", "recentVisits", "referrerStats", "totalClicks", "uniqueVisitors", "utmStats", "visitsByDate", "visitsByHour"].sort(),
+      ["botPercentage", "browserStats", "countryStats", "deviceStats", "humanClicks", "osStats", "recentVisits", "referrerStats", "totalClicks", "uniqueVisitors", "utmStats", "visitsByDate", "visitsByHour", "ruleStats", "variantStats", "fallbackStats"].sort(),
     );
     expect(s.totalClicks).toBe(5);
     expect(s.humanClicks).toBe(3);

@@ -19,7 +19,9 @@ export async function contractProblem(method: string, url: URL, response: Respon
   if (url.hostname !== "127.0.0.1" && url.hostname !== "localhost") return null;
   const path = url.pathname;
   const isApi = path.startsWith("/api/") || path === "/health" || path === "/metrics";
-  if (!isApi && clickId(method, url.href) === null) return null; // pages of the UI: not the API
+  // A short link's GET and HEAD, and the POST of its password form (POST /{id}).
+  const isLink = clickId(method === "POST" ? "GET" : method, url.href) !== null;
+  if (!isApi && !isLink) return null; // pages of the UI: not the API
   const op = operationFor(method, path);
   if (op === null) return null; // a method the path does not take: the 405/404 catch-alls
   const reply = op.responses[response.status];

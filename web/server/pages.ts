@@ -425,3 +425,23 @@ function renderMessage(lang: Language, title: MessageKey, text: MessageKey, asse
 </section>`;
   return layout({ lang, title: MESSAGES[lang][title], page: "none", body, assets, pathFor: (l) => `/${l}/` });
 }
+
+/**
+ * A password-protected link's page: one field, posted back to the short link itself (with the
+ * click's query, which the rules may read). `notice`: what the last attempt earned.
+ */
+export function renderPassword(lang: Language, action: string, notice: { wrong: true } | { retryAfterSeconds: number } | null, assets: PageAssets): string {
+  const message =
+    notice === null ? "" : `<p class="form-error" role="alert">${"wrong" in notice ? t(lang, "password_wrong") : t(lang, "password_limited", { seconds: notice.retryAfterSeconds })}</p>`;
+  const body = `<section class="card notfound">
+<h1>${t(lang, "password_title")}</h1>
+<p>${t(lang, "password_text")}</p>
+<form method="post" action="${esc(action)}" class="password-form">
+<label for="link-password">${t(lang, "password_label")}</label>
+<input id="link-password" name="password" type="password" required autocomplete="off" autofocus maxlength="200"${notice !== null ? ' aria-invalid="true"' : ""}>
+${message}
+<p class="notfound-actions"><button class="btn btn-primary" type="submit">${t(lang, "password_submit")}</button></p>
+</form>
+</section>`;
+  return layout({ lang, title: MESSAGES[lang].password_title, page: "none", body, assets, pathFor: (l) => `/${l}/` });
+}

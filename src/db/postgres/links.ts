@@ -4,9 +4,9 @@
 // clicks in the database, where every instance counts against one budget.
 
 import type { Link } from "../../links/link.ts";
-import { GONE, targetOfRow } from "../../links/click-rules.ts";
-import { EVERY_LINK, type ClickBudget, type LinkRepository } from "../../links/store.ts";
-import { LINK_COLUMNS, TARGET_SQL, toLink } from "../shared/link-rows.ts";
+import { targetOfRow } from "../../links/click-rules.ts";
+import { behaviourOf, EVERY_LINK, type ClickBudget, type LinkRepository } from "../../links/store.ts";
+import { behaviourValues, LINK_COLUMNS, TARGET_SQL, toLink } from "../shared/link-rows.ts";
 import { changedColumns } from "../shared/link-columns.ts";
 import { LINK_DATA_TABLES } from "../shared/tables.ts";
 import { num, numOrNull, numbered, type Pg } from "./connect.ts";
@@ -27,9 +27,11 @@ export function postgresLinks(sql: Pg): LinkRepository {
   return {
     insert: (id, link, now) =>
       sql.begin(async (tx) => {
+        const b = behaviourValues(behaviourOf(link));
         const inserted = await tx`
-          INSERT INTO links (id, url, created_at, owner_key_id, expires_at, max_clicks)
-          SELECT ${id}, ${link.url}, ${now}, ${link.ownerKeyId ?? null}, ${link.expiresAt ?? null}, ${link.maxClicks ?? null}
+          INSERT INTO links (id, url, created_at, owner_key_id, expires_at, max_clicks, rules, variants, password_hash, redirect_type, valid_from, fallback_url, crawlable)
+          SELECT ${id}, ${link.url}, ${now}, ${link.ownerKeyId ?? null}, ${link.expiresAt ?? null}, ${link.maxClicks ?? null},
+            ${b[0]}, ${b[1]}, ${b[2]}, ${b[3]}, ${b[4]}, ${b[5]}, ${b[6]}
           WHERE NOT EXISTS (SELECT 1 FROM retired_ids WHERE id = ${id})
           ON CONFLICT (id) DO NOTHING
           RETURNING seq`;
@@ -48,6 +50,12 @@ export function postgresLinks(sql: Pg): LinkRepository {
         disabled: num(row.disabled ?? 0),
         blocked: num(row.blocked ?? 0),
         total_clicks: numOrNull(row.total_clicks),
+        valid_from: numOrNull(row.valid_from),
+        fallback_url: row.fallback_url ?? null,
+        rules: row.rules ?? null,
+        variants: row.variants ?? null,
+        password_hash: row.password_hash ?? null,
+        redirect_type: num(row.redirect_type ?? 302),
         retired: row.retired === true,
       });
     },
@@ -87,6 +95,9 @@ export function postgresLinks(sql: Pg): LinkRepository {
         after = num(rows[rows.length - 1].seq);
       }
     },
+    async crawlable(limit) {
+      return (await sql`SELECT id FROM links WHERE crawlable = 1 ORDER BY id LIMIT ${limit}`).map((r: { id: string }) => r.id);
+    },
     async setBlocked(blocked, unblocked) {
       await sql.begin(async (tx) => {
         if (blocked.length > 0) await tx`UPDATE links SET blocked = 1 WHERE seq = ANY(${sql.array([...blocked], "INT8")})`;
@@ -116,7 +127,7 @@ export function postgresClickBudget(sql: Pg): ClickBudget {
         : await sql`
             SELECT answered_clicks FROM links
             WHERE id = ${id} AND (max_clicks IS NULL OR GREATEST(answered_clicks, total_clicks) < max_clicks)`;
-      if (rows.length === 0) return GONE.expired;
+      if (rows.length === 0) return target.rules!.expired;
       answered.set(id, num(rows[0].answered_clicks));
       return target;
     },

@@ -17,6 +17,13 @@ export function linkRow(r: Record<string, unknown>): LinkRow {
     total_clicks: num(r.total_clicks),
     human_clicks: num(r.human_clicks),
     last_click_at: num(r.last_click_at),
+    rules: r.rules as string | null,
+    variants: r.variants as string | null,
+    password_hash: r.password_hash as string | null,
+    redirect_type: num(r.redirect_type),
+    valid_from: numOrNull(r.valid_from),
+    fallback_url: r.fallback_url as string | null,
+    crawlable: num(r.crawlable),
   };
 }
 

@@ -146,6 +146,18 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (bucket, visitor)
   );
   `,
+
+  // 2: SQLite's 7 (links that think).
+  `
+  ALTER TABLE links ADD COLUMN rules text;
+  ALTER TABLE links ADD COLUMN variants text;
+  ALTER TABLE links ADD COLUMN password_hash text;
+  ALTER TABLE links ADD COLUMN redirect_type smallint NOT NULL DEFAULT 302;
+  ALTER TABLE links ADD COLUMN valid_from bigint;
+  ALTER TABLE links ADD COLUMN fallback_url text;
+  ALTER TABLE links ADD COLUMN crawlable smallint NOT NULL DEFAULT 0;
+  CREATE INDEX links_crawlable ON links(id) WHERE crawlable = 1;
+  `,
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.length;

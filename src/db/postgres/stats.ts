@@ -37,7 +37,7 @@ export function postgresStats(sql: Pg): StatsSource {
       sql`SELECT COALESCE(SUM(total - bots * ${minus}), 0) AS n FROM utm_rollup WHERE link_id = ${linkId} AND day BETWEEN ${from} AND ${to}`,
       recentVisits(sql, linkId, plan.recent.fromTs, plan.recent.toTs, plan.excludeBots),
     ]));
-    const breakdown: Record<string, NameCount[]> = { browser: [], os: [], device: [], country: [], referrer: [] };
+    const breakdown: Record<string, NameCount[]> = { browser: [], os: [], device: [], country: [], referrer: [], rule: [], variant: [], fallback: [] };
     for (const r of dimensions) breakdown[r.dimension]?.push({ name: r.name, count: num(r.count) });
     return {
       days: days.map((r: Record<string, unknown>) => ({ day: r.day as string, count: num(r.count), bots: num(r.bots), uniques: num(r.uniques) })),
@@ -47,6 +47,9 @@ export function postgresStats(sql: Pg): StatsSource {
       device: breakdown.device!,
       country: breakdown.country!,
       referrer: breakdown.referrer!,
+      rule: breakdown.rule!,
+      variant: breakdown.variant!,
+      fallback: breakdown.fallback!,
       utm: utm.map((r: Record<string, unknown>) => ({ source: r.source as string, medium: r.medium as string, campaign: r.campaign as string, count: num(r.count) })),
       utmTotal: num(utmTotal[0].n),
       recent,

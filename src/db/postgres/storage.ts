@@ -1,6 +1,7 @@
 // The PostgreSQL engine: every adapter over one pool of the click thread, the schema brought up to
 // date first, and the link cache kept in step with the other instances (link-changes.ts).
 
+import { postgresSalts } from "./visitor-salts.ts";
 import type { EngineStorage } from "../storage.ts";
 import { describeLocation } from "../storage.ts";
 import { connectPostgres, num } from "./connect.ts";
@@ -36,6 +37,7 @@ export async function openPostgresStorage(url: string, password: string | null):
       overview: postgresOverview(sql),
       keys: postgresKeys(sql),
       sessions: postgresSessions(sql),
+      salts: postgresSalts(sql),
       async follow(links) {
         stopFollowing = await watchLinkChanges(sql, links.forget);
       },

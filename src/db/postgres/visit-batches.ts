@@ -6,7 +6,7 @@
 import type { TransactionSQL } from "bun";
 import type { Visit } from "../../visits/visit.ts";
 import type { BatchStore } from "../../visits/visit-queue.ts";
-import { dayCache, FIRST_IN_DAY, FIRST_IN_HOUR, hourCache, hourOf, linkTotals, summarize, type Rollups } from "../../visits/rollup.ts";
+import { dayCache, FIRST_IN_DAY, FIRST_IN_HOUR, hourCache, hourOf, linkTotals, summarize, withoutFallbacks, type DimensionRow, type Rollups } from "../../visits/rollup.ts";
 import { CAPPED_DIMENSIONS, foldOther, type StoredValues } from "../../visits/other.ts";
 import { batchRows } from "../../visits/visit-batch.ts";
 import { GRACE_MS, oldestKeptDay } from "../../visits/visitor-id.ts";
@@ -14,8 +14,10 @@ import { num, type Pg } from "./connect.ts";
 
 export function postgresBatches(sql: Pg, now: () => number): BatchStore {
   return {
-    write: (all) =>
+    write: (received) =>
       sql.begin(async (tx) => {
+        const { clicks: all, fallbacks } = withoutFallbacks(received);
+        if (fallbacks.length > 0) await addFallbacks(tx, sql, fallbacks);
         // The links of the batch, locked in id order; a link missing here was deleted, and its
         // visits are not written (its rollups are gone for good).
         const totals = [...linkTotals(all)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -38,6 +40,20 @@ export function postgresBatches(sql: Pg, now: () => number): BatchStore {
         return { gone: all.length - batch.length };
       }),
   };
+}
+
+/** Visitors a fallback URL took: counted only while their link exists (a delete took its rows). */
+async function addFallbacks(tx: TransactionSQL, sql: Pg, rows: DimensionRow[]): Promise<void> {
+  const text = (values: string[]) => sql.array(values, "TEXT");
+  const int8 = (values: number[]) => sql.array(values, "INT8");
+  await tx`
+    INSERT INTO dimension_rollup AS t (link_id, dimension, day, name, total, bots)
+    SELECT v.* FROM unnest(${text(rows.map((r) => r.linkId))}::text[], ${text(rows.map((r) => r.dimension))}::text[], ${text(rows.map((r) => r.day))}::text[],
+                           ${text(rows.map((r) => r.name))}::text[], ${int8(rows.map((r) => r.total))}::int8[], ${int8(rows.map((r) => r.bots))}::int8[])
+      AS v(link_id, dimension, day, name, total, bots)
+    WHERE EXISTS (SELECT 1 FROM links WHERE id = v.link_id)
+    ORDER BY 1, 2, 3, 4
+    ON CONFLICT (link_id, dimension, day, name) DO UPDATE SET total = t.total + excluded.total, bots = t.bots + excluded.bots`;
 }
 
 async function writeVisits(tx: TransactionSQL, sql: Pg, batch: Visit[], at: number): Promise<void> {

@@ -2,9 +2,12 @@
 // query that returns links (PostgreSQL's adapter first turns its int8 strings into numbers).
 
 import type { Link } from "../../links/link.ts";
+import type { Behaviour } from "../../links/behaviour.ts";
+import { behaviourOfRow, type RouteFacts } from "../../links/click-rules.ts";
 
 export const LINK_COLUMNS =
-  "seq, id, url, created_at, owner_key_id, expires_at, max_clicks, disabled, blocked, total_clicks, human_clicks, last_click_at";
+  "seq, id, url, created_at, owner_key_id, expires_at, max_clicks, disabled, blocked, total_clicks, human_clicks, last_click_at, " +
+  "rules, variants, password_hash, redirect_type, valid_from, fallback_url, crawlable";
 
 export type LinkRow = {
   seq: number;
@@ -19,10 +22,17 @@ export type LinkRow = {
   total_clicks: number;
   human_clicks: number;
   last_click_at: number;
-};
+  valid_from: number | null;
+  fallback_url: string | null;
+  crawlable: number;
+} & RouteFacts;
 
 export function toLink(row: LinkRow, tags: string[]): Link {
   return {
+    ...behaviourOfRow(row),
+    validFrom: row.valid_from,
+    fallbackUrl: row.fallback_url,
+    crawlable: row.crawlable === 1,
     seq: row.seq,
     id: row.id,
     url: row.url,
@@ -40,5 +50,15 @@ export function toLink(row: LinkRow, tags: string[]): Link {
 }
 
 /** A cache miss's row (links LEFT JOIN retired_ids for one id): what the click path needs. */
-export const TARGET_SQL = `SELECT l.url, l.expires_at, l.max_clicks, l.disabled, l.blocked, l.total_clicks, r.id IS NOT NULL AS retired
+export const TARGET_SQL = `SELECT l.url, l.expires_at, l.max_clicks, l.disabled, l.blocked, l.total_clicks,
+  l.rules, l.variants, l.password_hash, l.redirect_type, l.valid_from, l.fallback_url, r.id IS NOT NULL AS retired
   FROM (SELECT CAST(? AS TEXT) AS id) AS q LEFT JOIN links AS l ON l.id = q.id LEFT JOIN retired_ids AS r ON r.id = q.id`;
+
+/** The behaviour columns of a new link, in BEHAVIOUR_COLUMNS order. */
+export const BEHAVIOUR_COLUMNS = "rules, variants, password_hash, redirect_type, valid_from, fallback_url, crawlable";
+export function behaviourValues(b: Behaviour): [string | null, string | null, string | null, number, number | null, string | null, number] {
+  return [
+    b.rules === null ? null : JSON.stringify(b.rules), b.variants === null ? null : JSON.stringify(b.variants), b.passwordHash, b.redirectType, b.validFrom, b.fallbackUrl,
+    b.crawlable ? 1 : 0,
+  ];
+}

@@ -4,9 +4,9 @@
 
 import type { Database } from "bun:sqlite";
 import { targetOfRow, type TargetRow } from "../../links/click-rules.ts";
-import type { LinkRepository, NewLink, LinkChanges } from "../../links/store.ts";
+import { behaviourOf, type LinkRepository, type NewLink, type LinkChanges } from "../../links/store.ts";
 import type { Synchronous } from "../../util/maybe.ts";
-import { LINK_COLUMNS, TARGET_SQL, toLink, type LinkRow } from "../shared/link-rows.ts";
+import { BEHAVIOUR_COLUMNS, behaviourValues, LINK_COLUMNS, TARGET_SQL, toLink, type LinkRow } from "../shared/link-rows.ts";
 import { changedColumns, type ColumnValue } from "../shared/link-columns.ts";
 import { LINK_DATA_TABLES } from "../shared/tables.ts";
 import { isUniqueViolation } from "../errors.ts";
@@ -14,9 +14,9 @@ import { tagReader } from "./tags.ts";
 
 export function sqliteLinks(db: Database): Synchronous<LinkRepository> {
   // Nothing is inserted under a retired id: the check is part of the insert itself.
-  const insert = db.query<{ seq: number }, [string, string, number, number | null, number | null, number | null]>(
-    `INSERT INTO links (id, url, created_at, owner_key_id, expires_at, max_clicks)
-     SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE NOT EXISTS (SELECT 1 FROM retired_ids WHERE id = ?1)
+  const insert = db.query<{ seq: number }, [string, string, number, number | null, number | null, number | null, ...ReturnType<typeof behaviourValues>]>(
+    `INSERT INTO links (id, url, created_at, owner_key_id, expires_at, max_clicks, ${BEHAVIOUR_COLUMNS})
+     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13 WHERE NOT EXISTS (SELECT 1 FROM retired_ids WHERE id = ?1)
      RETURNING seq`,
   );
   const insertTag = db.query<void, [number, string]>("INSERT OR IGNORE INTO link_tags (link_seq, tag) VALUES (?, ?)");
@@ -29,11 +29,12 @@ export function sqliteLinks(db: Database): Synchronous<LinkRepository> {
   const retire = db.query<void, [string, number]>("INSERT OR IGNORE INTO retired_ids (id, retired_at) VALUES (?, ?)");
   const mark = db.query<void, [number, string]>("UPDATE links SET blocked = ? WHERE seq IN (SELECT value FROM json_each(?))");
   const tagsOf = tagReader(db);
+  const crawlable = db.query<{ id: string }, [number]>("SELECT id FROM links WHERE crawlable = 1 ORDER BY id LIMIT ?");
 
   const tryInsert = db.transaction((id: string, link: NewLink, now: number): number | "taken" | "retired" => {
     let row;
     try {
-      row = insert.get(id, link.url, now, link.ownerKeyId ?? null, link.expiresAt ?? null, link.maxClicks ?? null);
+      row = insert.get(id, link.url, now, link.ownerKeyId ?? null, link.expiresAt ?? null, link.maxClicks ?? null, ...behaviourValues(behaviourOf(link)));
     } catch (err) {
       if (isUniqueViolation(err)) return "taken";
       throw err;
@@ -82,6 +83,7 @@ export function sqliteLinks(db: Database): Synchronous<LinkRepository> {
         yield { seq: row.seq, url: row.url, blocked: row.blocked === 1 };
       }
     },
+    crawlable: (limit) => crawlable.all(limit).map((r) => r.id),
     setBlocked(blocked, unblocked) {
       db.transaction(() => {
         if (blocked.length > 0) mark.run(1, JSON.stringify(blocked));

@@ -9,6 +9,7 @@ import { sqliteLister } from "./lister.ts";
 import { sqliteStats } from "./stats.ts";
 import { sqliteKeys } from "./keys.ts";
 import { sqliteSessions } from "./sessions.ts";
+import { sqliteSalts } from "./visitor-salts.ts";
 import { sqliteOverview } from "./overview.ts";
 import { startSqliteReader, type SqliteReader } from "./reader.ts";
 
@@ -41,6 +42,7 @@ export async function openSqliteStorage(path: string, busyTimeoutMs: number, rea
     overview: reader?.overview ?? sqliteOverview(db),
     keys: sqliteKeys(db),
     sessions: sqliteSessions(db),
+    salts: sqliteSalts(db),
     ping() {
       db.query("SELECT 1").get();
     },

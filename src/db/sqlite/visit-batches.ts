@@ -4,7 +4,7 @@
 
 import type { Database } from "bun:sqlite";
 import type { Visit } from "../../visits/visit.ts";
-import { linkTotals, summarize, type Rollups } from "../../visits/rollup.ts";
+import { linkTotals, summarize, withoutFallbacks, type Rollups } from "../../visits/rollup.ts";
 import { CAPPED_DIMENSIONS, foldOther, type StoredValues } from "../../visits/other.ts";
 import { createVisitQueue, type BatchStore, type QueueOptions, type VisitWriter } from "../../visits/visit-queue.ts";
 import { batchRows } from "../../visits/visit-batch.ts";
@@ -56,13 +56,20 @@ export function sqliteBatches(db: Database, seen: SeenVisitors | null, now: () =
     }
     return out;
   };
+  // Visitors a fallback URL took: counted only while their link exists (a delete took its rows).
+  const addFallback = db.query(
+    `INSERT INTO dimension_rollup (link_id, dimension, day, name, total, bots) SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE EXISTS (SELECT 1 FROM links WHERE id = ?1)
+     ON CONFLICT (link_id, dimension, day, name) DO UPDATE SET total = total + excluded.total, bots = bots + excluded.bots`,
+  );
   // The totals shown in the link list; the update also tells whether the link still exists.
   const addTotals = db.query<void, [number, number, number, string]>(
     `UPDATE links SET total_clicks = total_clicks + ?, human_clicks = human_clicks + ?, last_click_at = MAX(last_click_at, ?) WHERE id = ?`,
   );
 
   /** Writes a batch; returns how many of its visits belonged to links deleted meanwhile, and its new visitors. */
-  const writeBatch = db.transaction((all: Visit[]): { gone: number; marks: SeenMarks | null } => {
+  const writeBatch = db.transaction((received: Visit[]): { gone: number; marks: SeenMarks | null } => {
+    const { clicks: all, fallbacks } = withoutFallbacks(received);
+    for (const r of fallbacks) addFallback.run(r.linkId, r.dimension, r.day, r.name, r.total, r.bots);
     let deleted: Set<string> | null = null;
     for (const [linkId, t] of linkTotals(all)) {
       if (addTotals.run(t.total, t.humans, t.lastTs, linkId).changes === 0) (deleted ??= new Set()).add(linkId);

@@ -1,0 +1,91 @@
+// A password-protected link (README: Redirect rules): a visitor gets a small page in their language
+// with one field, posted back to the short link; a script sends the password in X-Link-Password.
+// Checked against the argon2id hash (Bun.password, on its worker threads: the event loop goes on
+// answering clicks meanwhile). Wrong attempts are limited per address and per link, so guessing
+// costs an attacker time and our CPU stays bounded. The password is never logged.
+
+import { pickLanguage } from "../lang.ts";
+import { renderPassword } from "../../web/server/pages.ts";
+import { ENTRIES } from "./web-assets.generated.ts";
+import { HTML_HEADERS } from "./web.ts";
+import { apiError } from "./responses.ts";
+import { MAX_BODY_BYTES, mediaType, readBodyText } from "./form-body.ts";
+import { createRateLimiter, type RateLimiter } from "./rate-limit.ts";
+
+/** Wrong passwords a client address may try per minute, over all links. */
+export const WRONG_PER_ADDRESS = 10;
+/** Wrong passwords one link takes per minute, from everyone (a guessing farm of many addresses). */
+export const WRONG_PER_LINK = 60;
+export const PASSWORD_HEADER = "x-link-password";
+
+export type PasswordGuard = { perAddress: RateLimiter; perLink: RateLimiter };
+
+export function createPasswordGuard(): PasswordGuard {
+  return { perAddress: createRateLimiter(WRONG_PER_ADDRESS), perLink: createRateLimiter(WRONG_PER_LINK) };
+}
+
+/** The verdict on a password tried: go on, or the answer that says why not. */
+export type PasswordCheck = { ok: true } | { ok: false; response: Response };
+
+/**
+ * Checks a password given for a link. `page`: answer as the HTML page (a browser posted the form),
+ * else as JSON (a script sent the header).
+ */
+export async function checkPassword(given: string, hash: string, id: string, client: string, guard: PasswordGuard, now: number, request: Request, page: boolean): Promise<PasswordCheck> {
+  const limit = [guard.perAddress.peek(client, now), guard.perLink.peek(id, now)].find((v) => !v.allowed);
+  if (limit !== undefined && !limit.allowed) {
+    const retry = String(limit.retryAfterSeconds);
+    if (page) return { ok: false, response: passwordPage(request, 429, { retryAfterSeconds: limit.retryAfterSeconds }, { "Retry-After": retry }) };
+    return { ok: false, response: apiError(429, "rate_limited", `too many wrong passwords; try again in ${retry} s`, undefined, { "Retry-After": retry }) };
+  }
+  let right = false;
+  try {
+    right = given.length > 0 && given.length <= 200 && (await Bun.password.verify(given, hash));
+  } catch {
+    right = false; // a hash this build cannot read: no password opens it (an import says so first)
+  }
+  if (right) return { ok: true };
+  guard.perAddress.take(client, now);
+  guard.perLink.take(id, now);
+  if (page) return { ok: false, response: passwordPage(request, 403, { wrong: true }) };
+  return { ok: false, response: apiError(403, "password_wrong", `the ${PASSWORD_HEADER} header does not hold this link's password`) };
+}
+
+/** The password a browser posted with the page's form, or null for a body that holds none. */
+export async function postedPassword(request: Request): Promise<string | null> {
+  const type = mediaType(request);
+  if (type !== "application/x-www-form-urlencoded" && type !== "multipart/form-data") return null;
+  const body = await readBodyText(request, MAX_BODY_BYTES);
+  if (!body.ok) return null;
+  try {
+    const form = type === "multipart/form-data" ? await new Response(body.text, { headers: { "content-type": request.headers.get("content-type")! } }).formData() : new URLSearchParams(body.text);
+    const value = form.get("password");
+    return typeof value === "string" ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The page asking for the password (401 before any attempt). The form posts to the short link
+ * itself; after a right password the browser is sent on by a 303 to the destination, which the
+ * page's CSP must allow as a form's target (browsers apply form-action to its redirects).
+ */
+export function passwordPage(request: Request, status: 401 | 403 | 429, notice: Parameters<typeof renderPassword>[2], extra: Record<string, string> = {}): Response {
+  const lang = pickLanguage(request.headers.get("accept-language"));
+  const url = new URL(request.url);
+  const page = renderPassword(lang, url.pathname + url.search, notice, ENTRIES);
+  return new Response(page, {
+    status,
+    headers: {
+      ...HTML_HEADERS,
+      "Content-Security-Policy": HTML_HEADERS["Content-Security-Policy"].replace("form-action 'self'", "form-action 'self' http: https:"),
+      "Content-Language": lang,
+      Vary: "Accept-Language",
+      "Cache-Control": "no-store",
+      // Link previews and search engines: nothing here to show or keep.
+      "X-Robots-Tag": "noindex",
+      ...extra,
+    },
+  });
+}

@@ -21,7 +21,7 @@ import { memoryAtRest } from "./bench/at-rest.ts";
 import { seededDatabase } from "./bench/seed-cache.ts";
 import { seedPostgres } from "./bench/seed-postgres.ts";
 import { RARE_TERM } from "./bench/seed.ts";
-import { createLinks, waitForFlush, countedClicks } from "./bench/clicks-api.ts";
+import { createLinks, createRuledLinks, GEO_RULES_TARGET, RULES_TARGET, waitForFlush, countedClicks } from "./bench/clicks-api.ts";
 import { printReport, type Report, type TargetReport } from "./bench/report.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
@@ -127,6 +127,11 @@ async function main(): Promise<number> {
 
     // The ceiling keeps its links in a Map too (it takes POST /api/create like a shortener).
     for (const t of targets) t.ids = t.name === "reads-nothing" ? ["x"] : await createLinks(t.served.url, CLICK_LINKS, t.name.replace(/\W+/g, "-"));
+    // Issue 22: links with five redirect rules whose last one matches, on the same instance as the
+    // plain links (the same process, rounds next to each other: the ratio is the rules' cost).
+    for (const [name, geo] of [[RULES_TARGET, false], [GEO_RULES_TARGET, true]] as const) {
+      targets.splice(1, 0, { name, served: targets[0]!.served, kind: "shortener", ids: await createRuledLinks(targets[0]!.served.url, CLICK_LINKS, geo), runs: [], rounds: [], cpu: [] });
+    }
     const clicks = async (t: Target, seconds: number) => {
       const r = t.also
         ? combined(

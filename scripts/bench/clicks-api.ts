@@ -15,6 +15,35 @@ export async function createLinks(base: string, n: number, tag: string): Promise
   return ids;
 }
 
+/** The benchmark's targets of links with redirect rules (issue 22): without and with a country rule. */
+export const RULES_TARGET = "5 rules";
+export const GEO_RULES_TARGET = "5 rules+geo";
+
+/**
+ * Links with five rules whose last one matches every click of the mix (after 2000-01-01), so each
+ * click walks the other four first: a browser, a device and system, and a language that never
+ * match, and a query parameter it never has. With `geo`, the first rule is a country instead of
+ * the browser: the wrk mix sends a new public X-Forwarded-For address with every click, so each
+ * one costs an address parse and a GeoIP lookup (the worst case; a visitor's next click is cached).
+ */
+export async function createRuledLinks(base: string, n: number, geo = false): Promise<string[]> {
+  const rules = [
+    geo ? { conditions: [{ type: "country", value: "AQ" }], url: "https://example.com/antarctica" } : { conditions: [{ type: "browser", value: "Lynx" }], url: "https://example.com/lynx" },
+    { conditions: [{ type: "device", value: "tablet" }, { type: "os", value: "chromeos" }], url: "https://example.com/chromebook-tablet" },
+    { conditions: [{ type: "language", value: "eo" }], url: "https://example.com/esperanto" },
+    { conditions: [{ type: "query", key: "beta" }], url: "https://example.com/beta" },
+    { conditions: [{ type: "after", value: "2000-01-01T00:00:00Z" }], url: "https://example.com/rules/matched?from=bench" },
+  ];
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const res = await fetch(`${base}/api/create`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ url: `https://example.com/rules/${i}`, rules }) });
+    const body = (await res.json()) as { data?: { shortUrl: string } };
+    if (res.status !== 201 || !body.data) throw new Error(`create failed: ${res.status} ${JSON.stringify(body)}`);
+    ids.push(body.data.shortUrl.slice(body.data.shortUrl.lastIndexOf("/") + 1));
+  }
+  return ids;
+}
+
 type Health = { visits: { queued: number; written: number; dropped: number } };
 
 /** Waits until the writer's queue is empty and `written` has stopped moving (graceful flush wait). */

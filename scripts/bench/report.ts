@@ -59,6 +59,8 @@ export function printReport(r: Report) {
   }));
   const ceilingVsNothing = ratio("ceiling", "reads-nothing", requestsPerSecond);
   const twoVsOne = byName.has("2 instances") ? ratio("2 instances", "shortener", requestsPerSecond) : null;
+  const ruled = ["5 rules", "5 rules+geo"].filter((n) => byName.has(n)).map((n) => ({ name: n, value: ratio(n, "shortener", requestsPerSecond) }));
+  const vsCompared = r.targets.filter((t) => !["shortener", "5 rules", "5 rules+geo", "2 instances", "ceiling", "reads-nothing"].includes(t.name)).map((t) => ({ name: t.name, value: ratio("shortener", t.name, requestsPerSecond) }));
 
   const lines: string[] = [];
   const load = (l: unknown) => (l as number[]).map((x) => x.toFixed(1)).join(" ");
@@ -71,6 +73,8 @@ export function printReport(r: Report) {
     lines.push(`  ${q.target}/ceiling req/s ratio ${q.rpsVsCeiling.toFixed(3)} (target >= 0.85), ${q.target}/reads-nothing ${q.rpsVsReadsNothing.toFixed(3)}, p99 ratio to ceiling ${q.p99VsCeiling.toFixed(2)} (target <= 2)`);
   }
   lines.push(`  ceiling/reads-nothing req/s ratio ${ceilingVsNothing.toFixed(3)}`);
+  for (const q of ruled) lines.push(`  ${q.name}/shortener (links with five rules, the last matching, vs plain links, same process) req/s ratio ${q.value.toFixed(3)} (target >= 0.9)`);
+  for (const c of vsCompared) lines.push(`  shortener/${c.name} req/s ratio ${c.value.toFixed(3)} (plain links; target >= 0.98 against the binary before a change)`);
   lines.push("", "CPU per click served, µs (from /proc/<pid>/task/<tid>/stat over each round, medians over rounds; the recorder's includes its catching up after the round):");
   lines.push(`  ${"target".padEnd(14)} ${"click".padStart(7)} ${"recorder".padStart(9)} ${"reader".padStart(7)} ${"other".padStart(7)} ${"all".padStart(7)}   click - ceiling's click`);
   const ceilingClick = median((r.cpuUsPerClick.ceiling ?? []).map((c) => c.click));

@@ -21,7 +21,8 @@ const AGENTS = 10_000;
 export type ClickFactsSource = {
   /** Resolves once what a route needs (NEEDS_* flags) is ready: the country lookup read, the day's salt known. */
   ready(needs: number, now: number): MaybePromise<void>;
-  facts(request: Request, server: PeerServer, requestUrl: string, linkId: string, now: number): ClickFacts;
+  /** `peer()`: the socket peer, read once for the rules and the click's record. */
+  facts(request: Request, server: PeerServer, requestUrl: string, linkId: string, now: number): ClickFacts & { peer(): string };
   /** SIGHUP: the --geoip-db file is read again. */
   reloadGeo(): void;
 };
@@ -60,9 +61,11 @@ export function createClickFactsSource(o: ClickFactsOptions): ClickFactsSource {
       },
     ));
   let visitors: VisitorIds | null = null;
+  const context: FactsContext = { trusted: o.trusted, agentOf, country: (address) => countries?.country(address) ?? null, visitor: (...a) => visitors!.of(...a) ?? 0 };
 
   return {
     ready(needs, now) {
+      if (needs === 0) return;
       const waits: Promise<void>[] = [];
       if (needs & NEEDS_COUNTRY && countries === null) waits.push(loadCountries());
       if (needs & NEEDS_VISITOR) {
@@ -72,33 +75,93 @@ export function createClickFactsSource(o: ClickFactsOptions): ClickFactsSource {
       }
       return waits.length === 0 ? undefined : Promise.all(waits).then(() => undefined);
     },
-    facts(request, server, requestUrl, linkId, now) {
-      let agent: Agent | null = null;
-      let address: string | null = null;
-      let query: URLSearchParams | null = null;
-      let language: string | null | undefined;
-      const client = () => (agent ??= agentOf(request.headers.get("user-agent")));
-      const addressOf = () => (address ??= clientAddress(peerAddress(server, request), request.headers, o.trusted));
-      return {
-        browser: () => client().browser,
-        os: () => client().os,
-        device: () => client().device,
-        language: () => (language === undefined ? (language = preferredLanguage(request.headers.get("accept-language"))) : language),
-        query: () => (query ??= new URLSearchParams(queryOf(requestUrl))),
-        address: addressOf,
-        country: () => countries?.country(addressOf()) ?? null,
-        visitor: () => visitors!.of(now, linkId, addressOf(), client().digest) ?? 0,
-      };
-    },
+    facts: (request, server, requestUrl, linkId, now) => new Facts(request, server, requestUrl, linkId, now, context),
     reloadGeo() {
       void countries?.reload();
     },
   };
 }
 
-function queryOf(url: string): string {
+type FactsContext = {
+  trusted: TrustedProxies;
+  agentOf: (ua: string | null) => Agent;
+  country: (address: string) => string | null;
+  visitor: (ts: number, linkId: string, address: string, agent: string) => number;
+};
+
+/** One click's facts, each worked out on first use (one object a click: no closures made per click). */
+class Facts implements ClickFacts {
+  #agent: Agent | null = null;
+  #peer: string | null = null;
+  #address: string | null = null;
+  #language: string | null | undefined = undefined;
+  constructor(
+    readonly request: Request,
+    readonly server: PeerServer,
+    readonly requestUrl: string,
+    readonly linkId: string,
+    readonly now: number,
+    readonly context: FactsContext,
+  ) {}
+  #client(): Agent {
+    return (this.#agent ??= this.context.agentOf(this.request.headers.get("user-agent")));
+  }
+  browser() {
+    return this.#client().browser;
+  }
+  os() {
+    return this.#client().os;
+  }
+  device() {
+    return this.#client().device;
+  }
+  language() {
+    if (this.#language === undefined) this.#language = preferredLanguage(this.request.headers.get("accept-language"));
+    return this.#language;
+  }
+  hasParam(key: string, value: string | undefined) {
+    return hasParam(this.requestUrl, key, value);
+  }
+  /** the socket peer, read once (the click's record needs it too) */
+  peer(): string {
+    return (this.#peer ??= peerAddress(this.server, this.request));
+  }
+  address() {
+    return (this.#address ??= clientAddress(this.peer(), this.request.headers, this.context.trusted));
+  }
+  country() {
+    return this.context.country(this.address());
+  }
+  visitor() {
+    return this.context.visitor(this.now, this.linkId, this.address(), this.#client().digest);
+  }
+}
+
+/**
+ * Whether a URL's query has the parameter (with the value, when given), decoded as a form would
+ * be: a scan of its pairs, nothing parsed into a structure.
+ */
+export function hasParam(url: string, key: string, value: string | undefined): boolean {
   const q = url.indexOf("?");
-  return q === -1 ? "" : url.slice(q + 1);
+  if (q === -1) return false;
+  const end = url.indexOf("#", q);
+  const query = end === -1 ? url.slice(q + 1) : url.slice(q + 1, end);
+  for (const pair of query.split("&")) {
+    if (pair === "") continue;
+    const eq = pair.indexOf("=");
+    if (decoded(eq === -1 ? pair : pair.slice(0, eq)) !== key) continue;
+    if (value === undefined || decoded(eq === -1 ? "" : pair.slice(eq + 1)) === value) return true;
+  }
+  return false;
+}
+
+function decoded(text: string): string {
+  if (!text.includes("%") && !text.includes("+")) return text;
+  try {
+    return decodeURIComponent(text.replaceAll("+", " "));
+  } catch {
+    return text;
+  }
 }
 
 /**

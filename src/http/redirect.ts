@@ -43,7 +43,23 @@ export function handleRedirect(request: Request, id: string, server: PeerServer,
   const click = request.method === "GET";
   const now = deps.now();
   if (!looksLikeId(id)) return deps.notFound();
-  return admitted(deps.links.admit(id, click, now), deps, id, (a) => answer(a, request, id, server, deps, requestUrl, click, now));
+  // Looked up without spending a click of a limited link: a protected link's click is spent only
+  // once its password is right, never by its page or a wrong password.
+  return admitted(deps.links.admit(id, false, now), deps, id, (a) => {
+    if (!click || a === null || "gone" in a) return answer(a, request, id, server, deps, requestUrl, click, now);
+    if (a.route !== null && a.route.passwordHash !== null) return unlock(a.route.passwordHash, request, id, server, deps, requestUrl, now);
+    if (a.rules === null || a.rules.maxClicks === null) return answer(a, request, id, server, deps, requestUrl, click, now);
+    return admitted(deps.links.admit(id, true, now), deps, id, (spent) => answer(spent, request, id, server, deps, requestUrl, click, now));
+  });
+}
+
+/** A protected link's GET: the page without X-Link-Password, else the password checked, then the click. */
+function unlock(hash: string, request: Request, id: string, server: PeerServer, deps: RedirectDeps, requestUrl: string, now: number): Response | Promise<Response> {
+  const given = request.headers.get(PASSWORD_HEADER);
+  if (given === null) return passwordPage(request, 401, null);
+  return checkPassword(given, hash, id, requestClient(server, request, deps.trusted), deps.passwords, now, request, false).then((check) =>
+    check.ok ? admitted(deps.links.admit(id, true, now), deps, id, (a) => answer(a, request, id, server, deps, requestUrl, true, now, true)) : check.response,
+  );
 }
 
 /**
@@ -62,7 +78,7 @@ export async function handlePasswordForm(request: Request, id: string, server: P
   if (!check.ok) return check.response;
   return admitted(deps.links.admit(id, true, now), deps, id, (a) => {
     if (a === null || "gone" in a || a.route === null) return answer(a, request, id, server, deps, request.url, true, now);
-    return routed(a.route, request, id, server, deps, request.url, true, now, 303);
+    return routed(a.route, request, id, server, deps, request.url, true, now, 303, true);
   });
 }
 
@@ -80,7 +96,10 @@ function admitted(
   });
 }
 
-function answer(admitted: Admission | null, request: Request, id: string, server: PeerServer, deps: RedirectDeps, requestUrl: string, click: boolean, now: number): Response | Promise<Response> {
+/** `unlocked`: the link's password was given and is right. */
+function answer(
+  admitted: Admission | null, request: Request, id: string, server: PeerServer, deps: RedirectDeps, requestUrl: string, click: boolean, now: number, unlocked = false,
+): Response | Promise<Response> {
   if (admitted === null) return deps.notFound();
   // Disabled, expired, blocked or deleted: 410 and not a click, or the owner's fallback URL.
   if ("gone" in admitted) {
@@ -88,30 +107,25 @@ function answer(admitted: Admission | null, request: Request, id: string, server
     return gonePage(admitted.gone, request.headers.get("accept-language"));
   }
   // Rules, a split, a password or a redirect code of its own: decided by its route (router.ts).
-  if (admitted.route !== null) return routed(admitted.route, request, id, server, deps, requestUrl, click, now, admitted.route.status);
+  if (admitted.route !== null) return routed(admitted.route, request, id, server, deps, requestUrl, click, now, admitted.route.status, unlocked);
   return send((admitted.compiled ??= compileDestination(admitted.url)), 302, null, request, id, server, deps, requestUrl, click, now);
 }
 
 /** A link with a route: its password first, then the destination its rules choose. */
 function routed(
-  route: LinkRoute, request: Request, id: string, server: PeerServer, deps: RedirectDeps, requestUrl: string, click: boolean, now: number, status: number,
+  route: LinkRoute, request: Request, id: string, server: PeerServer, deps: RedirectDeps, requestUrl: string, click: boolean, now: number, status: number, unlocked: boolean,
 ): Response | Promise<Response> {
-  // A protected link's HEAD, and a GET without the header (a browser, a link preview): the page.
-  // The POST of its form (status 303) has been checked already.
-  if (route.passwordHash !== null && status !== 303) {
-    const given = click ? request.headers.get(PASSWORD_HEADER) : null;
-    if (given === null) return passwordPage(request, 401, null);
-    return checkPassword(given, route.passwordHash, id, requestClient(server, request, deps.trusted), deps.passwords, now, request, false).then((check) =>
-      check.ok ? choose(route, request, id, server, deps, requestUrl, click, now, status) : check.response,
-    );
-  }
+  // A protected link's HEAD: the page. A GET's password (unlock) and the form's (a POST, status
+  // 303) have been checked before the click was spent.
+  if (route.passwordHash !== null && !unlocked) return passwordPage(request, 401, null);
   return choose(route, request, id, server, deps, requestUrl, click, now, status);
 }
 
 function choose(route: LinkRoute, request: Request, id: string, server: PeerServer, deps: RedirectDeps, requestUrl: string, click: boolean, now: number, status: number): Response | Promise<Response> {
   const go = () => {
-    const choice = route.choose(deps.clickFacts.facts(request, server, requestUrl, id, now), now);
-    return send(choice.destination, status, choice.route, request, id, server, deps, requestUrl, click, now);
+    const facts = deps.clickFacts.facts(request, server, requestUrl, id, now);
+    const choice = route.choose(facts, now);
+    return send(choice.destination, status, choice.route, request, id, server, deps, requestUrl, click, now, facts.peer());
   };
   // The country lookup and the day's salt are read once, on the first click that needs them.
   const ready = deps.clickFacts.ready(route.needs, now);
@@ -121,6 +135,7 @@ function choose(route: LinkRoute, request: Request, id: string, server: PeerServ
 /** The redirect to a destination, and (for a GET) the click handed to the recorder. */
 function send(
   destination: Destination, status: number, route: string | null, request: Request, id: string, server: PeerServer, deps: RedirectDeps, requestUrl: string, click: boolean, now: number,
+  peer?: string,
 ): Response | Promise<Response> {
   const q = requestUrl.indexOf("?");
   const withQuery = q !== -1 && q < requestUrl.length - 1;
@@ -136,7 +151,7 @@ function send(
   const response = new Response(null, { status, headers: { "Cache-Control": CACHE_CONTROL, Location: location } });
   // HEAD is what link checkers and previews send first: answer it, but it is not a click.
   if (!click) return response;
-  const caughtUp = record(request, id, server, deps, now, destination.utm || (withQuery && requestUrl.includes("utm_", q)) ? location : null, route);
+  const caughtUp = record(request, id, peer ?? peerAddress(server, request), deps, now, destination.utm || (withQuery && requestUrl.includes("utm_", q)) ? location : null, route);
   // The visit writer is far behind a database that answers: the click is queued, its answer waits (catch-up.ts).
   return caughtUp === undefined ? response : caughtUp.then(() => response);
 }
@@ -145,11 +160,11 @@ function send(
 function fallback(url: string, reason: GoneReason, request: Request, id: string, server: PeerServer, deps: RedirectDeps, click: boolean, now: number): Response | Promise<Response> {
   const response = new Response(null, { status: 302, headers: { "Cache-Control": CACHE_CONTROL, Location: compileDestination(url).location } });
   if (!click) return response;
-  const caughtUp = record(request, id, server, deps, now, null, fallbackText(reason));
+  const caughtUp = record(request, id, peerAddress(server, request), deps, now, null, fallbackText(reason));
   return caughtUp === undefined ? response : caughtUp.then(() => response);
 }
 
-function record(request: Request, id: string, server: PeerServer, deps: RedirectDeps, now: number, destination: string | null, route: string | null) {
+function record(request: Request, id: string, peer: string, deps: RedirectDeps, now: number, destination: string | null, route: string | null) {
   const headers = request.headers;
   // Forwarding headers matter only behind a trusted proxy; otherwise they are not even read.
   // X-Forwarded-For wins over Forwarded (client-ip.ts), so Forwarded is read only without it.
@@ -160,7 +175,7 @@ function record(request: Request, id: string, server: PeerServer, deps: Redirect
     ts: now,
     userAgent: headers.get("user-agent"),
     referer: headers.get("referer"),
-    peer: peerAddress(server, request),
+    peer,
     forwardedFor,
     forwarded: proxied && forwardedFor === null ? headers.get("forwarded") : null,
     destination,

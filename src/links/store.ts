@@ -11,6 +11,7 @@ import { isReserved, looksLikeId } from "./alias.ts";
 import type { Link } from "./link.ts";
 import { DELETED, targetOfLink, verdictBeforeBudget, type Admission, type Target } from "./click-rules.ts";
 import { PLAIN, type Behaviour } from "./behaviour.ts";
+import { ruleUrls, type Rule, type Variant } from "./rules.ts";
 import { Lru } from "../util/lru.ts";
 import { cryptoRandomBytes, type RandomBytes } from "../util/random.ts";
 import { then, type MaybePromise } from "../util/maybe.ts";
@@ -33,6 +34,17 @@ export type NewLink = {
 export type LinkChanges = { url?: string; expiresAt?: number | null; maxClicks?: number | null; disabled?: boolean; tags?: readonly string[] } & Partial<Behaviour>;
 
 export type { Admission, ClickRules, Target } from "./click-rules.ts";
+
+/** Where a link can send visitors: its URL, and `also` the URLs of its rules, variants and fallback. */
+export type LinkDestinations = { seq: number; url: string; blocked: boolean; also: string[] };
+
+/** `also` of LinkDestinations, from the stored columns (rules and variants as JSON text). */
+export function otherDestinations(row: { rules: string | null; variants: string | null; fallback_url: string | null }): string[] {
+  if (row.rules === null && row.variants === null && row.fallback_url === null) return [];
+  const urls = ruleUrls(row.rules === null ? null : (JSON.parse(row.rules) as Rule[]), row.variants === null ? null : (JSON.parse(row.variants) as Variant[]));
+  if (row.fallback_url !== null) urls.push(row.fallback_url);
+  return urls;
+}
 
 /** The id that means "every link" in a change heard of (no link id can be "*": alias.ts). */
 export const EVERY_LINK = "*";
@@ -57,7 +69,7 @@ export type LinkStore = {
   /** Deletes the link, its visits and rollups, and retires its id; false when there is no such link. */
   remove(id: string, now: number): MaybePromise<boolean>;
   /** Every link's seq, destination and blocked flag (the blocklist's input). */
-  destinations(): AsyncIterable<{ seq: number; url: string; blocked: boolean }>;
+  destinations(): AsyncIterable<LinkDestinations>;
   /** Sets the blocked flag of links by seq (the blocklist's verdict). */
   setBlocked(blocked: readonly number[], unblocked: readonly number[]): MaybePromise<void>;
   /** A change made elsewhere (another instance): the link (or EVERY_LINK) is read again on its next click. */
@@ -80,7 +92,7 @@ export type LinkRepository = {
   update(id: string, changes: LinkChanges): MaybePromise<boolean>;
   /** Deletes the link and its rows in every table of src/db/shared/tables.ts, and retires the id. */
   remove(id: string, now: number): MaybePromise<boolean>;
-  destinations(): AsyncIterable<{ seq: number; url: string; blocked: boolean }>;
+  destinations(): AsyncIterable<LinkDestinations>;
   setBlocked(blocked: readonly number[], unblocked: readonly number[]): MaybePromise<void>;
   /** Ids of crawlable links, at most `limit`, in id order. */
   crawlable(limit: number): MaybePromise<string[]>;

@@ -118,7 +118,47 @@ forEachEngine("links: admit", (db) => {
     expect(await links.admit("blk", true, NOW)).toMatchObject({ url: "https://example.com/" });
     const walked = [];
     for await (const d of links.destinations()) walked.push(d);
-    expect(walked).toEqual([{ seq: link.seq, url: "https://example.com/", blocked: false }]);
+    expect(walked).toEqual([{ seq: link.seq, url: "https://example.com/", blocked: false, also: [] }]);
+  });
+
+  test("behaviour: stored, read back, changed and cleared the same way; the blocklist walk sees every URL a link can send to", async () => {
+    const { links } = db().storage;
+    const rules = [
+      { conditions: [{ type: "device" as const, value: "mobile" as const }], url: "https://m.example.com/" },
+      { conditions: [{ type: "query" as const, key: "v" }], variants: [{ url: "https://a.example/", weight: 1 }, { url: "https://b.example/", weight: 3 }] },
+    ];
+    const behaviour = {
+      rules, variants: [{ url: "https://c.example/", weight: 2 }, { url: "https://d.example/", weight: 5 }], passwordHash: await Bun.password.hash("pw", { algorithm: "argon2id" }),
+      redirectType: 307 as const, validFrom: NOW - 1000, fallbackUrl: "https://example.com/fallback", crawlable: true,
+    };
+    await links.create({ url: "https://example.com/ruled", alias: "ruled", ...behaviour }, NOW);
+    const restarted = (await db().reopen()).storage.links;
+    expect(await restarted.get("ruled")).toMatchObject(behaviour);
+    const target = await restarted.admit("ruled", true, NOW);
+    expect(target).toMatchObject({ url: "https://example.com/ruled", route: { status: 307, passwordHash: behaviour.passwordHash } });
+    expect(await restarted.crawlable()).toEqual(["ruled"]);
+    const walked = [];
+    for await (const d of restarted.destinations()) walked.push(d);
+    expect(walked[0]!.also.sort()).toEqual(["https://a.example/", "https://b.example/", "https://c.example/", "https://d.example/", "https://example.com/fallback", "https://m.example.com/"]);
+    // Cleared: a plain link again, with no route on its clicks.
+    await restarted.update("ruled", { rules: null, variants: null, passwordHash: null, redirectType: 302, validFrom: null, fallbackUrl: null, crawlable: false });
+    expect(await restarted.get("ruled")).toMatchObject({ rules: null, variants: null, passwordHash: null, redirectType: 302, validFrom: null, fallbackUrl: null, crawlable: false });
+    expect(await restarted.admit("ruled", true, NOW)).toEqual({ url: "https://example.com/ruled", rules: null, route: null });
+    expect(await restarted.crawlable()).toEqual([]);
+  });
+
+  test("validFrom: before it a link is like an unknown id; a fallback answers for expired and disabled, never for blocked", async () => {
+    const { links } = db().storage;
+    await links.create({ url: "https://example.com/later", alias: "later", validFrom: NOW + 60_000 }, NOW);
+    expect(await links.admit("later", true, NOW)).toBeNull();
+    expect(await links.admit("later", true, NOW + 60_000)).toMatchObject({ url: "https://example.com/later" });
+    const fb = await links.create({ url: "https://example.com/fb", alias: "fallen", fallbackUrl: "https://example.com/else", maxClicks: 1 }, NOW);
+    expect(await links.admit("fallen", true, NOW)).toMatchObject({ url: "https://example.com/fb" });
+    expect(await links.admit("fallen", true, NOW)).toEqual({ gone: "expired", fallback: "https://example.com/else" });
+    await links.update("fallen", { disabled: true });
+    expect(await links.admit("fallen", true, NOW)).toEqual({ gone: "disabled", fallback: "https://example.com/else" });
+    await links.setBlocked([fb.seq], []);
+    expect(await links.admit("fallen", true, NOW)).toEqual({ gone: "blocked" });
   });
 
   test("a change made by another process is seen once it is told (forget), not before", async () => {

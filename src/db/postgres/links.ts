@@ -5,7 +5,7 @@
 
 import type { Link } from "../../links/link.ts";
 import { targetOfRow } from "../../links/click-rules.ts";
-import { behaviourOf, EVERY_LINK, type ClickBudget, type LinkRepository } from "../../links/store.ts";
+import { behaviourOf, EVERY_LINK, otherDestinations, type ClickBudget, type LinkRepository } from "../../links/store.ts";
 import { behaviourValues, LINK_COLUMNS, TARGET_SQL, toLink } from "../shared/link-rows.ts";
 import { changedColumns } from "../shared/link-columns.ts";
 import { LINK_DATA_TABLES } from "../shared/tables.ts";
@@ -89,8 +89,8 @@ export function postgresLinks(sql: Pg): LinkRepository {
     async *destinations() {
       let after = 0;
       for (;;) {
-        const rows = await sql`SELECT seq, url, blocked FROM links WHERE seq > ${after} ORDER BY seq LIMIT ${DESTINATIONS_PAGE}`;
-        for (const r of rows) yield { seq: num(r.seq), url: r.url as string, blocked: r.blocked === 1 };
+        const rows = await sql`SELECT seq, url, blocked, rules, variants, fallback_url FROM links WHERE seq > ${after} ORDER BY seq LIMIT ${DESTINATIONS_PAGE}`;
+        for (const r of rows) yield { seq: num(r.seq), url: r.url as string, blocked: r.blocked === 1, also: otherDestinations(r) };
         if (rows.length < DESTINATIONS_PAGE) return;
         after = num(rows[rows.length - 1].seq);
       }

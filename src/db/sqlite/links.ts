@@ -4,7 +4,7 @@
 
 import type { Database } from "bun:sqlite";
 import { targetOfRow, type TargetRow } from "../../links/click-rules.ts";
-import { behaviourOf, type LinkRepository, type NewLink, type LinkChanges } from "../../links/store.ts";
+import { behaviourOf, otherDestinations, type LinkRepository, type NewLink, type LinkChanges } from "../../links/store.ts";
 import type { Synchronous } from "../../util/maybe.ts";
 import { BEHAVIOUR_COLUMNS, behaviourValues, LINK_COLUMNS, TARGET_SQL, toLink, type LinkRow } from "../shared/link-rows.ts";
 import { changedColumns, type ColumnValue } from "../shared/link-columns.ts";
@@ -79,8 +79,9 @@ export function sqliteLinks(db: Database): Synchronous<LinkRepository> {
     remove: (id, now) => removeRow.immediate(id, now),
     async *destinations() {
       // prepare, not query: a cached statement would be shared with an overlapping walk.
-      for (const row of db.prepare<{ seq: number; url: string; blocked: number }, []>("SELECT seq, url, blocked FROM links").iterate()) {
-        yield { seq: row.seq, url: row.url, blocked: row.blocked === 1 };
+      type Row = { seq: number; url: string; blocked: number; rules: string | null; variants: string | null; fallback_url: string | null };
+      for (const row of db.prepare<Row, []>("SELECT seq, url, blocked, rules, variants, fallback_url FROM links").iterate()) {
+        yield { seq: row.seq, url: row.url, blocked: row.blocked === 1, also: otherDestinations(row) };
       }
     },
     crawlable: (limit) => crawlable.all(limit).map((r) => r.id),

@@ -111,6 +111,8 @@ describe("days and cache", () => {
     }
     expect(lru.get(-1)).toBe(-1);
     expect(lru.get(0)).toBeUndefined();
-    expect(lru.size).toBe(100);
+    // Two generations (lru.ts): between half the capacity and all of it, never more.
+    expect(lru.size).toBeLessThanOrEqual(100);
+    expect(lru.size).toBeGreaterThanOrEqual(50);
   });
 });

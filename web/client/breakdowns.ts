@@ -2,6 +2,7 @@
 // UTM values) goes in through textContent, never as HTML.
 import type { MessageKey } from "../i18n/index.ts";
 import { el, formatNumber, lang, t } from "./common.ts";
+import { displayUrl } from "./display-url.ts";
 
 import type { NameCount, RecentVisit as Visit, UtmCount as UtmRow } from "../../src/api/types.ts";
 
@@ -30,11 +31,25 @@ export function countryName(code: string): string {
   }
 }
 
-export type Kind = "browser" | "os" | "device" | "country" | "referrer";
+export type Kind = "browser" | "os" | "device" | "country" | "referrer" | "rule" | "variant" | "fallback";
 
-/** Display label for a breakdown value: translated Unknown/Direct/device names, country names. */
+/** A rule as the stats name it ("rule 2", "default" when none matched), in the page language. */
+function ruleLabel(name: string): string {
+  const n = /^rule (\d+)$/.exec(name)?.[1];
+  if (n !== undefined) return t("rule_title", { n });
+  return name === "default" ? t("rule_default") : name;
+}
+
+/** Display label for a breakdown value: translated Unknown/Direct/device names, country names, rules. */
 export function labelOf(kind: Kind, name: string): string {
   if (kind === "country") return countryName(name);
+  if (kind === "rule") return ruleLabel(name);
+  if (kind === "variant") return displayUrl(name);
+  if (kind === "fallback") {
+    // The reasons a fallback is taken are the link's states (expired, disabled).
+    const key = `status_${name}` as MessageKey;
+    return t(key) === key ? name : t(key);
+  }
   if (name === "Unknown") return t("unknown");
   if (kind === "referrer" && name === "Direct") return t("direct");
   if (kind === "device") {
@@ -89,8 +104,13 @@ export function renderUtm(tbody: HTMLElement, empty: HTMLElement, rows: readonly
   empty.hidden = trs.length > 0;
 }
 
-/** Fills the recent visits table, newest first as the API sends them. */
-export function renderVisits(tbody: HTMLElement, empty: HTMLElement, visits: readonly Visit[]): void {
+/** Which of the routed columns (rule, variant) the recent visits need: those some visit has. */
+export function routedColumns(visits: readonly Visit[]): { rule: boolean; variant: boolean } {
+  return { rule: visits.some((v) => v.rule !== undefined), variant: visits.some((v) => v.variant !== undefined) };
+}
+
+/** Fills the recent visits table, newest first as the API sends them; `columns`: the routed ones shown. */
+export function renderVisits(tbody: HTMLElement, empty: HTMLElement, visits: readonly Visit[], columns = routedColumns(visits)): void {
   const trs = visits.map((v) => {
     const tr = el("tr");
     const country = cell("");
@@ -107,6 +127,8 @@ export function renderVisits(tbody: HTMLElement, empty: HTMLElement, visits: rea
       cell(labelOf("referrer", v.referrer), "wrap-cell ref-cell"),
       type,
     );
+    if (columns.rule) tr.append(cell(v.rule === undefined ? "—" : ruleLabel(v.rule)));
+    if (columns.variant) tr.append(cell(v.variant === undefined ? "—" : displayUrl(v.variant), "wrap-cell ref-cell"));
     return tr;
   });
   tbody.replaceChildren(...trs);

@@ -27,6 +27,13 @@ export function el<K extends keyof HTMLElementTagNameMap>(tag: K, className = ""
   return node;
 }
 
+let lastId = 0;
+
+/** A fresh element id for controls made by script (a label's `for`, an error's aria-describedby). */
+export function uniqueId(prefix: string): string {
+  return `${prefix}-${++lastId}`;
+}
+
 const numberFormat = new Intl.NumberFormat(lang);
 
 /** A whole number in the page locale. */

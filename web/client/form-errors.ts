@@ -51,6 +51,11 @@ export class FormErrors<F extends string> {
 
   /** Shows each problem (translated) by its field and focuses the first field at fault. */
   show(problems: readonly ApiProblem[]): void {
+    this.place(problems);
+  }
+
+  /** As show(); returns the field it focused (null: none had a problem), for forms with more to show. */
+  place(problems: readonly ApiProblem[]): HTMLElement | null {
     this.clear();
     let first: HTMLElement | null = null;
     const loose: string[] = [];
@@ -78,6 +83,7 @@ export class FormErrors<F extends string> {
       this.formError.hidden = false;
     }
     first?.focus();
+    return first;
   }
 }
 

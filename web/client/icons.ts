@@ -18,6 +18,8 @@ export const ICONS = {
   signout: ["M14 4h5v16h-5", "M9 8l-4 4 4 4", "M5 12h11"],
   left: ["M15 6l-6 6 6 6"],
   right: ["M9 6l6 6-6 6"],
+  up: ["M6 15l6-6 6 6"],
+  down: ["M6 9l6 6 6-6"],
   key: ["M8 15a4 4 0 1 0 0-8 4 4 0 0 0 0 8z", "M12 11h9", "M18 11v3", "M21 11v2"],
 } as const;
 

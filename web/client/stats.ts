@@ -1,6 +1,6 @@
 // Stats page: loads /api/stats for the link in data-id with the chosen period and bot filter,
 // fills the cards, chart and tables, and polls every 10 s while the tab is visible.
-import { renderBars, renderUtm, renderVisits, type Kind } from "./breakdowns.ts";
+import { renderBars, renderUtm, renderVisits, routedColumns, type Kind } from "./breakdowns.ts";
 import { VisitsChart } from "./chart.ts";
 import { bindCopyButton, byId, formatNumber, lang, t } from "./common.ts";
 import type { ApiErrorBody, DateCount as DayCount, HourCount, LinkStats as Stats, NameCount, StatsAnswer } from "../../src/api/types.ts";
@@ -102,9 +102,19 @@ function render(link: { originalUrl: string; createdAt: string }, s: Stats, hour
     ["country", s.countryStats],
     ["referrer", s.referrerStats],
   ];
-  for (const [kind, rows] of lists) renderBars(byId(`bd-${kind}`), byId(`bd-${kind}-empty`), kind, rows);
+  // Rules, split and fallback exist only for links that have them: their cards show only then.
+  const routed: [Kind, NameCount[]][] = [
+    ["rule", s.ruleStats],
+    ["variant", s.variantStats],
+    ["fallback", s.fallbackStats],
+  ];
+  for (const [kind, rows] of routed) byId(`bd-${kind}-card`).hidden = rows.length === 0;
+  for (const [kind, rows] of [...lists, ...routed]) renderBars(byId(`bd-${kind}`), byId(`bd-${kind}-empty`), kind, rows);
   renderUtm(byId("utm-table").querySelector("tbody")!, byId("utm-empty"), s.utmStats);
-  renderVisits(byId("recent-table").querySelector("tbody")!, byId("recent-empty"), s.recentVisits);
+  const columns = routedColumns(s.recentVisits);
+  byId("col-rule").hidden = !columns.rule;
+  byId("col-variant").hidden = !columns.variant;
+  renderVisits(byId("recent-table").querySelector("tbody")!, byId("recent-empty"), s.recentVisits, columns);
 }
 
 let controller: AbortController | null = null;

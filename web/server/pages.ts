@@ -122,9 +122,11 @@ export function renderHome(lang: Language, assets: PageAssets): string {
   return layout({ lang, title: MESSAGES[lang].home_title, page: "home", body, assets, pathFor: (l) => `/${l}/` });
 }
 
-function breakdownCard(lang: Language, key: string, title: MessageKey): string {
-  return `<section class="card breakdown" aria-labelledby="bd-${key}-title">
-<h2 id="bd-${key}-title">${t(lang, title)}</h2>
+/** A breakdown's card; `routed`: one only a link with rules, a split or a fallback has, hidden until it has data. */
+function breakdownCard(lang: Language, key: string, title: MessageKey, routed?: { note?: MessageKey }): string {
+  const note = routed?.note ? `\n<p class="hint card-note">${t(lang, routed.note)}</p>` : "";
+  return `<section class="card breakdown" id="bd-${key}-card" aria-labelledby="bd-${key}-title"${routed ? " hidden" : ""}>
+<h2 id="bd-${key}-title">${t(lang, title)}</h2>${note}
 <ol class="bars" id="bd-${key}"></ol>
 <p class="empty" id="bd-${key}-empty" hidden>${t(lang, "no_data")}</p>
 </section>`;
@@ -167,6 +169,9 @@ export function renderStats(lang: Language, id: string, assets: PageAssets): str
 <div id="chart" class="chart" role="img" aria-label="${t(lang, "chart_title")}"></div>
 </section>
 <div class="breakdowns">
+${breakdownCard(lang, "rule", "breakdown_rule", {})}
+${breakdownCard(lang, "variant", "breakdown_variant", {})}
+${breakdownCard(lang, "fallback", "breakdown_fallback", { note: "breakdown_fallback_note" })}
 ${breakdownCard(lang, "browser", "breakdown_browser")}
 ${breakdownCard(lang, "os", "breakdown_os")}
 ${breakdownCard(lang, "device", "breakdown_device")}
@@ -180,7 +185,7 @@ ${breakdownCard(lang, "referrer", "breakdown_referrer")}
 </div>
 <section class="card" aria-labelledby="recent-title">
 <h2 id="recent-title">${t(lang, "recent_title")}</h2>
-<div class="table-wrap" tabindex="0" role="region" aria-labelledby="recent-title"><table class="table" id="recent-table"><thead><tr>${th("col_time")}${th("col_browser")}${th("col_os")}${th("col_device")}${th("col_country")}${th("col_referrer")}${th("col_type")}</tr></thead><tbody></tbody></table></div>
+<div class="table-wrap" tabindex="0" role="region" aria-labelledby="recent-title"><table class="table" id="recent-table"><thead><tr>${th("col_time")}${th("col_browser")}${th("col_os")}${th("col_device")}${th("col_country")}${th("col_referrer")}${th("col_type")}<th scope="col" id="col-rule" hidden>${t(lang, "col_rule")}</th><th scope="col" id="col-variant" hidden>${t(lang, "col_variant")}</th></tr></thead><tbody></tbody></table></div>
 <p class="empty" id="recent-empty" hidden>${t(lang, "no_data")}</p>
 </section>
 <noscript><p class="form-error">${t(lang, "noscript")}</p></noscript>`;
@@ -202,6 +207,76 @@ function withCommand(lang: Language, key: MessageKey, command: string): string {
 
 function dialogHead(lang: Language, id: string, title: string): string {
   return `<header class="dialog-head"><h2 id="${id}-title">${title}</h2><button type="button" class="icon-btn" data-close aria-label="${t(lang, "close")}">${iconMarkup("close")}</button></header>`;
+}
+
+/** A checkbox with its label beside it, and a hint under both. */
+function checkField(lang: Language, id: string, label: MessageKey, hint: MessageKey): string {
+  return `<div class="field">
+<label class="check"><input type="checkbox" id="${id}" aria-describedby="${id}-hint ${id}-error"><span>${t(lang, label)}</span></label>
+<p class="hint" id="${id}-hint">${t(lang, hint)}</p>
+<p class="field-error" id="${id}-error" hidden></p>
+</div>`;
+}
+
+/**
+ * The link's behaviour, folded away so the simple case stays simple: redirect code, start, fallback,
+ * password, crawling, a split of its own destination, and the rules (dashboard/behaviour-fields.ts
+ * and rules-editor.ts build the rule cards and split rows).
+ */
+function behaviourSection(lang: Language): string {
+  const redirect = ([302, 301, 307, 308] as const).map((code) => `<option value="${code}">${t(lang, `redirect_${code}`)}</option>`).join("");
+  const browsers = ["Chrome", "Firefox", "Safari", "Edge", "Opera", "Samsung Internet"].map((name) => `<option value="${name}"></option>`).join("");
+  return `<details class="advanced" id="lf-advanced">
+<summary><span class="advanced-title">${t(lang, "behaviour_title")}</span><span class="advanced-what">${t(lang, "behaviour_what")}</span></summary>
+<div class="advanced-body">
+<div class="field-row">
+<div class="field">
+<label for="lf-redirect">${t(lang, "field_redirect")}</label>
+<select id="lf-redirect" name="redirect_type" aria-describedby="lf-redirect-warning lf-redirect-error">${redirect}</select>
+<p class="field-warning" id="lf-redirect-warning" aria-live="polite"></p>
+<p class="field-error" id="lf-redirect-error" hidden></p>
+</div>
+<div class="field">
+<label for="lf-valid-from">${t(lang, "field_valid_from")}</label>
+<input id="lf-valid-from" name="valid_from" type="datetime-local" aria-describedby="lf-valid-from-hint lf-valid-from-error">
+<p class="hint" id="lf-valid-from-hint">${t(lang, "field_valid_from_hint")}</p>
+<p class="field-error" id="lf-valid-from-error" hidden></p>
+</div>
+</div>
+<div class="field">
+<label for="lf-fallback">${t(lang, "field_fallback")}</label>
+<input id="lf-fallback" name="fallback_url" type="url" inputmode="url" maxlength="2048" spellcheck="false" autocomplete="off" placeholder="https://" aria-describedby="lf-fallback-hint lf-fallback-error">
+<p class="hint" id="lf-fallback-hint">${t(lang, "field_fallback_hint")}</p>
+<p class="field-error" id="lf-fallback-error" hidden></p>
+</div>
+<div class="field">
+<label for="lf-password" id="lf-password-label">${t(lang, "field_password")}</label>
+<input id="lf-password" name="password" type="password" maxlength="200" autocomplete="new-password" spellcheck="false" aria-describedby="lf-password-hint lf-password-error">
+<p class="hint" id="lf-password-hint">${t(lang, "field_password_hint")}</p>
+<p class="field-error" id="lf-password-error" hidden></p>
+<div class="password-set" id="lf-password-set" hidden>
+<p>${t(lang, "password_set")}</p>
+<label class="check"><input type="checkbox" id="lf-password-remove"><span>${t(lang, "password_remove")}</span></label>
+</div>
+</div>
+${checkField(lang, "lf-crawlable", "field_crawlable", "field_crawlable_hint")}
+<section class="behaviour-part" aria-labelledby="lf-split-title">
+<h3 id="lf-split-title">${t(lang, "split_title")}</h3>
+<label class="check"><input type="checkbox" id="lf-split" aria-describedby="lf-split-hint"><span>${t(lang, "split_own")}</span></label>
+<p class="hint" id="lf-split-hint">${t(lang, "split_hint")}</p>
+<div id="lf-split-editor"></div>
+</section>
+<section class="behaviour-part" aria-labelledby="lf-rules-title">
+<h3 id="lf-rules-title">${t(lang, "rules_title")}</h3>
+<p class="hint" id="lf-rules-hint">${t(lang, "rules_hint")}</p>
+<ol class="rule-list" id="lf-rules" aria-labelledby="lf-rules-title"></ol>
+<p class="form-error" id="lf-rules-error" hidden></p>
+<button type="button" class="btn btn-small btn-add" id="lf-rule-add">${iconMarkup("plus")}${t(lang, "rule_add")}</button>
+<p class="sr-only" id="lf-rules-status" role="status"></p>
+<datalist id="browser-options">${browsers}</datalist>
+</section>
+</div>
+</details>`;
 }
 
 /** The create/edit dialog: one form, the alias only when creating (dashboard/link-form.ts). */
@@ -240,6 +315,7 @@ ${dialogHead(lang, "link-dialog", t(lang, "dialog_new_title"))}
 <p class="hint" id="lf-tags-hint">${t(lang, "field_tags_hint")}</p>
 <p class="field-error" id="lf-tags-error" hidden></p>
 </div>
+${behaviourSection(lang)}
 <p class="form-error" id="lf-error" role="alert" hidden></p>
 <footer class="dialog-actions"><button type="button" class="btn" data-close>${t(lang, "cancel")}</button><button type="submit" class="btn btn-primary" id="lf-submit">${t(lang, "create")}</button></footer>
 </form>

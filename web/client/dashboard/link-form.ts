@@ -1,13 +1,15 @@
 // The create and edit dialog: every field of a link (destination, alias when creating, expiry,
-// click limit, tags). Creating posts to /api/create (the link belongs to the signed-in key);
-// editing sends only what changed (PATCH), so an untouched past expiry is not sent back as an error.
+// click limit, tags, and its behaviour: behaviour-fields.ts). Creating posts to /api/create (the
+// link belongs to the signed-in key); editing sends only what changed (PATCH), so an untouched past
+// expiry is not sent back as an error.
 import { byId, t } from "../common.ts";
 import { fieldByCode, FormErrors, problemsOf, type ApiProblem } from "../form-errors.ts";
 import { call, linkPath, type Link } from "./api.ts";
+import { BEHAVIOUR_FIELDS, BehaviourFields, isEditorProblem, type BehaviourField } from "./behaviour-fields.ts";
 import { openDialog } from "./dialogs.ts";
 import { fromLocalInput, timeZone, toLocalInput } from "./format.ts";
 
-type Field = "url" | "alias" | "expires" | "max" | "tags";
+type Field = "url" | "alias" | "expires" | "max" | "tags" | BehaviourField;
 export type Saved = { kind: "created" | "saved"; id: string };
 
 const API_FIELDS: Record<string, Field> = {
@@ -18,7 +20,11 @@ const API_FIELDS: Record<string, Field> = {
   max_clicks: "max",
   maxClicks: "max",
   tags: "tags",
+  ...BEHAVIOUR_FIELDS,
 };
+
+/** Error codes whose field the API may leave out, by their prefix. */
+const BEHAVIOUR_CODES: [string, BehaviourField][] = [["redirect_type_", "redirect"], ["valid_from_", "validFrom"], ["password_", "password"]];
 
 function tagList(text: string): string[] {
   return text.split(",").map((tag) => tag.trim()).filter((tag) => tag !== "");
@@ -35,13 +41,18 @@ export class LinkForm {
   private readonly max = byId<HTMLInputElement>("lf-max");
   private readonly tags = byId<HTMLInputElement>("lf-tags");
   private readonly errors: FormErrors<Field>;
+  private readonly behaviour = new BehaviourFields(() => this.url.value);
   private editing: Link | null = null;
   private initial = { url: "", expires: "", max: "", tags: "" };
 
   constructor(private readonly onSaved: (saved: Saved) => Promise<void>) {
     const part = (name: Field, id: string, hint = true) => ({ input: byId(id), error: byId(`${id}-error`), hint: hint ? byId(`${id}-hint`) : undefined });
     this.errors = new FormErrors<Field>(
-      { url: part("url", "lf-url", false), alias: part("alias", "lf-alias"), expires: part("expires", "lf-expires"), max: part("max", "lf-max"), tags: part("tags", "lf-tags") },
+      {
+        url: part("url", "lf-url", false), alias: part("alias", "lf-alias"), expires: part("expires", "lf-expires"), max: part("max", "lf-max"), tags: part("tags", "lf-tags"),
+        redirect: part("redirect", "lf-redirect", false), validFrom: part("validFrom", "lf-valid-from"), fallback: part("fallback", "lf-fallback"),
+        password: part("password", "lf-password"), crawlable: part("crawlable", "lf-crawlable"),
+      },
       byId("lf-error"),
       (p: ApiProblem) => (p.field && API_FIELDS[p.field]) || this.byCode(p.code),
     );
@@ -55,7 +66,8 @@ export class LinkForm {
 
   private byCode(code: string | undefined): Field | null {
     const field = fieldByCode(code);
-    return field === "max_clicks" ? "max" : field;
+    if (field !== null) return field === "max_clicks" ? "max" : field;
+    return BEHAVIOUR_CODES.find(([prefix]) => code?.startsWith(prefix))?.[1] ?? null;
   }
 
   openCreate(): void {
@@ -64,6 +76,7 @@ export class LinkForm {
     this.submit.textContent = t("create");
     byId("lf-alias-field").hidden = false;
     this.fill({ url: "", expires: "", max: "", tags: "" });
+    this.behaviour.fill(null);
     this.alias.value = "";
     openDialog(this.dialog);
   }
@@ -79,6 +92,7 @@ export class LinkForm {
       max: link.maxClicks === null ? "" : String(link.maxClicks),
       tags: link.tags.join(", "),
     });
+    this.behaviour.fill(link);
     openDialog(this.dialog, returnTo);
   }
 
@@ -100,10 +114,33 @@ export class LinkForm {
     return problems;
   }
 
+  /** The server's problems: the editors' beside their rule or variant, the rest by their fields. */
+  private showProblems(problems: readonly ApiProblem[]): void {
+    const placed = problems.filter(isEditorProblem);
+    const rest = problems.filter((p) => !isEditorProblem(p));
+    // Folded away, a field at fault could not take the focus.
+    if (placed.length > 0 || rest.some((p) => this.isBehaviour(p))) this.behaviour.open();
+    const first = this.errors.place(rest);
+    this.behaviour.clearProblems();
+    const inEditor = this.behaviour.showEditorProblems(placed);
+    if (!first) inEditor?.focus();
+  }
+
+  private isBehaviour(p: ApiProblem): boolean {
+    const field = (p.field && API_FIELDS[p.field]) || this.byCode(p.code);
+    return field !== null && Object.values(BEHAVIOUR_FIELDS).includes(field as BehaviourField);
+  }
+
   private async save(): Promise<void> {
-    const local = this.localProblems();
-    if (local.length > 0) return this.errors.show(local);
-    this.errors.clear();
+    const local = [...this.localProblems(), ...this.behaviour.localProblems()];
+    if (local.some((p) => this.isBehaviour(p))) this.behaviour.open();
+    const first = this.errors.place(local);
+    this.behaviour.clearProblems();
+    const inEditor = this.behaviour.checkEditors();
+    if (first || inEditor) {
+      if (!first) inEditor?.focus();
+      return;
+    }
     this.submit.disabled = true;
     const label = this.submit.textContent;
     this.submit.textContent = t("saving");
@@ -125,9 +162,10 @@ export class LinkForm {
     if (this.expires.value) body.expires_at = fromLocalInput(this.expires.value);
     if (this.max.value) body.max_clicks = Number(this.max.value);
     if (this.tags.value.trim()) body.tags = tagList(this.tags.value);
+    Object.assign(body, this.behaviour.createFields());
     const res = await call<{ shortUrl: string }>("POST", "/api/create", { json: body });
     if (!res.ok) {
-      this.errors.show(problemsOf(res.body));
+      this.showProblems(problemsOf(res.body));
       return null;
     }
     return { kind: "created", id: decodeURIComponent(new URL(res.data.shortUrl).pathname.slice(1)) };
@@ -139,10 +177,11 @@ export class LinkForm {
     if (this.expires.value !== this.initial.expires) changes.expiresAt = this.expires.value ? fromLocalInput(this.expires.value) : null;
     if (this.max.value !== this.initial.max) changes.maxClicks = this.max.value ? Number(this.max.value) : null;
     if (tagList(this.tags.value).join(",") !== tagList(this.initial.tags).join(",")) changes.tags = tagList(this.tags.value);
+    Object.assign(changes, this.behaviour.changes());
     if (Object.keys(changes).length === 0) return { kind: "saved", id: link.id };
     const res = await call<Link>("PATCH", linkPath(link.id), { json: changes });
     if (!res.ok) {
-      this.errors.show(problemsOf(res.body));
+      this.showProblems(problemsOf(res.body));
       return null;
     }
     return { kind: "saved", id: link.id };

@@ -20,6 +20,10 @@ export const PASSWORD_HEADER = "x-link-password";
 
 export type PasswordGuard = { perAddress: RateLimiter; perLink: RateLimiter };
 
+/**
+ * Each check takes its token before the hash is verified (attempts sent all at once are not all
+ * checked before the first is counted), and a right password gives it back: only wrong ones count.
+ */
 export function createPasswordGuard(): PasswordGuard {
   return { perAddress: createRateLimiter(WRONG_PER_ADDRESS), perLink: createRateLimiter(WRONG_PER_LINK) };
 }
@@ -32,10 +36,16 @@ export type PasswordCheck = { ok: true } | { ok: false; response: Response };
  * else as JSON (a script sent the header).
  */
 export async function checkPassword(given: string, hash: string, id: string, client: string, guard: PasswordGuard, now: number, request: Request, page: boolean): Promise<PasswordCheck> {
-  const limit = [guard.perAddress.peek(client, now), guard.perLink.peek(id, now)].find((v) => !v.allowed);
-  if (limit !== undefined && !limit.allowed) {
-    const retry = String(limit.retryAfterSeconds);
-    if (page) return { ok: false, response: passwordPage(request, 429, { retryAfterSeconds: limit.retryAfterSeconds }, { "Retry-After": retry }) };
+  // The address's token first; without the link's, the address's is given back (it tried nothing).
+  let refused = guard.perAddress.take(client, now);
+  if (refused.allowed) {
+    refused = guard.perLink.take(id, now);
+    if (!refused.allowed) guard.perAddress.refund(client);
+  }
+  if (!refused.allowed) {
+    const wait = refused.retryAfterSeconds;
+    const retry = String(wait);
+    if (page) return { ok: false, response: passwordPage(request, 429, { retryAfterSeconds: wait }, { "Retry-After": retry }) };
     return { ok: false, response: apiError(429, "rate_limited", `too many wrong passwords; try again in ${retry} s`, undefined, { "Retry-After": retry }) };
   }
   let right = false;
@@ -44,9 +54,11 @@ export async function checkPassword(given: string, hash: string, id: string, cli
   } catch {
     right = false; // a hash this build cannot read: no password opens it (an import says so first)
   }
-  if (right) return { ok: true };
-  guard.perAddress.take(client, now);
-  guard.perLink.take(id, now);
+  if (right) {
+    guard.perAddress.refund(client);
+    guard.perLink.refund(id);
+    return { ok: true };
+  }
   if (page) return { ok: false, response: passwordPage(request, 403, { wrong: true }) };
   return { ok: false, response: apiError(403, "password_wrong", `the ${PASSWORD_HEADER} header does not hold this link's password`) };
 }

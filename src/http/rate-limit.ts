@@ -16,6 +16,8 @@ export type RateLimiter = {
   take(address: string, nowMs: number): Verdict;
   /** What take would answer now, without taking a token. */
   peek(address: string, nowMs: number): Verdict;
+  /** Gives back a token taken for an attempt that turned out not to count (a right password). */
+  refund(address: string): void;
   readonly size: number;
 };
 
@@ -48,6 +50,10 @@ export function createRateLimiter(perMinute: number, maxAddresses = 10_000): Rat
         return { allowed: true };
       }
       return refused(b);
+    },
+    refund(address) {
+      const b = buckets.get(clientKey(address));
+      if (b !== undefined) b.units = Math.min(capacity, b.units + UNIT);
     },
     peek(address, nowMs) {
       if (perMinute === 0) return { allowed: true };

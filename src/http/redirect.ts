@@ -77,7 +77,10 @@ export async function handlePasswordForm(request: Request, id: string, server: P
   const check = await checkPassword(given, seen.route.passwordHash, id, requestClient(server, request, deps.trusted), deps.passwords, now, request, true);
   if (!check.ok) return check.response;
   return admitted(deps.links.admit(id, true, now), deps, id, (a) => {
-    if (a === null || "gone" in a || a.route === null) return answer(a, request, id, server, deps, request.url, true, now);
+    // Gone meanwhile (its last click taken by another, disabled): a 303 back to the link, which
+    // says so. The form's answers are 303s and pages, never a link's own 302 or 410.
+    if (a === null || "gone" in a) return seeOther(request.url);
+    if (a.route === null) return send((a.compiled ??= compileDestination(a.url)), 303, null, request, id, server, deps, request.url, true, now);
     return routed(a.route, request, id, server, deps, request.url, true, now, 303, true);
   });
 }

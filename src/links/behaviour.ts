@@ -47,7 +47,9 @@ export type BehaviourInput = Partial<Omit<Behaviour, "passwordHash">> & { passwo
 /** Reads the behaviour fields of a record (form text or JSON values); every problem is reported. */
 export function parseBehaviour(record: Record<string, unknown>, names: FieldNames, checkUrl: UrlChecker, problems: FieldProblem[]): BehaviourInput {
   const out: BehaviourInput = {};
-  const given = (key: keyof FieldNames) => record[names[key]] !== undefined && !(typeof record[names[key]] === "string" && record[names[key]] === "");
+  // An empty form field (or CSV cell) means none; in a PATCH, "" is a value like any other (null clears).
+  const emptyIsNone = names === SNAKE_NAMES;
+  const given = (key: keyof FieldNames) => record[names[key]] !== undefined && !(emptyIsNone && record[names[key]] === "");
   const say = (key: keyof FieldNames, code: ErrorCode, error: string) => problems.push({ code, field: names[key], error });
 
   if (given("rules")) {
@@ -71,7 +73,7 @@ export function parseBehaviour(record: Record<string, unknown>, names: FieldName
   if (given("password")) {
     const raw = record[names.password];
     if (raw === null) out.password = null;
-    else if (typeof raw !== "string" || raw.length > MAX_PASSWORD_LENGTH) say("password", "password_invalid", `${names.password} must be text of 1 to ${MAX_PASSWORD_LENGTH} characters`);
+    else if (typeof raw !== "string" || raw.length === 0 || raw.length > MAX_PASSWORD_LENGTH) say("password", "password_invalid", `${names.password} must be text of 1 to ${MAX_PASSWORD_LENGTH} characters`);
     else out.password = raw;
   }
   if (given("passwordHash")) {

@@ -43,22 +43,19 @@ export function handleRedirect(request: Request, id: string, server: PeerServer,
   const click = request.method === "GET";
   const now = deps.now();
   if (!looksLikeId(id)) return deps.notFound();
-  // Looked up without spending a click of a limited link: a protected link's click is spent only
-  // once its password is right, never by its page or a wrong password.
-  return admitted(deps.links.admit(id, false, now), deps, id, (a) => {
-    if (!click || a === null || "gone" in a) return answer(a, request, id, server, deps, requestUrl, click, now);
-    if (a.route !== null && a.route.passwordHash !== null) return unlock(a.route.passwordHash, request, id, server, deps, requestUrl, now);
-    if (a.rules === null || a.rules.maxClicks === null) return answer(a, request, id, server, deps, requestUrl, click, now);
-    return admitted(deps.links.admit(id, true, now), deps, id, (spent) => answer(spent, request, id, server, deps, requestUrl, click, now));
-  });
+  // A password-protected link's click is not spent here (the store knows it): only once its
+  // password is right (unlock), never by its page or a wrong password.
+  const admission = deps.links.admit(id, click, now);
+  if (admission instanceof Promise) return admitted(admission, deps, id, (a) => answer(a, request, id, server, deps, requestUrl, click, now));
+  return answer(admission, request, id, server, deps, requestUrl, click, now);
 }
 
-/** A protected link's GET: the page without X-Link-Password, else the password checked, then the click. */
+/** A protected link's GET: the page without X-Link-Password, else the password checked, then the click spent. */
 function unlock(hash: string, request: Request, id: string, server: PeerServer, deps: RedirectDeps, requestUrl: string, now: number): Response | Promise<Response> {
   const given = request.headers.get(PASSWORD_HEADER);
   if (given === null) return passwordPage(request, 401, null);
   return checkPassword(given, hash, id, requestClient(server, request, deps.trusted), deps.passwords, now, request, false).then((check) =>
-    check.ok ? admitted(deps.links.admit(id, true, now), deps, id, (a) => answer(a, request, id, server, deps, requestUrl, true, now, true)) : check.response,
+    check.ok ? admitted(deps.links.admit(id, true, now, true), deps, id, (a) => answer(a, request, id, server, deps, requestUrl, true, now, true)) : check.response,
   );
 }
 
@@ -76,7 +73,7 @@ export async function handlePasswordForm(request: Request, id: string, server: P
   if (given === null) return passwordPage(request, 401, null);
   const check = await checkPassword(given, seen.route.passwordHash, id, requestClient(server, request, deps.trusted), deps.passwords, now, request, true);
   if (!check.ok) return check.response;
-  return admitted(deps.links.admit(id, true, now), deps, id, (a) => {
+  return admitted(deps.links.admit(id, true, now, true), deps, id, (a) => {
     // Gone meanwhile (its last click taken by another, disabled): a 303 back to the link, which
     // says so. The form's answers are 303s and pages, never a link's own 302 or 410.
     if (a === null || "gone" in a) return seeOther(request.url);
@@ -118,9 +115,9 @@ function answer(
 function routed(
   route: LinkRoute, request: Request, id: string, server: PeerServer, deps: RedirectDeps, requestUrl: string, click: boolean, now: number, status: number, unlocked: boolean,
 ): Response | Promise<Response> {
-  // A protected link's HEAD: the page. A GET's password (unlock) and the form's (a POST, status
-  // 303) have been checked before the click was spent.
-  if (route.passwordHash !== null && !unlocked) return passwordPage(request, 401, null);
+  // A protected link: its HEAD gets the page, its GET the password check (unlock); the form's
+  // (a POST) was checked before.
+  if (route.passwordHash !== null && !unlocked) return click ? unlock(route.passwordHash, request, id, server, deps, requestUrl, now) : passwordPage(request, 401, null);
   return choose(route, request, id, server, deps, requestUrl, click, now, status);
 }
 

@@ -55,9 +55,10 @@ export type LinkStore = {
   create(link: NewLink, now: number): MaybePromise<Link>;
   /**
    * What a request for id (of the shape looksLikeId allows) gets: the target, why it is gone, or
-   * null for no such link. A click (GET) that is let through spends one of a limited link's clicks.
+   * null for no such link. A click (GET) that is let through spends one of a limited link's clicks;
+   * a password-protected link's only when `unlocked` (its password was right), never by its page.
    */
-  admit(id: string, click: boolean, now: number): MaybePromise<Admission | null>;
+  admit(id: string, click: boolean, now: number, unlocked?: boolean): MaybePromise<Admission | null>;
   /** Clicks let through so far for a link with a click limit, as this process knows them (ahead of the recorder). */
   clicksAnswered(id: string): number | undefined;
   /** Lookups answered from memory and from the database, since start (for /metrics). */
@@ -168,10 +169,11 @@ export function createLinkStore(repo: LinkRepository, budget: ClickBudget, optio
     });
   };
 
-  const verdict = (id: string, target: Target | null, click: boolean, now: number): MaybePromise<Admission | null> => {
+  const verdict = (id: string, target: Target | null, click: boolean, now: number, unlocked: boolean): MaybePromise<Admission | null> => {
     if (target === null) return null;
     const before = verdictBeforeBudget(target, now);
-    return before !== undefined ? before : budget.spend(id, target, click);
+    if (before !== undefined) return before;
+    return budget.spend(id, target, click && (unlocked || target.route === null || target.route.passwordHash === null));
   };
 
   return {
@@ -184,10 +186,10 @@ export function createLinkStore(repo: LinkRepository, budget: ClickBudget, optio
         return created(outcome, alias, link, now);
       });
     },
-    admit(id, click, now) {
+    admit(id, click, now, unlocked = false) {
       const target = resolve(id);
       // The common case, a cached link: no promise on the way.
-      return target instanceof Promise ? target.then((t) => verdict(id, t, click, now)) : verdict(id, target, click, now);
+      return target instanceof Promise ? target.then((t) => verdict(id, t, click, now, unlocked)) : verdict(id, target, click, now, unlocked);
     },
     clicksAnswered: (id) => budget.answered(id),
     cacheStats: () => ({ hits, misses }),

@@ -80,8 +80,11 @@ export function compileRoute(url: string, b: Pick<Behaviour, "rules" | "variants
     passwordHash: b.passwordHash,
     needs,
     choose(facts, now) {
-      for (const rule of rules) {
-        if (rule.tests.every((t) => t(facts, now))) return rule.to(facts);
+      // Plain loops: no closure made per rule and click.
+      next: for (let i = 0; i < rules.length; i++) {
+        const rule = rules[i]!;
+        for (let j = 0; j < rule.tests.length; j++) if (!rule.tests[j]!(facts, now)) continue next;
+        return rule.to(facts);
       }
       return fallback(facts);
     },

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { readFileSync } from "node:fs";
 import type { Browser } from "playwright-core";
 import { MESSAGES } from "../../web/i18n/index.ts";
-import { api, makeKey } from "../support/admin.ts";
+import { api, madeLink, makeKey } from "../support/admin.ts";
 import { createLink, startServer, type RunningServer } from "../support/server.ts";
 import { guardedPage, launchBrowser } from "./browser.ts";
 import { choose, closed, row, settled, shownIds, signedIn, visit } from "./dashboard-support.ts";
@@ -30,10 +30,7 @@ afterAll(async () => {
 });
 
 /** A link made through the API with the admin key. */
-async function made(id: string, extra: Record<string, unknown> = {}): Promise<void> {
-  const r = await api(server.url, admin, "POST", "/api/create", { url: `https://example.com/${id}`, custom_url: id, ...extra });
-  if (r.status !== 201) throw new Error(`create ${id}: ${JSON.stringify(r.body)}`);
-}
+const made = (id: string, extra: Record<string, unknown> = {}) => madeLink(server.url, admin, id, extra);
 
 describe("signing in", () => {
   test("/links sends to the best language; a wrong key is refused and said so; the right key opens the dashboard", async () => {

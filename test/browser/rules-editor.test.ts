@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Browser, Locator, Page } from "playwright-core";
 import { MESSAGES } from "../../web/i18n/index.ts";
-import { api, makeKey } from "../support/admin.ts";
+import { api, madeLink, makeKey } from "../support/admin.ts";
 import { startServer, type RunningServer } from "../support/server.ts";
 import { drained } from "../support/clicks.ts";
 import { UA, click, guardedPage, hasHorizontalScroll, launchBrowser, seriousViolations } from "./browser.ts";
@@ -33,10 +33,8 @@ afterAll(async () => {
   await server?.dispose();
 });
 
-async function made(id: string, extra: Record<string, unknown> = {}): Promise<void> {
-  const r = await api(server.url, admin, "POST", "/api/create", { url: `https://example.com/${id}`, custom_url: id, ...extra });
-  if (r.status !== 201) throw new Error(`create ${id}: ${JSON.stringify(r.body)}`);
-}
+/** A link made through the API with the admin key. */
+const made = (id: string, extra: Record<string, unknown> = {}) => madeLink(server.url, admin, id, extra);
 
 const stored = async (id: string) => (await api(server.url, admin, "GET", `/api/links/${id}`)).body.data;
 

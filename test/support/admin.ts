@@ -48,3 +48,9 @@ export async function api(base: string, key: string | null, method: string, path
   }
   return { status: res.status, headers: res.headers, body: parsed };
 }
+
+/** A link made through the API with a key (alias `id`, destination https://example.com/<id>); throws unless 201. */
+export async function madeLink(base: string, key: string, id: string, extra: Record<string, unknown> = {}): Promise<void> {
+  const r = await api(base, key, "POST", "/api/create", { url: `https://example.com/${id}`, custom_url: id, ...extra });
+  if (r.status !== 201) throw new Error(`create ${id}: ${JSON.stringify(r.body)}`);
+}

@@ -66,7 +66,14 @@ function unlock(hash: string, request: Request, id: string, server: PeerServer, 
 export async function handlePasswordForm(request: Request, id: string, server: PeerServer, deps: RedirectDeps): Promise<Response> {
   const now = deps.now();
   if (!looksLikeId(id)) return deps.notFound();
-  const seen = await deps.links.admit(id, false, now);
+  let seen: Admission | null;
+  try {
+    seen = await deps.links.admit(id, false, now);
+  } catch (err) {
+    if (!isStorageFailure(err)) throw err;
+    deps.log.error("a password form could not be looked up: storage unavailable", { id, cause: describeStorageFailure(err) });
+    return unavailablePage();
+  }
   // Anything but a protected link: the form has nothing to do here; the link answers as it would.
   if (seen === null || "gone" in seen || seen.route?.passwordHash == null) return seeOther(request.url);
   const given = await postedPassword(request);

@@ -191,6 +191,7 @@ export const OPERATIONS: readonly Operation[] = [
       403: { description: "a wrong password: the page again, saying so", content: { "text/html": text } },
       404: { description: "no such link (an HTML page)", content: { "text/html": text } },
       429: { description: "too many wrong passwords: the page, with Retry-After", content: { "text/html": text } },
+      503: { description: "the link is not in memory and the database cannot be reached (an HTML page; Retry-After)", content: { "text/html": text }, headers: { "Retry-After": "seconds" } },
     },
   },
 ];

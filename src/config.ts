@@ -199,12 +199,16 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
 
 /** An instance redirect: an absolute http(s) URL, kept in the form a Location header carries. */
 function redirectUrl(raw: string | undefined, name: string): string | null {
-  if (raw === undefined || raw === "") return null;
-  const url = URL.parse(raw.trim());
-  if (url === null || (url.protocol !== "http:" && url.protocol !== "https:") || url.hostname === "") {
-    throw new ConfigError(`${name}: expected an absolute http:// or https:// URL, got ${JSON.stringify(raw)}`);
-  }
-  return url.href;
+  return raw === undefined || raw === "" ? null : httpUrl(raw.trim(), name).href;
+}
+
+/** An absolute http(s) URL with a host, or a ConfigError naming the flag. */
+function httpUrl(raw: string, name: string): URL {
+  const url = URL.parse(raw);
+  if (url === null) throw new ConfigError(`${name}: not a URL: ${raw}`);
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new ConfigError(`${name}: must start with http:// or https://`);
+  if (url.hostname === "") throw new ConfigError(`${name}: needs a host: ${raw}`);
+  return url;
 }
 
 /** `name`: how the value was given (--port or SHORTENER_PORT), for the error message. */
@@ -223,13 +227,7 @@ function access(raw: string | undefined, name: string): Access {
 
 function parseBaseUrl(raw: string | undefined, name: string): string | null {
   if (raw === undefined || raw === "") return null;
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError(`${name}: not a URL: ${raw}`);
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new ConfigError(`${name}: must start with http:// or https://`);
+  const url = httpUrl(raw, name);
   if (url.search || url.hash) throw new ConfigError(`${name}: must not have a query or fragment`);
   return url.href.replace(/\/+$/, "");
 }

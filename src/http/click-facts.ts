@@ -5,13 +5,15 @@
 // address's country. The recorder works out the same facts again for the stats, on its thread;
 // the two never wait for each other.
 
-import { classifyUserAgent, type Client } from "../visits/ua.ts";
+import { createClientClassifier, type Client } from "../visits/ua.ts";
 import { clientAddress, type TrustedProxies } from "../visits/client-ip.ts";
 import { openCountryLookup } from "../visits/geo.ts";
 import { createCountryResolver, type CountryResolver } from "../visits/country.ts";
 import { createVisitorIds, userAgentDigest, type SaltStore, type VisitorIds } from "../visits/visitor-id.ts";
 import { NEEDS_COUNTRY, NEEDS_VISITOR, type ClickFacts } from "../links/router.ts";
 import { Lru } from "../util/lru.ts";
+import { preferredLanguage } from "../lang.ts";
+import { queryHas } from "../links/destination.ts";
 import type { MaybePromise } from "../util/maybe.ts";
 import type { Logger } from "../log.ts";
 import { peerAddress, type PeerServer } from "./request-origin.ts";
@@ -36,18 +38,20 @@ export type ClickFactsOptions = {
   log: Logger;
 };
 
-type Agent = Client & { digest: string };
+// The recorder opened the same file at start: only a file gone since can fail here, and then no
+// country condition holds.
+const NO_COUNTRIES: Pick<CountryResolver, "country" | "reload"> = { country: () => null, reload: async () => {} };
 
 export function createClickFactsSource(o: ClickFactsOptions): ClickFactsSource {
-  const agents = new Lru<string, Agent>(AGENTS);
-  const agentOf = (ua: string | null): Agent => {
+  const digests = new Lru<string, string>(AGENTS);
+  const digestOf = (ua: string | null): string => {
     const key = ua ?? "";
-    let a = agents.get(key);
-    if (a === undefined) agents.set(key, (a = { ...classifyUserAgent(ua), digest: userAgentDigest(ua) }));
-    return a;
+    let d = digests.get(key);
+    if (d === undefined) digests.set(key, (d = userAgentDigest(ua)));
+    return d;
   };
   // Read only when a link first asks for a country: most instances never pay for it.
-  let countries: CountryResolver | null = null;
+  let countries: Pick<CountryResolver, "country" | "reload"> | null = null;
   let loading: Promise<void> | null = null;
   const loadCountries = (): Promise<void> =>
     (loading ??= openCountryLookup(o.geoipDb, { log: o.log }).then(
@@ -55,13 +59,18 @@ export function createClickFactsSource(o: ClickFactsOptions): ClickFactsSource {
         countries = createCountryResolver(o.geoipDb, lookup, o.log);
       },
       (err: unknown) => {
-        // The recorder opened the same file at start: only a file gone since can fail here.
         o.log.error("the country lookup for redirect rules could not be read; country conditions do not hold", { error: String(err) });
-        countries = { country: () => null, reload: async () => {}, current: () => { throw err; }, stop: () => {} };
+        countries = NO_COUNTRIES;
       },
     ));
   let visitors: VisitorIds | null = null;
-  const context: FactsContext = { trusted: o.trusted, agentOf, country: (address) => countries?.country(address) ?? null, visitor: (...a) => visitors!.of(...a) ?? 0 };
+  const context: FactsContext = {
+    trusted: o.trusted,
+    clientOf: createClientClassifier(AGENTS),
+    digestOf,
+    country: (address) => countries?.country(address) ?? null,
+    visitor: (...a) => visitors!.of(...a) ?? 0,
+  };
 
   return {
     ready(needs, now) {
@@ -84,14 +93,17 @@ export function createClickFactsSource(o: ClickFactsOptions): ClickFactsSource {
 
 type FactsContext = {
   trusted: TrustedProxies;
-  agentOf: (ua: string | null) => Agent;
+  /** a User-Agent's browser, system and device (ua.ts, cached) */
+  clientOf: (ua: string | null) => Client;
+  /** a User-Agent's digest for the visitor key (visitor-id.ts, cached) */
+  digestOf: (ua: string | null) => string;
   country: (address: string) => string | null;
   visitor: (ts: number, linkId: string, address: string, agent: string) => number;
 };
 
 /** One click's facts, each worked out on first use (one object a click: no closures made per click). */
 class Facts implements ClickFacts {
-  #agent: Agent | null = null;
+  #client: Client | null = null;
   #peer: string | null = null;
   #address: string | null = null;
   #language: string | null | undefined = undefined;
@@ -103,24 +115,24 @@ class Facts implements ClickFacts {
     readonly now: number,
     readonly context: FactsContext,
   ) {}
-  #client(): Agent {
-    return (this.#agent ??= this.context.agentOf(this.request.headers.get("user-agent")));
+  #agent(): Client {
+    return (this.#client ??= this.context.clientOf(this.request.headers.get("user-agent")));
   }
   browser() {
-    return this.#client().browser;
+    return this.#agent().browser;
   }
   os() {
-    return this.#client().os;
+    return this.#agent().os;
   }
   device() {
-    return this.#client().device;
+    return this.#agent().device;
   }
   language() {
     if (this.#language === undefined) this.#language = preferredLanguage(this.request.headers.get("accept-language"));
     return this.#language;
   }
   hasParam(key: string, value: string | undefined) {
-    return hasParam(this.requestUrl, key, value);
+    return queryHas(this.requestUrl, key, value);
   }
   /** the socket peer, read once (the click's record needs it too) */
   peer(): string {
@@ -133,58 +145,6 @@ class Facts implements ClickFacts {
     return this.context.country(this.address());
   }
   visitor() {
-    return this.context.visitor(this.now, this.linkId, this.address(), this.#client().digest);
+    return this.context.visitor(this.now, this.linkId, this.address(), this.context.digestOf(this.request.headers.get("user-agent")));
   }
-}
-
-/**
- * Whether a URL's query has the parameter (with the value, when given), decoded as a form would
- * be: a scan of its pairs, nothing parsed into a structure.
- */
-export function hasParam(url: string, key: string, value: string | undefined): boolean {
-  const q = url.indexOf("?");
-  if (q === -1) return false;
-  const end = url.indexOf("#", q);
-  const query = end === -1 ? url.slice(q + 1) : url.slice(q + 1, end);
-  for (const pair of query.split("&")) {
-    if (pair === "") continue;
-    const eq = pair.indexOf("=");
-    if (decoded(eq === -1 ? pair : pair.slice(0, eq)) !== key) continue;
-    if (value === undefined || decoded(eq === -1 ? "" : pair.slice(eq + 1)) === value) return true;
-  }
-  return false;
-}
-
-function decoded(text: string): string {
-  if (!text.includes("%") && !text.includes("+")) return text;
-  try {
-    return decodeURIComponent(text.replaceAll("+", " "));
-  } catch {
-    return text;
-  }
-}
-
-/**
- * The visitor's most preferred language (RFC 9110 q-values; the first of equals), lower case, or
- * null. "*" and q=0 name no language.
- */
-export function preferredLanguage(header: string | null): string | null {
-  if (header === null) return null;
-  let best: string | null = null;
-  let bestQ = 0;
-  for (const part of header.slice(0, 512).split(",")) {
-    const [tag = "", ...params] = part.trim().split(";");
-    const name = tag.trim().toLowerCase();
-    if (name === "" || name === "*") continue;
-    let q = 1;
-    for (const p of params) {
-      const [k, v] = p.trim().split("=");
-      if (k?.trim() === "q" && v !== undefined) q = Number(v);
-    }
-    if (Number.isFinite(q) && q > bestQ) {
-      best = name;
-      bestQ = q;
-    }
-  }
-  return best;
 }

@@ -9,7 +9,8 @@ import { renderPassword } from "../../web/server/pages.ts";
 import { ENTRIES } from "./web-assets.generated.ts";
 import { HTML_HEADERS } from "./web.ts";
 import { apiError } from "./responses.ts";
-import { MAX_BODY_BYTES, mediaType, readBodyText } from "./form-body.ts";
+import { mediaType, readFormFields } from "./form-body.ts";
+import { MAX_PASSWORD_LENGTH } from "../links/behaviour.ts";
 import { createRateLimiter, type RateLimiter } from "./rate-limit.ts";
 
 /** Wrong passwords a client address may try per minute, over all links. */
@@ -50,7 +51,7 @@ export async function checkPassword(given: string, hash: string, id: string, cli
   }
   let right = false;
   try {
-    right = given.length > 0 && given.length <= 200 && (await Bun.password.verify(given, hash));
+    right = given.length > 0 && given.length <= MAX_PASSWORD_LENGTH && (await Bun.password.verify(given, hash));
   } catch {
     right = false; // a hash this build cannot read: no password opens it (an import says so first)
   }
@@ -67,16 +68,10 @@ export async function checkPassword(given: string, hash: string, id: string, cli
 export async function postedPassword(request: Request): Promise<string | null> {
   const type = mediaType(request);
   if (type !== "application/x-www-form-urlencoded" && type !== "multipart/form-data") return null;
-  const body = await readBodyText(request, MAX_BODY_BYTES);
-  if (!body.ok) return null;
-  try {
-    const form = type === "multipart/form-data" ? await new Response(body.text, { headers: { "content-type": request.headers.get("content-type")! } }).formData() : new URLSearchParams(body.text);
-    const value = form.get("password");
-    return typeof value === "string" ? value : null;
-  } catch {
-    return null;
-  }
+  const body = await readFormFields(request, PASSWORD_FIELD);
+  return body.ok && typeof body.fields.password === "string" ? body.fields.password : null;
 }
+const PASSWORD_FIELD = { password: "text" } as const;
 
 /**
  * The page asking for the password (401 before any attempt). The form posts to the short link

@@ -66,20 +66,18 @@ function unlock(hash: string, request: Request, id: string, server: PeerServer, 
 export async function handlePasswordForm(request: Request, id: string, server: PeerServer, deps: RedirectDeps): Promise<Response> {
   const now = deps.now();
   if (!looksLikeId(id)) return deps.notFound();
-  let seen: Admission | null;
-  try {
-    seen = await deps.links.admit(id, false, now);
-  } catch (err) {
-    if (!isStorageFailure(err)) throw err;
-    deps.log.error("a password form could not be looked up: storage unavailable", { id, cause: describeStorageFailure(err) });
-    return unavailablePage();
-  }
-  // Anything but a protected link: the form has nothing to do here; the link answers as it would.
-  if (seen === null || "gone" in seen || seen.route?.passwordHash == null) return seeOther(request.url);
-  const given = await postedPassword(request);
-  if (given === null) return passwordPage(request, 401, null);
-  const check = await checkPassword(given, seen.route.passwordHash, id, requestClient(server, request, deps.trusted), deps.passwords, now, request, true);
-  if (!check.ok) return check.response;
+  return admitted(deps.links.admit(id, false, now), deps, id, async (seen) => {
+    // Anything but a protected link: the form has nothing to do here; the link answers as it would.
+    if (seen === null || "gone" in seen || seen.route?.passwordHash == null) return seeOther(request.url);
+    const given = await postedPassword(request);
+    if (given === null) return passwordPage(request, 401, null);
+    const check = await checkPassword(given, seen.route.passwordHash, id, requestClient(server, request, deps.trusted), deps.passwords, now, request, true);
+    return check.ok ? spendUnlocked(request, id, server, deps, now) : check.response;
+  });
+}
+
+/** The form's right password: the click spent, and a 303 to where the link's rules send. */
+function spendUnlocked(request: Request, id: string, server: PeerServer, deps: RedirectDeps, now: number): Response | Promise<Response> {
   return admitted(deps.links.admit(id, true, now, true), deps, id, (a) => {
     // Gone meanwhile (its last click taken by another, disabled): a 303 back to the link, which
     // says so. The form's answers are 303s and pages, never a link's own 302 or 410.

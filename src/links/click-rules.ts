@@ -90,11 +90,14 @@ export function rowFacts(link: Link): Omit<RuleFacts, "total_clicks"> {
 
 /** The behaviour as the route needs it, from its stored columns. */
 export function behaviourOfRow(row: RouteFacts): Pick<Behaviour, "rules" | "variants" | "passwordHash" | "redirectType"> {
+  return { ...routingOfRow(row), passwordHash: row.password_hash, redirectType: row.redirect_type as RedirectType };
+}
+
+/** Rules and variants from their stored JSON columns (null: none). */
+export function routingOfRow(row: Pick<RouteFacts, "rules" | "variants">): Pick<Behaviour, "rules" | "variants"> {
   return {
     rules: row.rules === null ? null : (JSON.parse(row.rules) as Rule[]),
     variants: row.variants === null ? null : (JSON.parse(row.variants) as Variant[]),
-    passwordHash: row.password_hash,
-    redirectType: row.redirect_type as RedirectType,
   };
 }
 

@@ -65,16 +65,37 @@ function sharesName(names: ReadonlySet<string>, query: string): boolean {
   return false;
 }
 
-/** A query pair's name, decoded as a form would be (`+` is a space), or as it is when it cannot be. */
+/** A query pair's name, decoded as a form would be. */
 function nameOf(pair: string): string {
   const eq = pair.indexOf("=");
-  const raw = eq === -1 ? pair : pair.slice(0, eq);
+  return formDecoded(eq === -1 ? pair : pair.slice(0, eq));
+}
+
+/** Text of a query decoded as a form would be (`+` is a space), or as it is when it cannot be. */
+function formDecoded(raw: string): string {
   if (!raw.includes("%") && !raw.includes("+")) return raw;
   try {
     return decodeURIComponent(raw.replaceAll("+", " "));
   } catch {
     return raw;
   }
+}
+
+/**
+ * Whether a request URL's query has the parameter (with the value, when given), decoded as a form
+ * would be: a scan of its pairs, nothing parsed into a structure (a redirect rule's query condition).
+ */
+export function queryHas(url: string, key: string, value: string | undefined): boolean {
+  const q = url.indexOf("?");
+  if (q === -1) return false;
+  const end = url.indexOf("#", q);
+  const query = end === -1 ? url.slice(q + 1) : url.slice(q + 1, end);
+  for (const pair of query.split("&")) {
+    if (pair === "" || nameOf(pair) !== key) continue;
+    const eq = pair.indexOf("=");
+    if (value === undefined || formDecoded(eq === -1 ? "" : pair.slice(eq + 1)) === value) return true;
+  }
+  return false;
 }
 
 /** A query with text outside printable ASCII, percent-encoded as a URL parser would. */

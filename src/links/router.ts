@@ -11,6 +11,7 @@ import { isIP } from "node:net";
 import { compileDestination, type Destination } from "./destination.ts";
 import { cidrList, SYSTEMS, type Condition, type Rule, type Variant } from "./rules.ts";
 import { DEFAULT_REDIRECT_TYPE, type Behaviour, type RedirectType } from "./behaviour.ts";
+import { routeText } from "../visits/visit.ts";
 
 /** What a routed click may be asked about. */
 export type ClickFacts = {
@@ -59,7 +60,7 @@ export function compileRoute(url: string, b: Pick<Behaviour, "rules" | "variants
   const routed = b.rules !== null || b.variants !== null;
   const target = (to: { url?: string; variants?: Variant[] }, name: string): ((f: ClickFacts) => Choice) => {
     if (to.variants === undefined) {
-      const choice: Choice = { destination: compileDestination(to.url!), route: routed ? `${name}\n` : null };
+      const choice: Choice = { destination: compileDestination(to.url!), route: routed ? routeText(name, "") : null };
       return () => choice;
     }
     needs |= NEEDS_VISITOR;
@@ -93,7 +94,7 @@ export function compileRoute(url: string, b: Pick<Behaviour, "rules" | "variants
 
 /** A split by weight: the visitor key's place among the weights picks the variant. */
 function split(variants: readonly Variant[], name: string): (f: ClickFacts) => Choice {
-  const choices = variants.map((v) => ({ destination: compileDestination(v.url), route: `${name}\n${v.url}` }));
+  const choices = variants.map((v) => ({ destination: compileDestination(v.url), route: routeText(name, v.url) }));
   const bounds: number[] = [];
   let total = 0;
   for (const v of variants) bounds.push((total += v.weight));

@@ -11,7 +11,6 @@ import { isReserved, looksLikeId } from "./alias.ts";
 import type { Link } from "./link.ts";
 import { DELETED, targetOfLink, verdictBeforeBudget, type Admission, type Target } from "./click-rules.ts";
 import { PLAIN, type Behaviour } from "./behaviour.ts";
-import { ruleUrls, type Rule, type Variant } from "./rules.ts";
 import { Lru } from "../util/lru.ts";
 import { cryptoRandomBytes, type RandomBytes } from "../util/random.ts";
 import { then, type MaybePromise } from "../util/maybe.ts";
@@ -37,14 +36,6 @@ export type { Admission, ClickRules, Target } from "./click-rules.ts";
 
 /** Where a link can send visitors: its URL, and `also` the URLs of its rules, variants and fallback. */
 export type LinkDestinations = { seq: number; url: string; blocked: boolean; also: string[] };
-
-/** `also` of LinkDestinations, from the stored columns (rules and variants as JSON text). */
-export function otherDestinations(row: { rules: string | null; variants: string | null; fallback_url: string | null }): string[] {
-  if (row.rules === null && row.variants === null && row.fallback_url === null) return [];
-  const urls = ruleUrls(row.rules === null ? null : (JSON.parse(row.rules) as Rule[]), row.variants === null ? null : (JSON.parse(row.variants) as Variant[]));
-  if (row.fallback_url !== null) urls.push(row.fallback_url);
-  return urls;
-}
 
 /** The id that means "every link" in a change heard of (no link id can be "*": alias.ts). */
 export const EVERY_LINK = "*";
@@ -173,7 +164,7 @@ export function createLinkStore(repo: LinkRepository, budget: ClickBudget, optio
     if (target === null) return null;
     const before = verdictBeforeBudget(target, now);
     if (before !== undefined) return before;
-    return budget.spend(id, target, click && (unlocked || target.route === null || target.route.passwordHash === null));
+    return budget.spend(id, target, click && (unlocked || target.route?.passwordHash == null));
   };
 
   return {

@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { MAX_CONDITIONS, MAX_RULES, MAX_VARIANTS, MAX_WEIGHT, normalizeCidr, parseRules, parseVariants, ruleUrls, type UrlChecker } from "../../src/links/rules.ts";
 import { compileRoute, NEEDS_COUNTRY, NEEDS_VISITOR, type ClickFacts } from "../../src/links/router.ts";
-import { preferredLanguage } from "../../src/http/click-facts.ts";
+import { preferredLanguage } from "../../src/lang.ts";
 import { PLAIN } from "../../src/links/behaviour.ts";
 import { createPasswordGuard } from "../../src/http/link-password.ts";
 import type { Verdict } from "../../src/http/rate-limit.ts";

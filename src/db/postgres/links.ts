@@ -5,8 +5,8 @@
 
 import type { Link } from "../../links/link.ts";
 import { targetOfRow } from "../../links/click-rules.ts";
-import { behaviourOf, EVERY_LINK, otherDestinations, type ClickBudget, type LinkRepository } from "../../links/store.ts";
-import { behaviourValues, LINK_COLUMNS, TARGET_SQL, toLink } from "../shared/link-rows.ts";
+import { behaviourOf, EVERY_LINK, type ClickBudget, type LinkRepository } from "../../links/store.ts";
+import { behaviourValues, LINK_COLUMNS, otherDestinations, TARGET_SQL, toLink } from "../shared/link-rows.ts";
 import { changedColumns } from "../shared/link-columns.ts";
 import { LINK_DATA_TABLES } from "../shared/tables.ts";
 import { num, numOrNull, numbered, type Pg } from "./connect.ts";

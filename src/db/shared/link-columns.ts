@@ -1,6 +1,7 @@
 // Which links columns a change (PATCH) sets, for both engines' update statements.
 
 import type { LinkChanges } from "../../links/store.ts";
+import { jsonColumn } from "./link-rows.ts";
 
 export type ColumnValue = string | number | null;
 
@@ -15,8 +16,8 @@ export function changedColumns(changes: LinkChanges): [column: string, value: Co
   if (changes.expiresAt !== undefined) out.push(["expires_at", changes.expiresAt]);
   if (changes.maxClicks !== undefined) out.push(["max_clicks", changes.maxClicks]);
   if (changes.disabled !== undefined) out.push(["disabled", changes.disabled ? 1 : 0]);
-  if (changes.rules !== undefined) out.push(["rules", changes.rules === null ? null : JSON.stringify(changes.rules)]);
-  if (changes.variants !== undefined) out.push(["variants", changes.variants === null ? null : JSON.stringify(changes.variants)]);
+  if (changes.rules !== undefined) out.push(["rules", jsonColumn(changes.rules)]);
+  if (changes.variants !== undefined) out.push(["variants", jsonColumn(changes.variants)]);
   if (changes.passwordHash !== undefined) out.push(["password_hash", changes.passwordHash]);
   if (changes.redirectType !== undefined) out.push(["redirect_type", changes.redirectType]);
   if (changes.validFrom !== undefined) out.push(["valid_from", changes.validFrom]);

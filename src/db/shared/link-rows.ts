@@ -3,7 +3,8 @@
 
 import type { Link } from "../../links/link.ts";
 import type { Behaviour } from "../../links/behaviour.ts";
-import { behaviourOfRow, type RouteFacts } from "../../links/click-rules.ts";
+import { behaviourOfRow, routingOfRow, type RouteFacts } from "../../links/click-rules.ts";
+import { ruleUrls } from "../../links/rules.ts";
 
 export const LINK_COLUMNS =
   "seq, id, url, created_at, owner_key_id, expires_at, max_clicks, disabled, blocked, total_clicks, human_clicks, last_click_at, " +
@@ -57,8 +58,19 @@ export const TARGET_SQL = `SELECT l.url, l.expires_at, l.max_clicks, l.disabled,
 /** The behaviour columns of a new link, in BEHAVIOUR_COLUMNS order. */
 export const BEHAVIOUR_COLUMNS = "rules, variants, password_hash, redirect_type, valid_from, fallback_url, crawlable";
 export function behaviourValues(b: Behaviour): [string | null, string | null, string | null, number, number | null, string | null, number] {
-  return [
-    b.rules === null ? null : JSON.stringify(b.rules), b.variants === null ? null : JSON.stringify(b.variants), b.passwordHash, b.redirectType, b.validFrom, b.fallbackUrl,
-    b.crawlable ? 1 : 0,
-  ];
+  return [jsonColumn(b.rules), jsonColumn(b.variants), b.passwordHash, b.redirectType, b.validFrom, b.fallbackUrl, b.crawlable ? 1 : 0];
+}
+
+/** A JSON column's value: rules and variants as stored (NULL: none). */
+export function jsonColumn(value: unknown[] | null): string | null {
+  return value === null ? null : JSON.stringify(value);
+}
+
+/** The URLs beside its own that a links row can send visitors to: its rules', variants' and fallback (the blocklist walk). */
+export function otherDestinations(row: Pick<RouteFacts, "rules" | "variants"> & { fallback_url: string | null }): string[] {
+  if (row.rules === null && row.variants === null && row.fallback_url === null) return [];
+  const { rules, variants } = routingOfRow(row);
+  const urls = ruleUrls(rules, variants);
+  if (row.fallback_url !== null) urls.push(row.fallback_url);
+  return urls;
 }

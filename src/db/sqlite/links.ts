@@ -4,9 +4,9 @@
 
 import type { Database } from "bun:sqlite";
 import { targetOfRow, type TargetRow } from "../../links/click-rules.ts";
-import { behaviourOf, otherDestinations, type LinkRepository, type NewLink, type LinkChanges } from "../../links/store.ts";
+import { behaviourOf, type LinkRepository, type NewLink, type LinkChanges } from "../../links/store.ts";
 import type { Synchronous } from "../../util/maybe.ts";
-import { BEHAVIOUR_COLUMNS, behaviourValues, LINK_COLUMNS, TARGET_SQL, toLink, type LinkRow } from "../shared/link-rows.ts";
+import { BEHAVIOUR_COLUMNS, behaviourValues, LINK_COLUMNS, otherDestinations, TARGET_SQL, toLink, type LinkRow } from "../shared/link-rows.ts";
 import { changedColumns, type ColumnValue } from "../shared/link-columns.ts";
 import { LINK_DATA_TABLES } from "../shared/tables.ts";
 import { isUniqueViolation } from "../errors.ts";

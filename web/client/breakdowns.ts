@@ -104,13 +104,16 @@ export function renderUtm(tbody: HTMLElement, empty: HTMLElement, rows: readonly
   empty.hidden = trs.length > 0;
 }
 
-/** Which of the routed columns (rule, variant) the recent visits need: those some visit has. */
-export function routedColumns(visits: readonly Visit[]): { rule: boolean; variant: boolean } {
+/** The routed columns (rule, variant) of the recent visits, each shown or not. */
+type RoutedColumns = { rule: boolean; variant: boolean };
+
+/** Which of the routed columns the recent visits need: those some visit has. */
+export function routedColumns(visits: readonly Visit[]): RoutedColumns {
   return { rule: visits.some((v) => v.rule !== undefined), variant: visits.some((v) => v.variant !== undefined) };
 }
 
 /** Fills the recent visits table, newest first as the API sends them; `columns`: the routed ones shown. */
-export function renderVisits(tbody: HTMLElement, empty: HTMLElement, visits: readonly Visit[], columns = routedColumns(visits)): void {
+export function renderVisits(tbody: HTMLElement, empty: HTMLElement, visits: readonly Visit[], columns: RoutedColumns): void {
   const trs = visits.map((v) => {
     const tr = el("tr");
     const country = cell("");
@@ -127,8 +130,8 @@ export function renderVisits(tbody: HTMLElement, empty: HTMLElement, visits: rea
       cell(labelOf("referrer", v.referrer), "wrap-cell ref-cell"),
       type,
     );
-    if (columns.rule) tr.append(cell(v.rule === undefined ? "—" : ruleLabel(v.rule)));
-    if (columns.variant) tr.append(cell(v.variant === undefined ? "—" : displayUrl(v.variant), "wrap-cell ref-cell"));
+    if (columns.rule) tr.append(cell(v.rule === undefined ? "—" : labelOf("rule", v.rule)));
+    if (columns.variant) tr.append(cell(v.variant === undefined ? "—" : labelOf("variant", v.variant), "wrap-cell ref-cell"));
     return tr;
   });
   tbody.replaceChildren(...trs);

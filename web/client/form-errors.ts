@@ -49,13 +49,8 @@ export class FormErrors<F extends string> {
     this.formError.textContent = "";
   }
 
-  /** Shows each problem (translated) by its field and focuses the first field at fault. */
-  show(problems: readonly ApiProblem[]): void {
-    this.place(problems);
-  }
-
-  /** As show(); returns the field it focused (null: none had a problem), for forms with more to show. */
-  place(problems: readonly ApiProblem[]): HTMLElement | null {
+  /** Shows each problem (translated) by its field and focuses the first field at fault, which it returns (null: none). */
+  show(problems: readonly ApiProblem[]): HTMLElement | null {
     this.clear();
     let first: HTMLElement | null = null;
     const loose: string[] = [];
@@ -87,13 +82,18 @@ export class FormErrors<F extends string> {
   }
 }
 
-/** The form field for a problem by its code's prefix, when the API names no field we know. */
-export function fieldByCode(code: string | undefined): "url" | "alias" | "expires" | "max_clicks" | "tags" | null {
-  if (!code) return null;
-  if (code.startsWith("url_")) return "url";
-  if (code.startsWith("alias_")) return "alias";
-  if (code.startsWith("expires_")) return "expires";
-  if (code.startsWith("max_clicks_")) return "max_clicks";
-  if (code.startsWith("tags_")) return "tags";
-  return null;
+const CODE_PREFIXES = [
+  ["url_", "url"],
+  ["alias_", "custom_url"],
+  ["expires_", "expires_at"],
+  ["max_clicks_", "max_clicks"],
+  ["tags_", "tags"],
+  ["redirect_type_", "redirect_type"],
+  ["valid_from_", "valid_from"],
+  ["password_", "password"],
+] as const;
+
+/** The API field (as /api/create names it) a problem concerns, by its code's prefix, when the API names no field we know. */
+export function fieldByCode(code: string | undefined): (typeof CODE_PREFIXES)[number][1] | null {
+  return CODE_PREFIXES.find(([prefix]) => code?.startsWith(prefix))?.[1] ?? null;
 }

@@ -29,7 +29,7 @@ const errors = new FormErrors<Field>(
   (p: ApiProblem) => {
     if (p.field === "url" || p.field === "custom_url") return p.field;
     const guessed = fieldByCode(p.code);
-    return guessed === "url" ? "url" : guessed === "alias" ? "custom_url" : null;
+    return guessed === "url" || guessed === "custom_url" ? guessed : null;
   },
 );
 
@@ -53,7 +53,7 @@ async function onSubmit(event: SubmitEvent): Promise<void> {
   const url = urlInput.value.trim();
   const alias = aliasInput.value.trim();
   const local = localProblems(url, alias);
-  if (local.length > 0) return errors.show(local);
+  if (local.length > 0) return void errors.show(local);
 
   const body = new FormData();
   body.set("url", url);
@@ -64,7 +64,7 @@ async function onSubmit(event: SubmitEvent): Promise<void> {
     // Accept-Language = the page language, so the API's statsUrl points at this language.
     const res = await fetch("/api/create", { method: "POST", body, headers: { "Accept-Language": lang } });
     const json = (await res.json().catch(() => ({ success: false }))) as CreateOk | ApiFailure;
-    if (!json.success) return errors.show(problemsOf(json));
+    if (!json.success) return void errors.show(problemsOf(json));
     const { shortUrl, statsUrl } = json.data;
     const id = decodeURIComponent(new URL(shortUrl).pathname.slice(1));
     shortValue.textContent = shortUrl;

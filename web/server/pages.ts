@@ -209,6 +209,16 @@ function dialogHead(lang: Language, id: string, title: string): string {
   return `<header class="dialog-head"><h2 id="${id}-title">${title}</h2><button type="button" class="icon-btn" data-close aria-label="${t(lang, "close")}">${iconMarkup("close")}</button></header>`;
 }
 
+/** A labelled input (`attrs`: its own attributes) with its hint and its error line under it. */
+function inputField(lang: Language, id: string, label: MessageKey, hint: MessageKey, attrs: string): string {
+  return `<div class="field">
+<label for="${id}">${t(lang, label)}</label>
+<input id="${id}" ${attrs} aria-describedby="${id}-hint ${id}-error">
+<p class="hint" id="${id}-hint">${t(lang, hint)}</p>
+<p class="field-error" id="${id}-error" hidden></p>
+</div>`;
+}
+
 /** A checkbox with its label beside it, and a hint under both. */
 function checkField(lang: Language, id: string, label: MessageKey, hint: MessageKey): string {
   return `<div class="field">
@@ -236,19 +246,9 @@ function behaviourSection(lang: Language): string {
 <p class="field-warning" id="lf-redirect-warning" aria-live="polite"></p>
 <p class="field-error" id="lf-redirect-error" hidden></p>
 </div>
-<div class="field">
-<label for="lf-valid-from">${t(lang, "field_valid_from")}</label>
-<input id="lf-valid-from" name="valid_from" type="datetime-local" aria-describedby="lf-valid-from-hint lf-valid-from-error">
-<p class="hint" id="lf-valid-from-hint">${t(lang, "field_valid_from_hint")}</p>
-<p class="field-error" id="lf-valid-from-error" hidden></p>
+${inputField(lang, "lf-valid-from", "field_valid_from", "field_valid_from_hint", 'name="valid_from" type="datetime-local"')}
 </div>
-</div>
-<div class="field">
-<label for="lf-fallback">${t(lang, "field_fallback")}</label>
-<input id="lf-fallback" name="fallback_url" type="url" inputmode="url" maxlength="2048" spellcheck="false" autocomplete="off" placeholder="https://" aria-describedby="lf-fallback-hint lf-fallback-error">
-<p class="hint" id="lf-fallback-hint">${t(lang, "field_fallback_hint")}</p>
-<p class="field-error" id="lf-fallback-error" hidden></p>
-</div>
+${inputField(lang, "lf-fallback", "field_fallback", "field_fallback_hint", 'name="fallback_url" type="url" inputmode="url" maxlength="2048" spellcheck="false" autocomplete="off" placeholder="https://"')}
 <div class="field">
 <label for="lf-password" id="lf-password-label">${t(lang, "field_password")}</label>
 <input id="lf-password" name="password" type="password" maxlength="200" autocomplete="new-password" spellcheck="false" aria-describedby="lf-password-hint lf-password-error">
@@ -296,25 +296,10 @@ ${dialogHead(lang, "link-dialog", t(lang, "dialog_new_title"))}
 <p class="field-error" id="lf-alias-error" hidden></p>
 </div>
 <div class="field-row">
-<div class="field">
-<label for="lf-expires">${t(lang, "field_expires")}</label>
-<input id="lf-expires" name="expires_at" type="datetime-local" aria-describedby="lf-expires-hint lf-expires-error">
-<p class="hint" id="lf-expires-hint">${t(lang, "field_expires_hint")}</p>
-<p class="field-error" id="lf-expires-error" hidden></p>
+${inputField(lang, "lf-expires", "field_expires", "field_expires_hint", 'name="expires_at" type="datetime-local"')}
+${inputField(lang, "lf-max", "field_max_clicks", "field_max_clicks_hint", 'name="max_clicks" type="number" min="1" step="1" inputmode="numeric"')}
 </div>
-<div class="field">
-<label for="lf-max">${t(lang, "field_max_clicks")}</label>
-<input id="lf-max" name="max_clicks" type="number" min="1" step="1" inputmode="numeric" aria-describedby="lf-max-hint lf-max-error">
-<p class="hint" id="lf-max-hint">${t(lang, "field_max_clicks_hint")}</p>
-<p class="field-error" id="lf-max-error" hidden></p>
-</div>
-</div>
-<div class="field">
-<label for="lf-tags">${t(lang, "field_tags")}</label>
-<input id="lf-tags" name="tags" type="text" autocomplete="off" autocapitalize="none" spellcheck="false" list="tag-options" aria-describedby="lf-tags-hint lf-tags-error">
-<p class="hint" id="lf-tags-hint">${t(lang, "field_tags_hint")}</p>
-<p class="field-error" id="lf-tags-error" hidden></p>
-</div>
+${inputField(lang, "lf-tags", "field_tags", "field_tags_hint", 'name="tags" type="text" autocomplete="off" autocapitalize="none" spellcheck="false" list="tag-options"')}
 ${behaviourSection(lang)}
 <p class="form-error" id="lf-error" role="alert" hidden></p>
 <footer class="dialog-actions"><button type="button" class="btn" data-close>${t(lang, "cancel")}</button><button type="submit" class="btn btn-primary" id="lf-submit">${t(lang, "create")}</button></footer>

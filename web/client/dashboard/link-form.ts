@@ -23,8 +23,7 @@ const API_FIELDS: Record<string, Field> = {
   ...BEHAVIOUR_FIELDS,
 };
 
-/** Error codes whose field the API may leave out, by their prefix. */
-const BEHAVIOUR_CODES: [string, BehaviourField][] = [["redirect_type_", "redirect"], ["valid_from_", "validFrom"], ["password_", "password"]];
+const BEHAVIOUR: ReadonlySet<Field | null> = new Set(Object.values(BEHAVIOUR_FIELDS));
 
 function tagList(text: string): string[] {
   return text.split(",").map((tag) => tag.trim()).filter((tag) => tag !== "");
@@ -46,15 +45,14 @@ export class LinkForm {
   private initial = { url: "", expires: "", max: "", tags: "" };
 
   constructor(private readonly onSaved: (saved: Saved) => Promise<void>) {
-    const part = (name: Field, id: string, hint = true) => ({ input: byId(id), error: byId(`${id}-error`), hint: hint ? byId(`${id}-hint`) : undefined });
+    const part = (id: string, hint = true) => ({ input: byId(id), error: byId(`${id}-error`), hint: hint ? byId(`${id}-hint`) : undefined });
     this.errors = new FormErrors<Field>(
       {
-        url: part("url", "lf-url", false), alias: part("alias", "lf-alias"), expires: part("expires", "lf-expires"), max: part("max", "lf-max"), tags: part("tags", "lf-tags"),
-        redirect: part("redirect", "lf-redirect", false), validFrom: part("validFrom", "lf-valid-from"), fallback: part("fallback", "lf-fallback"),
-        password: part("password", "lf-password"), crawlable: part("crawlable", "lf-crawlable"),
+        url: part("lf-url", false), alias: part("lf-alias"), expires: part("lf-expires"), max: part("lf-max"), tags: part("lf-tags"),
+        redirect: part("lf-redirect", false), validFrom: part("lf-valid-from"), fallback: part("lf-fallback"), password: part("lf-password"), crawlable: part("lf-crawlable"),
       },
       byId("lf-error"),
-      (p: ApiProblem) => (p.field && API_FIELDS[p.field]) || this.byCode(p.code),
+      (p) => this.fieldOf(p),
     );
     byId("lf-alias-prefix").append(Object.assign(document.createElement("span"), { className: "affix-host", textContent: location.host }), "/");
     byId("lf-expires-hint").textContent = t("field_expires_hint", { zone: timeZone });
@@ -64,10 +62,9 @@ export class LinkForm {
     });
   }
 
-  private byCode(code: string | undefined): Field | null {
-    const field = fieldByCode(code);
-    if (field !== null) return field === "max_clicks" ? "max" : field;
-    return BEHAVIOUR_CODES.find(([prefix]) => code?.startsWith(prefix))?.[1] ?? null;
+  /** The field a problem concerns: by the API's name for it (create's or PATCH's), else by its code. */
+  private fieldOf(p: ApiProblem): Field | null {
+    return (p.field && API_FIELDS[p.field]) || API_FIELDS[fieldByCode(p.code) ?? ""] || null;
   }
 
   openCreate(): void {
@@ -114,33 +111,29 @@ export class LinkForm {
     return problems;
   }
 
+  /**
+   * Shows the fields' problems by their fields and, through `showEditors`, the rules' and the
+   * split's beside their place; focuses the first field at fault, else the editors' control.
+   * Returns whether there was any problem.
+   */
+  private present(problems: readonly ApiProblem[], showEditors: () => HTMLElement | null): boolean {
+    // Folded away, a field at fault could not take the focus.
+    if (problems.some((p) => BEHAVIOUR.has(this.fieldOf(p)))) this.behaviour.open();
+    const first = this.errors.show(problems);
+    this.behaviour.clearProblems();
+    const inEditor = showEditors();
+    if (!first) inEditor?.focus();
+    return first !== null || inEditor !== null;
+  }
+
   /** The server's problems: the editors' beside their rule or variant, the rest by their fields. */
   private showProblems(problems: readonly ApiProblem[]): void {
     const placed = problems.filter(isEditorProblem);
-    const rest = problems.filter((p) => !isEditorProblem(p));
-    // Folded away, a field at fault could not take the focus.
-    if (placed.length > 0 || rest.some((p) => this.isBehaviour(p))) this.behaviour.open();
-    const first = this.errors.place(rest);
-    this.behaviour.clearProblems();
-    const inEditor = this.behaviour.showEditorProblems(placed);
-    if (!first) inEditor?.focus();
-  }
-
-  private isBehaviour(p: ApiProblem): boolean {
-    const field = (p.field && API_FIELDS[p.field]) || this.byCode(p.code);
-    return field !== null && Object.values(BEHAVIOUR_FIELDS).includes(field as BehaviourField);
+    this.present(problems.filter((p) => !isEditorProblem(p)), () => this.behaviour.showEditorProblems(placed));
   }
 
   private async save(): Promise<void> {
-    const local = [...this.localProblems(), ...this.behaviour.localProblems()];
-    if (local.some((p) => this.isBehaviour(p))) this.behaviour.open();
-    const first = this.errors.place(local);
-    this.behaviour.clearProblems();
-    const inEditor = this.behaviour.checkEditors();
-    if (first || inEditor) {
-      if (!first) inEditor?.focus();
-      return;
-    }
+    if (this.present([...this.localProblems(), ...this.behaviour.localProblems()], () => this.behaviour.checkEditors())) return;
     this.submit.disabled = true;
     const label = this.submit.textContent;
     this.submit.textContent = t("saving");

@@ -37,10 +37,6 @@ export class RulesEditor {
     return this.cards.map((c) => c.read());
   }
 
-  get count(): number {
-    return this.cards.length;
-  }
-
   /** Shows the first problem the dialog finds itself; returns the control to focus, or null when none. */
   check(): HTMLElement | null {
     for (const [i, card] of this.cards.entries()) {
@@ -51,7 +47,7 @@ export class RulesEditor {
   }
 
   /** Shows a problem beside the rule it names (or above the list when it names none). */
-  showProblem(p: PlacedProblem, field?: HTMLElement): HTMLElement | null {
+  showProblem(p: PlacedProblem, field?: HTMLElement): HTMLElement {
     const card = p.rule === undefined ? undefined : this.cards[p.rule - 1];
     if (card) return card.showProblem(p, field);
     this.error.textContent = p.text;

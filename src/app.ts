@@ -22,6 +22,9 @@ import { handleMetrics } from "./http/metrics.ts";
 import { openApiDocument } from "./http/openapi/document.ts";
 import type { RequestMetrics } from "./metrics/requests.ts";
 import { handleSignIn, handleSignOut, handleWhoAmI } from "./http/session.ts";
+import { handleOidcCallback, handleOidcStart, OIDC_CALLBACK_PATH } from "./http/oidc.ts";
+import type { OidcClient } from "./auth/oidc.ts";
+import type { HeaderIdentity } from "./auth/header-identity.ts";
 import { notFoundPage } from "./http/not-found.ts";
 import { apiError, misdirected, NOSNIFF } from "./http/responses.ts";
 import { addressedToUs, type PeerServer } from "./http/request-origin.ts";
@@ -30,12 +33,16 @@ import { webRoutes } from "./http/web.ts";
 import { routeTable, type RouteTable } from "./http/route-table.ts";
 
 /** The database's parts (links, lister, stats, keys, sessions, overview, daily counts), and the rest. */
-export type AppDeps = Pick<Storage, "links" | "lister" | "stats" | "keys" | "sessions" | "overview" | "dailyCounts"> & {
+export type AppDeps = Pick<Storage, "links" | "lister" | "stats" | "keys" | "sessions" | "users" | "overview" | "dailyCounts"> & {
   config: Config;
   /** the database itself, for /health and /metrics (the parts come from it too) */
   storage: Pick<Storage, "engine" | "ping" | "size">;
   /** SHA-256 of the systemd credential admin-key, if there is one */
   credentialHash: Uint8Array | null;
+  /** sign-in through the OpenID provider (--oidc-issuer), or null */
+  oidc: OidcClient | null;
+  /** identities a trusted proxy puts in headers (--auth-header), or null */
+  headerIdentity: HeaderIdentity | null;
   /** failed authentication attempts per client address */
   authFailures: RateLimiter;
   blocklist: () => Blocklist;
@@ -102,6 +109,9 @@ export function createApp(deps: AppDeps) {
     .get("/api/session", ({ request, server }) => ours(request, server, () => handleWhoAmI(request, server, deps)))
     .post("/api/session", ({ request, server }) => ours(request, server, () => handleSignIn(request, server, deps)), { parse: "none" })
     .delete("/api/session", ({ request, server }) => ours(request, server, () => handleSignOut(request, server, deps)), { parse: "none" })
+    // Sign-in through the OpenID provider (README: Signing in): out to it, and back.
+    .get("/api/session/oidc", ({ request, server }) => ours(request, server, () => handleOidcStart(request, server, deps)))
+    .get(OIDC_CALLBACK_PATH, ({ request, server }) => ours(request, server, () => handleOidcCallback(request, server, deps)))
     .all("/api/*", ({ request }) => {
       const path = new URL(request.url).pathname;
       const allow = (routes ??= routeTable(routeList())).allowed(path);

@@ -5,6 +5,8 @@ import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { describeLocation, engineOf } from "./db/storage.ts";
 import { parseTrustedProxies } from "./visits/client-ip.ts";
+import { isLoopbackUrl, type OidcConfig } from "./auth/oidc.ts";
+import type { HeaderIdentityConfig } from "./auth/header-identity.ts";
 
 export type LogFormat = "text" | "json";
 /** Who may create links, or read statistics: anyone (the spec's basic usage), or key holders only. */
@@ -36,6 +38,12 @@ export type Config = Readonly<{
   /** Where an unknown (or not yet valid) short link sends visitors instead of the 404 page; null = the page. */
   notFoundRedirect: string | null;
   logFormat: LogFormat;
+  /** Sign-in through an OpenID provider (README: Signing in); the client secret is not here, main reads it. */
+  oidc: Omit<OidcConfig, "clientSecret"> | null;
+  /** The dashboard's key form is off: people sign in through the provider (keys still work as bearer keys). */
+  oidcOnly: boolean;
+  /** Identities an auth proxy or `tailscale serve` puts in headers; null = none believed. */
+  authHeader: HeaderIdentityConfig | null;
 }>;
 
 export class ConfigError extends Error {}
@@ -64,9 +72,22 @@ export const FLAGS: readonly Flag[] = [
   { name: "root-redirect", value: true, help: "an http(s) URL that / redirects to instead of showing the public form" },
   { name: "not-found-redirect", value: true, help: "an http(s) URL that unknown short links redirect to instead of the not-found page" },
   { name: "log-format", value: true, help: "text or json (default text)" },
+  { name: "oidc-issuer", value: true, help: "sign in through this OpenID provider (https, or http on loopback); needs --base-url and --oidc-client-id" },
+  { name: "oidc-client-id", value: true, help: "the client id registered at the provider (the secret: $CREDENTIALS_DIRECTORY/oidc-client-secret or SHORTENER_OIDC_CLIENT_SECRET)" },
+  { name: "oidc-admin-group", value: true, help: "members of this group are admins (default: the first user to sign in)" },
+  { name: "oidc-allowed-group", value: true, help: "only members of this group may sign in (default: everyone the provider lets through)" },
+  { name: "oidc-groups-claim", value: true, help: "the claim that lists a user's groups (default groups)" },
+  { name: "oidc-name", value: true, help: "the provider's name on the sign-in button (default: the issuer's host)" },
+  { name: "oidc-only", value: false, help: "the dashboard signs in through the provider only (no pasted keys; bearer keys still work for scripts)" },
+  { name: "auth-header", value: true, help: "believe an auth proxy's user header from --trust-proxy peers (e.g. Remote-User), or tailscale (Tailscale-User-Login from loopback)" },
+  { name: "auth-groups-header", value: true, help: "the proxy's groups header, comma-separated (default Remote-Groups)" },
+  { name: "auth-email-header", value: true, help: "the proxy's email header (default Remote-Email)" },
+  { name: "auth-admin-group", value: true, help: "members of this proxy group are admins (default: the first user there was)" },
+  { name: "auth-allowed-group", value: true, help: "only members of this proxy group are let in (default: every user the proxy names)" },
   { name: "help", value: false, help: "show this help and exit" },
   { name: "version", value: false, help: "print the version and exit" },
   { name: "scope", value: true, help: "admin (every link) or create (creates links, sees only its own); default admin", command: "key" },
+  { name: "user", value: true, help: "with key create: the user the key acts as (their links); a name from `shortener user list`", command: "key" },
 ];
 
 export type ParsedArgs = {
@@ -177,6 +198,10 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
   const rootRedirect = redirectUrl(given.get("root-redirect"), named("root-redirect"));
   const notFoundRedirect = redirectUrl(given.get("not-found-redirect"), named("not-found-redirect"));
 
+  const oidc = oidcConfig(given, named, baseUrl);
+  if (given.has("oidc-only") && oidc === null) throw new ConfigError(`${named("oidc-only")} needs --oidc-issuer: without a provider nobody could sign in`);
+  const authHeader = headerIdentityConfig(given, named, trustProxy);
+
   const config: Config = Object.freeze({
     port,
     host,
@@ -193,8 +218,78 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
     rootRedirect,
     notFoundRedirect,
     logFormat,
+    oidc,
+    oidcOnly: given.has("oidc-only"),
+    authHeader,
   });
   return { config, help, version, command, commandArgs: positional.slice(1), commandFlags };
+}
+
+const GROUP_PATTERN = /^[^\s,]{1,200}$/;
+const HEADER_NAME_PATTERN = /^[A-Za-z0-9-]{1,100}$/;
+
+function group(raw: string | undefined, name: string): string | null {
+  if (raw === undefined || raw === "") return null;
+  if (!GROUP_PATTERN.test(raw)) throw new ConfigError(`${name}: a group name without spaces or commas, got ${JSON.stringify(raw)}`);
+  return raw;
+}
+
+/** --oidc-*: the issuer (https, or http on a loopback address) and the client; --base-url gives the callback. */
+function oidcConfig(given: Map<string, string>, named: (flag: string) => string, baseUrl: string | null): Config["oidc"] {
+  const raw = given.get("oidc-issuer");
+  const others = ["oidc-client-id", "oidc-admin-group", "oidc-allowed-group", "oidc-groups-claim", "oidc-name"].filter((f) => given.has(f));
+  if (raw === undefined || raw === "") {
+    if (others.length > 0) throw new ConfigError(`${named(others[0]!)} needs --oidc-issuer`);
+    return null;
+  }
+  const issuer = httpUrl(raw.trim(), named("oidc-issuer"));
+  if (issuer.protocol !== "https:" && !isLoopbackUrl(issuer)) {
+    throw new ConfigError(`${named("oidc-issuer")}: must be https (plain http only for a provider on a loopback address, e.g. http://127.0.0.1:9000)`);
+  }
+  if (issuer.search || issuer.hash) throw new ConfigError(`${named("oidc-issuer")}: must not have a query or fragment`);
+  if (baseUrl === null) throw new ConfigError(`${named("oidc-issuer")} needs --base-url: the provider sends people back to {base}/api/session/oidc/callback`);
+  const clientId = given.get("oidc-client-id")?.trim();
+  if (!clientId) throw new ConfigError(`${named("oidc-issuer")} needs --oidc-client-id (the client registered at the provider)`);
+  const groupsClaim = given.get("oidc-groups-claim")?.trim() || "groups";
+  if (!/^[A-Za-z0-9_:.\/-]{1,100}$/.test(groupsClaim)) throw new ConfigError(`${named("oidc-groups-claim")}: not a claim name: ${groupsClaim}`);
+  // The issuer as the provider spells it in discovery: the URL given, without a trailing slash added or lost.
+  return {
+    issuer: raw.trim(),
+    clientId,
+    groupsClaim,
+    adminGroup: group(given.get("oidc-admin-group"), named("oidc-admin-group")),
+    allowedGroup: group(given.get("oidc-allowed-group"), named("oidc-allowed-group")),
+    label: given.get("oidc-name")?.trim() || issuer.hostname,
+  };
+}
+
+/** --auth-header: a proxy's header (believed only from --trust-proxy peers), or tailscale. */
+function headerIdentityConfig(given: Map<string, string>, named: (flag: string) => string, trustProxy: string): Config["authHeader"] {
+  const raw = given.get("auth-header")?.trim();
+  const others = ["auth-groups-header", "auth-email-header", "auth-admin-group", "auth-allowed-group"].filter((f) => given.has(f));
+  if (!raw) {
+    if (others.length > 0) throw new ConfigError(`${named(others[0]!)} needs --auth-header`);
+    return null;
+  }
+  if (raw.toLowerCase() === "tailscale") {
+    if (others.length > 0) throw new ConfigError(`${named(others[0]!)} does not apply to --auth-header tailscale (it sends no groups)`);
+    return { kind: "tailscale" };
+  }
+  const header = (flag: string, fallback: string) => {
+    const value = given.get(flag)?.trim() || fallback;
+    if (!HEADER_NAME_PATTERN.test(value)) throw new ConfigError(`${named(flag)}: not a header name: ${value}`);
+    return value;
+  };
+  const userHeader = header("auth-header", raw);
+  if (trustProxy === "") throw new ConfigError(`${named("auth-header")} needs --trust-proxy: the header is believed only from the proxy that sets it`);
+  return {
+    kind: "header",
+    userHeader,
+    groupsHeader: header("auth-groups-header", "Remote-Groups"),
+    emailHeader: header("auth-email-header", "Remote-Email"),
+    adminGroup: group(given.get("auth-admin-group"), named("auth-admin-group")),
+    allowedGroup: group(given.get("auth-allowed-group"), named("auth-allowed-group")),
+  };
 }
 
 /** An instance redirect: an absolute http(s) URL, kept in the form a Location header carries. */
@@ -239,11 +334,16 @@ export function helpText(version: string): string {
     "Usage:",
     "  shortener [flags]              run the service",
     "  shortener backup FILE [flags]  write a consistent copy of the database to FILE",
-    "  shortener key create NAME [--scope admin|create]",
-    "                                 make an API key; prints the key (only) on stdout, once",
+    "  shortener key create NAME [--scope admin|create] [--user USER]",
+    "                                 make an API key (acting as USER: their links); prints the key (only) on stdout, once",
     "  shortener key list             name, scope, created, last used and state of every key",
     "  shortener key revoke NAME      revoke a key (takes effect at once, also while serving)",
     "  shortener key generate         print a random secret for the systemd credential admin-key",
+    "  shortener user list            the people who signed in: name, source, admin, last seen, state",
+    "  shortener user disable USER    refuse USER everywhere and end their sessions (at once, on every instance)",
+    "  shortener user enable USER     let USER in again",
+    "  shortener user admin USER      make USER an admin (with an admin group, their next sign-in decides again)",
+    "  shortener user member USER     make USER a plain member",
     "",
     "Flags (each also as SHORTENER_<NAME> in the environment, e.g. SHORTENER_BASE_URL):",
   ];

@@ -10,6 +10,8 @@ export const ERROR_CODES = [
   "password_required", "password_wrong",
   "rate_limited", "body_too_large", "unsupported_media_type", "bad_request", "too_many_rows",
   "auth_required", "auth_invalid", "auth_rate_limited", "origin_mismatch", "host_mismatch", "metrics_forbidden",
+  "user_disabled", "group_not_allowed", "key_sign_in_off", "oidc_off",
+  "oidc_provider_down", "oidc_state_mismatch", "oidc_provider_refused", "oidc_code_refused", "oidc_wrong_audience", "oidc_token_expired", "oidc_token_invalid",
   "id_missing", "bad_range", "not_found", "method_not_allowed",
   "storage_unavailable", "internal",
 ] as const;
@@ -22,7 +24,7 @@ export const ERROR_FIELDS = [
   "rules", "variants", "password", "password_hash", "passwordHash", "redirect_type", "redirectType", "valid_from", "validFrom",
   "fallback_url", "fallbackUrl", "crawlable",
   "id", "from", "to", "bots",
-  "q", "tag", "status", "sort", "order", "limit", "cursor", "include", "format", "ids", "key",
+  "q", "tag", "status", "sort", "order", "limit", "cursor", "include", "format", "ids", "key", "owner", "next",
 ] as const;
 export type ErrorField = (typeof ERROR_FIELDS)[number];
 

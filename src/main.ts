@@ -13,8 +13,11 @@ import { RESERVED_WORDS } from "./links/alias.ts";
 import { createRequestMetrics } from "./metrics/requests.ts";
 import { openBlocklistFile } from "./links/blocklist-file.ts";
 import { BlocklistError } from "./links/blocklist.ts";
-import { CredentialError, readAdminCredential, readDatabasePassword } from "./auth/credential.ts";
+import { CredentialError, readAdminCredential, readDatabasePassword, readOidcClientSecret } from "./auth/credential.ts";
+import { createOidcClient } from "./auth/oidc.ts";
+import { createHeaderIdentity } from "./auth/header-identity.ts";
 import { runKeyCommand } from "./cli/keys.ts";
+import { runUserCommand } from "./cli/users.ts";
 import { AUTH_FAILURES_PER_MINUTE } from "./http/auth.ts";
 import { startClickRecorder, type ClickRecorder } from "./visits/recorder.ts";
 import { parseTrustedProxies } from "./visits/client-ip.ts";
@@ -48,9 +51,11 @@ async function main(): Promise<number> {
   const log = createLogger(config.logFormat);
   let databasePassword;
   let credentialHash;
+  let oidcSecret: string | null = null;
   try {
     databasePassword = readDatabasePassword(process.env.CREDENTIALS_DIRECTORY);
     if (command === null) credentialHash = readAdminCredential(process.env.CREDENTIALS_DIRECTORY);
+    if (command === null && config.oidc !== null) oidcSecret = readOidcClientSecret(process.env.CREDENTIALS_DIRECTORY, process.env);
   } catch (err) {
     if (!(err instanceof CredentialError)) throw err;
     console.error(`shortener: ${err.message}`);
@@ -58,14 +63,15 @@ async function main(): Promise<number> {
   }
   if (command === "backup") return runBackup(config.dbPath, parsed.commandArgs[0], log);
   if (command === "key") return await runKeyCommand(config.dbPath, databasePassword, parsed.commandArgs, parsed.commandFlags);
+  if (command === "user") return await runUserCommand(config.dbPath, databasePassword, parsed.commandArgs);
   if (command !== null) {
     console.error(`shortener: unknown command ${command} (see --help)`);
     return 2;
   }
-  return await serve(config, log, credentialHash ?? null, databasePassword);
+  return await serve(config, log, credentialHash ?? null, databasePassword, oidcSecret);
 }
 
-async function serve(config: Config, log: Logger, credentialHash: Uint8Array | null, databasePassword: string | null): Promise<number> {
+async function serve(config: Config, log: Logger, credentialHash: Uint8Array | null, databasePassword: string | null, oidcSecret: string | null): Promise<number> {
   const where = describeLocation(config.dbPath);
   let storage: Storage;
   try {
@@ -113,6 +119,9 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
     stats: storage.stats,
     keys: storage.keys,
     sessions: storage.sessions,
+    users: storage.users,
+    oidc: config.oidc === null ? null : createOidcClient({ ...config.oidc, clientSecret: oidcSecret }),
+    headerIdentity: config.authHeader === null ? null : createHeaderIdentity(config.authHeader, parseTrustedProxies(config.trustProxy)),
     overview: storage.overview,
     dailyCounts: storage.dailyCounts,
     credentialHash,
@@ -149,6 +158,8 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
   log.info(`geoip ${recorder.geoSource}, built ${recorder.geoBuildDate}`);
   log.info(`base url ${config.baseUrl ?? "(from each request's Host header)"}`);
   log.info(`create access ${config.createAccess}, stats access ${config.statsAccess}${credentialHash ? ", admin key from the systemd credential" : ""}`);
+  if (config.oidc !== null) log.info(`sign-in through ${config.oidc.issuer} (client ${config.oidc.clientId}, ${oidcSecret === null ? "public client" : "client secret set"}; admins: ${config.oidc.adminGroup ? `group ${config.oidc.adminGroup}` : "the first user"})`);
+  if (config.authHeader !== null) log.info(config.authHeader.kind === "tailscale" ? "sign-in by Tailscale-User-Login from loopback (tailscale serve)" : `sign-in by ${config.authHeader.userHeader} from ${config.trustProxy}`);
   log.info(
     recorder.priority() === "low"
       ? "recorder thread at low CPU priority (SCHED_IDLE; normal while it falls behind or a create waits for it)"

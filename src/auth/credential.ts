@@ -10,6 +10,8 @@ export const CREDENTIAL_NAME = "admin-key";
 export const DB_PASSWORD_CREDENTIAL = "db-password";
 /** The owner id of links created with the credential (no api_keys row has id 0). */
 export const CREDENTIAL_KEY_ID = 0;
+/** The credential's name where a key's would be (who is signed in, a link's owner). */
+export const CREDENTIAL_PRINCIPAL_NAME = "credential:admin-key";
 /**
  * Short secrets could be guessed: a credential must be a generated key (`shortener key generate`:
  * sk_ and 32 random letters and digits) or at least this long. Past the failed-attempt limit only
@@ -39,4 +41,21 @@ export function readDatabasePassword(credentialsDirectory: string | undefined): 
   const password = readFileSync(path, "utf8").replace(/\r?\n$/, "");
   if (password === "") throw new CredentialError(`credential ${DB_PASSWORD_CREDENTIAL}: the file is empty`);
   return password;
+}
+
+/** The OpenID client secret's credential file (LoadCredential=oidc-client-secret:…). */
+export const OIDC_SECRET_CREDENTIAL = "oidc-client-secret";
+
+/**
+ * The OpenID client's secret: the systemd credential, else SHORTENER_OIDC_CLIENT_SECRET; null for
+ * a public client. Never a flag (a flag shows in `ps`), never logged.
+ */
+export function readOidcClientSecret(credentialsDirectory: string | undefined, env: Record<string, string | undefined>): string | null {
+  const path = credentialsDirectory ? join(credentialsDirectory, OIDC_SECRET_CREDENTIAL) : null;
+  if (path !== null && existsSync(path)) {
+    const secret = readFileSync(path, "utf8").trim();
+    if (secret === "") throw new CredentialError(`credential ${OIDC_SECRET_CREDENTIAL}: the file is empty`);
+    return secret;
+  }
+  return env.SHORTENER_OIDC_CLIENT_SECRET?.trim() || null;
 }

@@ -15,7 +15,8 @@ const KEY_BODY_LENGTH = 32;
 const KEY_PATTERN = /^sk_[0-9A-Za-z]{32}$/;
 export const KEY_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
 
-export type ApiKey = { id: number; name: string; scope: Scope; createdAt: number; lastUsedAt: number | null; revokedAt: number | null };
+/** `userId`: the user the key acts as (their links), or null for a key of its own. */
+export type ApiKey = { id: number; name: string; scope: Scope; userId: number | null; createdAt: number; lastUsedAt: number | null; revokedAt: number | null };
 
 export class KeyNameTakenError extends Error {}
 
@@ -33,7 +34,7 @@ export function looksLikeKey(text: string): boolean {
 
 export type KeyStore = {
   /** A new key: the key itself (shown once) and its record. Throws KeyNameTakenError. */
-  create(name: string, scope: Scope, now: number): MaybePromise<{ key: string; record: ApiKey }>;
+  create(name: string, scope: Scope, now: number, userId?: number | null): MaybePromise<{ key: string; record: ApiKey }>;
   /** Every key, revoked ones too, oldest first. */
   list(): MaybePromise<ApiKey[]>;
   /** Revokes the key in use under this name; false when there is none. */
@@ -49,7 +50,7 @@ export type KeyStore = {
 /** The rows of keys, as an engine stores them (src/db/<engine>/keys.ts). */
 export type KeyRepository = {
   /** Throws KeyNameTakenError when a key in use has the name. */
-  insert(name: string, scope: Scope, hash: Uint8Array, now: number): MaybePromise<ApiKey>;
+  insert(name: string, scope: Scope, hash: Uint8Array, now: number, userId: number | null): MaybePromise<ApiKey>;
   list(): MaybePromise<ApiKey[]>;
   revoke(name: string, now: number): MaybePromise<boolean>;
   /** The key in use (not revoked) with this hash. */
@@ -62,9 +63,9 @@ export const KEY_TOUCH_INTERVAL_MS = 60_000;
 
 export function createKeyStore(repo: KeyRepository, random: RandomBytes = cryptoRandomBytes): KeyStore {
   return {
-    create(name, scope, now) {
+    create(name, scope, now, userId = null) {
       const key = generateKey(random);
-      return then(repo.insert(name, scope, hashSecret(key), now), (record) => ({ key, record }));
+      return then(repo.insert(name, scope, hashSecret(key), now, userId), (record) => ({ key, record }));
     },
     list: () => repo.list(),
     revoke: (name, now) => repo.revoke(name, now),

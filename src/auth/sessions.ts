@@ -1,6 +1,7 @@
 // Signed-in browsers: a session is a random token in an HttpOnly cookie, stored only as its hash,
-// tied to the hash of the key that signed in (so revoking the key ends its sessions too). A session
-// ends 30 days after its last use, or when its browser signs out.
+// tied to the hash of the key that signed in (so revoking the key ends its sessions too) or to the
+// user who signed in with a provider (disabling the user deletes them). A session ends 30 days
+// after its last use, or when its browser signs out.
 
 import { cryptoRandomBytes, randomString, type RandomBytes } from "../util/random.ts";
 import { hashSecret } from "./keys.ts";
@@ -14,11 +15,13 @@ const SESSION_TOKEN_PATTERN = /^[0-9A-Za-z]{32}$/;
 // last_used_at is written at most this often; an hour's precision is plenty for a 30-day limit.
 export const SESSION_TOUCH_INTERVAL_MS = 3_600_000;
 
-export type Session = { keyHash: Uint8Array; lastUsedAt: number };
+/** Whose a session is: the key pasted in, or a signed-in user. */
+export type SessionOwner = { keyHash: Uint8Array; userId?: undefined } | { userId: number; keyHash?: undefined };
+export type Session = SessionOwner & { lastUsedAt: number };
 
 export type SessionStore = {
-  /** A new session for the key with this hash; returns the cookie's value. */
-  start(keyHash: Uint8Array, now: number): MaybePromise<string>;
+  /** A new session for the key or the user; returns the cookie's value. */
+  start(owner: SessionOwner, now: number): MaybePromise<string>;
   /** The live session of a cookie value, or null (unknown, ended or idle for 30 days). */
   find(token: string, now: number): MaybePromise<Session | null>;
   /** Records a use when the last one is an hour old or more (best effort: never waits for a lock, never fails for a full disk). */
@@ -29,7 +32,7 @@ export type SessionStore = {
 /** The rows of sessions, by the token's hash, as an engine stores them (src/db/<engine>/sessions.ts). */
 export type SessionRepository = {
   /** Stores a new session, deleting those idle since before `idleBefore` (the table stays small). */
-  insert(tokenHash: Uint8Array, keyHash: Uint8Array, now: number, idleBefore: number): MaybePromise<void>;
+  insert(tokenHash: Uint8Array, owner: SessionOwner, now: number, idleBefore: number): MaybePromise<void>;
   /** The session if it was used after `idleBefore`. */
   find(tokenHash: Uint8Array, idleBefore: number): MaybePromise<Session | null>;
   setLastUsed: LastUsedWrite<Uint8Array>;
@@ -38,9 +41,9 @@ export type SessionRepository = {
 
 export function createSessionStore(repo: SessionRepository, random: RandomBytes = cryptoRandomBytes): SessionStore {
   return {
-    start(keyHash, now) {
+    start(owner, now) {
       const token = randomString(SESSION_TOKEN_ALPHABET, 32, random);
-      return then(repo.insert(hashSecret(token), keyHash, now, now - SESSION_IDLE_MS), () => token);
+      return then(repo.insert(hashSecret(token), owner, now, now - SESSION_IDLE_MS), () => token);
     },
     find: (token, now) => (SESSION_TOKEN_PATTERN.test(token) ? repo.find(hashSecret(token), now - SESSION_IDLE_MS) : null),
     touch(token, session, now) {

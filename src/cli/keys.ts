@@ -2,18 +2,17 @@
 // database file as the service (it may be running: WAL lets both write, and the service looks keys
 // up on every request, so a revoked key stops working at once).
 
-import { openKeyStore } from "../db/open-storage.ts";
+import { openAccounts } from "../db/open-storage.ts";
 import { describeLocation } from "../db/storage.ts";
 import { generateKey, KEY_NAME_PATTERN, KeyNameTakenError, SCOPES, type Scope } from "../auth/keys.ts";
-
-type Output = { out: (line: string) => void; err: (line: string) => void };
-const STDIO: Output = { out: (l) => console.log(l), err: (l) => console.error(l) };
+import { findUsers } from "../auth/users.ts";
+import { STDIO, table, when, type Output } from "./table.ts";
 
 /** Runs a key subcommand; returns the exit code (2 for a usage error). */
 export async function runKeyCommand(dbPath: string, databasePassword: string | null, args: readonly string[], flags: Record<string, string>, now = Date.now(), io: Output = STDIO): Promise<number> {
   const [action, name, ...extra] = args;
   const usage = (why: string) => {
-    io.err(`shortener: ${why} (usage: shortener key create NAME [--scope admin|create] | key list | key revoke NAME | key generate)`);
+    io.err(`shortener: ${why} (usage: shortener key create NAME [--scope admin|create] [--user USER] | key list | key revoke NAME | key generate)`);
     return 2;
   };
   if (extra.length > 0) return usage(`unexpected argument ${extra[0]}`);
@@ -25,6 +24,7 @@ export async function runKeyCommand(dbPath: string, databasePassword: string | n
   }
   if (action !== "create" && action !== "list" && action !== "revoke") return usage(action === undefined ? "key needs an action" : `unknown key action ${action}`);
   if (action !== "create" && flags.scope !== undefined) return usage("--scope belongs to key create");
+  if (action !== "create" && flags.user !== undefined) return usage("--user belongs to key create");
   if (action === "list" ? name !== undefined : name === undefined || !KEY_NAME_PATTERN.test(name)) {
     return usage(action === "list" ? "key list takes no name" : "a key name is 1 to 64 letters, digits, dots, hyphens or underscores");
   }
@@ -34,7 +34,7 @@ export async function runKeyCommand(dbPath: string, databasePassword: string | n
   const where = describeLocation(dbPath);
   let opened;
   try {
-    opened = await openKeyStore(dbPath, databasePassword);
+    opened = await openAccounts(dbPath, databasePassword);
   } catch (err) {
     io.err(`shortener: cannot open database ${where}: ${err instanceof Error ? err.message : String(err)}`);
     return 1;
@@ -42,10 +42,21 @@ export async function runKeyCommand(dbPath: string, databasePassword: string | n
   try {
     const keys = opened.keys;
     if (action === "create") {
+      let userId: number | null = null;
+      if (flags.user !== undefined) {
+        const found = findUsers(await opened.users.list(), flags.user);
+        if (found.length !== 1) {
+          io.err(found.length === 0
+            ? `shortener: no user "${flags.user}" (a user appears after their first sign-in; see shortener user list)`
+            : `shortener: ${found.length} users are named "${flags.user}"; give the id instead (shortener user list)`);
+          return 1;
+        }
+        userId = found[0]!.id;
+      }
       try {
-        const { key } = await keys.create(name!, scope as Scope, now);
+        const { key } = await keys.create(name!, scope as Scope, now, userId);
         io.out(key);
-        io.err(`shortener: created ${scope} key "${name}" in ${where}; this is the only time the key is shown`);
+        io.err(`shortener: created ${scope} key "${name}"${flags.user === undefined ? "" : ` for user ${flags.user}`} in ${where}; this is the only time the key is shown`);
         return 0;
       } catch (err) {
         if (err instanceof KeyNameTakenError) {
@@ -64,10 +75,10 @@ export async function runKeyCommand(dbPath: string, databasePassword: string | n
       return 0;
     }
     const rows = await keys.list();
-    const when = (ms: number | null) => (ms === null ? "never" : new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z"));
-    const table = [["NAME", "SCOPE", "CREATED", "LAST USED", "STATE"], ...rows.map((k) => [k.name, k.scope, when(k.createdAt), when(k.lastUsedAt), k.revokedAt === null ? "active" : `revoked ${when(k.revokedAt)}`])];
-    const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
-    for (const row of table) io.out(row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  "));
+    const userNames = new Map((await opened.users.list()).map((u) => [u.id, u.name]));
+    const state = (revokedAt: number | null) => (revokedAt === null ? "active" : `revoked ${when(revokedAt)}`);
+    const user = (id: number | null) => (id === null ? "-" : (userNames.get(id) ?? `#${id}`));
+    for (const line of table([["NAME", "SCOPE", "USER", "CREATED", "LAST USED", "STATE"], ...rows.map((k) => [k.name, k.scope, user(k.userId), when(k.createdAt), when(k.lastUsedAt), state(k.revokedAt)])])) io.out(line);
     return 0;
   } finally {
     await opened.close();

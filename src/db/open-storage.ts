@@ -11,6 +11,9 @@ import { createSessionStore } from "../auth/sessions.ts";
 import { createOverview } from "../stats/overview.ts";
 import { openDatabase } from "./sqlite/open.ts";
 import { sqliteKeys } from "./sqlite/keys.ts";
+import { sqliteUsers } from "./sqlite/users.ts";
+import { postgresUsers } from "./postgres/users.ts";
+import type { UserRepository } from "../auth/users.ts";
 import { connectPostgres } from "./postgres/connect.ts";
 import { migratePostgres } from "./postgres/schema.ts";
 import { postgresKeys } from "./postgres/keys.ts";
@@ -44,6 +47,7 @@ export async function withRules(engine: EngineStorage): Promise<Storage> {
     stats: createStatsReader(engine.stats),
     keys: createKeyStore(engine.keys),
     sessions: createSessionStore(engine.sessions),
+    users: engine.users,
     salts: engine.salts,
     ...createOverview(engine.overview),
     ping: engine.ping,
@@ -53,11 +57,11 @@ export async function withRules(engine: EngineStorage): Promise<Storage> {
   };
 }
 
-/** Only the API keys, for the `shortener key` commands (the schema brought up to date first). */
-export async function openKeyStore(location: string, password: string | null): Promise<{ keys: KeyStore; close: () => Promise<void> }> {
+/** Only the API keys and the users, for the `shortener key` and `user` commands (the schema brought up to date first). */
+export async function openAccounts(location: string, password: string | null): Promise<{ keys: KeyStore; users: UserRepository; close: () => Promise<void> }> {
   if (engineOf(location) === "sqlite") {
     const db = openDatabase(location);
-    return { keys: createKeyStore(sqliteKeys(db)), close: async () => db.close() };
+    return { keys: createKeyStore(sqliteKeys(db)), users: sqliteUsers(db), close: async () => db.close() };
   }
   const sql = connectPostgres(location, { max: 1, password });
   try {
@@ -66,5 +70,5 @@ export async function openKeyStore(location: string, password: string | null): P
     await sql.close({ timeout: 1 }).catch(() => {});
     throw err;
   }
-  return { keys: createKeyStore(postgresKeys(sql)), close: () => sql.close({ timeout: 5 }) };
+  return { keys: createKeyStore(postgresKeys(sql)), users: postgresUsers(sql), close: () => sql.close({ timeout: 5 }) };
 }

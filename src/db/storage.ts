@@ -8,6 +8,7 @@ import type { LinkLister } from "../links/list.ts";
 import type { StatsReader, StatsSource } from "../stats/link-stats.ts";
 import type { KeyRepository, KeyStore } from "../auth/keys.ts";
 import type { SessionRepository, SessionStore } from "../auth/sessions.ts";
+import type { UserRepository } from "../auth/users.ts";
 import type { DailyCounts, OverviewReader, OverviewSource } from "../stats/overview.ts";
 import type { MaybePromise } from "../util/maybe.ts";
 import type { SaltStore } from "../visits/visitor-id.ts";
@@ -37,6 +38,7 @@ export type EngineStorage = Database & {
   overview: OverviewSource;
   keys: KeyRepository;
   sessions: SessionRepository;
+  users: UserRepository;
   /** The day's visitor salts, read on the click thread to pick a split's variant (the recorder has its own). */
   salts: SaltStore;
   /** Keeps the link store's cache in step with changes made by other instances (PostgreSQL); stopped by close(). */
@@ -50,6 +52,7 @@ export type Storage = Database & {
   stats: StatsReader;
   keys: KeyStore;
   sessions: SessionStore;
+  users: UserRepository;
   salts: SaltStore;
   overview: OverviewReader;
   dailyCounts: DailyCounts;

@@ -1,28 +1,47 @@
-// Who is asking: a bearer key (Authorization: Bearer sk_…), the systemd credential, or the session
-// cookie of a signed-in browser, all checked against hashes only. Failed key attempts are limited
-// per client address; a missing key is not a failed attempt. A request that changes something on
-// the strength of a cookie must come from a page of this service (its Origin), or it is refused:
-// the cookie is SameSite=Strict already, this is the second lock on the door.
+// Who is asking: a bearer key (Authorization: Bearer sk_…), the systemd credential, a trusted
+// proxy's identity header, or the session cookie of a signed-in browser (a pasted key's or a
+// user's), all checked against hashes only. Failed key attempts are limited per client address; a
+// missing key is not a failed attempt. A request that changes something on the strength of a
+// cookie or a proxy's header (which a proxy adds for its own cookie) must come from a page of this
+// service (its Origin), or it is refused: the cookie is SameSite=Strict already, this is the
+// second lock on the door. A disabled user is refused however they come.
 
 import { timingSafeEqual } from "node:crypto";
 import type { Config } from "../config.ts";
-import { CREDENTIAL_KEY_ID } from "../auth/credential.ts";
-import { hashSecret, looksLikeKey, type KeyStore, type Scope } from "../auth/keys.ts";
-import { SESSION_COOKIE, type SessionStore } from "../auth/sessions.ts";
+import { CREDENTIAL_KEY_ID, CREDENTIAL_PRINCIPAL_NAME } from "../auth/credential.ts";
+import { hashSecret, looksLikeKey, type ApiKey, type KeyStore, type Scope } from "../auth/keys.ts";
+import { SESSION_COOKIE, type Session, type SessionStore } from "../auth/sessions.ts";
+import { adminOf, allowedIn, USER_TOUCH_INTERVAL_MS, type User, type UserRepository } from "../auth/users.ts";
+import type { HeaderIdentity } from "../auth/header-identity.ts";
+import type { OwnerFilter } from "../links/list.ts";
+import type { Creator } from "../links/link.ts";
 import type { Logger } from "../log.ts";
 import type { Link } from "../links/link.ts";
 import type { TrustedProxies } from "../visits/client-ip.ts";
 import type { RateLimiter } from "./rate-limit.ts";
-import { publicBase, requestClient, schemeIsKnown, type PeerServer } from "./request-origin.ts";
+import { peerAddress, publicBase, requestClient, schemeIsKnown, type PeerServer } from "./request-origin.ts";
+import { retryWhileBusy } from "./write-retry.ts";
+import { cookieValue } from "./cookies.ts";
 import { apiError } from "./responses.ts";
 import { Lru } from "../util/lru.ts";
 
-export type Principal = { keyId: number; name: string; scope: Scope; via: "key" | "session" };
+/**
+ * Who a request is. `keyId`: the key it came with (or whose session it is); null for a user's own
+ * session or a proxy's header. `user`: the person it acts as (signed in, named by the proxy, or the
+ * key's user). `name`: the key's name when it came with a key (the audit log says which), else the user's. A user's scope is admin or create by the
+ * admin rule; a key's is its own, whoever it belongs to.
+ */
+export type Principal = { keyId: number | null; user: User | null; name: string; scope: Scope; via: "key" | "session" | "header" };
 
 export type AuthDeps = {
   config: Pick<Config, "baseUrl">;
   keys: KeyStore;
   sessions: SessionStore;
+  users: UserRepository;
+  /** the identity headers of --auth-header, or null */
+  headerIdentity: HeaderIdentity | null;
+  /** asks the recorder to let go of SQLite's write lock (a proxy's user written on first sight) */
+  recorder: { hurry(): void };
   /** SHA-256 of the systemd credential admin-key, if there is one */
   credentialHash: Uint8Array | null;
   /** failed attempts per client address (10 a minute) */
@@ -47,18 +66,71 @@ export async function authenticate(request: Request, server: PeerServer, deps: A
     const checked = await checkSecret(bearerSecret(header), request, server, deps);
     return checked.ok ? { ok: true, principal: checked.principal, sessionEnded: false } : checked;
   }
+  const proxied = deps.headerIdentity?.read(request.headers, peerAddress(server, request)) ?? null;
+  if (proxied !== null) {
+    const signedIn = await signInUser(proxied, deps.headerIdentity!, deps);
+    if (!signedIn.ok) return signedIn;
+    const changeRefused = crossSiteChange(request, server, deps);
+    return changeRefused ?? { ok: true, principal: userPrincipal(signedIn.user, "header"), sessionEnded: false };
+  }
   const token = sessionToken(request);
   if (token === null) return { ok: true, principal: null, sessionEnded: false };
   const now = deps.now();
   const session = await deps.sessions.find(token, now);
-  const principal = session === null ? null : await principalForHash(session.keyHash, "session", deps, now);
+  const principal = session === null ? null : await sessionPrincipal(session, deps, now);
   if (principal === null) return { ok: true, principal: null, sessionEnded: true };
-  if (!SAFE_METHODS.has(request.method) && !fromThisService(request, server, deps)) {
-    deps.log.info("auth failed", { reason: "origin_mismatch", path: new URL(request.url).pathname });
-    return refuse(apiError(403, "origin_mismatch", "a change made with a session cookie must come from this service's own pages (Origin)"));
-  }
+  if (principal === "disabled") return refuse(userDisabled());
+  const changeRefused = crossSiteChange(request, server, deps);
+  if (changeRefused) return changeRefused;
   deps.sessions.touch(token, session!, now);
   return { ok: true, principal, sessionEnded: false };
+}
+
+/** The refusal of a change whose Origin is not this service (made with a cookie or a proxy's header), or null. */
+function crossSiteChange(request: Request, server: PeerServer, deps: AuthDeps): { ok: false; response: Response } | null {
+  if (SAFE_METHODS.has(request.method) || fromThisService(request, server, deps)) return null;
+  deps.log.info("auth failed", { reason: "origin_mismatch", path: new URL(request.url).pathname });
+  return refuse(apiError(403, "origin_mismatch", "a change made with a session cookie must come from this service's own pages (Origin)"));
+}
+
+/**
+ * The user of an identity a provider or a proxy vouched for, created on first sight; refused when
+ * outside the allowed group or disabled. A proxy's user is looked up on every request (a read), so
+ * a disable takes effect at once on every instance.
+ */
+export async function signInUser(
+  identity: Parameters<UserRepository["upsert"]>[0] & { groups: readonly string[] | null },
+  rules: Pick<HeaderIdentity, "admin" | "allowedGroup">,
+  deps: Pick<AuthDeps, "users" | "recorder" | "now" | "log">,
+): Promise<{ ok: true; user: User } | { ok: false; reason: "group_not_allowed" | "user_disabled"; response: Response }> {
+  if (!allowedIn(identity, rules.allowedGroup)) {
+    deps.log.info("auth failed", { reason: "group_not_allowed", user: identity.name });
+    return { ok: false, reason: "group_not_allowed", response: apiError(403, "group_not_allowed", `${identity.name} is not in the group allowed to sign in (${rules.allowedGroup})`) };
+  }
+  const now = deps.now();
+  const { groups: _, ...who } = identity;
+  const user = await retryWhileBusy(() => deps.users.upsert(who, adminOf(identity, rules.admin), now, USER_TOUCH_INTERVAL_MS), deps.recorder.hurry);
+  if (user.disabledAt !== null) {
+    deps.log.info("auth failed", { reason: "user_disabled", user: user.name });
+    return { ok: false, reason: "user_disabled", response: userDisabled() };
+  }
+  return { ok: true, user };
+}
+
+export function userDisabled(): Response {
+  return apiError(403, "user_disabled", "this user is disabled; an admin can enable them again (shortener user enable)");
+}
+
+export function userPrincipal(user: User, via: Principal["via"]): Principal {
+  return { keyId: null, user, name: user.name, scope: user.admin ? "admin" : "create", via };
+}
+
+/** A session's principal: its user's, or its key's; null when that is gone, "disabled" for a disabled user. */
+async function sessionPrincipal(session: Session, deps: AuthDeps, now: number): Promise<Principal | null | "disabled"> {
+  if (session.keyHash !== undefined) return principalForHash(session.keyHash, "session", deps, now);
+  const user = await deps.users.byId(session.userId);
+  if (user === null) return null;
+  return user.disabledAt === null ? userPrincipal(user, "session") : "disabled";
 }
 
 /** The key of an `Authorization: Bearer <key>` header, or null for any other form. */
@@ -105,6 +177,7 @@ export async function checkSecret(secret: string | null, request: Request, serve
     if (!limit.allowed) return rateLimited(client, path, limit.retryAfterSeconds, now, deps);
   }
   const principal = secret === null ? null : await principalForHash(hashSecret(secret), "key", deps, now);
+  if (principal === "disabled") return refuse(userDisabled());
   if (principal !== null) return { ok: true, principal };
   const limit = deps.authFailures.take(client, now);
   if (!limit.allowed) return rateLimited(client, path, limit.retryAfterSeconds, now, deps);
@@ -139,34 +212,45 @@ export function fromThisService(request: Request, server: PeerServer, deps: Pick
 
 /** The value of the session cookie, or null. */
 export function sessionToken(request: Request): string | null {
-  const cookies = request.headers.get("cookie");
-  if (cookies === null) return null;
-  for (const part of cookies.split(";")) {
-    const eq = part.indexOf("=");
-    if (eq !== -1 && part.slice(0, eq).trim() === SESSION_COOKIE) return part.slice(eq + 1).trim();
-  }
-  return null;
+  return cookieValue(request, SESSION_COOKIE);
 }
 
-/** Admin keys see every link; a create key only the links it created. */
-export function maySee(principal: Principal, link: Pick<Link, "ownerKeyId">): boolean {
-  return principal.scope === "admin" || link.ownerKeyId === principal.keyId;
+/**
+ * Admins see every link; anyone else only their own: a user's (made in their browser or with
+ * their keys), or a key's own when the key belongs to nobody.
+ */
+export function maySee(principal: Principal, link: Pick<Link, "ownerKeyId" | "ownerUserId">): boolean {
+  if (principal.scope === "admin") return true;
+  return principal.user !== null ? link.ownerUserId === principal.user.id : link.ownerKeyId === principal.keyId;
 }
 
-/** The owner filter for lists: null (every link) for admin keys. */
-export function ownerFilter(principal: Principal): number | null {
-  return principal.scope === "admin" ? null : principal.keyId;
+/** The owner filter for lists: null (every link) for admins. */
+export function ownerFilter(principal: Principal): OwnerFilter {
+  if (principal.scope === "admin") return null;
+  return principal.user !== null ? { userId: principal.user.id } : { keyId: principal.keyId! };
 }
 
-/** The key in use with this hash (an API key or the systemd credential), as a principal. */
-async function principalForHash(hash: Uint8Array, via: Principal["via"], deps: AuthDeps, now: number): Promise<Principal | null> {
+/** Who a new link made by this principal belongs to. */
+export function creatorOf(principal: Principal | null): Creator | null {
+  return principal === null ? null : { keyId: principal.keyId, userId: principal.user?.id ?? null, name: principal.user?.name ?? principal.name };
+}
+
+/** The key in use with this hash (an API key or the systemd credential), as a principal; "disabled" for a disabled user's key. */
+async function principalForHash(hash: Uint8Array, via: Principal["via"], deps: AuthDeps, now: number): Promise<Principal | null | "disabled"> {
   if (deps.credentialHash !== null && timingSafeEqual(hash, deps.credentialHash)) {
-    return { keyId: CREDENTIAL_KEY_ID, name: "credential:admin-key", scope: "admin", via };
+    return { keyId: CREDENTIAL_KEY_ID, user: null, name: CREDENTIAL_PRINCIPAL_NAME, scope: "admin", via };
   }
   const key = await deps.keys.findByHash(hash);
   if (key === null) return null;
+  const user = key.userId === null ? null : await deps.users.byId(key.userId);
+  if (user?.disabledAt != null) return "disabled";
   deps.keys.touch(key.id, now);
-  return { keyId: key.id, name: key.name, scope: key.scope, via };
+  return keyPrincipal(key, user, via);
+}
+
+/** A key's principal: its scope, acting as its user when it has one (their links, their name). */
+function keyPrincipal(key: ApiKey, user: User | null, via: Principal["via"]): Principal {
+  return { keyId: key.id, user, name: key.name, scope: key.scope, via };
 }
 
 function refuse(response: Response): { ok: false; response: Response } {

@@ -8,7 +8,7 @@ import type { LinkStore } from "../links/store.ts";
 import type { Blocklist } from "../links/blocklist.ts";
 import type { RateLimiter } from "./rate-limit.ts";
 import type { ClickRecorder } from "../visits/recorder.ts";
-import { authenticate, unauthenticated, type AuthDeps } from "./auth.ts";
+import { authenticate, creatorOf, unauthenticated, type AuthDeps } from "./auth.ts";
 import { readFormFields, type FieldKind } from "./form-body.ts";
 import { destinationRules } from "./destination-rules.ts";
 import { publicBase, requestClient, type PeerServer } from "./request-origin.ts";
@@ -62,7 +62,7 @@ export async function handleCreate(request: Request, server: PeerServer, deps: C
   let result;
   try {
     result = await retryWhileBusy(
-      () => createLink(deps.links, { ...rules, fields: body.fields, ownerKeyId: principal?.keyId ?? null, now }),
+      () => createLink(deps.links, { ...rules, fields: body.fields, creator: creatorOf(principal), now }),
       deps.recorder.hurry,
     );
   } catch (err) {

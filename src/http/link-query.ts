@@ -10,7 +10,7 @@ export const DEFAULT_PAGE = 50;
 export const MAX_PAGE = 200;
 
 /** `daily`: add each link's clicks per day of the last 30 (the dashboard's sparklines). */
-export type ListParams = Omit<ListQuery, "ownerKeyId" | "now"> & { daily: boolean };
+export type ListParams = Omit<ListQuery, "owner" | "now"> & { daily: boolean };
 
 export function parseListQuery(query: URLSearchParams): { ok: true; params: ListParams } | { ok: false; problem: FieldProblem } {
   const bad = (field: FieldProblem["field"], error: string) => ({ ok: false as const, problem: { code: "bad_request" as const, field, error } });
@@ -34,5 +34,8 @@ export function parseListQuery(query: URLSearchParams): { ok: true; params: List
   if (cursorText !== null && cursor === null) return bad("cursor", "cursor is not one this list handed out for this sort and order");
   const include = query.get("include") || null;
   if (include !== null && include !== "daily") return bad("include", "include must be daily");
-  return { ok: true, params: { q, tag, status: status as LinkStatus | null, sort: sort as ListSort, order: order as ListOrder, limit, cursor, daily: include === "daily" } };
+  // owner=NAME: an admin's filter by owner, as the list shows it (a user's or a key's name).
+  const ownerName = query.get("owner")?.trim() || null;
+  if (ownerName !== null && (ownerName.length > 200 || /[\u0000-\u001f\u007f]/.test(ownerName))) return bad("owner", "owner must be a user's or a key's name");
+  return { ok: true, params: { ownerName, q, tag, status: status as LinkStatus | null, sort: sort as ListSort, order: order as ListOrder, limit, cursor, daily: include === "daily" } };
 }

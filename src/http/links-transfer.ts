@@ -4,7 +4,7 @@
 import { createLink, type CreateFields } from "../links/create.ts";
 import { BEHAVIOUR_COLUMNS, csvValues, EXPORT_COLUMNS, IMPORT_COLUMNS, transferRecord } from "../links/transfer.ts";
 import { csvRecord, CsvError, parseCsv } from "../util/csv.ts";
-import { ownerFilter, requirePrincipal, type Principal } from "./auth.ts";
+import { creatorOf, ownerFilter, requirePrincipal, type Principal } from "./auth.ts";
 import { looksLikeId } from "../links/alias.ts";
 import type { Link } from "../links/link.ts";
 import { mediaType, readBodyText, wellFormedText } from "./form-body.ts";
@@ -105,7 +105,7 @@ export async function handleImport(request: Request, server: PeerServer, deps: L
     let result;
     try {
       result = await retryWhileBusy(
-        () => createLink(deps.links, { ...rules, fields, ownerKeyId: auth.principal.keyId, now: deps.now() }),
+        () => createLink(deps.links, { ...rules, fields, creator: creatorOf(auth.principal), now: deps.now() }),
         deps.recorder.hurry,
       );
     } catch (err) {

@@ -52,7 +52,7 @@ export async function handleListLinks(request: Request, server: PeerServer, deps
   if (render === null) return badHost();
   const { daily, ...params } = parsed.params;
   const now = deps.now();
-  const page = await deps.lister.page({ ...params, ownerKeyId: ownerFilter(auth.principal), now });
+  const page = await deps.lister.page({ ...params, owner: ownerFilter(auth.principal), now });
   const counts = daily ? await deps.dailyCounts(page.links.map((l) => l.id), now, OVERVIEW_DAYS) : null;
   const links = page.links.map((l) => (counts ? { ...render(l), daily: counts.get(l.id) ?? [] } : render(l)));
   logAction(deps.log, auth.principal, "list", null, `ok ${page.links.length}`);

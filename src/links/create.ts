@@ -3,8 +3,8 @@
 
 import { aliasProblem } from "./alias.ts";
 import { checkUrl, MAX_URL_LENGTH, type UrlContext, type UrlProblem } from "./url-rules.ts";
-import { AliasRetiredError, AliasTakenError, type LinkStore } from "./store.ts";
-import type { Link } from "./link.ts";
+import { AliasRetiredError, AliasTakenError, type LinkStore, type NewLink } from "./store.ts";
+import type { Creator, Link } from "./link.ts";
 import { parseExpiresAt, parseMaxClicks, parseTags } from "./options.ts";
 import { hashBehaviour, parseBehaviour, SNAKE_NAMES } from "./behaviour.ts";
 import type { ErrorCode, FieldProblem } from "../errors.ts";
@@ -20,8 +20,8 @@ export type DestinationRules = UrlContext & {
 
 export type CreateRequest = DestinationRules & {
   fields: CreateFields;
-  /** the key that creates it; null for a public create */
-  ownerKeyId: number | null;
+  /** who creates it; null for a public create */
+  creator: Creator | null;
   now: number;
 };
 
@@ -89,7 +89,7 @@ export async function createLink(store: LinkStore, req: CreateRequest): Promise<
 
   try {
     const stored = await hashBehaviour(behaviour);
-    const link = await store.create({ ...stored, url: url.url, alias: alias as string | null, ownerKeyId: req.ownerKeyId, expiresAt, maxClicks, tags }, req.now);
+    const link = await store.create({ ...stored, url: url.url, alias: alias as string | null, ...ownedBy(req.creator), expiresAt, maxClicks, tags }, req.now);
     return { ok: true, link };
   } catch (err) {
     if (err instanceof AliasTakenError) {
@@ -105,4 +105,9 @@ export async function createLink(store: LinkStore, req: CreateRequest): Promise<
 // Forms send an empty field for an untouched input: that is "not given", like an absent one.
 function present(value: unknown): boolean {
   return value !== undefined && value !== null && value !== "";
+}
+
+/** The owner columns of a new link made by this creator. */
+export function ownedBy(creator: Creator | null): Pick<NewLink, "ownerKeyId" | "ownerUserId" | "ownerName"> {
+  return { ownerKeyId: creator?.keyId ?? null, ownerUserId: creator?.userId ?? null, ownerName: creator?.name ?? null };
 }

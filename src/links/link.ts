@@ -10,8 +10,12 @@ export type Link = Behaviour & {
   url: string;
   /** ms since the Unix epoch */
   createdAt: number;
-  /** api_keys.id of the key that created it; null for a public create; 0 for the systemd credential */
+  /** api_keys.id of the key that created it; null for a public create or a user's browser; 0 for the systemd credential */
   ownerKeyId: number | null;
+  /** users.id of the person who made it (in their browser, or with a key made for them) */
+  ownerUserId: number | null;
+  /** who owns it, as people see it: the user's name, else the key's; null for a public create */
+  owner: string | null;
   expiresAt: number | null;
   maxClicks: number | null;
   disabled: boolean;
@@ -22,6 +26,9 @@ export type Link = Behaviour & {
   humanClicks: number;
   lastClickAt: number | null;
 };
+
+/** Who makes a link: the key and the user behind the request, and the owner's name as the list shows it. */
+export type Creator = { keyId: number | null; userId: number | null; name: string };
 
 export type LinkStatus = "active" | "disabled" | "expired" | "blocked";
 export const LINK_STATUSES: readonly LinkStatus[] = ["active", "disabled", "expired", "blocked"];

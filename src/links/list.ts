@@ -12,9 +12,21 @@ export type ListOrder = "asc" | "desc";
 /** Where the previous page ended: its last link's sort value and seq. */
 export type Cursor = { sort: ListSort; order: ListOrder; value: number; seq: number };
 
+/**
+ * Whose links a caller sees: a user's (made in their browser or with their keys), a key's (a key
+ * of nobody's), or every link (null: an admin).
+ */
+export type OwnerFilter = { userId: number; keyId?: undefined } | { keyId: number; userId?: undefined } | null;
+
+/** The filter as the two ids the engines' SQL takes: [user, key], both null for every link. */
+export function ownerIds(owner: OwnerFilter): [number | null, number | null] {
+  return [owner?.userId ?? null, owner?.keyId ?? null];
+}
+
 export type ListQuery = {
-  /** only this key's links; null = every link (admin) */
-  ownerKeyId: number | null;
+  owner: OwnerFilter;
+  /** an admin's filter: links of the users or the keys (of nobody's) with this name */
+  ownerName: string | null;
   /** a case-insensitive substring of the id or the destination */
   q: string | null;
   tag: string | null;
@@ -33,14 +45,14 @@ export type LinkLister = {
   /** One page, read in one snapshot (a link indexed or created meanwhile is on it or not, never half). */
   page(query: ListQuery): MaybePromise<LinkPage>;
   /** Every link a key may see, oldest first, read in chunks (an export streams this). */
-  all(ownerKeyId: number | null): AsyncIterable<Link>;
+  all(owner: OwnerFilter): AsyncIterable<Link>;
 };
 
 /** Every link a key may see, oldest first, read a page at a time (for LinkLister.all). */
-export async function* everyLink(page: LinkLister["page"], ownerKeyId: number | null): AsyncGenerator<Link> {
+export async function* everyLink(page: LinkLister["page"], owner: OwnerFilter): AsyncGenerator<Link> {
   let cursor: Cursor | null = null;
   do {
-    const chunk: LinkPage = await page({ ownerKeyId, q: null, tag: null, status: null, sort: "createdAt", order: "asc", limit: 500, cursor, now: 0 });
+    const chunk: LinkPage = await page({ owner, ownerName: null, q: null, tag: null, status: null, sort: "createdAt", order: "asc", limit: 500, cursor, now: 0 });
     yield* chunk.links;
     cursor = chunk.next;
   } while (cursor !== null);

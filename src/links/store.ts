@@ -24,6 +24,9 @@ export type NewLink = {
   /** null = generate an id */
   alias?: string | null;
   ownerKeyId?: number | null;
+  ownerUserId?: number | null;
+  /** the owner's name (not stored: the list reads it from the user or the key) */
+  ownerName?: string | null;
   expiresAt?: number | null;
   maxClicks?: number | null;
   tags?: readonly string[];
@@ -131,7 +134,7 @@ export function createLinkStore(repo: LinkRepository, budget: ClickBudget, optio
     // The row is exactly what was inserted: no need to read it back.
     const stored: Link = {
       ...behaviourOf(link),
-      seq, id, url: link.url, createdAt: now, ownerKeyId: link.ownerKeyId ?? null, expiresAt: link.expiresAt ?? null, maxClicks: link.maxClicks ?? null,
+      seq, id, url: link.url, createdAt: now, ownerKeyId: link.ownerKeyId ?? null, ownerUserId: link.ownerUserId ?? null, owner: link.ownerName ?? null, expiresAt: link.expiresAt ?? null, maxClicks: link.maxClicks ?? null,
       disabled: false, blocked: false, tags: [...new Set(link.tags ?? [])].sort(), totalClicks: 0, humanClicks: 0, lastClickAt: null,
     };
     cache.set(id, targetOfLink(stored));

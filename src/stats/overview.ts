@@ -6,17 +6,18 @@
 import { addDays, dayOf } from "../util/day.ts";
 import { then, type MaybePromise } from "../util/maybe.ts";
 import type { Overview } from "../api/types.ts";
+import type { OwnerFilter } from "../links/list.ts";
 
 export const OVERVIEW_DAYS = 30;
 export const OVERVIEW_TOP = 5;
 
 export type { Overview } from "../api/types.ts";
 
-export type OverviewReader = (ownerKeyId: number | null, now: number) => MaybePromise<Overview>;
+export type OverviewReader = (owner: OwnerFilter, now: number) => MaybePromise<Overview>;
 /** Clicks per UTC day of the last `days` (oldest first, today last) for each of the given links. */
 export type DailyCounts = (ids: readonly string[], now: number, days: number) => MaybePromise<Map<string, number[]>>;
 
-/** What the overview reads, from the UTC day `first` on; ownerKeyId null: every link, else that key's. */
+/** What the overview reads, from the UTC day `first` on, of the links the owner filter lets through. */
 export type OverviewRows = {
   links: number;
   perDay: { day: string; clicks: number }[];
@@ -26,16 +27,16 @@ export type OverviewRows = {
 
 /** The port each engine implements. */
 export type OverviewSource = {
-  read(ownerKeyId: number | null, first: string, top: number): MaybePromise<OverviewRows>;
+  read(owner: OwnerFilter, first: string, top: number): MaybePromise<OverviewRows>;
   /** The daily_rollup rows of these links from `first` on. */
   daily(ids: readonly string[], first: string): MaybePromise<{ link_id: string; day: string; total: number }[]>;
 };
 
 export function createOverview(source: OverviewSource): { overview: OverviewReader; dailyCounts: DailyCounts } {
   return {
-    overview(ownerKeyId, now) {
+    overview(owner, now) {
       const first = overviewStart(now);
-      return then(source.read(ownerKeyId, first, OVERVIEW_TOP), (rows) => assembleOverview(first, rows));
+      return then(source.read(owner, first, OVERVIEW_TOP), (rows) => assembleOverview(first, rows));
     },
     dailyCounts(ids, now, days) {
       const first = addDays(dayOf(now), -(days - 1));

@@ -30,7 +30,7 @@ async function seedList(db: OpenedEngine): Promise<void> {
   await db.writer.flush();
 }
 
-const query = (o: Partial<ListQuery>): ListQuery => ({ ownerKeyId: null, q: null, tag: null, status: null, sort: "createdAt", order: "desc", limit: 50, cursor: null, now: NOW, ...o });
+const query = (o: Partial<ListQuery>): ListQuery => ({ owner: null, ownerName: null, q: null, tag: null, status: null, sort: "createdAt", order: "desc", limit: 50, cursor: null, now: NOW, ...o });
 const value = (l: Link, sort: ListSort) => (sort === "createdAt" ? l.createdAt : sort === "totalClicks" ? l.totalClicks : (l.lastClickAt ?? 0));
 
 forEachEngine(
@@ -107,7 +107,7 @@ forEachEngine(
 
     test("tag and owner filters", async () => {
       expect((await allPages({ tag: "five" })).map((l) => l.id).sort()).toEqual((await everyLink()).filter((l) => l.tags.includes("five")).map((l) => l.id).sort());
-      const owned = await allPages({ ownerKeyId: 7 });
+      const owned = await allPages({ owner: { keyId: 7 } });
       expect(owned.every((l) => l.ownerKeyId === 7)).toBe(true);
       expect(owned).toHaveLength(84);
     });

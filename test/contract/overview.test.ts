@@ -19,7 +19,7 @@ forEachEngine("overview", (db) => {
     expect(all.daily).toHaveLength(30);
     expect(all.daily.slice(-3)).toEqual([7, 9, 12]);
     expect(all.top).toEqual([6, 5, 4, 3, 2].map((i) => ({ id: `top-${i}`, originalUrl: `https://example.com/${i}`, clicks: i + 1 })));
-    const own = await db().storage.overview(9, NOW);
+    const own = await db().storage.overview({ keyId: 9 }, NOW);
     expect({ links: own.links, clicks30d: own.clicks30d, top: own.top.map((t) => t.id) }).toEqual({ links: 2, clicks30d: 3, top: ["top-1", "top-0"] });
   });
 

@@ -22,9 +22,9 @@ forEachEngine("sessions", (db) => {
     const repo = db().adapters.sessions;
     let writes = 0;
     const sessions = createSessionStore({ ...repo, setLastUsed: (hash, now) => (writes++, repo.setLastUsed(hash, now)) });
-    const token = await sessions.start(KEY_HASH, T0);
+    const token = await sessions.start({ keyHash: KEY_HASH }, T0);
     expect(token).toMatch(/^[0-9A-Za-z]{32}$/);
-    expect(Buffer.from((await sessions.find(token, T0 + SESSION_IDLE_MS - 1))!.keyHash).equals(Buffer.from(KEY_HASH))).toBe(true);
+    expect(Buffer.from((await sessions.find(token, T0 + SESSION_IDLE_MS - 1))!.keyHash!).equals(Buffer.from(KEY_HASH))).toBe(true);
     expect(await sessions.find(token, T0 + SESSION_IDLE_MS)).toBeNull();
     sessions.touch(token, (await sessions.find(token, T0 + 10 * DAY))!, T0 + 10 * DAY);
     expect(await settle(T0 + 10 * DAY)).toBe(T0 + 10 * DAY);
@@ -37,7 +37,7 @@ forEachEngine("sessions", (db) => {
 
   test("ending a session, unknown and malformed tokens", async () => {
     const { sessions } = db().storage;
-    const token = await sessions.start(KEY_HASH, T0);
+    const token = await sessions.start({ keyHash: KEY_HASH }, T0);
     await sessions.end(token);
     expect(await sessions.find(token, T0)).toBeNull();
     expect(await sessions.find("x".repeat(32), T0)).toBeNull();
@@ -47,8 +47,8 @@ forEachEngine("sessions", (db) => {
 
   test("only the token's hash is stored; idle sessions are purged when a new one starts", async () => {
     const { sessions } = db().storage;
-    const old = await sessions.start(KEY_HASH, T0);
-    const token = await sessions.start(KEY_HASH, T0 + SESSION_IDLE_MS + 1);
+    const old = await sessions.start({ keyHash: KEY_HASH }, T0);
+    const token = await sessions.start({ keyHash: KEY_HASH }, T0 + SESSION_IDLE_MS + 1);
     const rows = await db().stored.all<{ token_hash: Uint8Array }>("SELECT token_hash FROM sessions");
     expect(rows).toHaveLength(1);
     expect(Buffer.from(rows[0]!.token_hash).equals(Buffer.from(hashSecret(token)))).toBe(true);

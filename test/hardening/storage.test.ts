@@ -146,7 +146,7 @@ describe.skipIf(onPostgres)("read-only database", () => {
     try {
       let thrown: unknown = null;
       try {
-        await createLinkDirect(createLinkStore(sqliteLinks(ro), localClickBudget()), { fields: { url: "https://example.com/" }, ownerKeyId: null, ownHosts: [], allowLocal: false, isBlocked: () => false, now: Date.now() });
+        await createLinkDirect(createLinkStore(sqliteLinks(ro), localClickBudget()), { fields: { url: "https://example.com/" }, creator: null, ownHosts: [], allowLocal: false, isBlocked: () => false, now: Date.now() });
       } catch (err) {
         thrown = err;
       }

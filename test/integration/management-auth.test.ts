@@ -110,7 +110,7 @@ test("a revoke from the command line while the service runs takes effect within 
 test("key list shows name, scope and last use, never a key; the service never logs a key", async () => {
   const list = cli(["key", "list", "--db", server.dbPath]);
   expect(list.code).toBe(0);
-  expect(list.out).toMatch(/^NAME\s+SCOPE\s+CREATED\s+LAST USED\s+STATE/);
+  expect(list.out).toMatch(/^NAME\s+SCOPE\s+USER\s+CREATED\s+LAST USED\s+STATE/);
   expect(list.out).toMatch(/^admin\s+admin\s+\S+\s+\d{4}-\d\d-\d\dT/m); // used above
   expect(list.out).toMatch(/^team-b\s+create\s+\S+\s+\d{4}-\d\d-\d\dT/m);
   expect(list.out).toMatch(/^old\s+admin\s+.*revoked/m);

@@ -10,6 +10,7 @@ import { createLink, startServer, type RunningServer } from "../support/server.t
 import { api, makeKey } from "../support/admin.ts";
 import { contractSeen } from "../support/contract.ts";
 import { drained } from "../support/clicks.ts";
+import { CLIENT_SECRET, CookieWalker, freePort, startProvider } from "../support/oidc-provider.ts";
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -74,6 +75,7 @@ test("one walk through every operation: every answer matches its schema", async 
   expect((await fetch(`${server.url}/health`)).status).toBe(200);
   expect((await fetch(`${server.url}/metrics`)).status).toBe(200);
   expect((await fetch(`${server.url}/api/openapi.json`)).status).toBe(200);
+  await oidcRound();
   // Each operation's success was checked against its schema at least once, here or before.
   for (const op of OPERATIONS) {
     const success = Object.keys(op.responses).map(Number).find((s) => s < 400)!;
@@ -83,3 +85,24 @@ test("one walk through every operation: every answer matches its schema", async 
     });
   }
 });
+
+/** The OpenID sign-in's two routes, through a real provider (test/integration/oidc.test.ts tries them all). */
+async function oidcRound(): Promise<void> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const provider = await startProvider(base);
+  const withOidc = await startServer({
+    args: ["--port", String(port), "--base-url", base, "--oidc-issuer", provider.issuer, "--oidc-client-id", "shortener"],
+    env: { SHORTENER_OIDC_CLIENT_SECRET: CLIENT_SECRET },
+  });
+  try {
+    const walker = new CookieWalker();
+    const start = await walker.go(`${base}/api/session/oidc`);
+    expect(start.status).toBe(302);
+    const callback = await walker.signInAtProvider(start.headers.get("location")!, "alice", `${base}/api/session/oidc/callback`);
+    expect((await walker.go(callback)).status).toBe(303);
+  } finally {
+    await withOidc.dispose();
+    await provider.stop();
+  }
+}

@@ -31,7 +31,7 @@ test("schema 2 → 3: ids, URLs, times kept; totals and last click from what was
   expect(store.read("CaseTwo")).toMatchObject({ totalClicks: 0, lastClickAt: null });
   expect(store.read("casetwo")).toBeNull();
   const lister = sqliteLister(db);
-  const found = lister.page({ ownerKeyId: null, q: "example.org", tag: null, status: null, sort: "createdAt", order: "desc", limit: 10, cursor: null, now: 0 });
+  const found = lister.page({ owner: null, ownerName: null, q: "example.org", tag: null, status: null, sort: "createdAt", order: "desc", limit: 10, cursor: null, now: 0 });
   expect(found.links.map((l) => l.id)).toEqual(["CaseTwo"]);
   expect(db.query("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });
   db.run("INSERT INTO links_search (links_search, rank) VALUES ('integrity-check', 1)"); // throws when the index disagrees with the links

@@ -31,7 +31,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.dispose());
 
-const query = (o: Partial<ListQuery>): ListQuery => ({ ownerKeyId: null, q: null, tag: null, status: null, sort: "createdAt", order: "desc", limit: 50, cursor: null, now: NOW, ...o });
+const query = (o: Partial<ListQuery>): ListQuery => ({ owner: null, ownerName: null, q: null, tag: null, status: null, sort: "createdAt", order: "desc", limit: 50, cursor: null, now: NOW, ...o });
 function allPages(o: Partial<ListQuery>, l = lister): Link[] {
   const out: Link[] = [];
   let cursor: Cursor | null = null;

@@ -1,5 +1,6 @@
 // Server-rendered HTML for the home, stats and not-found pages. Text comes from the translation
 // files; the client scripts fill in data. No inline script or style: the CSP forbids both.
+import type { SignInFailure } from "../../src/auth/oidc.ts";
 import { LANGUAGES, type Language } from "../../src/lang.ts";
 import { MESSAGES, format, type MessageKey } from "../i18n/index.ts";
 import { iconMarkup } from "../client/icons.ts";
@@ -468,6 +469,12 @@ export function renderNotFound(lang: Language, kind: "link" | "page", assets: Pa
 /** What a visitor sees instead of a redirect when a link is disabled, expired, blocked or deleted (410). */
 export function renderGone(lang: Language, reason: "disabled" | "expired" | "blocked" | "deleted", assets: PageAssets): string {
   return renderMessage(lang, `gone_${reason}_title`, `gone_${reason}_text`, assets);
+}
+
+/** Why a sign-in through the identity provider failed, with a way to start again. */
+export function renderSignInFailed(lang: Language, reason: SignInFailure, assets: PageAssets): string {
+  const again = `<a class="btn btn-primary" href="/${lang}/links">${t(lang, "signin_again")}</a>`;
+  return renderMessage(lang, "signin_failed_title", `signin_failed_${reason}`, assets, again);
 }
 
 /** A stats page under --stats-access key, for a request that is not signed in (401): sign in, then back here. */

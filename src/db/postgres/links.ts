@@ -29,8 +29,8 @@ export function postgresLinks(sql: Pg): LinkRepository {
       sql.begin(async (tx) => {
         const b = behaviourValues(behaviourOf(link));
         const inserted = await tx`
-          INSERT INTO links (id, url, created_at, owner_key_id, expires_at, max_clicks, rules, variants, password_hash, redirect_type, valid_from, fallback_url, crawlable)
-          SELECT ${id}, ${link.url}, ${now}, ${link.ownerKeyId ?? null}, ${link.expiresAt ?? null}, ${link.maxClicks ?? null},
+          INSERT INTO links (id, url, created_at, owner_key_id, owner_user_id, expires_at, max_clicks, rules, variants, password_hash, redirect_type, valid_from, fallback_url, crawlable)
+          SELECT ${id}, ${link.url}, ${now}, ${link.ownerKeyId ?? null}, ${link.ownerUserId ?? null}, ${link.expiresAt ?? null}, ${link.maxClicks ?? null},
             ${b[0]}, ${b[1]}, ${b[2]}, ${b[3]}, ${b[4]}, ${b[5]}, ${b[6]}
           WHERE NOT EXISTS (SELECT 1 FROM retired_ids WHERE id = ${id})
           ON CONFLICT (id) DO NOTHING

@@ -2,20 +2,23 @@
 
 import type { OverviewSource } from "../../stats/overview.ts";
 import { num, type Pg } from "./connect.ts";
+import { ownerIds } from "../../links/list.ts";
 
 export function postgresOverview(sql: Pg): OverviewSource {
   return {
-    async read(ownerKeyId, first, n) {
-      // owner NULL: every link; otherwise only that key's links.
-      const owner = ownerKeyId;
+    async read(owner, first, n) {
+      // Both NULL: every link; otherwise the user's or the key's (ownerIds).
+      const [user, key] = ownerIds(owner);
       const [count, perDay, top] = await Promise.all([
-        sql`SELECT COUNT(*) AS n FROM links WHERE ${owner}::int8 IS NULL OR owner_key_id = ${owner}`,
+        sql`SELECT COUNT(*) AS n FROM links WHERE (${user}::int8 IS NULL AND ${key}::int8 IS NULL) OR owner_user_id = ${user} OR owner_key_id = ${key}`,
         sql`SELECT day, SUM(total) AS clicks FROM daily_rollup
-            WHERE day >= ${first} AND (${owner}::int8 IS NULL OR link_id IN (SELECT id FROM links WHERE owner_key_id = ${owner}))
+            WHERE day >= ${first} AND ((${user}::int8 IS NULL AND ${key}::int8 IS NULL)
+              OR link_id IN (SELECT id FROM links WHERE owner_user_id = ${user} OR owner_key_id = ${key}))
             GROUP BY day`,
         sql`SELECT t.link_id AS id, l.url AS url, t.clicks AS clicks
             FROM (SELECT link_id, SUM(total) AS clicks FROM daily_rollup
-                  WHERE day >= ${first} AND (${owner}::int8 IS NULL OR link_id IN (SELECT id FROM links WHERE owner_key_id = ${owner}))
+                  WHERE day >= ${first} AND ((${user}::int8 IS NULL AND ${key}::int8 IS NULL)
+                    OR link_id IN (SELECT id FROM links WHERE owner_user_id = ${user} OR owner_key_id = ${key}))
                   GROUP BY link_id) AS t
             JOIN links AS l ON l.id = t.link_id
             ORDER BY t.clicks DESC, t.link_id LIMIT ${n}`,

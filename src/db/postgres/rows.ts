@@ -10,6 +10,8 @@ export function linkRow(r: Record<string, unknown>): LinkRow {
     url: r.url as string,
     created_at: num(r.created_at),
     owner_key_id: numOrNull(r.owner_key_id),
+    owner_user_id: numOrNull(r.owner_user_id),
+    owner: r.owner as string | null,
     expires_at: numOrNull(r.expires_at),
     max_clicks: numOrNull(r.max_clicks),
     disabled: num(r.disabled),

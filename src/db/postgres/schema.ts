@@ -158,6 +158,30 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE links ADD COLUMN crawlable smallint NOT NULL DEFAULT 0;
   CREATE INDEX links_crawlable ON links(id) WHERE crawlable = 1;
   `,
+
+  // 3: SQLite's 8 (people sign in).
+  `
+  CREATE TABLE users (
+    id           bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    source       text NOT NULL,
+    subject      text NOT NULL,
+    name         text NOT NULL,
+    email        text,
+    admin        smallint NOT NULL DEFAULT 0,
+    created_at   bigint NOT NULL,
+    last_seen_at bigint NOT NULL,
+    disabled_at  bigint,
+    UNIQUE (source, subject)
+  );
+  CREATE INDEX users_by_name ON users(name);
+  ALTER TABLE api_keys ADD COLUMN user_id bigint;
+  ALTER TABLE links ADD COLUMN owner_user_id bigint;
+  CREATE INDEX links_by_owner_user ON links(owner_user_id, created_at, seq) WHERE owner_user_id IS NOT NULL;
+  ALTER TABLE sessions ALTER COLUMN key_hash DROP NOT NULL;
+  ALTER TABLE sessions ADD COLUMN user_id bigint;
+  ALTER TABLE sessions ADD CONSTRAINT sessions_one_owner CHECK ((key_hash IS NULL) <> (user_id IS NULL));
+  CREATE INDEX sessions_by_user ON sessions(user_id) WHERE user_id IS NOT NULL;
+  `,
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.length;

@@ -12,6 +12,7 @@ import { postgresLister } from "./lister.ts";
 import { postgresStats } from "./stats.ts";
 import { postgresKeys } from "./keys.ts";
 import { postgresSessions } from "./sessions.ts";
+import { postgresUsers } from "./users.ts";
 import { postgresOverview } from "./overview.ts";
 
 // The click thread's pool: clicks that miss the cache and limited links' clicks, the API, the UI.
@@ -37,6 +38,7 @@ export async function openPostgresStorage(url: string, password: string | null):
       overview: postgresOverview(sql),
       keys: postgresKeys(sql),
       sessions: postgresSessions(sql),
+      users: postgresUsers(sql),
       salts: postgresSalts(sql),
       async follow(links) {
         stopFollowing = await watchLinkChanges(sql, links.forget);

@@ -5,10 +5,17 @@ import type { Link } from "../../links/link.ts";
 import type { Behaviour } from "../../links/behaviour.ts";
 import { behaviourOfRow, routingOfRow, type RouteFacts } from "../../links/click-rules.ts";
 import { ruleUrls } from "../../links/rules.ts";
+import { CREDENTIAL_PRINCIPAL_NAME as CREDENTIAL_NAME } from "../../auth/credential.ts";
 
+// The owner's name: the user's, else the key's (the systemd credential has no row: key id 0).
+const OWNER_NAME = `COALESCE((SELECT u.name FROM users AS u WHERE u.id = links.owner_user_id),
+  (SELECT k.name FROM api_keys AS k WHERE k.id = links.owner_key_id),
+  CASE WHEN links.owner_key_id = 0 THEN '${CREDENTIAL_NAME}' END) AS owner`;
+
+/** The columns of a links row read as a Link; the query must name the table `links` (no alias). */
 export const LINK_COLUMNS =
-  "seq, id, url, created_at, owner_key_id, expires_at, max_clicks, disabled, blocked, total_clicks, human_clicks, last_click_at, " +
-  "rules, variants, password_hash, redirect_type, valid_from, fallback_url, crawlable";
+  "seq, id, url, created_at, owner_key_id, owner_user_id, expires_at, max_clicks, disabled, blocked, total_clicks, human_clicks, last_click_at, " +
+  `rules, variants, password_hash, redirect_type, valid_from, fallback_url, crawlable, ${OWNER_NAME}`;
 
 export type LinkRow = {
   seq: number;
@@ -16,6 +23,8 @@ export type LinkRow = {
   url: string;
   created_at: number;
   owner_key_id: number | null;
+  owner_user_id: number | null;
+  owner: string | null;
   expires_at: number | null;
   max_clicks: number | null;
   disabled: number;
@@ -39,6 +48,8 @@ export function toLink(row: LinkRow, tags: string[]): Link {
     url: row.url,
     createdAt: row.created_at,
     ownerKeyId: row.owner_key_id,
+    ownerUserId: row.owner_user_id,
+    owner: row.owner,
     expiresAt: row.expires_at,
     maxClicks: row.max_clicks,
     disabled: row.disabled === 1,

@@ -29,14 +29,25 @@ const STATUS_SQL: Record<LinkStatus, { sql: string; nows: number }> = {
   },
 };
 
+/** Links whose owner (as the list shows it: the user, else the key) has this name. */
+const OWNER_NAMED = `(owner_user_id IN (SELECT u.id FROM users AS u WHERE u.name = ?)
+  OR (owner_user_id IS NULL AND owner_key_id IN (SELECT k.id FROM api_keys AS k WHERE k.name = ?)))`;
+
 /** The SQL of one page (`?` placeholders, in order). */
 export function pageQuery(query: ListQuery, search: SqlCondition | null): { sql: string; params: (string | number)[] } {
   const column = SORT_COLUMN[query.sort];
   const where: string[] = [];
   const params: (string | number)[] = [];
-  if (query.ownerKeyId !== null) {
+  if (query.owner?.userId !== undefined) {
+    where.push("owner_user_id = ?");
+    params.push(query.owner.userId);
+  } else if (query.owner?.keyId !== undefined) {
     where.push("owner_key_id = ?");
-    params.push(query.ownerKeyId);
+    params.push(query.owner.keyId);
+  }
+  if (query.ownerName !== null) {
+    where.push(OWNER_NAMED);
+    params.push(query.ownerName, query.ownerName);
   }
   if (query.tag !== null) {
     where.push("seq IN (SELECT link_seq FROM link_tags WHERE tag = ?)");

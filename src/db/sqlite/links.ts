@@ -14,9 +14,9 @@ import { tagReader } from "./tags.ts";
 
 export function sqliteLinks(db: Database): Synchronous<LinkRepository> {
   // Nothing is inserted under a retired id: the check is part of the insert itself.
-  const insert = db.query<{ seq: number }, [string, string, number, number | null, number | null, number | null, ...ReturnType<typeof behaviourValues>]>(
-    `INSERT INTO links (id, url, created_at, owner_key_id, expires_at, max_clicks, ${BEHAVIOUR_COLUMNS})
-     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13 WHERE NOT EXISTS (SELECT 1 FROM retired_ids WHERE id = ?1)
+  const insert = db.query<{ seq: number }, [string, string, number, number | null, number | null, number | null, number | null, ...ReturnType<typeof behaviourValues>]>(
+    `INSERT INTO links (id, url, created_at, owner_key_id, owner_user_id, expires_at, max_clicks, ${BEHAVIOUR_COLUMNS})
+     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14 WHERE NOT EXISTS (SELECT 1 FROM retired_ids WHERE id = ?1)
      RETURNING seq`,
   );
   const insertTag = db.query<void, [number, string]>("INSERT OR IGNORE INTO link_tags (link_seq, tag) VALUES (?, ?)");
@@ -34,7 +34,7 @@ export function sqliteLinks(db: Database): Synchronous<LinkRepository> {
   const tryInsert = db.transaction((id: string, link: NewLink, now: number): number | "taken" | "retired" => {
     let row;
     try {
-      row = insert.get(id, link.url, now, link.ownerKeyId ?? null, link.expiresAt ?? null, link.maxClicks ?? null, ...behaviourValues(behaviourOf(link)));
+      row = insert.get(id, link.url, now, link.ownerKeyId ?? null, link.ownerUserId ?? null, link.expiresAt ?? null, link.maxClicks ?? null, ...behaviourValues(behaviourOf(link)));
     } catch (err) {
       if (isUniqueViolation(err)) return "taken";
       throw err;

@@ -1,13 +1,13 @@
 // The messages between the click thread (reader.ts) and the reader thread (src/reader-thread.ts).
 
-import type { ListQuery, LinkPage } from "../../links/list.ts";
+import type { ListQuery, LinkPage, OwnerFilter } from "../../links/list.ts";
 import type { StatsPlan, StatsRows } from "../../stats/link-stats.ts";
 import type { OverviewRows } from "../../stats/overview.ts";
 
 export type ReadRequest =
   | { stats: [linkId: string, plan: StatsPlan] }
   | { page: ListQuery }
-  | { overview: [ownerKeyId: number | null, first: string, top: number] }
+  | { overview: [owner: OwnerFilter, first: string, top: number] }
   | { daily: [ids: readonly string[], first: string] };
 
 export type ToReader = { open: string } | { close: true } | (ReadRequest & { id: number });

@@ -49,9 +49,9 @@ export function startSqliteReader(path: string): Promise<SqliteReader> {
         const page = (query: Parameters<LinkLister["page"]>[0]) => ask<LinkPage>({ page: query });
         resolve({
           stats: (linkId, plan) => ask<StatsRows>({ stats: [linkId, plan] }),
-          lister: { page, all: (ownerKeyId) => everyLink(page, ownerKeyId) },
+          lister: { page, all: (owner) => everyLink(page, owner) },
           overview: {
-            read: (ownerKeyId, first, top) => ask<OverviewRows>({ overview: [ownerKeyId, first, top] }),
+            read: (owner, first, top) => ask<OverviewRows>({ overview: [owner, first, top] }),
             daily: (ids, first) => ask<{ link_id: string; day: string; total: number }[]>({ daily: [ids, first] }),
           },
           close: () =>

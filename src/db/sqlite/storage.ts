@@ -9,6 +9,7 @@ import { sqliteLister } from "./lister.ts";
 import { sqliteStats } from "./stats.ts";
 import { sqliteKeys } from "./keys.ts";
 import { sqliteSessions } from "./sessions.ts";
+import { sqliteUsers } from "./users.ts";
 import { sqliteSalts } from "./visitor-salts.ts";
 import { sqliteOverview } from "./overview.ts";
 import { startSqliteReader, type SqliteReader } from "./reader.ts";
@@ -42,6 +43,7 @@ export async function openSqliteStorage(path: string, busyTimeoutMs: number, rea
     overview: reader?.overview ?? sqliteOverview(db),
     keys: sqliteKeys(db),
     sessions: sqliteSessions(db),
+    users: sqliteUsers(db),
     salts: sqliteSalts(db),
     ping() {
       db.query("SELECT 1").get();

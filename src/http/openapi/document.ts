@@ -26,7 +26,7 @@ export type Operation = {
 const text = t.String();
 const CODES: Record<number, string> = {
   401: "auth_required (no key; WWW-Authenticate: Bearer) or auth_invalid (a wrong or revoked key, or an ended session)",
-  403: "origin_mismatch: a change made with the session cookie from another site's page",
+  403: "origin_mismatch (a change made with the session cookie or a proxy's identity header from another site's page), user_disabled, group_not_allowed (a proxy's user outside --auth-allowed-group), or key_sign_in_off (--oidc-only)",
   404: "not_found",
   409: "alias_taken or alias_retired",
   413: "body_too_large (or too_many_rows for an import)",
@@ -64,7 +64,7 @@ export const OPERATIONS: readonly Operation[] = [
       q("to", "last UTC day, YYYY-MM-DD"),
       q("bots", "exclude: leave bot clicks out of every figure", t.Union([t.Literal("include"), t.Literal("exclude")])),
     ],
-    responses: { 200: { description: "the link and its statistics", json: S.Stats }, ...errors([400, 401, 404, 429, 503], "id_missing, bad_range or bad_request") },
+    responses: { 200: { description: "the link and its statistics", json: S.Stats }, ...errors([400, 401, 403, 404, 429, 503], "id_missing, bad_range or bad_request") },
   },
   {
     method: "get", path: "/api/links", operationId: "listLinks", auth: "required",
@@ -78,8 +78,9 @@ export const OPERATIONS: readonly Operation[] = [
       q("limit", `links per page, 1 to ${MAX_PAGE} (default 50)`, t.Integer({ minimum: 1, maximum: MAX_PAGE })),
       q("cursor", "the nextCursor of the previous page"),
       q("include", "daily: add each link's clicks per day of the last 30", t.Literal("daily")),
+      q("owner", "an admin's filter: the links of the user or the key (of nobody's) with this name"),
     ],
-    responses: { 200: { description: "a page of links", json: S.LinkPage }, ...errors([400, 401, 421, 429, 503], "bad_request naming the parameter") },
+    responses: { 200: { description: "a page of links", json: S.LinkPage }, ...errors([400, 401, 403, 421, 429, 503], "bad_request naming the parameter") },
   },
   {
     method: "get", path: "/api/links/export", operationId: "exportLinks", auth: "required",
@@ -87,7 +88,7 @@ export const OPERATIONS: readonly Operation[] = [
     parameters: [q("format", "csv (default) or json", t.Union([t.Literal("csv"), t.Literal("json")])), q("ids", "comma-separated ids, at most 200")],
     responses: {
       200: { description: "a download (Content-Disposition: attachment)", content: { "text/csv": text, "application/json": S.ExportJson } },
-      ...errors([400, 401, 421, 429, 503]),
+      ...errors([400, 401, 403, 421, 429, 503]),
     },
   },
   {
@@ -103,7 +104,7 @@ export const OPERATIONS: readonly Operation[] = [
   {
     method: "get", path: "/api/links/{id}", operationId: "getLink", auth: "required",
     summary: "One link", parameters: [id("the link's id; another key's link is a 404 to a create key")],
-    responses: { 200: { description: "the link", json: S.LinkResponse }, ...errors([401, 404, 421, 429, 503]) },
+    responses: { 200: { description: "the link", json: S.LinkResponse }, ...errors([401, 403, 404, 421, 429, 503]) },
   },
   {
     method: "patch", path: "/api/links/{id}", operationId: "updateLink", auth: "required",
@@ -121,12 +122,12 @@ export const OPERATIONS: readonly Operation[] = [
   {
     method: "get", path: "/api/overview", operationId: "overview", auth: "required",
     summary: "The dashboard's figures for the links a key may see",
-    responses: { 200: { description: "links, clicks today / 7 / 30 days, per day, top 5", json: S.Overview }, ...errors([401, 421, 429, 503]) },
+    responses: { 200: { description: "links, clicks today / 7 / 30 days, per day, top 5", json: S.Overview }, ...errors([401, 403, 421, 429, 503]) },
   },
   {
     method: "get", path: "/api/session", operationId: "whoAmI", auth: "optional",
     summary: "Who is signed in, and the access policy",
-    responses: { 200: { description: "signed in or not", json: S.Session }, ...errors([401, 421, 429, 503]) },
+    responses: { 200: { description: "signed in or not", json: S.Session }, ...errors([401, 403, 421, 429, 503]) },
   },
   {
     method: "post", path: "/api/session", operationId: "signIn", auth: "none",
@@ -138,6 +139,32 @@ export const OPERATIONS: readonly Operation[] = [
     method: "delete", path: "/api/session", operationId: "signOut", auth: "optional",
     summary: "Sign out: ends the session on the server and clears the cookie",
     responses: { 200: { description: "signed out", json: S.SignedOut }, ...errors([401, 403, 421, 429, 503]) },
+  },
+  {
+    method: "get", path: "/api/session/oidc", operationId: "signInWithProvider", auth: "none",
+    summary: "Sign in through the OpenID provider (--oidc-issuer): 302 to it, with a flow cookie (SameSite=Lax, 10 minutes)",
+    parameters: [q("next", "a path on this service to return to (default: the dashboard)")],
+    responses: {
+      302: { description: "to the provider's authorization endpoint", headers: { Location: "the provider", "Set-Cookie": "shortener_oidc" } },
+      404: { description: "oidc_off: no provider is configured", json: S.ApiError },
+      421: { description: CODES[421]!, json: S.ApiError },
+      502: { description: "oidc_provider_down (a page, or JSON with Accept: application/json)", content: { "text/html": text, "application/json": S.ApiError } },
+    },
+  },
+  {
+    method: "get", path: "/api/session/oidc/callback", operationId: "providerCallback", auth: "none",
+    summary: "Where the provider sends the browser back: the session cookie and 303 to next; every refusal a page in the visitor's language (JSON with Accept: application/json)",
+    parameters: [q("code", "the provider's code"), q("state", "the flow's state"), q("error", "the provider's refusal")],
+    responses: {
+      303: { description: "signed in: Set-Cookie shortener_session, the flow cookie cleared", headers: { Location: "next" } },
+      400: { description: "oidc_state_mismatch or oidc_code_refused (used already, expired)", content: { "text/html": text, "application/json": S.ApiError } },
+      401: { description: "oidc_wrong_audience, oidc_token_expired or oidc_token_invalid", content: { "text/html": text, "application/json": S.ApiError } },
+      403: { description: "oidc_provider_refused, user_disabled or group_not_allowed", content: { "text/html": text, "application/json": S.ApiError } },
+      404: { description: "oidc_off: no provider is configured", json: S.ApiError },
+      421: { description: CODES[421]!, json: S.ApiError },
+      502: { description: "oidc_provider_down", content: { "text/html": text, "application/json": S.ApiError } },
+      503: { description: CODES[503]!, json: S.ApiError },
+    },
   },
   {
     method: "get", path: "/api/openapi.json", operationId: "openApi", auth: "none",

@@ -1,0 +1,187 @@
+// Sign-in through the homelab's OpenID provider (Authelia, Authentik, Pocket ID, Keycloak, Kanidm):
+// the authorization code flow with PKCE, the provider found by discovery from its issuer URL, state
+// and nonce checked, the ID token's claims and signature verified. The protocol is oauth4webapi's
+// (a certified implementation with no dependencies, tested on Bun by its author); this file only
+// says which steps, in which order, and what each failure means to the person signing in.
+
+import * as oauth from "oauth4webapi";
+import { groupsFromClaim, nameFromClaims, type AdminRule, type Identity } from "./users.ts";
+
+export type OidcConfig = {
+  issuer: string;
+  clientId: string;
+  /** null: a public client (PKCE alone), as Pocket ID and Kanidm allow */
+  clientSecret: string | null;
+  /** the claim that lists a user's groups (default "groups") */
+  groupsClaim: string;
+  adminGroup: string | null;
+  allowedGroup: string | null;
+  /** what the sign-in button calls the provider ("Sign in with <label>") */
+  label: string;
+};
+
+/** What the browser carries between the start and the callback (the flow cookie). */
+export type OidcFlow = { state: string; nonce: string; verifier: string; next: string };
+
+/** Why a sign-in failed, as the visitor's page and the JSON error name it. */
+export type OidcFailure = "provider_down" | "state_mismatch" | "provider_refused" | "code_refused" | "wrong_audience" | "token_expired" | "token_invalid";
+
+/** Every reason a sign-in through the provider ends without a session. */
+export type SignInFailure = OidcFailure | "user_disabled" | "group_not_allowed";
+
+export class OidcError extends Error {
+  constructor(readonly reason: OidcFailure, detail: string) {
+    super(detail);
+  }
+}
+
+export type OidcClient = {
+  label: string;
+  admin: AdminRule;
+  allowedGroup: string | null;
+  /** The provider's authorization URL for a new flow, and the flow to keep in the browser. */
+  start(redirectUri: string, next: string): Promise<{ url: string; flow: OidcFlow }>;
+  /** The identity the callback proves; throws OidcError. */
+  finish(callback: URL, flow: OidcFlow | null, redirectUri: string): Promise<Identity>;
+  /** The provider's end-session URL (RP-initiated logout) when discovery had one; null before the first discovery. */
+  endSessionUrl(postLogoutUri: string): string | null;
+};
+
+// The provider's metadata is kept this long; a failed discovery is not kept, so the next sign-in tries again.
+const DISCOVERY_TTL_MS = 3_600_000;
+const SCOPES = "openid profile email groups";
+
+/** Whether a URL's host is a loopback address, where a provider may speak plain http. */
+export function isLoopbackUrl(url: URL): boolean {
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  return host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+export function createOidcClient(config: OidcConfig, now: () => number = Date.now): OidcClient {
+  const issuer = new URL(config.issuer);
+  // http only on loopback (config.ts refuses it elsewhere): a provider on the same host, and the tests.
+  const http = isLoopbackUrl(issuer) ? { [oauth.allowInsecureRequests]: true } : {};
+  const client: oauth.Client = { client_id: config.clientId };
+  const auth = config.clientSecret === null ? oauth.None() : oauth.ClientSecretBasic(config.clientSecret);
+  let metadata: { as: oauth.AuthorizationServer; at: number } | null = null;
+
+  const discover = async (): Promise<oauth.AuthorizationServer> => {
+    if (metadata !== null && now() - metadata.at < DISCOVERY_TTL_MS) return metadata.as;
+    try {
+      const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { ...http, signal: AbortSignal.timeout(10_000) }));
+      metadata = { as, at: now() };
+      return as;
+    } catch (err) {
+      throw new OidcError("provider_down", `discovery at ${config.issuer} failed: ${describe(err)}`);
+    }
+  };
+
+  return {
+    label: config.label,
+    admin: config.adminGroup === null ? "first" : { group: config.adminGroup },
+    allowedGroup: config.allowedGroup,
+    async start(redirectUri, next) {
+      const as = await discover();
+      const flow: OidcFlow = { state: oauth.generateRandomState(), nonce: oauth.generateRandomNonce(), verifier: oauth.generateRandomCodeVerifier(), next };
+      const url = new URL(as.authorization_endpoint!);
+      url.search = new URLSearchParams({
+        client_id: config.clientId,
+        redirect_uri: redirectUri,
+        response_type: "code",
+        scope: SCOPES,
+        code_challenge: await oauth.calculatePKCECodeChallenge(flow.verifier),
+        code_challenge_method: "S256",
+        state: flow.state,
+        nonce: flow.nonce,
+      }).toString();
+      return { url: url.href, flow };
+    },
+    async finish(callback, flow, redirectUri) {
+      // The flow cookie is the browser's proof that it started this sign-in: without it, or with
+      // another state, the callback may be someone else's (login CSRF) and is refused.
+      if (flow === null || callback.searchParams.get("state") !== flow.state) {
+        throw new OidcError("state_mismatch", "the sign-in's state does not match the one this browser started");
+      }
+      const as = await discover();
+      let params: URLSearchParams;
+      try {
+        params = oauth.validateAuthResponse(as, client, callback, flow.state);
+      } catch (err) {
+        if (err instanceof oauth.AuthorizationResponseError) throw new OidcError("provider_refused", `${err.error}${err.error_description ? `: ${err.error_description}` : ""}`);
+        throw new OidcError("state_mismatch", describe(err));
+      }
+      let response: Response;
+      try {
+        response = await oauth.authorizationCodeGrantRequest(as, client, auth, params, redirectUri, flow.verifier, { ...http, signal: AbortSignal.timeout(10_000) });
+      } catch (err) {
+        throw new OidcError("provider_down", `the token request failed: ${describe(err)}`);
+      }
+      let result: oauth.TokenEndpointResponse;
+      try {
+        result = await oauth.processAuthorizationCodeResponse(as, client, response, { expectedNonce: flow.nonce, requireIdToken: true });
+      } catch (err) {
+        throw tokenFailure(err);
+      }
+      const claims = oauth.getValidatedIdTokenClaims(result)!;
+      await verifySignature(as, response, http);
+      const extra = claims[config.groupsClaim] === undefined ? await userInfo(as, client, result, claims.sub, http) : {};
+      const all: Record<string, unknown> = { ...extra, ...claims };
+      return {
+        source: config.issuer,
+        subject: claims.sub,
+        name: nameFromClaims(all),
+        email: typeof all.email === "string" ? all.email : null,
+        groups: groupsFromClaim(all[config.groupsClaim]),
+      };
+    },
+    endSessionUrl(postLogoutUri) {
+      const endpoint = metadata?.as.end_session_endpoint;
+      if (!endpoint) return null;
+      const url = new URL(endpoint);
+      url.searchParams.set("client_id", config.clientId);
+      url.searchParams.set("post_logout_redirect_uri", postLogoutUri);
+      return url.href;
+    },
+  };
+}
+
+/**
+ * The ID token's signature, against the provider's published keys. The token came straight from
+ * the token endpoint, so TLS vouches for it already; checking the signature as well costs one
+ * cached JWKS fetch and catches a provider (or a proxy before it) that hands out tokens it did not
+ * sign. A token signed with the client secret (HS256) has no published key: TLS is the check then.
+ */
+async function verifySignature(as: oauth.AuthorizationServer, response: Response, http: object): Promise<void> {
+  try {
+    await oauth.validateApplicationLevelSignature(as, response, http);
+  } catch (err) {
+    if (err instanceof oauth.UnsupportedOperationError) return;
+    throw new OidcError("token_invalid", `the ID token's signature does not verify: ${describe(err)}`);
+  }
+}
+
+/** Claims the ID token left to UserInfo (many providers put groups, email and names only there). */
+async function userInfo(as: oauth.AuthorizationServer, client: oauth.Client, result: oauth.TokenEndpointResponse, sub: string, http: object): Promise<Record<string, unknown>> {
+  if (!as.userinfo_endpoint) return {};
+  try {
+    const response = await oauth.userInfoRequest(as, client, result.access_token, { ...http, signal: AbortSignal.timeout(10_000) });
+    return { ...(await oauth.processUserInfoResponse(as, client, sub, response)) };
+  } catch (err) {
+    throw new OidcError("provider_down", `UserInfo failed: ${describe(err)}`);
+  }
+}
+
+function tokenFailure(err: unknown): OidcError {
+  if (err instanceof oauth.ResponseBodyError && err.status >= 500) return new OidcError("provider_down", `the token endpoint answered ${err.status}`);
+  if (err instanceof oauth.ResponseBodyError) return new OidcError("code_refused", `${err.error}${err.error_description ? `: ${err.error_description}` : ""}`);
+  if (err instanceof oauth.OperationProcessingError) {
+    const claim = (err.cause as { claim?: string } | undefined)?.claim;
+    if (err.code === oauth.JWT_TIMESTAMP_CHECK) return new OidcError("token_expired", err.message);
+    if (err.code === oauth.JWT_CLAIM_COMPARISON && (claim === "aud" || claim === "azp" || /audience/.test(err.message))) return new OidcError("wrong_audience", err.message);
+  }
+  return new OidcError("token_invalid", describe(err));
+}
+
+function describe(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

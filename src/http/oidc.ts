@@ -1,0 +1,122 @@
+// Signing in through the OpenID provider (src/auth/oidc.ts), as a browser sees it:
+//   GET /api/session/oidc?next=<path>  → 302 to the provider, with the flow cookie
+//   GET /api/session/oidc/callback     → the session cookie and 303 to `next`; the flow cookie cleared
+// Every refusal is a page in the visitor's language (a browser is navigating here), or JSON for a
+// client that asks for it (Accept: application/json); the log names the reason, never a token.
+
+import type { Config } from "../config.ts";
+import { pickLanguage } from "../lang.ts";
+import { SESSION_IDLE_MS } from "../auth/sessions.ts";
+import { OidcError, type OidcClient, type OidcFlow, type SignInFailure } from "../auth/oidc.ts";
+import { renderSignInFailed } from "../../web/server/pages.ts";
+import { ENTRIES } from "./web-assets.generated.ts";
+import { signInUser, type AuthDeps } from "./auth.ts";
+import { logAction } from "./audit.ts";
+import { cookieValue, FLOW_COOKIE, FLOW_LIFETIME_MS, flowCookie, sessionCookie } from "./cookies.ts";
+import type { PeerServer } from "./request-origin.ts";
+import { apiError } from "./responses.ts";
+import { HTML_HEADERS } from "./web.ts";
+import { retryWhileBusy, storageUnavailable } from "./write-retry.ts";
+import type { ErrorCode } from "../errors.ts";
+
+export type OidcDeps = AuthDeps & { config: Pick<Config, "baseUrl">; oidc: OidcClient | null };
+
+export const OIDC_CALLBACK_PATH = "/api/session/oidc/callback";
+
+// Each reason's status: the provider away is not the visitor's doing (502); the rest are refusals.
+const STATUS: Record<SignInFailure, number> = {
+  provider_down: 502,
+  state_mismatch: 400,
+  provider_refused: 403,
+  code_refused: 400,
+  wrong_audience: 401,
+  token_expired: 401,
+  token_invalid: 401,
+  user_disabled: 403,
+  group_not_allowed: 403,
+};
+
+export async function handleOidcStart(request: Request, server: PeerServer, deps: OidcDeps): Promise<Response> {
+  if (deps.oidc === null || deps.config.baseUrl === null) return oidcOff();
+  const next = safeNext(new URL(request.url).searchParams.get("next"), request);
+  try {
+    const { url, flow } = await deps.oidc.start(callbackUrl(deps.config.baseUrl), next);
+    return new Response(null, {
+      status: 302,
+      headers: { Location: url, "Cache-Control": "no-store", "Set-Cookie": flowCookie(request, server, deps, encodeFlow(flow), FLOW_LIFETIME_MS) },
+    });
+  } catch (err) {
+    if (!(err instanceof OidcError)) throw err;
+    deps.log.error("sign-in failed", { reason: err.reason, detail: err.message });
+    return refusal(request, server, deps, err.reason, err.message);
+  }
+}
+
+export async function handleOidcCallback(request: Request, server: PeerServer, deps: OidcDeps): Promise<Response> {
+  if (deps.oidc === null || deps.config.baseUrl === null) return oidcOff();
+  const flow = decodeFlow(cookieValue(request, FLOW_COOKIE));
+  // The provider's parameters, on the URL the provider was given (its host may differ from the request's).
+  const callback = new URL(callbackUrl(deps.config.baseUrl) + new URL(request.url).search);
+  let identity;
+  try {
+    identity = await deps.oidc.finish(callback, flow, callbackUrl(deps.config.baseUrl));
+  } catch (err) {
+    if (!(err instanceof OidcError)) throw err;
+    deps.log.info("sign-in failed", { reason: err.reason, detail: err.message });
+    return refusal(request, server, deps, err.reason, err.message);
+  }
+  const signedIn = await signInUser(identity, deps.oidc, deps);
+  if (!signedIn.ok) return refusal(request, server, deps, signedIn.reason, `${identity.name}: ${signedIn.reason}`);
+  let token: string;
+  try {
+    token = await retryWhileBusy(() => deps.sessions.start({ userId: signedIn.user.id }, deps.now()), deps.recorder.hurry);
+  } catch (err) {
+    return storageUnavailable(err, deps.log, "signing in");
+  }
+  logAction(deps.log, { name: signedIn.user.name }, "sign-in", null, "ok oidc");
+  const headers = new Headers({ Location: flow!.next, "Cache-Control": "no-store" });
+  headers.append("Set-Cookie", sessionCookie(request, server, deps, token, SESSION_IDLE_MS));
+  headers.append("Set-Cookie", flowCookie(request, server, deps, "", 0));
+  return new Response(null, { status: 303, headers });
+}
+
+export function callbackUrl(base: string): string {
+  return `${base}${OIDC_CALLBACK_PATH}`;
+}
+
+/** Where to go after signing in: a path on this service (never another site), else the dashboard. */
+function safeNext(raw: string | null, request: Request): string {
+  if (raw !== null && /^\/(?![/\\])[^\s]*$/.test(raw) && raw.length <= 2000) return raw;
+  return `/${pickLanguage(request.headers.get("accept-language"))}/links`;
+}
+
+/** The flow as the cookie carries it: base64url of its JSON (state, nonce and verifier are base64url already). */
+function encodeFlow(flow: OidcFlow): string {
+  return Buffer.from(JSON.stringify([flow.state, flow.nonce, flow.verifier, flow.next])).toString("base64url");
+}
+
+function decodeFlow(value: string | null): OidcFlow | null {
+  if (value === null || value === "") return null;
+  try {
+    const [state, nonce, verifier, next] = JSON.parse(Buffer.from(value, "base64url").toString("utf8")) as unknown[];
+    if ([state, nonce, verifier, next].every((v) => typeof v === "string")) return { state, nonce, verifier, next } as OidcFlow;
+  } catch {}
+  return null;
+}
+
+function oidcOff(): Response {
+  return apiError(404, "oidc_off", "sign-in through an identity provider is not configured here (--oidc-issuer)");
+}
+
+/** The refusal: JSON for a client that asks for it, else the page in the visitor's language; the flow cookie cleared. */
+function refusal(request: Request, server: PeerServer, deps: OidcDeps, reason: SignInFailure, detail: string): Response {
+  const clear = { "Set-Cookie": flowCookie(request, server, deps, "", 0), "Cache-Control": "no-store" };
+  const status = STATUS[reason];
+  const accept = request.headers.get("accept") ?? "";
+  if (accept.includes("application/json") && !accept.includes("text/html")) {
+    const code = (reason === "user_disabled" || reason === "group_not_allowed" ? reason : `oidc_${reason}`) as ErrorCode;
+    return apiError(status, code, detail, undefined, clear);
+  }
+  const lang = pickLanguage(request.headers.get("accept-language"));
+  return new Response(renderSignInFailed(lang, reason, ENTRIES), { status, headers: { ...HTML_HEADERS, ...clear, "Content-Language": lang, Vary: "Accept-Language" } });
+}

@@ -1,0 +1,169 @@
+// A real OpenID provider for the sign-in tests: the `oidc-provider` package (a certified
+// implementation), on a loopback port, with its development login and consent forms (the login
+// name becomes the subject; any password is taken). Its users and their groups:
+//   alice: admins, staff · bob: staff · carol: no group
+// `tamper` makes the token endpoint hand out a bad ID token, each signed the way a real attacker
+// or a misconfigured provider would get it: for another client (audience), already expired, or
+// signed with a key the provider never published.
+
+import { createServer, type Server } from "node:http";
+import { once } from "node:events";
+import Provider from "oidc-provider";
+
+export const GROUPS: Record<string, string[]> = { alice: ["admins", "staff"], bob: ["staff"], carol: [] };
+export const CLIENT_ID = "shortener";
+export const CLIENT_SECRET = "test-client-secret-0123456789";
+
+export const PROVIDER_HOST = "127.0.0.2";
+
+export type Tamper = "none" | "other-audience" | "expired" | "forged";
+
+export type TestProvider = {
+  issuer: string;
+  tamper: Tamper;
+  /** requests the provider's token endpoint answered (a replayed code reaches it too) */
+  tokenRequests: number;
+  stop(): Promise<void>;
+};
+
+/** Starts the provider for a shortener whose public base URL is `rpBase`. */
+export async function startProvider(rpBase: string): Promise<TestProvider> {
+  const server: Server = createServer();
+  // Another loopback address than the service's: another host to the browser, as a real provider
+  // is, and not a service answer to the contract check (test/support/contract.ts).
+  server.listen(0, PROVIDER_HOST);
+  await once(server, "listening");
+  const port = (server.address() as { port: number }).port;
+  const issuer = `http://${PROVIDER_HOST}:${port}`;
+  const provider = new Provider(issuer, {
+    clients: [
+      {
+        client_id: CLIENT_ID,
+        client_secret: CLIENT_SECRET,
+        redirect_uris: [`${rpBase}/api/session/oidc/callback`],
+        post_logout_redirect_uris: [`${rpBase}/`],
+        token_endpoint_auth_method: "client_secret_basic",
+      },
+      { client_id: "other-app", client_secret: "other-secret-0123456789", redirect_uris: ["http://127.0.0.1:9/other"] },
+    ],
+    pkce: { required: () => true },
+    claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["preferred_username", "name"], groups: ["groups"] },
+    // Groups and names in the ID token, as Authelia and Authentik send them.
+    conformIdTokenClaims: false,
+    async findAccount(_ctx: unknown, sub: string) {
+      return {
+        accountId: sub,
+        async claims() {
+          return { sub, email: `${sub}@example.test`, email_verified: true, preferred_username: sub, name: sub, groups: GROUPS[sub] ?? [] };
+        },
+      };
+    },
+    // Numbers, not functions: older Bun releases printed functions in a way the provider's check refused.
+    ttl: {
+      AccessToken: 600, AuthorizationCode: 60, ClientCredentials: 600, DeviceCode: 600, BackchannelAuthenticationRequest: 600,
+      Grant: 3600, IdToken: 600, Interaction: 600, RefreshToken: 3600, Session: 3600, PreAuthorizedCode: 600,
+    },
+  } as never);
+  const state: TestProvider = {
+    issuer,
+    tamper: "none",
+    tokenRequests: 0,
+    stop: async () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+  // A post-middleware on the token endpoint (the provider's documented extension point).
+  provider.use(async (ctx: any, next: () => Promise<void>) => {
+    if (ctx.path === "/token") state.tokenRequests++;
+    await next();
+    if (ctx.oidc?.route !== "token" || !ctx.body?.id_token || state.tamper === "none") return;
+    const claims = JSON.parse(Buffer.from(ctx.body.id_token.split(".")[1], "base64url").toString());
+    ctx.body = { ...ctx.body, id_token: await tampered(provider, claims, state.tamper) };
+  });
+  server.on("request", provider.callback());
+  return state;
+}
+
+async function tampered(provider: any, claims: Record<string, unknown>, tamper: Exclude<Tamper, "none">): Promise<string> {
+  if (tamper === "forged") return forge(provider, claims);
+  const { aud, exp, iat, iss, ...own } = claims;
+  const client = await provider.Client.find(tamper === "other-audience" ? "other-app" : String(aud));
+  const token = new provider.IdToken(own, { client, ctx: undefined });
+  token.scope = "openid email profile groups";
+  token.set("nonce", claims.nonce);
+  return token.issue(tamper === "expired" ? { use: "idtoken", expiresAt: Math.floor(Date.now() / 1000) - 600 } : { use: "idtoken" });
+}
+
+/** The same claims, RS256-signed by a fresh key under the provider's published key id. */
+async function forge(provider: any, claims: Record<string, unknown>): Promise<string> {
+  const published = await (await fetch(`${provider.issuer}/jwks`)).json() as { keys: { kid: string }[] };
+  const keys = await crypto.subtle.generateKey({ name: "RSASSA-PKCS1-v1_5", modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: "SHA-256" }, true, ["sign"]);
+  const part = (o: unknown) => Buffer.from(JSON.stringify(o)).toString("base64url");
+  const input = `${part({ alg: "RS256", typ: "JWT", kid: published.keys[0]!.kid })}.${part(claims)}`;
+  const signature = await crypto.subtle.sign("RSASSA-PKCS1-v1_5", keys.privateKey, new TextEncoder().encode(input));
+  return `${input}.${Buffer.from(signature).toString("base64url")}`;
+}
+
+/** A free loopback port (the service's base URL must be known before the provider registers it). */
+export async function freePort(): Promise<number> {
+  const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const port = probe.port;
+  probe.stop(true);
+  return port;
+}
+
+/**
+ * A browser without a browser: follows redirects by hand with one cookie jar, so a test can stop at
+ * any step. It sends every cookie to both hosts; the provider's and ours have different names.
+ */
+export class CookieWalker {
+  readonly jar = new Map<string, string>();
+
+  async go(url: string, init: RequestInit = {}): Promise<Response> {
+    const headers = new Headers(init.headers);
+    if (this.jar.size > 0) headers.set("cookie", [...this.jar].map(([k, v]) => `${k}=${v}`).join("; "));
+    const res = await fetch(url, { ...init, headers, redirect: "manual" });
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(";");
+      const eq = pair!.indexOf("=");
+      const [name, value] = [pair!.slice(0, eq).trim(), pair!.slice(eq + 1).trim()];
+      if (/max-age=0/i.test(c) || value === "") this.jar.delete(name);
+      else this.jar.set(name, value);
+    }
+    return res;
+  }
+
+  /** Follows redirects until one leads to `stopAt` (returned, not fetched) or a page answers. */
+  async follow(url: string, stopAt: string, init?: RequestInit): Promise<{ stopped: string } | { page: Response; url: string }> {
+    let res = await this.go(url, init);
+    while (res.status >= 300 && res.status < 400) {
+      const next = new URL(res.headers.get("location")!, url).href;
+      if (next.startsWith(stopAt)) return { stopped: next };
+      url = next;
+      res = await this.go(url);
+    }
+    return { page: res, url };
+  }
+
+  /**
+   * Signs in at the provider as `login` from its authorization URL: the login form, then the
+   * consent form when it comes; returns the callback URL the provider sent the browser to.
+   */
+  async signInAtProvider(authorizationUrl: string, login: string, callbackPrefix: string): Promise<string> {
+    let step = await this.follow(authorizationUrl, callbackPrefix);
+    for (let forms = 0; "page" in step && forms < 3; forms++) {
+      const html = await step.page.text();
+      const action = /<form[^>]*action="([^"]*)"/.exec(html)?.[1];
+      if (!action) throw new Error(`no form at the provider: ${html.slice(0, 300)}`);
+      const fields = html.includes('name="login"') ? { prompt: "login", login, password: "any" } : { prompt: "consent" };
+      step = await this.follow(new URL(action, step.url).href, callbackPrefix, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(fields),
+      });
+    }
+    if (!("stopped" in step)) throw new Error("the provider did not send the browser back");
+    return step.stopped;
+  }
+}

@@ -19,7 +19,9 @@ export type HeaderIdentity = {
   allowedGroup: string | null;
 };
 
-const LOOPBACK = parseTrustedProxies("loopback");
+// Where `tailscale serve` connects from: this machine's own loopback address (not all of 127/8,
+// which other local programs may bind to).
+const LOOPBACK = parseTrustedProxies("127.0.0.1,::1");
 // A name longer than this, or with control characters, is not a user a proxy meant.
 const MAX_VALUE_LENGTH = 200;
 

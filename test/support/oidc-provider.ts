@@ -9,6 +9,7 @@
 import { createServer, type Server } from "node:http";
 import { once } from "node:events";
 import Provider from "oidc-provider";
+export { freePort } from "./ports.ts";
 
 export const GROUPS: Record<string, string[]> = { alice: ["admins", "staff"], bob: ["staff"], carol: [] };
 export const CLIENT_ID = "shortener";
@@ -105,14 +106,6 @@ async function forge(provider: any, claims: Record<string, unknown>): Promise<st
   return `${input}.${Buffer.from(signature).toString("base64url")}`;
 }
 
-/** A free loopback port (the service's base URL must be known before the provider registers it). */
-export async function freePort(): Promise<number> {
-  const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
-  const port = probe.port;
-  probe.stop(true);
-  return port;
-}
-
 /**
  * A browser without a browser: follows redirects by hand with one cookie jar, so a test can stop at
  * any step. It sends every cookie to both hosts; the provider's and ours have different names.
@@ -156,7 +149,7 @@ export class CookieWalker {
       const html = await step.page.text();
       const action = /<form[^>]*action="([^"]*)"/.exec(html)?.[1];
       if (!action) throw new Error(`no form at the provider: ${html.slice(0, 300)}`);
-      const fields = html.includes('name="login"') ? { prompt: "login", login, password: "any" } : { prompt: "consent" };
+      const fields: Record<string, string> = html.includes('name="login"') ? { prompt: "login", login, password: "any" } : { prompt: "consent" };
       step = await this.follow(new URL(action, step.url).href, callbackPrefix, {
         method: "POST",
         headers: { "content-type": "application/x-www-form-urlencoded" },

@@ -40,15 +40,18 @@ export type Guarded = {
   dialogs: string[];
 };
 
-/** A new context and page with the network, console and dialog guards attached. */
-export async function guardedPage(browser: Browser, options: BrowserContextOptions = {}): Promise<Guarded> {
+/**
+ * A new context and page with the network, console and dialog guards attached. `alsoHosts`: other
+ * loopback hosts the test runs (an identity provider, a proxy) that the page may reach too.
+ */
+export async function guardedPage(browser: Browser, options: BrowserContextOptions = {}, alsoHosts: readonly string[] = []): Promise<Guarded> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
   const errors: string[] = [];
   const offHost: string[] = [];
   const dialogs: string[] = [];
   await context.route("**/*", (route) => {
     const url = new URL(route.request().url());
-    if (url.hostname === "127.0.0.1") return route.continue();
+    if (url.hostname === "127.0.0.1" || alsoHosts.includes(url.hostname)) return route.continue();
     offHost.push(url.href);
     return route.abort();
   });

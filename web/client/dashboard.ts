@@ -33,8 +33,9 @@ byId("new-link").addEventListener("click", () => form.openCreate());
 byId("import-open").addEventListener("click", () => importer.open());
 
 const session = new Session(
-  () => {
+  (who) => {
     dashboard.hidden = false;
+    list.setAdmin(who.scope === "admin");
     void overview.load();
     void list.load();
   },

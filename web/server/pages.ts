@@ -362,8 +362,14 @@ export function renderDashboard(lang: Language, assets: PageAssets): string {
   const body = `<section class="card signin" id="sign-in" hidden aria-labelledby="sign-in-title">
 <div class="signin-mark" aria-hidden="true">${iconMarkup("key")}</div>
 <h1 id="sign-in-title" tabindex="-1">${t(lang, "signin_title")}</h1>
-<p class="signin-lead">${withCommand(lang, "signin_lead", "shortener key create NAME")}</p>
+<p class="signin-lead" id="sign-in-lead-key">${withCommand(lang, "signin_lead", "shortener key create NAME")}</p>
+<p class="signin-lead" id="sign-in-lead-oidc" hidden>${t(lang, "signin_lead_oidc")}</p>
 <p class="notice" id="sign-in-notice" role="status" hidden></p>
+<p class="notice" id="sign-out-provider" hidden><a id="sign-out-provider-link" href="/"></a></p>
+<div class="signin-provider" id="sign-in-oidc" hidden>
+<a class="btn btn-primary btn-block" id="sign-in-oidc-button" href="/api/session/oidc">${iconMarkup("key")}<span id="sign-in-oidc-label"></span></a>
+<p class="signin-or" id="sign-in-or"><span>${t(lang, "signin_or_key")}</span></p>
+</div>
 <form id="sign-in-form" novalidate>
 <div class="field">
 <label for="sign-in-key">${t(lang, "signin_key")}</label>
@@ -411,10 +417,12 @@ ${kpi("ov-30d", "kpi_30d", `<div class="kpi-spark" id="ov-spark"></div>`)}
 <form class="filters" id="filters" role="search" aria-label="${t(lang, "filters_label")}">
 <div class="filter filter-search"><label for="f-q">${t(lang, "search_label")}</label><span class="search-box">${iconMarkup("search")}<input id="f-q" name="q" type="search" autocomplete="off" spellcheck="false" placeholder="${t(lang, "search_placeholder")}"></span></div>
 <div class="filter"><label for="f-tag">${t(lang, "tag_label")}</label><input id="f-tag" name="tag" type="text" list="tag-options" autocomplete="off" autocapitalize="none" spellcheck="false" placeholder="${t(lang, "tag_placeholder")}"></div>
+<div class="filter" id="f-owner-field" hidden><label for="f-owner">${t(lang, "filter_owner")}</label><input id="f-owner" name="owner" type="text" list="owner-options" autocomplete="off" autocapitalize="none" spellcheck="false" placeholder="${t(lang, "filter_owner_all")}"></div>
 <div class="filter"><label for="f-status">${t(lang, "status_label")}</label><select id="f-status" name="status">${option("", "status_all")}${option("active", "status_active")}${option("disabled", "status_disabled")}${option("expired", "status_expired")}${option("blocked", "status_blocked")}</select></div>
 <div class="filter filter-sort"><label for="f-sort">${t(lang, "sort_label")}</label><select id="f-sort" name="sort">${option("createdAt:desc", "sort_created_desc")}${option("createdAt:asc", "sort_created_asc")}${option("totalClicks:desc", "sort_clicks_desc")}${option("totalClicks:asc", "sort_clicks_asc")}${option("lastClickAt:desc", "sort_last_desc")}</select></div>
 <button type="button" class="btn btn-small btn-quiet" id="f-clear" hidden>${t(lang, "clear_filters")}</button>
 <datalist id="tag-options"></datalist>
+<datalist id="owner-options"></datalist>
 </form>
 <div class="bulk" id="bulk" role="region" aria-label="${t(lang, "bulk_label")}" hidden>
 <span class="bulk-count" id="bulk-count" aria-live="polite"></span>

@@ -44,12 +44,13 @@ export async function call<T>(method: string, path: string, body?: Body, signal?
   return { ok: false, status: res.status, body: failure };
 }
 
-export type ListQuery = { q: string; tag: string; status: string; sort: string; order: string; cursor: string | null; limit: number };
+export type ListQuery = { q: string; tag: string; owner: string; status: string; sort: string; order: string; cursor: string | null; limit: number };
 
 export function listPath(q: ListQuery): string {
   const params = new URLSearchParams({ sort: q.sort, order: q.order, limit: String(q.limit), include: "daily" });
   if (q.q) params.set("q", q.q);
   if (q.tag) params.set("tag", q.tag);
+  if (q.owner) params.set("owner", q.owner);
   if (q.status) params.set("status", q.status);
   if (q.cursor) params.set("cursor", q.cursor);
   return `/api/links?${params}`;

@@ -20,6 +20,10 @@ export class LinkList {
   private readonly form = byId<HTMLFormElement>("filters");
   private readonly q = byId<HTMLInputElement>("f-q");
   private readonly tag = byId<HTMLInputElement>("f-tag");
+  private readonly owner = byId<HTMLInputElement>("f-owner");
+  /** an admin sees everyone's links: who owns each, and the owner filter */
+  private admin = false;
+  private readonly owners = new Set<string>();
   private readonly status = byId<HTMLSelectElement>("f-status");
   private readonly sort = byId<HTMLSelectElement>("f-sort");
   private readonly clearButton = byId<HTMLButtonElement>("f-clear");
@@ -36,6 +40,7 @@ export class LinkList {
     const params = new URLSearchParams(location.search);
     this.q.value = params.get("q") ?? "";
     this.tag.value = params.get("tag") ?? "";
+    this.owner.value = params.get("owner") ?? "";
     this.status.value = STATUSES.includes(params.get("status") ?? "") ? (params.get("status") ?? "") : "";
     this.sort.value = SORTS.includes(params.get("sort") ?? "") ? params.get("sort")! : SORTS[0]!;
 
@@ -46,17 +51,27 @@ export class LinkList {
     // Typing searches after a pause; Enter searches at once.
     this.q.addEventListener("input", () => this.filtersChanged(300));
     this.tag.addEventListener("input", () => this.filtersChanged(300));
+    this.owner.addEventListener("input", () => this.filtersChanged(300));
     this.status.addEventListener("change", () => this.filtersChanged(0));
     this.sort.addEventListener("change", () => this.filtersChanged(0));
     this.clearButton.addEventListener("click", () => {
       this.q.value = "";
       this.tag.value = "";
+      this.owner.value = "";
       this.status.value = "";
       this.filtersChanged(0);
       this.q.focus();
     });
     this.prev.addEventListener("click", () => void this.turn(-1));
     this.next.addEventListener("click", () => void this.turn(1));
+    // An owner in a row (an admin's list) filters by them.
+    this.body.addEventListener("click", (e) => {
+      const owner = (e.target as Element).closest<HTMLElement>("button.owner");
+      if (!owner?.dataset.owner) return;
+      this.owner.value = owner.dataset.owner;
+      this.filtersChanged(0);
+      this.owner.focus();
+    });
     // A tag in a row filters by it.
     this.body.addEventListener("click", (e) => {
       const chip = (e.target as Element).closest<HTMLElement>("button.tag");
@@ -87,6 +102,7 @@ export class LinkList {
     const set = (name: string, value: string, fallback = "") => (value && value !== fallback ? params.set(name, value) : params.delete(name));
     set("q", this.q.value.trim());
     set("tag", this.tag.value.trim());
+    set("owner", this.admin ? this.owner.value.trim() : "");
     set("status", this.status.value);
     set("sort", this.sort.value, SORTS[0]);
     const query = params.toString();
@@ -117,7 +133,7 @@ export class LinkList {
     try {
       res = await call<LinkPage>(
         "GET",
-        listPath({ q: this.q.value.trim(), tag: this.tag.value.trim(), status: this.status.value, sort, order, cursor: this.cursors[this.page] ?? null, limit: PAGE_SIZE }),
+        listPath({ q: this.q.value.trim(), tag: this.tag.value.trim(), owner: this.admin ? this.owner.value.trim() : "", status: this.status.value, sort, order, cursor: this.cursors[this.page] ?? null, limit: PAGE_SIZE }),
         undefined,
         mine.signal,
       );
@@ -143,12 +159,13 @@ export class LinkList {
     for (const link of page.links) {
       this.links.set(link.id, link);
       for (const tag of link.tags) this.tags.add(tag);
+      if (link.owner !== null) this.owners.add(link.owner);
     }
     this.nextCursor = page.nextCursor;
-    this.body.replaceChildren(...page.links.map((link) => renderRow(link, this.selection.has(link.id))));
+    this.body.replaceChildren(...page.links.map((link) => renderRow(link, this.selection.has(link.id), this.admin)));
     this.selection.setPage(page.links.map((l) => l.id));
 
-    const filtered = Boolean(this.q.value.trim() || this.tag.value.trim() || this.status.value);
+    const filtered = Boolean(this.q.value.trim() || this.tag.value.trim() || this.status.value || (this.admin && this.owner.value.trim()));
     this.clearButton.hidden = !filtered;
     const none = page.links.length === 0;
     byId("links-wrap").hidden = none;
@@ -162,7 +179,14 @@ export class LinkList {
     byId("pager").hidden = this.page === 0 && page.nextCursor === null;
     this.markSort();
     byId("tag-options").replaceChildren(...[...this.tags].sort().map((tag) => Object.assign(el("option"), { value: tag })));
+    byId("owner-options").replaceChildren(...[...this.owners].sort().map((owner) => Object.assign(el("option"), { value: owner })));
     this.focus(focus);
+  }
+
+  /** Whose list this is: an admin's shows every link's owner and filters by owner. */
+  setAdmin(admin: boolean): void {
+    this.admin = admin;
+    byId("f-owner-field").hidden = !admin;
   }
 
   /** Forgets every link (signed out). */
@@ -170,9 +194,11 @@ export class LinkList {
     this.controller?.abort();
     this.links.clear();
     this.tags.clear();
+    this.owners.clear();
     this.body.replaceChildren();
     this.selection.setPage([]);
     byId("tag-options").replaceChildren();
+    byId("owner-options").replaceChildren();
   }
 
   /** aria-sort on the column the list is sorted by. */

@@ -41,7 +41,8 @@ function cell(className: string, label?: string): HTMLTableCellElement {
   return td;
 }
 
-export function renderRow(link: Link, selected: boolean): HTMLTableRowElement {
+/** `showOwner`: an admin's list, where links are everyone's: who owns each, a button that filters by them. */
+export function renderRow(link: Link, selected: boolean, showOwner = false): HTMLTableRowElement {
   const tr = el("tr");
   tr.dataset.id = link.id;
   tr.classList.toggle("is-selected", selected);
@@ -60,6 +61,7 @@ export function renderRow(link: Link, selected: boolean): HTMLTableRowElement {
   id.href = statsPath(link.id);
   line.append(id, iconButton("copy", t("copy_short", { id: link.id }), "copy"));
   main.append(line, destination(link));
+  if (showOwner) main.append(ownerLine(link));
 
   const tags = cell("col-tags");
   if (link.tags.length > 0) {
@@ -103,4 +105,14 @@ export function renderRow(link: Link, selected: boolean): HTMLTableRowElement {
 
   tr.append(select, main, tags, created, clicks, daily, last, status, actions);
   return tr;
+}
+
+/** Who owns a link (an admin's list): a button that filters the list by them; a public link's is plain text. */
+function ownerLine(link: Link): HTMLElement {
+  if (link.owner === null) return el("span", "owner owner-public", t("owner_public"));
+  const owner = el("button", "owner", link.owner);
+  owner.type = "button";
+  owner.dataset.owner = link.owner;
+  owner.title = `${t("col_owner")}: ${link.owner}`;
+  return owner;
 }

@@ -1,11 +1,14 @@
-// Signing in and out: the sign-in card when there is no session (a key pasted once becomes an
-// HttpOnly cookie the page never sees), who is signed in, sign out, and a session that ends while
-// the page is open (the next call answers 401: the sign-in card comes back with a notice).
+// Signing in and out: the sign-in card when there is no session (the identity provider's button,
+// and a key pasted once becomes an HttpOnly cookie the page never sees), who is signed in, sign
+// out (and the provider's own sign-out, offered), and a session that ends while the page is open
+// (the next call answers 401: the sign-in card comes back with a notice). A person the auth proxy
+// signed in has no sign-out here: the proxy decides.
 import { byId, t } from "../common.ts";
 import { call, sessionEnded, type Who } from "./api.ts";
 import { toast } from "./toast.ts";
 
 export type SignedIn = Who & { signedIn: true; name: string; scope: "admin" | "create" };
+type SignedOut = { signedOut: true; endSessionUrl?: string };
 
 /** Where to go after signing in: only this service's home or stats pages (never another site). */
 export function safeNext(raw: string | null): string | null {
@@ -19,6 +22,8 @@ export class Session {
   private readonly error = byId("sign-in-error");
   private readonly notice = byId("sign-in-notice");
   private readonly submit = byId<HTMLButtonElement>("sign-in-submit");
+  /** the provider's name, for its sign-out link */
+  private provider: string | null = null;
 
   constructor(
     private readonly onSignedIn: (who: SignedIn) => void,
@@ -35,13 +40,33 @@ export class Session {
   /** Asks who is signed in and shows the dashboard or the sign-in card. */
   async start(): Promise<void> {
     const who = await call<Who>("GET", "/api/session");
+    if (who.ok) this.offer(who.data.signIn);
     if (who.ok && who.data.signedIn) this.enter(who.data as SignedIn, false);
     else this.showSignIn(who.ok ? "" : t("err_network"), false);
   }
 
+  /** The ways in this service offers: the provider's button, the key form, or both. */
+  private offer(ways: Who["signIn"]): void {
+    this.provider = ways.oidc?.name ?? null;
+    byId("sign-in-oidc").hidden = ways.oidc === null;
+    byId("sign-in-or").hidden = !ways.key;
+    this.form.hidden = !ways.key;
+    byId("sign-in-lead-key").hidden = !ways.key || ways.oidc !== null;
+    byId("sign-in-lead-oidc").hidden = ways.oidc === null;
+    if (ways.oidc === null) return;
+    byId("sign-in-oidc-label").textContent = t("signin_with", { name: ways.oidc.name });
+    // Back here after the provider, or where the sign-in was asked for (a private stats page).
+    const next = safeNext(new URLSearchParams(location.search).get("next")) ?? location.pathname;
+    byId<HTMLAnchorElement>("sign-in-oidc-button").href = `${ways.oidc.url}?next=${encodeURIComponent(next)}`;
+  }
+
   private enter(who: SignedIn, fromForm: boolean): void {
     this.card.hidden = true;
-    byId("signed-in-as").textContent = t("signed_in_as", { name: who.name, scope: t(who.scope === "admin" ? "scope_admin" : "scope_create") });
+    const name = who.user?.name ?? who.name;
+    byId("signed-in-as").textContent = t("signed_in_as", { name, scope: t(who.scope === "admin" ? "scope_admin" : "scope_create") });
+    // The proxy signed them in, and only it can sign them out.
+    byId("sign-out").hidden = who.via === "header";
+    byId("sign-out-provider").hidden = true;
     this.onSignedIn(who);
     if (fromForm) byId("dashboard-title").focus();
   }
@@ -85,9 +110,17 @@ export class Session {
   }
 
   private async signOut(): Promise<void> {
-    const res = await call("DELETE", "/api/session");
+    const res = await call<SignedOut>("DELETE", "/api/session");
     // Unreachable service: the session still stands, so the page must not pretend otherwise.
     if (!res.ok && res.status === 0) return toast(t("err_network"), "error");
     this.showSignIn(t("signed_out"));
+    // Signed out here; the provider would sign them straight back in, so offer its sign-out too.
+    const end = res.ok ? res.data.endSessionUrl : undefined;
+    byId("sign-out-provider").hidden = end === undefined;
+    if (end !== undefined) {
+      const link = byId<HTMLAnchorElement>("sign-out-provider-link");
+      link.href = end;
+      link.textContent = t("signout_provider", { name: this.provider ?? "" });
+    }
   }
 }

@@ -4,7 +4,7 @@
 // request; a change needs this service's Origin. And `--auth-header tailscale` from loopback only.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { startServer, type RunningServer } from "../support/server.ts";
+import { onPostgres, startServer, type RunningServer } from "../support/server.ts";
 import { api, cli } from "../support/admin.ts";
 import { getFrom, startCaddy, type RunningCaddy } from "../support/caddy.ts";
 
@@ -68,6 +68,25 @@ describe("through Caddy's forward_auth", () => {
     expect((await api(caddy.url, null, "GET", "/api/links", undefined, as("bob"))).status).toBe(200);
     expect(cli(["user", "list", "--db", server.dbPath]).out).toMatch(/alice\s+header\s+alice@example.test\s+admin/);
   });
+});
+
+// Sessions and users are read from the database on every request (no cache), so a disable reaches
+// every instance at once; with PostgreSQL several instances share one database.
+test.skipIf(!onPostgres)("a disable reaches another instance on the same PostgreSQL database at once", async () => {
+  const other = await startServer({ database: server.dbPath, args: ["--trust-proxy", "127.0.0.1", "--auth-header", "Remote-User", "--auth-allowed-group", "staff"] });
+  try {
+    const dan = { "Remote-User": "dan", "Remote-Groups": "staff" };
+    expect((await api(other.url, null, "GET", "/api/links", undefined, dan)).status).toBe(200);
+    expect((await api(server.url, null, "GET", "/api/links", undefined, dan)).status).toBe(200);
+    expect(cli(["user", "disable", "dan", "--db", server.dbPath]).code).toBe(0);
+    for (const instance of [server, other]) {
+      const r = await api(instance.url, null, "GET", "/api/links", undefined, dan);
+      expect(r.status).toBe(403);
+      expect(r.body.code).toBe("user_disabled");
+    }
+  } finally {
+    await other.dispose();
+  }
 });
 
 describe("the same headers, not from the trusted proxy", () => {

@@ -86,7 +86,7 @@ export const FLAGS: readonly Flag[] = [
   { name: "auth-allowed-group", value: true, help: "only members of this proxy group are let in (default: every user the proxy names)" },
   { name: "help", value: false, help: "show this help and exit" },
   { name: "version", value: false, help: "print the version and exit" },
-  { name: "scope", value: true, help: "admin (every link) or create (creates links, sees only its own); default admin", command: "key" },
+  { name: "scope", value: true, help: "admin (every link) or create (creates links, sees only its own); default admin, or the user's own with --user", command: "key" },
   { name: "user", value: true, help: "with key create: the user the key acts as (their links); a name from `shortener user list`", command: "key" },
 ];
 
@@ -225,12 +225,12 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
   return { config, help, version, command, commandArgs: positional.slice(1), commandFlags };
 }
 
-const GROUP_PATTERN = /^[^\s,]{1,200}$/;
+const GROUP_PATTERN = /^[^\s,|]{1,200}$/;
 const HEADER_NAME_PATTERN = /^[A-Za-z0-9-]{1,100}$/;
 
 function group(raw: string | undefined, name: string): string | null {
   if (raw === undefined || raw === "") return null;
-  if (!GROUP_PATTERN.test(raw)) throw new ConfigError(`${name}: a group name without spaces or commas, got ${JSON.stringify(raw)}`);
+  if (!GROUP_PATTERN.test(raw)) throw new ConfigError(`${name}: a group name without spaces, commas or |, got ${JSON.stringify(raw)}`);
   return raw;
 }
 

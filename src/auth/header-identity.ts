@@ -48,7 +48,8 @@ export function createHeaderIdentity(config: HeaderIdentityConfig, trusted: Trus
         subject: user,
         name: user,
         email: headerValue(headers, config.emailHeader),
-        groups: groups === null ? null : groups.split(",").map((g) => g.trim()).filter((g) => g !== ""),
+        // Authelia separates groups with commas, Authentik with "|": either is a list.
+        groups: groups === null ? null : groups.split(/[,|]/).map((g) => g.trim()).filter((g) => g !== ""),
       };
     },
     admin: config.adminGroup === null ? "first" : { group: config.adminGroup },

@@ -28,7 +28,8 @@ export async function runKeyCommand(dbPath: string, databasePassword: string | n
   if (action === "list" ? name !== undefined : name === undefined || !KEY_NAME_PATTERN.test(name)) {
     return usage(action === "list" ? "key list takes no name" : "a key name is 1 to 64 letters, digits, dots, hyphens or underscores");
   }
-  const scope = flags.scope ?? "admin";
+  // A user's key takes the user's rights unless told otherwise: their scripts see what their browser sees.
+  let scope = flags.scope ?? "admin";
   if (!(SCOPES as readonly string[]).includes(scope)) return usage(`--scope must be admin or create, got ${scope}`);
 
   const where = describeLocation(dbPath);
@@ -52,6 +53,7 @@ export async function runKeyCommand(dbPath: string, databasePassword: string | n
           return 1;
         }
         userId = found[0]!.id;
+        if (flags.scope === undefined) scope = found[0]!.admin ? "admin" : "create";
       }
       try {
         const { key } = await keys.create(name!, scope as Scope, now, userId);

@@ -59,6 +59,11 @@ describe("through Caddy's forward_auth", () => {
     expect(r.body.code).toBe("group_not_allowed");
   });
 
+  test("Authentik's groups, separated by |, are a list like Authelia's commas", async () => {
+    const r = await api(server.url, null, "GET", "/api/session", undefined, { "Remote-User": "erin", "Remote-Groups": "staff|admins" });
+    expect(r.body.data).toMatchObject({ signedIn: true, name: "erin", scope: "admin" });
+  });
+
   test("user disable takes effect on the next request; enable lets them in again", async () => {
     expect(cli(["user", "disable", "bob", "--db", server.dbPath]).code).toBe(0);
     const r = await api(caddy.url, null, "GET", "/api/links", undefined, as("bob"));

@@ -120,6 +120,13 @@ describe("the authorization code flow", () => {
     const fromBrowser = ((await (await bob.go(`${base}/api/links`)).json()) as any).data.links.map((l: any) => l.id);
     expect(fromBrowser).toContain("bobs-script-link");
     expect(cli(["key", "create", "nobodys", "--user", "nobody", "--db", server.dbPath]).code).toBe(1);
+    // Without --scope, a user's key has the user's rights.
+    const scopeOf = async (name: string, user: string) => {
+      const made = cli(["key", "create", name, "--user", user, "--db", server.dbPath]).out.trim();
+      return (await api(base, made, "GET", "/api/session")).body.data;
+    };
+    expect(await scopeOf("alices-default", "alice")).toMatchObject({ scope: "admin", user: { name: "alice" } });
+    expect(await scopeOf("bobs-default", "bob")).toMatchObject({ scope: "create", user: { name: "bob" } });
   });
 
   test("sign-out ends the server session and offers the provider's end-session URL", async () => {

@@ -80,7 +80,7 @@ export const FLAGS: readonly Flag[] = [
   { name: "oidc-name", value: true, help: "the provider's name on the sign-in button (default: the issuer's host)" },
   { name: "oidc-only", value: false, help: "the dashboard signs in through the provider only (no pasted keys; bearer keys still work for scripts)" },
   { name: "auth-header", value: true, help: "believe an auth proxy's user header from --trust-proxy peers (e.g. Remote-User), or tailscale (Tailscale-User-Login from loopback)" },
-  { name: "auth-groups-header", value: true, help: "the proxy's groups header, comma-separated (default Remote-Groups)" },
+  { name: "auth-groups-header", value: true, help: "the proxy's groups header, separated by commas or | (default Remote-Groups)" },
   { name: "auth-email-header", value: true, help: "the proxy's email header (default Remote-Email)" },
   { name: "auth-admin-group", value: true, help: "members of this proxy group are admins (default: the first user there was)" },
   { name: "auth-allowed-group", value: true, help: "only members of this proxy group are let in (default: every user the proxy names)" },

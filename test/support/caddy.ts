@@ -22,6 +22,8 @@ export type RunningCaddy = { url: string; stop(): Promise<void> };
 
 /** Caddy on a free loopback port: forward_auth to the auth endpoint, then reverse_proxy to `upstream` (host:port). */
 export async function startCaddy(upstream: string): Promise<RunningCaddy> {
+  // Fails loudly, never skips: the proxy's tests are only worth something with the real proxy.
+  if (Bun.which("caddy") === null) throw new Error("caddy not found: install it with `apt-get update && apt-get install -y caddy`");
   const auth = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,

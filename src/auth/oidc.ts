@@ -47,8 +47,11 @@ export type OidcClient = {
   endSessionUrl(postLogoutUri: string): string | null;
 };
 
-// The provider's metadata is kept this long; a failed discovery is not kept, so the next sign-in tries again.
+// The provider's metadata is kept this long. A failed discovery is kept for a few seconds: a
+// provider that is down costs one attempt, not one per sign-in, and is tried again soon after.
 const DISCOVERY_TTL_MS = 3_600_000;
+const DISCOVERY_FAILURE_TTL_MS = 5_000;
+const TIMEOUT_MS = 10_000;
 const SCOPES = "openid profile email groups";
 
 /** Whether a URL's host is a loopback address, where a provider may speak plain http. */
@@ -64,15 +67,23 @@ export function createOidcClient(config: OidcConfig, now: () => number = Date.no
   const client: oauth.Client = { client_id: config.clientId };
   const auth = config.clientSecret === null ? oauth.None() : oauth.ClientSecretBasic(config.clientSecret);
   let metadata: { as: oauth.AuthorizationServer; at: number } | null = null;
+  let failed: { error: OidcError; at: number } | null = null;
 
   const discover = async (): Promise<oauth.AuthorizationServer> => {
     if (metadata !== null && now() - metadata.at < DISCOVERY_TTL_MS) return metadata.as;
+    if (failed !== null && now() - failed.at < DISCOVERY_FAILURE_TTL_MS) throw failed.error;
     try {
-      const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { ...http, signal: AbortSignal.timeout(10_000) }));
+      const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { ...http, signal: AbortSignal.timeout(TIMEOUT_MS) }));
+      // What we build URLs from must be URLs: garbage is the provider's fault, not a crash of ours.
+      if (!URL.canParse(as.authorization_endpoint ?? "") || (as.end_session_endpoint !== undefined && !URL.canParse(as.end_session_endpoint))) {
+        throw new Error("its metadata has no usable authorization_endpoint (or a broken end_session_endpoint)");
+      }
       metadata = { as, at: now() };
+      failed = null;
       return as;
     } catch (err) {
-      throw new OidcError("provider_down", `discovery at ${config.issuer} failed: ${describe(err)}`);
+      failed = { error: new OidcError("provider_down", `discovery at ${config.issuer} failed: ${describe(err)}`), at: now() };
+      throw failed.error;
     }
   };
 
@@ -112,7 +123,7 @@ export function createOidcClient(config: OidcConfig, now: () => number = Date.no
       }
       let response: Response;
       try {
-        response = await oauth.authorizationCodeGrantRequest(as, client, auth, params, redirectUri, flow.verifier, { ...http, signal: AbortSignal.timeout(10_000) });
+        response = await oauth.authorizationCodeGrantRequest(as, client, auth, params, redirectUri, flow.verifier, { ...http, signal: AbortSignal.timeout(TIMEOUT_MS) });
       } catch (err) {
         throw new OidcError("provider_down", `the token request failed: ${describe(err)}`);
       }
@@ -123,20 +134,21 @@ export function createOidcClient(config: OidcConfig, now: () => number = Date.no
         throw tokenFailure(err);
       }
       const claims = oauth.getValidatedIdTokenClaims(result)!;
-      await verifySignature(as, response, http);
+      await verifySignature(as, response, http, result.id_token!);
+      if (!cleanText(claims.sub)) throw new OidcError("token_invalid", "the ID token's sub is not a usable identifier");
       const extra = claims[config.groupsClaim] === undefined ? await userInfo(as, client, result, claims.sub, http) : {};
       const all: Record<string, unknown> = { ...extra, ...claims };
       return {
         source: config.issuer,
         subject: claims.sub,
         name: nameFromClaims(all),
-        email: typeof all.email === "string" ? all.email : null,
+        email: typeof all.email === "string" && cleanText(all.email) ? all.email : null,
         groups: groupsFromClaim(all[config.groupsClaim]),
       };
     },
     endSessionUrl(postLogoutUri) {
       const endpoint = metadata?.as.end_session_endpoint;
-      if (!endpoint) return null;
+      if (!endpoint || !URL.canParse(endpoint)) return null;
       const url = new URL(endpoint);
       url.searchParams.set("client_id", config.clientId);
       url.searchParams.set("post_logout_redirect_uri", postLogoutUri);
@@ -151,20 +163,47 @@ export function createOidcClient(config: OidcConfig, now: () => number = Date.no
  * cached JWKS fetch and catches a provider (or a proxy before it) that hands out tokens it did not
  * sign. A token signed with the client secret (HS256) has no published key: TLS is the check then.
  */
-async function verifySignature(as: oauth.AuthorizationServer, response: Response, http: object): Promise<void> {
+async function verifySignature(as: oauth.AuthorizationServer, response: Response, http: object, idToken: string): Promise<void> {
+  if (signedWithSecret(idToken)) return;
   try {
-    await oauth.validateApplicationLevelSignature(as, response, http);
+    await oauth.validateApplicationLevelSignature(as, response, { ...http, signal: AbortSignal.timeout(TIMEOUT_MS) });
   } catch (err) {
-    if (err instanceof oauth.UnsupportedOperationError) return;
+    if (unreachable(err)) throw new OidcError("provider_down", `the provider's keys (jwks_uri) could not be fetched: ${describe(err)}`);
     throw new OidcError("token_invalid", `the ID token's signature does not verify: ${describe(err)}`);
   }
+}
+
+/** Whether the token's header names an HMAC algorithm (HS256…): signed with the client secret. */
+function signedWithSecret(jwt: string): boolean {
+  try {
+    const header = JSON.parse(Buffer.from(jwt.split(".")[0]!, "base64url").toString("utf8")) as { alg?: unknown };
+    return typeof header.alg === "string" && header.alg.startsWith("HS");
+  } catch {
+    return false;
+  }
+}
+
+/** A network failure or a timeout, or the provider answering 5xx: not the token's fault. */
+function unreachable(err: unknown): boolean {
+  if (err instanceof TypeError || (err instanceof DOMException && (err.name === "TimeoutError" || err.name === "AbortError"))) return true;
+  if (err instanceof Error && (err.name === "TimeoutError" || /fetch failed|ECONNREFUSED|Unable to connect/i.test(err.message))) return true;
+  return err instanceof oauth.OperationProcessingError && err.code === oauth.RESPONSE_IS_NOT_CONFORM && statusOf(err) >= 500;
+}
+
+function statusOf(err: oauth.OperationProcessingError): number {
+  return err.cause instanceof Response ? err.cause.status : 0;
+}
+
+/** A claim fit to be a name: 1 to 200 characters, no control characters (they would reach terminals and logs). */
+export function cleanText(value: unknown): value is string {
+  return typeof value === "string" && value.length > 0 && value.length <= 200 && !/[\u0000-\u001f\u007f]/.test(value);
 }
 
 /** Claims the ID token left to UserInfo (many providers put groups, email and names only there). */
 async function userInfo(as: oauth.AuthorizationServer, client: oauth.Client, result: oauth.TokenEndpointResponse, sub: string, http: object): Promise<Record<string, unknown>> {
   if (!as.userinfo_endpoint) return {};
   try {
-    const response = await oauth.userInfoRequest(as, client, result.access_token, { ...http, signal: AbortSignal.timeout(10_000) });
+    const response = await oauth.userInfoRequest(as, client, result.access_token, { ...http, signal: AbortSignal.timeout(TIMEOUT_MS) });
     return { ...(await oauth.processUserInfoResponse(as, client, sub, response)) };
   } catch (err) {
     throw new OidcError("provider_down", `UserInfo failed: ${describe(err)}`);
@@ -173,6 +212,9 @@ async function userInfo(as: oauth.AuthorizationServer, client: oauth.Client, res
 
 function tokenFailure(err: unknown): OidcError {
   if (err instanceof oauth.ResponseBodyError && err.status >= 500) return new OidcError("provider_down", `the token endpoint answered ${err.status}`);
+  if (unreachable(err)) return new OidcError("provider_down", `the token endpoint failed: ${describe(err)}`);
+  // A 401 with WWW-Authenticate: the provider does not take our client's credentials (a wrong secret).
+  if (err instanceof oauth.WWWAuthenticateChallengeError) return new OidcError("code_refused", `the provider refused this client's credentials (${err.status}): check the client id and secret`);
   if (err instanceof oauth.ResponseBodyError) return new OidcError("code_refused", `${err.error}${err.error_description ? `: ${err.error_description}` : ""}`);
   if (err instanceof oauth.OperationProcessingError) {
     const claim = (err.cause as { claim?: string } | undefined)?.claim;

@@ -17,7 +17,14 @@ export const SESSION_TOUCH_INTERVAL_MS = 3_600_000;
 
 /** Whose a session is: the key pasted in, or a signed-in user. */
 export type SessionOwner = { keyHash: Uint8Array; userId?: undefined } | { userId: number; keyHash?: undefined };
-export type Session = SessionOwner & { lastUsedAt: number };
+export type Session = SessionOwner & { createdAt: number; lastUsedAt: number };
+
+/**
+ * A provider's user signs in again after this long, however active: the provider's groups (the
+ * allowed group, the admin group) and its own disabling of the person are checked at sign-in only.
+ * Going back to the provider is usually one redirect without a prompt.
+ */
+export const USER_SESSION_MAX_MS = 7 * 86_400_000;
 
 export type SessionStore = {
   /** A new session for the key or the user; returns the cookie's value. */

@@ -60,13 +60,15 @@ export function allowedIn(identity: Pick<Identity, "groups">, allowedGroup: stri
   return allowedGroup === null || (identity.groups?.includes(allowedGroup) ?? false);
 }
 
-/** A user's name from an ID token's claims: preferred_username, else email, else sub. */
+/** A user's name from an ID token's claims: preferred_username, else email, else sub (each only when fit to show). */
 export function nameFromClaims(claims: Record<string, unknown>): string {
   for (const claim of ["preferred_username", "email", "sub"]) {
     const value = claims[claim];
-    if (typeof value === "string" && value.trim() !== "") return value.trim().slice(0, 200);
+    if (typeof value !== "string") continue;
+    const name = value.trim();
+    if (name !== "" && name.length <= 200 && !/[\u0000-\u001f\u007f]/.test(name)) return name;
   }
-  return String(claims.sub);
+  return "user";
 }
 
 /** The groups of a claim: a list of names, one name, or a comma-separated string (some providers' form). */
@@ -76,12 +78,16 @@ export function groupsFromClaim(value: unknown): string[] | null {
   return null;
 }
 
-/** The users a command line names: by exact name, or by id for the ambiguous ("#3" or "3"). */
+/**
+ * The users a command line names: "#3" is always the id; anything else is a name, and a bare
+ * number that names nobody is an id. A number that is both a name and an id names both (ambiguous).
+ */
 export function findUsers(users: readonly User[], given: string): User[] {
+  const id = /^#(\d+)$/.exec(given)?.[1];
+  if (id !== undefined) return users.filter((u) => u.id === Number(id));
   const byName = users.filter((u) => u.name === given);
-  if (byName.length > 0) return byName;
-  const id = /^#?(\d+)$/.exec(given)?.[1];
-  return id === undefined ? [] : users.filter((u) => u.id === Number(id));
+  const byNumber = /^\d+$/.test(given) ? users.filter((u) => u.id === Number(given) && u.name !== given) : [];
+  return [...byName, ...byNumber];
 }
 
 /** The user JSON of GET /api/session and the user list. */

@@ -10,7 +10,7 @@ import { timingSafeEqual } from "node:crypto";
 import type { Config } from "../config.ts";
 import { CREDENTIAL_KEY_ID, CREDENTIAL_PRINCIPAL_NAME } from "../auth/credential.ts";
 import { hashSecret, looksLikeKey, type ApiKey, type KeyStore, type Scope } from "../auth/keys.ts";
-import { SESSION_COOKIE, type Session, type SessionStore } from "../auth/sessions.ts";
+import { SESSION_COOKIE, USER_SESSION_MAX_MS, type Session, type SessionStore } from "../auth/sessions.ts";
 import { adminOf, allowedIn, USER_TOUCH_INTERVAL_MS, type User, type UserRepository } from "../auth/users.ts";
 import type { HeaderIdentity } from "../auth/header-identity.ts";
 import type { OwnerFilter } from "../links/list.ts";
@@ -128,6 +128,7 @@ export function userPrincipal(user: User, via: Principal["via"]): Principal {
 /** A session's principal: its user's, or its key's; null when that is gone, "disabled" for a disabled user. */
 async function sessionPrincipal(session: Session, deps: AuthDeps, now: number): Promise<Principal | null | "disabled"> {
   if (session.keyHash !== undefined) return principalForHash(session.keyHash, "session", deps, now);
+  if (now - session.createdAt >= USER_SESSION_MAX_MS) return null;
   const user = await deps.users.byId(session.userId);
   if (user === null) return null;
   return user.disabledAt === null ? userPrincipal(user, "session") : "disabled";
@@ -156,7 +157,7 @@ export function authRequired(): Response {
 }
 
 function sessionEnded(): Response {
-  return apiError(401, "auth_invalid", "the session has ended (signed out, unused for 30 days, or its key revoked); sign in again", undefined, { "WWW-Authenticate": CHALLENGE });
+  return apiError(401, "auth_invalid", "the session has ended (signed out, unused for 30 days, its key revoked, or a provider's sign-in 7 days old); sign in again", undefined, { "WWW-Authenticate": CHALLENGE });
 }
 
 /**

@@ -13,7 +13,8 @@ import { ENTRIES } from "./web-assets.generated.ts";
 import { signInUser, type AuthDeps } from "./auth.ts";
 import { logAction } from "./audit.ts";
 import { cookieValue, FLOW_COOKIE, FLOW_LIFETIME_MS, flowCookie, sessionCookie } from "./cookies.ts";
-import type { PeerServer } from "./request-origin.ts";
+import { requestClient, type PeerServer } from "./request-origin.ts";
+import { Lru } from "../util/lru.ts";
 import { apiError } from "./responses.ts";
 import { HTML_HEADERS } from "./web.ts";
 import { retryWhileBusy, storageUnavailable } from "./write-retry.ts";
@@ -47,14 +48,14 @@ export async function handleOidcStart(request: Request, server: PeerServer, deps
     });
   } catch (err) {
     if (!(err instanceof OidcError)) throw err;
-    deps.log.error("sign-in failed", { reason: err.reason, detail: err.message });
+    logFailure(request, server, deps, err);
     return refusal(request, server, deps, err.reason, err.message);
   }
 }
 
 export async function handleOidcCallback(request: Request, server: PeerServer, deps: OidcDeps): Promise<Response> {
   if (deps.oidc === null || deps.config.baseUrl === null) return oidcOff();
-  const flow = decodeFlow(cookieValue(request, FLOW_COOKIE));
+  const flow = decodeFlow(cookieValue(request, FLOW_COOKIE), request);
   // The provider's parameters, on the URL the provider was given (its host may differ from the request's).
   const callback = new URL(callbackUrl(deps.config.baseUrl) + new URL(request.url).search);
   let identity;
@@ -62,11 +63,13 @@ export async function handleOidcCallback(request: Request, server: PeerServer, d
     identity = await deps.oidc.finish(callback, flow, callbackUrl(deps.config.baseUrl));
   } catch (err) {
     if (!(err instanceof OidcError)) throw err;
-    deps.log.info("sign-in failed", { reason: err.reason, detail: err.message });
+    logFailure(request, server, deps, err);
     return refusal(request, server, deps, err.reason, err.message);
   }
   const signedIn = await signInUser(identity, deps.oidc, deps);
   if (!signedIn.ok) return refusal(request, server, deps, signedIn.reason, `${identity.name}: ${signedIn.reason}`);
+  // Built before the session is: nothing after the session's start may fail.
+  const headers = new Headers({ Location: flow!.next, "Cache-Control": "no-store" });
   let token: string;
   try {
     token = await retryWhileBusy(() => deps.sessions.start({ userId: signedIn.user.id }, deps.now()), deps.recorder.hurry);
@@ -74,20 +77,37 @@ export async function handleOidcCallback(request: Request, server: PeerServer, d
     return storageUnavailable(err, deps.log, "signing in");
   }
   logAction(deps.log, { name: signedIn.user.name }, "sign-in", null, "ok oidc");
-  const headers = new Headers({ Location: flow!.next, "Cache-Control": "no-store" });
   headers.append("Set-Cookie", sessionCookie(request, server, deps, token, SESSION_IDLE_MS));
   headers.append("Set-Cookie", flowCookie(request, server, deps, "", 0));
   return new Response(null, { status: 303, headers });
+}
+
+// When each address's last failed sign-in was logged (memory only, bounded): anyone can call the
+// callback without a cookie, and a flood of those must not flood the log too.
+const failureLogged = new Lru<string, number>(10_000);
+
+function logFailure(request: Request, server: PeerServer, deps: OidcDeps, err: OidcError): void {
+  const client = requestClient(server, request, deps.trusted);
+  const now = deps.now();
+  if (now - (failureLogged.get(client) ?? -Infinity) < 60_000) return;
+  failureLogged.set(client, now);
+  // The provider's own words go in quoted and cut short: a forged callback chooses them.
+  const line = { reason: err.reason, detail: JSON.stringify(err.message.slice(0, 200)) };
+  if (err.reason === "provider_down") deps.log.error("sign-in failed", line);
+  else deps.log.info("sign-in failed", line);
 }
 
 export function callbackUrl(base: string): string {
   return `${base}${OIDC_CALLBACK_PATH}`;
 }
 
-/** Where to go after signing in: a path on this service (never another site), else the dashboard. */
+/** Where to go after signing in: a path on this service in printable ASCII (never another site), else the dashboard. */
 function safeNext(raw: string | null, request: Request): string {
-  if (raw !== null && /^\/(?![/\\])[^\s]*$/.test(raw) && raw.length <= 2000) return raw;
-  return `/${pickLanguage(request.headers.get("accept-language"))}/links`;
+  return raw !== null && isLocalPath(raw) ? raw : `/${pickLanguage(request.headers.get("accept-language"))}/links`;
+}
+
+function isLocalPath(path: string): boolean {
+  return path.length <= 2000 && /^\/(?![/\\])[\x21-\x7e]*$/.test(path);
 }
 
 /** The flow as the cookie carries it: base64url of its JSON (state, nonce and verifier are base64url already). */
@@ -95,11 +115,14 @@ function encodeFlow(flow: OidcFlow): string {
   return Buffer.from(JSON.stringify([flow.state, flow.nonce, flow.verifier, flow.next])).toString("base64url");
 }
 
-function decodeFlow(value: string | null): OidcFlow | null {
-  if (value === null || value === "") return null;
+/** The flow of the cookie, or null; its `next` is checked again (the cookie is the browser's to change). */
+function decodeFlow(value: string | null, request: Request): OidcFlow | null {
+  if (value === null || value === "" || value.length > 4000) return null;
   try {
     const [state, nonce, verifier, next] = JSON.parse(Buffer.from(value, "base64url").toString("utf8")) as unknown[];
-    if ([state, nonce, verifier, next].every((v) => typeof v === "string")) return { state, nonce, verifier, next } as OidcFlow;
+    if (typeof state === "string" && typeof nonce === "string" && typeof verifier === "string" && typeof next === "string") {
+      return { state, nonce, verifier, next: safeNext(next, request) };
+    }
   } catch {}
   return null;
 }

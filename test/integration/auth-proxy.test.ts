@@ -108,6 +108,13 @@ describe("the same headers, not from the trusted proxy", () => {
     const r = await api(caddy.url, null, "GET", "/api/session", undefined, as("bob", forged));
     expect(r.body.data).toMatchObject({ name: "bob", scope: "create" });
   });
+
+  test("sent to Caddy for a user whose answer has no groups, they are dropped, not passed on", async () => {
+    // dave's auth answer names no groups: the client's forged "admins,staff" would let him in as an admin.
+    const r = await api(caddy.url, null, "GET", "/api/session", undefined, as("dave", { ...forged, "Remote-Email": "boss@example.test" }));
+    expect(r.status).toBe(403);
+    expect(r.body.code).toBe("group_not_allowed");
+  });
 });
 
 describe("--auth-header tailscale", () => {

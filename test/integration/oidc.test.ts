@@ -6,6 +6,8 @@
 // (whose session ends at once), and a provider that is down.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { SQL } from "bun";
 import { startServer, type RunningServer } from "../support/server.ts";
 import { api, cli, makeKey } from "../support/admin.ts";
 import { CLIENT_SECRET, CookieWalker, freePort, PROVIDER_HOST, startProvider, type TestProvider } from "../support/oidc-provider.ts";
@@ -230,14 +232,102 @@ describe("refusals", () => {
     expect((await signIn("bob")).answer.status).toBe(303);
   });
 
-  test("the pasted key still works beside the provider; an admin key sees every user's links", async () => {
+  test("a key pasted into the sign-in still works beside the provider; an admin key sees every user's links", async () => {
     const admin = makeKey(server.dbPath, "ops");
-    const all = (await api(base, admin, "GET", "/api/links")).body.data.links.map((l: any) => l.owner);
+    const pasted = await api(base, null, "POST", "/api/session", { key: admin }, { origin: base });
+    expect(pasted.status).toBe(200);
+    const cookie = pasted.headers.get("set-cookie")!.split(";")[0]!;
+    const all = (await api(base, null, "GET", "/api/links", undefined, { cookie })).body.data.links.map((l: any) => l.owner);
     expect(all).toEqual(expect.arrayContaining(["alice", "bob"]));
+  });
+
+  test("a next outside printable ASCII, or a flow cookie that names another site, lands on the dashboard", async () => {
+    const { answer } = await signIn("alice", "/\u2603");
+    expect(answer.status).toBe(303);
+    expect(answer.headers.get("location")).toBe("/en/links");
+    const { walker, authorization } = await started();
+    const [state, nonce, verifier] = JSON.parse(Buffer.from(walker.jar.get("shortener_oidc")!, "base64url").toString());
+    walker.jar.set("shortener_oidc", Buffer.from(JSON.stringify([state, nonce, verifier, "https://evil.example/"])).toString("base64url"));
+    const callback = await walker.signInAtProvider(authorization, "alice", CALLBACK());
+    const r = await walker.go(callback);
+    expect(r.status).toBe(303);
+    expect(r.headers.get("location")).toBe("/en/links");
+  });
+
+  test("malformed flow cookies are a state mismatch (400), never a 5xx", async () => {
+    const { walker, authorization } = await started();
+    const callback = await walker.signInAtProvider(authorization, "alice", CALLBACK());
+    for (const value of ["%%%", "e30", Buffer.from("[1,2,3,4]").toString("base64url"), "x".repeat(5000)]) {
+      const w = new CookieWalker();
+      w.jar.set("shortener_oidc", value);
+      const r = await w.go(callback, { headers: { accept: "application/json" } });
+      expect(r.status).toBe(400);
+      expect(((await r.json()) as any).code).toBe("oidc_state_mismatch");
+    }
+  });
+
+  test("the token endpoint answering 502 is provider_down (502), not the token's fault", async () => {
+    provider.tamper = "token-endpoint-down";
+    try {
+      const { answer } = await signIn("alice");
+      expect(answer.status).toBe(502);
+      expect(((await answer.json()) as any).code).toBe("oidc_provider_down");
+    } finally {
+      provider.tamper = "none";
+    }
+  });
+
+  test("a provider's sign-in lasts 7 days however active; then the dashboard asks to sign in again", async () => {
+    const { walker } = await signIn("alice");
+    expect((await whoAmI(walker)).data.signedIn).toBe(true);
+    await ageSessions(8);
+    const who = await walker.go(`${base}/api/links`);
+    expect(who.status).toBe(401);
+    expect(((await who.json()) as any).code).toBe("auth_invalid");
   });
 });
 
+/** Moves every session's sign-in `days` into the past, as the operator's database client would. */
+async function ageSessions(days: number): Promise<void> {
+  const shift = days * 86_400_000;
+  if (server.engine === "sqlite") {
+    const db = new Database(server.dbPath);
+    db.run("PRAGMA busy_timeout = 5000");
+    db.query("UPDATE sessions SET created_at = created_at - ?").run(shift);
+    db.close();
+    return;
+  }
+  const pg = new SQL(server.dbPath, { max: 1 });
+  await pg`UPDATE sessions SET created_at = created_at - ${shift}`;
+  await pg.close();
+}
+
 describe("configuration", () => {
+  test("a wrong client secret: the provider refuses the client, code_refused (400)", async () => {
+    const port = await freePort();
+    const wrongBase = `http://127.0.0.1:${port}`;
+    const wrong = await startServer({
+      args: ["--port", String(port), "--base-url", wrongBase, "--oidc-issuer", provider.issuer, "--oidc-client-id", "shortener"],
+      env: { SHORTENER_OIDC_CLIENT_SECRET: "not-the-secret" },
+    });
+    try {
+      const walker = new CookieWalker();
+      const start = await walker.go(`${wrongBase}/api/session/oidc`);
+      // The provider knows only the first server's callback: this one's is refused at /auth, so the
+      // code is obtained for the registered callback and brought here, as a misconfigured client would.
+      const url = new URL(start.headers.get("location")!);
+      url.searchParams.set("redirect_uri", CALLBACK());
+      const callback = await walker.signInAtProvider(url.href, "alice", CALLBACK());
+      const r = await walker.go(`${wrongBase}/api/session/oidc/callback${new URL(callback).search}`, { headers: { accept: "application/json" } });
+      expect(r.status).toBe(400);
+      expect(((await r.json()) as any).code).toBe("oidc_code_refused");
+      expect(wrong.output()).toContain("refused this client's credentials");
+      expect(wrong.output()).not.toContain("not-the-secret");
+    } finally {
+      await wrong.dispose();
+    }
+  });
+
   test("the client secret never shows in the log", () => {
     expect(server.output()).not.toContain(CLIENT_SECRET);
     expect(server.output()).toContain("client secret set");

@@ -9,10 +9,12 @@ import { join } from "node:path";
 import http from "node:http";
 import { freePort } from "./ports.ts";
 
-export const PROXY_USERS: Record<string, { groups: string; email: string }> = {
+// dave's answer names him only: no groups, no email (what a client adds must not fill them in).
+export const PROXY_USERS: Record<string, { groups: string | null; email: string | null }> = {
   alice: { groups: "admins,staff", email: "alice@example.test" },
   bob: { groups: "staff", email: "bob@example.test" },
   carol: { groups: "guests", email: "carol@example.test" },
+  dave: { groups: null, email: null },
 };
 
 // Its own loopback address: Caddy's answers (its 401) are not the service's, for the contract check.
@@ -31,7 +33,10 @@ export async function startCaddy(upstream: string): Promise<RunningCaddy> {
       const user = /(?:^|;\s*)test_user=([a-z]+)/.exec(request.headers.get("cookie") ?? "")?.[1];
       const known = user === undefined ? undefined : PROXY_USERS[user];
       if (user === undefined || known === undefined) return new Response("sign in first", { status: 401 });
-      return new Response(null, { status: 200, headers: { "Remote-User": user, "Remote-Groups": known.groups, "Remote-Email": known.email } });
+      const headers: Record<string, string> = { "Remote-User": user };
+      if (known.groups !== null) headers["Remote-Groups"] = known.groups;
+      if (known.email !== null) headers["Remote-Email"] = known.email;
+      return new Response(null, { status: 200, headers });
     },
   });
   const port = await freePort(CADDY_HOST);

@@ -17,7 +17,7 @@ export const CLIENT_SECRET = "test-client-secret-0123456789";
 
 export const PROVIDER_HOST = "127.0.0.2";
 
-export type Tamper = "none" | "other-audience" | "expired" | "forged";
+export type Tamper = "none" | "other-audience" | "expired" | "forged" | "token-endpoint-down";
 
 export type TestProvider = {
   issuer: string;
@@ -77,16 +77,21 @@ export async function startProvider(rpBase: string): Promise<TestProvider> {
   // A post-middleware on the token endpoint (the provider's documented extension point).
   provider.use(async (ctx: any, next: () => Promise<void>) => {
     if (ctx.path === "/token") state.tokenRequests++;
+    if (ctx.path === "/token" && state.tamper === "token-endpoint-down") {
+      ctx.status = 502;
+      ctx.body = "<html>Bad Gateway</html>";
+      return;
+    }
     await next();
     if (ctx.oidc?.route !== "token" || !ctx.body?.id_token || state.tamper === "none") return;
     const claims = JSON.parse(Buffer.from(ctx.body.id_token.split(".")[1], "base64url").toString());
-    ctx.body = { ...ctx.body, id_token: await tampered(provider, claims, state.tamper) };
+    ctx.body = { ...ctx.body, id_token: await tampered(provider, claims, state.tamper as Exclude<Tamper, "none" | "token-endpoint-down">) };
   });
   server.on("request", provider.callback());
   return state;
 }
 
-async function tampered(provider: any, claims: Record<string, unknown>, tamper: Exclude<Tamper, "none">): Promise<string> {
+async function tampered(provider: any, claims: Record<string, unknown>, tamper: Exclude<Tamper, "none" | "token-endpoint-down">): Promise<string> {
   if (tamper === "forged") return forge(provider, claims);
   const { aud, exp, iat, iss, ...own } = claims;
   const client = await provider.Client.find(tamper === "other-audience" ? "other-app" : String(aud));

@@ -13,10 +13,10 @@ export function postgresSessions(sql: Pg): SessionRepository {
       });
     },
     async find(tokenHash, idleBefore) {
-      const [row] = await sql`SELECT key_hash, user_id, last_used_at FROM sessions WHERE token_hash = ${tokenHash} AND last_used_at > ${idleBefore}`;
+      const [row] = await sql`SELECT key_hash, user_id, created_at, last_used_at FROM sessions WHERE token_hash = ${tokenHash} AND last_used_at > ${idleBefore}`;
       if (!row) return null;
-      const lastUsedAt = num(row.last_used_at);
-      return row.user_id !== null ? { userId: num(row.user_id), lastUsedAt } : { keyHash: new Uint8Array(row.key_hash), lastUsedAt };
+      const times = { createdAt: num(row.created_at), lastUsedAt: num(row.last_used_at) };
+      return row.user_id !== null ? { userId: num(row.user_id), ...times } : { keyHash: new Uint8Array(row.key_hash), ...times };
     },
     setLastUsed: (tokenHash, now) => sql`UPDATE sessions SET last_used_at = ${now} WHERE token_hash = ${tokenHash}`.then(() => true),
     async remove(tokenHash) {

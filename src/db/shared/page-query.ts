@@ -5,6 +5,7 @@
 import type { LinkStatus } from "../../links/link.ts";
 import type { Cursor, ListQuery, ListSort } from "../../links/list.ts";
 import { LINK_COLUMNS, type LinkRow } from "./link-rows.ts";
+import { CREDENTIAL_KEY_ID, CREDENTIAL_PRINCIPAL_NAME } from "../../auth/credential.ts";
 
 /** A WHERE condition with its `?` parameters. */
 export type SqlCondition = { sql: string; params: (string | number)[] };
@@ -31,7 +32,8 @@ const STATUS_SQL: Record<LinkStatus, { sql: string; nows: number }> = {
 
 /** Links whose owner (as the list shows it: the user, else the key) has this name. */
 const OWNER_NAMED = `(owner_user_id IN (SELECT u.id FROM users AS u WHERE u.name = ?)
-  OR (owner_user_id IS NULL AND owner_key_id IN (SELECT k.id FROM api_keys AS k WHERE k.name = ?)))`;
+  OR (owner_user_id IS NULL AND owner_key_id IN (SELECT k.id FROM api_keys AS k WHERE k.name = ?))
+  OR (owner_user_id IS NULL AND owner_key_id = ${CREDENTIAL_KEY_ID} AND ? = '${CREDENTIAL_PRINCIPAL_NAME}'))`;
 
 /** The SQL of one page (`?` placeholders, in order). */
 export function pageQuery(query: ListQuery, search: SqlCondition | null): { sql: string; params: (string | number)[] } {
@@ -47,7 +49,7 @@ export function pageQuery(query: ListQuery, search: SqlCondition | null): { sql:
   }
   if (query.ownerName !== null) {
     where.push(OWNER_NAMED);
-    params.push(query.ownerName, query.ownerName);
+    params.push(query.ownerName, query.ownerName, query.ownerName);
   }
   if (query.tag !== null) {
     where.push("seq IN (SELECT link_seq FROM link_tags WHERE tag = ?)");

@@ -9,9 +9,10 @@ import { startServer, type RunningServer } from "../support/server.ts";
 import { api, makeKey } from "../support/admin.ts";
 import { CLIENT_SECRET, freePort, PROVIDER_HOST, startProvider, type TestProvider } from "../support/oidc-provider.ts";
 import { CADDY_HOST, startCaddy, type RunningCaddy } from "../support/caddy.ts";
-import { guardedPage, launchBrowser, screenshot } from "./browser.ts";
+import { guardedPage, launchBrowser, screenshot, seriousViolations } from "./browser.ts";
 import { settled, shownIds } from "./dashboard-support.ts";
 import en from "../../web/i18n/en.json";
+import de from "../../web/i18n/de.json";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -109,6 +110,22 @@ describe("through the OpenID provider", () => {
     expect(new URL((await page.getAttribute("#sign-out-provider-link", "href"))!).pathname).toBe("/session/end");
     await screenshot(page, "sign-in-oidc-signed-out");
     await context.close();
+  });
+
+  test("a refused sign-in is a page in the visitor's language, with a way to start again", async () => {
+    const g = await guardedPage(browser, { locale: "de-DE" });
+    const answer = await g.page.goto(`${base}/api/session/oidc/callback?code=x&state=not-ours`);
+    expect(answer!.status()).toBe(400);
+    expect(await g.page.textContent("h1")).toBe(de.signin_failed_title);
+    expect(await g.page.textContent("main")).toContain(de.signin_failed_state_mismatch);
+    expect(await seriousViolations(g.page)).toEqual([]);
+    await screenshot(g.page, "sign-in-refused-de");
+    await g.page.click(`a:has-text("${de.signin_again}")`);
+    await g.page.waitForSelector("#sign-in-oidc:not([hidden])");
+    expect(new URL(g.page.url()).pathname).toBe("/de/links");
+    // Chromium reports the refusal's own 400 as a console error; nothing else may be there.
+    expect(g.errors).toEqual(["Failed to load resource: the server responded with a status of 400 (Bad Request)"]);
+    await g.context.close();
   });
 
   test("the key form stays beside the provider's button", async () => {

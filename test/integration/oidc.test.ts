@@ -10,6 +10,7 @@ import { Database } from "bun:sqlite";
 import { SQL } from "bun";
 import { startServer, type RunningServer } from "../support/server.ts";
 import { api, cli, makeKey } from "../support/admin.ts";
+import { eventually } from "../support/eventually.ts";
 import { CLIENT_SECRET, CookieWalker, freePort, PROVIDER_HOST, startProvider, type TestProvider } from "../support/oidc-provider.ts";
 
 let provider: TestProvider;
@@ -321,8 +322,10 @@ describe("configuration", () => {
       const r = await walker.go(`${wrongBase}/api/session/oidc/callback${new URL(callback).search}`, { headers: { accept: "application/json" } });
       expect(r.status).toBe(400);
       expect(((await r.json()) as any).code).toBe("oidc_code_refused");
-      expect(wrong.output()).toContain("refused this client's credentials");
-      expect(wrong.output()).not.toContain("not-the-secret");
+      // The log line reaches the test through a pipe, a moment after the answer.
+      const logged = await eventually(async () => wrong.output(), (out) => out.includes("refused this client's credentials"));
+      expect(logged).toContain("refused this client's credentials");
+      expect(logged).not.toContain("not-the-secret");
     } finally {
       await wrong.dispose();
     }

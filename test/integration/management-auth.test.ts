@@ -15,7 +15,8 @@ let revoked: string;
 beforeAll(async () => {
   // Behind a "proxy" (the test itself): each wrong attempt below comes from an address of its own,
   // so that the failed-attempt limit, tested on its own server, does not interfere.
-  server = await startServer({ args: ["--create-rate-limit", "0", "--trust-proxy", "127.0.0.1"] });
+  // --auth-header: the test is also the proxy that names users (Remote-User), for the users' part below.
+  server = await startServer({ args: ["--create-rate-limit", "0", "--trust-proxy", "127.0.0.1", "--auth-header", "Remote-User"] });
   admin = makeKey(server.dbPath, "admin");
   creatorA = makeKey(server.dbPath, "team-a", "create");
   creatorB = makeKey(server.dbPath, "team-b", "create");
@@ -93,6 +94,39 @@ describe("a create key sees and changes only its own links", () => {
     expect((await api(server.url, creatorB, "GET", "/api/links/imported-by-b")).status).toBe(200);
     expect((await api(server.url, creatorA, "GET", "/api/links/imported-by-b")).status).toBe(404);
     expect((await api(server.url, admin, "GET", "/api/links/imported-by-b")).status).toBe(200);
+  });
+});
+
+describe("users: someone else's links, and a disabled user on every route", () => {
+  // Users named by the proxy's header (the test is the trusted proxy); their keys act as they do.
+  const as = (name: string, extra: Record<string, string> = {}) => ({ "Remote-User": name, origin: server.url, ...extra });
+  let danasKey = "";
+  beforeAll(async () => {
+    // The first user there ever was is the admin: an admin makes sure dana and erik are plain members.
+    expect((await api(server.url, null, "GET", "/api/session", undefined, as("first-admin"))).body.data.scope).toBe("admin");
+    for (const name of ["dana", "erik"]) expect((await api(server.url, null, "GET", "/api/session", undefined, as(name))).body.data.scope).toBe("create");
+    danasKey = cli(["key", "create", "danas-key", "--user", "dana", "--db", server.dbPath]).out.trim();
+    expect((await api(server.url, null, "POST", "/api/create", { url: "https://dana.example/", custom_url: "danas-link" }, as("dana"))).status).toBe(201);
+  });
+
+  test("erik's get, patch and delete of dana's link are 404; dana's key and dana's browser reach it", async () => {
+    for (const [method, body] of [["GET", undefined], ["PATCH", { disabled: true }], ["DELETE", undefined]] as const) {
+      expect((await api(server.url, null, method, "/api/links/danas-link", body, as("erik"))).status).toBe(404);
+    }
+    expect((await api(server.url, danasKey, "GET", "/api/links/danas-link")).body.data.owner).toBe("dana");
+    expect((await api(server.url, null, "GET", "/api/links/danas-link", undefined, as("dana"))).status).toBe(200);
+  });
+
+  test("disabled: every management route refuses dana, by her key and by the proxy's word, with 403 user_disabled", async () => {
+    expect(cli(["user", "disable", "dana", "--db", server.dbPath]).code).toBe(0);
+    const routes = [...ROUTES.map((r) => ({ ...r, path: r.path.replace("owned-by-a", "danas-link").replace("public-one", "danas-link") })), { name: "overview", method: "GET", path: "/api/overview" }, { name: "create", method: "POST", path: "/api/create", body: { url: "https://x.example/" } }];
+    for (const route of routes) {
+      for (const [key, headers] of [[danasKey, {}], [null, as("dana")]] as const) {
+        const r = await api(server.url, key, route.method, route.path, route.body, { ...route.headers, ...headers });
+        expect({ route: route.name, status: r.status, code: r.body.code }).toEqual({ route: route.name, status: 403, code: "user_disabled" });
+      }
+    }
+    expect((await api(server.url, admin, "GET", "/api/links/danas-link")).body.data.disabled).toBe(false);
   });
 });
 

@@ -1,6 +1,7 @@
 // Signing in through the OpenID provider (src/auth/oidc.ts), as a browser sees it:
 //   GET /api/session/oidc?next=<path>  → 302 to the provider, with the flow cookie
-//   GET /api/session/oidc/callback     → the session cookie and 303 to `next`; the flow cookie cleared
+//   GET /api/session/oidc/callback     → the session cookie and a page that goes on to `next` (a
+//                                        refresh, not a redirect: see renderSignedIn); the flow cookie cleared
 // Every refusal is a page in the visitor's language (a browser is navigating here), or JSON for a
 // client that asks for it (Accept: application/json); the log names the reason, never a token.
 
@@ -8,7 +9,7 @@ import type { Config } from "../config.ts";
 import { pickLanguage } from "../lang.ts";
 import { SESSION_IDLE_MS } from "../auth/sessions.ts";
 import { OidcError, type OidcClient, type OidcFlow, type SignInFailure } from "../auth/oidc.ts";
-import { renderSignInFailed } from "../../web/server/pages.ts";
+import { renderSignedIn, renderSignInFailed } from "../../web/server/pages.ts";
 import { ENTRIES } from "./web-assets.generated.ts";
 import { signInUser, type AuthDeps } from "./auth.ts";
 import { logAction } from "./audit.ts";
@@ -69,7 +70,9 @@ export async function handleOidcCallback(request: Request, server: PeerServer, d
   const signedIn = await signInUser(identity, deps.oidc, deps);
   if (!signedIn.ok) return refusal(request, server, deps, signedIn.reason, `${identity.name}: ${signedIn.reason}`);
   // Built before the session is: nothing after the session's start may fail.
-  const headers = new Headers({ Location: flow!.next, "Cache-Control": "no-store" });
+  const lang = pickLanguage(request.headers.get("accept-language"));
+  const page = renderSignedIn(lang, flow!.next, ENTRIES);
+  const headers = new Headers({ ...HTML_HEADERS, "Content-Language": lang, "Cache-Control": "no-store" });
   let token: string;
   try {
     token = await retryWhileBusy(() => deps.sessions.start({ userId: signedIn.user.id }, deps.now()), deps.recorder.hurry);
@@ -79,7 +82,7 @@ export async function handleOidcCallback(request: Request, server: PeerServer, d
   logAction(deps.log, { name: signedIn.user.name }, "sign-in", null, "ok oidc");
   headers.append("Set-Cookie", sessionCookie(request, server, deps, token, SESSION_IDLE_MS));
   headers.append("Set-Cookie", flowCookie(request, server, deps, "", 0));
-  return new Response(null, { status: 303, headers });
+  return new Response(page, { status: 200, headers });
 }
 
 // When each address's last failed sign-in was logged (memory only, bounded): anyone can call the

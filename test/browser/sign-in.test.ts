@@ -142,6 +142,48 @@ describe("through the OpenID provider", () => {
   });
 });
 
+describe("a private stats page, signing in through the provider", () => {
+  let provider: TestProvider;
+  let server: RunningServer;
+  let base: string;
+  beforeAll(async () => {
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    provider = await startProvider(base);
+    server = await startServer({
+      args: ["--port", String(port), "--base-url", base, "--oidc-issuer", provider.issuer, "--oidc-client-id", "shortener", "--stats-access", "key"],
+      env: { SHORTENER_OIDC_CLIENT_SECRET: CLIENT_SECRET },
+    });
+  });
+  afterAll(async () => {
+    await server?.dispose();
+    await provider?.stop();
+  });
+
+  test("from the stats page's sign-in, through the provider, back to the stats page itself", async () => {
+    // The first user is the admin: every link's stats are hers.
+    const key = makeKey(server.dbPath, "ops");
+    expect((await api(base, key, "POST", "/api/create", { url: "https://example.com/private", custom_url: "private-one" })).status).toBe(201);
+    const g = await guardedPage(browser, {}, [PROVIDER_HOST]);
+    await g.page.goto(`${base}/en/stats/private-one`);
+    await g.page.click(`a:has-text("${en.signin_submit}")`);
+    await g.page.waitForSelector("#sign-in-oidc:not([hidden])");
+    await g.page.click("#sign-in-oidc-button");
+    await g.page.waitForSelector('input[name="login"]');
+    await g.page.fill('input[name="login"]', "alice");
+    await g.page.fill('input[name="password"]', "any password");
+    await g.page.click('button[type="submit"]');
+    await g.page.waitForSelector('button[type="submit"]:has-text("Continue")');
+    await g.page.click('button[type="submit"]');
+    await g.page.waitForURL(`${base}/en/stats/private-one`);
+    // The stats page itself, not its "sign in to see this" page: the session cookie came along.
+    await g.page.waitForSelector("h1");
+    expect(await g.page.textContent("main")).not.toContain(en.stats_private_title);
+    expect(await g.page.textContent("main")).toContain("private-one");
+    await g.context.close();
+  });
+});
+
 describe("through Caddy's forward_auth", () => {
   let server: RunningServer;
   let caddy: RunningCaddy;

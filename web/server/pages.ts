@@ -20,6 +20,8 @@ type LayoutOptions = {
   assets: PageAssets;
   /** Path of this page in another language, for the language switch. */
   pathFor: (lang: Language) => string;
+  /** More of <head> (a refresh to go on) */
+  head?: string;
 };
 
 function t(lang: Language, key: MessageKey, vars?: Record<string, string | number>): string {
@@ -52,6 +54,7 @@ function layout(o: LayoutOptions): string {
 ${alternates}
 ${script}
 ${messages}
+${o.head ?? ""}
 </head>
 <body data-page="${o.page}" data-lang="${o.lang}"${dataId}>
 <a class="skip-link" href="#main">${t(o.lang, "skip_to_content")}</a>
@@ -477,6 +480,21 @@ export function renderNotFound(lang: Language, kind: "link" | "page", assets: Pa
 /** What a visitor sees instead of a redirect when a link is disabled, expired, blocked or deleted (410). */
 export function renderGone(lang: Language, reason: "disabled" | "expired" | "blocked" | "deleted", assets: PageAssets): string {
   return renderMessage(lang, `gone_${reason}_title`, `gone_${reason}_text`, assets);
+}
+
+/**
+ * After the provider: signed in, going on to `next` (a path of this service) by a refresh from this
+ * page. A redirect would not do: a navigation that began at the provider's site is cross-site all
+ * the way, and the SameSite=Strict session cookie would not go with it to a server-rendered page
+ * (a private stats page would ask to sign in again). This page's own refresh is same-site.
+ */
+export function renderSignedIn(lang: Language, next: string, assets: PageAssets): string {
+  const body = `<section class="card notfound">
+<h1>${t(lang, "signin_done_title")}</h1>
+<p class="notfound-actions"><a class="btn btn-primary" href="${esc(next)}">${t(lang, "signin_continue")}</a></p>
+</section>`;
+  const head = `<meta http-equiv="refresh" content="0; url=${esc(next)}">`;
+  return layout({ lang, title: MESSAGES[lang].signin_done_title, page: "none", body, assets, pathFor: (l) => `/${l}/links`, head });
 }
 
 /** Why a sign-in through the identity provider failed, with a way to start again. */

@@ -153,10 +153,10 @@ export const OPERATIONS: readonly Operation[] = [
   },
   {
     method: "get", path: "/api/session/oidc/callback", operationId: "providerCallback", auth: "none",
-    summary: "Where the provider sends the browser back: the session cookie and 303 to next; every refusal a page in the visitor's language (JSON with Accept: application/json)",
+    summary: "Where the provider sends the browser back: the session cookie and a page that goes on to next (a refresh, so that the SameSite=Strict cookie goes along); every refusal a page in the visitor's language (JSON with Accept: application/json)",
     parameters: [q("code", "the provider's code"), q("state", "the flow's state"), q("error", "the provider's refusal")],
     responses: {
-      303: { description: "signed in: Set-Cookie shortener_session, the flow cookie cleared", headers: { Location: "next" } },
+      200: { description: "signed in: Set-Cookie shortener_session, the flow cookie cleared; the page refreshes to next", content: { "text/html": text } },
       400: { description: "oidc_state_mismatch or oidc_code_refused (used already, expired)", content: { "text/html": text, "application/json": S.ApiError } },
       401: { description: "oidc_wrong_audience, oidc_token_expired or oidc_token_invalid", content: { "text/html": text, "application/json": S.ApiError } },
       403: { description: "oidc_provider_refused, user_disabled or group_not_allowed", content: { "text/html": text, "application/json": S.ApiError } },

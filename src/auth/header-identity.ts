@@ -6,25 +6,20 @@
 // it were not there, so a client cannot sign itself in by sending it.
 
 import { parseTrustedProxies, type TrustedProxies } from "../visits/client-ip.ts";
-import { HEADER_SOURCE, TAILSCALE_SOURCE, type AdminRule, type Identity } from "./users.ts";
+import { cleanText, HEADER_SOURCE, signInRules, TAILSCALE_SOURCE, type Identity, type SignInRules } from "./users.ts";
 
 export type HeaderIdentityConfig =
   | { kind: "header"; userHeader: string; groupsHeader: string; emailHeader: string; adminGroup: string | null; allowedGroup: string | null }
   | { kind: "tailscale" };
 
-export type HeaderIdentity = {
+export type HeaderIdentity = SignInRules & {
   /** The identity the request's headers carry, when its peer may say so; null otherwise. */
   read(headers: Pick<Headers, "get">, peer: string): Identity | null;
-  admin: AdminRule;
-  allowedGroup: string | null;
 };
 
 // Where `tailscale serve` connects from: this machine's own loopback address (not all of 127/8,
 // which other local programs may bind to).
 const LOOPBACK = parseTrustedProxies("127.0.0.1,::1");
-// A name longer than this, or with control characters, is not a user a proxy meant.
-const MAX_VALUE_LENGTH = 200;
-
 export function createHeaderIdentity(config: HeaderIdentityConfig, trusted: TrustedProxies): HeaderIdentity {
   if (config.kind === "tailscale") {
     return {
@@ -33,8 +28,7 @@ export function createHeaderIdentity(config: HeaderIdentityConfig, trusted: Trus
         const login = headerValue(headers, "tailscale-user-login");
         return login === null ? null : { source: TAILSCALE_SOURCE, subject: login, name: login, email: login.includes("@") ? login : null, groups: null };
       },
-      admin: "first",
-      allowedGroup: null,
+      ...signInRules(null, null),
     };
   }
   return {
@@ -52,14 +46,12 @@ export function createHeaderIdentity(config: HeaderIdentityConfig, trusted: Trus
         groups: groups === null ? null : groups.split(/[,|]/).map((g) => g.trim()).filter((g) => g !== ""),
       };
     },
-    admin: config.adminGroup === null ? "first" : { group: config.adminGroup },
-    allowedGroup: config.allowedGroup,
+    ...signInRules(config.adminGroup, config.allowedGroup),
   };
 }
 
-/** A header's value, trimmed; null when absent, empty, too long or holding control characters. */
+/** A header's value, trimmed; null when absent or not fit to be a name (cleanText). */
 function headerValue(headers: Pick<Headers, "get">, name: string): string | null {
   const value = headers.get(name)?.trim();
-  if (!value || value.length > MAX_VALUE_LENGTH || /[\u0000-\u001f\u007f]/.test(value)) return null;
-  return value;
+  return cleanText(value) ? value : null;
 }

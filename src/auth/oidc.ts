@@ -5,7 +5,7 @@
 // says which steps, in which order, and what each failure means to the person signing in.
 
 import * as oauth from "oauth4webapi";
-import { groupsFromClaim, nameFromClaims, type AdminRule, type Identity } from "./users.ts";
+import { cleanText, groupsFromClaim, nameFromClaims, signInRules, type Identity, type SignInRules } from "./users.ts";
 
 export type OidcConfig = {
   issuer: string;
@@ -35,14 +35,12 @@ export class OidcError extends Error {
   }
 }
 
-export type OidcClient = {
+export type OidcClient = SignInRules & {
   label: string;
-  admin: AdminRule;
-  allowedGroup: string | null;
   /** The provider's authorization URL for a new flow, and the flow to keep in the browser. */
   start(redirectUri: string, next: string): Promise<{ url: string; flow: OidcFlow }>;
-  /** The identity the callback proves; throws OidcError. */
-  finish(callback: URL, flow: OidcFlow | null, redirectUri: string): Promise<Identity>;
+  /** The identity the callback's parameters prove; throws OidcError. */
+  finish(callback: URLSearchParams, flow: OidcFlow | null, redirectUri: string): Promise<Identity>;
   /** The provider's end-session URL (RP-initiated logout) when discovery had one; null before the first discovery. */
   endSessionUrl(postLogoutUri: string): string | null;
 };
@@ -89,8 +87,7 @@ export function createOidcClient(config: OidcConfig, now: () => number = Date.no
 
   return {
     label: config.label,
-    admin: config.adminGroup === null ? "first" : { group: config.adminGroup },
-    allowedGroup: config.allowedGroup,
+    ...signInRules(config.adminGroup, config.allowedGroup),
     async start(redirectUri, next) {
       const as = await discover();
       const flow: OidcFlow = { state: oauth.generateRandomState(), nonce: oauth.generateRandomNonce(), verifier: oauth.generateRandomCodeVerifier(), next };
@@ -110,7 +107,7 @@ export function createOidcClient(config: OidcConfig, now: () => number = Date.no
     async finish(callback, flow, redirectUri) {
       // The flow cookie is the browser's proof that it started this sign-in: without it, or with
       // another state, the callback may be someone else's (login CSRF) and is refused.
-      if (flow === null || callback.searchParams.get("state") !== flow.state) {
+      if (flow === null || callback.get("state") !== flow.state) {
         throw new OidcError("state_mismatch", "the sign-in's state does not match the one this browser started");
       }
       const as = await discover();
@@ -142,13 +139,14 @@ export function createOidcClient(config: OidcConfig, now: () => number = Date.no
         source: config.issuer,
         subject: claims.sub,
         name: nameFromClaims(all),
-        email: typeof all.email === "string" && cleanText(all.email) ? all.email : null,
+        email: cleanText(all.email) ? all.email : null,
         groups: groupsFromClaim(all[config.groupsClaim]),
       };
     },
     endSessionUrl(postLogoutUri) {
+      // Checked to be a URL by discover().
       const endpoint = metadata?.as.end_session_endpoint;
-      if (!endpoint || !URL.canParse(endpoint)) return null;
+      if (!endpoint) return null;
       const url = new URL(endpoint);
       url.searchParams.set("client_id", config.clientId);
       url.searchParams.set("post_logout_redirect_uri", postLogoutUri);
@@ -192,11 +190,6 @@ function unreachable(err: unknown): boolean {
 
 function statusOf(err: oauth.OperationProcessingError): number {
   return err.cause instanceof Response ? err.cause.status : 0;
-}
-
-/** A claim fit to be a name: 1 to 200 characters, no control characters (they would reach terminals and logs). */
-export function cleanText(value: unknown): value is string {
-  return typeof value === "string" && value.length > 0 && value.length <= 200 && !/[\u0000-\u001f\u007f]/.test(value);
 }
 
 /** Claims the ID token left to UserInfo (many providers put groups, email and names only there). */

@@ -30,6 +30,14 @@ export type Identity = { source: IdentitySource; subject: string; name: string; 
 /** The admin rule at a sign-in: by group, or "first" (the first user there ever was). */
 export type AdminRule = { group: string } | "first";
 
+/** What a sign-in through a provider or a proxy is held to: who is an admin, and who may come in at all. */
+export type SignInRules = { admin: AdminRule; allowedGroup: string | null };
+
+/** The rules of an admin group (none: the first user) and an allowed group (none: everyone). */
+export function signInRules(adminGroup: string | null, allowedGroup: string | null): SignInRules {
+  return { admin: adminGroup === null ? "first" : { group: adminGroup }, allowedGroup };
+}
+
 export type UserRepository = {
   /**
    * The user of (source, subject), created when new, with name, email and last-seen brought up to
@@ -60,13 +68,20 @@ export function allowedIn(identity: Pick<Identity, "groups">, allowedGroup: stri
   return allowedGroup === null || (identity.groups?.includes(allowedGroup) ?? false);
 }
 
+/**
+ * Whether a provider's or a proxy's text is fit to be a name or an email: 1 to 200 characters, no
+ * control characters (they would reach terminals, logs, and PostgreSQL refuses a NUL).
+ */
+export function cleanText(value: unknown): value is string {
+  return typeof value === "string" && value.length > 0 && value.length <= 200 && !/[\u0000-\u001f\u007f]/.test(value);
+}
+
 /** A user's name from an ID token's claims: preferred_username, else email, else sub (each only when fit to show). */
 export function nameFromClaims(claims: Record<string, unknown>): string {
   for (const claim of ["preferred_username", "email", "sub"]) {
     const value = claims[claim];
-    if (typeof value !== "string") continue;
-    const name = value.trim();
-    if (name !== "" && name.length <= 200 && !/[\u0000-\u001f\u007f]/.test(name)) return name;
+    const name = typeof value === "string" ? value.trim() : null;
+    if (cleanText(name)) return name;
   }
   return "user";
 }

@@ -2,10 +2,9 @@
 // database file as the service (it may be running: WAL lets both write, and the service looks keys
 // up on every request, so a revoked key stops working at once).
 
-import { openAccounts } from "../db/open-storage.ts";
 import { describeLocation } from "../db/storage.ts";
 import { generateKey, KEY_NAME_PATTERN, KeyNameTakenError, SCOPES, type Scope } from "../auth/keys.ts";
-import { findUsers } from "../auth/users.ts";
+import { oneUser, withAccounts } from "./accounts.ts";
 import { STDIO, table, when, type Output } from "./table.ts";
 
 /** Runs a key subcommand; returns the exit code (2 for a usage error). */
@@ -33,27 +32,14 @@ export async function runKeyCommand(dbPath: string, databasePassword: string | n
   if (!(SCOPES as readonly string[]).includes(scope)) return usage(`--scope must be admin or create, got ${scope}`);
 
   const where = describeLocation(dbPath);
-  let opened;
-  try {
-    opened = await openAccounts(dbPath, databasePassword);
-  } catch (err) {
-    io.err(`shortener: cannot open database ${where}: ${err instanceof Error ? err.message : String(err)}`);
-    return 1;
-  }
-  try {
-    const keys = opened.keys;
+  return withAccounts(dbPath, databasePassword, io, async ({ keys, users }) => {
     if (action === "create") {
       let userId: number | null = null;
       if (flags.user !== undefined) {
-        const found = findUsers(await opened.users.list(), flags.user);
-        if (found.length !== 1) {
-          io.err(found.length === 0
-            ? `shortener: no user "${flags.user}" (a user appears after their first sign-in; see shortener user list)`
-            : `shortener: ${found.length} users are named "${flags.user}"; give the id instead (shortener user list)`);
-          return 1;
-        }
-        userId = found[0]!.id;
-        if (flags.scope === undefined) scope = found[0]!.admin ? "admin" : "create";
+        const user = oneUser(await users.list(), flags.user, io);
+        if (user === null) return 1;
+        userId = user.id;
+        if (flags.scope === undefined) scope = user.admin ? "admin" : "create";
       }
       try {
         const { key } = await keys.create(name!, scope as Scope, now, userId);
@@ -77,12 +63,10 @@ export async function runKeyCommand(dbPath: string, databasePassword: string | n
       return 0;
     }
     const rows = await keys.list();
-    const userNames = new Map((await opened.users.list()).map((u) => [u.id, u.name]));
+    const userNames = new Map((await users.list()).map((u) => [u.id, u.name]));
     const state = (revokedAt: number | null) => (revokedAt === null ? "active" : `revoked ${when(revokedAt)}`);
     const user = (id: number | null) => (id === null ? "-" : (userNames.get(id) ?? `#${id}`));
     for (const line of table([["NAME", "SCOPE", "USER", "CREATED", "LAST USED", "STATE"], ...rows.map((k) => [k.name, k.scope, user(k.userId), when(k.createdAt), when(k.lastUsedAt), state(k.revokedAt)])])) io.out(line);
     return 0;
-  } finally {
-    await opened.close();
-  }
+  });
 }

@@ -10,8 +10,8 @@ import { timingSafeEqual } from "node:crypto";
 import type { Config } from "../config.ts";
 import { CREDENTIAL_KEY_ID, CREDENTIAL_PRINCIPAL_NAME } from "../auth/credential.ts";
 import { hashSecret, looksLikeKey, type ApiKey, type KeyStore, type Scope } from "../auth/keys.ts";
-import { SESSION_COOKIE, USER_SESSION_MAX_MS, type Session, type SessionStore } from "../auth/sessions.ts";
-import { adminOf, allowedIn, USER_TOUCH_INTERVAL_MS, type User, type UserRepository } from "../auth/users.ts";
+import { USER_SESSION_MAX_MS, type Session, type SessionStore } from "../auth/sessions.ts";
+import { adminOf, allowedIn, USER_TOUCH_INTERVAL_MS, type Identity, type SignInRules, type User, type UserRepository } from "../auth/users.ts";
 import type { HeaderIdentity } from "../auth/header-identity.ts";
 import type { OwnerFilter } from "../links/list.ts";
 import type { Creator } from "../links/link.ts";
@@ -21,9 +21,9 @@ import type { TrustedProxies } from "../visits/client-ip.ts";
 import type { RateLimiter } from "./rate-limit.ts";
 import { peerAddress, publicBase, requestClient, schemeIsKnown, type PeerServer } from "./request-origin.ts";
 import { retryWhileBusy } from "./write-retry.ts";
-import { cookieValue } from "./cookies.ts";
+import { sessionToken } from "./cookies.ts";
 import { apiError } from "./responses.ts";
-import { Lru } from "../util/lru.ts";
+import { oncePerMinute } from "./log-limit.ts";
 
 /**
  * Who a request is. `keyId`: the key it came with (or whose session it is); null for a user's own
@@ -99,8 +99,8 @@ function crossSiteChange(request: Request, server: PeerServer, deps: AuthDeps): 
  * a disable takes effect at once on every instance.
  */
 export async function signInUser(
-  identity: Parameters<UserRepository["upsert"]>[0] & { groups: readonly string[] | null },
-  rules: Pick<HeaderIdentity, "admin" | "allowedGroup">,
+  identity: Identity,
+  rules: SignInRules,
   deps: Pick<AuthDeps, "users" | "recorder" | "now" | "log">,
 ): Promise<{ ok: true; user: User } | { ok: false; reason: "group_not_allowed" | "user_disabled"; response: Response }> {
   if (!allowedIn(identity, rules.allowedGroup)) {
@@ -108,8 +108,7 @@ export async function signInUser(
     return { ok: false, reason: "group_not_allowed", response: apiError(403, "group_not_allowed", `${identity.name} is not in the group allowed to sign in (${rules.allowedGroup})`) };
   }
   const now = deps.now();
-  const { groups: _, ...who } = identity;
-  const user = await retryWhileBusy(() => deps.users.upsert(who, adminOf(identity, rules.admin), now, USER_TOUCH_INTERVAL_MS), deps.recorder.hurry);
+  const user = await retryWhileBusy(() => deps.users.upsert(identity, adminOf(identity, rules.admin), now, USER_TOUCH_INTERVAL_MS), deps.recorder.hurry);
   if (user.disabledAt !== null) {
     deps.log.info("auth failed", { reason: "user_disabled", user: user.name });
     return { ok: false, reason: "user_disabled", response: userDisabled() };
@@ -186,14 +185,11 @@ export async function checkSecret(secret: string | null, request: Request, serve
   return refuse(apiError(401, "auth_invalid", "the key is not valid (wrong, revoked, or not sent as Authorization: Bearer <key>)", undefined, { "WWW-Authenticate": `${CHALLENGE}, error="invalid_token"` }));
 }
 
-// When each address over the failed-attempt limit was last logged (memory only, bounded).
-const rateLimitLogged = new Lru<string, number>(10_000);
+// Addresses over the failed-attempt limit are logged once a minute each.
+const rateLimitLogged = oncePerMinute();
 
 function rateLimited(client: string, path: string, retryAfterSeconds: number, now: number, deps: Pick<AuthDeps, "log">): { ok: false; response: Response } {
-  if (now - (rateLimitLogged.get(client) ?? -Infinity) >= 60_000) {
-    rateLimitLogged.set(client, now);
-    deps.log.info("auth failed", { reason: "auth_rate_limited", path });
-  }
+  if (rateLimitLogged(client, now)) deps.log.info("auth failed", { reason: "auth_rate_limited", path });
   return refuse(apiError(429, "auth_rate_limited", `too many failed attempts; try again in ${retryAfterSeconds} s`, undefined, { "Retry-After": String(retryAfterSeconds) }));
 }
 
@@ -211,10 +207,6 @@ export function fromThisService(request: Request, server: PeerServer, deps: Pick
   return from.protocol === own.protocol || !schemeIsKnown(deps.config, server, request, deps.trusted);
 }
 
-/** The value of the session cookie, or null. */
-export function sessionToken(request: Request): string | null {
-  return cookieValue(request, SESSION_COOKIE);
-}
 
 /**
  * Admins see every link; anyone else only their own: a user's (made in their browser or with

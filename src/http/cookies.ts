@@ -24,6 +24,11 @@ export function flowCookie(request: Request, server: PeerServer, deps: CookieDep
   return `${FLOW_COOKIE}=${value}; Path=${FLOW_COOKIE_PATH}; HttpOnly; SameSite=Lax; Max-Age=${Math.floor(lifetimeMs / 1000)}${secure(request, server, deps)}`;
 }
 
+/** The value of the session cookie, or null. */
+export function sessionToken(request: Request): string | null {
+  return cookieValue(request, SESSION_COOKIE);
+}
+
 /** A cookie's value from the request, or null. */
 export function cookieValue(request: Request, name: string): string | null {
   const cookies = request.headers.get("cookie");

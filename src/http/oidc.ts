@@ -15,7 +15,7 @@ import { signInUser, type AuthDeps } from "./auth.ts";
 import { logAction } from "./audit.ts";
 import { cookieValue, FLOW_COOKIE, FLOW_LIFETIME_MS, flowCookie, sessionCookie } from "./cookies.ts";
 import { requestClient, type PeerServer } from "./request-origin.ts";
-import { Lru } from "../util/lru.ts";
+import { oncePerMinute } from "./log-limit.ts";
 import { apiError } from "./responses.ts";
 import { HTML_HEADERS } from "./web.ts";
 import { retryWhileBusy, storageUnavailable } from "./write-retry.ts";
@@ -57,11 +57,9 @@ export async function handleOidcStart(request: Request, server: PeerServer, deps
 export async function handleOidcCallback(request: Request, server: PeerServer, deps: OidcDeps): Promise<Response> {
   if (deps.oidc === null || deps.config.baseUrl === null) return oidcOff();
   const flow = decodeFlow(cookieValue(request, FLOW_COOKIE), request);
-  // The provider's parameters, on the URL the provider was given (its host may differ from the request's).
-  const callback = new URL(callbackUrl(deps.config.baseUrl) + new URL(request.url).search);
   let identity;
   try {
-    identity = await deps.oidc.finish(callback, flow, callbackUrl(deps.config.baseUrl));
+    identity = await deps.oidc.finish(new URL(request.url).searchParams, flow, callbackUrl(deps.config.baseUrl));
   } catch (err) {
     if (!(err instanceof OidcError)) throw err;
     logFailure(request, server, deps, err);
@@ -85,15 +83,11 @@ export async function handleOidcCallback(request: Request, server: PeerServer, d
   return new Response(page, { status: 200, headers });
 }
 
-// When each address's last failed sign-in was logged (memory only, bounded): anyone can call the
-// callback without a cookie, and a flood of those must not flood the log too.
-const failureLogged = new Lru<string, number>(10_000);
+// Anyone can call the callback without a cookie: failed sign-ins are logged once a minute per address.
+const failureLogged = oncePerMinute();
 
 function logFailure(request: Request, server: PeerServer, deps: OidcDeps, err: OidcError): void {
-  const client = requestClient(server, request, deps.trusted);
-  const now = deps.now();
-  if (now - (failureLogged.get(client) ?? -Infinity) < 60_000) return;
-  failureLogged.set(client, now);
+  if (!failureLogged(requestClient(server, request, deps.trusted), deps.now())) return;
   // The provider's own words go in quoted and cut short: a forged callback chooses them.
   const line = { reason: err.reason, detail: JSON.stringify(err.message.slice(0, 200)) };
   if (err.reason === "provider_down") deps.log.error("sign-in failed", line);

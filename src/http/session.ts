@@ -11,9 +11,10 @@ import { hashSecret } from "../auth/keys.ts";
 import { SESSION_IDLE_MS } from "../auth/sessions.ts";
 import { userJson } from "../auth/users.ts";
 import type { OidcClient } from "../auth/oidc.ts";
-import { authenticate, checkSecret, fromThisService, sessionToken, type AuthDeps, type Principal } from "./auth.ts";
+import { authenticate, checkSecret, fromThisService, type AuthDeps, type Principal } from "./auth.ts";
 import { logAction } from "./audit.ts";
-import { sessionCookie } from "./cookies.ts";
+import { sessionCookie, sessionToken } from "./cookies.ts";
+import type { PeerServer } from "./request-origin.ts";
 import { readFormFields } from "./form-body.ts";
 import { apiError, json } from "./responses.ts";
 import { retryWhileBusy, storageUnavailable } from "./write-retry.ts";
@@ -23,7 +24,7 @@ export type SessionDeps = AuthDeps & {
   oidc: OidcClient | null;
 };
 
-export async function handleSignIn(request: Request, server: Parameters<typeof authenticate>[1], deps: SessionDeps): Promise<Response> {
+export async function handleSignIn(request: Request, server: PeerServer, deps: SessionDeps): Promise<Response> {
   // Login CSRF: another site must not sign a browser in to a key of its choosing.
   if (request.headers.has("origin") && !fromThisService(request, server, deps)) {
     return apiError(403, "origin_mismatch", "sign in from this service's own pages");
@@ -47,7 +48,7 @@ export async function handleSignIn(request: Request, server: Parameters<typeof a
   return json(200, { success: true, data: { name: checked.principal.name, scope: checked.principal.scope } }, { "Set-Cookie": sessionCookie(request, server, deps, token, SESSION_IDLE_MS) });
 }
 
-export async function handleWhoAmI(request: Request, server: Parameters<typeof authenticate>[1], deps: SessionDeps): Promise<Response> {
+export async function handleWhoAmI(request: Request, server: PeerServer, deps: SessionDeps): Promise<Response> {
   const auth = await authenticate(request, server, deps);
   if (!auth.ok) return auth.response;
   const policy = {
@@ -71,7 +72,7 @@ function who(p: Principal) {
   return { name: p.name, scope: p.scope, user: p.user === null ? null : userJson(p.user), via: p.via };
 }
 
-export async function handleSignOut(request: Request, server: Parameters<typeof authenticate>[1], deps: SessionDeps): Promise<Response> {
+export async function handleSignOut(request: Request, server: PeerServer, deps: SessionDeps): Promise<Response> {
   const auth = await authenticate(request, server, deps); // refuses a cross-site sign-out (Origin)
   if (!auth.ok) return auth.response;
   const token = sessionToken(request);

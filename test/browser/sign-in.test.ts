@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { startServer, type RunningServer } from "../support/server.ts";
 import { api, makeKey } from "../support/admin.ts";
-import { CLIENT_SECRET, freePort, PROVIDER_HOST, startProvider, type TestProvider } from "../support/oidc-provider.ts";
+import { PROVIDER_HOST, serviceWithProvider, type ServiceWithProvider } from "../support/oidc-provider.ts";
 import { CADDY_HOST, startCaddy, type RunningCaddy } from "../support/caddy.ts";
 import { guardedPage, launchBrowser, screenshot, seriousViolations } from "./browser.ts";
 import { settled, shownIds } from "./dashboard-support.ts";
@@ -29,24 +29,26 @@ async function createInDashboard(page: Page, id: string): Promise<void> {
   await page.waitForSelector(`#links-body tr[data-id="${id}"]`);
 }
 
+/** At the provider's own pages (the dashboard's button was clicked): its login form as `login`, then its consent form. */
+async function throughProviderForms(page: Page, login: string): Promise<void> {
+  await page.waitForSelector('input[name="login"]');
+  expect(new URL(page.url()).hostname).toBe(PROVIDER_HOST);
+  await page.fill('input[name="login"]', login);
+  await page.fill('input[name="password"]', "any password");
+  await page.click('button[type="submit"]');
+  await page.waitForSelector('button[type="submit"]:has-text("Continue")');
+  await page.click('button[type="submit"]');
+}
+
 describe("through the OpenID provider", () => {
-  let provider: TestProvider;
+  let service: ServiceWithProvider;
   let server: RunningServer;
   let base: string;
-
   beforeAll(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    provider = await startProvider(base);
-    server = await startServer({
-      args: ["--port", String(port), "--base-url", base, "--oidc-issuer", provider.issuer, "--oidc-client-id", "shortener", "--oidc-admin-group", "admins", "--oidc-name", "Homelab ID"],
-      env: { SHORTENER_OIDC_CLIENT_SECRET: CLIENT_SECRET },
-    });
+    service = await serviceWithProvider(["--oidc-admin-group", "admins", "--oidc-name", "Homelab ID"]);
+    ({ server, base } = service);
   });
-  afterAll(async () => {
-    await server?.dispose();
-    await provider?.stop();
-  });
+  afterAll(() => service?.stop());
 
   /** From the dashboard's button through the provider's login and consent forms, back to the dashboard. */
   async function signInAs(login: string) {
@@ -55,13 +57,7 @@ describe("through the OpenID provider", () => {
     await g.page.waitForSelector("#sign-in:not([hidden])");
     expect(await g.page.textContent("#sign-in-oidc-button")).toBe(en.signin_with.replace("{name}", "Homelab ID"));
     await g.page.click("#sign-in-oidc-button");
-    await g.page.waitForSelector('input[name="login"]');
-    expect(new URL(g.page.url()).hostname).toBe(PROVIDER_HOST);
-    await g.page.fill('input[name="login"]', login);
-    await g.page.fill('input[name="password"]', "any password");
-    await g.page.click('button[type="submit"]');
-    await g.page.waitForSelector('button[type="submit"]:has-text("Continue")');
-    await g.page.click('button[type="submit"]');
+    await throughProviderForms(g.page, login);
     await g.page.waitForURL(`${base}/en/links`);
     // The provider's own pages ask for web fonts the guard blocks (their console errors); from here on it is ours.
     g.errors.length = 0;
@@ -143,22 +139,14 @@ describe("through the OpenID provider", () => {
 });
 
 describe("a private stats page, signing in through the provider", () => {
-  let provider: TestProvider;
+  let service: ServiceWithProvider;
   let server: RunningServer;
   let base: string;
   beforeAll(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    provider = await startProvider(base);
-    server = await startServer({
-      args: ["--port", String(port), "--base-url", base, "--oidc-issuer", provider.issuer, "--oidc-client-id", "shortener", "--stats-access", "key"],
-      env: { SHORTENER_OIDC_CLIENT_SECRET: CLIENT_SECRET },
-    });
+    service = await serviceWithProvider(["--stats-access", "key"]);
+    ({ server, base } = service);
   });
-  afterAll(async () => {
-    await server?.dispose();
-    await provider?.stop();
-  });
+  afterAll(() => service?.stop());
 
   test("from the stats page's sign-in, through the provider, back to the stats page itself", async () => {
     // The first user is the admin: every link's stats are hers.
@@ -169,12 +157,7 @@ describe("a private stats page, signing in through the provider", () => {
     await g.page.click(`a:has-text("${en.signin_submit}")`);
     await g.page.waitForSelector("#sign-in-oidc:not([hidden])");
     await g.page.click("#sign-in-oidc-button");
-    await g.page.waitForSelector('input[name="login"]');
-    await g.page.fill('input[name="login"]', "alice");
-    await g.page.fill('input[name="password"]', "any password");
-    await g.page.click('button[type="submit"]');
-    await g.page.waitForSelector('button[type="submit"]:has-text("Continue")');
-    await g.page.click('button[type="submit"]');
+    await throughProviderForms(g.page, "alice");
     await g.page.waitForURL(`${base}/en/stats/private-one`);
     // The stats page itself, not its "sign in to see this" page: the session cookie came along.
     await g.page.waitForSelector("h1");

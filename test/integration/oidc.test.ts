@@ -11,27 +11,19 @@ import { SQL } from "bun";
 import { startServer, type RunningServer } from "../support/server.ts";
 import { api, cli, makeKey } from "../support/admin.ts";
 import { eventually } from "../support/eventually.ts";
-import { CLIENT_SECRET, CookieWalker, freePort, PROVIDER_HOST, startProvider, type TestProvider } from "../support/oidc-provider.ts";
+import { CLIENT_SECRET, CookieWalker, freePort, PROVIDER_HOST, serviceWithProvider, type ServiceWithProvider, type TestProvider } from "../support/oidc-provider.ts";
 
+let service: ServiceWithProvider;
 let provider: TestProvider;
 let server: RunningServer;
 let base: string;
 const CALLBACK = () => `${base}/api/session/oidc/callback`;
 
 beforeAll(async () => {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  provider = await startProvider(base);
-  server = await startServer({
-    args: ["--port", String(port), "--base-url", base, "--oidc-issuer", provider.issuer, "--oidc-client-id", "shortener",
-      "--oidc-admin-group", "admins", "--oidc-allowed-group", "staff", "--oidc-name", "Test ID", "--create-access", "key"],
-    env: { SHORTENER_OIDC_CLIENT_SECRET: CLIENT_SECRET },
-  });
+  service = await serviceWithProvider(["--oidc-admin-group", "admins", "--oidc-allowed-group", "staff", "--oidc-name", "Test ID", "--create-access", "key"]);
+  ({ provider, server, base } = service);
 });
-afterAll(async () => {
-  await server?.dispose();
-  await provider?.stop();
-});
+afterAll(() => service?.stop());
 
 /** A browser that starts a sign-in: its flow cookie, and the provider's authorization URL. */
 async function started(next = "/en/links"): Promise<{ walker: CookieWalker; authorization: string }> {
@@ -312,12 +304,7 @@ async function ageSessions(days: number): Promise<void> {
 
 describe("configuration", () => {
   test("a wrong client secret: the provider refuses the client, code_refused (400)", async () => {
-    const port = await freePort();
-    const wrongBase = `http://127.0.0.1:${port}`;
-    const wrong = await startServer({
-      args: ["--port", String(port), "--base-url", wrongBase, "--oidc-issuer", provider.issuer, "--oidc-client-id", "shortener"],
-      env: { SHORTENER_OIDC_CLIENT_SECRET: "not-the-secret" },
-    });
+    const { server: wrong, base: wrongBase, stop } = await serviceWithProvider([], { provider, secret: "not-the-secret" });
     try {
       const walker = new CookieWalker();
       const start = await walker.go(`${wrongBase}/api/session/oidc`);
@@ -334,7 +321,7 @@ describe("configuration", () => {
       expect(logged).toContain("refused this client's credentials");
       expect(logged).not.toContain("not-the-secret");
     } finally {
-      await wrong.dispose();
+      await stop();
     }
   });
 
@@ -366,8 +353,7 @@ describe("configuration", () => {
   });
 
   test("--oidc-only: no pasted keys in the dashboard, bearer keys still work", async () => {
-    const port = await freePort();
-    const only = await startServer({ args: ["--port", String(port), "--base-url", `http://127.0.0.1:${port}`, "--oidc-issuer", provider.issuer, "--oidc-client-id", "shortener", "--oidc-only"] });
+    const { server: only, stop } = await serviceWithProvider(["--oidc-only"], { provider, secret: null });
     try {
       const key = makeKey(only.dbPath, "script");
       const r = await api(only.url, null, "POST", "/api/session", { key });
@@ -376,7 +362,7 @@ describe("configuration", () => {
       expect((await api(only.url, key, "GET", "/api/links")).status).toBe(200);
       expect((await api(only.url, null, "GET", "/api/session")).body.data.signIn).toEqual({ key: false, oidc: { name: PROVIDER_HOST, url: "/api/session/oidc" } });
     } finally {
-      await only.dispose();
+      await stop();
     }
   });
 });

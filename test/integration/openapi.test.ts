@@ -10,7 +10,7 @@ import { createLink, startServer, type RunningServer } from "../support/server.t
 import { api, makeKey } from "../support/admin.ts";
 import { contractSeen } from "../support/contract.ts";
 import { drained } from "../support/clicks.ts";
-import { CLIENT_SECRET, CookieWalker, freePort, startProvider } from "../support/oidc-provider.ts";
+import { CookieWalker, serviceWithProvider } from "../support/oidc-provider.ts";
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -88,13 +88,7 @@ test("one walk through every operation: every answer matches its schema", async 
 
 /** The OpenID sign-in's two routes, through a real provider (test/integration/oidc.test.ts tries them all). */
 async function oidcRound(): Promise<void> {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const provider = await startProvider(base);
-  const withOidc = await startServer({
-    args: ["--port", String(port), "--base-url", base, "--oidc-issuer", provider.issuer, "--oidc-client-id", "shortener"],
-    env: { SHORTENER_OIDC_CLIENT_SECRET: CLIENT_SECRET },
-  });
+  const { base, stop } = await serviceWithProvider();
   try {
     const walker = new CookieWalker();
     const start = await walker.go(`${base}/api/session/oidc`);
@@ -102,7 +96,6 @@ async function oidcRound(): Promise<void> {
     const callback = await walker.signInAtProvider(start.headers.get("location")!, "alice", `${base}/api/session/oidc/callback`);
     expect((await walker.go(callback)).status).toBe(200);
   } finally {
-    await withOidc.dispose();
-    await provider.stop();
+    await stop();
   }
 }

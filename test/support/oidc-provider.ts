@@ -9,7 +9,9 @@
 import { createServer, type Server } from "node:http";
 import { once } from "node:events";
 import Provider from "oidc-provider";
-export { freePort } from "./ports.ts";
+import { freePort } from "./ports.ts";
+import { startServer, type RunningServer } from "./server.ts";
+export { freePort };
 
 export const GROUPS: Record<string, string[]> = { alice: ["admins", "staff"], bob: ["staff"], carol: [] };
 export const CLIENT_ID = "shortener";
@@ -109,6 +111,32 @@ async function forge(provider: any, claims: Record<string, unknown>): Promise<st
   const input = `${part({ alg: "RS256", typ: "JWT", kid: published.keys[0]!.kid })}.${part(claims)}`;
   const signature = await crypto.subtle.sign("RSASSA-PKCS1-v1_5", keys.privateKey, new TextEncoder().encode(input));
   return `${input}.${Buffer.from(signature).toString("base64url")}`;
+}
+
+export type ServiceWithProvider = { server: RunningServer; base: string; provider: TestProvider; stop(): Promise<void> };
+
+/**
+ * The service on a port of its own, signing in through `provider` (default: a new one registered
+ * for this service's callback, stopped with it) as client "shortener"; `secret` null: none given.
+ */
+export async function serviceWithProvider(args: string[] = [], o: { provider?: TestProvider; secret?: string | null } = {}): Promise<ServiceWithProvider> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const provider = o.provider ?? (await startProvider(base));
+  const secret = o.secret === undefined ? CLIENT_SECRET : o.secret;
+  const server = await startServer({
+    args: ["--port", String(port), "--base-url", base, "--oidc-issuer", provider.issuer, "--oidc-client-id", CLIENT_ID, ...args],
+    env: secret === null ? {} : { SHORTENER_OIDC_CLIENT_SECRET: secret },
+  });
+  return {
+    server,
+    base,
+    provider,
+    async stop() {
+      await server.dispose();
+      if (o.provider === undefined) await provider.stop();
+    },
+  };
 }
 
 /**

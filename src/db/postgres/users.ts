@@ -1,7 +1,7 @@
 // Users in PostgreSQL (the UserRepository of src/auth/users.ts).
 
 import type { UserRepository } from "../../auth/users.ts";
-import { USER_COLUMNS, toUser, userChanged, type UserRow } from "../shared/user-rows.ts";
+import { USER_COLUMNS, signInUpdate, toUser, type UserRow } from "../shared/user-rows.ts";
 import { num, numOrNull, type Pg } from "./connect.ts";
 
 const row = (r: Record<string, unknown>): UserRow => ({
@@ -27,7 +27,7 @@ export function postgresUsers(sql: Pg): UserRepository {
   return {
     async upsert(identity, admin, now, touchAfterMs) {
       const known = await bySubject(identity.source, identity.subject);
-      if (known !== null && !userChanged(known, identity, admin === "first" ? known.admin : admin, now, touchAfterMs)) return known;
+      if (known !== null && signInUpdate(known, identity, admin, now, touchAfterMs) === null) return known;
       return await sql.begin(async (tx) => {
         await tx`SELECT pg_advisory_xact_lock(${FIRST_USER_LOCK})`;
         const [existing] = await tx.unsafe(`SELECT ${USER_COLUMNS} FROM users WHERE source = $1 AND subject = $2`, [identity.source, identity.subject]);
@@ -40,9 +40,10 @@ export function postgresUsers(sql: Pg): UserRepository {
           return toUser(row(created));
         }
         const user = toUser(row(existing));
-        const adminNow = admin === "first" ? user.admin : admin;
+        const write = signInUpdate(user, identity, admin, now, touchAfterMs);
+        if (write === null) return user;
         const [updated] = await tx.unsafe(`UPDATE users SET name = $1, email = $2, admin = $3, last_seen_at = $4 WHERE id = $5 RETURNING ${USER_COLUMNS}`, [
-          identity.name, identity.email, adminNow ? 1 : 0, now, user.id,
+          identity.name, identity.email, write.admin ? 1 : 0, now, user.id,
         ]);
         return toUser(row(updated));
       });

@@ -31,7 +31,12 @@ export function toUser(r: UserRow): User {
   };
 }
 
-/** Whether a sign-in has something to write: a new name, email or admin flag, or a stale last-seen. */
-export function userChanged(user: User, identity: Pick<Identity, "name" | "email">, admin: boolean, now: number, touchAfterMs: number): boolean {
-  return user.name !== identity.name || user.email !== identity.email || user.admin !== admin || now - user.lastSeenAt >= touchAfterMs;
+/**
+ * What a sign-in of a known user writes: the admin flag it leaves them with (under "first" their
+ * own), or null when nothing changed and last-seen is fresh (no write at all).
+ */
+export function signInUpdate(user: User, identity: Pick<Identity, "name" | "email">, admin: boolean | "first", now: number, touchAfterMs: number): { admin: boolean } | null {
+  const adminNow = admin === "first" ? user.admin : admin;
+  const changed = user.name !== identity.name || user.email !== identity.email || user.admin !== adminNow || now - user.lastSeenAt >= touchAfterMs;
+  return changed ? { admin: adminNow } : null;
 }

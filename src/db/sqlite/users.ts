@@ -3,7 +3,7 @@
 import type { Database } from "bun:sqlite";
 import type { User, UserRepository } from "../../auth/users.ts";
 import type { Synchronous } from "../../util/maybe.ts";
-import { USER_COLUMNS, toUser, userChanged, type UserRow } from "../shared/user-rows.ts";
+import { USER_COLUMNS, signInUpdate, toUser, type UserRow } from "../shared/user-rows.ts";
 
 export function sqliteUsers(db: Database): Synchronous<UserRepository> {
   const bySubject = db.query<UserRow, [string, string]>(`SELECT ${USER_COLUMNS} FROM users WHERE source = ? AND subject = ?`);
@@ -25,16 +25,16 @@ export function sqliteUsers(db: Database): Synchronous<UserRepository> {
       return toUser(insert.get(identity.source, identity.subject, identity.name, identity.email, first ? 1 : 0, now, now)!);
     }
     const known = toUser(row);
-    const adminNow = admin === "first" ? known.admin : admin;
-    if (!userChanged(known, identity, adminNow, now, touchAfterMs)) return known;
-    return toUser(update.get(identity.name, identity.email, adminNow ? 1 : 0, now, known.id)!);
+    const write = signInUpdate(known, identity, admin, now, touchAfterMs);
+    return write === null ? known : toUser(update.get(identity.name, identity.email, write.admin ? 1 : 0, now, known.id)!);
   });
 
   return {
     upsert(identity, admin, now, touchAfterMs) {
       // A read first: the usual answer (nothing changed) takes no write lock.
       const row = bySubject.get(identity.source, identity.subject);
-      if (row !== null && !userChanged(toUser(row), identity, admin === "first" ? row.admin === 1 : admin, now, touchAfterMs)) return toUser(row);
+      const known = row === null ? null : toUser(row);
+      if (known !== null && signInUpdate(known, identity, admin, now, touchAfterMs) === null) return known;
       return upsert.immediate(identity, admin, now, touchAfterMs);
     },
     byId(id) {

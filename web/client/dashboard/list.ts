@@ -64,21 +64,14 @@ export class LinkList {
     });
     this.prev.addEventListener("click", () => void this.turn(-1));
     this.next.addEventListener("click", () => void this.turn(1));
-    // An owner in a row (an admin's list) filters by them.
+    // A tag in a row, or its owner in an admin's list, filters by it.
     this.body.addEventListener("click", (e) => {
-      const owner = (e.target as Element).closest<HTMLElement>("button.owner");
-      if (!owner?.dataset.owner) return;
-      this.owner.value = owner.dataset.owner;
+      const chip = (e.target as Element).closest<HTMLElement>("button.tag, button.owner");
+      const [field, value] = chip?.dataset.tag ? [this.tag, chip.dataset.tag] : chip?.dataset.owner ? [this.owner, chip.dataset.owner] : [null, ""];
+      if (field === null) return;
+      field.value = value;
       this.filtersChanged(0);
-      this.owner.focus();
-    });
-    // A tag in a row filters by it.
-    this.body.addEventListener("click", (e) => {
-      const chip = (e.target as Element).closest<HTMLElement>("button.tag");
-      if (!chip?.dataset.tag) return;
-      this.tag.value = chip.dataset.tag;
-      this.filtersChanged(0);
-      this.tag.focus();
+      field.focus();
     });
   }
 

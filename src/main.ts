@@ -110,7 +110,9 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
     await storage.close();
     return 2;
   }
-  const clickFacts = createClickFactsSource({ trusted: parseTrustedProxies(config.trustProxy), geoipDb: config.geoipDb, salts: storage.salts, log });
+  // --trust-proxy, parsed once for everything that believes forwarded headers.
+  const trusted = parseTrustedProxies(config.trustProxy);
+  const clickFacts = createClickFactsSource({ trusted, geoipDb: config.geoipDb, salts: storage.salts, log });
   const deps = {
     config,
     storage,
@@ -121,7 +123,7 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
     sessions: storage.sessions,
     users: storage.users,
     oidc: config.oidc === null ? null : createOidcClient({ ...config.oidc, clientSecret: oidcSecret }),
-    headerIdentity: config.authHeader === null ? null : createHeaderIdentity(config.authHeader, parseTrustedProxies(config.trustProxy)),
+    headerIdentity: config.authHeader === null ? null : createHeaderIdentity(config.authHeader, trusted),
     overview: storage.overview,
     dailyCounts: storage.dailyCounts,
     credentialHash,
@@ -133,7 +135,7 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
     clickFacts,
     passwords: createPasswordGuard(),
     notFound: notFoundAnswer(config.notFoundRedirect),
-    trusted: parseTrustedProxies(config.trustProxy),
+    trusted,
     limiter: createRateLimiter(config.createRateLimit),
     log,
     version: VERSION,

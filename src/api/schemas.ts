@@ -12,7 +12,7 @@ import { LINK_STATUSES } from "../links/link.ts";
 import { MAX_TAGS } from "../links/options.ts";
 import { SCOPES } from "../auth/keys.ts";
 import { CONDITION_TYPES, DEVICES, MAX_CONDITIONS, MAX_RULES, MAX_VARIANTS, MAX_WEIGHT, MIN_VARIANTS, SYSTEMS } from "../links/rules.ts";
-import { REDIRECT_TYPES } from "../links/behaviour.ts";
+import { MAX_PASSWORD_LENGTH, REDIRECT_TYPES } from "../links/behaviour.ts";
 
 const closed = { additionalProperties: false } as const;
 type Literals<V extends readonly string[]> = { -readonly [K in keyof V]: TLiteral<V[K] & string> };
@@ -73,7 +73,7 @@ export const CreateFields = t.Object(
     tags: t.Optional(t.Union([t.String({ description: "comma-separated" }), t.Array(Tag, { maxItems: MAX_TAGS })])),
     rules: t.Optional(Rules),
     variants: t.Optional(Variants),
-    password: t.Optional(t.String({ minLength: 1, maxLength: 200, description: "visitors must give it; stored only as an argon2id hash" })),
+    password: t.Optional(t.String({ minLength: 1, maxLength: MAX_PASSWORD_LENGTH, description: "visitors must give it; stored only as an argon2id hash" })),
     redirect_type: t.Optional(t.Union([RedirectType, t.String({ pattern: "^30[1278]$" })])),
     valid_from: t.Optional(t.String({ description: "ISO 8601 with a zone; before it the link answers like an unknown id" })),
     fallback_url: t.Optional(t.String({ description: "where an expired, click-limited or disabled link sends visitors instead of its 410 page" })),
@@ -169,7 +169,7 @@ export const LinkChanges = t.Object(
     tags: t.Optional(t.Union([t.Array(Tag, { maxItems: MAX_TAGS }), t.String(), t.Null()])),
     rules: t.Optional(t.Union([Rules, t.Null()])),
     variants: t.Optional(t.Union([Variants, t.Null()])),
-    password: t.Optional(t.Union([t.String({ minLength: 1, maxLength: 200 }), t.Null()])),
+    password: t.Optional(t.Union([t.String({ minLength: 1, maxLength: MAX_PASSWORD_LENGTH }), t.Null()])),
     redirectType: t.Optional(t.Union([RedirectType, t.Null()])),
     validFrom: t.Optional(t.Union([t.String(), t.Null()])),
     fallbackUrl: t.Optional(t.Union([t.String(), t.Null()])),

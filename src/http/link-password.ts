@@ -7,16 +7,16 @@
 import { pickLanguage } from "../lang.ts";
 import { renderPassword } from "../../web/server/pages.ts";
 import { ENTRIES } from "./web-assets.generated.ts";
-import { HTML_HEADERS } from "./web.ts";
+import { HTML_HEADERS, PASSWORD_PAGE_CSP } from "./web.ts";
 import { apiError } from "./responses.ts";
 import { mediaType, readFormFields } from "./form-body.ts";
 import { MAX_PASSWORD_LENGTH } from "../links/behaviour.ts";
 import { createRateLimiter, type RateLimiter } from "./rate-limit.ts";
 
 /** Wrong passwords a client address may try per minute, over all links. */
-export const WRONG_PER_ADDRESS = 10;
+const WRONG_PER_ADDRESS = 10;
 /** Wrong passwords one link takes per minute, from everyone (a guessing farm of many addresses). */
-export const WRONG_PER_LINK = 60;
+const WRONG_PER_LINK = 60;
 export const PASSWORD_HEADER = "x-link-password";
 
 export type PasswordGuard = { perAddress: RateLimiter; perLink: RateLimiter };
@@ -86,7 +86,7 @@ export function passwordPage(request: Request, status: 401 | 403 | 429, notice: 
     status,
     headers: {
       ...HTML_HEADERS,
-      "Content-Security-Policy": HTML_HEADERS["Content-Security-Policy"].replace("form-action 'self'", "form-action 'self' http: https:"),
+      "Content-Security-Policy": PASSWORD_PAGE_CSP,
       "Content-Language": lang,
       Vary: "Accept-Language",
       "Cache-Control": "no-store",

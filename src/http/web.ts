@@ -20,9 +20,15 @@ export type WebDeps = {
 };
 
 // No inline script or style anywhere; the pages only talk to their own origin.
-const CSP =
+const csp = (formAction: string) =>
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; " +
-  "font-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+  `font-src 'self'; manifest-src 'self'; base-uri 'none'; form-action ${formAction}; frame-ancestors 'none'`;
+const CSP = csp("'self'");
+/**
+ * A link password page's: its form posts to this service, and the right password is answered by a
+ * 303 to the destination, which Chromium holds to form-action too.
+ */
+export const PASSWORD_PAGE_CSP = csp("'self' http: https:");
 
 export const HTML_HEADERS = {
   "Content-Type": "text/html; charset=utf-8",
@@ -72,7 +78,7 @@ const ROBOTS_TTL_MS = 60_000;
  * made it crawlable: `Disallow: /` with the pages and those links allowed (the longest rule wins;
  * `$` ends a link's path, so /abc does not allow /abcdef).
  */
-export function robotsTxt(crawlable: readonly string[]): string {
+function robotsTxt(crawlable: readonly string[]): string {
   const lines = ["User-agent: *", "Disallow: /api/", "Disallow: /stats/", ...LANGUAGES.map((l) => `Disallow: /${l}/stats/`)];
   lines.push("Allow: /$", "Allow: /assets/", "Allow: /favicon.ico$", ...LANGUAGES.map((l) => `Allow: /${l}/`));
   for (const id of crawlable) lines.push(`Allow: /${id}$`);

@@ -129,7 +129,7 @@ export function redirectWarning(redirectType: RedirectType): string | null {
 }
 
 const ARGON2ID = /^\$argon2id\$v=19\$m=\d{1,7},t=\d{1,3},p=\d{1,3}\$[A-Za-z0-9+/]{8,}\$[A-Za-z0-9+/]{16,}$/;
-export function isPasswordHash(text: string): boolean {
+function isPasswordHash(text: string): boolean {
   return ARGON2ID.test(text);
 }
 

@@ -34,7 +34,7 @@ export type Gone = { gone: GoneReason; fallback?: string };
 /** A click's verdict: the target to redirect to, or why the link answers 410. */
 export type Admission = Target | Gone;
 
-export const GONE: Record<GoneReason, Gone> = {
+const GONE: Record<GoneReason, Gone> = {
   disabled: { gone: "disabled" },
   expired: { gone: "expired" },
   blocked: { gone: "blocked" },
@@ -57,7 +57,7 @@ export function verdictBeforeBudget(target: Target, now: number): Admission | nu
 }
 
 /** The stored facts the rules read, as both engines' rows have them (flags 0/1, ms times, JSON text). */
-export type RuleFacts = {
+type RuleFacts = {
   expires_at: number | null; max_clicks: number | null; disabled: number; blocked: number; total_clicks: number;
   valid_from: number | null; fallback_url: string | null;
 };
@@ -81,7 +81,7 @@ export function targetOfLink(link: Link): Target {
   return { url: link.url, rules: clickRules({ ...rowFacts(link), total_clicks: link.totalClicks }), route: compileRoute(link.url, link) };
 }
 
-export function rowFacts(link: Link): Omit<RuleFacts, "total_clicks"> {
+function rowFacts(link: Link): Omit<RuleFacts, "total_clicks"> {
   return {
     expires_at: link.expiresAt, max_clicks: link.maxClicks, disabled: link.disabled ? 1 : 0, blocked: link.blocked ? 1 : 0,
     valid_from: link.validFrom, fallback_url: link.fallbackUrl,
@@ -101,7 +101,7 @@ export function routingOfRow(row: Pick<RouteFacts, "rules" | "variants">): Pick<
   };
 }
 
-export function clickRules(row: RuleFacts): ClickRules | null {
+function clickRules(row: RuleFacts): ClickRules | null {
   if (row.blocked === 0 && row.disabled === 0 && row.expires_at === null && row.max_clicks === null && row.valid_from === null) return null;
   // A blocked link never falls back: its owner's fallback could lead where the blocklist refuses.
   const fallback = row.fallback_url;

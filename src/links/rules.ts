@@ -4,7 +4,8 @@
 // import; every problem names the rule and condition (1-based, as the stats name rules).
 // How a click is routed by them is router.ts.
 
-import { BlockList, isIP } from "node:net";
+import { BlockList } from "node:net";
+import { parseCidr } from "../visits/client-ip.ts";
 import { parseInstant } from "./options.ts";
 import type { ErrorCode } from "../errors.ts";
 
@@ -154,22 +155,15 @@ function parseCondition(raw: unknown, at: string): Checked<Condition> {
 
 /** A range as written (an address alone is its own /32 or /128), or null when it is not one. */
 export function normalizeCidr(text: string): string | null {
-  const slash = text.indexOf("/");
-  const address = slash === -1 ? text : text.slice(0, slash);
-  const family = address.includes("%") ? 0 : isIP(address);
-  if (family === 0) return null;
-  const max = family === 4 ? 32 : 128;
-  const bitsText = slash === -1 ? String(max) : text.slice(slash + 1);
-  if (!/^\d{1,3}$/.test(bitsText) || Number(bitsText) > max) return null;
-  return `${address.toLowerCase()}/${Number(bitsText)}`;
+  const range = parseCidr(text);
+  return range === null ? null : `${range.address.toLowerCase()}/${range.bits}`;
 }
 
 /** A BlockList holding one range written by normalizeCidr. */
 export function cidrList(cidr: string): BlockList {
-  const slash = cidr.indexOf("/");
-  const address = cidr.slice(0, slash);
+  const range = parseCidr(cidr)!;
   const list = new BlockList();
-  list.addSubnet(address, Number(cidr.slice(slash + 1)), isIP(address) === 4 ? "ipv4" : "ipv6");
+  list.addSubnet(range.address, range.bits, range.type);
   return list;
 }
 

@@ -45,17 +45,24 @@ export function parseTrustedProxies(spec: string): TrustedProxies {
 }
 
 function addEntry(list: BlockList, entry: string): void {
-  const bad = () => new Error(`--trust-proxy: not an IP or CIDR: ${entry}`);
-  const slash = entry.indexOf("/");
-  const addr = slash < 0 ? entry : entry.slice(0, slash);
+  const range = parseCidr(entry);
+  if (range === null) throw new Error(`--trust-proxy: not an IP or CIDR: ${entry}`);
+  list.addSubnet(range.address, range.bits, range.type);
+}
+
+export type AddressRange = { address: string; bits: number; type: "ipv4" | "ipv6" };
+
+/** An address range as written ("10.0.0.0/8"; an address alone is its own /32 or /128), or null when it is not one. */
+export function parseCidr(text: string): AddressRange | null {
+  const slash = text.indexOf("/");
+  const address = slash < 0 ? text : text.slice(0, slash);
   // Zone ids ("fe80::1%eth0") pass isIP but mean nothing across hosts.
-  const family = addr.includes("%") ? 0 : isIP(addr);
-  if (family === 0) throw bad();
-  const type = family === 4 ? "ipv4" : "ipv6";
-  if (slash < 0) return list.addAddress(addr, type);
-  const bits = entry.slice(slash + 1);
-  if (!/^\d{1,3}$/.test(bits) || Number(bits) > (family === 4 ? 32 : 128)) throw bad();
-  list.addSubnet(addr, Number(bits), type);
+  const family = address.includes("%") ? 0 : isIP(address);
+  if (family === 0) return null;
+  const max = family === 4 ? 32 : 128;
+  const bits = slash < 0 ? String(max) : text.slice(slash + 1);
+  if (!/^\d{1,3}$/.test(bits) || Number(bits) > max) return null;
+  return { address, bits: Number(bits), type: family === 4 ? "ipv4" : "ipv6" };
 }
 
 /** The client's address: the peer, or — behind trusted proxies — the rightmost untrusted forwarded hop. */

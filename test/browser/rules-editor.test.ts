@@ -3,14 +3,14 @@
 // problem the server finds shown beside the rule it names, a create with a split, a password, a
 // permanent redirect and its warning, the password removed again; and the stats page's rule and
 // split breakdowns, shown only for a link that has them. axe-core runs with the editor open, and
-// screenshots (light, dark, phone) go to /tmp/rules-*.png.
+// screenshots (light, dark, phone) go to test-artifacts/screenshots/rules-*.png.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Browser, Locator, Page } from "playwright-core";
-import { MESSAGES } from "../../web/i18n/index.ts";
+import { format, MESSAGES } from "../../web/i18n/index.ts";
 import { api, madeLink, makeKey } from "../support/admin.ts";
 import { startServer, type RunningServer } from "../support/server.ts";
 import { drained } from "../support/clicks.ts";
-import { UA, click, guardedPage, hasHorizontalScroll, launchBrowser, seriousViolations } from "./browser.ts";
+import { UA, click, guardedPage, hasHorizontalScroll, launchBrowser, screenshot, seriousViolations } from "./browser.ts";
 import { choose, closed, focused, signedIn } from "./dashboard-support.ts";
 
 setDefaultTimeout(120_000);
@@ -21,7 +21,6 @@ let admin: string;
 const en = MESSAGES.en;
 const A = "https://example.com/version-two";
 const B = "https://m.example.com/";
-const say = (text: string, vars: Record<string, string | number>) => text.replace(/\{(\w+)\}/g, (_, k: string) => String(vars[k]));
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startServer({ args: ["--create-rate-limit", "0"] }), launchBrowser()]);
@@ -58,13 +57,9 @@ async function unfold(page: Page): Promise<void> {
 }
 
 /** Rule n's card, found by its accessible name ("Rule 2"), as a screen reader would. */
-const rule = (page: Page, n: number): Locator => page.getByRole("group", { name: say(en.rule_title, { n }), exact: true });
-const label = (text: string, n: number) => say(text, { n });
+const rule = (page: Page, n: number): Locator => page.getByRole("group", { name: format(en.rule_title, { n }), exact: true });
+const label = (text: string, n: number) => format(text, { n });
 const summaries = (page: Page) => page.locator("#lf-rules .rule-summary").allTextContents();
-
-async function shot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: `/tmp/rules-${name}.png` });
-}
 
 describe("rules editor", () => {
   test("two rules added, reordered and saved: the next clicks follow them in the new order; axe finds nothing", async () => {
@@ -74,7 +69,7 @@ describe("rules editor", () => {
     await edit(page, "ruled");
     // A plain link's dialog keeps the section folded: the simple case stays simple.
     expect(await page.isVisible("#lf-rule-add")).toBe(false);
-    await shot(page, "dialog-folded");
+    await screenshot(page, "rules-dialog-folded", false);
     await unfold(page);
 
     await page.click("#lf-rule-add");
@@ -89,22 +84,22 @@ describe("rules editor", () => {
     const second = rule(page, 2);
     expect(await second.getByLabel(label(en.condition_value, 1), { exact: true }).inputValue()).toBe("mobile");
     await second.getByLabel(en.rule_url, { exact: true }).fill(B);
-    const queryWords = say(en.rule_summary, { conditions: say(en.summary_query, { key: "v", value: "2" }), destination: A });
-    const deviceWords = say(en.rule_summary, { conditions: say(en.summary_device, { value: en.device_mobile }), destination: B });
+    const queryWords = format(en.rule_summary, { conditions: format(en.summary_query, { key: "v", value: "2" }), destination: A });
+    const deviceWords = format(en.rule_summary, { conditions: format(en.summary_device, { value: en.device_mobile }), destination: B });
     expect(await summaries(page)).toEqual([queryWords, deviceWords]);
     // The first rule cannot move up, the last not down.
     expect(await first.getByRole("button", { name: label(en.rule_move_up, 1) }).isDisabled()).toBe(true);
     expect(await second.getByRole("button", { name: label(en.rule_move_down, 2) }).isDisabled()).toBe(true);
     expect(await seriousViolations(page), "dialog with the rules editor").toEqual([]);
     expect(await hasHorizontalScroll(page)).toBe(false);
-    await shot(page, "editor-light");
+    await screenshot(page, "rules-editor-light", false);
 
     // The device rule goes first; focus stays on the card's move buttons, and the move is said.
     await second.getByRole("button", { name: label(en.rule_move_up, 2) }).click();
     expect(await summaries(page)).toEqual([deviceWords, queryWords]);
     expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe(label(en.rule_move_down, 1));
     expect(await page.textContent("#lf-rules-status")).toBe(label(en.rule_moved, 1));
-    await shot(page, "editor-reordered");
+    await screenshot(page, "rules-editor-reordered", false);
 
     await page.click("#lf-submit");
     await closed(page, "link-dialog");
@@ -152,7 +147,7 @@ describe("rules editor", () => {
     // Empty: said without asking the server.
     const error = second.locator(":scope > .field-error");
     await error.waitFor();
-    expect(await error.textContent()).toBe(`${say(en.problem_condition, { rule: 2, condition: 1 })}: ${en.err_rule_value_missing}`);
+    expect(await error.textContent()).toBe(`${format(en.problem_condition, { rule: 2, condition: 1 })}: ${en.err_rule_value_missing}`);
     expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-invalid"))).toBe("true");
 
     await second.getByLabel(label(en.condition_value, 1), { exact: true }).fill("not-a-range");
@@ -160,12 +155,12 @@ describe("rules editor", () => {
     await page.click("#lf-submit");
     // The server's check names rule 2, condition 1; the editor shows it there and focuses the value.
     await page.waitForFunction(() => /cidr/.test(document.querySelectorAll("#lf-rules .rule")[1]?.querySelector(".rule-body > .field-error")?.textContent ?? ""));
-    expect(await error.textContent()).toStartWith(`${say(en.problem_condition, { rule: 2, condition: 1 })}: cidr must be`);
+    expect(await error.textContent()).toStartWith(`${format(en.problem_condition, { rule: 2, condition: 1 })}: cidr must be`);
     expect(await second.getByLabel(label(en.condition_value, 1), { exact: true }).getAttribute("aria-invalid")).toBe("true");
     expect(await page.evaluate(() => (document.activeElement as HTMLInputElement).value)).toBe("not-a-range");
     expect(await rule(page, 1).locator(":scope > .field-error").isHidden()).toBe(true);
     expect(await seriousViolations(page), "rules editor with a problem shown").toEqual([]);
-    await shot(page, "editor-error");
+    await screenshot(page, "rules-editor-error", false);
     expect((await stored("bad-rule")).rules).toEqual([]);
 
     await second.getByLabel(label(en.condition_value, 1), { exact: true }).fill("203.0.113.0/24");
@@ -207,7 +202,7 @@ describe("rules editor", () => {
     expect(await split.locator(".variant-share").allTextContents()).toEqual(["25%", "75%"]);
     expect(await split.getByRole("button", { name: label(en.variant_remove, 1) }).isDisabled()).toBe(true); // two at least
     expect(await seriousViolations(page), "create dialog with every behaviour field").toEqual([]);
-    await shot(page, "create-behaviour");
+    await screenshot(page, "rules-create-behaviour", false);
     await page.click("#lf-submit");
     await closed(page, "link-dialog");
 
@@ -282,7 +277,7 @@ describe("rules editor", () => {
         return d.scrollWidth <= d.clientWidth + 1;
       });
       expect(dialogFits).toBe(true);
-      await shot(page, `editor-${scheme}-${width}`);
+      await screenshot(page, `rules-editor-${scheme}-${width}`, false);
       expect(g.errors).toEqual([]);
       await g.context.close();
     });
@@ -319,7 +314,7 @@ describe("stats page", () => {
       await page.goto(`${server.url}/en/stats/routed`);
       await page.waitForFunction(() => document.getElementById("kpi-total")?.textContent === "6");
       expect(await page.isVisible("#bd-rule-card")).toBe(true);
-      expect(await page.locator("#bd-rule li").allTextContents()).toEqual([`${say(en.rule_title, { n: 1 })}3`, `${say(en.rule_title, { n: 2 })}2`, `${en.rule_default}1`]);
+      expect(await page.locator("#bd-rule li").allTextContents()).toEqual([`${format(en.rule_title, { n: 1 })}3`, `${format(en.rule_title, { n: 2 })}2`, `${en.rule_default}1`]);
       expect(await page.isVisible("#bd-variant-card")).toBe(true);
       const variants = await page.locator("#bd-variant li .bar-name").allTextContents();
       expect(variants.every((v) => v.startsWith("https://m.example.com/"))).toBe(true);
@@ -330,9 +325,9 @@ describe("stats page", () => {
       expect(await page.isVisible("#col-rule")).toBe(true);
       expect(await page.isVisible("#col-variant")).toBe(true);
       const ruleCells = await page.locator("#recent-table tbody tr").evaluateAll((rows) => rows.map((r) => r.children[7]?.textContent));
-      expect(ruleCells.sort()).toEqual([...Array(3).fill(say(en.rule_title, { n: 1 })), ...Array(2).fill(say(en.rule_title, { n: 2 })), en.rule_default].sort());
+      expect(ruleCells.sort()).toEqual([...Array(3).fill(format(en.rule_title, { n: 1 })), ...Array(2).fill(format(en.rule_title, { n: 2 })), en.rule_default].sort());
       expect(await seriousViolations(page), `${scheme} stats page with rules`).toEqual([]);
-      await page.screenshot({ path: `/tmp/rules-stats-${scheme}.png`, fullPage: true });
+      await screenshot(page, `rules-stats-${scheme}`);
       expect(g.errors).toEqual([]);
       await g.context.close();
     }

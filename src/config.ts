@@ -88,6 +88,18 @@ export const FLAGS: readonly Flag[] = [
   { name: "version", value: false, help: "print the version and exit" },
   { name: "scope", value: true, help: "admin (every link) or create (creates links, sees only its own); default admin, or the user's own with --user", command: "key" },
   { name: "user", value: true, help: "with key create: the user the key acts as (their links); a name from `shortener user list`", command: "key" },
+  { name: "from", value: true, help: "import: the source, shlink, yourls, kutt, bitly or csv (README: Moving from another shortener)", command: "import" },
+  { name: "url", value: true, help: "import from shlink or kutt: where it answers, e.g. https://s.example.org", command: "import" },
+  { name: "api-key-file", value: true, help: "import from shlink or kutt: a file holding its API key (or SHLINK_API_KEY, KUTT_API_KEY)", command: "import" },
+  { name: "source-db", value: true, help: "import from yourls: its database, mysql://user:password@host:3306/yourls (read only)", command: "import" },
+  { name: "prefix", value: true, help: "import from yourls: its table prefix (default yourls_)", command: "import" },
+  { name: "token", value: true, help: "import from bitly: an access token (or BITLY_TOKEN)", command: "import" },
+  { name: "group", value: true, help: "import from bitly: the group's guid (default: every group the token sees)", command: "import" },
+  { name: "file", value: true, help: "import from csv: the file", command: "import" },
+  { name: "map", value: true, help: "import from csv: our field=its column, e.g. long=Destination,alias=Keyword,created=Date,tags=Tags", command: "import" },
+  { name: "on-conflict", value: true, help: "import: fail (default: nothing is written), skip, or rename (a new id) for codes that cannot be kept", command: "import" },
+  { name: "dry-run", value: false, help: "import: say what would happen, write nothing", command: "import" },
+  { name: "visits", value: false, help: "import: the click history too (visits, or the counts Kutt and Bitly keep)", command: "import" },
 ];
 
 export type ParsedArgs = {

@@ -49,6 +49,7 @@ export async function withRules(engine: EngineStorage): Promise<Storage> {
     sessions: createSessionStore(engine.sessions),
     users: engine.users,
     salts: engine.salts,
+    imports: engine.imports,
     ...createOverview(engine.overview),
     ping: engine.ping,
     size: engine.size,

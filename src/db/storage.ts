@@ -12,6 +12,7 @@ import type { UserRepository } from "../auth/users.ts";
 import type { DailyCounts, OverviewReader, OverviewSource } from "../stats/overview.ts";
 import type { MaybePromise } from "../util/maybe.ts";
 import type { SaltStore } from "../visits/visitor-id.ts";
+import type { ImportTarget } from "../imports/target.ts";
 
 export type Engine = "sqlite" | "postgres";
 
@@ -41,6 +42,8 @@ export type EngineStorage = Database & {
   users: UserRepository;
   /** The day's visitor salts, read on the click thread to pick a split's variant (the recorder has its own). */
   salts: SaltStore;
+  /** What `shortener import` writes (links, visits and counts from another shortener, with how far it got). */
+  imports: ImportTarget;
   /** Keeps the link store's cache in step with changes made by other instances (PostgreSQL); stopped by close(). */
   follow?(links: LinkStore): Promise<void>;
 };
@@ -54,6 +57,7 @@ export type Storage = Database & {
   sessions: SessionStore;
   users: UserRepository;
   salts: SaltStore;
+  imports: ImportTarget;
   overview: OverviewReader;
   dailyCounts: DailyCounts;
 };

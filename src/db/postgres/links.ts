@@ -5,7 +5,8 @@
 
 import type { Link } from "../../links/link.ts";
 import { targetOfRow } from "../../links/click-rules.ts";
-import { behaviourOf, EVERY_LINK, type ClickBudget, type LinkRepository } from "../../links/store.ts";
+import type { TransactionSQL } from "bun";
+import { behaviourOf, EVERY_LINK, type ClickBudget, type LinkRepository, type NewLink } from "../../links/store.ts";
 import { behaviourValues, LINK_COLUMNS, otherDestinations, TARGET_SQL, toLink } from "../shared/link-rows.ts";
 import { changedColumns } from "../shared/link-columns.ts";
 import { LINK_DATA_TABLES } from "../shared/tables.ts";
@@ -25,22 +26,7 @@ export function postgresLinks(sql: Pg): LinkRepository {
   };
 
   return {
-    insert: (id, link, now) =>
-      sql.begin(async (tx) => {
-        const b = behaviourValues(behaviourOf(link));
-        const inserted = await tx`
-          INSERT INTO links (id, url, created_at, owner_key_id, owner_user_id, expires_at, max_clicks, rules, variants, password_hash, redirect_type, valid_from, fallback_url, crawlable)
-          SELECT ${id}, ${link.url}, ${now}, ${link.ownerKeyId ?? null}, ${link.ownerUserId ?? null}, ${link.expiresAt ?? null}, ${link.maxClicks ?? null},
-            ${b[0]}, ${b[1]}, ${b[2]}, ${b[3]}, ${b[4]}, ${b[5]}, ${b[6]}
-          WHERE NOT EXISTS (SELECT 1 FROM retired_ids WHERE id = ${id})
-          ON CONFLICT (id) DO NOTHING
-          RETURNING seq`;
-        if (inserted.length === 0) return (await tx`SELECT 1 FROM retired_ids WHERE id = ${id}`).length > 0 ? "retired" : "taken";
-        const seq = num(inserted[0].seq);
-        const tags = [...new Set(link.tags ?? [])];
-        if (tags.length > 0) await tx`INSERT INTO link_tags (link_seq, tag) SELECT ${seq}, unnest(${sql.array(tags, "TEXT")}::text[])`;
-        return seq;
-      }),
+    insert: (id, link, now) => sql.begin((tx) => insertLinkIn(tx, sql, id, link, now)),
     async target(id) {
       const [row] = await sql.unsafe(TARGET, [id]);
       return targetOfRow({
@@ -138,4 +124,21 @@ export function postgresClickBudget(sql: Pg): ClickBudget {
     },
     deleted: (id) => answered.delete(id),
   };
+}
+
+/** Inserts under id inside the caller's transaction (a create's own, or an import's page with its keys). */
+export async function insertLinkIn(tx: TransactionSQL, sql: Pg, id: string, link: NewLink, now: number): Promise<number | "taken" | "retired"> {
+  const b = behaviourValues(behaviourOf(link));
+  const inserted = await tx`
+    INSERT INTO links (id, url, created_at, owner_key_id, owner_user_id, expires_at, max_clicks, rules, variants, password_hash, redirect_type, valid_from, fallback_url, crawlable)
+    SELECT ${id}, ${link.url}, ${now}, ${link.ownerKeyId ?? null}, ${link.ownerUserId ?? null}, ${link.expiresAt ?? null}, ${link.maxClicks ?? null},
+      ${b[0]}, ${b[1]}, ${b[2]}, ${b[3]}, ${b[4]}, ${b[5]}, ${b[6]}
+    WHERE NOT EXISTS (SELECT 1 FROM retired_ids WHERE id = ${id})
+    ON CONFLICT (id) DO NOTHING
+    RETURNING seq`;
+  if (inserted.length === 0) return (await tx`SELECT 1 FROM retired_ids WHERE id = ${id}`).length > 0 ? "retired" : "taken";
+  const seq = num(inserted[0].seq);
+  const tags = [...new Set(link.tags ?? [])];
+  if (tags.length > 0) await tx`INSERT INTO link_tags (link_seq, tag) SELECT ${seq}, unnest(${sql.array(tags, "TEXT")}::text[])`;
+  return seq;
 }

@@ -182,6 +182,25 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE sessions ADD CONSTRAINT sessions_one_owner CHECK ((key_hash IS NULL) <> (user_id IS NULL));
   CREATE INDEX sessions_by_user ON sessions(user_id) WHERE user_id IS NOT NULL;
   `,
+
+  // 4: SQLite's 9 (imports remembered, imported visits marked).
+  `
+  CREATE TABLE import_links (
+    source  text NOT NULL,
+    code    text NOT NULL,
+    link_id text NOT NULL,
+    PRIMARY KEY (source, code)
+  );
+  CREATE INDEX import_links_by_link ON import_links(link_id);
+  CREATE TABLE import_cursors (
+    source text NOT NULL,
+    scope  text NOT NULL,
+    cursor text NOT NULL,
+    PRIMARY KEY (source, scope)
+  );
+  ALTER TABLE visit_batches ADD COLUMN imported smallint NOT NULL DEFAULT 0;
+  ALTER TABLE daily_rollup ADD COLUMN imported bigint NOT NULL DEFAULT 0;
+  `,
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.length;

@@ -2,6 +2,7 @@
 // date first, and the link cache kept in step with the other instances (link-changes.ts).
 
 import { postgresSalts } from "./visitor-salts.ts";
+import { postgresImports } from "./imports.ts";
 import type { EngineStorage } from "../storage.ts";
 import { describeLocation } from "../storage.ts";
 import { connectPostgres, num } from "./connect.ts";
@@ -40,6 +41,7 @@ export async function openPostgresStorage(url: string, password: string | null):
       sessions: postgresSessions(sql),
       users: postgresUsers(sql),
       salts: postgresSalts(sql),
+      imports: postgresImports(sql),
       async follow(links) {
         stopFollowing = await watchLinkChanges(sql, links.forget);
       },

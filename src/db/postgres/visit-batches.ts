@@ -6,40 +6,47 @@
 import type { TransactionSQL } from "bun";
 import type { Visit } from "../../visits/visit.ts";
 import type { BatchStore } from "../../visits/visit-queue.ts";
-import { dayCache, FIRST_IN_DAY, FIRST_IN_HOUR, hourCache, hourOf, linkTotals, summarize, withoutFallbacks, type DimensionRow, type Rollups } from "../../visits/rollup.ts";
+import { dayCache, FIRST_IN_DAY, FIRST_IN_HOUR, hourCache, hourOf, linkTotals, NO_FIRST_VISITS, summarize, withoutFallbacks, type BatchKind, type DimensionRow, type LinkTotal, type Rollups } from "../../visits/rollup.ts";
 import { CAPPED_DIMENSIONS, foldOther, type StoredValues } from "../../visits/other.ts";
 import { batchRows } from "../../visits/visit-batch.ts";
 import { GRACE_MS, oldestKeptDay } from "../../visits/visitor-id.ts";
 import { num, type Pg } from "./connect.ts";
+import type { CountRows } from "../../imports/target.ts";
 
 export function postgresBatches(sql: Pg, now: () => number): BatchStore {
-  return {
-    write: (received) =>
-      sql.begin(async (tx) => {
-        const { clicks: all, fallbacks } = withoutFallbacks(received);
-        if (fallbacks.length > 0) await addFallbacks(tx, sql, fallbacks);
-        // The links of the batch, locked in id order; a link missing here was deleted, and its
-        // visits are not written (its rollups are gone for good).
-        const totals = [...linkTotals(all)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-        const ids = totals.map(([id]) => id);
-        const present = new Set(
-          (await tx`SELECT id FROM links WHERE id = ANY(${sql.array(ids, "TEXT")}) ORDER BY id FOR UPDATE`).map((r: { id: string }) => r.id),
-        );
-        const kept = totals.filter(([id]) => present.has(id));
-        if (kept.length > 0) {
-          await tx`
-            UPDATE links AS l SET total_clicks = l.total_clicks + v.total, human_clicks = l.human_clicks + v.humans,
-              last_click_at = GREATEST(l.last_click_at, v.last_ts)
-            FROM unnest(${sql.array(kept.map(([id]) => id), "TEXT")}::text[], ${sql.array(kept.map(([, t]) => t.total), "INT8")}::int8[],
-                        ${sql.array(kept.map(([, t]) => t.humans), "INT8")}::int8[], ${sql.array(kept.map(([, t]) => t.lastTs), "INT8")}::int8[])
-              AS v(id, total, humans, last_ts)
-            WHERE l.id = v.id`;
-        }
-        const batch = present.size === ids.length ? all : all.filter((v) => present.has(v.linkId));
-        if (batch.length > 0) await writeVisits(tx, sql, batch, now());
-        return { gone: all.length - batch.length };
-      }),
-  };
+  return { write: (received) => sql.begin((tx) => writeBatchIn(tx, sql, received, "recorded", now())) };
+}
+
+/**
+ * One batch inside the caller's transaction: the recorder's, or an import's with its cursor
+ * (imported: marked, and counted as no unique visitors).
+ */
+export async function writeBatchIn(tx: TransactionSQL, sql: Pg, received: Visit[], kind: BatchKind, at: number): Promise<{ gone: number }> {
+  const { clicks: all, fallbacks } = withoutFallbacks(received);
+  if (fallbacks.length > 0) await addFallbacks(tx, sql, fallbacks);
+  // The links of the batch, locked in id order; a link missing here was deleted, and its
+  // visits are not written (its rollups are gone for good).
+  const totals = [...linkTotals(all)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const ids = totals.map(([id]) => id);
+  const present = new Set(
+    (await tx`SELECT id FROM links WHERE id = ANY(${sql.array(ids, "TEXT")}) ORDER BY id FOR UPDATE`).map((r: { id: string }) => r.id),
+  );
+  const kept = totals.filter(([id]) => present.has(id));
+  if (kept.length > 0) await addTotals(tx, sql, kept);
+  const batch = present.size === ids.length ? all : all.filter((v) => present.has(v.linkId));
+  if (batch.length > 0) await writeVisits(tx, sql, batch, kind, at);
+  return { gone: all.length - batch.length };
+}
+
+/** Adds to the totals shown in the link list (the rows locked by the caller, in id order). */
+async function addTotals(tx: TransactionSQL, sql: Pg, totals: [string, LinkTotal][]): Promise<void> {
+  await tx`
+    UPDATE links AS l SET total_clicks = l.total_clicks + v.total, human_clicks = l.human_clicks + v.humans,
+      last_click_at = GREATEST(l.last_click_at, v.last_ts)
+    FROM unnest(${sql.array(totals.map(([id]) => id), "TEXT")}::text[], ${sql.array(totals.map(([, t]) => t.total), "INT8")}::int8[],
+                ${sql.array(totals.map(([, t]) => t.humans), "INT8")}::int8[], ${sql.array(totals.map(([, t]) => t.lastTs), "INT8")}::int8[])
+      AS v(id, total, humans, last_ts)
+    WHERE l.id = v.id`;
 }
 
 /** Visitors a fallback URL took: counted only while their link exists (a delete took its rows). */
@@ -56,26 +63,40 @@ async function addFallbacks(tx: TransactionSQL, sql: Pg, rows: DimensionRow[]): 
     ON CONFLICT (link_id, dimension, day, name) DO UPDATE SET total = t.total + excluded.total, bots = t.bots + excluded.bots`;
 }
 
-async function writeVisits(tx: TransactionSQL, sql: Pg, batch: Visit[], at: number): Promise<void> {
+async function writeVisits(tx: TransactionSQL, sql: Pg, batch: Visit[], kind: BatchKind, at: number): Promise<void> {
   const raw = batchRows(batch);
+  const imported = kind === "imported" ? 1 : 0;
   await tx`
-    INSERT INTO visit_batches (link_id, first_ts, last_ts, humans, visits)
-    SELECT * FROM unnest(${sql.array(raw.map((r) => r.linkId), "TEXT")}::text[], ${sql.array(raw.map((r) => r.firstTs), "INT8")}::int8[],
+    INSERT INTO visit_batches (link_id, first_ts, last_ts, humans, visits, imported)
+    SELECT *, ${imported}::int2 FROM unnest(${sql.array(raw.map((r) => r.linkId), "TEXT")}::text[], ${sql.array(raw.map((r) => r.firstTs), "INT8")}::int8[],
                          ${sql.array(raw.map((r) => r.lastTs), "INT8")}::int8[], ${sql.array(raw.map((r) => r.humans), "INT4")}::int4[],
                          ${sql.array(raw.map((r) => r.visits), "TEXT")}::text[])`;
-  const summed = summarize(batch, await firstVisits(tx, sql, batch, at));
+  const summed = summarize(batch, imported ? NO_FIRST_VISITS(batch.length) : await firstVisits(tx, sql, batch, at));
+  await writeRollups(tx, sql, summed, imported);
+}
+
+/** Counts an import brought (no raw visits), inside the caller's transaction: the links' totals and the rollup rows. */
+export async function writeCountsIn(tx: TransactionSQL, sql: Pg, rows: CountRows): Promise<void> {
+  const totals = [...rows.totals].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  await tx`SELECT id FROM links WHERE id = ANY(${sql.array(totals.map(([id]) => id), "TEXT")}) ORDER BY id FOR UPDATE`;
+  if (totals.length > 0) await addTotals(tx, sql, totals);
+  await writeRollups(tx, sql, { daily: rows.daily, hourly: [], dimensions: rows.dimensions, utm: [] }, 1);
+}
+
+async function writeRollups(tx: TransactionSQL, sql: Pg, summed: Rollups, imported: 0 | 1): Promise<void> {
   const { daily, hourly, dimensions, utm } = foldOther(summed, await stored(tx, sql, summed));
   const col = <T,>(rows: T[], pick: (r: T) => string | number) => rows.map(pick);
   const text = (values: (string | number)[]) => sql.array(values, "TEXT");
   const int8 = (values: (string | number)[]) => sql.array(values, "INT8");
   if (daily.length > 0) {
     await tx`
-      INSERT INTO daily_rollup AS t (link_id, day, total, bots, uniques, unique_bots)
-      SELECT * FROM unnest(${text(col(daily, (r) => r.linkId))}::text[], ${text(col(daily, (r) => r.day))}::text[], ${int8(col(daily, (r) => r.total))}::int8[],
+      INSERT INTO daily_rollup AS t (link_id, day, total, bots, uniques, unique_bots, imported)
+      SELECT *, total * ${imported}::int8 FROM unnest(${text(col(daily, (r) => r.linkId))}::text[], ${text(col(daily, (r) => r.day))}::text[], ${int8(col(daily, (r) => r.total))}::int8[],
                            ${int8(col(daily, (r) => r.bots))}::int8[], ${int8(col(daily, (r) => r.uniques))}::int8[], ${int8(col(daily, (r) => r.uniqueBots))}::int8[])
+        AS v(link_id, day, total, bots, uniques, unique_bots)
       ORDER BY 1, 2
       ON CONFLICT (link_id, day) DO UPDATE SET total = t.total + excluded.total, bots = t.bots + excluded.bots,
-        uniques = t.uniques + excluded.uniques, unique_bots = t.unique_bots + excluded.unique_bots`;
+        uniques = t.uniques + excluded.uniques, unique_bots = t.unique_bots + excluded.unique_bots, imported = t.imported + excluded.imported`;
   }
   if (hourly.length > 0) {
     await tx`

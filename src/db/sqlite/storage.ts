@@ -12,6 +12,7 @@ import { sqliteSessions } from "./sessions.ts";
 import { sqliteUsers } from "./users.ts";
 import { sqliteSalts } from "./visitor-salts.ts";
 import { sqliteOverview } from "./overview.ts";
+import { sqliteImports } from "./imports.ts";
 import { startSqliteReader, type SqliteReader } from "./reader.ts";
 
 /**
@@ -45,6 +46,7 @@ export async function openSqliteStorage(path: string, busyTimeoutMs: number, rea
     sessions: sqliteSessions(db),
     users: sqliteUsers(db),
     salts: sqliteSalts(db),
+    imports: sqliteImports(db),
     ping() {
       db.query("SELECT 1").get();
     },

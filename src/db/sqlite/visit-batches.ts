@@ -4,12 +4,13 @@
 
 import type { Database } from "bun:sqlite";
 import type { Visit } from "../../visits/visit.ts";
-import { linkTotals, summarize, withoutFallbacks, type Rollups } from "../../visits/rollup.ts";
+import { linkTotals, NO_FIRST_VISITS, summarize, withoutFallbacks, type BatchKind, type Rollups } from "../../visits/rollup.ts";
 import { CAPPED_DIMENSIONS, foldOther, type StoredValues } from "../../visits/other.ts";
 import { createVisitQueue, type BatchStore, type QueueOptions, type VisitWriter } from "../../visits/visit-queue.ts";
 import { batchRows } from "../../visits/visit-batch.ts";
 import type { Synchronous } from "../../util/maybe.ts";
 import type { SeenMarks, SeenVisitors } from "./seen-visitors.ts";
+import type { CountRows } from "../../imports/target.ts";
 
 export type WriterOptions = QueueOptions & {
   /** The visitors seen per day and hour (uniques); without it every visit counts as a new visitor. */
@@ -24,11 +25,32 @@ export function createVisitWriter(db: Database, options: WriterOptions = {}): Sy
 
 /** `seen`: the visitors seen per day and hour (uniques); without it every visit counts as a new visitor. */
 export function sqliteBatches(db: Database, seen: SeenVisitors | null, now: () => number): BatchStore {
-  const insertBatch = db.query(`INSERT INTO visit_batches (link_id, first_ts, last_ts, humans, visits) VALUES (?, ?, ?, ?, ?)`);
+  const writeBatch = batchWriter(db, seen, now).visits;
+  return {
+    write(batch) {
+      // IMMEDIATE: the batch is all writes; taking the lock first avoids a busy upgrade midway.
+      const { gone, marks } = writeBatch.immediate(batch, "recorded");
+      // Only after the commit: a batch that failed is written again later and must find its visitors unseen.
+      return { gone, committed: marks === null ? undefined : () => seen!.commit(marks.added) };
+    },
+  };
+}
+
+/**
+ * What an import writes, inside the caller's transaction (with its cursor): visits, marked imported
+ * and counting no unique visitors; and the counts a source keeps instead of visits.
+ */
+export function sqliteImportWriter(db: Database): { visits(visits: Visit[]): void; counts(rows: CountRows): void } {
+  const writer = batchWriter(db, null, Date.now);
+  return { visits: (visits) => void writer.visits(visits, "imported"), counts: writer.counts };
+}
+
+function batchWriter(db: Database, seen: SeenVisitors | null, now: () => number) {
+  const insertBatch = db.query(`INSERT INTO visit_batches (link_id, first_ts, last_ts, humans, visits, imported) VALUES (?, ?, ?, ?, ?, ?)`);
   const addDaily = db.query(
-    `INSERT INTO daily_rollup (link_id, day, total, bots, uniques, unique_bots) VALUES (?, ?, ?, ?, ?, ?)
+    `INSERT INTO daily_rollup (link_id, day, total, bots, uniques, unique_bots, imported) VALUES (?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (link_id, day) DO UPDATE SET total = total + excluded.total, bots = bots + excluded.bots,
-       uniques = uniques + excluded.uniques, unique_bots = unique_bots + excluded.unique_bots`,
+       uniques = uniques + excluded.uniques, unique_bots = unique_bots + excluded.unique_bots, imported = imported + excluded.imported`,
   );
   const addHourly = db.query(
     `INSERT INTO hourly_rollup (link_id, hour, total, bots, uniques, unique_bots) VALUES (?, ?, ?, ?, ?, ?)
@@ -67,7 +89,8 @@ export function sqliteBatches(db: Database, seen: SeenVisitors | null, now: () =
   );
 
   /** Writes a batch; returns how many of its visits belonged to links deleted meanwhile, and its new visitors. */
-  const writeBatch = db.transaction((received: Visit[]): { gone: number; marks: SeenMarks | null } => {
+  const visits = db.transaction((received: Visit[], kind: BatchKind): { gone: number; marks: SeenMarks | null } => {
+    const imported = kind === "imported" ? 1 : 0;
     const { clicks: all, fallbacks } = withoutFallbacks(received);
     for (const r of fallbacks) addFallback.run(r.linkId, r.dimension, r.day, r.name, r.total, r.bots);
     let deleted: Set<string> | null = null;
@@ -77,24 +100,25 @@ export function sqliteBatches(db: Database, seen: SeenVisitors | null, now: () =
     // A deleted link's visits and rollups are gone for good: clicks still queued for it are not
     // written back (DELETE runs in its own transaction, so this check sees it or not at all).
     const batch = deleted === null ? all : all.filter((v) => !deleted.has(v.linkId));
-    for (const r of batchRows(batch)) insertBatch.run(r.linkId, r.firstTs, r.lastTs, r.humans, r.visits);
-    const marks = seen === null ? null : seen.mark(batch, now());
+    for (const r of batchRows(batch)) insertBatch.run(r.linkId, r.firstTs, r.lastTs, r.humans, r.visits, imported);
+    const marks = seen === null || imported ? null : seen.mark(batch, now());
     if (marks !== null) seen!.persist(marks.added);
-    const summed = summarize(batch, marks?.flags ?? null);
+    const summed = summarize(batch, imported ? NO_FIRST_VISITS(batch.length) : (marks?.flags ?? null));
     const { daily, hourly, dimensions, utm } = foldOther(summed, stored(summed));
-    for (const r of daily) addDaily.run(r.linkId, r.day, r.total, r.bots, r.uniques, r.uniqueBots);
+    for (const r of daily) addDaily.run(r.linkId, r.day, r.total, r.bots, r.uniques, r.uniqueBots, imported * r.total);
     for (const r of hourly) addHourly.run(r.linkId, r.hour, r.total, r.bots, r.uniques, r.uniqueBots);
     for (const r of dimensions) addDimension.run(r.linkId, r.dimension, r.day, r.name, r.total, r.bots);
     for (const r of utm) addUtm.run(r.linkId, r.day, r.source, r.medium, r.campaign, r.total, r.bots);
     return { gone: all.length - batch.length, marks };
   });
 
-  return {
-    write(batch) {
-      // IMMEDIATE: the batch is all writes; taking the lock first avoids a busy upgrade midway.
-      const { gone, marks } = writeBatch.immediate(batch);
-      // Only after the commit: a batch that failed is written again later and must find its visitors unseen.
-      return { gone, committed: marks === null ? undefined : () => seen!.commit(marks.added) };
-    },
+  /** Counts an import brought (no raw visits): the daily and per-dimension rows, and the links' totals. */
+  const counts = (rows: CountRows) => {
+    for (const [linkId, t] of rows.totals) addTotals.run(t.total, t.humans, t.lastTs, linkId);
+    const summed: Rollups = { daily: rows.daily, hourly: [], dimensions: rows.dimensions, utm: [] };
+    const { daily, dimensions } = foldOther(summed, stored(summed));
+    for (const r of daily) addDaily.run(r.linkId, r.day, r.total, r.bots, r.uniques, r.uniqueBots, r.total);
+    for (const r of dimensions) addDimension.run(r.linkId, r.dimension, r.day, r.name, r.total, r.bots);
   };
+  return { visits, counts };
 }

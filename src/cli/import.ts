@@ -1,0 +1,57 @@
+// `shortener import --from SOURCE`: links and their history from another shortener into the
+// database --db names (README: Moving from another shortener). Exit 0 when done, 1 when refused or
+// stopped (the report says what was imported), 2 for a usage error.
+
+import { openStorage } from "../db/open-storage.ts";
+import { describeLocation } from "../db/storage.ts";
+import { checkDestination } from "../links/create.ts";
+import { EMPTY_BLOCKLIST, parseBlocklist } from "../links/blocklist.ts";
+import type { Config } from "../config.ts";
+import { openSource } from "../imports/sources/index.ts";
+import { SourceError } from "../imports/source.ts";
+import { CONFLICT_POLICIES, type ConflictPolicy } from "../imports/plan.ts";
+import { runImport } from "../imports/run.ts";
+import { createProgress } from "../imports/progress.ts";
+import { reportLines } from "../imports/report.ts";
+import { STDIO, type Output } from "./table.ts";
+
+export async function runImportCommand(config: Config, databasePassword: string | null, flags: Record<string, string>, env: Record<string, string | undefined>, io: Output = STDIO, terminal = process.stderr.isTTY === true): Promise<number> {
+  const policy = (flags["on-conflict"] ?? "fail") as ConflictPolicy;
+  if (!CONFLICT_POLICIES.includes(policy)) {
+    io.err(`shortener: --on-conflict must be ${CONFLICT_POLICIES.join(", ")}, not ${flags["on-conflict"]}`);
+    return 2;
+  }
+  let source;
+  try {
+    source = openSource(flags.from, flags, env);
+  } catch (err) {
+    if (!(err instanceof SourceError)) throw err;
+    io.err(`shortener: ${err.message}`);
+    return 2;
+  }
+  let storage;
+  try {
+    storage = await openStorage(config.dbPath, { busyTimeoutMs: 10_000, password: databasePassword });
+  } catch (err) {
+    await source.close?.();
+    io.err(`shortener: cannot open database ${describeLocation(config.dbPath)}: ${err instanceof Error ? err.message : String(err)}`);
+    return 1;
+  }
+  try {
+    const blocklist = config.blocklist === null ? EMPTY_BLOCKLIST : parseBlocklist(await Bun.file(config.blocklist).text());
+    const ownHosts = config.baseUrl === null ? [] : [new URL(config.baseUrl).host];
+    const rules = { ownHosts, allowLocal: config.allowLoopbackDestinations, isBlocked: (url: string) => blocklist.matches(url) };
+    const report = await runImport(source, storage.imports, {
+      policy, dryRun: flags["dry-run"] === "true", history: flags.visits === "true", owner: null,
+      checkUrl: (url) => {
+        const checked = checkDestination(url, rules);
+        return checked.ok ? checked : { ok: false, error: checked.error };
+      },
+      progress: createProgress((text) => process.stderr.write(text), terminal),
+    });
+    for (const line of reportLines(report)) io.out(line);
+    return report.outcome === "done" ? 0 : 1;
+  } finally {
+    await storage.close();
+  }
+}

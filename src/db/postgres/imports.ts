@@ -1,0 +1,56 @@
+// Imports in PostgreSQL (the ImportTarget of src/imports/target.ts): each write one transaction
+// with the import's cursor; links and rollups are locked in key order, as the recorders lock them.
+
+import type { TransactionSQL } from "bun";
+import type { Cursor, ImportTarget } from "../../imports/target.ts";
+import type { Pg } from "./connect.ts";
+import { insertLinkIn } from "./links.ts";
+import { writeBatchIn, writeCountsIn } from "./visit-batches.ts";
+
+export function postgresImports(sql: Pg): ImportTarget {
+  const moveCursors = (tx: TransactionSQL, source: string, cursors: readonly Cursor[]) =>
+    tx`INSERT INTO import_cursors (source, scope, cursor)
+       SELECT ${source}, * FROM unnest(${sql.array(cursors.map(([scope]) => scope), "TEXT")}::text[], ${sql.array(cursors.map(([, c]) => c), "TEXT")}::text[])
+       ORDER BY 2
+       ON CONFLICT (source, scope) DO UPDATE SET cursor = excluded.cursor`;
+  return {
+    async importedLinks(source) {
+      const rows = await sql`SELECT code, link_id FROM import_links WHERE source = ${source}`;
+      return new Map(rows.map((r: { code: string; link_id: string }) => [r.code, r.link_id]));
+    },
+    async takenIds(ids) {
+      const list = sql.array([...ids], "TEXT");
+      const rows = await sql`SELECT id, 'taken' AS how FROM links WHERE id = ANY(${list}) UNION ALL SELECT id, 'retired' FROM retired_ids WHERE id = ANY(${list})`;
+      return new Map(rows.map((r: { id: string; how: "taken" | "retired" }) => [r.id, r.how]));
+    },
+    addLinks: (source, rows) =>
+      sql.begin(async (tx) => {
+        const refused: string[] = [];
+        for (const r of rows) {
+          const outcome = await insertLinkIn(tx, sql, r.id, r.link, r.createdAt);
+          if (typeof outcome !== "number") {
+            refused.push(r.key);
+            continue;
+          }
+          if (r.disabled) await tx`UPDATE links SET disabled = 1 WHERE seq = ${outcome}`;
+          await tx`INSERT INTO import_links (source, code, link_id) VALUES (${source}, ${r.key}, ${r.id})
+                   ON CONFLICT (source, code) DO UPDATE SET link_id = excluded.link_id`;
+        }
+        return refused;
+      }),
+    async cursor(source, scope) {
+      const rows = await sql`SELECT cursor FROM import_cursors WHERE source = ${source} AND scope = ${scope}`;
+      return rows.length === 0 ? null : (rows[0].cursor as string);
+    },
+    addVisits: (source, cursors, visits) =>
+      sql.begin(async (tx) => {
+        if (visits.length > 0) await writeBatchIn(tx, sql, visits, "imported", Date.now());
+        await moveCursors(tx, source, cursors);
+      }),
+    addCounts: (source, cursors, counts) =>
+      sql.begin(async (tx) => {
+        if (counts.totals.size > 0) await writeCountsIn(tx, sql, counts);
+        await moveCursors(tx, source, cursors);
+      }),
+  };
+}

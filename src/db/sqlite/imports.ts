@@ -1,0 +1,55 @@
+// Imports in SQLite (the ImportTarget of src/imports/target.ts): each write one IMMEDIATE
+// transaction, short enough (a page of links or visits) that the service's recorder, sharing the
+// file, waits for it a few milliseconds at most.
+
+import type { Database } from "bun:sqlite";
+import type { CountRows, Cursor, ImportTarget } from "../../imports/target.ts";
+import type { Visit } from "../../visits/visit.ts";
+import type { Synchronous } from "../../util/maybe.ts";
+import { sqliteLinks } from "./links.ts";
+import { sqliteImportWriter } from "./visit-batches.ts";
+
+export function sqliteImports(db: Database): Synchronous<ImportTarget> {
+  const links = sqliteLinks(db);
+  const write = sqliteImportWriter(db);
+  const imported = db.query<{ code: string; link_id: string }, [string]>("SELECT code, link_id FROM import_links WHERE source = ?");
+  const taken = db.query<{ id: string; how: "taken" | "retired" }, [string]>(
+    `SELECT id, 'taken' AS how FROM links WHERE id IN (SELECT value FROM json_each(?1))
+     UNION ALL SELECT id, 'retired' FROM retired_ids WHERE id IN (SELECT value FROM json_each(?1))`,
+  );
+  const remember = db.query<void, [string, string, string]>("INSERT OR REPLACE INTO import_links (source, code, link_id) VALUES (?, ?, ?)");
+  const disable = db.query<void, [number]>("UPDATE links SET disabled = 1 WHERE seq = ?");
+  const readCursor = db.query<{ cursor: string }, [string, string]>("SELECT cursor FROM import_cursors WHERE source = ? AND scope = ?");
+  const moveCursor = db.query<void, [string, string, string]>("INSERT OR REPLACE INTO import_cursors (source, scope, cursor) VALUES (?, ?, ?)");
+
+  const addLinks = db.transaction((source: string, rows: Parameters<ImportTarget["addLinks"]>[1]): string[] => {
+    const refused: string[] = [];
+    for (const r of rows) {
+      const outcome = links.insert(r.id, r.link, r.createdAt);
+      if (typeof outcome !== "number") {
+        refused.push(r.key);
+        continue;
+      }
+      if (r.disabled) disable.run(outcome);
+      remember.run(source, r.key, r.id);
+    }
+    return refused;
+  });
+  const addVisits = db.transaction((source: string, cursors: readonly Cursor[], visits: Visit[]) => {
+    write.visits(visits);
+    for (const [scope, cursor] of cursors) moveCursor.run(source, scope, cursor);
+  });
+  const addCounts = db.transaction((source: string, cursors: readonly Cursor[], counts: CountRows) => {
+    write.counts(counts);
+    for (const [scope, cursor] of cursors) moveCursor.run(source, scope, cursor);
+  });
+
+  return {
+    importedLinks: (source) => new Map(imported.all(source).map((r) => [r.code, r.link_id])),
+    takenIds: (ids) => new Map(taken.all(JSON.stringify(ids)).map((r) => [r.id, r.how])),
+    addLinks: (source, rows) => addLinks.immediate(source, rows),
+    cursor: (source, scope) => readCursor.get(source, scope)?.cursor ?? null,
+    addVisits: (source, cursors, visits) => addVisits.immediate(source, cursors, visits),
+    addCounts: (source, cursors, counts) => addCounts.immediate(source, cursors, counts),
+  };
+}

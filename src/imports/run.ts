@@ -1,0 +1,171 @@
+// One import, the same for every source: read the links, plan them (plan.ts), write them a page at
+// a time, then the history after where the last run stopped. Every write is a transaction with its
+// place in the source, so a re-run changes nothing and an interrupted run goes on. A failure says
+// what was imported before it; nothing partial goes unreported.
+
+import { generateId } from "../links/id.ts";
+import { isReserved } from "../links/alias.ts";
+import type { Creator } from "../links/link.ts";
+import { ownedBy } from "../links/create.ts";
+import { SourceError, type ImportedLinks, type ImportSource, type SourceLink } from "./source.ts";
+import { planImport, PROBLEM_TEXT, type ConflictPolicy, type Plan, type Problem } from "./plan.ts";
+import type { ImportedLinkRow, ImportTarget } from "./target.ts";
+import { countRows, visitConverter } from "./visits.ts";
+import type { Progress } from "./progress.ts";
+
+export type ImportOptions = {
+  policy: ConflictPolicy;
+  dryRun: boolean;
+  /** --visits: the history too */
+  history: boolean;
+  /** who the new links belong to (the dashboard's admin, or --user); null: nobody's */
+  owner: Creator | null;
+  checkUrl: (url: string) => { ok: true; url: string } | { ok: false; error: string };
+  progress: Progress;
+};
+
+export type ImportReport = {
+  source: string;
+  dryRun: boolean;
+  /** done; refused (problems under --on-conflict fail: nothing written); stopped (a failure half-way: what came before it is kept) */
+  outcome: "done" | "refused" | "stopped";
+  error: { code: string; message: string } | null;
+  links: { read: number; created: number; already: number; renamed: { code: string; id: string; why: string }[]; skipped: { code: string; why: string }[] };
+  problems: { code: string; why: string }[];
+  history: { keeps: ImportSource["keeps"]; visits: number; clicksCounted: number; otherLinks: number };
+  notes: string[];
+};
+
+// A page of links or visits a transaction: a few milliseconds of the write lock at a time.
+const LINKS_PER_WRITE = 500;
+const IDS_PER_LOOKUP = 500;
+
+export async function runImport(source: ImportSource, target: ImportTarget, o: ImportOptions): Promise<ImportReport> {
+  const report: ImportReport = {
+    source: source.kind, dryRun: o.dryRun, outcome: "done", error: null,
+    links: { read: 0, created: 0, already: 0, renamed: [], skipped: [] }, problems: [],
+    history: { keeps: source.keeps, visits: 0, clicksCounted: 0, otherLinks: 0 }, notes: [],
+  };
+  try {
+    const links = await readLinks(source, o.progress, report);
+    const plan = await makePlan(links, source.identity, target, o);
+    report.links.already = plan.already.size;
+    report.links.skipped = plan.skipped.map((s) => ({ code: s.link.key, why: s.detail }));
+    report.problems = plan.conflicts.map((c) => ({ code: c.link.key, why: c.detail }));
+    report.notes = plan.notes;
+    if (plan.conflicts.length > 0) {
+      report.outcome = "refused";
+      report.error = { code: "conflicts", message: `${plan.conflicts.length} of the source's links cannot be kept as they are; nothing was written. Choose --on-conflict skip or rename, or resolve them.` };
+      return report;
+    }
+    const ids = new Map(plan.already);
+    await writeLinks(plan, source.identity, target, o, report, ids);
+    if (o.history && source.history) await importHistory(source, target, o, report, ids, links);
+  } catch (err) {
+    report.outcome = "stopped";
+    report.error = err instanceof SourceError ? { code: err.code, message: err.message } : { code: "failed", message: err instanceof Error ? err.message : String(err) };
+  } finally {
+    await source.close?.().catch(() => {});
+  }
+  return report;
+}
+
+async function readLinks(source: ImportSource, progress: Progress, report: ImportReport): Promise<Map<string, SourceLink>> {
+  progress.phase("reading links", null);
+  const links = new Map<string, SourceLink>();
+  for await (const page of source.links()) {
+    // Offset-paged sources can hand a link twice when the list moves meanwhile: the first stays.
+    for (const link of page) if (!links.has(link.key)) links.set(link.key, link);
+    report.links.read = links.size;
+    progress.add(page.length);
+  }
+  progress.end();
+  return links;
+}
+
+async function makePlan(links: Map<string, SourceLink>, identity: string, target: ImportTarget, o: ImportOptions): Promise<Plan> {
+  const imported = await target.importedLinks(identity);
+  const codes = [...new Set([...links.values()].flatMap((l) => (imported.has(l.key) || l.code === null ? [] : [l.code])))];
+  const taken = new Map<string, "taken" | "retired">();
+  for (let i = 0; i < codes.length; i += IDS_PER_LOOKUP) for (const [id, how] of await target.takenIds(codes.slice(i, i + IDS_PER_LOOKUP))) taken.set(id, how);
+  return planImport({ links: [...links.values()], policy: o.policy, imported, taken, checkUrl: o.checkUrl, newId });
+}
+
+function newId(): string {
+  for (;;) {
+    const id = generateId();
+    if (!isReserved(id)) return id;
+  }
+}
+
+async function writeLinks(plan: Plan, identity: string, target: ImportTarget, o: ImportOptions, report: ImportReport, ids: Map<string, string>): Promise<void> {
+  o.progress.phase(o.dryRun ? "links to create" : "creating links", plan.create.length);
+  let pending: ImportedLinkRow[] = plan.create.map((p) => row(p.link, p.id, p.url, o.owner));
+  const why = new Map<string, Problem>(plan.create.filter((p) => p.renamedBecause !== null).map((p) => [p.link.key, p.renamedBecause!]));
+  while (pending.length > 0) {
+    const page = pending.slice(0, LINKS_PER_WRITE);
+    pending = pending.slice(LINKS_PER_WRITE);
+    // A link made here meanwhile under the same code: the policy decides, as for those found before.
+    const refused = new Set(o.dryRun ? [] : await target.addLinks(identity, page));
+    for (const r of page) {
+      if (!refused.has(r.key)) {
+        ids.set(r.key, r.id);
+        report.links.created++;
+        const because = why.get(r.key);
+        if (because !== undefined) report.links.renamed.push({ code: r.key, id: r.id, why: PROBLEM_TEXT[because] });
+      } else if (o.policy === "rename") {
+        why.set(r.key, why.get(r.key) ?? "taken");
+        pending.push({ ...r, id: newId() });
+      } else if (o.policy === "skip") {
+        report.links.skipped.push({ code: r.key, why: PROBLEM_TEXT.taken });
+      } else {
+        throw new Error(`"${r.key}" was created here while the import ran; ${report.links.created} links were imported before it (run again with --on-conflict skip or rename)`);
+      }
+    }
+    o.progress.add(page.length);
+  }
+  o.progress.end();
+}
+
+function row(link: SourceLink, id: string, url: string, owner: Creator | null): ImportedLinkRow {
+  return {
+    key: link.key, id, createdAt: link.createdAt, disabled: link.disabledBecause !== null,
+    link: { url, alias: id, ...ownedBy(owner), expiresAt: link.expiresAt, maxClicks: link.maxClicks, validFrom: link.validFrom, tags: link.tags, crawlable: link.crawlable ?? false },
+  };
+}
+
+async function importHistory(source: ImportSource, target: ImportTarget, o: ImportOptions, report: ImportReport, ids: Map<string, string>, links: Map<string, SourceLink>): Promise<void> {
+  const known = new Map([...links].filter(([key]) => ids.has(key)).map(([key, link]) => [key, { link, id: ids.get(key)! }]));
+  o.progress.phase(source.keeps === "counts" ? "click counts" : "visits", source.keeps === "visits" ? sumClicks(known) : null);
+  const convert = visitConverter();
+  const idOf = (key: string) => ids.get(key);
+  // A dry run reads from where the last real run stopped too, and says what a real run would add.
+  const cursor = (scope: string) => Promise.resolve(target.cursor(source.identity, scope));
+  for await (const page of source.history!(known, cursor)) {
+    if ("visits" in page) {
+      const { visits, unmatched } = convert(page.visits, idOf);
+      report.history.otherLinks += unmatched;
+      if (!o.dryRun) await target.addVisits(source.identity, page.cursors, visits);
+      report.history.visits += visits.length;
+      o.progress.add(page.visits.length);
+    } else {
+      const rows = countRows(page.counts, idOf);
+      if (!o.dryRun) await target.addCounts(source.identity, page.cursors, rows);
+      let clicks = 0;
+      for (const t of rows.totals.values()) clicks += t.total;
+      report.history.clicksCounted += clicks;
+      o.progress.add(clicks);
+    }
+  }
+  o.progress.end();
+}
+
+// The source's own counters, for the bar's total (they can differ from its log: only a guide).
+function sumClicks(links: ImportedLinks): number | null {
+  let sum = 0;
+  for (const { link: l } of links.values()) {
+    if (l.clicks === null) return null;
+    sum += l.clicks;
+  }
+  return sum;
+}

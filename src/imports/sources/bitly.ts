@@ -1,0 +1,88 @@
+// Bitly, through its API v4 (Authorization: Bearer): the bitlinks of a group (or of every group
+// the token sees), archived ones too, and with --visits their clicks per day. A bitlink's code
+// here is its first custom back-half (what people printed) or else its hash; its other back-halves
+// and the hash become links of their own to the same place, so every printed link goes on working.
+// Shapes and paging: Bitly's OpenAPI (info.title "Bitly API", version 4.0.0: getBitlinksByGroup,
+// getClicksForBitlink, Groups, Pagination, Clicks, Error) and dev.bitly.com/docs/getting-started/
+// changes-to-retrieve-bitlinks-by-group (follow pagination.next; an empty one ends the list).
+
+import { apiClient } from "./http.ts";
+import { SourceError, type HistoryPage, type ImportSource, type SourceCounts, type SourceLink } from "../source.ts";
+import { sourceTime } from "./time.ts";
+import { dayOf } from "../../util/day.ts";
+
+type Bitlink = { id: string; link?: string; long_url?: string; title?: string; created_at: string; archived?: boolean; tags?: string[]; custom_bitlinks?: string[] };
+
+const LINKS_PER_WRITE = 50;
+
+export function bitlySource(o: { token: string; group: string | undefined; base?: string }, now: () => number = Date.now): ImportSource {
+  const base = (o.base ?? "https://api-ssl.bitly.com").replace(/\/+$/, "");
+  const api = apiClient({
+    peer: "Bitly", base, headers: { Authorization: `Bearer ${o.token}` },
+    describe: (body) => (isObject(body) && typeof body.message === "string" ? [body.message, body.description].filter(Boolean).join(": ") : null),
+    // Bitly has long answered its rate limit with 403 RATE_LIMIT_EXCEEDED.
+    rateLimited: (status, body) => status === 403 && isObject(body) && body.message === "RATE_LIMIT_EXCEEDED",
+  });
+  return {
+    kind: "bitly",
+    identity: `bitly ${o.group ?? "all groups"}${o.base ? ` ${base}` : ""}`,
+    keeps: "counts",
+    async *links() {
+      const groups = o.group ? [o.group] : ((await api.get<{ groups?: { guid: string }[] }>("/v4/groups")).groups ?? []).map((g) => g.guid);
+      for (const group of groups) {
+        let next: string | null = `/v4/groups/${encodeURIComponent(group)}/bitlinks?size=100&archived=both`;
+        while (next !== null) {
+          const body: { links?: Bitlink[]; pagination?: { next?: string } } = await api.get(next);
+          if (!Array.isArray(body.links)) throw new SourceError(`Bitly answered the bitlinks of group ${group} without links`, "schema");
+          yield body.links.filter((b) => b.long_url).flatMap(toLinks);
+          // Never an empty search_after: Bitly would start the list over.
+          next = body.pagination?.next ? body.pagination.next : null;
+          // The token goes wherever next points: only ever to Bitly itself.
+          if (next !== null && next.startsWith("http") && new URL(next).origin !== new URL(base).origin) throw new SourceError(`Bitly's next page points elsewhere (${new URL(next).origin})`, "schema");
+        }
+      }
+    },
+    async *history(links, cursor): AsyncGenerator<HistoryPage> {
+      // Only whole days: today's count is not final; a cursor per link holds the last day taken.
+      const today = dayOf(now());
+      let page: { cursors: [string, string][]; counts: SourceCounts[] } = { cursors: [], counts: [] };
+      for (const [key, { link, id }] of links) {
+        if (link.ref === undefined) continue; // an extra back-half: the clicks are its bitlink's
+        const scope = `clicks ${id}`;
+        const after = (await cursor(scope)) ?? "";
+        const body = await api.get<{ link_clicks?: { date: string; clicks: number }[] }>(`/v4/bitlinks/${link.ref}/clicks?unit=day&units=-1`);
+        const days = (body.link_clicks ?? []).map((c) => ({ day: dayOf(sourceTime(c.date) ?? 0), total: c.clicks })).filter((d) => d.day > after && d.day < today);
+        page.counts.push({ key, days, dimensions: [] });
+        page.cursors.push([scope, days.reduce((last, d) => (d.day > last ? d.day : last), after) || after]);
+        if (page.cursors.length >= LINKS_PER_WRITE) {
+          yield page;
+          page = { cursors: [], counts: [] };
+        }
+      }
+      if (page.cursors.length > 0) yield page;
+    },
+  };
+}
+
+/** A bitlink as links here: the one with its history, and one more for each other code it answers to. */
+function toLinks(b: Bitlink): SourceLink[] {
+  const codes = [...(b.custom_bitlinks ?? []), b.link ?? `https://${b.id}`].map(pathOf).filter((c): c is string => c !== null);
+  const unique = [...new Set(codes)];
+  const domain = b.id.split("/")[0];
+  const dropped = [...(b.title ? ["title"] : []), ...(domain && !["bit.ly", "j.mp", "bitly.com"].includes(domain) ? ["domain"] : [])];
+  const common = { url: b.long_url!, createdAt: sourceTime(b.created_at) ?? 0, tags: b.tags ?? [], expiresAt: null, validFrom: null, maxClicks: null, disabledBecause: null, clicks: null };
+  return unique.map((code, i) => ({ ...common, key: i === 0 ? b.id : `${b.id} ${code}`, code, ref: i === 0 ? b.id : undefined, dropped: i === 0 ? dropped : [] }));
+}
+
+function pathOf(url: string): string | null {
+  try {
+    const path = new URL(url).pathname.replace(/^\/+/, "");
+    return path === "" ? null : decodeURIComponent(path);
+  } catch {
+    return null;
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null;
+}

@@ -1,0 +1,53 @@
+// The sources an import can read, by the name --from gives, and the options each takes (the
+// command line's flags, or the dashboard dialog's fields of the same names).
+
+import { readFileSync } from "node:fs";
+import { SourceError, type ImportSource } from "../source.ts";
+import { yourlsSource } from "./yourls.ts";
+import { shlinkSource } from "./shlink.ts";
+import { kuttSource } from "./kutt.ts";
+import { bitlySource } from "./bitly.ts";
+import { csvSource } from "./csv.ts";
+
+export const SOURCES = ["shlink", "yourls", "kutt", "bitly", "csv"] as const;
+export type SourceKind = (typeof SOURCES)[number];
+
+/** What a source is opened with: flags by their names (url, api-key-file, source-db, prefix, token, group, file, map), plus text given directly. */
+export type SourceOptions = Partial<Record<"url" | "api-key-file" | "api-key" | "source-db" | "prefix" | "token" | "group" | "file" | "map" | "csv-text", string>>;
+
+export function openSource(kind: string | undefined, o: SourceOptions, env: Record<string, string | undefined>): ImportSource {
+  switch (kind) {
+    case "yourls":
+      return yourlsSource({ sourceDb: o["source-db"], prefix: o.prefix });
+    case "shlink":
+      return shlinkSource({ url: o.url, apiKey: apiKey(o, env.SHLINK_API_KEY, "SHLINK_API_KEY") });
+    case "kutt":
+      return kuttSource({ url: o.url, apiKey: apiKey(o, env.KUTT_API_KEY, "KUTT_API_KEY") });
+    case "bitly": {
+      const token = o.token ?? env.BITLY_TOKEN;
+      if (!token) throw new SourceError("--token (or BITLY_TOKEN) is required: a Bitly access token (bitly.com, Settings, API)", "bad_option");
+      return bitlySource({ token, group: o.group, base: o.url });
+    }
+    case "csv":
+      return csvSource({ file: o.file, text: o["csv-text"], map: o.map });
+    default:
+      throw new SourceError(kind === undefined ? `--from is required: one of ${SOURCES.join(", ")}` : `--from ${kind} is not a source this shortener reads (${SOURCES.join(", ")})`, "bad_option");
+  }
+}
+
+// A key from a file (the safe way: not in the process list or the shell's history) or the environment.
+function apiKey(o: SourceOptions, fromEnv: string | undefined, envName: string): string {
+  if (o["api-key"]) return o["api-key"];
+  const file = o["api-key-file"];
+  if (file !== undefined) {
+    try {
+      const key = readFileSync(file, "utf8").trim();
+      if (key !== "") return key;
+    } catch (err) {
+      throw new SourceError(`--api-key-file ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`, "bad_option");
+    }
+    throw new SourceError(`--api-key-file ${file} is empty`, "bad_option");
+  }
+  if (fromEnv) return fromEnv.trim();
+  throw new SourceError(`the API key is required: --api-key-file FILE, or ${envName}`, "bad_option");
+}

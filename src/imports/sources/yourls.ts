@@ -1,0 +1,121 @@
+// YOURLS, read from its MySQL/MariaDB database (its API has no click log): the url table for the
+// links and, with --visits, the log table for every click. Only SELECTs are sent. The log's
+// ip_address column is never read: imported visits count no unique visitors (README).
+// Schema: YOURLS includes/functions-install.php, yourls_create_sql_tables() (1.7 to 1.10).
+
+import { SQL } from "bun";
+import { SourceError, type HistoryPage, type ImportSource, type SourceLink, type SourceVisit } from "../source.ts";
+import { sourceTime } from "./time.ts";
+
+const LINKS_PER_PAGE = 5_000;
+const VISITS_PER_PAGE = 10_000;
+/** The columns read; a database without them is not one this importer knows. */
+const NEEDED = { url: ["keyword", "url", "title", "timestamp", "clicks"], log: ["click_id", "click_time", "shorturl", "referrer", "user_agent", "country_code"] };
+
+export type YourlsOptions = { sourceDb: string | undefined; prefix: string | undefined };
+
+export function yourlsSource(o: YourlsOptions): ImportSource {
+  if (o.sourceDb === undefined || o.sourceDb === "") throw new SourceError("--source-db is required: the YOURLS database, e.g. mysql://yourls:secret@127.0.0.1:3306/yourls", "bad_option");
+  if (!/^(mysql|mariadb):\/\//i.test(o.sourceDb)) throw new SourceError("--source-db must be a mysql:// URL (YOURLS keeps its links in MySQL or MariaDB)", "bad_option");
+  const prefix = o.prefix ?? "yourls_";
+  if (!/^[A-Za-z0-9_]*$/.test(prefix)) throw new SourceError("--prefix may hold only letters, digits and _ (YOURLS's own rule for YOURLS_DB_PREFIX)", "bad_option");
+  const sql = new SQL(o.sourceDb.replace(/^mariadb:/i, "mysql:"), { max: 1, idleTimeout: 30, connectionTimeout: 15 });
+  const where = withoutPassword(o.sourceDb);
+  const table = (name: keyof typeof NEEDED) => `\`${prefix}${name}\``;
+  let checked: Promise<void> | null = null;
+
+  const query = async <T,>(text: string, params: unknown[] = []): Promise<T[]> => {
+    try {
+      return (await sql.unsafe(text, params)) as T[];
+    } catch (err) {
+      throw sourceError(err, where);
+    }
+  };
+  // The tables and columns, once, before anything is read: a clear refusal instead of a SQL error half-way.
+  const check = () =>
+    (checked ??= (async () => {
+      const rows = await query<{ t: string; c: string }>(
+        "SELECT TABLE_NAME AS t, COLUMN_NAME AS c FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME IN (?, ?)",
+        [`${prefix}url`, `${prefix}log`],
+      );
+      const missing = Object.entries(NEEDED).flatMap(([t, columns]) => columns.filter((c) => !rows.some((r) => r.t === `${prefix}${t}` && r.c === c)).map((c) => `${prefix}${t}.${c}`));
+      if (missing.length > 0) {
+        const version = await query<{ v: string }>(`SELECT option_value AS v FROM \`${prefix}options\` WHERE option_name = 'db_version'`).catch(() => []);
+        throw new SourceError(
+          `${where} is not a YOURLS database this importer knows (prefix "${prefix}"${version[0] ? `, db_version ${version[0].v}` : ""}): missing ${missing.join(", ")}. Check --prefix, or upgrade YOURLS to 1.7 or later first.`,
+          "schema",
+        );
+      }
+    })());
+
+  return {
+    kind: "yourls",
+    identity: `yourls ${where} ${prefix}`,
+    keeps: "visits",
+    async *links() {
+      await check();
+      let after = "";
+      for (;;) {
+        // Keyset paging in the column's own (binary) order: stable while YOURLS goes on running.
+        const rows = await query<{ keyword: string; url: string; title: string | null; created: string; clicks: number | string }>(
+          `SELECT keyword, url, title, DATE_FORMAT(\`timestamp\`, '%Y-%m-%d %H:%i:%s') AS created, clicks FROM ${table("url")} WHERE keyword > ? ORDER BY keyword LIMIT ${LINKS_PER_PAGE}`,
+          [after],
+        );
+        if (rows.length === 0) return;
+        yield rows.map(toLink);
+        after = rows[rows.length - 1]!.keyword;
+        if (rows.length < LINKS_PER_PAGE) return;
+      }
+    },
+    async *history(_links, cursor): AsyncGenerator<HistoryPage> {
+      await check();
+      // One cursor for the whole log: the last click_id written (it only grows).
+      let after = Number((await cursor("log")) ?? 0);
+      for (;;) {
+        const rows = await query<{ id: number | string; at: string; keyword: string; referrer: string; ua: string; country: string }>(
+          `SELECT click_id AS id, DATE_FORMAT(click_time, '%Y-%m-%d %H:%i:%s') AS at, shorturl AS keyword, referrer, user_agent AS ua, country_code AS country
+           FROM ${table("log")} WHERE click_id > ? ORDER BY click_id LIMIT ${VISITS_PER_PAGE}`,
+          [after],
+        );
+        if (rows.length === 0) return;
+        after = Number(rows[rows.length - 1]!.id);
+        yield { cursors: [["log", String(after)]], visits: rows.map(toVisit) };
+        if (rows.length < VISITS_PER_PAGE) return;
+      }
+    },
+    close: () => sql.close(),
+  };
+}
+
+function toLink(r: { keyword: string; url: string; title: string | null; created: string; clicks: number | string }): SourceLink {
+  return {
+    key: r.keyword, code: r.keyword, url: r.url, createdAt: sourceTime(r.created) ?? 0, tags: [], expiresAt: null, validFrom: null, maxClicks: null,
+    disabledBecause: null, dropped: r.title ? ["title"] : [], clicks: Number(r.clicks),
+  };
+}
+
+function toVisit(r: { at: string; keyword: string; referrer: string; ua: string; country: string }): SourceVisit {
+  return {
+    key: r.keyword, ts: sourceTime(r.at) ?? 0,
+    // YOURLS writes the word "direct" when there was no Referer, and "-" when there was no User-Agent.
+    referrer: r.referrer === "direct" ? null : r.referrer, userAgent: r.ua === "-" ? null : r.ua, country: r.country, visitedUrl: null,
+  };
+}
+
+function withoutPassword(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password !== "") u.password = "***";
+    return u.toString();
+  } catch {
+    return "(an unreadable mysql:// URL)";
+  }
+}
+
+function sourceError(err: unknown, where: string): SourceError {
+  const message = err instanceof Error ? err.message : String(err);
+  const code = (err as { code?: string; errno?: number }).code ?? "";
+  if (/ECONNREFUSED|ENOTFOUND|ETIMEDOUT|connect|closed/i.test(code + " " + message)) return new SourceError(`the YOURLS database ${where} cannot be reached: ${message}`, "unreachable");
+  if (/access denied|ER_ACCESS_DENIED|ER_DBACCESS/i.test(code + " " + message)) return new SourceError(`the YOURLS database ${where} refused the user: ${message}`, "refused");
+  return new SourceError(`the YOURLS database ${where} failed: ${message}`, "failed");
+}

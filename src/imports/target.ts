@@ -1,0 +1,31 @@
+// What an import needs of the database (the port; src/db/<engine>/imports.ts are the adapters).
+// Each write is one transaction that also records how far the import got, so a re-run skips what
+// is there and an interrupted run goes on after the last transaction committed.
+
+import type { NewLink } from "../links/store.ts";
+import type { Visit } from "../visits/visit.ts";
+import type { DailyRow, DimensionRow } from "../visits/rollup.ts";
+import type { MaybePromise } from "../util/maybe.ts";
+
+/** A link to insert for an import: under `id`, created when the source says, remembered as `key`. */
+export type ImportedLinkRow = { key: string; id: string; createdAt: number; disabled: boolean; link: NewLink };
+
+/** Counts a source keeps instead of visits, as rows of our rollups, and what they add to a link's totals. */
+export type CountRows = { daily: DailyRow[]; dimensions: DimensionRow[]; totals: Map<string, { total: number; humans: number; lastTs: number }> };
+
+/** Where an import stands in its source, for one scope (the whole source, or a link). */
+export type Cursor = [scope: string, cursor: string];
+
+export type ImportTarget = {
+  /** The source's keys imported before, and our ids for them. */
+  importedLinks(source: string): MaybePromise<Map<string, string>>;
+  /** Of these ids, those that are taken: by a link, or retired (a deleted link's). */
+  takenIds(ids: readonly string[]): MaybePromise<Map<string, "taken" | "retired">>;
+  /** Inserts the links and remembers their keys, in one transaction; answers the keys whose id was taken meanwhile (not inserted). */
+  addLinks(source: string, links: readonly ImportedLinkRow[]): MaybePromise<string[]>;
+  cursor(source: string, scope: string): MaybePromise<string | null>;
+  /** Writes the visits (marked imported, no unique visitors) and moves the cursors, in one transaction. */
+  addVisits(source: string, cursors: readonly Cursor[], visits: Visit[]): MaybePromise<void>;
+  /** Adds the counts and moves the cursors, in one transaction. */
+  addCounts(source: string, cursors: readonly Cursor[], counts: CountRows): MaybePromise<void>;
+};

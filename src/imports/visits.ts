@@ -1,0 +1,81 @@
+// The source's history as our own: a visit parsed exactly as a click recorded here is (browser,
+// system, device and bot by our own detection on its User-Agent, the referring host, UTM from the
+// visited URL), and counts (Kutt, Bitly) as rollup rows without inventing a single visit.
+
+import { createClientClassifier } from "../visits/ua.ts";
+import { referrerHost, utmParameters } from "../visits/visitor.ts";
+import { UNKNOWN, type Visit } from "../visits/visit.ts";
+import { MAX_VALUES_PER_DAY, OTHER } from "../visits/other.ts";
+import type { DailyRow, DimensionRow } from "../visits/rollup.ts";
+import type { SourceCounts, SourceVisit } from "./source.ts";
+import type { CountRows } from "./target.ts";
+
+/** Turns a source's visits into ours, for the links imported (visits of others are left out and counted). */
+export function visitConverter() {
+  const classify = createClientClassifier();
+  return (visits: readonly SourceVisit[], idOf: (key: string) => string | undefined): { visits: Visit[]; unmatched: number } => {
+    const out: Visit[] = [];
+    let unmatched = 0;
+    for (const v of visits) {
+      const linkId = idOf(v.key);
+      if (linkId === undefined) {
+        unmatched++;
+        continue;
+      }
+      const client = classify(v.userAgent);
+      const utm = v.visitedUrl === null ? null : utmParameters(v.visitedUrl);
+      out.push({
+        linkId, ts: v.ts, browser: client.browser, os: client.os, device: client.device, country: countryOf(v.country), referrer: referrerHost(v.referrer),
+        utmSource: utm?.source ?? null, utmMedium: utm?.medium ?? null, utmCampaign: utm?.campaign ?? null, isBot: client.isBot,
+        // No visitor key: an imported visit is nobody's first (README: no unique visitors from imports).
+        visitor: null,
+      });
+    }
+    return { visits: out, unmatched };
+  };
+}
+
+/** An ISO 3166-1 alpha-2 code, upper-case; "", "XX" (Cloudflare's unknown) and anything else are Unknown. */
+export function countryOf(code: string | null): string {
+  const upper = (code ?? "").trim().toUpperCase();
+  return /^[A-Z]{2}$/.test(upper) && upper !== "XX" ? upper : UNKNOWN;
+}
+
+const DIMENSIONS = ["browser", "os", "device", "country", "referrer"] as const;
+
+/**
+ * A source's counts as rows of our rollups: clicks per day as they are, and each dimension's names
+ * on the newest day with clicks (the sources keep them for a whole period, not per day), filled up
+ * with Unknown to the period's clicks so that every breakdown adds up to the total. No bots: neither
+ * source tells them apart, so all count as people, and no unique visitors.
+ */
+export function countRows(counts: readonly SourceCounts[], idOf: (key: string) => string | undefined): CountRows {
+  const out: CountRows = { daily: [], dimensions: [], totals: new Map() };
+  for (const c of counts) {
+    const linkId = idOf(c.key);
+    const days = c.days.filter((d) => d.total > 0);
+    if (linkId === undefined || days.length === 0) continue;
+    let total = 0;
+    let newest = days[0]!.day;
+    for (const d of days) {
+      out.daily.push({ linkId, day: d.day, total: d.total, bots: 0, uniques: 0, uniqueBots: 0 } satisfies DailyRow);
+      total += d.total;
+      if (d.day > newest) newest = d.day;
+    }
+    const lastTs = Date.parse(`${newest}T00:00:00Z`);
+    const prior = out.totals.get(linkId);
+    out.totals.set(linkId, { total: (prior?.total ?? 0) + total, humans: (prior?.humans ?? 0) + total, lastTs: Math.max(prior?.lastTs ?? 0, lastTs) });
+    for (const dimension of DIMENSIONS) {
+      const named = c.dimensions.filter((d) => d.dimension === dimension && d.total > 0).sort((a, b) => b.total - a.total);
+      const rows = new Map<string, number>();
+      named.forEach((d, i) => {
+        const name = i < MAX_VALUES_PER_DAY - 1 ? d.name : OTHER;
+        rows.set(name, (rows.get(name) ?? 0) + d.total);
+      });
+      const counted = [...rows.values()].reduce((a, b) => a + b, 0);
+      if (counted < total) rows.set(UNKNOWN, (rows.get(UNKNOWN) ?? 0) + total - counted);
+      for (const [name, n] of rows) out.dimensions.push({ linkId, dimension, day: newest, name, total: n, bots: 0 } satisfies DimensionRow);
+    }
+  }
+  return out;
+}

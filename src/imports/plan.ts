@@ -3,7 +3,7 @@
 // alias rules, or its destination is refused) that --on-conflict resolves: fail (nothing written),
 // skip, or rename (a new id, reported). Nothing is changed silently.
 
-import { aliasProblem } from "../links/alias.ts";
+import { importedCodeProblem } from "../links/alias.ts";
 import { MAX_TAGS, parseTags } from "../links/options.ts";
 import type { SourceLink } from "./source.ts";
 
@@ -16,7 +16,7 @@ export type Problem = "taken" | "retired" | "invalid" | "reserved" | "duplicate"
 export const PROBLEM_TEXT: Record<Problem, string> = {
   taken: "the code is taken by a link here",
   retired: "the code belonged to a link deleted here, and is never used again",
-  invalid: "the code breaks this shortener's rules (3 to 30 letters, digits, - and _)",
+  invalid: "the code breaks this shortener's rules for imported codes (1 to 64 letters, digits, - and _)",
   reserved: "the code is a word this service reserves for its own pages",
   duplicate: "another link of the source has the same code (on another domain)",
   destination: "the destination is refused here",
@@ -108,7 +108,7 @@ function keptTags(tags: readonly string[]): string[] {
 }
 
 function problemOf(code: string, p: PlanInputs, claimed: Set<string>): Problem | null {
-  const rule = aliasProblem(code);
+  const rule = importedCodeProblem(code);
   if (rule === "alias_invalid") return "invalid";
   if (rule === "alias_reserved") return "reserved";
   if (claimed.has(code)) return "duplicate";

@@ -34,10 +34,24 @@ export function aliasProblem(alias: string): AliasProblem | null {
 }
 
 /**
- * The shape any link id can have (generated or alias); cheaper than a lookup for junk paths.
+ * What a code brought by an import may be (src/imports/plan.ts): wider than an alias made here, so
+ * that YOURLS's one- and two-character keywords and longer codes of other shorteners go on working
+ * exactly as printed. Still only characters that need no escaping in a path.
+ */
+export const IMPORTED_CODE_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Why an imported code cannot be kept here, or null when it can (taken-ness is the store's concern). */
+export function importedCodeProblem(code: string): AliasProblem | null {
+  if (!IMPORTED_CODE_PATTERN.test(code)) return "alias_invalid";
+  if (isReserved(code)) return "alias_reserved";
+  return null;
+}
+
+/**
+ * The shape any link id can have (generated, alias, or imported); cheaper than a lookup for junk paths.
  * Takes null too: Elysia 1.4 hands a route parameter as null when it cannot percent-decode it
  * (e.g. `/./%FF`), and a junk path must be a 404, not a TypeError and a 500.
  */
 export function looksLikeId(value: string | null | undefined): value is string {
-  return typeof value === "string" && value.length >= 3 && value.length <= 30 && /^[A-Za-z0-9_-]+$/.test(value);
+  return typeof value === "string" && value.length >= 1 && value.length <= 64 && /^[A-Za-z0-9_-]+$/.test(value);
 }

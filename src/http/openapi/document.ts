@@ -41,7 +41,7 @@ function errors(statuses: number[], bad400?: string): Record<number, Reply> {
   for (const s of statuses) out[s] = { description: s === 400 ? (bad400 ?? "bad_request") : CODES[s]!, json: S.ApiError };
   return out;
 }
-const id = (description: string): Parameter => ({ name: "id", in: "path", required: true, description, schema: t.String({ pattern: "^[A-Za-z0-9_-]{3,30}$" }) });
+const id = (description: string): Parameter => ({ name: "id", in: "path", required: true, description, schema: t.String({ pattern: "^[A-Za-z0-9_-]{1,64}$" }) });
 const q = (name: string, description: string, schema: TSchema = t.String()): Parameter => ({ name, in: "query", description, schema });
 const RETRY = { "Retry-After": "seconds until the limit lets another request through" };
 

@@ -12,7 +12,7 @@ type SignedOut = { signedOut: true; endSessionUrl?: string };
 
 /** Where to go after signing in: only this service's home or stats pages (never another site). */
 export function safeNext(raw: string | null): string | null {
-  return raw !== null && /^\/[a-z]{2}\/(stats\/[A-Za-z0-9_-]{1,30})?$/.test(raw) ? raw : null;
+  return raw !== null && /^\/[a-z]{2}\/(stats\/[A-Za-z0-9_-]{1,64})?$/.test(raw) ? raw : null;
 }
 
 export class Session {

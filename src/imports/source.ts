@@ -45,8 +45,10 @@ export type SourceCounts = {
   key: string;
   /** clicks per UTC day (YYYY-MM-DD) */
   days: { day: string; total: number }[];
-  /** per dimension (browser, os, device, country, referrer): the names and their clicks, over all the days above */
+  /** per dimension (browser, os, device, country, referrer): the names and their clicks over a period the source chose */
   dimensions: { dimension: "browser" | "os" | "device" | "country" | "referrer"; name: string; total: number }[];
+  /** the clicks of that period (each dimension is filled up to it with Unknown) */
+  dimensionsTotal: number;
 };
 
 /**

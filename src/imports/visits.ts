@@ -46,7 +46,7 @@ const DIMENSIONS = ["browser", "os", "device", "country", "referrer"] as const;
 /**
  * A source's counts as rows of our rollups: clicks per day as they are, and each dimension's names
  * on the newest day with clicks (the sources keep them for a whole period, not per day), filled up
- * with Unknown to the period's clicks so that every breakdown adds up to the total. No bots: neither
+ * with Unknown to the period's clicks so that every breakdown of it adds up. No bots: neither
  * source tells them apart, so all count as people, and no unique visitors.
  */
 export function countRows(counts: readonly SourceCounts[], idOf: (key: string) => string | undefined): CountRows {
@@ -73,7 +73,7 @@ export function countRows(counts: readonly SourceCounts[], idOf: (key: string) =
         rows.set(name, (rows.get(name) ?? 0) + d.total);
       });
       const counted = [...rows.values()].reduce((a, b) => a + b, 0);
-      if (counted < total) rows.set(UNKNOWN, (rows.get(UNKNOWN) ?? 0) + total - counted);
+      if (counted < c.dimensionsTotal) rows.set(UNKNOWN, (rows.get(UNKNOWN) ?? 0) + c.dimensionsTotal - counted);
       for (const [name, n] of rows) out.dimensions.push({ linkId, dimension, day: newest, name, total: n, bots: 0 } satisfies DimensionRow);
     }
   }

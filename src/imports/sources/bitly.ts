@@ -52,7 +52,7 @@ export function bitlySource(o: { token: string; group: string | undefined; base?
         const after = (await cursor(scope)) ?? "";
         const body = await api.get<{ link_clicks?: { date: string; clicks: number }[] }>(`/v4/bitlinks/${link.ref}/clicks?unit=day&units=-1`);
         const days = (body.link_clicks ?? []).map((c) => ({ day: dayOf(sourceTime(c.date) ?? 0), total: c.clicks })).filter((d) => d.day > after && d.day < today);
-        page.counts.push({ key, days, dimensions: [] });
+        page.counts.push({ key, days, dimensions: [], dimensionsTotal: 0 });
         page.cursors.push([scope, days.reduce((last, d) => (d.day > last ? d.day : last), after) || after]);
         if (page.cursors.length >= LINKS_PER_WRITE) {
           yield page;

@@ -2,7 +2,7 @@
 // statistics Kutt keeps per link. Kutt stores no single visits (hourly counters only, and its API
 // hands out rolling windows), so they come in as counts: clicks per day for the last 30 days, the
 // clicks before those as one count on the link's creation day, and the last year's browsers,
-// systems, countries and referrers. Shapes: Kutt's docs/api/api.js, server/handlers/links.handler.js,
+// systems, countries and referrers (dated the newest day with clicks). Shapes: Kutt's docs/api/api.js, server/handlers/links.handler.js,
 // server/utils/utils.js (sanitize.link, statsObjectToArray), server/queries/visit.queries.js.
 
 import { apiClient, baseUrl } from "./http.ts";
@@ -79,11 +79,13 @@ export function countsOf(key: string, link: SourceLink, stats: Stats, now: numbe
   const recent = days.reduce((n, d) => n + d.total, 0);
   const older = (link.clicks ?? 0) - recent;
   if (older > 0) days.unshift({ day: dayOf(link.createdAt), total: older });
-  const facets = (stats.lastYear ?? stats.allTime)?.stats ?? {};
+  const period = stats.lastYear ?? stats.allTime;
+  const facets = period?.stats ?? {};
   const named = (facet: Facet | undefined, name: (n: string) => string) => (facet ?? []).map((f) => ({ name: name(f.name), total: f.value }));
   return {
     key,
     days,
+    dimensionsTotal: (period?.views ?? []).reduce((n, v) => n + v, 0),
     dimensions: [
       ...named(facets.browser, (n) => BROWSERS[n] ?? n).map((d) => ({ ...d, dimension: "browser" as const })),
       ...named(facets.os, (n) => SYSTEMS[n] ?? n).map((d) => ({ ...d, dimension: "os" as const })),

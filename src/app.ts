@@ -1,5 +1,7 @@
 // Builds the HTTP application from its parts without listening, so tests and main share it.
 
+import { handleImportJob, handleStartImport } from "./http/imports.ts";
+import type { ImportJobs } from "./imports/jobs.ts";
 import { Elysia } from "elysia";
 import type { Config } from "./config.ts";
 import type { Storage } from "./db/storage.ts";
@@ -50,6 +52,8 @@ export type AppDeps = Pick<Storage, "links" | "lister" | "stats" | "keys" | "ses
   metricsAllow: TrustedProxies | null;
   requests: RequestMetrics;
   recorder: Pick<ClickRecorder, "record" | "stats" | "hurry">;
+  /** the dashboard's imports from other shorteners, on a thread of their own */
+  imports: ImportJobs;
   /** what redirect rules read about a click, and the guard on link passwords */
   clickFacts: ClickFactsSource;
   passwords: PasswordGuard;
@@ -100,6 +104,9 @@ export function createApp(deps: AppDeps) {
     .get("/api/links", ({ request, server }) => ours(request, server, () => handleListLinks(request, server, deps)))
     .get("/api/links/export", ({ request, server }) => ours(request, server, () => handleExport(request, server, deps)))
     .post("/api/links/import", ({ request, server }) => ours(request, server, () => handleImport(request, server, deps)), { parse: "none" })
+    // Imports from another shortener (README: Moving from another shortener): admins only.
+    .post("/api/imports", ({ request, server }) => ours(request, server, () => handleStartImport(request, server, deps)), { parse: "none" })
+    .get("/api/imports/:id", ({ request, params, server }) => ours(request, server, () => handleImportJob(request, params.id ?? "", server, deps)))
     .get("/api/links/:id", ({ request, params, server }) => ours(request, server, () => handleGetLink(request, params.id ?? "", server, deps)))
     .patch("/api/links/:id", ({ request, params, server }) => ours(request, server, () => handlePatchLink(request, params.id ?? "", server, deps)), { parse: "none" })
     .delete("/api/links/:id", ({ request, params, server }) => ours(request, server, () => handleDeleteLink(request, params.id ?? "", server, deps)), { parse: "none" })

@@ -12,7 +12,7 @@ export const ERROR_CODES = [
   "auth_required", "auth_invalid", "auth_rate_limited", "origin_mismatch", "host_mismatch", "metrics_forbidden",
   "user_disabled", "group_not_allowed", "key_sign_in_off", "oidc_off",
   "oidc_provider_down", "oidc_state_mismatch", "oidc_provider_refused", "oidc_code_refused", "oidc_wrong_audience", "oidc_token_expired", "oidc_token_invalid",
-  "id_missing", "bad_range", "not_found", "method_not_allowed",
+  "id_missing", "bad_range", "not_found", "method_not_allowed", "import_running", "admin_only",
   "storage_unavailable", "internal",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

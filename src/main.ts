@@ -19,6 +19,7 @@ import { createHeaderIdentity } from "./auth/header-identity.ts";
 import { runKeyCommand } from "./cli/keys.ts";
 import { runUserCommand } from "./cli/users.ts";
 import { runImportCommand } from "./cli/import.ts";
+import { createImportJobs } from "./imports/jobs.ts";
 import { AUTH_FAILURES_PER_MINUTE } from "./http/auth.ts";
 import { startClickRecorder, type ClickRecorder } from "./visits/recorder.ts";
 import { parseTrustedProxies } from "./visits/client-ip.ts";
@@ -134,6 +135,7 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
     metricsAllow: config.metricsAllow === "off" ? null : parseTrustedProxies(config.metricsAllow),
     requests: createRequestMetrics(),
     recorder,
+    imports: createImportJobs({ db: config.dbPath, dbPassword: databasePassword, destinations: { baseUrl: config.baseUrl, allowLocal: config.allowLoopbackDestinations, blocklist: config.blocklist }, env: {} }),
     clickFacts,
     passwords: createPasswordGuard(),
     notFound: notFoundAnswer(config.notFoundRedirect),
@@ -180,6 +182,9 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
       stopping = true;
       log.info(`${signal}: stopping`);
       await server.stop(false); // stop accepting, let in-flight requests finish
+      // An import half-way is stopped: every page it wrote is committed with its place, and the
+      // same import started again goes on from there.
+      deps.imports.stop();
       const { written, dropped } = await recorder.close(); // writes every queued visit
       blocklist.stop();
       await storage.close();

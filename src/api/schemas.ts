@@ -225,6 +225,42 @@ export const ImportStopped = t.Object(
   { ...closed, description: "storage_unavailable part-way through an import: the outcome so far" },
 );
 
+/** POST /api/imports: an import from another shortener (README: Moving from another shortener). */
+export const ImportRequest = t.Object(
+  {
+    from: t.Union([t.Literal("shlink"), t.Literal("yourls"), t.Literal("kutt"), t.Literal("bitly"), t.Literal("csv")]),
+    url: t.Optional(t.String({ description: "shlink, kutt: where it answers" })),
+    apiKey: t.Optional(t.String({ description: "shlink, kutt: its API key (never stored, never logged)" })),
+    sourceDb: t.Optional(t.String({ description: "yourls: mysql://user:password@host/database (read only)" })),
+    prefix: t.Optional(t.String({ description: "yourls: the table prefix (default yourls_)" })),
+    token: t.Optional(t.String({ description: "bitly: an access token" })),
+    group: t.Optional(t.String({ description: "bitly: a group guid (default every group)" })),
+    csv: t.Optional(t.String({ description: "csv: the file's text" })),
+    map: t.Optional(t.String({ description: "csv: our field=its column, comma-separated" })),
+    onConflict: t.Optional(t.Union([t.Literal("fail"), t.Literal("skip"), t.Literal("rename")])),
+    dryRun: t.Optional(t.Boolean()),
+    visits: t.Optional(t.Boolean({ description: "the click history too" })),
+  },
+  closed,
+);
+export const ImportJob = ok(
+  t.Object(
+    {
+      id: t.String(),
+      from: t.String(),
+      state: t.Union([t.Literal("running"), t.Literal("done"), t.Literal("refused"), t.Literal("stopped"), t.Literal("failed")]),
+      startedAt: Time,
+      progress: t.Object({ phase: t.String(), done: Count, total: t.Union([Count, t.Null()]), perSecond: Count }, closed),
+      lines: t.Array(t.String(), { description: "the result as `shortener import` prints it" }),
+      summary: t.Union([
+        t.Null(),
+        t.Object({ linksRead: Count, created: Count, already: Count, skipped: Count, renamed: Count, problems: Count, visits: Count, clicksCounted: Count }, closed),
+      ]),
+    },
+    closed,
+  ),
+);
+
 export const OverviewData = t.Object(
   {
     links: Count,

@@ -2,10 +2,9 @@
 // database --db names (README: Moving from another shortener). Exit 0 when done, 1 when refused or
 // stopped (the report says what was imported), 2 for a usage error.
 
-import { openStorage } from "../db/open-storage.ts";
+import { openImports } from "../db/open-storage.ts";
 import { describeLocation } from "../db/storage.ts";
-import { checkDestination } from "../links/create.ts";
-import { EMPTY_BLOCKLIST, parseBlocklist } from "../links/blocklist.ts";
+import { importDestinations } from "../imports/destinations.ts";
 import type { Config } from "../config.ts";
 import { openSource } from "../imports/sources/index.ts";
 import { SourceError } from "../imports/source.ts";
@@ -31,22 +30,16 @@ export async function runImportCommand(config: Config, databasePassword: string 
   }
   let storage;
   try {
-    storage = await openStorage(config.dbPath, { busyTimeoutMs: 10_000, password: databasePassword });
+    storage = await openImports(config.dbPath, databasePassword);
   } catch (err) {
     await source.close?.();
     io.err(`shortener: cannot open database ${describeLocation(config.dbPath)}: ${err instanceof Error ? err.message : String(err)}`);
     return 1;
   }
   try {
-    const blocklist = config.blocklist === null ? EMPTY_BLOCKLIST : parseBlocklist(await Bun.file(config.blocklist).text());
-    const ownHosts = config.baseUrl === null ? [] : [new URL(config.baseUrl).host];
-    const rules = { ownHosts, allowLocal: config.allowLoopbackDestinations, isBlocked: (url: string) => blocklist.matches(url) };
+    const checkUrl = await importDestinations({ baseUrl: config.baseUrl, allowLocal: config.allowLoopbackDestinations, blocklist: config.blocklist });
     const report = await runImport(source, storage.imports, {
-      policy, dryRun: flags["dry-run"] === "true", history: flags.visits === "true", owner: null,
-      checkUrl: (url) => {
-        const checked = checkDestination(url, rules);
-        return checked.ok ? checked : { ok: false, error: checked.error };
-      },
+      policy, dryRun: flags["dry-run"] === "true", history: flags.visits === "true", owner: null, checkUrl,
       progress: createProgress((text) => process.stderr.write(text), terminal),
     });
     for (const line of reportLines(report)) io.out(line);

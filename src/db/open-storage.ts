@@ -17,6 +17,9 @@ import type { UserRepository } from "../auth/users.ts";
 import { connectPostgres } from "./postgres/connect.ts";
 import { migratePostgres } from "./postgres/schema.ts";
 import { postgresKeys } from "./postgres/keys.ts";
+import { sqliteImports } from "./sqlite/imports.ts";
+import { postgresImports } from "./postgres/imports.ts";
+import type { ImportTarget } from "../imports/target.ts";
 
 export type StorageOptions = {
   /** SQLite: how long the click thread's connection waits for the write lock */
@@ -72,4 +75,22 @@ export async function openAccounts(location: string, password: string | null): P
     throw err;
   }
   return { keys: createKeyStore(postgresKeys(sql)), users: postgresUsers(sql), close: () => sql.close({ timeout: 5 }) };
+}
+
+/** Only what an import writes (`shortener import`, and the dashboard's import on a thread of its own), on a connection of its own. */
+export async function openImports(location: string, password: string | null): Promise<{ imports: ImportTarget; close: () => Promise<void> }> {
+  if (engineOf(location) === "sqlite") {
+    const db = openDatabase(location);
+    // An import's transaction waits for the service's recorder (and the other way round) this long at most.
+    db.run("PRAGMA busy_timeout = 10000");
+    return { imports: sqliteImports(db), close: async () => db.close() };
+  }
+  const sql = connectPostgres(location, { max: 2, password });
+  try {
+    await migratePostgres(sql);
+  } catch (err) {
+    await sql.close({ timeout: 1 }).catch(() => {});
+    throw err;
+  }
+  return { imports: postgresImports(sql), close: () => sql.close({ timeout: 5 }) };
 }

@@ -232,3 +232,36 @@ describe("Bitly", () => {
     onlyRead(bitly);
   }, 60_000);
 });
+
+describe("the dashboard's import (POST /api/imports)", () => {
+  test("admins only; a missing option is a 400 that names it; an import runs on its thread and reports as the command line does", async () => {
+    const shlink = await startShlink({ apiKey: "api-key", shortUrls: [shlinkShortUrl({ shortCode: "via-api", longUrl: "https://example.com/api", visitsSummary: { total: 2, nonBots: 2, bots: 0 } })], visits: new Map([[shlinkVisitsKey("via-api"), [shlinkVisit({ date: "2025-03-01T10:00:00+00:00", userAgent: UA.firefoxLinux }), shlinkVisit({ date: "2025-03-02T10:00:00+00:00", userAgent: UA.chromeWindows })]]]) });
+    try {
+      const body = { from: "shlink", url: shlink.url, apiKey: "api-key", visits: true };
+      expect((await api(s.url, null, "POST", "/api/imports", body)).status).toBe(401);
+      const creator = makeKey(s.dbPath, "creator", "create");
+      expect((await api(s.url, creator, "POST", "/api/imports", body)).body.code).toBe("admin_only");
+      const missing = await api(s.url, key, "POST", "/api/imports", { from: "shlink", url: shlink.url });
+      expect(missing.status).toBe(400);
+      expect(missing.body.error).toContain("API key is required");
+      expect((await api(s.url, key, "POST", "/api/imports", { from: "nothing" })).status).toBe(400);
+
+      const started = await api(s.url, key, "POST", "/api/imports", body);
+      expect(started.status).toBe(202);
+      let job = started.body.data;
+      for (let i = 0; i < 200 && job.state === "running"; i++) {
+        await Bun.sleep(50);
+        job = (await api(s.url, key, "GET", `/api/imports/${job.id}`)).body.data;
+      }
+      expect(job.state).toBe("done");
+      expect(job.summary).toMatchObject({ linksRead: 1, created: 1, visits: 2 });
+      expect(job.lines[0]).toBe("shlink: 1 links read; 1 created, 0 imported before, 0 skipped, 0 renamed.");
+      expect(await link("via-api")).toMatchObject({ totalClicks: 2, owner: "admin" });
+      expect((await api(s.url, creator, "GET", `/api/imports/${job.id}`)).status).toBe(403);
+      expect((await api(s.url, key, "GET", "/api/imports/nope")).status).toBe(404);
+      expect(s.output()).not.toContain("api-key\"");
+    } finally {
+      await shlink.close();
+    }
+  }, 30_000);
+});

@@ -102,6 +102,27 @@ export const OPERATIONS: readonly Operation[] = [
     },
   },
   {
+    method: "post", path: "/api/imports", operationId: "startImport", auth: "required",
+    summary: "Start an import from Shlink, YOURLS, Kutt, Bitly or a CSV (admins; one at a time; as `shortener import`)",
+    body: { "application/json": S.ImportRequest },
+    responses: {
+      202: { description: "started: poll GET /api/imports/{id}", json: S.ImportJob },
+      ...errors([400, 401, 413, 415, 421, 429], "bad_request: an unknown source, or an option it needs is missing or wrong"),
+      403: { description: `admin_only (a create key), or ${CODES[403]}`, json: S.ApiError },
+      409: { description: "import_running: another import is under way", json: S.ApiError },
+    },
+  },
+  {
+    method: "get", path: "/api/imports/{id}", operationId: "getImport", auth: "required",
+    summary: "How far an import is; at the end its result (the last ten are kept until a restart)",
+    parameters: [{ name: "id", in: "path", required: true, description: "the import's id", schema: t.String() }],
+    responses: {
+      200: { description: "the import", json: S.ImportJob },
+      ...errors([401, 404, 421, 429]),
+      403: { description: `admin_only, or ${CODES[403]}`, json: S.ApiError },
+    },
+  },
+  {
     method: "get", path: "/api/links/{id}", operationId: "getLink", auth: "required",
     summary: "One link", parameters: [id("the link's id; another key's link is a 404 to a create key")],
     responses: { 200: { description: "the link", json: S.LinkResponse }, ...errors([401, 403, 404, 421, 429, 503]) },

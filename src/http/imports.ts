@@ -1,0 +1,91 @@
+// POST /api/imports starts an import from another shortener (the dashboard's dialog; the same
+// as `shortener import`), GET /api/imports/{id} tells how far it is and, at the end, its result.
+// Admins only: an import writes links for everyone, and reaches out to the address it is given.
+
+import type { Static } from "elysia";
+import { requirePrincipal, creatorOf, type AuthDeps } from "./auth.ts";
+import { logAction } from "./audit.ts";
+import type { PeerServer } from "./request-origin.ts";
+import { apiError, json } from "./responses.ts";
+import { mediaType, readBodyText } from "./form-body.ts";
+import { openSource, SOURCES, type SourceOptions } from "../imports/sources/index.ts";
+import { SourceError } from "../imports/source.ts";
+import { CONFLICT_POLICIES, type ConflictPolicy } from "../imports/plan.ts";
+import type { ImportJob, ImportJobs } from "../imports/jobs.ts";
+import { isoTime } from "../util/day.ts";
+import type * as S from "../api/schemas.ts";
+
+export type ImportsDeps = AuthDeps & { imports: ImportJobs };
+
+/** A CSV brought in the request: as large as the link import's (links-transfer.ts) allows, and more. */
+const MAX_REQUEST_BYTES = 8 * 1024 * 1024;
+const TEXT_FIELDS = ["url", "apiKey", "sourceDb", "prefix", "token", "group", "csv", "map"] as const;
+const OPTION_NAMES: Record<(typeof TEXT_FIELDS)[number], keyof SourceOptions> = {
+  url: "url", apiKey: "api-key", sourceDb: "source-db", prefix: "prefix", token: "token", group: "group", csv: "csv-text", map: "map",
+};
+
+export async function handleStartImport(request: Request, server: PeerServer, deps: ImportsDeps): Promise<Response> {
+  const auth = await requirePrincipal(request, server, deps);
+  if (!auth.ok) return auth.response;
+  if (auth.principal.scope !== "admin") return apiError(403, "admin_only", "imports need an admin: they write links for everyone");
+  if (mediaType(request) !== "application/json") return apiError(415, "unsupported_media_type", "send application/json");
+  const body = await readBodyText(request, MAX_REQUEST_BYTES);
+  if (!body.ok) return apiError(body.status, body.code, body.error);
+  let fields: Record<string, unknown>;
+  try {
+    fields = JSON.parse(body.text);
+  } catch {
+    return apiError(400, "bad_request", "the body is not JSON");
+  }
+  if (typeof fields !== "object" || fields === null || Array.isArray(fields)) return apiError(400, "bad_request", "the body must be a JSON object");
+  if (!(SOURCES as readonly unknown[]).includes(fields.from)) return apiError(400, "bad_request", `from must be one of ${SOURCES.join(", ")}`);
+  const policy = (fields.onConflict ?? "fail") as ConflictPolicy;
+  if (!CONFLICT_POLICIES.includes(policy)) return apiError(400, "bad_request", `onConflict must be one of ${CONFLICT_POLICIES.join(", ")}`);
+  const options: SourceOptions = {};
+  for (const name of TEXT_FIELDS) {
+    const value = fields[name];
+    if (value === undefined || value === null || value === "") continue;
+    if (typeof value !== "string") return apiError(400, "bad_request", `${name} must be a string`);
+    options[OPTION_NAMES[name]] = value;
+  }
+  for (const flag of ["dryRun", "visits"] as const) if (fields[flag] !== undefined && typeof fields[flag] !== "boolean") return apiError(400, "bad_request", `${flag} must be true or false`);
+  // The options are checked here, so that the dialog says what is missing before anything starts.
+  try {
+    await openSource(fields.from as string, options, {}).close?.();
+  } catch (err) {
+    if (err instanceof SourceError) return apiError(400, "bad_request", err.message.replace(/--([a-z-]+)/g, (_, flag: string) => fieldName(flag)));
+    throw err;
+  }
+  const job = deps.imports.start({
+    from: fields.from as string, options, policy, dryRun: fields.dryRun === true, history: fields.visits === true, owner: creatorOf(auth.principal),
+  });
+  if (job === null) return apiError(409, "import_running", "another import is running; wait for it to end");
+  logAction(deps.log, auth.principal, "import", null, `started from ${job.from}${fields.dryRun === true ? " (dry run)" : ""}`);
+  return json(202, { success: true, data: jobJson(job) });
+}
+
+export async function handleImportJob(request: Request, id: string, server: PeerServer, deps: ImportsDeps): Promise<Response> {
+  const auth = await requirePrincipal(request, server, deps);
+  if (!auth.ok) return auth.response;
+  if (auth.principal.scope !== "admin") return apiError(403, "admin_only", "imports need an admin");
+  const job = deps.imports.get(id);
+  if (job === null) return apiError(404, "not_found", `no import ${id} (the last ten are kept until a restart)`);
+  return json(200, { success: true, data: jobJson(job) });
+}
+
+// The command line's flag names as the API's field names, in messages a source gives.
+function fieldName(flag: string): string {
+  const names: Record<string, string> = { url: "url", "api-key-file": "apiKey", "source-db": "sourceDb", prefix: "prefix", token: "token", group: "group", file: "csv", map: "map" };
+  return names[flag] ?? flag;
+}
+
+function jobJson(job: ImportJob): Static<typeof S.ImportJob>["data"] {
+  const r = job.report;
+  return {
+    id: job.id, from: job.from, state: job.state, startedAt: isoTime(job.startedAt)!, progress: job.progress, lines: job.lines,
+    summary: r === null ? null : {
+      linksRead: r.links.read, created: r.links.created, already: r.links.already, skipped: r.links.skipped.length, renamed: r.links.renamed.length,
+      problems: r.problems.length, visits: r.history.visits, clicksCounted: r.history.clicksCounted,
+    },
+  };
+}

@@ -1,0 +1,17 @@
+// The destinations an import accepts: the same checks as a create (src/links/create.ts), with
+// this service's own host (--base-url), --allow-loopback-destinations and --blocklist.
+
+import { checkDestination } from "../links/create.ts";
+import { EMPTY_BLOCKLIST, parseBlocklist } from "../links/blocklist.ts";
+
+export type DestinationSettings = { baseUrl: string | null; allowLocal: boolean; blocklist: string | null };
+export type CheckUrl = (url: string) => { ok: true; url: string } | { ok: false; error: string };
+
+export async function importDestinations(s: DestinationSettings): Promise<CheckUrl> {
+  const blocklist = s.blocklist === null ? EMPTY_BLOCKLIST : parseBlocklist(await Bun.file(s.blocklist).text());
+  const rules = { ownHosts: s.baseUrl === null ? [] : [new URL(s.baseUrl).host], allowLocal: s.allowLocal, isBlocked: (url: string) => blocklist.matches(url) };
+  return (url) => {
+    const checked = checkDestination(url, rules);
+    return checked.ok ? checked : { ok: false, error: checked.error };
+  };
+}

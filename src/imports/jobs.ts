@@ -1,0 +1,63 @@
+// The dashboard's imports: one at a time, each on the import thread (src/import-thread.ts), its
+// progress and result kept in memory for the dialog to poll (the last few, until a restart).
+
+import { threadEntry } from "../util/thread-entry.ts";
+import type { FromImportThread, ImportRequest, ToImportThread } from "./thread-protocol.ts";
+import type { DestinationSettings } from "./destinations.ts";
+import type { ImportReport } from "./run.ts";
+import type { ProgressSnapshot } from "./progress.ts";
+
+export type ImportJob = {
+  id: string;
+  from: string;
+  /** running, then done (the report's outcome: done, refused or stopped), or failed (the thread could not run it) */
+  state: "running" | "done" | "refused" | "stopped" | "failed";
+  startedAt: number;
+  progress: ProgressSnapshot;
+  /** the report as the command line prints it */
+  lines: string[];
+  report: ImportReport | null;
+};
+
+export type ImportJobs = {
+  /** A new job, or null while another runs. */
+  start(request: ImportRequest): ImportJob | null;
+  get(id: string): ImportJob | null;
+  stop(): void;
+};
+
+const KEPT = 10;
+
+export function createImportJobs(settings: { db: string; dbPassword: string | null; destinations: DestinationSettings; env: Record<string, string | undefined> }, now = Date.now): ImportJobs {
+  const jobs = new Map<string, ImportJob>();
+  let worker: Worker | null = null;
+  return {
+    start(request) {
+      if (worker !== null) return null;
+      const job: ImportJob = { id: crypto.randomUUID(), from: request.from, state: "running", startedAt: now(), progress: { phase: "starting", done: 0, total: null, perSecond: 0 }, lines: [], report: null };
+      jobs.set(job.id, job);
+      for (const old of [...jobs.keys()].slice(0, Math.max(0, jobs.size - KEPT))) jobs.delete(old);
+      const thread = (worker = new Worker(threadEntry("import-thread.ts")));
+      const finish = (state: ImportJob["state"], lines: string[], report: ImportReport | null) => {
+        Object.assign(job, { state, lines, report });
+        if (report === null) job.progress = { ...job.progress, phase: "failed" };
+        worker = null;
+        thread.terminate();
+      };
+      thread.onmessage = (event: MessageEvent<FromImportThread>) => {
+        const msg = event.data;
+        if ("progress" in msg) job.progress = msg.progress;
+        else if ("done" in msg) finish(msg.done.outcome, msg.lines, msg.done);
+        else finish("failed", [msg.failed], null);
+      };
+      thread.onerror = (event) => finish("failed", [`the import thread stopped: ${event.message}`], null);
+      thread.postMessage({ start: request, db: settings.db, dbPassword: settings.dbPassword, destinations: settings.destinations, env: settings.env } satisfies ToImportThread);
+      return job;
+    },
+    get: (id) => jobs.get(id) ?? null,
+    stop() {
+      worker?.terminate();
+      worker = null;
+    },
+  };
+}

@@ -4,6 +4,7 @@
 import { byId } from "./common.ts";
 import { Actions } from "./dashboard/actions.ts";
 import { ImportDialog } from "./dashboard/import.ts";
+import { MigrateDialog } from "./dashboard/migrate.ts";
 import { LinkForm } from "./dashboard/link-form.ts";
 import { LinkList } from "./dashboard/list.ts";
 import { bindMenu } from "./dashboard/menu.ts";
@@ -31,11 +32,16 @@ const importer = new ImportDialog(async () => {
 bindMenu(byId("export-menu"));
 byId("new-link").addEventListener("click", () => form.openCreate());
 byId("import-open").addEventListener("click", () => importer.open());
+const migrate = new MigrateDialog(async () => {
+  await Promise.all([list.first(null), overview.load()]);
+});
+byId("migrate-open").addEventListener("click", () => migrate.open());
 
 const session = new Session(
   (who) => {
     dashboard.hidden = false;
     list.setAdmin(who.scope === "admin");
+    byId("migrate-open").hidden = who.scope !== "admin";
     void overview.load();
     void list.load();
   },

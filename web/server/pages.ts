@@ -357,6 +357,41 @@ ${dialogHead(lang, "import-dialog", t(lang, "import_title"))}
 </dialog>`;
 }
 
+/**
+ * Moving from another shortener (admins): the source and what it needs, then the progress and
+ * the result as `shortener import` prints them. A field shows for the sources in its data-for.
+ */
+function migrateDialog(lang: Language): string {
+  const field = (id: string, label: MessageKey, sources: string, input: string) =>
+    `<div class="field" data-for="${sources}"><label for="${id}">${t(lang, label)}</label>${input}</div>`;
+  const text = (id: string, name: string, extra = "") => `<input id="${id}" name="${name}" autocomplete="off" spellcheck="false"${extra}>`;
+  const option = (value: string, label: string) => `<option value="${value}">${label}</option>`;
+  return `<dialog id="migrate-dialog" class="dialog" aria-labelledby="migrate-dialog-title">
+<form id="migrate-form" class="dialog-body" novalidate>
+${dialogHead(lang, "migrate-dialog", t(lang, "migrate_title"))}
+<p class="dialog-text">${t(lang, "migrate_text")}</p>
+<div class="field"><label for="migrate-from">${t(lang, "migrate_from")}</label><select id="migrate-from" name="from">${option("shlink", "Shlink")}${option("yourls", "YOURLS")}${option("kutt", "Kutt")}${option("bitly", "Bitly")}${option("csv", "CSV")}</select></div>
+${field("migrate-url", "migrate_url", "shlink kutt", text("migrate-url", "url", ' type="url" placeholder="https://"'))}
+${field("migrate-api-key", "migrate_api_key", "shlink kutt", text("migrate-api-key", "apiKey", ' type="password"'))}
+${field("migrate-source-db", "migrate_source_db", "yourls", text("migrate-source-db", "sourceDb", ' type="password" placeholder="mysql://yourls:…@127.0.0.1:3306/yourls"'))}
+${field("migrate-prefix", "migrate_prefix", "yourls", text("migrate-prefix", "prefix", ' placeholder="yourls_"'))}
+${field("migrate-token", "migrate_token", "bitly", text("migrate-token", "token", ' type="password"'))}
+${field("migrate-group", "migrate_group", "bitly", text("migrate-group", "group"))}
+${field("migrate-file", "migrate_file", "csv", `<input id="migrate-file" name="file" type="file" accept=".csv,text/csv">`)}
+${field("migrate-map", "migrate_map", "csv", text("migrate-map", "map", ' placeholder="long=Destination,alias=Keyword"'))}
+<div class="field"><label for="migrate-conflict">${t(lang, "migrate_conflict")}</label><select id="migrate-conflict" name="onConflict">${option("fail", t(lang, "migrate_conflict_fail"))}${option("skip", t(lang, "migrate_conflict_skip"))}${option("rename", t(lang, "migrate_conflict_rename"))}</select></div>
+<div class="field checks"><label><input type="checkbox" id="migrate-visits" checked> ${t(lang, "migrate_visits")}</label><label><input type="checkbox" id="migrate-dry-run"> ${t(lang, "migrate_dry_run")}</label></div>
+<p class="field-error" id="migrate-error" role="alert" hidden></p>
+<section id="migrate-progress" class="import-result" hidden>
+<progress id="migrate-bar" max="1"></progress>
+<p id="migrate-status" role="status"></p>
+<pre id="migrate-lines" class="migrate-lines" tabindex="0" hidden></pre>
+</section>
+<footer class="dialog-actions"><button type="button" class="btn" data-close>${t(lang, "close")}</button><button type="submit" class="btn btn-primary" id="migrate-submit">${iconMarkup("upload")}${t(lang, "migrate_submit")}</button></footer>
+</form>
+</dialog>`;
+}
+
 /** The owner's dashboard: the sign-in form, and the overview, list and dialogs dashboard.ts fills in. */
 export function renderDashboard(lang: Language, assets: PageAssets): string {
   const kpi = (id: string, key: MessageKey, extra = "") => `<div class="card kpi"><h3>${t(lang, key)}</h3><p class="kpi-value" id="${id}">–</p>${extra}</div>`;
@@ -390,6 +425,7 @@ export function renderDashboard(lang: Language, assets: PageAssets): string {
 </div>
 <div class="dash-actions">
 <button type="button" class="btn" id="import-open">${iconMarkup("upload")}${t(lang, "import_open")}</button>
+<button type="button" class="btn" id="migrate-open" hidden>${iconMarkup("upload")}${t(lang, "migrate_open")}</button>
 <button type="button" class="btn" id="export-open" popovertarget="export-menu" aria-haspopup="menu">${iconMarkup("download")}${t(lang, "export_open")}</button>
 <button type="button" class="btn btn-primary" id="new-link">${iconMarkup("plus")}${t(lang, "new_link")}</button>
 </div>
@@ -466,6 +502,7 @@ ${linkDialog(lang)}
 ${qrDialog(lang)}
 ${confirmDialog(lang)}
 ${importDialog(lang)}
+${migrateDialog(lang)}
 </div>
 <div class="toast" id="toast" role="status"></div>
 <noscript><p class="form-error">${t(lang, "noscript_dashboard")}</p></noscript>`;

@@ -1,0 +1,110 @@
+// The rules of an import that need no database: times as the sources write them, the plan of
+// what happens to each code under each policy, counts as rollup rows, and a CSV with a --map.
+import { describe, expect, test } from "bun:test";
+import { sourceTime } from "../../src/imports/sources/time.ts";
+import { planImport, type ConflictPolicy } from "../../src/imports/plan.ts";
+import { countRows, countryOf } from "../../src/imports/visits.ts";
+import { csvSource } from "../../src/imports/sources/csv.ts";
+import { retryAfterMs } from "../../src/imports/sources/http.ts";
+import type { SourceLink } from "../../src/imports/source.ts";
+
+describe("source times", () => {
+  test("offsets with and without a colon, Z, and YOURLS's bare UTC wall-clock", () => {
+    expect(sourceTime("2016-08-21T20:34:16+02:00")).toBe(Date.UTC(2016, 7, 21, 18, 34, 16));
+    expect(sourceTime("2020-03-01T00:00:00+0000")).toBe(Date.UTC(2020, 2, 1));
+    expect(sourceTime("2025-01-01T10:00:00.250Z")).toBe(Date.UTC(2025, 0, 1, 10, 0, 0, 250));
+    expect(sourceTime("2023-07-01 08:27:00")).toBe(Date.UTC(2023, 6, 1, 8, 27));
+    for (const nothing of [null, undefined, "", "0000-00-00 00:00:00", "soon"]) expect(sourceTime(nothing)).toBeNull();
+  });
+
+  test("Retry-After in seconds or as a date", () => {
+    expect(retryAfterMs("3")).toBe(3000);
+    expect(retryAfterMs(new Date(10_000).toUTCString(), 4_000)).toBe(6000);
+    expect(retryAfterMs(null)).toBeNull();
+  });
+});
+
+const link = (code: string | null, extra: Partial<SourceLink> = {}): SourceLink => ({
+  key: code ?? "row", code, url: `https://example.com/${code}`, createdAt: 0, tags: [], expiresAt: null, validFrom: null, maxClicks: null, disabledBecause: null, dropped: [], clicks: null, ...extra,
+});
+
+function plan(policy: ConflictPolicy, links: SourceLink[], taken: Record<string, "taken" | "retired"> = {}, imported: Record<string, string> = {}) {
+  let n = 0;
+  return planImport({
+    links, policy, imported: new Map(Object.entries(imported)), taken: new Map(Object.entries(taken)),
+    checkUrl: (url) => (url.includes("bad") ? { ok: false, error: "refused" } : { ok: true, url }),
+    newId: () => `new${++n}`,
+  });
+}
+
+describe("the plan", () => {
+  const links = [link("ok"), link("x"), link("api"), link("a.b"), link("mine"), link("gone"), link("bad", { url: "https://bad.example/" }), link("done")];
+  const taken = { mine: "taken", gone: "retired" } as const;
+
+  test("fail: every code that cannot be kept is a problem, and nothing is to be created", () => {
+    const p = plan("fail", links, taken, { done: "done" });
+    expect(p.conflicts.map((c) => [c.link.code, c.problem])).toEqual([["api", "reserved"], ["a.b", "invalid"], ["mine", "taken"], ["gone", "retired"], ["bad", "destination"]]);
+    expect(p.already.get("done")).toBe("done");
+  });
+
+  test("skip leaves them out; rename gives each a new id but the refused destination, which no id mends", () => {
+    expect(plan("skip", links, taken).create.map((c) => c.id)).toEqual(["ok", "x", "done"]);
+    const renamed = plan("rename", links, taken);
+    expect(renamed.create.map((c) => [c.link.code, c.id, c.renamedBecause])).toEqual([
+      ["ok", "ok", null], ["x", "x", null], ["api", "new1", "reserved"], ["a.b", "new2", "invalid"], ["mine", "new3", "taken"], ["gone", "new4", "retired"], ["done", "done", null],
+    ]);
+    expect(renamed.skipped.map((s) => s.link.code)).toEqual(["bad"]);
+  });
+
+  test("twins by case are both kept and said; the same code twice (two domains) is a duplicate; tags we cannot hold are said", () => {
+    const p = plan("skip", [link("Abc"), link("abc"), link("dup", { key: "a/dup" }), link("dup", { key: "b/dup" }), link("t", { tags: ["ok", "not ok"] })]);
+    expect(p.create.map((c) => c.id)).toEqual(["Abc", "abc", "dup", "t"]);
+    expect(p.skipped.map((s) => [s.link.key, s.problem])).toEqual([["b/dup", "duplicate"]]);
+    expect(p.create[3]!.link.tags).toEqual(["ok"]);
+    expect(p.notes).toEqual(['"abc" and "Abc" differ only by case: both kept as they are (codes here are case-sensitive)', 'the tag "not ok" of 1 link: not kept (this shortener has no place for it)']);
+  });
+
+  test("a link without a code (a CSV row) gets a new id, not a problem", () => {
+    expect(plan("fail", [link(null)]).create.map((c) => c.id)).toEqual(["new1"]);
+  });
+});
+
+describe("counts as rollup rows", () => {
+  test("days as they are; each dimension on the newest day, filled up with Unknown to its period; no bots, no uniques", () => {
+    const rows = countRows(
+      [{ key: "k", days: [{ day: "2025-01-01", total: 3 }, { day: "2025-01-03", total: 2 }, { day: "2025-01-02", total: 0 }], dimensions: [{ dimension: "browser", name: "Chrome", total: 4 }], dimensionsTotal: 5 }],
+      (key) => (key === "k" ? "id" : undefined),
+    );
+    expect(rows.daily.map((d) => [d.day, d.total, d.bots, d.uniques])).toEqual([["2025-01-01", 3, 0, 0], ["2025-01-03", 2, 0, 0]]);
+    expect(rows.totals.get("id")).toEqual({ total: 5, humans: 5, lastTs: Date.UTC(2025, 0, 3) });
+    const browsers = rows.dimensions.filter((d) => d.dimension === "browser").map((d) => [d.day, d.name, d.total]);
+    expect(browsers).toEqual([["2025-01-03", "Chrome", 4], ["2025-01-03", "Unknown", 1]]);
+    expect(rows.dimensions.filter((d) => d.dimension === "device").map((d) => [d.name, d.total])).toEqual([["Unknown", 5]]);
+  });
+
+  test("countries: two letters, upper-case; empty and Cloudflare's XX are Unknown", () => {
+    expect([countryOf("de"), countryOf(""), countryOf("XX"), countryOf(null), countryOf("Germany")]).toEqual(["DE", "Unknown", "Unknown", "Unknown", "Unknown"]);
+  });
+});
+
+describe("CSV", () => {
+  const read = async (text: string, map?: string) => {
+    const out: SourceLink[] = [];
+    for await (const page of csvSource({ file: undefined, text, map }).links()) out.push(...page);
+    return out;
+  };
+
+  test("--map names its columns; a row without an alias gets a new id and a key that a re-run finds again", async () => {
+    const links = await read('\uFEFFKeyword,Destination,Date,Labels\nspring,https://example.com/a,2024-02-03 04:05:06,"x|y"\n,https://example.com/b,,\n', "alias=Keyword,long=Destination,created=Date,tags=Labels");
+    expect(links.map((l) => [l.code, l.url, l.createdAt, l.tags])).toEqual([
+      ["spring", "https://example.com/a", Date.UTC(2024, 1, 3, 4, 5, 6), ["x", "y"]],
+      [null, "https://example.com/b", expect.any(Number), []],
+    ]);
+    expect(links[1]!.key).toBe("row 3 https://example.com/b");
+  });
+
+  test("a CSV without the destination's column, or a --map that is not FIELD=COLUMN, is refused by name", async () => {
+    await expect(read("a,b\n1,2\n")).rejects.toThrow('no column "url"');
+    expect(() => csvSource({ file: undefined, text: "", map: "nope" })).toThrow("--map");
+  });
+});

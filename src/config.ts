@@ -89,7 +89,7 @@ export const FLAGS: readonly Flag[] = [
   { name: "scope", value: true, help: "admin (every link) or create (creates links, sees only its own); default admin, or the user's own with --user", command: "key" },
   { name: "user", value: true, help: "with key create: the user the key acts as (their links); a name from `shortener user list`", command: "key" },
   { name: "from", value: true, help: "import: the source, shlink, yourls, kutt, bitly or csv (README: Moving from another shortener)", command: "import" },
-  { name: "url", value: true, help: "import from shlink or kutt: where it answers, e.g. https://s.example.org", command: "import" },
+  { name: "url", value: true, help: "import from shlink or kutt: where it answers, e.g. https://s.example.org (bitly: its API, default https://api-ssl.bitly.com)", command: "import" },
   { name: "api-key-file", value: true, help: "import from shlink or kutt: a file holding its API key (or SHLINK_API_KEY, KUTT_API_KEY)", command: "import" },
   { name: "source-db", value: true, help: "import from yourls: its database, mysql://user:password@host:3306/yourls (read only)", command: "import" },
   { name: "prefix", value: true, help: "import from yourls: its table prefix (default yourls_)", command: "import" },

@@ -69,22 +69,42 @@ export function yourlsSource(o: YourlsOptions): ImportSource {
     },
     async *history(_links, cursor): AsyncGenerator<HistoryPage> {
       await check();
-      // One cursor for the whole log: the last click_id written (it only grows).
-      let after = Number((await cursor("log")) ?? 0);
+      // The log is read link by link (its shorturl index), not in click order: a page then holds
+      // the visits of a few hundred links, whose rollup rows lie together, and a transaction writes
+      // a few pages of the database instead of one page per visit. A pass takes the rows up to the
+      // log's newest when it began (upto); the next run takes those after it (done).
+      let at = parseCursor(await cursor("log"));
+      if (at.at === null) {
+        const [newest] = await query<{ id: number | string | null }>(`SELECT MAX(click_id) AS id FROM ${table("log")}`);
+        at = { done: at.done, upto: Number(newest?.id ?? 0), at: null };
+      }
+      if (at.upto <= at.done) return;
       for (;;) {
+        const [keyword, id] = at.at ?? ["", 0];
         const rows = await query<{ id: number | string; at: string; keyword: string; referrer: string; ua: string; country: string }>(
           `SELECT click_id AS id, DATE_FORMAT(click_time, '%Y-%m-%d %H:%i:%s') AS at, shorturl AS keyword, referrer, user_agent AS ua, country_code AS country
-           FROM ${table("log")} WHERE click_id > ? ORDER BY click_id LIMIT ${VISITS_PER_PAGE}`,
-          [after],
+           FROM ${table("log")} WHERE click_id > ? AND click_id <= ? AND (shorturl > ? OR (shorturl = ? AND click_id > ?))
+           ORDER BY shorturl, click_id LIMIT ${VISITS_PER_PAGE}`,
+          [at.done, at.upto, keyword, keyword, id],
         );
-        if (rows.length === 0) return;
-        after = Number(rows[rows.length - 1]!.id);
-        yield { cursors: [["log", String(after)]], visits: rows.map(toVisit) };
-        if (rows.length < VISITS_PER_PAGE) return;
+        const last = rows[rows.length - 1];
+        const finished = rows.length < VISITS_PER_PAGE;
+        at = finished ? { done: at.upto, upto: at.upto, at: null } : { ...at, at: [last!.keyword, Number(last!.id)] };
+        yield { cursors: [["log", JSON.stringify(at)]], visits: rows.map(toVisit) };
+        if (finished) return;
       }
     },
     close: () => sql.close(),
   };
+}
+
+/** Where the log stands: every click_id up to done is here; a pass up to upto is at (keyword, click_id). */
+type LogCursor = { done: number; upto: number; at: [string, number] | null };
+
+function parseCursor(text: string | null): LogCursor {
+  if (text === null) return { done: 0, upto: 0, at: null };
+  const c = JSON.parse(text) as LogCursor;
+  return { done: Number(c.done), upto: Number(c.upto), at: c.at };
 }
 
 function toLink(r: { keyword: string; url: string; title: string | null; created: string; clicks: number | string }): SourceLink {

@@ -1,0 +1,109 @@
+// The import benchmark (#24): a YOURLS database of 100,000 links and 1,000,000 visits (a real
+// MariaDB from Debian, YOURLS's own schema: test/support/yourls.ts) imported with `shortener
+// import --visits` into a service that answers clicks meanwhile, on SQLite and on PostgreSQL.
+// Reports the import's wall time, and clicks at a steady rate before and during it (latency, failures).
+//   bun scripts/bench/import.ts [--bin ./shortener] [--links 100000] [--visits 1000000] [--engines sqlite,postgres] [--rate 1000]
+
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { startMariaDb } from "../../test/support/mariadb.ts";
+import { createYourlsTables, fillYourls } from "../../test/support/yourls.ts";
+import { sharedPostgres, stopSharedPostgres } from "../../test/support/postgres.ts";
+import { ensureWrk, okResponses, requestsPerSecond, runWrk } from "./wrk.ts";
+import { startListening } from "../lib/processes.ts";
+import { countedClicks, createLinks, waitForFlush } from "./clicks-api.ts";
+
+const args = process.argv.slice(2);
+const option = (flag: string, fallback: string) => (args.includes(flag) ? args[args.indexOf(flag) + 1]! : fallback);
+const ROOT = resolve(import.meta.dir, "../..");
+const bin = option("--bin", "");
+const command = bin ? [resolve(bin)] : [process.execPath, join(ROOT, "src/main.ts")];
+const links = Number(option("--links", "100000"));
+const visits = Number(option("--visits", "1000000"));
+const engines = option("--engines", "sqlite,postgres").split(",");
+
+const RATE = Number(option("--rate", "1000"));
+
+type Steady = { sent: number; ok: number; failed: number; latencies: number[] };
+
+/** Clicks at a fixed rate (not waiting for answers, as visitors do not), for ms or while going() holds. */
+async function steadyClicks(base: string, ids: string[], rate: number, until: number | (() => boolean)): Promise<Steady> {
+  const out: Steady = { sent: 0, ok: 0, failed: 0, latencies: [] };
+  const start = performance.now();
+  const going = typeof until === "number" ? () => performance.now() - start < until : until;
+  const pending: Promise<void>[] = [];
+  while (going()) {
+    const due = Math.floor(((performance.now() - start) / 1000) * rate);
+    for (; out.sent < due; out.sent++) {
+      const sentAt = performance.now();
+      pending.push(
+        fetch(`${base}/${ids[out.sent % ids.length]}`, { redirect: "manual" }).then(
+          (r) => {
+            out.latencies.push(performance.now() - sentAt);
+            if (r.status === 302) out.ok++;
+            else out.failed++;
+          },
+          () => void out.failed++,
+        ),
+      );
+    }
+    await Bun.sleep(2);
+  }
+  await Promise.all(pending);
+  return out;
+}
+
+function describe(s: Steady): string {
+  const sorted = [...s.latencies].sort((a, b) => a - b);
+  const at = (q: number) => (sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0).toFixed(1);
+  return `${s.sent.toLocaleString("en")} sent, ${s.failed} failed, latency p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${at(1)} ms`;
+}
+
+const wrk = await ensureWrk(console.log);
+const tmp = mkdtempSync(join(tmpdir(), "shortener-import-bench-"));
+const maria = await startMariaDb();
+try {
+  await maria.createDatabase("yourls");
+  const root = maria.sql("yourls");
+  await createYourlsTables(root);
+  let t = performance.now();
+  const filled = await fillYourls(root, { links, visits, orphans: 100 });
+  await root.close();
+  console.log(`source: ${filled.links.toLocaleString("en")} links, ${filled.visits.toLocaleString("en")} visits (+${filled.orphans} orphans), filled in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  await maria.createReadOnlyUser("yourls", "reader", "bench");
+  const source = maria.url("yourls", { name: "reader", password: "bench" });
+
+  for (const engine of engines) {
+    const db = engine === "postgres" ? await (await sharedPostgres()).createDatabase() : join(tmp, "bench.db");
+    const served = await startListening(engine, [...command, "--port", "0", "--host", "127.0.0.1", "--db", db, "--create-rate-limit", "0"], { cwd: tmp });
+    try {
+      const ids = await createLinks(served.url, 20, "hot");
+      // Saturating clicks (wrk) say how much the machine's two cores have left; clicks at a steady
+      // homelab-sized rate say whether any visitor waits while the import writes.
+      const warm = await runWrk(wrk, { url: served.url, seconds: 2, connections: 50, mode: "clicks", ids });
+      const saturated = await runWrk(wrk, { url: served.url, seconds: 5, connections: 50, mode: "clicks", ids });
+      const idle = await steadyClicks(served.url, ids, RATE, 5_000);
+      t = performance.now();
+      const importer = Bun.spawn([...command, "import", "--from", "yourls", "--source-db", source, "--db", db, "--visits", "--on-conflict", "rename"], { cwd: tmp, stdout: "pipe", stderr: "ignore" });
+      const busy = await steadyClicks(served.url, ids, RATE, () => importer.exitCode === null);
+      const code = await importer.exited;
+      const seconds = (performance.now() - t) / 1000;
+      const report = await new Response(importer.stdout).text();
+      await waitForFlush(served.url, 60_000);
+      const answered = okResponses(warm) + okResponses(saturated) + idle.ok + busy.ok;
+      const counted = await countedClicks(served.url, ids);
+      console.log(`${engine}: import exit ${code} in ${seconds.toFixed(1)} s — ${report.split("\n").slice(0, 2).join(" ")}`);
+      console.log(`${engine}: saturated before: ${Math.round(requestsPerSecond(saturated)).toLocaleString("en")} req/s`);
+      console.log(`${engine}: ${RATE} clicks/s before: ${describe(idle)}`);
+      console.log(`${engine}: ${RATE} clicks/s during the import: ${describe(busy)}`);
+      console.log(`${engine}: ${answered.toLocaleString("en")} clicks answered, ${counted.toLocaleString("en")} counted`);
+    } finally {
+      await served.stop();
+    }
+  }
+} finally {
+  await maria.stop();
+  await stopSharedPostgres();
+  rmSync(tmp, { recursive: true, force: true });
+}

@@ -125,6 +125,14 @@ describe("import from YOURLS", () => {
     expect(again.out).toMatch(/ 0 created, [\d,]+ imported before/);
     expect(again.out).toContain("0 visits imported");
     expect(await totals(s, key)).toEqual(before);
+
+    // YOURLS goes on counting: the next run brings only the clicks logged since.
+    const root2 = maria.sql("yourls");
+    await root2.unsafe("INSERT INTO yourls_log (click_time, shorturl, referrer, user_agent, ip_address, country_code) VALUES (UTC_TIMESTAMP(), 'x', 'direct', '-', '192.0.2.1', 'FR')");
+    await root2.close();
+    const later = importer(s.dbPath, "--visits", "--on-conflict", "skip");
+    expect(later.out).toContain("1 visits imported");
+    expect((await totals(s, key)).get("x")!.total).toBe(before.get("x")!.total + 1);
   }, 60_000);
 
   test("imported visits give the same statistics as the same visits recorded live, but count no unique visitors", async () => {

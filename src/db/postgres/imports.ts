@@ -4,7 +4,7 @@
 import type { TransactionSQL } from "bun";
 import type { Cursor, ImportTarget } from "../../imports/target.ts";
 import type { Pg } from "./connect.ts";
-import { insertLinkIn } from "./links.ts";
+import { insertLinksIn } from "./links.ts";
 import { writeBatchIn, writeCountsIn } from "./visit-batches.ts";
 
 export function postgresImports(sql: Pg): ImportTarget {
@@ -25,18 +25,14 @@ export function postgresImports(sql: Pg): ImportTarget {
     },
     addLinks: (source, rows) =>
       sql.begin(async (tx) => {
-        const refused: string[] = [];
-        for (const r of rows) {
-          const outcome = await insertLinkIn(tx, sql, r.id, r.link, r.createdAt);
-          if (typeof outcome !== "number") {
-            refused.push(r.key);
-            continue;
-          }
-          if (r.disabled) await tx`UPDATE links SET disabled = 1 WHERE seq = ${outcome}`;
-          await tx`INSERT INTO import_links (source, code, link_id) VALUES (${source}, ${r.key}, ${r.id})
+        const outcomes = await insertLinksIn(tx, sql, rows);
+        const kept = rows.filter((_, i) => typeof outcomes[i] === "number");
+        if (kept.length > 0) {
+          await tx`INSERT INTO import_links (source, code, link_id)
+                   SELECT ${source}, * FROM unnest(${sql.array(kept.map((r) => r.key), "TEXT")}::text[], ${sql.array(kept.map((r) => r.id), "TEXT")}::text[])
                    ON CONFLICT (source, code) DO UPDATE SET link_id = excluded.link_id`;
         }
-        return refused;
+        return rows.filter((_, i) => typeof outcomes[i] !== "number").map((r) => r.key);
       }),
     async cursor(source, scope) {
       const rows = await sql`SELECT cursor FROM import_cursors WHERE source = ${source} AND scope = ${scope}`;

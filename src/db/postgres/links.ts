@@ -126,19 +126,39 @@ export function postgresClickBudget(sql: Pg): ClickBudget {
   };
 }
 
-/** Inserts under id inside the caller's transaction (a create's own, or an import's page with its keys). */
+/** Inserts under id inside the caller's transaction (a create's own). */
 export async function insertLinkIn(tx: TransactionSQL, sql: Pg, id: string, link: NewLink, now: number): Promise<number | "taken" | "retired"> {
-  const b = behaviourValues(behaviourOf(link));
-  const inserted = await tx`
-    INSERT INTO links (id, url, created_at, owner_key_id, owner_user_id, expires_at, max_clicks, rules, variants, password_hash, redirect_type, valid_from, fallback_url, crawlable)
-    SELECT ${id}, ${link.url}, ${now}, ${link.ownerKeyId ?? null}, ${link.ownerUserId ?? null}, ${link.expiresAt ?? null}, ${link.maxClicks ?? null},
-      ${b[0]}, ${b[1]}, ${b[2]}, ${b[3]}, ${b[4]}, ${b[5]}, ${b[6]}
-    WHERE NOT EXISTS (SELECT 1 FROM retired_ids WHERE id = ${id})
+  const [outcome] = await insertLinksIn(tx, sql, [{ id, link, createdAt: now, disabled: false }]);
+  return outcome!;
+}
+
+export type LinkRow = { id: string; link: NewLink; createdAt: number; disabled: boolean };
+
+/**
+ * Inserts links under their ids inside the caller's transaction, in one statement (an import's
+ * page of 500 would otherwise be 500 round trips): each one's seq, or why it was not inserted.
+ */
+export async function insertLinksIn(tx: TransactionSQL, sql: Pg, rows: readonly LinkRow[]): Promise<(number | "taken" | "retired")[]> {
+  const column = <T,>(pick: (r: LinkRow, b: ReturnType<typeof behaviourValues>) => T) => rows.map((r) => pick(r, behaviourValues(behaviourOf(r.link))));
+  const text = (pick: (r: LinkRow, b: ReturnType<typeof behaviourValues>) => string | null) => sql.array(column(pick), "TEXT");
+  const int8 = (pick: (r: LinkRow, b: ReturnType<typeof behaviourValues>) => number | null) => sql.array(column(pick), "INT8");
+  const inserted: { id: string; seq: string }[] = await tx`
+    INSERT INTO links (id, url, created_at, owner_key_id, owner_user_id, expires_at, max_clicks, rules, variants, password_hash, redirect_type, valid_from, fallback_url, crawlable, disabled)
+    SELECT v.* FROM unnest(${text((r) => r.id)}::text[], ${text((r) => r.link.url)}::text[], ${int8((r) => r.createdAt)}::int8[],
+                           ${int8((r) => r.link.ownerKeyId ?? null)}::int8[], ${int8((r) => r.link.ownerUserId ?? null)}::int8[],
+                           ${int8((r) => r.link.expiresAt ?? null)}::int8[], ${int8((r) => r.link.maxClicks ?? null)}::int8[],
+                           ${text((_, b) => b[0])}::text[], ${text((_, b) => b[1])}::text[], ${text((_, b) => b[2])}::text[], ${int8((_, b) => b[3])}::int8[],
+                           ${int8((_, b) => b[4])}::int8[], ${text((_, b) => b[5])}::text[], ${int8((_, b) => b[6])}::int8[], ${int8((r) => (r.disabled ? 1 : 0))}::int8[])
+      AS v(id, url, created_at, owner_key_id, owner_user_id, expires_at, max_clicks, rules, variants, password_hash, redirect_type, valid_from, fallback_url, crawlable, disabled)
+    WHERE NOT EXISTS (SELECT 1 FROM retired_ids WHERE retired_ids.id = v.id)
     ON CONFLICT (id) DO NOTHING
-    RETURNING seq`;
-  if (inserted.length === 0) return (await tx`SELECT 1 FROM retired_ids WHERE id = ${id}`).length > 0 ? "retired" : "taken";
-  const seq = num(inserted[0].seq);
-  const tags = [...new Set(link.tags ?? [])];
-  if (tags.length > 0) await tx`INSERT INTO link_tags (link_seq, tag) SELECT ${seq}, unnest(${sql.array(tags, "TEXT")}::text[])`;
-  return seq;
+    RETURNING id, seq`;
+  const seqs = new Map(inserted.map((r) => [r.id, num(r.seq)]));
+  const tagged = rows.flatMap((r) => (seqs.has(r.id) ? [...new Set(r.link.tags ?? [])].map((tag) => [seqs.get(r.id)!, tag] as const) : []));
+  if (tagged.length > 0) {
+    await tx`INSERT INTO link_tags (link_seq, tag) SELECT * FROM unnest(${sql.array(tagged.map(([seq]) => seq), "INT8")}::int8[], ${sql.array(tagged.map(([, tag]) => tag), "TEXT")}::text[])`;
+  }
+  const missing = rows.filter((r) => !seqs.has(r.id)).map((r) => r.id);
+  const retired = missing.length === 0 ? new Set<string>() : new Set((await tx`SELECT id FROM retired_ids WHERE id = ANY(${sql.array(missing, "TEXT")})`).map((r: { id: string }) => r.id));
+  return rows.map((r) => seqs.get(r.id) ?? (retired.has(r.id) ? "retired" : "taken"));
 }

@@ -140,8 +140,11 @@ async function importHistory(source: ImportSource, target: ImportTarget, o: Impo
   const convert = visitConverter();
   const idOf = (key: string) => ids.get(key);
   // A dry run reads from where the last real run stopped too, and says what a real run would add.
-  const cursor = (scope: string) => Promise.resolve(target.cursor(source.identity, scope));
-  for await (const page of source.history!(known, cursor)) {
+  const cursors = {
+    one: (scope: string) => Promise.resolve(target.cursor(source.identity, scope)),
+    all: (prefix: string) => Promise.resolve(target.cursors(source.identity, prefix)),
+  };
+  for await (const page of source.history!(known, cursors)) {
     if ("visits" in page) {
       const { visits, unmatched } = convert(page.visits, idOf);
       report.history.otherLinks += unmatched;

@@ -61,6 +61,9 @@ export type HistoryPage = { cursors: [scope: string, cursor: string][] } & ({ vi
 /** The links here from this source, by their key: as the source has them, and their ids here (a cursor per link names the id). */
 export type ImportedLinks = ReadonlyMap<string, { link: SourceLink; id: string }>;
 
+/** The cursors an import stored: one by its scope, or every one whose scope begins with a prefix. */
+export type StoredCursors = { one(scope: string): Promise<string | null>; all(prefix: string): Promise<Map<string, string>> };
+
 export type ImportSource = {
   /** "shlink", "yourls", "kutt", "bitly" or "csv" */
   kind: string;
@@ -68,11 +71,8 @@ export type ImportSource = {
   identity: string;
   /** Every link, a page at a time. */
   links(): AsyncIterable<SourceLink[]>;
-  /**
-   * The history after what was imported before (cursor(scope) answers the stored cursor, or null),
-   * for the links given (those imported or already there from this source).
-   */
-  history?(links: ImportedLinks, cursor: (scope: string) => Promise<string | null>): AsyncIterable<HistoryPage>;
+  /** The history after what was imported before (cursors: what is stored, written with each page), for the links given (those here from this source). */
+  history?(links: ImportedLinks, cursors: StoredCursors): AsyncIterable<HistoryPage>;
   /** Which history it keeps, for the report: raw visits, or counts. */
   keeps: "visits" | "counts" | "nothing";
   close?(): Promise<void>;

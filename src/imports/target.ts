@@ -24,6 +24,8 @@ export type ImportTarget = {
   /** Inserts the links and remembers their keys, in one transaction; answers the keys whose id was taken meanwhile (not inserted). */
   addLinks(source: string, links: readonly ImportedLinkRow[]): MaybePromise<string[]>;
   cursor(source: string, scope: string): MaybePromise<string | null>;
+  /** Every cursor of the source whose scope begins with prefix, by scope. */
+  cursors(source: string, prefix: string): MaybePromise<Map<string, string>>;
   /** Writes the visits (marked imported, no unique visitors) and moves the cursors, in one transaction. */
   addVisits(source: string, cursors: readonly Cursor[], visits: Visit[]): MaybePromise<void>;
   /** Adds the counts and moves the cursors, in one transaction. */

@@ -135,6 +135,22 @@ describe("import from YOURLS", () => {
     expect((await totals(s, key)).get("x")!.total).toBe(before.get("x")!.total + 1);
   }, 60_000);
 
+  test("rename: the codes skipped before come in under new ids, listed old and new, with their visits", async () => {
+    const r = importer(s.dbPath, "--visits", "--on-conflict", "rename");
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/ 4 created, [\d,]+ imported before, 0 skipped, 4 renamed/);
+    const renamed = new Map([...r.out.matchAll(/^  (\S+) -> (\S+): /gm)].map((m) => [m[1]!, m[2]!]));
+    expect([...renamed.keys()].sort()).toEqual(["a.b", "api", "k".repeat(70), "taken1"].sort());
+    const root = maria.sql("yourls");
+    const expected = await expectedFromSource(root);
+    await root.close();
+    const here = await totals(s, key);
+    for (const [code, id] of renamed) {
+      expect({ code, id, total: here.get(id)?.total }).toEqual({ code, id, total: expected.links.get(code)!.visits });
+    }
+    expect(here.get("taken1")!.url).toBe("https://example.com/ours");
+  }, 60_000);
+
   test("imported visits give the same statistics as the same visits recorded live, but count no unique visitors", async () => {
     await api(s.url, key, "POST", "/api/create", { url: "https://example.com/same", custom_url: "live-same" });
     await visit(s.url, "live-same", LIVE_SAME);

@@ -38,6 +38,10 @@ export function postgresImports(sql: Pg): ImportTarget {
       const rows = await sql`SELECT cursor FROM import_cursors WHERE source = ${source} AND scope = ${scope}`;
       return rows.length === 0 ? null : (rows[0].cursor as string);
     },
+    async cursors(source, prefix) {
+      const rows = await sql`SELECT scope, cursor FROM import_cursors WHERE source = ${source} AND scope >= ${prefix} AND scope < ${prefix + "\uffff"}`;
+      return new Map(rows.map((r: { scope: string; cursor: string }) => [r.scope, r.cursor]));
+    },
     addVisits: (source, cursors, visits) =>
       sql.begin(async (tx) => {
         if (visits.length > 0) await writeBatchIn(tx, sql, visits, "imported", Date.now());

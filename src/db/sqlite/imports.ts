@@ -20,6 +20,9 @@ export function sqliteImports(db: Database): Synchronous<ImportTarget> {
   const remember = db.query<void, [string, string, string]>("INSERT OR REPLACE INTO import_links (source, code, link_id) VALUES (?, ?, ?)");
   const disable = db.query<void, [number]>("UPDATE links SET disabled = 1 WHERE seq = ?");
   const readCursor = db.query<{ cursor: string }, [string, string]>("SELECT cursor FROM import_cursors WHERE source = ? AND scope = ?");
+  const readCursors = db.query<{ scope: string; cursor: string }, [string, string, string]>(
+    "SELECT scope, cursor FROM import_cursors WHERE source = ? AND scope >= ? AND scope < ?",
+  );
   const moveCursor = db.query<void, [string, string, string]>("INSERT OR REPLACE INTO import_cursors (source, scope, cursor) VALUES (?, ?, ?)");
 
   const addLinks = db.transaction((source: string, rows: Parameters<ImportTarget["addLinks"]>[1]): string[] => {
@@ -49,6 +52,7 @@ export function sqliteImports(db: Database): Synchronous<ImportTarget> {
     takenIds: (ids) => new Map(taken.all(JSON.stringify(ids)).map((r) => [r.id, r.how])),
     addLinks: (source, rows) => addLinks.immediate(source, rows),
     cursor: (source, scope) => readCursor.get(source, scope)?.cursor ?? null,
+    cursors: (source, prefix) => new Map(readCursors.all(source, prefix, prefix + "\uffff").map((r) => [r.scope, r.cursor])),
     addVisits: (source, cursors, visits) => addVisits.immediate(source, cursors, visits),
     addCounts: (source, cursors, counts) => addCounts.immediate(source, cursors, counts),
   };

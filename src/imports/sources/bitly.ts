@@ -42,14 +42,14 @@ export function bitlySource(o: { token: string; group: string | undefined; base?
         }
       }
     },
-    async *history(links, cursor): AsyncGenerator<HistoryPage> {
+    async *history(links, cursors): AsyncGenerator<HistoryPage> {
       // Only whole days: today's count is not final; a cursor per link holds the last day taken.
       const today = dayOf(now());
       let page: { cursors: [string, string][]; counts: SourceCounts[] } = { cursors: [], counts: [] };
       for (const [key, { link, id }] of links) {
         if (link.ref === undefined) continue; // an extra back-half: the clicks are its bitlink's
         const scope = `clicks ${id}`;
-        const after = (await cursor(scope)) ?? "";
+        const after = (await cursors.one(scope)) ?? "";
         const body = await api.get<{ link_clicks?: { date: string; clicks: number }[] }>(`/v4/bitlinks/${link.ref}/clicks?unit=day&units=-1`);
         const days = (body.link_clicks ?? []).map((c) => ({ day: dayOf(sourceTime(c.date) ?? 0), total: c.clicks })).filter((d) => d.day > after && d.day < today);
         page.counts.push({ key, days, dimensions: [], dimensionsTotal: 0 });

@@ -40,12 +40,12 @@ export function kuttSource(o: { url: string | undefined; apiKey: string }, now: 
         if (body.data.length === 0 || skip + LINKS_PER_PAGE >= Number(body.total)) return;
       }
     },
-    async *history(links, cursor): AsyncGenerator<HistoryPage> {
+    async *history(links, cursors): AsyncGenerator<HistoryPage> {
       let page: { cursors: [string, string][]; counts: SourceCounts[] } = { cursors: [], counts: [] };
       for (const [key, { link, id }] of links) {
         // Counts come once: a second run cannot tell Kutt's new clicks from those imported.
         const scope = `counts ${id}`;
-        if ((await cursor(scope)) !== null) continue;
+        if ((await cursors.one(scope)) !== null) continue;
         if ((link.clicks ?? 0) > 0) page.counts.push(countsOf(key, link, await api.get<Stats>(`/api/v2/links/${link.ref}/stats`), now()));
         page.cursors.push([scope, dayOf(now())]);
         if (page.cursors.length >= LINKS_PER_WRITE) {

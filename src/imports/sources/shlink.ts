@@ -44,11 +44,11 @@ export function shlinkSource(o: { url: string | undefined; apiKey: string }): Im
         if (body.shortUrls.pagination.currentPage >= body.shortUrls.pagination.pagesCount) return;
       }
     },
-    async *history(links, cursor): AsyncGenerator<HistoryPage> {
+    async *history(links, cursors): AsyncGenerator<HistoryPage> {
       for (const [key, { link, id }] of links) {
         // A cursor per link: how many of its visits (oldest first) are here.
         const scope = `visits ${id}`;
-        const done = Number((await cursor(scope)) ?? 0);
+        const done = Number((await cursors.one(scope)) ?? 0);
         if (link.clicks !== null && link.clicks <= done) continue;
         const domain = link.ref ? `&domain=${encodeURIComponent(link.ref)}` : "";
         const newest: SourceVisit[] = [];

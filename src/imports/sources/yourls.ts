@@ -67,44 +67,40 @@ export function yourlsSource(o: YourlsOptions): ImportSource {
         if (rows.length < LINKS_PER_PAGE) return;
       }
     },
-    async *history(_links, cursor): AsyncGenerator<HistoryPage> {
+    async *history(links, cursors): AsyncGenerator<HistoryPage> {
       await check();
-      // The log is read link by link (its shorturl index), not in click order: a page then holds
-      // the visits of a few hundred links, whose rollup rows lie together, and a transaction writes
-      // a few pages of the database instead of one page per visit. A pass takes the rows up to the
-      // log's newest when it began (upto); the next run takes those after it (done).
-      let at = parseCursor(await cursor("log"));
-      if (at.at === null) {
-        const [newest] = await query<{ id: number | string | null }>(`SELECT MAX(click_id) AS id FROM ${table("log")}`);
-        at = { done: at.done, upto: Number(newest?.id ?? 0), at: null };
-      }
-      if (at.upto <= at.done) return;
+      // A cursor per link (the last click_id here), so that a link imported by a later run (after
+      // a skip, say) still gets all its clicks, and a re-run only the newer ones. The log is read
+      // link by link (its shorturl index), not in click order: a page then holds the visits of a
+      // few hundred links, whose rollup rows lie together, and a transaction writes a few pages of
+      // the database instead of one for each visit.
+      const done = await cursors.all("visits ");
+      const idOf = new Map([...links].map(([key, { id }]) => [key, id]));
+      let at: [string, number] = ["", 0];
       for (;;) {
-        const [keyword, id] = at.at ?? ["", 0];
         const rows = await query<{ id: number | string; at: string; keyword: string; referrer: string; ua: string; country: string }>(
           `SELECT click_id AS id, DATE_FORMAT(click_time, '%Y-%m-%d %H:%i:%s') AS at, shorturl AS keyword, referrer, user_agent AS ua, country_code AS country
-           FROM ${table("log")} WHERE click_id > ? AND click_id <= ? AND (shorturl > ? OR (shorturl = ? AND click_id > ?))
-           ORDER BY shorturl, click_id LIMIT ${VISITS_PER_PAGE}`,
-          [at.done, at.upto, keyword, keyword, id],
+           FROM ${table("log")} WHERE shorturl > ? OR (shorturl = ? AND click_id > ?) ORDER BY shorturl, click_id LIMIT ${VISITS_PER_PAGE}`,
+          [at[0], at[0], at[1]],
         );
-        const last = rows[rows.length - 1];
-        const finished = rows.length < VISITS_PER_PAGE;
-        at = finished ? { done: at.upto, upto: at.upto, at: null } : { ...at, at: [last!.keyword, Number(last!.id)] };
-        yield { cursors: [["log", JSON.stringify(at)]], visits: rows.map(toVisit) };
-        if (finished) return;
+        if (rows.length === 0) return;
+        const last = rows[rows.length - 1]!;
+        at = [last.keyword, Number(last.id)];
+        const fresh = rows.filter((r) => {
+          const id = idOf.get(r.keyword);
+          return id === undefined || Number(r.id) > Number(done.get(`visits ${id}`) ?? 0);
+        });
+        const moved = new Map<string, string>();
+        for (const r of fresh) {
+          const id = idOf.get(r.keyword);
+          if (id !== undefined) moved.set(`visits ${id}`, String(r.id));
+        }
+        yield { cursors: [...moved], visits: fresh.map(toVisit) };
+        if (rows.length < VISITS_PER_PAGE) return;
       }
     },
     close: () => sql.close(),
   };
-}
-
-/** Where the log stands: every click_id up to done is here; a pass up to upto is at (keyword, click_id). */
-type LogCursor = { done: number; upto: number; at: [string, number] | null };
-
-function parseCursor(text: string | null): LogCursor {
-  if (text === null) return { done: 0, upto: 0, at: null };
-  const c = JSON.parse(text) as LogCursor;
-  return { done: Number(c.done), upto: Number(c.upto), at: c.at };
 }
 
 function toLink(r: { keyword: string; url: string; title: string | null; created: string; clicks: number | string }): SourceLink {

@@ -18,7 +18,6 @@ import { createOidcClient } from "./auth/oidc.ts";
 import { createHeaderIdentity } from "./auth/header-identity.ts";
 import { runKeyCommand } from "./cli/keys.ts";
 import { runUserCommand } from "./cli/users.ts";
-import { runImportCommand } from "./cli/import.ts";
 import { createImportJobs } from "./imports/jobs.ts";
 import { AUTH_FAILURES_PER_MINUTE } from "./http/auth.ts";
 import { startClickRecorder, type ClickRecorder } from "./visits/recorder.ts";
@@ -66,7 +65,7 @@ async function main(): Promise<number> {
   if (command === "backup") return runBackup(config.dbPath, parsed.commandArgs[0], log);
   if (command === "key") return await runKeyCommand(config.dbPath, databasePassword, parsed.commandArgs, parsed.commandFlags);
   if (command === "user") return await runUserCommand(config.dbPath, databasePassword, parsed.commandArgs);
-  if (command === "import") return await runImportCommand(config, databasePassword, parsed.commandFlags, process.env);
+  if (command === "import") return await (await import("./cli/import.ts")).runImportCommand(config, databasePassword, parsed.commandFlags, process.env);
   if (command !== null) {
     console.error(`shortener: unknown command ${command} (see --help)`);
     return 2;

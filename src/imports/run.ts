@@ -144,7 +144,8 @@ async function importHistory(source: ImportSource, target: ImportTarget, o: Impo
     one: (scope: string) => Promise.resolve(target.cursor(source.identity, scope)),
     all: (prefix: string) => Promise.resolve(target.cursors(source.identity, prefix)),
   };
-  for await (const page of source.history!(known, cursors)) {
+  // The next page is read while this one is written: the source and the database work at once.
+  for await (const page of readingAhead(source.history!(known, cursors))) {
     if ("visits" in page) {
       const { visits, unmatched } = convert(page.visits, idOf);
       report.history.otherLinks += unmatched;
@@ -171,4 +172,18 @@ function sumClicks(links: ImportedLinks): number | null {
     sum += l.clicks;
   }
   return sum;
+}
+
+/** The pages of `pages`, each one asked for as soon as the one before is handed out. */
+async function* readingAhead<T>(pages: AsyncIterable<T>): AsyncGenerator<T> {
+  const it = pages[Symbol.asyncIterator]();
+  let next = it.next();
+  for (;;) {
+    const r = await next;
+    if (r.done) return;
+    next = it.next();
+    // Awaited in the next turn; a failure meanwhile must not count as unhandled.
+    next.catch(() => {});
+    yield r.value;
+  }
 }

@@ -13,7 +13,14 @@ import { nameThisThread } from "./util/thread-policy.ts";
 declare const self: Worker;
 const post = (msg: FromImportThread) => self.postMessage(msg);
 
+// Set by a stop (the service shutting down): the import ends after the page it is writing.
+let stopping = false;
+
 self.onmessage = async (event: MessageEvent<ToImportThread>) => {
+  if ("stop" in event.data) {
+    stopping = true;
+    return;
+  }
   const { start, db, dbPassword, destinations, env } = event.data;
   nameThisThread("import");
   const progress = createProgress(null, false);
@@ -21,14 +28,17 @@ self.onmessage = async (event: MessageEvent<ToImportThread>) => {
   try {
     const source = openSource(start.from, start.options, env);
     const target = await openImports(db, dbPassword);
+    let report;
     try {
-      const report = await runImport(source, target.imports, {
+      report = await runImport(source, target.imports, {
         policy: start.policy, dryRun: start.dryRun, history: start.history, owner: start.owner, checkUrl: await importDestinations(destinations), progress,
+        stopping: () => stopping,
       });
-      post({ done: report, lines: reportLines(report) });
     } finally {
+      // Closed before the answer: the service waits for it, then its recorder writes to the same file.
       await target.close();
     }
+    post({ done: report, lines: reportLines(report) });
   } catch (err) {
     post({ failed: err instanceof Error ? err.message : String(err) });
   } finally {

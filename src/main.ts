@@ -183,7 +183,7 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
       await server.stop(false); // stop accepting, let in-flight requests finish
       // An import half-way is stopped: every page it wrote is committed with its place, and the
       // same import started again goes on from there.
-      deps.imports.stop();
+      await deps.imports.stop();
       const { written, dropped } = await recorder.close(); // writes every queued visit
       blocklist.stop();
       await storage.close();

@@ -23,14 +23,19 @@ export type ImportJobs = {
   /** A new job, or null while another runs. */
   start(request: ImportRequest): ImportJob | null;
   get(id: string): ImportJob | null;
-  stop(): void;
+  /** Ends a running import after the page it is writing (the service is stopping); resolves when its thread is gone. */
+  stop(): Promise<void>;
 };
+
+/** How long a stopping service waits for an import to finish its page. */
+const STOP_WAIT_MS = 10_000;
 
 const KEPT = 10;
 
 export function createImportJobs(settings: { db: string; dbPassword: string | null; destinations: DestinationSettings; env: Record<string, string | undefined> }, now = Date.now): ImportJobs {
   const jobs = new Map<string, ImportJob>();
   let worker: Worker | null = null;
+  let ended: Promise<void> = Promise.resolve();
   return {
     start(request) {
       if (worker !== null) return null;
@@ -38,11 +43,14 @@ export function createImportJobs(settings: { db: string; dbPassword: string | nu
       jobs.set(job.id, job);
       for (const old of [...jobs.keys()].slice(0, Math.max(0, jobs.size - KEPT))) jobs.delete(old);
       const thread = (worker = new Worker(threadEntry("import-thread.ts")));
+      let over: () => void = () => {};
+      ended = new Promise((resolve) => (over = resolve));
       const finish = (state: ImportJob["state"], lines: string[], report: ImportReport | null) => {
         Object.assign(job, { state, lines, report });
         if (report === null) job.progress = { ...job.progress, phase: "failed" };
-        worker = null;
+        if (worker === thread) worker = null;
         thread.terminate();
+        over();
       };
       thread.onmessage = (event: MessageEvent<FromImportThread>) => {
         const msg = event.data;
@@ -55,9 +63,12 @@ export function createImportJobs(settings: { db: string; dbPassword: string | nu
       return job;
     },
     get: (id) => jobs.get(id) ?? null,
-    stop() {
-      worker?.terminate();
-      worker = null;
+    async stop() {
+      const thread = worker;
+      if (thread === null) return;
+      thread.postMessage({ stop: true } satisfies ToImportThread);
+      await Promise.race([ended, Bun.sleep(STOP_WAIT_MS)]);
+      thread.terminate();
     },
   };
 }

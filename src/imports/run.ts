@@ -12,17 +12,22 @@ import { planImport, PROBLEM_TEXT, type ConflictPolicy, type Plan, type Problem 
 import type { ImportedLinkRow, ImportTarget } from "./target.ts";
 import { countRows, visitConverter } from "./visits.ts";
 import type { Progress } from "./progress.ts";
+import { takeLease, type Lease } from "./lease.ts";
 
 export type ImportOptions = {
   policy: ConflictPolicy;
   dryRun: boolean;
   /** --visits: the history too */
   history: boolean;
-  /** who the new links belong to (the dashboard's admin, or --user); null: nobody's */
+  /** who the new links belong to (the dashboard's admin); null: nobody's (the command line) */
   owner: Creator | null;
   checkUrl: (url: string) => { ok: true; url: string } | { ok: false; error: string };
   progress: Progress;
+  /** Asked between pages: true ends the import there (the service is stopping), as an interruption it reports. */
+  stopping?: () => boolean;
 };
+
+class Interrupted extends Error {}
 
 export type ImportReport = {
   source: string;
@@ -46,25 +51,40 @@ export async function runImport(source: ImportSource, target: ImportTarget, o: I
     links: { read: 0, created: 0, already: 0, renamed: [], skipped: [] }, problems: [],
     history: { keeps: source.keeps, visits: 0, clicksCounted: 0, otherLinks: 0 }, notes: [],
   };
+  let lease: Lease | null = null;
   try {
+    if (!o.dryRun) {
+      const taken = await takeLease(target, source.identity);
+      if ("heldBy" in taken) {
+        report.outcome = "refused";
+        report.error = { code: "running", message: `this import is already running (${taken.heldBy}); nothing was written` };
+        return report;
+      }
+      lease = taken;
+    }
     const links = await readLinks(source, o.progress, report);
     const plan = await makePlan(links, source.identity, target, o);
     report.links.already = plan.already.size;
     report.links.skipped = plan.skipped.map((s) => ({ code: s.link.key, why: s.detail }));
     report.problems = plan.conflicts.map((c) => ({ code: c.link.key, why: c.detail }));
-    report.notes = plan.notes;
+    report.notes.push(...plan.notes);
     if (plan.conflicts.length > 0) {
       report.outcome = "refused";
       report.error = { code: "conflicts", message: `${plan.conflicts.length} of the source's links cannot be kept as they are; nothing was written. Choose --on-conflict skip or rename, or resolve them.` };
       return report;
     }
     const ids = new Map(plan.already);
-    await writeLinks(plan, source.identity, target, o, report, ids);
-    if (o.history && source.history) await importHistory(source, target, o, report, ids, links);
+    const renew = () => lease?.renew() ?? Promise.resolve();
+    await writeLinks(plan, source.identity, target, o, report, ids, renew);
+    if (o.history && source.history) await importHistory(source, target, o, report, ids, links, renew);
   } catch (err) {
     report.outcome = "stopped";
-    report.error = err instanceof SourceError ? { code: err.code, message: err.message } : { code: "failed", message: err instanceof Error ? err.message : String(err) };
+    report.error =
+      err instanceof SourceError ? { code: err.code, message: err.message }
+      : err instanceof Interrupted ? { code: "interrupted", message: "the service stopped while the import ran" }
+      : { code: "failed", message: err instanceof Error ? err.message : String(err) };
   } finally {
+    await lease?.release().catch(() => {});
     await source.close?.().catch(() => {});
   }
   return report;
@@ -73,12 +93,18 @@ export async function runImport(source: ImportSource, target: ImportTarget, o: I
 async function readLinks(source: ImportSource, progress: Progress, report: ImportReport): Promise<Map<string, SourceLink>> {
   progress.phase("reading links", null);
   const links = new Map<string, SourceLink>();
+  let twice = 0;
   for await (const page of source.links()) {
-    // Offset-paged sources can hand a link twice when the list moves meanwhile: the first stays.
-    for (const link of page) if (!links.has(link.key)) links.set(link.key, link);
+    // Offset-paged sources can hand a link twice when the list moves meanwhile (and a CSV can name
+    // an alias twice): the first stays, and the others are counted in the report.
+    for (const link of page) {
+      if (links.has(link.key)) twice++;
+      else links.set(link.key, link);
+    }
     report.links.read = links.size;
     progress.add(page.length);
   }
+  if (twice > 0) report.notes.push(`${twice.toLocaleString("en")} link${twice === 1 ? "" : "s"} came twice from the source (the same code, or a list that moved while it was read): the first of each was kept`);
   progress.end();
   return links;
 }
@@ -98,7 +124,7 @@ function newId(): string {
   }
 }
 
-async function writeLinks(plan: Plan, identity: string, target: ImportTarget, o: ImportOptions, report: ImportReport, ids: Map<string, string>): Promise<void> {
+async function writeLinks(plan: Plan, identity: string, target: ImportTarget, o: ImportOptions, report: ImportReport, ids: Map<string, string>, renew: () => Promise<void>): Promise<void> {
   o.progress.phase(o.dryRun ? "links to create" : "creating links", plan.create.length);
   let pending: ImportedLinkRow[] = plan.create.map((p) => row(p.link, p.id, p.url, o.owner));
   const why = new Map<string, Problem>(plan.create.filter((p) => p.renamedBecause !== null).map((p) => [p.link.key, p.renamedBecause!]));
@@ -106,6 +132,8 @@ async function writeLinks(plan: Plan, identity: string, target: ImportTarget, o:
     const page = pending.slice(0, LINKS_PER_WRITE);
     pending = pending.slice(LINKS_PER_WRITE);
     // A link made here meanwhile under the same code: the policy decides, as for those found before.
+    if (o.stopping?.()) throw new Interrupted();
+    await renew();
     const refused = new Set(o.dryRun ? [] : await target.addLinks(identity, page));
     for (const r of page) {
       if (!refused.has(r.key)) {
@@ -134,7 +162,9 @@ function row(link: SourceLink, id: string, url: string, owner: Creator | null): 
   };
 }
 
-async function importHistory(source: ImportSource, target: ImportTarget, o: ImportOptions, report: ImportReport, ids: Map<string, string>, links: Map<string, SourceLink>): Promise<void> {
+async function importHistory(
+  source: ImportSource, target: ImportTarget, o: ImportOptions, report: ImportReport, ids: Map<string, string>, links: Map<string, SourceLink>, renew: () => Promise<void>,
+): Promise<void> {
   const known = new Map([...links].filter(([key]) => ids.has(key)).map(([key, link]) => [key, { link, id: ids.get(key)! }]));
   o.progress.phase(source.keeps === "counts" ? "click counts" : "visits", source.keeps === "visits" ? sumClicks(known) : null);
   const convert = visitConverter();
@@ -146,6 +176,8 @@ async function importHistory(source: ImportSource, target: ImportTarget, o: Impo
   };
   // The next page is read while this one is written: the source and the database work at once.
   for await (const page of readingAhead(source.history!(known, cursors))) {
+    if (o.stopping?.()) throw new Interrupted();
+    if (!o.dryRun) await renew();
     if ("visits" in page) {
       const { visits, unmatched } = convert(page.visits, idOf);
       report.history.otherLinks += unmatched;

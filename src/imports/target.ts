@@ -24,6 +24,11 @@ export type ImportTarget = {
   /** Inserts the links and remembers their keys, in one transaction; answers the keys whose id was taken meanwhile (not inserted). */
   addLinks(source: string, links: readonly ImportedLinkRow[]): MaybePromise<string[]>;
   cursor(source: string, scope: string): MaybePromise<string | null>;
+  /**
+   * Sets a cursor only if it still holds `expected` (null: there is none); `next` null deletes it.
+   * True when it did: what two runs of one import agree on (lease.ts).
+   */
+  swapCursor(source: string, scope: string, expected: string | null, next: string | null): MaybePromise<boolean>;
   /** Every cursor of the source whose scope begins with prefix, by scope. */
   cursors(source: string, prefix: string): MaybePromise<Map<string, string>>;
   /** Writes the visits (marked imported, no unique visitors) and moves the cursors, in one transaction. */

@@ -18,5 +18,5 @@ export type ImportRequest = {
   owner: Creator | null;
 };
 
-export type ToImportThread = { start: ImportRequest; db: string; dbPassword: string | null; destinations: DestinationSettings; env: Record<string, string | undefined> };
+export type ToImportThread = { start: ImportRequest; db: string; dbPassword: string | null; destinations: DestinationSettings; env: Record<string, string | undefined> } | { stop: true };
 export type FromImportThread = { progress: ProgressSnapshot } | { done: ImportReport; lines: string[] } | { failed: string };

@@ -5,7 +5,6 @@
 import { createClientClassifier } from "../visits/ua.ts";
 import { referrerHost, utmParameters } from "../visits/visitor.ts";
 import { UNKNOWN, type Visit } from "../visits/visit.ts";
-import { MAX_VALUES_PER_DAY, OTHER } from "../visits/other.ts";
 import type { DailyRow, DimensionRow } from "../visits/rollup.ts";
 import type { SourceCounts, SourceVisit } from "./source.ts";
 import type { CountRows } from "./target.ts";
@@ -55,23 +54,24 @@ export function countRows(counts: readonly SourceCounts[], idOf: (key: string) =
     const linkId = idOf(c.key);
     const days = c.days.filter((d) => d.total > 0);
     if (linkId === undefined || days.length === 0) continue;
+    // A source can name a day twice (Kutt: its older clicks on the creation day, inside the last 30):
+    // one row a day, or PostgreSQL's upsert would meet the same row twice.
+    const byDay = new Map<string, number>();
+    for (const d of days) byDay.set(d.day, (byDay.get(d.day) ?? 0) + d.total);
     let total = 0;
     let newest = days[0]!.day;
-    for (const d of days) {
-      out.daily.push({ linkId, day: d.day, total: d.total, bots: 0, uniques: 0, uniqueBots: 0 } satisfies DailyRow);
-      total += d.total;
-      if (d.day > newest) newest = d.day;
+    for (const [day, n] of byDay) {
+      out.daily.push({ linkId, day, total: n, bots: 0, uniques: 0, uniqueBots: 0 } satisfies DailyRow);
+      total += n;
+      if (day > newest) newest = day;
     }
     const lastTs = Date.parse(`${newest}T00:00:00Z`);
     const prior = out.totals.get(linkId);
     out.totals.set(linkId, { total: (prior?.total ?? 0) + total, humans: (prior?.humans ?? 0) + total, lastTs: Math.max(prior?.lastTs ?? 0, lastTs) });
     for (const dimension of DIMENSIONS) {
-      const named = c.dimensions.filter((d) => d.dimension === dimension && d.total > 0).sort((a, b) => b.total - a.total);
+      // Past the limit of values a day, foldOther (the writer's) folds the rest into Other, as for clicks.
       const rows = new Map<string, number>();
-      named.forEach((d, i) => {
-        const name = i < MAX_VALUES_PER_DAY - 1 ? d.name : OTHER;
-        rows.set(name, (rows.get(name) ?? 0) + d.total);
-      });
+      for (const d of c.dimensions) if (d.dimension === dimension && d.total > 0) rows.set(d.name, (rows.get(d.name) ?? 0) + d.total);
       const counted = [...rows.values()].reduce((a, b) => a + b, 0);
       if (counted < c.dimensionsTotal) rows.set(UNKNOWN, (rows.get(UNKNOWN) ?? 0) + c.dimensionsTotal - counted);
       for (const [name, n] of rows) out.dimensions.push({ linkId, dimension, day: newest, name, total: n, bots: 0 } satisfies DimensionRow);

@@ -143,14 +143,17 @@ describe("Kutt", () => {
   beforeAll(async () => {
     const daily = Array.from({ length: 30 }, (_, i) => (i % 3 === 0 ? 2 : 0));
     const busy = kuttLink({ address: "kt-busy", target: "https://example.com/busy", visit_count: 50, created_at: "2024-01-01T00:00:00.000Z" });
+    // Made 5 days ago, and its counter ahead of its cached stats: the clicks before the 30 days fall on a day among them.
+    const young = kuttLink({ address: "kt-young", target: "https://example.com/young", visit_count: 9, created_at: new Date(Date.now() - 5 * 86_400_000).toISOString() });
     kutt = await startKutt({
       apiKey: "kutt-key",
       links: [
         busy,
+        young,
         kuttLink({ address: "kt-secret", target: "https://example.com/secret", password: true }),
         ...Array.from({ length: 60 }, (_, i) => kuttLink({ address: `kt-${i}`, target: `https://example.com/k/${i}` })),
       ],
-      stats: new Map([[busy.id, kuttStats({ dailyLast30: daily, browsers: { chrome: 12, firefox: 8 }, os: { windows: 15, linux: 5 }, countries: { de: 14, unknown: 6 }, referrers: { "google[dot]com": 11, direct: 9 } })]]),
+      stats: new Map([[young.id, kuttStats({ dailyLast30: Array.from({ length: 30 }, (_, i) => (i >= 25 ? 1 : 0)) })], [busy.id, kuttStats({ dailyLast30: daily, browsers: { chrome: 12, firefox: 8 }, os: { windows: 15, linux: 5 }, countries: { de: 14, unknown: 6 }, referrers: { "google[dot]com": 11, direct: 9 } })]]),
     });
   });
   afterAll(async () => {
@@ -164,8 +167,9 @@ describe("Kutt", () => {
     const ok = await run(["--from", "kutt", "--url", kutt.url, "--visits"], { KUTT_API_KEY: "kutt-key" });
     const out = ok.out;
     expect(ok.code).toBe(0);
-    expect(out).toContain("62 links read; 62 created");
-    expect(out).toContain("50 clicks imported as daily counts");
+    expect(out).toContain("63 links read; 63 created");
+    expect(out).toContain("59 clicks imported as daily counts");
+    expect((await link("kt-young")).totalClicks).toBe(9);
     expect(out).toContain('"/kt-secret" imported disabled');
     expect(await link("kt-secret")).toMatchObject({ disabled: true });
     expect((await link("kt-busy")).totalClicks).toBe(50);
@@ -208,13 +212,13 @@ describe("Bitly", () => {
   });
 
   test("a refused token says so", async () => {
-    const r = await importer("bitly", "--url", bitly.url, "--token", "wrong");
+    const r = await run(["--from", "bitly", "--url", bitly.url], { BITLY_TOKEN: "wrong" });
     expect(r.code).toBe(1);
     expect(r.out).toContain("Bitly answered 403 to GET /v4/groups: FORBIDDEN");
   });
 
   test("bitlinks under their custom back-half, every other code too, archived ones included; whole days of clicks", async () => {
-    const r = await importer("bitly", "--url", bitly.url, "--token", "bitly-token", "--visits");
+    const r = await run(["--from", "bitly", "--url", bitly.url, "--token-file", keyFile("bitly", "bitly-token"), "--visits"], {});
     expect(r.code).toBe(0);
     expect(r.out).toContain("124 created");
     expect(r.out).toContain("9 clicks imported as daily counts");
@@ -226,7 +230,7 @@ describe("Bitly", () => {
     const st = await linkStats("spring-launch");
     // Today's count is not final: it comes with the next run, after the day is over.
     expect(st.visitsByDate.filter((d: any) => d.count > 0 && d.date < today).map((d: any) => d.count)).toEqual([2, 7]);
-    const again = await importer("bitly", "--url", bitly.url, "--token", "bitly-token", "--visits");
+    const again = await run(["--from", "bitly", "--url", bitly.url, "--visits"], { BITLY_TOKEN: "bitly-token" });
     expect(again.out).toContain("0 created, 124 imported before");
     expect(again.out).toContain("0 clicks imported");
     onlyRead(bitly);

@@ -188,6 +188,11 @@ describe("import from YOURLS", () => {
     expect(other.out).toContain("missing wp_url.keyword");
     const usage = importer(s.dbPath, "--on-conflict", "maybe");
     expect(usage.code).toBe(2);
+    // A password with a # in it, not percent-encoded: a clear refusal that does not quote it.
+    r = Bun.spawnSync([...serverCommand(), "import", "--from", "yourls", "--source-db", "mysql://reader:se#cret@127.0.0.1/yourls", "--db", s.dbPath], { stdout: "pipe", stderr: "pipe" });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr.toString()).toContain("--source-db is not a URL this importer can read");
+    expect(r.stdout.toString() + r.stderr.toString()).not.toContain("se#cret");
   });
 });
 

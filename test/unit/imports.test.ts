@@ -7,6 +7,11 @@ import { countRows, countryOf } from "../../src/imports/visits.ts";
 import { csvSource } from "../../src/imports/sources/csv.ts";
 import { retryAfterMs } from "../../src/imports/sources/http.ts";
 import type { SourceLink } from "../../src/imports/source.ts";
+import { takeLease, type Lease } from "../../src/imports/lease.ts";
+import { openImports } from "../../src/db/open-storage.ts";
+import { mkdtempSync, rmSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
+import { join } from "node:path";
 
 describe("source times", () => {
   test("offsets with and without a colon, Z, and YOURLS's bare UTC wall-clock", () => {
@@ -14,7 +19,10 @@ describe("source times", () => {
     expect(sourceTime("2020-03-01T00:00:00+0000")).toBe(Date.UTC(2020, 2, 1));
     expect(sourceTime("2025-01-01T10:00:00.250Z")).toBe(Date.UTC(2025, 0, 1, 10, 0, 0, 250));
     expect(sourceTime("2023-07-01 08:27:00")).toBe(Date.UTC(2023, 6, 1, 8, 27));
-    for (const nothing of [null, undefined, "", "0000-00-00 00:00:00", "soon"]) expect(sourceTime(nothing)).toBeNull();
+    expect(sourceTime("2023-07-01 08:27")).toBe(Date.UTC(2023, 6, 1, 8, 27));
+    expect(sourceTime("2023-07-01")).toBe(Date.UTC(2023, 6, 1));
+    // Without an offset in any other form it would be read in this machine's zone: refused.
+    for (const nothing of [null, undefined, "", "0000-00-00 00:00:00", "soon", "01/05/2024", "Jan 5 2024 10:00"]) expect(sourceTime(nothing)).toBeNull();
   });
 
   test("Retry-After in seconds or as a date", () => {
@@ -106,5 +114,30 @@ describe("CSV", () => {
   test("a CSV without the destination's column, or a --map that is not FIELD=COLUMN, is refused by name", async () => {
     await expect(read("a,b\n1,2\n")).rejects.toThrow('no column "url"');
     expect(() => csvSource({ file: undefined, text: "", map: "nope" })).toThrow("--map");
+  });
+});
+
+describe("one run of an import at a time", () => {
+  test("a second run is refused while the first holds the lease; a lease whose process is gone is taken over", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "shortener-lease-"));
+    const opened = await openImports(join(dir, "s.db"), null);
+    try {
+      const first = await takeLease(opened.imports, "yourls x");
+      expect("heldBy" in first).toBe(false);
+      const second = await takeLease(opened.imports, "yourls x");
+      expect("heldBy" in second && second.heldBy).toContain(`process ${process.pid}`);
+      expect("heldBy" in (await takeLease(opened.imports, "another source"))).toBe(false);
+      await (first as Lease).release();
+      const third = await takeLease(opened.imports, "yourls x");
+      expect("heldBy" in third).toBe(false);
+      // A holder on this machine whose process has ended (a kill -9): its lease is taken over.
+      const dead = Bun.spawnSync(["true"]).pid;
+      const stale = JSON.stringify({ until: Date.now() + 60_000, host: hostname(), pid: dead, token: "x" });
+      expect(await opened.imports.swapCursor("yourls y", "running", null, stale)).toBe(true);
+      expect("heldBy" in (await takeLease(opened.imports, "yourls y"))).toBe(false);
+    } finally {
+      await opened.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -38,6 +38,16 @@ export function postgresImports(sql: Pg): ImportTarget {
       const rows = await sql`SELECT cursor FROM import_cursors WHERE source = ${source} AND scope = ${scope}`;
       return rows.length === 0 ? null : (rows[0].cursor as string);
     },
+    async swapCursor(source, scope, expected, next) {
+      if (expected === null) {
+        if (next === null) return false;
+        return (await sql`INSERT INTO import_cursors (source, scope, cursor) VALUES (${source}, ${scope}, ${next}) ON CONFLICT DO NOTHING RETURNING 1`).length === 1;
+      }
+      const rows = next === null
+        ? await sql`DELETE FROM import_cursors WHERE source = ${source} AND scope = ${scope} AND cursor = ${expected} RETURNING 1`
+        : await sql`UPDATE import_cursors SET cursor = ${next} WHERE source = ${source} AND scope = ${scope} AND cursor = ${expected} RETURNING 1`;
+      return rows.length === 1;
+    },
     async cursors(source, prefix) {
       const rows = await sql`SELECT scope, cursor FROM import_cursors WHERE source = ${source} AND scope >= ${prefix} AND scope < ${prefix + "\uffff"}`;
       return new Map(rows.map((r: { scope: string; cursor: string }) => [r.scope, r.cursor]));

@@ -186,15 +186,16 @@ const MIGRATIONS: readonly string[] = [
   // 4: SQLite's 9 (imports remembered, imported visits marked).
   `
   CREATE TABLE import_links (
-    source  text NOT NULL,
-    code    text NOT NULL,
-    link_id text NOT NULL,
+    source  text COLLATE "C" NOT NULL,
+    code    text COLLATE "C" NOT NULL,
+    link_id text COLLATE "C" NOT NULL,
     PRIMARY KEY (source, code)
   );
   CREATE INDEX import_links_by_link ON import_links(link_id);
+  -- COLLATE "C": cursors are looked up by a prefix of their scope (byte order, whatever the locale).
   CREATE TABLE import_cursors (
-    source text NOT NULL,
-    scope  text NOT NULL,
+    source text COLLATE "C" NOT NULL,
+    scope  text COLLATE "C" NOT NULL,
     cursor text NOT NULL,
     PRIMARY KEY (source, scope)
   );

@@ -78,9 +78,15 @@ async function writeVisits(tx: TransactionSQL, sql: Pg, batch: Visit[], kind: Ba
 /** Counts an import brought (no raw visits), inside the caller's transaction: the links' totals and the rollup rows. */
 export async function writeCountsIn(tx: TransactionSQL, sql: Pg, rows: CountRows): Promise<void> {
   const totals = [...rows.totals].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  await tx`SELECT id FROM links WHERE id = ANY(${sql.array(totals.map(([id]) => id), "TEXT")}) ORDER BY id FOR UPDATE`;
-  if (totals.length > 0) await addTotals(tx, sql, totals);
-  await writeRollups(tx, sql, { daily: rows.daily, hourly: [], dimensions: rows.dimensions, utm: [] }, 1);
+  // A link deleted meanwhile gets no rows (they would stay behind its retired id for good).
+  const present = new Set(
+    (await tx`SELECT id FROM links WHERE id = ANY(${sql.array(totals.map(([id]) => id), "TEXT")}) ORDER BY id FOR UPDATE`).map((r: { id: string }) => r.id),
+  );
+  const kept = totals.filter(([id]) => present.has(id));
+  if (kept.length > 0) await addTotals(tx, sql, kept);
+  const daily = rows.daily.filter((r) => present.has(r.linkId));
+  const dimensions = rows.dimensions.filter((r) => present.has(r.linkId));
+  await writeRollups(tx, sql, { daily, hourly: [], dimensions, utm: [] }, 1);
 }
 
 async function writeRollups(tx: TransactionSQL, sql: Pg, summed: Rollups, imported: 0 | 1): Promise<void> {

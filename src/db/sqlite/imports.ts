@@ -25,6 +25,9 @@ export function sqliteImports(db: Database): Synchronous<ImportTarget> {
   );
   const moveCursor = db.query<void, [string, string, string]>("INSERT OR REPLACE INTO import_cursors (source, scope, cursor) VALUES (?, ?, ?)");
 
+  const insertCursor = db.query<void, [string, string, string]>("INSERT OR IGNORE INTO import_cursors (source, scope, cursor) VALUES (?, ?, ?)");
+  const replaceCursor = db.query<void, [string, string, string, string]>("UPDATE import_cursors SET cursor = ? WHERE source = ? AND scope = ? AND cursor = ?");
+  const dropCursor = db.query<void, [string, string, string]>("DELETE FROM import_cursors WHERE source = ? AND scope = ? AND cursor = ?");
   const addLinks = db.transaction((source: string, rows: Parameters<ImportTarget["addLinks"]>[1]): string[] => {
     const refused: string[] = [];
     for (const r of rows) {
@@ -52,6 +55,10 @@ export function sqliteImports(db: Database): Synchronous<ImportTarget> {
     takenIds: (ids) => new Map(taken.all(JSON.stringify(ids)).map((r) => [r.id, r.how])),
     addLinks: (source, rows) => addLinks.immediate(source, rows),
     cursor: (source, scope) => readCursor.get(source, scope)?.cursor ?? null,
+    swapCursor(source, scope, expected, next) {
+      if (expected === null) return next !== null && insertCursor.run(source, scope, next).changes === 1;
+      return (next === null ? dropCursor.run(source, scope, expected) : replaceCursor.run(next, source, scope, expected)).changes === 1;
+    },
     cursors: (source, prefix) => new Map(readCursors.all(source, prefix, prefix + "\uffff").map((r) => [r.scope, r.cursor])),
     addVisits: (source, cursors, visits) => addVisits.immediate(source, cursors, visits),
     addCounts: (source, cursors, counts) => addCounts.immediate(source, cursors, counts),

@@ -114,8 +114,10 @@ function batchWriter(db: Database, seen: SeenVisitors | null, now: () => number)
 
   /** Counts an import brought (no raw visits): the daily and per-dimension rows, and the links' totals. */
   const counts = (rows: CountRows) => {
-    for (const [linkId, t] of rows.totals) addTotals.run(t.total, t.humans, t.lastTs, linkId);
-    const summed: Rollups = { daily: rows.daily, hourly: [], dimensions: rows.dimensions, utm: [] };
+    // A link deleted meanwhile gets no rows (they would stay behind its retired id for good).
+    const present = new Set<string>();
+    for (const [linkId, t] of rows.totals) if (addTotals.run(t.total, t.humans, t.lastTs, linkId).changes > 0) present.add(linkId);
+    const summed: Rollups = { daily: rows.daily.filter((r) => present.has(r.linkId)), hourly: [], dimensions: rows.dimensions.filter((r) => present.has(r.linkId)), utm: [] };
     const { daily, dimensions } = foldOther(summed, stored(summed));
     for (const r of daily) addDaily.run(r.linkId, r.day, r.total, r.bots, r.uniques, r.uniqueBots, r.total);
     for (const r of dimensions) addDimension.run(r.linkId, r.dimension, r.day, r.name, r.total, r.bots);

@@ -25,7 +25,8 @@ export function bitlySource(o: { token: string; group: string | undefined; base?
   });
   return {
     kind: "bitly",
-    identity: `bitly ${o.group ?? "all groups"}${o.base ? ` ${base}` : ""}`,
+    // Bitlink ids are Bitly's own everywhere: one import, whichever group a run names.
+    identity: `bitly${o.base ? ` ${base}` : ""}`,
     keeps: "counts",
     async *links() {
       const groups = o.group ? [o.group] : ((await api.get<{ groups?: { guid: string }[] }>("/v4/groups")).groups ?? []).map((g) => g.guid);

@@ -2,7 +2,7 @@
 // its columns hold what (long=Destination,alias=Keyword,…). A row without an alias gets a new id;
 // it is remembered by its row number and destination, so running the same file again adds nothing.
 
-import { readFileSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
 import { CsvError, parseCsv } from "../../util/csv.ts";
 import { SourceError, type ImportSource, type SourceLink } from "../source.ts";
 import { sourceTime } from "./time.ts";
@@ -26,7 +26,8 @@ export function csvSource(o: { file: string | undefined; text?: string; map: str
   const body = text.replace(/^\uFEFF/, ""); // a spreadsheet's byte-order mark
   return {
     kind: "csv",
-    identity: `csv ${o.file ?? "upload"}`,
+    // The file wherever it was named from (./links.csv, /home/me/links.csv); an upload by its content.
+    identity: o.file !== undefined ? `csv ${realpathSync(o.file)}` : `csv upload ${new Bun.CryptoHasher("sha256").update(body).digest("hex").slice(0, 16)}`,
     keeps: "nothing",
     async *links() {
       let records: string[][];

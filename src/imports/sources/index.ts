@@ -13,19 +13,19 @@ export const SOURCES = ["shlink", "yourls", "kutt", "bitly", "csv"] as const;
 export type SourceKind = (typeof SOURCES)[number];
 
 /** What a source is opened with: flags by their names (url, api-key-file, source-db, prefix, token, group, file, map), plus text given directly. */
-export type SourceOptions = Partial<Record<"url" | "api-key-file" | "api-key" | "source-db" | "prefix" | "token" | "group" | "file" | "map" | "csv-text", string>>;
+export type SourceOptions = Partial<Record<"url" | "api-key-file" | "api-key" | "source-db" | "prefix" | "token" | "token-file" | "group" | "file" | "map" | "csv-text", string>>;
 
 export function openSource(kind: string | undefined, o: SourceOptions, env: Record<string, string | undefined>): ImportSource {
   switch (kind) {
     case "yourls":
-      return yourlsSource({ sourceDb: o["source-db"], prefix: o.prefix });
+      return yourlsSource({ sourceDb: o["source-db"], prefix: o.prefix, password: env.YOURLS_DB_PASSWORD });
     case "shlink":
       return shlinkSource({ url: o.url, apiKey: apiKey(o, env.SHLINK_API_KEY, "SHLINK_API_KEY") });
     case "kutt":
       return kuttSource({ url: o.url, apiKey: apiKey(o, env.KUTT_API_KEY, "KUTT_API_KEY") });
     case "bitly": {
-      const token = o.token ?? env.BITLY_TOKEN;
-      if (!token) throw new SourceError("--token (or BITLY_TOKEN) is required: a Bitly access token (bitly.com, Settings, API)", "bad_option");
+      const token = o.token ?? (o["token-file"] !== undefined ? secretFile("--token-file", o["token-file"]) : env.BITLY_TOKEN);
+      if (!token) throw new SourceError("--token-file FILE (or BITLY_TOKEN) is required: a Bitly access token (bitly.com, Settings, API)", "bad_option");
       return bitlySource({ token, group: o.group, base: o.url });
     }
     case "csv":
@@ -39,15 +39,19 @@ export function openSource(kind: string | undefined, o: SourceOptions, env: Reco
 function apiKey(o: SourceOptions, fromEnv: string | undefined, envName: string): string {
   if (o["api-key"]) return o["api-key"];
   const file = o["api-key-file"];
-  if (file !== undefined) {
-    try {
-      const key = readFileSync(file, "utf8").trim();
-      if (key !== "") return key;
-    } catch (err) {
-      throw new SourceError(`--api-key-file ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`, "bad_option");
-    }
-    throw new SourceError(`--api-key-file ${file} is empty`, "bad_option");
-  }
+  if (file !== undefined) return secretFile("--api-key-file", file);
   if (fromEnv) return fromEnv.trim();
   throw new SourceError(`the API key is required: --api-key-file FILE, or ${envName}`, "bad_option");
+}
+
+/** A key or token kept in a file: trimmed, and refused when the file is missing or empty. */
+function secretFile(flag: string, file: string): string {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8").trim();
+  } catch (err) {
+    throw new SourceError(`${flag} ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`, "bad_option");
+  }
+  if (text === "") throw new SourceError(`${flag} ${file} is empty`, "bad_option");
+  return text;
 }

@@ -12,15 +12,32 @@ const VISITS_PER_PAGE = 10_000;
 /** The columns read; a database without them is not one this importer knows. */
 const NEEDED = { url: ["keyword", "url", "title", "timestamp", "clicks"], log: ["click_id", "click_time", "shorturl", "referrer", "user_agent", "country_code"] };
 
-export type YourlsOptions = { sourceDb: string | undefined; prefix: string | undefined };
+export type YourlsOptions = { sourceDb: string | undefined; prefix: string | undefined; password?: string | undefined };
 
 export function yourlsSource(o: YourlsOptions): ImportSource {
   if (o.sourceDb === undefined || o.sourceDb === "") throw new SourceError("--source-db is required: the YOURLS database, e.g. mysql://yourls:secret@127.0.0.1:3306/yourls", "bad_option");
   if (!/^(mysql|mariadb):\/\//i.test(o.sourceDb)) throw new SourceError("--source-db must be a mysql:// URL (YOURLS keeps its links in MySQL or MariaDB)", "bad_option");
   const prefix = o.prefix ?? "yourls_";
   if (!/^[A-Za-z0-9_]*$/.test(prefix)) throw new SourceError("--prefix may hold only letters, digits and _ (YOURLS's own rule for YOURLS_DB_PREFIX)", "bad_option");
-  const sql = new SQL(o.sourceDb.replace(/^mariadb:/i, "mysql:"), { max: 1, idleTimeout: 30, connectionTimeout: 15 });
-  const where = withoutPassword(o.sourceDb);
+  // Checked before the client sees it: a URL it cannot parse must be a clear refusal, and never
+  // one that quotes the password.
+  let url: URL;
+  try {
+    url = new URL(o.sourceDb.replace(/^mariadb:/i, "mysql:"));
+  } catch {
+    throw new SourceError("--source-db is not a URL this importer can read: mysql://user:password@host:3306/database (a password with / ? # @ or : is written percent-encoded)", "bad_option");
+  }
+  const database = decodeURIComponent(url.pathname.slice(1));
+  if (url.hostname === "" || database === "" || database.includes("/")) throw new SourceError("--source-db needs a host and a database: mysql://user:password@host:3306/database", "bad_option");
+  // What messages say: the URL without its password.
+  const masked = new URL(url);
+  if (masked.password !== "") masked.password = "***";
+  const where = masked.toString();
+  // The password from the environment (YOURLS_DB_PASSWORD) when the URL has none: out of the process list.
+  const password = url.password === "" && o.password ? { password: o.password } : {};
+  const sql = new SQL({ url: url.toString(), adapter: "mysql", ...password, max: 1, idleTimeout: 30, connectionTimeout: 15 });
+  // Which YOURLS this is, whoever reads it: the host, port, database and prefix (not the user).
+  const identity = `yourls ${url.hostname.toLowerCase()}:${url.port || "3306"}/${database} ${prefix}`;
   const table = (name: keyof typeof NEEDED) => `\`${prefix}${name}\``;
   let checked: Promise<void> | null = null;
 
@@ -50,7 +67,7 @@ export function yourlsSource(o: YourlsOptions): ImportSource {
 
   return {
     kind: "yourls",
-    identity: `yourls ${where} ${prefix}`,
+    identity,
     keeps: "visits",
     async *links() {
       await check();
@@ -116,16 +133,6 @@ function toVisit(r: { at: string; keyword: string; referrer: string; ua: string;
     // YOURLS writes the word "direct" when there was no Referer, and "-" when there was no User-Agent.
     referrer: r.referrer === "direct" ? null : r.referrer, userAgent: r.ua === "-" ? null : r.ua, country: r.country, visitedUrl: null,
   };
-}
-
-function withoutPassword(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password !== "") u.password = "***";
-    return u.toString();
-  } catch {
-    return "(an unreadable mysql:// URL)";
-  }
 }
 
 function sourceError(err: unknown, where: string): SourceError {

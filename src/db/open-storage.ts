@@ -67,13 +67,7 @@ export async function openAccounts(location: string, password: string | null): P
     const db = openDatabase(location);
     return { keys: createKeyStore(sqliteKeys(db)), users: sqliteUsers(db), close: async () => db.close() };
   }
-  const sql = connectPostgres(location, { max: 1, password });
-  try {
-    await migratePostgres(sql);
-  } catch (err) {
-    await sql.close({ timeout: 1 }).catch(() => {});
-    throw err;
-  }
+  const sql = await connectMigrated(location, password, 1);
   return { keys: createKeyStore(postgresKeys(sql)), users: postgresUsers(sql), close: () => sql.close({ timeout: 5 }) };
 }
 
@@ -83,17 +77,23 @@ export async function openImports(location: string, password: string | null): Pr
     const db = openDatabase(location);
     // An import's transaction waits for the service's recorder (and the other way round) this long at most.
     db.run("PRAGMA busy_timeout = 10000");
-    // Imported history lands all over the rollups' keys (a page of visits touches ten thousand
-    // links' days): a page cache of 256 MiB instead of 2 keeps their index pages in memory.
+    // Imported history fills the rollups across a link's days and dimensions, page after page: a
+    // page cache of 256 MiB instead of 2 keeps their index pages in memory.
     db.run("PRAGMA cache_size = -262144");
     return { imports: sqliteImports(db), close: async () => db.close() };
   }
-  const sql = connectPostgres(location, { max: 2, password });
+  const sql = await connectMigrated(location, password, 2);
+  return { imports: postgresImports(sql), close: () => sql.close({ timeout: 5 }) };
+}
+
+/** A small pool of a command's own, the schema brought up to date first (closed again if that fails). */
+async function connectMigrated(location: string, password: string | null, max: number) {
+  const sql = connectPostgres(location, { max, password });
   try {
     await migratePostgres(sql);
   } catch (err) {
     await sql.close({ timeout: 1 }).catch(() => {});
     throw err;
   }
-  return { imports: postgresImports(sql), close: () => sql.close({ timeout: 5 }) };
+  return sql;
 }

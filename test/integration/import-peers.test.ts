@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serverCommand, startServer, type RunningServer } from "../support/server.ts";
-import { api, makeKey } from "../support/admin.ts";
+import { api, importedThroughApi, makeKey } from "../support/admin.ts";
 import { UA } from "../support/clicks.ts";
 import { shlinkShortUrl, shlinkVisit, shlinkVisitsKey, startShlink } from "../support/peers/shlink.ts";
 import { kuttLink, kuttStats, startKutt } from "../support/peers/kutt.ts";
@@ -250,14 +250,8 @@ describe("the dashboard's import (POST /api/imports)", () => {
       expect(missing.body.error).toContain("API key is required");
       expect((await api(s.url, key, "POST", "/api/imports", { from: "nothing" })).status).toBe(400);
 
-      const started = await api(s.url, key, "POST", "/api/imports", body);
-      expect(started.status).toBe(202);
-      let job = started.body.data;
-      for (let i = 0; i < 200 && job.state === "running"; i++) {
-        await Bun.sleep(50);
-        job = (await api(s.url, key, "GET", `/api/imports/${job.id}`)).body.data;
-      }
-      expect(job.state).toBe("done");
+      const { started, job } = await importedThroughApi(s.url, key, body);
+      expect([started.status, job.state]).toEqual([202, "done"]);
       expect(job.summary).toMatchObject({ linksRead: 1, created: 1, visits: 2 });
       expect(job.lines[0]).toBe("shlink: 1 links read; 1 created, 0 imported before, 0 skipped, 0 renamed.");
       expect(await link("via-api")).toMatchObject({ totalClicks: 2, owner: "admin" });

@@ -7,7 +7,7 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { createApp, type AppDeps } from "../../src/app.ts";
 import { OPERATIONS } from "../../src/http/openapi/document.ts";
 import { createLink, startServer, type RunningServer } from "../support/server.ts";
-import { api, makeKey } from "../support/admin.ts";
+import { api, importedThroughApi, makeKey } from "../support/admin.ts";
 import { contractSeen } from "../support/contract.ts";
 import { drained } from "../support/clicks.ts";
 import { CookieWalker, serviceWithProvider } from "../support/oidc-provider.ts";
@@ -66,14 +66,8 @@ test("one walk through every operation: every answer matches its schema", async 
   expect((await api(server.url, key, "GET", "/api/links/export?format=csv")).status).toBe(200);
   expect((await api(server.url, key, "POST", "/api/links/import", "url,custom_url\nhttps://example.com/i,walk-imported\nbad,x\n", { "content-type": "text/csv" })).status).toBe(200);
   expect((await api(server.url, key, "GET", "/api/overview")).status).toBe(200);
-  const moving = await api(server.url, key, "POST", "/api/imports", { from: "csv", csv: "url,custom_url\nhttps://example.com/m,walk-moved\n" });
-  expect(moving.status).toBe(202);
-  let job = moving.body.data;
-  for (let i = 0; i < 100 && job.state === "running"; i++) {
-    await Bun.sleep(50);
-    job = (await api(server.url, key, "GET", `/api/imports/${job.id}`)).body.data;
-  }
-  expect(job.state).toBe("done");
+  const moving = await importedThroughApi(server.url, key, { from: "csv", csv: "url,custom_url\nhttps://example.com/m,walk-moved\n" });
+  expect([moving.started.status, moving.job.state]).toEqual([202, "done"]);
   const signIn = await api(server.url, null, "POST", "/api/session", { key });
   expect(signIn.status).toBe(200);
   const cookie = signIn.headers.get("set-cookie")!.split(";")[0]!;

@@ -54,3 +54,14 @@ export async function madeLink(base: string, key: string, id: string, extra: Rec
   const r = await api(base, key, "POST", "/api/create", { url: `https://example.com/${id}`, custom_url: id, ...extra });
   if (r.status !== 201) throw new Error(`create ${id}: ${JSON.stringify(r.body)}`);
 }
+
+/** POST /api/imports with `body`, then GET /api/imports/{id} until it is no longer running (10 s at most): the job. */
+export async function importedThroughApi(base: string, key: string, body: Record<string, unknown>): Promise<{ started: ApiResult; job: any }> {
+  const started = await api(base, key, "POST", "/api/imports", body);
+  let job = started.body.data;
+  for (let i = 0; i < 200 && job?.state === "running"; i++) {
+    await Bun.sleep(50);
+    job = (await api(base, key, "GET", `/api/imports/${job.id}`)).body.data;
+  }
+  return { started, job };
+}

@@ -67,7 +67,14 @@ export class MigrateDialog {
         this.show(job);
         await new Promise((r) => setTimeout(r, 500));
         const next = await call<Job>("GET", `/api/imports/${job.id}`);
-        if (!next.ok) break;
+        if (!next.ok) {
+          // The service restarted (the job is gone) or the session ended: say so, not "running".
+          const [problem] = problemsOf(next.body);
+          this.error.textContent = messageFor(problem?.code, problem?.error);
+          this.error.hidden = false;
+          job = { ...job, state: "failed" };
+          break;
+        }
         job = next.data;
       }
       this.show(job);
@@ -87,7 +94,7 @@ export class MigrateDialog {
     else bar.value = bar.max;
     byId("migrate-status").textContent = job.state === "running"
       ? t("migrate_running", { phase: p.phase, done: formatNumber(p.done), rate: formatNumber(p.perSecond) })
-      : t(job.state === "done" ? "migrate_done" : "migrate_stopped");
+      : t(job.state === "done" ? "migrate_done" : job.state === "refused" ? "migrate_refused" : "migrate_stopped");
     const lines = byId("migrate-lines");
     lines.textContent = job.lines.join("\n");
     lines.hidden = job.lines.length === 0;

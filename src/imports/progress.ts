@@ -18,6 +18,7 @@ export function createProgress(write: ((line: string) => void) | null, terminal:
   let done = 0;
   let startedAt = now();
   let saidAt = 0;
+  let said = "";
   const perSecond = () => {
     const seconds = (now() - startedAt) / 1000;
     return seconds > 0 ? Math.round(done / seconds) : 0;
@@ -31,8 +32,12 @@ export function createProgress(write: ((line: string) => void) | null, terminal:
     if (write === null) return;
     const t = now();
     if (!force && t - saidAt < (terminal ? 100 : 1000)) return;
+    const text = line();
+    // The end of a phase says its figures once more, unless they were just said.
+    if (force && text === said) return;
     saidAt = t;
-    write(terminal ? `\r\x1b[2K${line()}` : `${line()}\n`);
+    said = text;
+    write(terminal ? `\r\x1b[2K${text}` : `${text}\n`);
   };
   return {
     phase(name, size) {
@@ -41,6 +46,7 @@ export function createProgress(write: ((line: string) => void) | null, terminal:
       done = 0;
       startedAt = now();
       saidAt = 0;
+      said = "";
     },
     add(n) {
       done += n;

@@ -15,7 +15,7 @@ const NEEDED = { url: ["keyword", "url", "title", "timestamp", "clicks"], log: [
 export type YourlsOptions = { sourceDb: string | undefined; prefix: string | undefined; password?: string | undefined };
 
 export function yourlsSource(o: YourlsOptions): ImportSource {
-  if (o.sourceDb === undefined || o.sourceDb === "") throw new SourceError("--source-db is required: the YOURLS database, e.g. mysql://yourls:secret@127.0.0.1:3306/yourls", "bad_option");
+  if (o.sourceDb === undefined || o.sourceDb === "") throw new SourceError("--source-db is required: the YOURLS database, e.g. mysql://yourls@127.0.0.1:3306/yourls (the password in YOURLS_DB_PASSWORD)", "bad_option");
   if (!/^(mysql|mariadb):\/\//i.test(o.sourceDb)) throw new SourceError("--source-db must be a mysql:// URL (YOURLS keeps its links in MySQL or MariaDB)", "bad_option");
   const prefix = o.prefix ?? "yourls_";
   if (!/^[A-Za-z0-9_]*$/.test(prefix)) throw new SourceError("--prefix may hold only letters, digits and _ (YOURLS's own rule for YOURLS_DB_PREFIX)", "bad_option");

@@ -2,7 +2,7 @@
 // MariaDB from Debian, YOURLS's own schema: test/support/yourls.ts) imported with `shortener
 // import --visits` into a service that answers clicks meanwhile, on SQLite and on PostgreSQL.
 // Reports the import's wall time, and clicks at a steady rate before and during it (latency, failures).
-//   bun scripts/bench/import.ts [--bin ./shortener] [--links 100000] [--visits 1000000] [--engines sqlite,postgres] [--rate 1000]
+//   bun scripts/bench/import.ts [--bin ./shortener] [--links 100000] [--visits 1000000] [--engines sqlite,postgres] [--rate 1000] [--saturate]
 
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -86,12 +86,20 @@ try {
       const idle = await steadyClicks(served.url, ids, RATE, 5_000);
       t = performance.now();
       const importer = Bun.spawn([...command, "import", "--from", "yourls", "--source-db", source, "--db", db, "--visits", "--on-conflict", "rename"], { cwd: tmp, stdout: "pipe", stderr: "ignore" });
+      // --saturate: wrk at full speed during the import instead (how much the gate holds clicks then).
+      const flooded: Awaited<ReturnType<typeof runWrk>>[] = [];
+      if (args.includes("--saturate")) while (importer.exitCode === null) flooded.push(await runWrk(wrk, { url: served.url, seconds: 3, connections: 50, mode: "clicks", ids }));
       const busy = await steadyClicks(served.url, ids, RATE, () => importer.exitCode === null);
       const code = await importer.exited;
       const seconds = (performance.now() - t) / 1000;
       const report = await new Response(importer.stdout).text();
       await waitForFlush(served.url, 60_000);
-      const answered = okResponses(warm) + okResponses(saturated) + idle.ok + busy.ok;
+      const answered = okResponses(warm) + okResponses(saturated) + idle.ok + busy.ok + flooded.reduce((n, r) => n + okResponses(r), 0);
+      if (flooded.length > 0) {
+        const rps = flooded.map(requestsPerSecond).sort((a, b) => a - b);
+        const p99 = flooded.map((r) => r.latencyUs.p99 / 1000).sort((a, b) => a - b);
+        console.log(`${engine}: saturated during the import: median ${Math.round(rps[rps.length >> 1]!).toLocaleString("en")} req/s, p99 median ${p99[p99.length >> 1]!.toFixed(1)} ms, worst ${p99.at(-1)!.toFixed(1)} ms`);
+      }
       const counted = await countedClicks(served.url, ids);
       console.log(`${engine}: import exit ${code} in ${seconds.toFixed(1)} s — ${report.split("\n").slice(0, 2).join(" ")}`);
       console.log(`${engine}: saturated before: ${Math.round(requestsPerSecond(saturated)).toLocaleString("en")} req/s`);

@@ -17,7 +17,6 @@ type Visit = { referer?: string | null; date: string; userAgent?: string | null;
 
 const LINKS_PER_PAGE = 100;
 const VISITS_PER_PAGE = 500;
-const VISITS_PER_WRITE = 5_000;
 
 export function shlinkSource(o: { url: string | undefined; apiKey: string }): ImportSource {
   const base = baseUrl("Shlink", o.url);
@@ -51,19 +50,22 @@ export function shlinkSource(o: { url: string | undefined; apiKey: string }): Im
         const done = Number((await cursors.one(scope)) ?? 0);
         if (link.clicks !== null && link.clicks <= done) continue;
         const domain = link.ref ? `&domain=${encodeURIComponent(link.ref)}` : "";
-        const newest: SourceVisit[] = [];
-        for (let page = 1; ; page++) {
-          const body = await api.get<{ visits: { data: Visit[]; pagination: Pagination } }>(
-            `/rest/v3/short-urls/${encodeURIComponent(link.code!)}/visits?page=${page}&itemsPerPage=${VISITS_PER_PAGE}&endDate=${until}${domain}`,
+        const page = (n: number) =>
+          api.get<{ visits: { data: Visit[]; pagination: Pagination } }>(
+            `/rest/v3/short-urls/${encodeURIComponent(link.code!)}/visits?page=${n}&itemsPerPage=${VISITS_PER_PAGE}&endDate=${until}${domain}`,
           );
-          const wanted = body.visits.pagination.totalItems - done;
-          for (const v of body.visits.data) if (newest.length < wanted) newest.push(toVisit(key, v));
-          if (newest.length >= wanted || body.visits.pagination.currentPage >= body.visits.pagination.pagesCount) break;
-        }
-        const oldestFirst = newest.reverse();
-        for (let i = 0; i < oldestFirst.length; i += VISITS_PER_WRITE) {
-          const chunk = oldestFirst.slice(i, i + VISITS_PER_WRITE);
-          yield { cursors: [[scope, String(done + i + chunk.length)]], visits: chunk };
+        // Shlink answers newest first: the visits not here yet are the first `wanted` of that order.
+        // They are read from the last of their pages back to the first, so that they are written
+        // oldest first a page at a time, and a link with millions of visits never sits in memory.
+        const first = await page(1);
+        const wanted = first.visits.pagination.totalItems - done;
+        let written = 0;
+        for (let n = Math.ceil(wanted / VISITS_PER_PAGE); n >= 1; n--) {
+          const body = n === 1 ? first : await page(n);
+          const from = (n - 1) * VISITS_PER_PAGE;
+          const visits = body.visits.data.slice(0, Math.max(0, wanted - from)).reverse().map((v) => toVisit(key, v));
+          written += visits.length;
+          yield { cursors: [[scope, String(done + written)]], visits };
         }
       }
     },

@@ -19,9 +19,15 @@ export type ImportsDeps = AuthDeps & { imports: ImportJobs };
 
 /** A CSV brought in the request: as large as the link import's (links-transfer.ts) allows, and more. */
 const MAX_REQUEST_BYTES = 8 * 1024 * 1024;
-const TEXT_FIELDS = ["url", "apiKey", "sourceDb", "prefix", "token", "group", "csv", "map"] as const;
-const OPTION_NAMES: Record<(typeof TEXT_FIELDS)[number], keyof SourceOptions> = {
+/** The request's fields and the source options they give (the command line's flag names). */
+const OPTION_NAMES = {
   url: "url", apiKey: "api-key", sourceDb: "source-db", prefix: "prefix", token: "token", group: "group", csv: "csv-text", map: "map",
+} as const satisfies Record<string, keyof SourceOptions>;
+const TEXT_FIELDS = Object.keys(OPTION_NAMES) as (keyof typeof OPTION_NAMES)[];
+/** A flag a source's message names, as the request's field: the options above, and the command line's files for them. */
+const FIELD_OF_FLAG: Record<string, string> = {
+  ...Object.fromEntries(Object.entries(OPTION_NAMES).map(([field, flag]) => [flag, field])),
+  "api-key-file": "apiKey", "token-file": "token", file: "csv",
 };
 
 export async function handleStartImport(request: Request, server: PeerServer, deps: ImportsDeps): Promise<Response> {
@@ -55,7 +61,7 @@ export async function handleStartImport(request: Request, server: PeerServer, de
   try {
     await openSource(fields.from as string, options, {}).close?.();
   } catch (err) {
-    if (err instanceof SourceError) return apiError(400, "bad_request", err.message.replace(/--([a-z-]+)/g, (_, flag: string) => fieldName(flag)));
+    if (err instanceof SourceError) return apiError(400, "bad_request", err.message.replace(/--([a-z-]+)/g, (_, flag: string) => FIELD_OF_FLAG[flag] ?? flag));
     throw err;
   }
   const job = deps.imports.start({
@@ -73,12 +79,6 @@ export async function handleImportJob(request: Request, id: string, server: Peer
   const job = deps.imports.get(id);
   if (job === null) return apiError(404, "not_found", `no import ${id} (the last ten are kept until a restart)`);
   return json(200, { success: true, data: jobJson(job) });
-}
-
-// The command line's flag names as the API's field names, in messages a source gives.
-function fieldName(flag: string): string {
-  const names: Record<string, string> = { url: "url", "api-key-file": "apiKey", "source-db": "sourceDb", prefix: "prefix", token: "token", group: "group", file: "csv", map: "map" };
-  return names[flag] ?? flag;
 }
 
 function jobJson(job: ImportJob): Static<typeof S.ImportJob>["data"] {

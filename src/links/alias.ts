@@ -27,8 +27,8 @@ export function isReserved(id: string): boolean {
 export type AliasProblem = "alias_invalid" | "alias_reserved";
 
 /** Why an alias cannot be used, or null when it can (taken-ness is the store's concern). */
-export function aliasProblem(alias: string): AliasProblem | null {
-  if (!ALIAS_PATTERN.test(alias)) return "alias_invalid";
+export function aliasProblem(alias: string, pattern = ALIAS_PATTERN): AliasProblem | null {
+  if (!pattern.test(alias)) return "alias_invalid";
   if (isReserved(alias)) return "alias_reserved";
   return null;
 }
@@ -42,9 +42,7 @@ export const IMPORTED_CODE_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Why an imported code cannot be kept here, or null when it can (taken-ness is the store's concern). */
 export function importedCodeProblem(code: string): AliasProblem | null {
-  if (!IMPORTED_CODE_PATTERN.test(code)) return "alias_invalid";
-  if (isReserved(code)) return "alias_reserved";
-  return null;
+  return aliasProblem(code, IMPORTED_CODE_PATTERN);
 }
 
 /**
@@ -53,5 +51,6 @@ export function importedCodeProblem(code: string): AliasProblem | null {
  * (e.g. `/./%FF`), and a junk path must be a 404, not a TypeError and a 500.
  */
 export function looksLikeId(value: string | null | undefined): value is string {
-  return typeof value === "string" && value.length >= 1 && value.length <= 64 && /^[A-Za-z0-9_-]+$/.test(value);
+  // The widest id there is: an imported code's shape (generated ids and aliases fit inside it).
+  return typeof value === "string" && IMPORTED_CODE_PATTERN.test(value);
 }

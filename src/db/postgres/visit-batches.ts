@@ -24,22 +24,25 @@ export function postgresBatches(sql: Pg, now: () => number): BatchStore {
 export async function writeBatchIn(tx: TransactionSQL, sql: Pg, received: Visit[], kind: BatchKind, at: number): Promise<{ gone: number }> {
   const { clicks: all, fallbacks } = withoutFallbacks(received);
   if (fallbacks.length > 0) await addFallbacks(tx, sql, fallbacks);
-  // The links of the batch, locked in id order; a link missing here was deleted, and its
-  // visits are not written (its rollups are gone for good).
-  const totals = [...linkTotals(all)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const ids = totals.map(([id]) => id);
-  const present = new Set(
-    (await tx`SELECT id FROM links WHERE id = ANY(${sql.array(ids, "TEXT")}) ORDER BY id FOR UPDATE`).map((r: { id: string }) => r.id),
-  );
-  const kept = totals.filter(([id]) => present.has(id));
-  if (kept.length > 0) await addTotals(tx, sql, kept);
-  const batch = present.size === ids.length ? all : all.filter((v) => present.has(v.linkId));
+  const totals = linkTotals(all);
+  const present = await addTotalsOfPresent(tx, sql, totals);
+  const batch = present.size === totals.size ? all : all.filter((v) => present.has(v.linkId));
   if (batch.length > 0) await writeVisits(tx, sql, batch, kind, at);
   return { gone: all.length - batch.length };
 }
 
-/** Adds to the totals shown in the link list (the rows locked by the caller, in id order). */
-async function addTotals(tx: TransactionSQL, sql: Pg, totals: [string, LinkTotal][]): Promise<void> {
+/**
+ * Locks the links in id order and adds to the totals shown in the link list; answers the links
+ * still there. A link missing was deleted: its visits and counts are not written (its rollups are
+ * gone for good, and would otherwise stay behind its retired id).
+ */
+async function addTotalsOfPresent(tx: TransactionSQL, sql: Pg, linkTotals: ReadonlyMap<string, LinkTotal>): Promise<Set<string>> {
+  const sorted = [...linkTotals].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const present = new Set<string>(
+    (await tx`SELECT id FROM links WHERE id = ANY(${sql.array(sorted.map(([id]) => id), "TEXT")}) ORDER BY id FOR UPDATE`).map((r: { id: string }) => r.id),
+  );
+  const totals = sorted.filter(([id]) => present.has(id));
+  if (totals.length === 0) return present;
   await tx`
     UPDATE links AS l SET total_clicks = l.total_clicks + v.total, human_clicks = l.human_clicks + v.humans,
       last_click_at = GREATEST(l.last_click_at, v.last_ts)
@@ -47,6 +50,7 @@ async function addTotals(tx: TransactionSQL, sql: Pg, totals: [string, LinkTotal
                 ${sql.array(totals.map(([, t]) => t.humans), "INT8")}::int8[], ${sql.array(totals.map(([, t]) => t.lastTs), "INT8")}::int8[])
       AS v(id, total, humans, last_ts)
     WHERE l.id = v.id`;
+  return present;
 }
 
 /** Visitors a fallback URL took: counted only while their link exists (a delete took its rows). */
@@ -77,13 +81,7 @@ async function writeVisits(tx: TransactionSQL, sql: Pg, batch: Visit[], kind: Ba
 
 /** Counts an import brought (no raw visits), inside the caller's transaction: the links' totals and the rollup rows. */
 export async function writeCountsIn(tx: TransactionSQL, sql: Pg, rows: CountRows): Promise<void> {
-  const totals = [...rows.totals].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  // A link deleted meanwhile gets no rows (they would stay behind its retired id for good).
-  const present = new Set(
-    (await tx`SELECT id FROM links WHERE id = ANY(${sql.array(totals.map(([id]) => id), "TEXT")}) ORDER BY id FOR UPDATE`).map((r: { id: string }) => r.id),
-  );
-  const kept = totals.filter(([id]) => present.has(id));
-  if (kept.length > 0) await addTotals(tx, sql, kept);
+  const present = await addTotalsOfPresent(tx, sql, rows.totals);
   const daily = rows.daily.filter((r) => present.has(r.linkId));
   const dimensions = rows.dimensions.filter((r) => present.has(r.linkId));
   await writeRollups(tx, sql, { daily, hourly: [], dimensions, utm: [] }, 1);

@@ -6,8 +6,9 @@
 // getClicksForBitlink, Groups, Pagination, Clicks, Error) and dev.bitly.com/docs/getting-started/
 // changes-to-retrieve-bitlinks-by-group (follow pagination.next; an empty one ends the list).
 
-import { apiClient } from "./http.ts";
-import { SourceError, type HistoryPage, type ImportSource, type SourceCounts, type SourceLink } from "../source.ts";
+import { apiClient, baseUrl, isObject } from "./http.ts";
+import { SourceError, type ImportSource, type SourceLink } from "../source.ts";
+import { countsInPages } from "./count-pages.ts";
 import { sourceTime } from "./time.ts";
 import { dayOf } from "../../util/day.ts";
 
@@ -16,7 +17,7 @@ type Bitlink = { id: string; link?: string; long_url?: string; title?: string; c
 const LINKS_PER_WRITE = 50;
 
 export function bitlySource(o: { token: string; group: string | undefined; base?: string }, now: () => number = Date.now): ImportSource {
-  const base = (o.base ?? "https://api-ssl.bitly.com").replace(/\/+$/, "");
+  const base = baseUrl("Bitly", o.base ?? "https://api-ssl.bitly.com");
   const api = apiClient({
     peer: "Bitly", base, headers: { Authorization: `Bearer ${o.token}` },
     describe: (body) => (isObject(body) && typeof body.message === "string" ? [body.message, body.description].filter(Boolean).join(": ") : null),
@@ -43,24 +44,18 @@ export function bitlySource(o: { token: string; group: string | undefined; base?
         }
       }
     },
-    async *history(links, cursors): AsyncGenerator<HistoryPage> {
+    history(links, cursors) {
       // Only whole days: today's count is not final; a cursor per link holds the last day taken.
       const today = dayOf(now());
-      let page: { cursors: [string, string][]; counts: SourceCounts[] } = { cursors: [], counts: [] };
-      for (const [key, { link, id }] of links) {
-        if (link.ref === undefined) continue; // an extra back-half: the clicks are its bitlink's
+      return countsInPages(links, LINKS_PER_WRITE, async (key, { link, id }) => {
+        if (link.ref === undefined) return null; // an extra back-half: the clicks are its bitlink's
         const scope = `clicks ${id}`;
         const after = (await cursors.one(scope)) ?? "";
         const body = await api.get<{ link_clicks?: { date: string; clicks: number }[] }>(`/v4/bitlinks/${link.ref}/clicks?unit=day&units=-1`);
         const days = (body.link_clicks ?? []).map((c) => ({ day: dayOf(sourceTime(c.date) ?? 0), total: c.clicks })).filter((d) => d.day > after && d.day < today);
-        page.counts.push({ key, days, dimensions: [], dimensionsTotal: 0 });
-        page.cursors.push([scope, days.reduce((last, d) => (d.day > last ? d.day : last), after) || after]);
-        if (page.cursors.length >= LINKS_PER_WRITE) {
-          yield page;
-          page = { cursors: [], counts: [] };
-        }
-      }
-      if (page.cursors.length > 0) yield page;
+        const last = days.reduce((newest, d) => (d.day > newest ? d.day : newest), after);
+        return { counts: { key, days, dimensions: [], dimensionsTotal: 0 }, cursor: [scope, last] };
+      });
     },
   };
 }
@@ -82,8 +77,4 @@ function pathOf(url: string): string | null {
   } catch {
     return null;
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null;
 }

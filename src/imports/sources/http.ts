@@ -91,3 +91,8 @@ export function baseUrl(peer: string, given: string | undefined): string {
   if (url.username !== "" || url.password !== "") throw new SourceError("--url must not hold a user name or password (give the key with --api-key-file)", "bad_option");
   return url.toString().replace(/\/+$/, "");
 }
+
+/** A JSON object (an error body's fields are read from it). */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null;
+}

@@ -5,8 +5,9 @@
 // systems, countries and referrers (dated the newest day with clicks). Shapes: Kutt's docs/api/api.js, server/handlers/links.handler.js,
 // server/utils/utils.js (sanitize.link, statsObjectToArray), server/queries/visit.queries.js.
 
-import { apiClient, baseUrl } from "./http.ts";
-import { SourceError, type HistoryPage, type ImportSource, type SourceCounts, type SourceLink } from "../source.ts";
+import { apiClient, baseUrl, isObject } from "./http.ts";
+import { SourceError, type ImportSource, type SourceCounts, type SourceLink } from "../source.ts";
+import { countsInPages } from "./count-pages.ts";
 import { sourceTime } from "./time.ts";
 import { addDays, dayOf } from "../../util/day.ts";
 
@@ -40,21 +41,14 @@ export function kuttSource(o: { url: string | undefined; apiKey: string }, now: 
         if (body.data.length === 0 || skip + LINKS_PER_PAGE >= Number(body.total)) return;
       }
     },
-    async *history(links, cursors): AsyncGenerator<HistoryPage> {
-      let page: { cursors: [string, string][]; counts: SourceCounts[] } = { cursors: [], counts: [] };
-      for (const [key, { link, id }] of links) {
+    history: (links, cursors) =>
+      countsInPages(links, LINKS_PER_WRITE, async (key, { link, id }) => {
         // Counts come once: a second run cannot tell Kutt's new clicks from those imported.
         const scope = `counts ${id}`;
-        if ((await cursors.one(scope)) !== null) continue;
-        if ((link.clicks ?? 0) > 0) page.counts.push(countsOf(key, link, await api.get<Stats>(`/api/v2/links/${link.ref}/stats`), now()));
-        page.cursors.push([scope, dayOf(now())]);
-        if (page.cursors.length >= LINKS_PER_WRITE) {
-          yield page;
-          page = { cursors: [], counts: [] };
-        }
-      }
-      if (page.cursors.length > 0) yield page;
-    },
+        if ((await cursors.one(scope)) !== null) return null;
+        const counts = (link.clicks ?? 0) > 0 ? countsOf(key, link, await api.get<Stats>(`/api/v2/links/${link.ref}/stats`), now()) : null;
+        return { counts, cursor: [scope, dayOf(now())] };
+      }),
   };
 }
 
@@ -94,8 +88,4 @@ export function countsOf(key: string, link: SourceLink, stats: Stats, now: numbe
       ...named(facets.referrer, (n) => (n.toLowerCase() === "direct" ? "Direct" : n.replaceAll("[dot]", "."))).map((d) => ({ ...d, dimension: "referrer" as const })),
     ],
   };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null;
 }

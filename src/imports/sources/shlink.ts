@@ -3,7 +3,7 @@
 // paging: Shlink's docs/swagger (paths v1_short-urls.json, v1_short-urls_{shortCode}_visits.json,
 // definitions ShortUrl.json, Visit.json, Pagination.json, Error.json), https://api-spec.shlink.io.
 
-import { apiClient, baseUrl } from "./http.ts";
+import { apiClient, baseUrl, isObject } from "./http.ts";
 import { SourceError, type HistoryPage, type ImportSource, type SourceLink, type SourceVisit } from "../source.ts";
 import { sourceTime } from "./time.ts";
 
@@ -93,8 +93,4 @@ function toLink(u: ShortUrl): SourceLink {
 
 function toVisit(key: string, v: Visit): SourceVisit {
   return { key, ts: sourceTime(v.date) ?? 0, referrer: v.referer || null, userAgent: v.userAgent || null, country: v.visitLocation?.countryCode || null, visitedUrl: v.visitedUrl ?? null };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null;
 }

@@ -38,6 +38,8 @@ const ROUTES: { name: string; method: string; path: string; body?: unknown; head
   { name: "delete", method: "DELETE", path: "/api/links/public-one" },
   { name: "export", method: "GET", path: "/api/links/export" },
   { name: "import", method: "POST", path: "/api/links/import", body: "url\nhttps://imported.example/\n", headers: { "content-type": "text/csv" } },
+  { name: "move from (start)", method: "POST", path: "/api/imports", body: { from: "csv", csv: "url\nhttps://moved.example/\n" } },
+  { name: "move from (progress)", method: "GET", path: "/api/imports/00000000-0000-0000-0000-000000000000" },
 ];
 
 describe("every management route refuses", () => {

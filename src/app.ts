@@ -1,6 +1,12 @@
 // Builds the HTTP application from its parts without listening, so tests and main share it.
 
 import { handleImportJob, handleStartImport } from "./http/imports.ts";
+import { handleCreateWebhook, handleDeleteWebhook, handleDeliveries, handleGetWebhook, handleListWebhooks, handlePatchWebhook, handleRedeliver } from "./http/webhooks.ts";
+import { handleLive } from "./http/live.ts";
+import type { EventStore } from "./events/store.ts";
+import type { EventType } from "./events/types.ts";
+import type { EventWants } from "./events/wants.ts";
+import type { LiveHub } from "./events/live-hub.ts";
 import type { ImportJobs } from "./imports/jobs.ts";
 import { Elysia } from "elysia";
 import type { Config } from "./config.ts";
@@ -54,6 +60,13 @@ export type AppDeps = Pick<Storage, "links" | "lister" | "stats" | "keys" | "ses
   recorder: Pick<ClickRecorder, "record" | "stats" | "hurry">;
   /** the dashboard's imports from other shorteners, on a thread of their own */
   imports: ImportJobs;
+  /** webhooks and their delivery log; what they want; the delivery thread's poke (README: Webhooks) */
+  events: EventStore;
+  wants: EventWants;
+  onWebhooksChanged: (types: EventType[]) => void;
+  pokeDelivery: () => void;
+  /** the live view's streams (README: Live view) */
+  live: LiveHub;
   /** what redirect rules read about a click, and the guard on link passwords */
   clickFacts: ClickFactsSource;
   passwords: PasswordGuard;
@@ -100,6 +113,10 @@ export function createApp(deps: AppDeps) {
     })
     .post("/api/create", ({ request, server }) => handleCreate(request, server, deps), { parse: "none" })
     .get("/api/stats", ({ request, server }) => handleStats(request, server, deps))
+    // A link's live view follows its statistics' access; every link's needs a key (and our name).
+    .get("/api/stats/live", ({ request, server }) =>
+      new URL(request.url).searchParams.has("id") ? handleLive(request, server, deps) : ours(request, server, () => handleLive(request, server, deps)),
+    )
     // Management (README: Managing links): every route needs a key.
     .get("/api/links", ({ request, server }) => ours(request, server, () => handleListLinks(request, server, deps)))
     .get("/api/links/export", ({ request, server }) => ours(request, server, () => handleExport(request, server, deps)))
@@ -107,6 +124,15 @@ export function createApp(deps: AppDeps) {
     // Imports from another shortener (README: Moving from another shortener): admins only.
     .post("/api/imports", ({ request, server }) => ours(request, server, () => handleStartImport(request, server, deps)), { parse: "none" })
     .get("/api/imports/:id", ({ request, params, server }) => ours(request, server, () => handleImportJob(request, params.id ?? "", server, deps)))
+    // Webhooks (README: Webhooks): admins only.
+    .post("/api/webhooks", ({ request, server }) => ours(request, server, () => handleCreateWebhook(request, server, deps)), { parse: "none" })
+    .get("/api/webhooks", ({ request, server }) => ours(request, server, () => handleListWebhooks(request, server, deps)))
+    .get("/api/webhooks/:id", ({ request, params, server }) => ours(request, server, () => handleGetWebhook(request, params.id ?? "", server, deps)))
+    .patch("/api/webhooks/:id", ({ request, params, server }) => ours(request, server, () => handlePatchWebhook(request, params.id ?? "", server, deps)), { parse: "none" })
+    .delete("/api/webhooks/:id", ({ request, params, server }) => ours(request, server, () => handleDeleteWebhook(request, params.id ?? "", server, deps)), { parse: "none" })
+    .get("/api/webhooks/:id/deliveries", ({ request, params, server }) => ours(request, server, () => handleDeliveries(request, params.id ?? "", server, deps)))
+    .post("/api/webhooks/:id/deliveries/:delivery/redeliver", ({ request, params, server }) =>
+      ours(request, server, () => handleRedeliver(request, params.id ?? "", params.delivery ?? "", server, deps)), { parse: "none" })
     .get("/api/links/:id", ({ request, params, server }) => ours(request, server, () => handleGetLink(request, params.id ?? "", server, deps)))
     .patch("/api/links/:id", ({ request, params, server }) => ours(request, server, () => handlePatchLink(request, params.id ?? "", server, deps)), { parse: "none" })
     .delete("/api/links/:id", ({ request, params, server }) => ours(request, server, () => handleDeleteLink(request, params.id ?? "", server, deps)), { parse: "none" })

@@ -33,6 +33,8 @@ export type Config = Readonly<{
   metricsAllow: string;
   /** Destinations on localhost, loopback, unspecified and link-local addresses accepted (README: Security). */
   allowLoopbackDestinations: boolean;
+  /** Webhooks may post to loopback, private and link-local addresses (README: Webhooks). */
+  webhookAllowPrivate: boolean;
   /** Where `/` sends visitors instead of the public form; null = the form. */
   rootRedirect: string | null;
   /** Where an unknown (or not yet valid) short link sends visitors instead of the 404 page; null = the page. */
@@ -69,6 +71,7 @@ export const FLAGS: readonly Flag[] = [
   { name: "blocklist", value: true, help: "file of blocked domains and /regex/ entries, one a line (reloaded on SIGHUP or change)" },
   { name: "metrics-allow", value: true, help: "addresses that may read /metrics without an admin key: IPs/CIDRs, loopback, private, or off (default loopback)" },
   { name: "allow-loopback-destinations", value: false, help: "accept links to localhost, loopback and link-local addresses (refused by default; private LAN addresses are always accepted)" },
+  { name: "webhook-allow-private", value: false, help: "let webhooks post to loopback, private (LAN) and link-local addresses, e.g. Home Assistant or n8n at home (refused by default)" },
   { name: "root-redirect", value: true, help: "an http(s) URL that / redirects to instead of showing the public form" },
   { name: "not-found-redirect", value: true, help: "an http(s) URL that unknown short links redirect to instead of the not-found page" },
   { name: "log-format", value: true, help: "text or json (default text)" },
@@ -227,6 +230,7 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
     blocklist: given.get("blocklist") ?? null,
     metricsAllow,
     allowLoopbackDestinations: given.has("allow-loopback-destinations"),
+    webhookAllowPrivate: given.has("webhook-allow-private"),
     rootRedirect,
     notFoundRedirect,
     logFormat,

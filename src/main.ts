@@ -28,6 +28,12 @@ import { withClickDoor } from "./http/click-door.ts";
 import { routeTable } from "./http/route-table.ts";
 import { runBackup } from "./db/sqlite/backup.ts";
 import { CLICK_THREAD_BUSY_TIMEOUT_MS } from "./http/write-retry.ts";
+import { createEventWants } from "./events/wants.ts";
+import { linkEvents } from "./events/link-events.ts";
+import { startDelivery, type DeliveryThread } from "./events/delivery.ts";
+import { createLiveHub } from "./events/live-hub.ts";
+import type { LiveRelay } from "./db/storage.ts";
+import type { EventType } from "./events/types.ts";
 
 async function main(): Promise<number> {
   let parsed;
@@ -75,12 +81,15 @@ async function main(): Promise<number> {
 
 async function serve(config: Config, log: Logger, credentialHash: Uint8Array | null, databasePassword: string | null, oidcSecret: string | null): Promise<number> {
   const where = describeLocation(config.dbPath);
+  // What webhooks want (README: Webhooks): the delivery thread tells, and so does every change made here.
+  const wants = createEventWants();
+  let delivery: DeliveryThread | null = null;
   let storage: Storage;
   try {
     // SQLite: this connection writes only single links, keys and sessions. It does not wait for
     // the write lock, so that the event loop never stalls behind the recorder; a write that finds
     // it taken retries without blocking (src/http/write-retry.ts). The migrations had a 5 s timeout.
-    storage = await openStorage(config.dbPath, { busyTimeoutMs: CLICK_THREAD_BUSY_TIMEOUT_MS, password: databasePassword });
+    storage = await openStorage(config.dbPath, { busyTimeoutMs: CLICK_THREAD_BUSY_TIMEOUT_MS, password: databasePassword, linkEvents: linkEvents(wants, config.baseUrl, Date.now, () => delivery?.poke()) });
   } catch (err) {
     console.error(`shortener: cannot open database ${where}: ${err instanceof Error ? err.message : String(err)}`);
     return 1;
@@ -94,8 +103,11 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
     await storage.close();
     return 2;
   }
+  // The live view: its streams tell the recorder (and, on PostgreSQL, the other instances) what they watch.
+  let relay: LiveRelay | null = null;
+  const live = createLiveHub((watch) => (relay !== null ? relay.watchHere(watch) : recorder?.watch(watch.ids, watch.all)));
   // After the migration above: the recorder thread opens the same database with its own connection.
-  let recorder: ClickRecorder;
+  let recorder: ClickRecorder | undefined;
   try {
     recorder = await startClickRecorder({
       database: config.dbPath,
@@ -104,6 +116,10 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
       trustProxy: config.trustProxy,
       logFormat: config.logFormat,
       onError: (error) => log.error("writing visits failed; keeping them queued", { error }),
+      onLive: (batch) => {
+        live.publish(batch);
+        relay?.announce(batch);
+      },
     });
   } catch (err) {
     // Nearly always an unusable --geoip-db, which the message names; a configuration error, hence 2.
@@ -111,6 +127,23 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
     blocklist.stop();
     await storage.close();
     return 2;
+  }
+  const wantsChanged = (types: EventType[]) => {
+    wants.set(types);
+    recorder!.setWants(types);
+  };
+  try {
+    delivery = await startDelivery(
+      { database: config.dbPath, databasePassword, allowPrivate: config.webhookAllowPrivate, logFormat: config.logFormat, userAgent: `shortener/${VERSION} (webhooks)` },
+      wantsChanged,
+    );
+    relay = (await storage.relayLive?.((batch) => live.publish(batch), (watch) => recorder!.watch(watch.ids, watch.all))) ?? null;
+  } catch (err) {
+    console.error(`shortener: ${err instanceof Error ? err.message : String(err)}`);
+    await recorder.close();
+    blocklist.stop();
+    await storage.close();
+    return 1;
   }
   // --trust-proxy, parsed once for everything that believes forwarded headers.
   const trusted = parseTrustedProxies(config.trustProxy);
@@ -136,6 +169,14 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
     recorder,
     imports: createImportJobs({ db: config.dbPath, dbPassword: databasePassword, destinations: { baseUrl: config.baseUrl, allowLocal: config.allowLoopbackDestinations, blocklist: config.blocklist }, env: {} }),
     clickFacts,
+    events: storage.events,
+    wants,
+    onWebhooksChanged: (types: EventType[]) => {
+      recorder!.setWants(types);
+      delivery!.poke();
+    },
+    pokeDelivery: () => delivery!.poke(),
+    live,
     passwords: createPasswordGuard(),
     notFound: notFoundAnswer(config.notFoundRedirect),
     trusted,
@@ -153,6 +194,7 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
   } catch (err) {
     console.error(`shortener: cannot listen on ${config.host}:${config.port}: ${err instanceof Error ? err.message : String(err)}`);
     await recorder.close();
+    await delivery.close();
     await storage.close();
     return 1;
   }
@@ -166,7 +208,7 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
   if (config.oidc !== null) log.info(`sign-in through ${config.oidc.issuer} (client ${config.oidc.clientId}, ${oidcSecret === null ? "public client" : "client secret set"}; admins: ${config.oidc.adminGroup ? `group ${config.oidc.adminGroup}` : "the first user"})`);
   if (config.authHeader !== null) log.info(config.authHeader.kind === "tailscale" ? "sign-in by Tailscale-User-Login from loopback (tailscale serve)" : `sign-in by ${config.authHeader.userHeader} from ${config.trustProxy}`);
   log.info(
-    recorder.priority() === "low"
+    recorder!.priority() === "low"
       ? "recorder thread at low CPU priority (SCHED_IDLE; normal while it falls behind or a create waits for it)"
       : "recorder thread at normal CPU priority (lowering it needs CAP_SYS_NICE or LimitNICE=+0: README, How clicks are counted)",
   );
@@ -180,18 +222,22 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
       if (stopping) return;
       stopping = true;
       log.info(`${signal}: stopping`);
+      live.closeAll(); // open streams would hold the stop below for good
       await server.stop(false); // stop accepting, let in-flight requests finish
       // An import half-way is stopped: every page it wrote is committed with its place, and the
       // same import started again goes on from there.
       await deps.imports.stop();
-      const { written, dropped } = await recorder.close(); // writes every queued visit
+      const { written, dropped } = await recorder!.close(); // writes every queued visit
+      // After the recorder: its last batch's events are in the outbox, delivered after a restart.
+      await relay?.stop();
+      await delivery!.close();
       blocklist.stop();
       await storage.close();
       log.info("stopped", { visitsWritten: written, visitsDropped: dropped });
       resolve(0);
     };
     process.on("SIGHUP", () => {
-      recorder.reloadGeo();
+      recorder!.reloadGeo();
       clickFacts.reloadGeo();
       void blocklist.reload();
     });

@@ -9,6 +9,8 @@ import type { FromRecorder, RecorderInit, ToRecorder } from "./visits/recorder-p
 import { openRecorderStorage } from "./db/open-recorder.ts";
 import { currentThreadId, nameThisThread } from "./util/thread-policy.ts";
 import { recorderThreadPriority, type RecorderThreadPriority } from "./visits/recorder-priority.ts";
+import { createEventWants } from "./events/wants.ts";
+import { liveBatch } from "./events/live.ts";
 
 declare const self: Worker;
 const post = (msg: FromRecorder) => self.postMessage(msg);
@@ -16,6 +18,10 @@ const post = (msg: FromRecorder) => self.postMessage(msg);
 let pipeline: RecordingPipeline;
 let priority: RecorderThreadPriority;
 let reported = "";
+// What webhooks want written with each batch, and which links live views watch (from the click thread).
+const wants = createEventWants();
+let watched = new Set<string>();
+let watchingAll = false;
 
 const report = (error?: string) => {
   const stats = pipeline.stats();
@@ -41,7 +47,7 @@ async function init(opts: RecorderInit): Promise<void> {
   reportEveryMs = opts.flushIntervalMs;
   let storage;
   try {
-    storage = await openRecorderStorage(opts.database, opts.databasePassword, log);
+    storage = await openRecorderStorage(opts.database, opts.databasePassword, log, wants);
   } catch (err) {
     post({ failed: `the recorder cannot open the database: ${err instanceof Error ? err.message : String(err)}` });
     return;
@@ -56,6 +62,12 @@ async function init(opts: RecorderInit): Promise<void> {
       maxQueued: opts.maxQueued,
       onChange: reportSoon,
       onError: (message) => report(message),
+      // Nothing watched (the usual case): one size check a batch.
+      onWritten: (batch) => {
+        if (watched.size === 0 && !watchingAll) return;
+        const live = liveBatch(batch, watched, watchingAll);
+        if (live !== null) post({ live });
+      },
     });
   } catch (err) {
     await storage.close();
@@ -77,7 +89,11 @@ self.onmessage = (event: MessageEvent<ToRecorder>) => {
     pipeline.receive(msg.clicks);
     priority.settle();
   } else if ("reloadGeo" in msg) void pipeline.reloadGeo();
-  else void close();
+  else if ("wants" in msg) wants.set(msg.wants);
+  else if ("watch" in msg) {
+    watched = new Set(msg.watch.ids);
+    watchingAll = msg.watch.all;
+  } else void close();
 };
 
 async function close(): Promise<void> {

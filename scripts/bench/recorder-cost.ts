@@ -4,6 +4,7 @@
 // file in batches, exactly as src/recorder-thread.ts does. Prints µs per click.
 //   bun scripts/bench/recorder-cost.ts [clicks=400000]
 
+import { createEventWants } from "../../src/events/wants.ts";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -32,7 +33,7 @@ try {
   const links = createLinkStore(sqliteLinks(db), localClickBudget());
   const ids: string[] = [];
   for (let i = 0; i < 20; i++) ids.push((await links.create({ url: `https://example.com/bench/${i}?from=bench` }, Date.now())).id);
-  const storage = openSqliteRecorder(path, { info() {}, error() {} });
+  const storage = openSqliteRecorder(path, { info() {}, error() {} }, createEventWants());
   const pipeline = await createRecordingPipeline({ storage, trustProxy: "127.0.0.1", geoipDb: null, log: { info() {}, error() {} }, flushIntervalMs: 3_600_000, maxQueued: 1_000_000, batchSize: 1_000_000 });
   // Hand-overs of 375 clicks (5 ms at 75,000 clicks/s), each one JSON string as the click thread sends them.
   const handovers: string[] = [];

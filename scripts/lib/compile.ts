@@ -34,7 +34,7 @@ const FLAGS = [
 const BYTECODE = "--bytecode";
 
 // Clicks are recorded, and SQLite's longer reads run, in Workers: each file must be an entry point of its own to be embedded.
-const ENTRY_POINTS = ["src/main.ts", "src/recorder-thread.ts", "src/reader-thread.ts", "src/import-thread.ts"];
+const ENTRY_POINTS = ["src/main.ts", "src/recorder-thread.ts", "src/reader-thread.ts", "src/import-thread.ts", "src/events-thread.ts"];
 
 /** Bundles the web UI (and its asset manifest, which src imports) and reads the build stamp. */
 export async function prepareBuild(root: string): Promise<BuildStamp> {

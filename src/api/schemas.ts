@@ -13,6 +13,7 @@ import { MAX_TAGS } from "../links/options.ts";
 import { SCOPES } from "../auth/keys.ts";
 import { CONDITION_TYPES, DEVICES, MAX_CONDITIONS, MAX_RULES, MAX_VARIANTS, MAX_WEIGHT, MIN_VARIANTS, SYSTEMS } from "../links/rules.ts";
 import { MAX_PASSWORD_LENGTH, REDIRECT_TYPES } from "../links/behaviour.ts";
+import { EVENT_TYPES } from "../events/types.ts";
 
 const closed = { additionalProperties: false } as const;
 type Literals<V extends readonly string[]> = { -readonly [K in keyof V]: TLiteral<V[K] & string> };
@@ -260,6 +261,53 @@ export const ImportJob = ok(
     closed,
   ),
 );
+
+// Webhooks (README: Webhooks).
+const EventTypeSchema = oneOf(EVENT_TYPES);
+const DeliveryStateSchema = t.Union([t.Literal("pending"), t.Literal("delivered"), t.Literal("failed")]);
+export const WebhookFields = t.Object(
+  {
+    url: t.String({ description: "where deliveries are POSTed; a private or loopback address needs --webhook-allow-private" }),
+    events: t.Array(EventTypeSchema, { minItems: 1 }),
+    linkId: t.Optional(t.Union([t.String(), t.Null()], { description: "only this link's events" })),
+    tag: t.Optional(t.Union([Tag, t.Null()], { description: "only events of links with this tag" })),
+  },
+  closed,
+);
+export const WebhookChanges = t.Object(
+  {
+    url: t.Optional(t.String()), events: t.Optional(t.Array(EventTypeSchema, { minItems: 1 })), linkId: t.Optional(t.Union([t.String(), t.Null()])),
+    tag: t.Optional(t.Union([Tag, t.Null()])), enabled: t.Optional(t.Boolean()),
+  },
+  closed,
+);
+const webhookFields = {
+  id: t.Integer({ minimum: 1 }),
+  url: t.String(),
+  events: t.Array(EventTypeSchema),
+  linkId: t.Union([t.String(), t.Null()]),
+  tag: t.Union([t.String(), t.Null()]),
+  enabled: t.Boolean(),
+  disabledReason: t.Union([t.String(), t.Null()], { description: "why it is disabled: 410 from the receiver, 24 hours of failures, or an admin" }),
+  createdAt: Time,
+  pending: Count,
+  lastDelivery: t.Union([t.Null(), t.Object({ at: Time, state: DeliveryStateSchema, responseCode: t.Union([t.Integer(), t.Null()]) }, closed)]),
+};
+export const Webhook = t.Object(webhookFields, closed);
+export const WebhookResponse = ok(Webhook);
+export const WebhookCreated = ok(t.Object({ ...webhookFields, secret: t.String({ pattern: "^whsec_[A-Za-z0-9+/]+=*$", description: "shown this once: the key receivers verify signatures with" }) }, closed));
+export const WebhookList = ok(t.Object({ webhooks: t.Array(Webhook) }, closed));
+export const WebhookDeleted = ok(t.Object({ id: t.Integer({ minimum: 1 }), deleted: t.Literal(true) }, closed));
+export const Delivery = t.Object(
+  {
+    id: t.Integer({ minimum: 1 }), messageId: t.String({ description: "the webhook-id header: the same on every attempt and redelivery" }), type: EventTypeSchema,
+    createdAt: Time, state: DeliveryStateSchema, attempts: Count, lastAttemptAt: NullableTime, nextAttemptAt: NullableTime,
+    responseCode: t.Union([t.Integer(), t.Null()]), error: t.Union([t.String(), t.Null()]),
+  },
+  closed,
+);
+export const DeliveryResponse = ok(Delivery);
+export const DeliveryPage = ok(t.Object({ deliveries: t.Array(Delivery), nextBefore: t.Union([t.Integer({ minimum: 1 }), t.Null()]) }, closed));
 
 export const OverviewData = t.Object(
   {

@@ -31,3 +31,6 @@ export type Who = Data<Static<typeof S.Session>>;
 /** GET /health */
 export type Health = Static<typeof S.Health>;
 export type ApiErrorBody = Static<typeof S.ApiError>;
+/** A webhook as /api/webhooks answers it (never its secret, but once from the create). */
+export type WebhookJson = Static<typeof S.Webhook>;
+export type DeliveryJson = Static<typeof S.Delivery>;

@@ -5,8 +5,12 @@ import type { RecorderStorage } from "../visits/recorder-storage.ts";
 import { engineOf } from "./storage.ts";
 import { openSqliteRecorder } from "./sqlite/recorder.ts";
 import { openPostgresRecorder } from "./postgres/recorder.ts";
+import { createEventWants, type EventWants } from "../events/wants.ts";
 
-/** `now`: the clock that decides which days and hours of visitors are still kept (tests set it). */
-export async function openRecorderStorage(location: string, password: string | null, log: Logger, now: () => number = Date.now): Promise<RecorderStorage> {
-  return engineOf(location) === "postgres" ? openPostgresRecorder(location, password, now) : openSqliteRecorder(location, log, now);
+/**
+ * `wants`: the event types a batch writes to the outbox with its visits (README: Webhooks).
+ * `now`: the clock that decides which days and hours of visitors are still kept (tests set it).
+ */
+export async function openRecorderStorage(location: string, password: string | null, log: Logger, wants: EventWants = createEventWants(), now: () => number = Date.now): Promise<RecorderStorage> {
+  return engineOf(location) === "postgres" ? openPostgresRecorder(location, password, wants, now) : openSqliteRecorder(location, log, wants, now);
 }

@@ -4,7 +4,7 @@
 import { engineOf, type EngineStorage, type Storage } from "./storage.ts";
 import { openSqliteStorage } from "./sqlite/storage.ts";
 import { openPostgresStorage } from "./postgres/storage.ts";
-import { createLinkStore } from "../links/store.ts";
+import { createLinkStore, type LinkEvents } from "../links/store.ts";
 import { createStatsReader } from "../stats/link-stats.ts";
 import { createKeyStore, type KeyStore } from "../auth/keys.ts";
 import { createSessionStore } from "../auth/sessions.ts";
@@ -20,18 +20,23 @@ import { postgresKeys } from "./postgres/keys.ts";
 import { sqliteImports } from "./sqlite/imports.ts";
 import { postgresImports } from "./postgres/imports.ts";
 import type { ImportTarget } from "../imports/target.ts";
+import type { EventStore } from "../events/store.ts";
+import { releaseClaims, sqliteEvents } from "./sqlite/events.ts";
+import { postgresEvents } from "./postgres/events.ts";
 
 export type StorageOptions = {
   /** SQLite: how long the click thread's connection waits for the write lock */
   busyTimeoutMs: number;
   /** PostgreSQL: the password when the URL has none (the systemd credential db-password) */
   password: string | null;
+  /** The events links' changes write with them (README: Webhooks); none when absent. */
+  linkEvents?: LinkEvents;
 };
 
 export async function openStorage(location: string, options: StorageOptions): Promise<Storage> {
   const engine = engineOf(location) === "postgres" ? await openPostgresStorage(location, options.password) : await openSqliteStorage(location, options.busyTimeoutMs);
   try {
-    return await withRules(engine);
+    return await withRules(engine, options.linkEvents);
   } catch (err) {
     await engine.close().catch(() => {});
     throw err;
@@ -39,8 +44,8 @@ export async function openStorage(location: string, options: StorageOptions): Pr
 }
 
 /** The domain's rules over an engine's adapters (also what the contract tests run against both engines). */
-export async function withRules(engine: EngineStorage): Promise<Storage> {
-  const links = createLinkStore(engine.links, engine.budget);
+export async function withRules(engine: EngineStorage, linkEvents?: LinkEvents): Promise<Storage> {
+  const links = createLinkStore(engine.links, engine.budget, { events: linkEvents });
   await engine.follow?.(links);
   return {
     engine: engine.engine,
@@ -53,6 +58,8 @@ export async function withRules(engine: EngineStorage): Promise<Storage> {
     users: engine.users,
     salts: engine.salts,
     imports: engine.imports,
+    events: engine.events,
+    relayLive: engine.relayLive,
     ...createOverview(engine.overview),
     ping: engine.ping,
     size: engine.size,
@@ -84,6 +91,18 @@ export async function openImports(location: string, password: string | null): Pr
   }
   const sql = await connectMigrated(location, password, 2);
   return { imports: postgresImports(sql), close: () => sql.close({ timeout: 5 }) };
+}
+
+/** Only the events' port, for the delivery thread and `shortener webhook`, on a connection of its own. */
+/** `delivering`: the delivery thread, which owns the sends of a SQLite file (what a killed process had claimed is free again). */
+export async function openEvents(location: string, password: string | null, delivering: boolean): Promise<{ events: EventStore; close: () => Promise<void> }> {
+  if (engineOf(location) === "sqlite") {
+    const db = openDatabase(location);
+    if (delivering) releaseClaims(db);
+    return { events: sqliteEvents(db), close: async () => db.close() };
+  }
+  const sql = await connectMigrated(location, password, 3);
+  return { events: postgresEvents(sql), close: () => sql.close({ timeout: 5 }) };
 }
 
 /** A small pool of a command's own, the schema brought up to date first (closed again if that fails). */

@@ -13,6 +13,11 @@ import type { DailyCounts, OverviewReader, OverviewSource } from "../stats/overv
 import type { MaybePromise } from "../util/maybe.ts";
 import type { SaltStore } from "../visits/visitor-id.ts";
 import type { ImportTarget } from "../imports/target.ts";
+import type { EventStore } from "../events/store.ts";
+import type { LiveBatch } from "../events/live.ts";
+
+/** How visits written by one instance reach live viewers on another (PostgreSQL; one SQLite file has one instance). */
+export type LiveRelay = { announce(batch: LiveBatch): void; watchHere(watch: { ids: string[]; all: boolean }): void; stop(): Promise<void> };
 
 export type Engine = "sqlite" | "postgres";
 
@@ -44,6 +49,10 @@ export type EngineStorage = Database & {
   salts: SaltStore;
   /** What `shortener import` writes (links, visits and counts from another shortener, with how far it got). */
   imports: ImportTarget;
+  /** Webhooks and their delivery log (README: Webhooks). */
+  events: EventStore;
+  /** Relays the live view between instances (PostgreSQL). */
+  relayLive?(publish: (batch: LiveBatch) => void, recorderWatch: (watch: { ids: string[]; all: boolean }) => void): Promise<LiveRelay>;
   /** Keeps the link store's cache in step with changes made by other instances (PostgreSQL); stopped by close(). */
   follow?(links: LinkStore): Promise<void>;
 };
@@ -58,6 +67,8 @@ export type Storage = Database & {
   users: UserRepository;
   salts: SaltStore;
   imports: ImportTarget;
+  events: EventStore;
+  relayLive?: EngineStorage["relayLive"];
   overview: OverviewReader;
   dailyCounts: DailyCounts;
 };

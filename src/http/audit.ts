@@ -4,7 +4,7 @@
 import type { Logger } from "../log.ts";
 import type { Principal } from "./auth.ts";
 
-export type Action = "create" | "list" | "get" | "update" | "delete" | "export" | "import" | "overview" | "sign-in" | "sign-out";
+export type Action = "create" | "list" | "get" | "update" | "delete" | "export" | "import" | "overview" | "sign-in" | "sign-out" | "webhook-create" | "webhook-update" | "webhook-delete" | "webhook-redeliver";
 
 export function logAction(log: Logger, principal: Pick<Principal, "name">, action: Action, id: string | null, result: string): void {
   log.info("management", { key: principal.name, action, id, result });

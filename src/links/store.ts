@@ -14,6 +14,7 @@ import { PLAIN, type Behaviour } from "./behaviour.ts";
 import { Lru } from "../util/lru.ts";
 import { cryptoRandomBytes, type RandomBytes } from "../util/random.ts";
 import { then, type MaybePromise } from "../util/maybe.ts";
+import type { OutboxEvent } from "../events/types.ts";
 
 export class AliasTakenError extends Error {}
 export class AliasRetiredError extends Error {}
@@ -73,20 +74,37 @@ export type LinkStore = {
   crawlable(): MaybePromise<string[]>;
 };
 
+/** What an edit's transaction writes to the outbox, from the link before and after it. */
+export type UpdateEvents = (after: Link, before: Link, changed: readonly string[]) => OutboxEvent[];
+/** What a delete's transaction writes to the outbox, from the link it deletes. */
+export type DeleteEvents = (before: Link) => OutboxEvent[];
+
+/**
+ * The events of links' changes (src/events/link-events.ts), written in the change's transaction.
+ * `updated`/`deleted` answer null when no webhook wants them: the write then reads nothing more.
+ */
+export type LinkEvents = {
+  created(link: Link): OutboxEvent[];
+  updated(): UpdateEvents | null;
+  deleted(): DeleteEvents | null;
+};
+
+export const NO_LINK_EVENTS: LinkEvents = { created: () => [], updated: () => null, deleted: () => null };
+
 /** Crawlable links robots.txt names; Google reads the first 500 KiB of it, about 20,000 such lines. */
 export const MAX_CRAWLABLE = 10_000;
 
 /** The rows of links, as an engine stores them (src/db/<engine>/links.ts). Each write is one transaction. */
 export type LinkRepository = {
-  /** Inserts under id, with its tags; "taken" or "retired" (a deleted link's id) when it may not. */
-  insert(id: string, link: NewLink, now: number): MaybePromise<number | "taken" | "retired">;
+  /** Inserts under id, with its tags and its events; "taken" or "retired" (a deleted link's id) when it may not. */
+  insert(id: string, link: NewLink, now: number, events?: readonly OutboxEvent[]): MaybePromise<number | "taken" | "retired">;
   /** The click path's entry for id: its target, DELETED for a retired id, null for no such link. */
   target(id: string): MaybePromise<Target | null>;
   read(id: string): MaybePromise<Link | null>;
-  /** Applies the changes; false when there is no such link. */
-  update(id: string, changes: LinkChanges): MaybePromise<boolean>;
-  /** Deletes the link and its rows in every table of src/db/shared/tables.ts, and retires the id. */
-  remove(id: string, now: number): MaybePromise<boolean>;
+  /** Applies the changes (and writes `events` of the link before and after); false when there is no such link. */
+  update(id: string, changes: LinkChanges, events?: UpdateEvents | null): MaybePromise<boolean>;
+  /** Deletes the link and its rows in every table of src/db/shared/tables.ts, and retires the id (writing `events` of the link). */
+  remove(id: string, now: number, events?: DeleteEvents | null): MaybePromise<boolean>;
   destinations(): AsyncIterable<LinkDestinations>;
   setBlocked(blocked: readonly number[], unblocked: readonly number[]): MaybePromise<void>;
   /** Ids of crawlable links, at most `limit`, in id order. */
@@ -112,10 +130,11 @@ export type ClickBudget = {
 export const DEFAULT_CACHE_ENTRIES = 100_000;
 export const MAX_GENERATION_TRIES = 8;
 
-export type LinkStoreOptions = { random?: RandomBytes; cacheEntries?: number };
+export type LinkStoreOptions = { random?: RandomBytes; cacheEntries?: number; events?: LinkEvents };
 
 export function createLinkStore(repo: LinkRepository, budget: ClickBudget, options: LinkStoreOptions = {}): LinkStore {
   const random = options.random ?? cryptoRandomBytes;
+  const events = options.events ?? NO_LINK_EVENTS;
   const cache = new Lru<string, Target>(options.cacheEntries ?? DEFAULT_CACHE_ENTRIES);
   let hits = 0;
   let misses = 0;
@@ -130,23 +149,25 @@ export function createLinkStore(repo: LinkRepository, budget: ClickBudget, optio
     budget.changed(id);
   };
 
+  // The row is exactly what is inserted: no need to read it back.
+  const asStored = (seq: number, id: string, link: NewLink, now: number): Link => ({
+    ...behaviourOf(link),
+    seq, id, url: link.url, createdAt: now, ownerKeyId: link.ownerKeyId ?? null, ownerUserId: link.ownerUserId ?? null, owner: link.ownerName ?? null, expiresAt: link.expiresAt ?? null, maxClicks: link.maxClicks ?? null,
+    disabled: false, blocked: false, tags: [...new Set(link.tags ?? [])].sort(), totalClicks: 0, humanClicks: 0, lastClickAt: null,
+  });
   const created = (seq: number, id: string, link: NewLink, now: number): Link => {
-    // The row is exactly what was inserted: no need to read it back.
-    const stored: Link = {
-      ...behaviourOf(link),
-      seq, id, url: link.url, createdAt: now, ownerKeyId: link.ownerKeyId ?? null, ownerUserId: link.ownerUserId ?? null, owner: link.ownerName ?? null, expiresAt: link.expiresAt ?? null, maxClicks: link.maxClicks ?? null,
-      disabled: false, blocked: false, tags: [...new Set(link.tags ?? [])].sort(), totalClicks: 0, humanClicks: 0, lastClickAt: null,
-    };
+    const stored = asStored(seq, id, link, now);
     cache.set(id, targetOfLink(stored));
     return stored;
   };
+  const insert = (id: string, link: NewLink, now: number) => repo.insert(id, link, now, events.created(asStored(0, id, link, now)));
 
   /** A generated id, tried up to MAX_GENERATION_TRIES times while the ids drawn are taken, retired or reserved. */
   const createUnderNewId = (link: NewLink, now: number, tries: number): MaybePromise<Link> => {
     if (tries >= MAX_GENERATION_TRIES) throw new Error(`no free id after ${MAX_GENERATION_TRIES} tries`);
     const id = generateId(random);
     if (isReserved(id)) return createUnderNewId(link, now, tries + 1);
-    return then(repo.insert(id, link, now), (outcome) => (typeof outcome === "number" ? created(outcome, id, link, now) : createUnderNewId(link, now, tries + 1)));
+    return then(insert(id, link, now), (outcome) => (typeof outcome === "number" ? created(outcome, id, link, now) : createUnderNewId(link, now, tries + 1)));
   };
 
   const resolve = (id: string): MaybePromise<Target | null> => {
@@ -174,7 +195,7 @@ export function createLinkStore(repo: LinkRepository, budget: ClickBudget, optio
     create(link, now) {
       if (link.alias == null) return createUnderNewId(link, now, 0);
       const alias = link.alias;
-      return then(repo.insert(alias, link, now), (outcome) => {
+      return then(insert(alias, link, now), (outcome) => {
         if (outcome === "taken") throw new AliasTakenError(alias);
         if (outcome === "retired") throw new AliasRetiredError(alias);
         return created(outcome, alias, link, now);
@@ -190,7 +211,7 @@ export function createLinkStore(repo: LinkRepository, budget: ClickBudget, optio
     get: (id) => (looksLikeId(id) ? repo.read(id) : null),
     update(id, change) {
       if (!looksLikeId(id)) return null;
-      return then(repo.update(id, change), (found) => {
+      return then(repo.update(id, change, events.updated()), (found) => {
         if (!found) return null;
         forget(id); // the next click reads the new values
         return repo.read(id);
@@ -198,7 +219,7 @@ export function createLinkStore(repo: LinkRepository, budget: ClickBudget, optio
     },
     remove(id, now) {
       if (!looksLikeId(id)) return false;
-      return then(repo.remove(id, now), (removed) => {
+      return then(repo.remove(id, now, events.deleted()), (removed) => {
         if (removed) {
           forget(id);
           cache.set(id, DELETED);

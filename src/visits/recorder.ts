@@ -9,6 +9,8 @@ import type { WriterStats } from "./visit-queue.ts";
 import { createPriorityFlag, manageRecorderPriority } from "./recorder-priority.ts";
 import { newHistogram } from "../metrics/histogram.ts";
 import { createCatchUp } from "./catch-up.ts";
+import type { EventType } from "../events/types.ts";
+import type { LiveBatch } from "../events/live.ts";
 
 /** The writer's figures, and how many clicks waited for it to catch up (catch-up.ts). */
 export type RecorderStats = WriterStats & { delayed: number };
@@ -27,6 +29,10 @@ export type ClickRecorder = {
   geoBuildDate: string;
   /** "low" while the recorder thread yields the CPU to the click thread (recorder-priority.ts) */
   priority(): "low" | "normal";
+  /** The event types webhooks want: a batch writes those with its visits. */
+  setWants(types: EventType[]): void;
+  /** The links live views watch (`all`: every link): their visits come back through onLive once written. */
+  watch(ids: string[], all: boolean): void;
 };
 
 export type RecorderOptions = Omit<RecorderInit, "flushIntervalMs" | "maxQueued" | "priorityFlag"> & {
@@ -36,6 +42,8 @@ export type RecorderOptions = Omit<RecorderInit, "flushIntervalMs" | "maxQueued"
   /** The longest a click's answer waits for the writer to catch up (catch-up.ts). */
   catchUpWaitMs?: number;
   onError?: (message: string) => void;
+  /** The visits of watched links, once written (the live view). */
+  onLive?: (batch: LiveBatch) => void;
 };
 
 // A message per tick (or per HANDOVER_CLICKS), as one JSON string (click.ts): far cheaper than
@@ -158,7 +166,11 @@ export function startClickRecorder(options: RecorderOptions): Promise<ClickRecor
           geoSource: msg.ready.geoSource,
           geoBuildDate: msg.ready.geoBuildDate,
           priority: () => priority.level,
+          setWants: (types) => worker.postMessage({ wants: types } satisfies ToRecorder),
+          watch: (ids, all) => worker.postMessage({ watch: { ids, all } } satisfies ToRecorder),
         });
+      } else if ("live" in msg) {
+        options.onLive?.(msg.live);
       } else if ("closed" in msg) {
         remote = msg.closed;
         onClosed?.(msg.closed);

@@ -46,6 +46,8 @@ export type RecordingOptions = {
   /** After visits were taken or written: the figures of stats() and received() changed. */
   onChange?: () => void;
   onError?: (message: string) => void;
+  /** After a batch is committed, with its visits (the live view's). */
+  onWritten?: (batch: readonly Visit[]) => void;
   now?: () => number;
 };
 
@@ -83,6 +85,7 @@ export async function createRecordingPipeline(o: RecordingOptions): Promise<Reco
     batchSize: o.batchSize,
     onError: (err: unknown) => o.onError?.(err instanceof Error ? err.message : String(err)),
     onFlushed: () => o.onChange?.(),
+    onWritten: o.onWritten,
   });
   const visitorIds = createVisitorIds(o.storage.salts, now);
   // Salts and seen visitors go an hour after their day (or hour) is over: checked every minute.

@@ -18,6 +18,8 @@ export type QueueOptions = {
   onError?: (err: unknown) => void;
   /** After each batch written or refused: the figures of stats() changed. */
   onFlushed?: () => void;
+  /** After a batch is committed, with its visits (the live view's). */
+  onWritten?: (batch: readonly Visit[]) => void;
 };
 
 /**
@@ -65,6 +67,7 @@ export function createVisitQueue(store: BatchStore, options: QueueOptions = {}):
     written += batch.length - outcome.gone;
     discarded += outcome.gone;
     lastError = null;
+    options.onWritten?.(batch);
     options.onFlushed?.();
     return batch.length - outcome.gone;
   };

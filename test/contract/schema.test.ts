@@ -27,10 +27,18 @@ const ONLY_POSTGRES: Record<string, string> = {
   "links.answered_clicks": "clicks of limited links counted across instances (SQLite counts them in its one process)",
   "visitors_seen.visitor": "one row per visitor key, decided by the database for every instance",
   links_search_trgm: "pg_trgm's index of link search (SQLite: links_search)",
+  live_watches: "which links some instance's live view watches, so that every recorder announces their clicks (one SQLite file has one instance)",
+  "live_watches.instance": "see live_watches",
+  "live_watches.link_id": "see live_watches",
+  "live_watches.until": "see live_watches",
+  live_watches_pkey: "see live_watches",
 };
 /** Tables with a link_id that a link's delete need not clear, and why. */
 const NOT_LINK_DATA: Record<string, string> = {
   link_changes: "names a changed link for the other instances' caches; purged after an hour",
+  events: "the outbox: a link.deleted event must outlive its link's rows until it is delivered",
+  webhooks: "a webhook for one link keeps its filter after the link goes (it still hears link.deleted)",
+  live_watches: "names the links watched live; gone with the watcher, not with the link",
 };
 
 let sqlite: OpenedEngine;

@@ -44,7 +44,7 @@ export const RECORDER_NOW = Date.parse("2026-11-23T12:01:00.000Z");
 async function openAt(engine: Engine, location: string) {
   const adapters = engine === "sqlite" ? await openSqliteStorage(location, 5000) : await openPostgresStorage(location, null);
   const storage = await withRules(adapters);
-  const recorder = await openRecorderStorage(location, null, quietLog, () => RECORDER_NOW);
+  const recorder = await openRecorderStorage(location, null, quietLog, undefined, () => RECORDER_NOW);
   return { storage, adapters, recorder, close: async () => { await recorder.close(); await storage.close(); } };
 }
 

@@ -11,7 +11,7 @@ describe("config", () => {
     const { config } = parseArgs([], {});
     expect(config).toEqual({
       port: 8080, host: "0.0.0.0", dbPath: "shortener.db", baseUrl: null, trustProxy: "", geoipDb: null, createRateLimit: 60,
-      createAccess: "public", statsAccess: "public", blocklist: null, metricsAllow: "loopback", allowLoopbackDestinations: false, rootRedirect: null, notFoundRedirect: null, logFormat: "text",
+      createAccess: "public", statsAccess: "public", blocklist: null, metricsAllow: "loopback", allowLoopbackDestinations: false, webhookAllowPrivate: false, rootRedirect: null, notFoundRedirect: null, logFormat: "text",
       oidc: null, oidcOnly: false, authHeader: null,
     });
     expect(Object.isFrozen(config)).toBe(true);

@@ -3,6 +3,7 @@
 // of past days are deleted, from the file's bytes too, and nothing identifies an address. What
 // both engines promise about salts and seen visitors is test/contract/visitor-salts.test.ts.
 
+import { createEventWants } from "../../src/events/wants.ts";
 import { afterEach, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { existsSync, readFileSync } from "node:fs";
@@ -173,7 +174,7 @@ describe("forgetting", () => {
     const clock = { value: T0 };
     setup(clock);
     // The recorder thread's own storage, on its own connection, as the service runs it.
-    const recorder = openSqliteRecorder(t.path, { info() {}, error() {} }, () => clock.value);
+    const recorder = openSqliteRecorder(t.path, { info() {}, error() {} }, createEventWants(), () => clock.value);
     const ids = createVisitorIds(recorder.salts, () => clock.value);
     const writer = createVisitQueue(recorder.batches, { flushIntervalMs: 60_000 });
     // Enough visitors that the day's keys spill over into overflow pages too.

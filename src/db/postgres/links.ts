@@ -13,20 +13,28 @@ import { LINK_DATA_TABLES } from "../shared/tables.ts";
 import { num, numOrNull, numbered, type Pg } from "./connect.ts";
 import { announce } from "./link-changes.ts";
 import { linkRow, tagsOf } from "./rows.ts";
+import { writeEventsIn } from "./events.ts";
+import type { OutboxEvent } from "../../events/types.ts";
 
 const DESTINATIONS_PAGE = 5_000;
 const TARGET = numbered(TARGET_SQL);
 
 export function postgresLinks(sql: Pg): LinkRepository {
-  const read = async (id: string): Promise<Link | null> => {
-    const rows = await sql.unsafe(`SELECT ${LINK_COLUMNS} FROM links WHERE id = $1`, [id]);
+  /** The link, read by `db`: the pool, or a transaction (an edit's events read it before and after). */
+  const read = async (id: string, db: Pg | TransactionSQL = sql): Promise<Link | null> => {
+    const rows = await db.unsafe(`SELECT ${LINK_COLUMNS} FROM links WHERE id = $1`, [id]);
     if (rows.length === 0) return null;
     const row = linkRow(rows[0]);
-    return toLink(row, (await tagsOf(sql, [row.seq])).get(row.seq) ?? []);
+    return toLink(row, (await tagsOf(db, [row.seq])).get(row.seq) ?? []);
   };
 
   return {
-    insert: (id, link, now) => sql.begin((tx) => insertLinkIn(tx, sql, id, link, now)),
+    insert: (id, link, now, events = []) =>
+      sql.begin(async (tx) => {
+        const outcome = await insertLinkIn(tx, sql, id, link, now);
+        if (typeof outcome === "number") await writeEventsIn(tx, sql, events);
+        return outcome;
+      }),
     async target(id) {
       const [row] = await sql.unsafe(TARGET, [id]);
       return targetOfRow({
@@ -45,11 +53,12 @@ export function postgresLinks(sql: Pg): LinkRepository {
         retired: row.retired === true,
       });
     },
-    read,
-    update: (id, changes) =>
+    read: (id) => read(id),
+    update: (id, changes, events = null) =>
       sql.begin(async (tx) => {
         const [row] = await tx`SELECT seq FROM links WHERE id = ${id} FOR UPDATE`;
         if (row === undefined) return false;
+        const before = events === null ? null : await read(id, tx);
         const seq = num(row.seq);
         const columns = changedColumns(changes);
         if (columns.length > 0) {
@@ -60,13 +69,16 @@ export function postgresLinks(sql: Pg): LinkRepository {
           const tags = [...new Set(changes.tags)];
           if (tags.length > 0) await tx`INSERT INTO link_tags (link_seq, tag) SELECT ${seq}, unnest(${sql.array(tags, "TEXT")}::text[])`;
         }
+        if (events !== null) await writeEventsIn(tx, sql, events((await read(id, tx))!, before!, Object.keys(changes)));
         await announce(tx, id);
         return true;
       }),
-    remove: (id, now) =>
+    remove: (id, now, events = null) =>
       sql.begin(async (tx) => {
+        const before = events === null ? null : await read(id, tx);
         const gone = await tx`DELETE FROM links WHERE id = ${id} RETURNING seq`; // tags cascade
         if (gone.length === 0) return false;
+        if (events !== null && before !== null) await writeEventsIn(tx, sql, events(before));
         for (const table of LINK_DATA_TABLES) await tx.unsafe(`DELETE FROM ${table} WHERE link_id = $1`, [id]);
         await tx`INSERT INTO retired_ids (id, retired_at) VALUES (${id}, ${now}) ON CONFLICT DO NOTHING`;
         await announce(tx, id);

@@ -8,16 +8,17 @@ import { GRACE_MS, oldestKeptDay } from "../../visits/visitor-id.ts";
 import { connectPostgres } from "./connect.ts";
 import { postgresBatches } from "./visit-batches.ts";
 import { postgresSalts } from "./visitor-salts.ts";
+import type { EventWants } from "../../events/wants.ts";
 
 // One connection writes the batches (one at a time); one more serves the salts and the forgetting.
 const RECORDER_CONNECTIONS = 2;
 
-export async function openPostgresRecorder(url: string, password: string | null, now: () => number = Date.now): Promise<RecorderStorage> {
+export async function openPostgresRecorder(url: string, password: string | null, wants: EventWants, now: () => number = Date.now): Promise<RecorderStorage> {
   const sql = connectPostgres(url, { max: RECORDER_CONNECTIONS, password });
   await sql`SELECT 1`; // an unreachable server fails the start here, with its reason
   return {
     salts: postgresSalts(sql),
-    batches: postgresBatches(sql, now),
+    batches: postgresBatches(sql, now, wants),
     async forgetSeen(now) {
       // Day buckets before the oldest kept day (hours of earlier days sort before it too), and the
       // hours of that day before the oldest kept hour.

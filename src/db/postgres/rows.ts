@@ -1,6 +1,7 @@
 // How PostgreSQL's rows read as the shapes the engines share: int8 columns arrive as strings.
 
 import type { LinkRow } from "../shared/link-rows.ts";
+import type { TransactionSQL } from "bun";
 import { num, numOrNull, type Pg } from "./connect.ts";
 
 export function linkRow(r: Record<string, unknown>): LinkRow {
@@ -30,7 +31,7 @@ export function linkRow(r: Record<string, unknown>): LinkRow {
 }
 
 /** The tags of many links in one query: seq → tags (sorted byte-wise, as SQLite sorts them). */
-export async function tagsOf(sql: Pg, seqs: readonly number[]): Promise<Map<number, string[]>> {
+export async function tagsOf(sql: Pg | TransactionSQL, seqs: readonly number[]): Promise<Map<number, string[]>> {
   const out = new Map<number, string[]>();
   if (seqs.length === 0) return out;
   const rows = await sql`SELECT link_seq, tag FROM link_tags WHERE link_seq = ANY(${sql.array([...seqs], "INT8")}) ORDER BY link_seq, tag`;

@@ -202,6 +202,58 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE visit_batches ADD COLUMN imported smallint NOT NULL DEFAULT 0;
   ALTER TABLE daily_rollup ADD COLUMN imported bigint NOT NULL DEFAULT 0;
   `,
+  // 5: SQLite's 10 (events: the outbox, webhooks, deliveries), and live_watches: which links
+  // some instance's live view is watching (the recorders announce those links' clicks by NOTIFY).
+  `
+  CREATE TABLE webhooks (
+    id              bigserial PRIMARY KEY,
+    url             text NOT NULL,
+    events          text NOT NULL,
+    link_id         text,
+    tag             text,
+    secret          text NOT NULL,
+    enabled         smallint NOT NULL DEFAULT 1,
+    disabled_reason text,
+    created_at      bigint NOT NULL
+  );
+  CREATE TABLE events (
+    seq     bigserial PRIMARY KEY,
+    type    text NOT NULL,
+    link_id text,
+    tags    text,
+    at      bigint NOT NULL,
+    data    text NOT NULL
+  );
+  CREATE TABLE webhook_deliveries (
+    id               bigserial PRIMARY KEY,
+    webhook_id       bigint NOT NULL,
+    message_id       text NOT NULL,
+    type             text NOT NULL,
+    created_at       bigint NOT NULL,
+    body             text NOT NULL,
+    clicks           bigint NOT NULL DEFAULT 0,
+    state            text NOT NULL DEFAULT 'pending',
+    attempts         bigint NOT NULL DEFAULT 0,
+    first_attempt_at bigint,
+    last_attempt_at  bigint,
+    next_at          bigint NOT NULL,
+    claimed_until    bigint NOT NULL DEFAULT 0,
+    response_code    bigint,
+    error            text
+  );
+  CREATE INDEX deliveries_queue ON webhook_deliveries(webhook_id, id) WHERE state = 'pending';
+  CREATE INDEX deliveries_by_webhook ON webhook_deliveries(webhook_id, id);
+  CREATE INDEX deliveries_by_age ON webhook_deliveries(created_at);
+  CREATE TABLE event_marks (name text PRIMARY KEY, value bigint NOT NULL);
+  INSERT INTO event_marks (name, value) VALUES ('events', 0), ('expiry', (extract(epoch FROM clock_timestamp()) * 1000)::bigint);
+  CREATE INDEX links_by_expiry ON links(expires_at) WHERE expires_at IS NOT NULL;
+  CREATE TABLE live_watches (
+    instance text NOT NULL,
+    link_id  text NOT NULL,                  -- "*": every link (a dashboard's live counter)
+    until    bigint NOT NULL,
+    PRIMARY KEY (instance, link_id)
+  );
+  `,
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.length;

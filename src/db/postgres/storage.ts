@@ -15,6 +15,8 @@ import { postgresKeys } from "./keys.ts";
 import { postgresSessions } from "./sessions.ts";
 import { postgresUsers } from "./users.ts";
 import { postgresOverview } from "./overview.ts";
+import { postgresEvents } from "./events.ts";
+import { startLiveRelay } from "./live-relay.ts";
 
 // The click thread's pool: clicks that miss the cache and limited links' clicks, the API, the UI.
 // With the recorder's 2 and the listener's 1, an instance holds at most 11 of the server's
@@ -42,6 +44,8 @@ export async function openPostgresStorage(url: string, password: string | null):
       users: postgresUsers(sql),
       salts: postgresSalts(sql),
       imports: postgresImports(sql),
+      events: postgresEvents(sql),
+      relayLive: (publish, recorderWatch) => startLiveRelay(sql, publish, recorderWatch),
       async follow(links) {
         stopFollowing = await watchLinkChanges(sql, links.forget);
       },

@@ -12,45 +12,59 @@ import { batchRows } from "../../visits/visit-batch.ts";
 import { GRACE_MS, oldestKeptDay } from "../../visits/visitor-id.ts";
 import { num, type Pg } from "./connect.ts";
 import type { CountRows } from "../../imports/target.ts";
+import { batchEvents, type TotalAfter } from "../../events/batch-events.ts";
+import { createEventWants, type EventWants } from "../../events/wants.ts";
+import { writeEventsIn } from "./events.ts";
 
-export function postgresBatches(sql: Pg, now: () => number): BatchStore {
-  return { write: (received) => sql.begin((tx) => writeBatchIn(tx, sql, received, "recorded", now())) };
+const NO_EVENTS = createEventWants();
+
+/** `wants`: the events a batch writes with it (clicks, milestones, click limits reached). */
+export function postgresBatches(sql: Pg, now: () => number, wants: EventWants = NO_EVENTS): BatchStore {
+  return { write: (received) => sql.begin((tx) => writeBatchIn(tx, sql, received, "recorded", now(), wants)) };
 }
 
 /**
  * One batch inside the caller's transaction: the recorder's, or an import's with its cursor
  * (imported: marked, and counted as no unique visitors).
  */
-export async function writeBatchIn(tx: TransactionSQL, sql: Pg, received: Visit[], kind: BatchKind, at: number): Promise<{ gone: number }> {
+export async function writeBatchIn(tx: TransactionSQL, sql: Pg, received: Visit[], kind: BatchKind, at: number, wants: EventWants = NO_EVENTS): Promise<{ gone: number }> {
   const { clicks: all, fallbacks } = withoutFallbacks(received);
   if (fallbacks.length > 0) await addFallbacks(tx, sql, fallbacks);
   const totals = linkTotals(all);
-  const present = await addTotalsOfPresent(tx, sql, totals);
-  const batch = present.size === totals.size ? all : all.filter((v) => present.has(v.linkId));
+  const after = await addTotalsOfPresent(tx, sql, totals);
+  const batch = after.size === totals.size ? all : all.filter((v) => after.has(v.linkId));
   if (batch.length > 0) await writeVisits(tx, sql, batch, kind, at);
+  // An import announces nothing: its history is not news (README: Webhooks).
+  if (kind === "recorded" && wants.anyOfClicks()) await writeEventsIn(tx, sql, batchEvents(wants, batch, [...after.values()], at));
   return { gone: all.length - batch.length };
 }
 
 /**
  * Locks the links in id order and adds to the totals shown in the link list; answers the links
- * still there. A link missing was deleted: its visits and counts are not written (its rollups are
- * gone for good, and would otherwise stay behind its retired id).
+ * still there, with their new totals and limits (for the batch's events). A link missing was
+ * deleted: its visits and counts are not written (its rollups are gone for good, and would
+ * otherwise stay behind its retired id).
  */
-async function addTotalsOfPresent(tx: TransactionSQL, sql: Pg, linkTotals: ReadonlyMap<string, LinkTotal>): Promise<Set<string>> {
+async function addTotalsOfPresent(tx: TransactionSQL, sql: Pg, linkTotals: ReadonlyMap<string, LinkTotal>): Promise<Map<string, TotalAfter>> {
   const sorted = [...linkTotals].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const present = new Set<string>(
     (await tx`SELECT id FROM links WHERE id = ANY(${sql.array(sorted.map(([id]) => id), "TEXT")}) ORDER BY id FOR UPDATE`).map((r: { id: string }) => r.id),
   );
   const totals = sorted.filter(([id]) => present.has(id));
-  if (totals.length === 0) return present;
-  await tx`
+  const after = new Map<string, TotalAfter>();
+  if (totals.length === 0) return after;
+  const rows = await tx`
     UPDATE links AS l SET total_clicks = l.total_clicks + v.total, human_clicks = l.human_clicks + v.humans,
       last_click_at = GREATEST(l.last_click_at, v.last_ts)
     FROM unnest(${sql.array(totals.map(([id]) => id), "TEXT")}::text[], ${sql.array(totals.map(([, t]) => t.total), "INT8")}::int8[],
                 ${sql.array(totals.map(([, t]) => t.humans), "INT8")}::int8[], ${sql.array(totals.map(([, t]) => t.lastTs), "INT8")}::int8[])
       AS v(id, total, humans, last_ts)
-    WHERE l.id = v.id`;
-  return present;
+    WHERE l.id = v.id
+    RETURNING l.id, l.total_clicks, l.max_clicks`;
+  for (const r of rows as { id: string; total_clicks: string; max_clicks: string | null }[]) {
+    after.set(r.id, { linkId: r.id, added: linkTotals.get(r.id)!.total, total: num(r.total_clicks), maxClicks: r.max_clicks === null ? null : num(r.max_clicks) });
+  }
+  return after;
 }
 
 /** Visitors a fallback URL took: counted only while their link exists (a delete took its rows). */

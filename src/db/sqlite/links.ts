@@ -11,6 +11,9 @@ import { changedColumns, type ColumnValue } from "../shared/link-columns.ts";
 import { LINK_DATA_TABLES } from "../shared/tables.ts";
 import { isUniqueViolation } from "../errors.ts";
 import { tagReader } from "./tags.ts";
+import { outboxWriter } from "./events.ts";
+import type { OutboxEvent } from "../../events/types.ts";
+import type { DeleteEvents, UpdateEvents } from "../../links/store.ts";
 
 export function sqliteLinks(db: Database): Synchronous<LinkRepository> {
   // Nothing is inserted under a retired id: the check is part of the insert itself.
@@ -30,8 +33,13 @@ export function sqliteLinks(db: Database): Synchronous<LinkRepository> {
   const mark = db.query<void, [number, string]>("UPDATE links SET blocked = ? WHERE seq IN (SELECT value FROM json_each(?))");
   const tagsOf = tagReader(db);
   const crawlable = db.query<{ id: string }, [number]>("SELECT id FROM links WHERE crawlable = 1 ORDER BY id LIMIT ?");
+  const writeEvents = outboxWriter(db);
+  const read = (id: string) => {
+    const row = selectLink.get(id);
+    return row ? toLink(row, tagsOf([row.seq]).get(row.seq) ?? []) : null;
+  };
 
-  const tryInsert = db.transaction((id: string, link: NewLink, now: number): number | "taken" | "retired" => {
+  const tryInsert = db.transaction((id: string, link: NewLink, now: number, events: readonly OutboxEvent[]): number | "taken" | "retired" => {
     let row;
     try {
       row = insert.get(id, link.url, now, link.ownerKeyId ?? null, link.ownerUserId ?? null, link.expiresAt ?? null, link.maxClicks ?? null, ...behaviourValues(behaviourOf(link)));
@@ -41,12 +49,14 @@ export function sqliteLinks(db: Database): Synchronous<LinkRepository> {
     }
     if (row === null) return "retired";
     for (const tag of link.tags ?? []) insertTag.run(row.seq, tag);
+    writeEvents(events);
     return row.seq;
   });
 
-  const updateRow = db.transaction((id: string, changes: LinkChanges): boolean => {
+  const updateRow = db.transaction((id: string, changes: LinkChanges, events: UpdateEvents | null): boolean => {
     const seq = selectSeq.get(id)?.seq;
     if (seq === undefined) return false;
+    const before = events === null ? null : read(id);
     const columns = changedColumns(changes);
     if (columns.length > 0) {
       db.query<void, ColumnValue[]>(`UPDATE links SET ${columns.map(([c]) => `${c} = ?`).join(", ")} WHERE seq = ?`).run(...columns.map(([, v]) => v), seq);
@@ -55,28 +65,28 @@ export function sqliteLinks(db: Database): Synchronous<LinkRepository> {
       deleteTags.run(seq);
       for (const tag of changes.tags) insertTag.run(seq, tag);
     }
+    if (events !== null) writeEvents(events(read(id)!, before!, Object.keys(changes)));
     return true;
   });
 
-  const removeRow = db.transaction((id: string, now: number): boolean => {
+  const removeRow = db.transaction((id: string, now: number, events: DeleteEvents | null): boolean => {
+    const before = events === null ? null : read(id);
     if (deleteLink.run(id).changes === 0) return false;
+    if (events !== null) writeEvents(events(before!));
     for (const statement of deleteData) statement.run(id);
     retire.run(id, now);
     return true;
   });
 
   return {
-    insert: (id, link, now) => tryInsert(id, link, now),
+    insert: (id, link, now, events = []) => tryInsert(id, link, now, events),
     target(id) {
       const row = selectTarget.get(id)!;
       return targetOfRow({ ...row, retired: row.retired === 1 });
     },
-    read(id) {
-      const row = selectLink.get(id);
-      return row ? toLink(row, tagsOf([row.seq]).get(row.seq) ?? []) : null;
-    },
-    update: (id, changes) => updateRow.immediate(id, changes),
-    remove: (id, now) => removeRow.immediate(id, now),
+    read,
+    update: (id, changes, events = null) => updateRow.immediate(id, changes, events),
+    remove: (id, now, events = null) => removeRow.immediate(id, now, events),
     async *destinations() {
       // prepare, not query: a cached statement would be shared with an overlapping walk.
       type Row = { seq: number; url: string; blocked: number; rules: string | null; variants: string | null; fallback_url: string | null };

@@ -11,8 +11,9 @@ import { createSeenVisitors } from "./seen-visitors.ts";
 import { sqliteSalts } from "./visitor-salts.ts";
 import { sqliteBatches } from "./visit-batches.ts";
 import type { Database } from "bun:sqlite";
+import type { EventWants } from "../../events/wants.ts";
 
-export function openSqliteRecorder(path: string, log: Logger, now: () => number = Date.now): RecorderStorage {
+export function openSqliteRecorder(path: string, log: Logger, wants: EventWants, now: () => number = Date.now): RecorderStorage {
   const db = openDatabase(path);
   let fullSaidOn = "";
   const seen = createSeenVisitors(db, now(), undefined, () => {
@@ -27,7 +28,7 @@ export function openSqliteRecorder(path: string, log: Logger, now: () => number 
   const checkpoint = db.query<{ busy: number }, []>("PRAGMA wal_checkpoint(TRUNCATE)");
   return {
     salts: sqliteSalts(db),
-    batches: sqliteBatches(db, seen, now),
+    batches: sqliteBatches(db, seen, now, wants),
     forgetSeen: (now) => seen.forget(now),
     scrub: () => checkpoint.get()?.busy === 0,
     async close() {

@@ -14,6 +14,7 @@ import { sqliteSalts } from "./visitor-salts.ts";
 import { sqliteOverview } from "./overview.ts";
 import { sqliteImports } from "./imports.ts";
 import { startSqliteReader, type SqliteReader } from "./reader.ts";
+import { sqliteEvents } from "./events.ts";
 
 /**
  * Opens the file at path (creating it, never its folder) and brings its schema up to date.
@@ -37,6 +38,7 @@ export async function openSqliteStorage(path: string, busyTimeoutMs: number, rea
     engine: "sqlite",
     where: path,
     links: sqliteLinks(db),
+    events: sqliteEvents(db),
     // One process owns the file: it counts the clicks of limited links itself.
     budget: localClickBudget(),
     lister: reader?.lister ?? sqliteLister(db),

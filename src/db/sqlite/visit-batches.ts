@@ -11,6 +11,9 @@ import { batchRows } from "../../visits/visit-batch.ts";
 import type { Synchronous } from "../../util/maybe.ts";
 import type { SeenMarks, SeenVisitors } from "./seen-visitors.ts";
 import type { CountRows } from "../../imports/target.ts";
+import { batchEvents, type TotalAfter } from "../../events/batch-events.ts";
+import { createEventWants, type EventWants } from "../../events/wants.ts";
+import { outboxWriter } from "./events.ts";
 
 export type WriterOptions = QueueOptions & {
   /** The visitors seen per day and hour (uniques); without it every visit counts as a new visitor. */
@@ -23,9 +26,12 @@ export function createVisitWriter(db: Database, options: WriterOptions = {}): Sy
   return createVisitQueue(sqliteBatches(db, options.seen ?? null, options.now ?? Date.now), options) as Synchronous<VisitWriter>;
 }
 
-/** `seen`: the visitors seen per day and hour (uniques); without it every visit counts as a new visitor. */
-export function sqliteBatches(db: Database, seen: SeenVisitors | null, now: () => number): BatchStore {
-  const writeBatch = batchWriter(db, seen, now).visits;
+/**
+ * `seen`: the visitors seen per day and hour (uniques); without it every visit counts as a new visitor.
+ * `wants`: the events a batch writes with it (clicks, milestones, click limits reached).
+ */
+export function sqliteBatches(db: Database, seen: SeenVisitors | null, now: () => number, wants: EventWants = NO_EVENTS): BatchStore {
+  const writeBatch = batchWriter(db, seen, now, wants).visits;
   return {
     write(batch) {
       // IMMEDIATE: the batch is all writes; taking the lock first avoids a busy upgrade midway.
@@ -41,11 +47,15 @@ export function sqliteBatches(db: Database, seen: SeenVisitors | null, now: () =
  * and counting no unique visitors; and the counts a source keeps instead of visits.
  */
 export function sqliteImportWriter(db: Database): { visits(visits: Visit[]): void; counts(rows: CountRows): void } {
-  const writer = batchWriter(db, null, Date.now);
+  // An import announces nothing: its history is not news (README: Webhooks).
+  const writer = batchWriter(db, null, Date.now, NO_EVENTS);
   return { visits: (visits) => void writer.visits(visits, "imported"), counts: writer.counts };
 }
 
-function batchWriter(db: Database, seen: SeenVisitors | null, now: () => number) {
+const NO_EVENTS = createEventWants();
+
+function batchWriter(db: Database, seen: SeenVisitors | null, now: () => number, wants: EventWants) {
+  const writeEvents = outboxWriter(db);
   const insertBatch = db.query(`INSERT INTO visit_batches (link_id, first_ts, last_ts, humans, visits, imported) VALUES (?, ?, ?, ?, ?, ?)`);
   const addDaily = db.query(
     `INSERT INTO daily_rollup (link_id, day, total, bots, uniques, unique_bots, imported) VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -87,6 +97,10 @@ function batchWriter(db: Database, seen: SeenVisitors | null, now: () => number)
   const addTotals = db.query<void, [number, number, number, string]>(
     `UPDATE links SET total_clicks = total_clicks + ?, human_clicks = human_clicks + ?, last_click_at = MAX(last_click_at, ?) WHERE id = ?`,
   );
+  // The same, answering the new total and the limit: for the batch's events (milestones, limits reached).
+  const addTotalsAnswering = db.query<{ total_clicks: number; max_clicks: number | null }, [number, number, number, string]>(
+    `UPDATE links SET total_clicks = total_clicks + ?, human_clicks = human_clicks + ?, last_click_at = MAX(last_click_at, ?) WHERE id = ? RETURNING total_clicks, max_clicks`,
+  );
 
   /** Writes a batch; returns how many of its visits belonged to links deleted meanwhile, and its new visitors. */
   const visits = db.transaction((received: Visit[], kind: BatchKind): { gone: number; marks: SeenMarks | null } => {
@@ -94,8 +108,14 @@ function batchWriter(db: Database, seen: SeenVisitors | null, now: () => number)
     const { clicks: all, fallbacks } = withoutFallbacks(received);
     for (const r of fallbacks) addFallback.run(r.linkId, r.dimension, r.day, r.name, r.total, r.bots);
     let deleted: Set<string> | null = null;
+    const announcing = !imported && wants.anyOfClicks();
+    const after: TotalAfter[] = [];
     for (const [linkId, t] of linkTotals(all)) {
-      if (addTotals.run(t.total, t.humans, t.lastTs, linkId).changes === 0) (deleted ??= new Set()).add(linkId);
+      if (announcing) {
+        const row = addTotalsAnswering.get(t.total, t.humans, t.lastTs, linkId);
+        if (row === null) (deleted ??= new Set()).add(linkId);
+        else after.push({ linkId, added: t.total, total: row.total_clicks, maxClicks: row.max_clicks });
+      } else if (addTotals.run(t.total, t.humans, t.lastTs, linkId).changes === 0) (deleted ??= new Set()).add(linkId);
     }
     // A deleted link's visits and rollups are gone for good: clicks still queued for it are not
     // written back (DELETE runs in its own transaction, so this check sees it or not at all).
@@ -109,6 +129,7 @@ function batchWriter(db: Database, seen: SeenVisitors | null, now: () => number)
     for (const r of hourly) addHourly.run(r.linkId, r.hour, r.total, r.bots, r.uniques, r.uniqueBots);
     for (const r of dimensions) addDimension.run(r.linkId, r.dimension, r.day, r.name, r.total, r.bots);
     for (const r of utm) addUtm.run(r.linkId, r.day, r.source, r.medium, r.campaign, r.total, r.bots);
+    if (announcing) writeEvents(batchEvents(wants, batch, after, now()));
     return { gone: all.length - batch.length, marks };
   });
 

@@ -1,0 +1,150 @@
+// Events in PostgreSQL (the EventStore of src/events/store.ts), shared by every instance: the
+// fan-out and the expiry sweep lock their mark row, so one instance at a time does each; a
+// webhook's head delivery is claimed by one conditional UPDATE (a lease), so exactly one instance
+// sends it, and nobody sends the next before it is done (order per webhook). A lease of an
+// instance that died runs out and the delivery is sent again (at least once).
+
+import type { TransactionSQL } from "bun";
+import type { EventStore, OpenClicks } from "../../events/store.ts";
+import type { EventType, OutboxEvent, StoredEvent, Webhook } from "../../events/types.ts";
+import { DELIVERY_COLUMNS, eventValues, toDelivery, toEvent, toSummary, toWebhook, WEBHOOK_COLUMNS, WEBHOOK_SUMMARY_SQL } from "../shared/event-rows.ts";
+import { num, type Pg } from "./connect.ts";
+
+/** Writes events inside the caller's transaction. */
+export async function writeEventsIn(tx: TransactionSQL, sql: Pg, events: readonly OutboxEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  const rows = events.map(eventValues);
+  await tx`
+    INSERT INTO events (type, link_id, tags, at, data)
+    SELECT * FROM unnest(${sql.array(rows.map((r) => r[0]), "TEXT")}::text[], ${sql.array(rows.map((r) => r[1]), "TEXT")}::text[],
+                         ${sql.array(rows.map((r) => r[2]), "TEXT")}::text[], ${sql.array(rows.map((r) => r[3]), "INT8")}::int8[], ${sql.array(rows.map((r) => r[4]), "TEXT")}::text[])`;
+}
+
+export function postgresEvents(sql: Pg): EventStore {
+  const insertDelivery = (tx: TransactionSQL | Pg, d: { webhookId: number; messageId: string; type: string; createdAt: number; body: string; clicks: number }) =>
+    tx`INSERT INTO webhook_deliveries (webhook_id, message_id, type, created_at, body, clicks, next_at)
+       VALUES (${d.webhookId}, ${d.messageId}, ${d.type}, ${d.createdAt}, ${d.body}, ${d.clicks}, ${d.createdAt}) RETURNING id`;
+
+  return {
+    async createWebhook(w) {
+      const [row] = await sql.unsafe(`INSERT INTO webhooks (url, events, link_id, tag, secret, created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${WEBHOOK_COLUMNS}`, [
+        w.url, w.events.join(" "), w.linkId, w.tag, w.secret, w.createdAt,
+      ]);
+      return toWebhook(row);
+    },
+    webhooks: async () => (await sql.unsafe(`${WEBHOOK_SUMMARY_SQL} ORDER BY w.id`)).map(toSummary),
+    async webhook(id) {
+      const [row] = await sql.unsafe(`${WEBHOOK_SUMMARY_SQL} WHERE w.id = $1`, [id]);
+      return row ? toSummary(row) : null;
+    },
+    async updateWebhook(id, c) {
+      const sets: [string, string | number | null][] = [];
+      if (c.url !== undefined) sets.push(["url", c.url]);
+      if (c.events !== undefined) sets.push(["events", c.events.join(" ")]);
+      if (c.linkId !== undefined) sets.push(["link_id", c.linkId]);
+      if (c.tag !== undefined) sets.push(["tag", c.tag]);
+      if (c.enabled !== undefined) sets.push(["enabled", c.enabled ? 1 : 0]);
+      if (c.disabledReason !== undefined) sets.push(["disabled_reason", c.disabledReason]);
+      if (sets.length === 0) return (await sql`SELECT 1 FROM webhooks WHERE id = ${id}`).length > 0;
+      const rows = await sql.unsafe(`UPDATE webhooks SET ${sets.map(([c], i) => `${c} = $${i + 1}`).join(", ")} WHERE id = $${sets.length + 1} RETURNING id`, [...sets.map(([, v]) => v), id]);
+      return rows.length > 0;
+    },
+    removeWebhook: (id) =>
+      sql.begin(async (tx) => {
+        await tx`DELETE FROM webhook_deliveries WHERE webhook_id = ${id}`;
+        return (await tx`DELETE FROM webhooks WHERE id = ${id} RETURNING id`).length > 0;
+      }),
+    async deliveries(webhookId, before, limit) {
+      const rows = await sql.unsafe(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE webhook_id = $1 AND id < $2 ORDER BY id DESC LIMIT $3`, [webhookId, before ?? Number.MAX_SAFE_INTEGER, limit]);
+      return rows.map(toDelivery);
+    },
+    async redeliver(webhookId, deliveryId, now) {
+      const [old] = await sql`SELECT message_id, type, body, clicks FROM webhook_deliveries WHERE id = ${deliveryId} AND webhook_id = ${webhookId}`;
+      if (!old) return null;
+      const [{ id }] = await insertDelivery(sql, { webhookId, messageId: old.message_id, type: old.type, createdAt: now, body: old.body, clicks: num(old.clicks) });
+      const [row] = await sql.unsafe(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = $1`, [id]);
+      return toDelivery(row);
+    },
+    async wantedTypes() {
+      const types = new Set<string>();
+      for (const r of await sql`SELECT events FROM webhooks WHERE enabled = 1`) for (const t of (r.events as string).split(" ")) types.add(t);
+      return [...types] as EventType[];
+    },
+    append: (events) => sql.begin((tx) => writeEventsIn(tx, sql, events)),
+    fanOut: (plan, limit) =>
+      sql.begin(async (tx) => {
+        await tx`SELECT value FROM event_marks WHERE name = 'events' FOR UPDATE`;
+        const events: StoredEvent[] = (await tx`SELECT seq, type, link_id, tags, at, data FROM events ORDER BY seq LIMIT ${limit}`).map(toEvent);
+        if (events.length === 0) return 0;
+        const webhooks: Webhook[] = (await tx.unsafe(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE enabled = 1`)).map(toWebhook);
+        const untagged = [...new Set(events.filter((e) => e.tags === null && e.linkId !== null).map((e) => e.linkId!))];
+        const tagsOf = new Map<string, string[]>();
+        if (webhooks.some((w) => w.tag !== null) && untagged.length > 0) {
+          for (const r of await tx`SELECT l.id, t.tag FROM links l JOIN link_tags t ON t.link_seq = l.seq WHERE l.id = ANY(${sql.array(untagged, "TEXT")}) ORDER BY t.tag`) {
+            tagsOf.set(r.id, [...(tagsOf.get(r.id) ?? []), r.tag]);
+          }
+        }
+        // Locked: an instance claiming one of these for sending waits, then finds it grown.
+        const open = new Map<number, OpenClicks>();
+        for (const r of await tx`
+          SELECT d.id, d.webhook_id, d.body, d.clicks FROM webhooks w JOIN webhook_deliveries d ON d.id = (SELECT MAX(id) FROM webhook_deliveries WHERE webhook_id = w.id)
+          WHERE w.enabled = 1 AND d.type = 'link.clicks' AND d.state = 'pending' AND d.attempts = 0 AND d.claimed_until = 0
+          FOR UPDATE OF d`) {
+          open.set(num(r.webhook_id), { id: num(r.id), webhookId: num(r.webhook_id), body: r.body, clicks: num(r.clicks) });
+        }
+        const planned = plan({ events, webhooks, tagsOf, open });
+        for (const d of planned.inserts) await insertDelivery(tx, d);
+        for (const g of planned.grown) await tx`UPDATE webhook_deliveries SET body = ${g.body}, clicks = ${g.clicks} WHERE id = ${g.id}`;
+        await tx`DELETE FROM events WHERE seq = ANY(${sql.array(events.map((e) => e.seq), "INT8")})`;
+        return events.length;
+      }),
+    async due(now) {
+      const rows = await sql`
+        SELECT w.id, d.type FROM webhooks w JOIN webhook_deliveries d ON d.id = (SELECT id FROM webhook_deliveries WHERE webhook_id = w.id AND state = 'pending' ORDER BY id LIMIT 1)
+        WHERE w.enabled = 1 AND d.next_at <= ${now} AND d.claimed_until <= ${now}`;
+      return rows.map((r: { id: string; type: EventType }) => ({ webhookId: num(r.id), type: r.type }));
+    },
+    async claim(webhookId, now, leaseMs) {
+      // READ COMMITTED re-checks the WHERE on the row after waiting for its lock: of two instances
+      // claiming at once, the second finds claimed_until moved and gets nothing.
+      const [row] = await sql.unsafe(
+        `UPDATE webhook_deliveries SET claimed_until = $3 + $2
+         WHERE id = (SELECT id FROM webhook_deliveries WHERE webhook_id = $1 AND state = 'pending' ORDER BY id LIMIT 1) AND next_at <= $3 AND claimed_until <= $3
+         RETURNING ${DELIVERY_COLUMNS}, body`,
+        [webhookId, leaseMs, now],
+      );
+      if (!row) return null;
+      const [hook] = await sql.unsafe(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE id = $1 AND enabled = 1`, [webhookId]);
+      if (!hook) return null;
+      return { delivery: toDelivery(row), body: row.body as string, webhook: toWebhook(hook) };
+    },
+    async finish(d, r) {
+      await sql.begin(async (tx) => {
+        await tx`
+          UPDATE webhook_deliveries SET state = ${r.state}, attempts = attempts + 1, first_attempt_at = COALESCE(first_attempt_at, ${r.at}), last_attempt_at = ${r.at},
+            next_at = ${r.nextAt}, response_code = ${r.responseCode}, error = ${r.error}, claimed_until = 0
+          WHERE id = ${d.id} AND webhook_id = ${d.webhookId}`;
+        if (r.disable !== null) await tx`UPDATE webhooks SET enabled = 0, disabled_reason = ${r.disable} WHERE id = ${d.webhookId}`;
+      });
+    },
+    sweepExpired: (now, announce) =>
+      sql.begin(async (tx) => {
+        const [mark] = await tx`SELECT value FROM event_marks WHERE name = 'expiry' FOR UPDATE`;
+        const after = num(mark.value);
+        if (now <= after) return 0;
+        const rows = await tx`SELECT seq, id, expires_at FROM links WHERE expires_at > ${after} AND expires_at <= ${now}`;
+        if (rows.length > 0) {
+          const tags = new Map<number, string[]>();
+          for (const r of await tx`SELECT link_seq, tag FROM link_tags WHERE link_seq = ANY(${sql.array(rows.map((r: { seq: string }) => num(r.seq)), "INT8")}) ORDER BY tag`) {
+            tags.set(num(r.link_seq), [...(tags.get(num(r.link_seq)) ?? []), r.tag]);
+          }
+          await writeEventsIn(tx, sql, announce(rows.map((r: { seq: string; id: string; expires_at: string }) => ({ id: r.id, tags: tags.get(num(r.seq)) ?? [], expiresAt: num(r.expires_at) }))));
+        }
+        await tx`UPDATE event_marks SET value = ${now} WHERE name = 'expiry'`;
+        return rows.length;
+      }),
+    async prune(before) {
+      await sql`DELETE FROM webhook_deliveries WHERE created_at < ${before} AND state <> 'pending'`;
+    },
+  };
+}

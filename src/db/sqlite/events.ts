@@ -1,0 +1,154 @@
+// Events in SQLite (the EventStore of src/events/store.ts), and the outbox insert that a link's
+// write and a batch of visits make in their own transactions. One process owns the file: the
+// claims only keep its own sends apart.
+
+import type { Database } from "bun:sqlite";
+import type { EventStore } from "../../events/store.ts";
+import type { EventType, OutboxEvent } from "../../events/types.ts";
+import type { Synchronous } from "../../util/maybe.ts";
+import { DELIVERY_COLUMNS, eventValues, toDelivery, toEvent, toSummary, toWebhook, WEBHOOK_COLUMNS, WEBHOOK_SUMMARY_SQL } from "../shared/event-rows.ts";
+
+/** Writes events inside the caller's transaction. */
+export function outboxWriter(db: Database): (events: readonly OutboxEvent[]) => void {
+  const insert = db.query<void, ReturnType<typeof eventValues>>("INSERT INTO events (type, link_id, tags, at, data) VALUES (?, ?, ?, ?, ?)");
+  return (events) => {
+    for (const e of events) insert.run(...eventValues(e));
+  };
+}
+
+export function sqliteEvents(db: Database): Synchronous<EventStore> {
+  const write = outboxWriter(db);
+  const summaries = db.query<Record<string, unknown>, []>(`${WEBHOOK_SUMMARY_SQL} ORDER BY w.id`);
+  const summary = db.query<Record<string, unknown>, [number]>(`${WEBHOOK_SUMMARY_SQL} WHERE w.id = ?`);
+  const enabled = db.query<Record<string, unknown>, []>(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE enabled = 1`);
+  const mark = db.query<{ value: number }, [string]>("SELECT value FROM event_marks WHERE name = ?");
+  const setMark = db.query<void, [number, string]>("UPDATE event_marks SET value = ? WHERE name = ?");
+  const deliveryById = db.query<Record<string, unknown>, [number, number]>(`SELECT ${DELIVERY_COLUMNS}, body FROM webhook_deliveries WHERE id = ? AND webhook_id = ?`);
+  const insertDelivery = db.query<{ id: number }, [number, string, string, number, string, number, number]>(
+    "INSERT INTO webhook_deliveries (webhook_id, message_id, type, created_at, body, clicks, next_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+  );
+  const head = `SELECT id FROM webhook_deliveries WHERE webhook_id = w.id AND state = 'pending' ORDER BY id LIMIT 1`;
+
+  // Events fanned out are deleted: the outbox holds only what is still to be fanned out.
+  const fanOut = db.transaction((plan: Parameters<EventStore["fanOut"]>[0], limit: number): number => {
+    const events = db.query<Record<string, unknown>, [number]>("SELECT seq, type, link_id, tags, at, data FROM events ORDER BY seq LIMIT ?").all(limit).map(toEvent);
+    if (events.length === 0) return 0;
+    const webhooks = enabled.all().map(toWebhook);
+    const untagged = [...new Set(events.filter((e) => e.tags === null && e.linkId !== null).map((e) => e.linkId!))];
+    const tagsOf = new Map<string, string[]>();
+    if (webhooks.some((w) => w.tag !== null) && untagged.length > 0) {
+      for (const r of db.query<{ id: string; tag: string }, [string]>("SELECT l.id, t.tag FROM links l JOIN link_tags t ON t.link_seq = l.seq WHERE l.id IN (SELECT value FROM json_each(?))").all(JSON.stringify(untagged))) {
+        tagsOf.set(r.id, [...(tagsOf.get(r.id) ?? []), r.tag]);
+      }
+    }
+    const open = new Map<number, { id: number; webhookId: number; body: string; clicks: number }>();
+    for (const r of db.query<{ id: number; webhook_id: number; body: string; clicks: number }, []>(
+      `SELECT d.id, d.webhook_id, d.body, d.clicks FROM webhooks w JOIN webhook_deliveries d ON d.id = (SELECT MAX(id) FROM webhook_deliveries WHERE webhook_id = w.id)
+       WHERE w.enabled = 1 AND d.type = 'link.clicks' AND d.state = 'pending' AND d.attempts = 0 AND d.claimed_until = 0`,
+    ).all()) open.set(r.webhook_id, { id: r.id, webhookId: r.webhook_id, body: r.body, clicks: r.clicks });
+    const planned = plan({ events, webhooks, tagsOf, open });
+    for (const d of planned.inserts) insertDelivery.get(d.webhookId, d.messageId, d.type, d.createdAt, d.body, d.clicks, d.createdAt);
+    for (const g of planned.grown) db.query<void, [string, number, number]>("UPDATE webhook_deliveries SET body = ?, clicks = ? WHERE id = ?").run(g.body, g.clicks, g.id);
+    db.query<void, [number]>("DELETE FROM events WHERE seq <= ?").run(events[events.length - 1]!.seq);
+    return events.length;
+  });
+
+  const sweep = db.transaction((now: number, announce: Parameters<EventStore["sweepExpired"]>[1]): number => {
+    const after = mark.get("expiry")!.value;
+    if (now <= after) return 0;
+    const rows = db.query<{ seq: number; id: string; expires_at: number }, [number, number]>("SELECT seq, id, expires_at FROM links WHERE expires_at > ? AND expires_at <= ?").all(after, now);
+    const tags = new Map<number, string[]>();
+    if (rows.length > 0) {
+      for (const r of db.query<{ link_seq: number; tag: string }, [string]>("SELECT link_seq, tag FROM link_tags WHERE link_seq IN (SELECT value FROM json_each(?)) ORDER BY tag").all(JSON.stringify(rows.map((r) => r.seq)))) {
+        tags.set(r.link_seq, [...(tags.get(r.link_seq) ?? []), r.tag]);
+      }
+      write(announce(rows.map((r) => ({ id: r.id, tags: tags.get(r.seq) ?? [], expiresAt: r.expires_at }))));
+    }
+    setMark.run(now, "expiry");
+    return rows.length;
+  });
+
+  return {
+    createWebhook(w) {
+      const row = db.query<Record<string, unknown>, [string, string, string | null, string | null, string, number]>(
+        `INSERT INTO webhooks (url, events, link_id, tag, secret, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING ${WEBHOOK_COLUMNS}`,
+      ).get(w.url, w.events.join(" "), w.linkId, w.tag, w.secret, w.createdAt)!;
+      return toWebhook(row);
+    },
+    webhooks: () => summaries.all().map(toSummary),
+    webhook(id) {
+      const row = summary.get(id);
+      return row ? toSummary(row) : null;
+    },
+    updateWebhook(id, c) {
+      const sets: [string, string | number | null][] = [];
+      if (c.url !== undefined) sets.push(["url", c.url]);
+      if (c.events !== undefined) sets.push(["events", c.events.join(" ")]);
+      if (c.linkId !== undefined) sets.push(["link_id", c.linkId]);
+      if (c.tag !== undefined) sets.push(["tag", c.tag]);
+      if (c.enabled !== undefined) sets.push(["enabled", c.enabled ? 1 : 0]);
+      if (c.disabledReason !== undefined) sets.push(["disabled_reason", c.disabledReason]);
+      if (sets.length === 0) return db.query<{ n: number }, [number]>("SELECT COUNT(*) AS n FROM webhooks WHERE id = ?").get(id)!.n > 0;
+      return db.query<void, (string | number | null)[]>(`UPDATE webhooks SET ${sets.map(([c]) => `${c} = ?`).join(", ")} WHERE id = ?`).run(...sets.map(([, v]) => v), id).changes > 0;
+    },
+    removeWebhook(id) {
+      return db.transaction(() => {
+        db.query<void, [number]>("DELETE FROM webhook_deliveries WHERE webhook_id = ?").run(id);
+        return db.query<void, [number]>("DELETE FROM webhooks WHERE id = ?").run(id).changes > 0;
+      }).immediate();
+    },
+    deliveries(webhookId, before, limit) {
+      return db.query<Record<string, unknown>, [number, number, number]>(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE webhook_id = ? AND id < ? ORDER BY id DESC LIMIT ?`)
+        .all(webhookId, before ?? Number.MAX_SAFE_INTEGER, limit).map(toDelivery);
+    },
+    redeliver(webhookId, deliveryId, now) {
+      const old = deliveryById.get(deliveryId, webhookId);
+      if (!old) return null;
+      const { id } = insertDelivery.get(webhookId, old.message_id as string, old.type as string, now, old.body as string, Number(old.clicks ?? 0), now)!;
+      return toDelivery(deliveryById.get(id, webhookId)!);
+    },
+    wantedTypes() {
+      const types = new Set<string>();
+      for (const r of db.query<{ events: string }, []>("SELECT events FROM webhooks WHERE enabled = 1").all()) for (const t of r.events.split(" ")) types.add(t);
+      return [...types] as EventType[];
+    },
+    append(events) {
+      db.transaction(() => write(events)).immediate();
+    },
+    fanOut: (plan, limit) => fanOut.immediate(plan, limit),
+    due(now) {
+      return db.query<{ id: number; type: EventType }, [number]>(
+        `SELECT w.id, d.type FROM webhooks w JOIN webhook_deliveries d ON d.id = (${head}) WHERE w.enabled = 1 AND d.next_at <= ?1 AND d.claimed_until <= ?1`,
+      ).all(now).map((r) => ({ webhookId: r.id, type: r.type }));
+    },
+    claim(webhookId, now, leaseMs) {
+      const row = db.query<Record<string, unknown>, [number, number, number]>(
+        `UPDATE webhook_deliveries SET claimed_until = ?3 + ?2
+         WHERE id = (SELECT id FROM webhook_deliveries WHERE webhook_id = ?1 AND state = 'pending' ORDER BY id LIMIT 1) AND next_at <= ?3 AND claimed_until <= ?3
+         RETURNING ${DELIVERY_COLUMNS}, body`,
+      ).get(webhookId, leaseMs, now);
+      if (!row) return null;
+      const hook = db.query<Record<string, unknown>, [number]>(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE id = ? AND enabled = 1`).get(webhookId);
+      if (!hook) return null;
+      return { delivery: toDelivery(row), body: row.body as string, webhook: toWebhook(hook) };
+    },
+    finish(d, r) {
+      db.transaction(() => {
+        db.query<void, [string, number, number, number, number | null, string | null, number, number]>(
+          `UPDATE webhook_deliveries SET state = ?, attempts = attempts + 1, first_attempt_at = COALESCE(first_attempt_at, ?), last_attempt_at = ?, next_at = ?,
+             response_code = ?, error = ?, claimed_until = 0 WHERE id = ? AND webhook_id = ?`,
+        ).run(r.state, r.at, r.at, r.nextAt, r.responseCode, r.error, d.id, d.webhookId);
+        if (r.disable !== null) db.query<void, [string, number]>("UPDATE webhooks SET enabled = 0, disabled_reason = ? WHERE id = ?").run(r.disable, d.webhookId);
+      }).immediate();
+    },
+    sweepExpired: (now, announce) => sweep.immediate(now, announce),
+    prune(before) {
+      db.query<void, [number]>("DELETE FROM webhook_deliveries WHERE created_at < ? AND state <> 'pending'").run(before);
+    },
+  };
+}
+
+/** At start: what a process killed mid-send had claimed is free again (one process owns the file). */
+export function releaseClaims(db: Database): void {
+  db.run("UPDATE webhook_deliveries SET claimed_until = 0 WHERE state = 'pending' AND claimed_until <> 0");
+}

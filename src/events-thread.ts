@@ -1,0 +1,92 @@
+// The delivery thread's entry point (a Worker started by src/events/delivery.ts): its own
+// connection to the database, and the dispatcher ticking on it, so that neither fanning out nor
+// signing and sending ever runs on the thread that answers clicks.
+
+import { createLogger } from "./log.ts";
+import { openEvents } from "./db/open-storage.ts";
+import { createDispatcher, type Dispatcher } from "./events/dispatcher.ts";
+import { httpSender } from "./events/sender.ts";
+import type { DeliveryInit, FromDelivery, ToDelivery } from "./events/thread-protocol.ts";
+import { nameThisThread } from "./util/thread-policy.ts";
+
+declare const self: Worker;
+const post = (msg: FromDelivery) => self.postMessage(msg);
+
+let dispatcher: Dispatcher | null = null;
+let close: (() => Promise<void>) | null = null;
+let timer: ReturnType<typeof setTimeout> | undefined;
+let running: Promise<void> | null = null;
+let again = false;
+let stopped = false;
+let wanted = "";
+
+async function init(o: DeliveryInit): Promise<void> {
+  nameThisThread("delivery");
+  const log = createLogger(o.logFormat);
+  let opened;
+  try {
+    opened = await openEvents(o.database, o.databasePassword, true);
+  } catch (err) {
+    post({ failed: `the delivery thread cannot open the database: ${err instanceof Error ? err.message : String(err)}` });
+    return;
+  }
+  close = opened.close;
+  const store = opened.events;
+  dispatcher = createDispatcher({ store, send: httpSender({ allowPrivate: o.allowPrivate, userAgent: o.userAgent }), now: Date.now, random: Math.random, log, onSent: () => pokeNow() });
+  let lastError = "";
+  const round = async () => {
+    try {
+      const types = (await store.wantedTypes()).sort();
+      if (types.join(" ") !== wanted) {
+        wanted = types.join(" ");
+        post({ wants: types });
+      }
+      await dispatcher!.tick();
+      lastError = "";
+    } catch (err) {
+      // The database busy or away: said once, tried again next tick.
+      const message = err instanceof Error ? err.message : String(err);
+      if (message !== lastError) log.error("delivering webhooks failed; trying again", { error: message });
+      lastError = message;
+    }
+  };
+  // One round at a time; a poke during a round runs one more right after it.
+  const run = () => {
+    if (stopped) return;
+    if (running !== null) {
+      again = true;
+      return;
+    }
+    clearTimeout(timer);
+    running = round().finally(() => {
+      running = null;
+      if (again) {
+        again = false;
+        run();
+      } else if (!stopped) timer = setTimeout(run, o.tickMs);
+    });
+  };
+  pokeNow = run;
+  post({ ready: true });
+  run();
+}
+
+let pokeNow = () => {};
+
+self.onmessage = (event: MessageEvent<ToDelivery>) => {
+  const msg = event.data;
+  if ("init" in msg) void init(msg.init);
+  else if ("poke" in msg) pokeNow();
+  else void stop();
+};
+
+async function stop(): Promise<void> {
+  stopped = true;
+  clearTimeout(timer);
+  await running;
+  // A send under way may finish (its result is kept); one that does not within 2 s is sent again
+  // after the restart (at least once: its receiver de-duplicates by webhook-id).
+  if (dispatcher !== null) await Promise.race([dispatcher.idle(), Bun.sleep(2_000)]);
+  await close?.();
+  post({ closed: true });
+}

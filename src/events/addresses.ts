@@ -1,0 +1,41 @@
+// Where a webhook may post (README: Webhooks, "Where webhooks may post"): the same URL rules as a
+// link's destination, and, unless --webhook-allow-private, no loopback, private or link-local
+// address, neither written in the URL nor resolved from its name when sending (so that a webhook
+// cannot be pointed at the service's own network by an admin key that leaked).
+
+import { isIP } from "node:net";
+import { checkUrl } from "../links/url-rules.ts";
+import type { ErrorCode } from "../errors.ts";
+import { URL_MESSAGES } from "../links/create.ts";
+
+export type WebhookUrlRules = { ownHosts: readonly string[]; allowPrivate: boolean; isBlocked: (url: string) => boolean };
+
+export function checkWebhookUrl(raw: unknown, rules: WebhookUrlRules): { ok: true; url: string } | { ok: false; code: ErrorCode; error: string } {
+  if (typeof raw !== "string") return { ok: false, code: "url_invalid", error: "url must be a string" };
+  // Loopback is judged below with the private ranges, under the webhook's own flag.
+  const checked = checkUrl(raw, { ownHosts: rules.ownHosts, allowLocal: true });
+  if (!checked.ok) return { ok: false, code: checked.problem, error: URL_MESSAGES[checked.problem] };
+  if (rules.isBlocked(checked.url)) return { ok: false, code: "url_blocked", error: URL_MESSAGES.url_blocked };
+  const host = new URL(checked.url).hostname.replace(/^\[|\]$/g, "");
+  if (!rules.allowPrivate && (isPrivateAddress(host) || /(^|\.)(localhost|local|lan|internal|home\.arpa)$/i.test(host))) {
+    return { ok: false, code: "url_private", error: "the webhook's URL is on a loopback or private network; start the service with --webhook-allow-private to allow it" };
+  }
+  return checked;
+}
+
+/** Loopback, unspecified, private (RFC 1918, RFC 6598 shared, fc00::/7) and link-local addresses; false for a name. */
+export function isPrivateAddress(address: string): boolean {
+  const kind = isIP(address);
+  if (kind === 4) return privateV4(address.split(".").map(Number) as [number, number, number, number]);
+  if (kind !== 6) return false;
+  const a = address.toLowerCase();
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(a);
+  if (mapped) return isPrivateAddress(mapped[1]!);
+  if (a === "::" || a === "::1") return true;
+  const first = parseInt(a.split(":")[0] || "0", 16);
+  return (first & 0xfe00) === 0xfc00 || (first & 0xffc0) === 0xfe80;
+}
+
+function privateV4([a, b]: [number, number, number, number]): boolean {
+  return a === 10 || a === 127 || a === 0 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254) || (a === 100 && b >= 64 && b <= 127);
+}

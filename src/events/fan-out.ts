@@ -1,0 +1,73 @@
+// Which webhook hears which event (its types, its link or tag filter), and how clicks are bundled:
+// a webhook's link.clicks events join its newest unsent link.clicks delivery, up to MAX_CLICKS,
+// so that a busy link makes one delivery a second, not one per recorded batch.
+
+import { isoTime } from "../util/day.ts";
+import { newMessageId } from "./signing.ts";
+import type { FanOutInput, FanOutPlan, NewDelivery } from "./store.ts";
+import type { StoredEvent, Webhook } from "./types.ts";
+
+/** Clicks one link.clicks delivery carries at most (about 300 bytes each). */
+export const MAX_CLICKS = 1_000;
+
+export function matches(webhook: Webhook, event: StoredEvent, tagsOf: ReadonlyMap<string, readonly string[]>): boolean {
+  if (!webhook.enabled || !webhook.events.includes(event.type)) return false;
+  if (webhook.linkId !== null && event.linkId !== webhook.linkId) return false;
+  if (webhook.tag !== null) {
+    const tags = event.tags ?? (event.linkId === null ? [] : (tagsOf.get(event.linkId) ?? []));
+    if (!tags.includes(webhook.tag)) return false;
+  }
+  return true;
+}
+
+export function planFanOut(input: FanOutInput, now: number): FanOutPlan {
+  const inserts: NewDelivery[] = [];
+  const grown = new Map<number, { id: number; body: string; clicks: number }>();
+  // Per webhook: the delivery clicks may still join (an open one from before, or one made here).
+  const open = new Map<number, { clicks: object[]; target: NewDelivery | { id: number } ; at: number }>();
+  for (const [webhookId, o] of input.open) {
+    const body = JSON.parse(o.body) as { timestamp: string; data: { clicks: object[] } };
+    open.set(webhookId, { clicks: body.data.clicks, target: { id: o.id }, at: Date.parse(body.timestamp) });
+  }
+  const seal = (webhookId: number) => {
+    const o = open.get(webhookId);
+    if (o === undefined) return;
+    const body = envelope("link.clicks", o.at, { clicks: o.clicks });
+    if ("id" in o.target) grown.set(o.target.id, { id: o.target.id, body, clicks: o.clicks.length });
+    else Object.assign(o.target, { body, clicks: o.clicks.length });
+  };
+  for (const event of input.events) {
+    for (const webhook of input.webhooks) {
+      if (!matches(webhook, event, input.tagsOf)) continue;
+      if (event.type === "link.clicks") {
+        const clicks = (JSON.parse(event.data) as object[]).map((c) => ({ id: event.linkId, ...c }));
+        let o = open.get(webhook.id);
+        if (o !== undefined && o.clicks.length + clicks.length > MAX_CLICKS) {
+          seal(webhook.id);
+          open.delete(webhook.id);
+          o = undefined;
+        }
+        if (o === undefined) {
+          const target: NewDelivery = { webhookId: webhook.id, messageId: newMessageId(), type: "link.clicks", createdAt: now, body: "", clicks: 0 };
+          inserts.push(target);
+          o = { clicks: [], target, at: event.at };
+          open.set(webhook.id, o);
+        }
+        o.clicks.push(...clicks);
+        o.at = event.at;
+        continue;
+      }
+      // Any other event closes the open bundle: what follows it must not be sent before it.
+      seal(webhook.id);
+      open.delete(webhook.id);
+      inserts.push({ webhookId: webhook.id, messageId: newMessageId(), type: event.type, createdAt: now, body: envelope(event.type, event.at, JSON.parse(event.data)), clicks: 0 });
+    }
+  }
+  for (const webhookId of open.keys()) seal(webhookId);
+  return { inserts, grown: [...grown.values()] };
+}
+
+/** The Standard Webhooks payload: type, the event's time, and its data. */
+export function envelope(type: string, at: number, data: unknown): string {
+  return JSON.stringify({ type, timestamp: isoTime(at), data });
+}

@@ -1,0 +1,168 @@
+// The live view's streams (README: Live view): Server-Sent Events to the stats page (one link's
+// visits) and to the dashboard (clicks of every link its viewer may see, once a second). Bounded:
+// MAX_STREAMS_PER_ADDRESS and MAX_STREAMS in all; a reader that falls MAX_BUFFERED_BYTES behind is
+// dropped, never buffered without end. The recorder is told which links are watched, so that a
+// batch nobody watches costs it one size check.
+
+import type { LiveBatch, LiveVisit } from "./live.ts";
+import { isoTime } from "../util/day.ts";
+import type { MaybePromise } from "../util/maybe.ts";
+
+export const MAX_STREAMS_PER_ADDRESS = 10;
+export const MAX_STREAMS = 500;
+export const HEARTBEAT_MS = 5_000;
+/** What a stream may hold unread before it is dropped (about 1,000 visits). */
+export const MAX_BUFFERED_BYTES = 256 * 1024;
+const COUNTS_EVERY_MS = 1_000;
+
+export type LiveStreamRequest = {
+  address: string;
+  /** a link's id, or null for the clicks of every link `mayCount` allows */
+  linkId: string | null;
+  mayCount?: (linkId: string) => MaybePromise<boolean>;
+  /** the first event's data */
+  ready: unknown;
+};
+
+export type LiveHub = {
+  /** A stream's response, or why not: over a bound. */
+  open(request: LiveStreamRequest): Response | "too_many";
+  /** Visits written (by this instance's recorder, or announced by another instance). */
+  publish(batch: LiveBatch): void;
+  /** Links watched here now, and whether some stream watches every link. */
+  watched(): { ids: string[]; all: boolean };
+  streams(): number;
+  closeAll(): void;
+};
+
+type Stream = {
+  address: string;
+  linkId: string | null;
+  mayCount?: (linkId: string) => MaybePromise<boolean>;
+  controller: ReadableStreamDefaultController<Uint8Array>;
+  clicks: number;
+  humans: number;
+};
+
+const encoder = new TextEncoder();
+const frame = (event: string, data: unknown) => encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+
+/** `onWatchChange`: the watched set changed (told to the recorder, and to other instances). */
+export function createLiveHub(onWatchChange: (watch: { ids: string[]; all: boolean }) => void, now: () => number = Date.now): LiveHub {
+  const streams = new Set<Stream>();
+  const byLink = new Map<string, Set<Stream>>();
+  const perAddress = new Map<string, number>();
+  let allStreams = 0;
+  let heartbeat: ReturnType<typeof setInterval> | null = null;
+  let counts: ReturnType<typeof setInterval> | null = null;
+
+  const watched = () => ({ ids: [...byLink.keys()], all: allStreams > 0 });
+
+  const write = (s: Stream, chunk: Uint8Array) => {
+    // desiredSize goes below zero by what the reader has not taken: past the bound it is dropped.
+    if ((s.controller.desiredSize ?? 0) < -MAX_BUFFERED_BYTES) {
+      remove(s);
+      try {
+        s.controller.error(new Error("the reader fell too far behind"));
+      } catch {}
+      return;
+    }
+    try {
+      s.controller.enqueue(chunk);
+    } catch {
+      remove(s); // closed by the client meanwhile
+    }
+  };
+
+  const remove = (s: Stream) => {
+    if (!streams.delete(s)) return;
+    const left = (perAddress.get(s.address) ?? 1) - 1;
+    if (left === 0) perAddress.delete(s.address);
+    else perAddress.set(s.address, left);
+    if (s.linkId === null) allStreams--;
+    else {
+      const set = byLink.get(s.linkId)!;
+      set.delete(s);
+      if (set.size === 0) byLink.delete(s.linkId);
+    }
+    if (streams.size === 0 && heartbeat !== null) {
+      clearInterval(heartbeat);
+      heartbeat = null;
+    }
+    if (allStreams === 0 && counts !== null) {
+      clearInterval(counts);
+      counts = null;
+    }
+    onWatchChange(watched());
+  };
+
+  const sendCounts = () => {
+    for (const s of streams) {
+      if (s.linkId !== null || s.clicks === 0) continue;
+      write(s, frame("clicks", { clicks: s.clicks, humans: s.humans }));
+      s.clicks = 0;
+      s.humans = 0;
+    }
+  };
+
+  return {
+    open(request) {
+      if (streams.size >= MAX_STREAMS || (perAddress.get(request.address) ?? 0) >= MAX_STREAMS_PER_ADDRESS) return "too_many";
+      let stream!: Stream;
+      const body = new ReadableStream<Uint8Array>(
+        {
+          start(controller) {
+            stream = { address: request.address, linkId: request.linkId, mayCount: request.mayCount, controller, clicks: 0, humans: 0 };
+            controller.enqueue(frame("ready", request.ready));
+          },
+          cancel: () => remove(stream),
+        },
+        new ByteLengthQueuingStrategy({ highWaterMark: 16 * 1024 }),
+      );
+      streams.add(stream);
+      perAddress.set(request.address, (perAddress.get(request.address) ?? 0) + 1);
+      if (request.linkId === null) allStreams++;
+      else (byLink.get(request.linkId) ?? byLink.set(request.linkId, new Set()).get(request.linkId)!).add(stream);
+      heartbeat ??= setInterval(() => {
+        const beat = frame("heartbeat", { at: isoTime(now()) });
+        for (const s of streams) write(s, beat);
+      }, HEARTBEAT_MS);
+      if (allStreams > 0) counts ??= setInterval(sendCounts, COUNTS_EVERY_MS);
+      onWatchChange(watched());
+      return new Response(body, {
+        headers: { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache, no-store", "X-Accel-Buffering": "no", "X-Content-Type-Options": "nosniff" },
+      });
+    },
+    publish(batch) {
+      for (const [linkId, visit] of batch.visits) {
+        const set = byLink.get(linkId);
+        if (set === undefined) continue;
+        const chunk = frame("visit", { id: linkId, visit } satisfies { id: string; visit: LiveVisit });
+        for (const s of [...set]) write(s, chunk);
+      }
+      if (allStreams === 0) return;
+      for (const [linkId, clicks, humans] of batch.counts) {
+        for (const s of streams) {
+          if (s.linkId !== null) continue;
+          const add = () => {
+            s.clicks += clicks;
+            s.humans += humans;
+          };
+          const may = s.mayCount?.(linkId) ?? true;
+          if (may instanceof Promise) void may.then((ok) => ok && add(), () => {});
+          else if (may) add();
+        }
+      }
+    },
+    watched,
+    streams: () => streams.size,
+    closeAll() {
+      for (const s of [...streams]) {
+        remove(s);
+        try {
+          s.controller.close();
+        } catch {}
+      }
+    },
+  };
+}

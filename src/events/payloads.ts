@@ -1,0 +1,57 @@
+// The events' data, as webhooks receive it (README: Webhooks, "What each event carries"). Built on
+// the thread that makes the change, written to the outbox in its transaction.
+
+import type { Link } from "../links/link.ts";
+import type { Visit } from "../visits/visit.ts";
+import { isoTime } from "../util/day.ts";
+import type { GoneReason, OutboxEvent } from "./types.ts";
+
+/** A link as events show it: the API's Link element's plain fields; shortUrl only with --base-url (no request to take a host from). */
+export function eventLink(link: Link, base: string | null) {
+  return {
+    id: link.id, shortUrl: base === null ? null : `${base}/${link.id}`, originalUrl: link.url, createdAt: isoTime(link.createdAt),
+    expiresAt: isoTime(link.expiresAt), maxClicks: link.maxClicks, disabled: link.disabled, tags: link.tags, owner: link.owner,
+    totalClicks: link.totalClicks, humanClicks: link.humanClicks,
+  };
+}
+
+export function linkCreated(link: Link, base: string | null, at: number): OutboxEvent {
+  return { type: "link.created", linkId: link.id, tags: link.tags, at, data: JSON.stringify({ link: eventLink(link, base) }) };
+}
+
+/** `changed`: the fields the change named. */
+export function linkUpdated(link: Link, changed: readonly string[], base: string | null, at: number): OutboxEvent {
+  return { type: "link.updated", linkId: link.id, tags: link.tags, at, data: JSON.stringify({ link: eventLink(link, base), changed }) };
+}
+
+export function linkDeleted(link: Link, base: string | null, at: number): OutboxEvent {
+  return { type: "link.deleted", linkId: link.id, tags: link.tags, at, data: JSON.stringify({ link: eventLink(link, base) }) };
+}
+
+export function linkGone(id: string, reason: GoneReason, tags: readonly string[] | null, at: number): OutboxEvent {
+  return { type: "link.gone", linkId: id, tags, at, data: JSON.stringify({ id, reason }) };
+}
+
+export function linkMilestone(id: string, milestone: number, totalClicks: number, at: number): OutboxEvent {
+  return { type: "link.milestone", linkId: id, tags: null, at, data: JSON.stringify({ id, milestone, totalClicks }) };
+}
+
+/** One link's clicks of a recorded batch: every field the stats page shows of a visit, and no address (none is known). */
+export function linkClicks(id: string, visits: readonly Visit[], at: number): OutboxEvent {
+  return { type: "link.clicks", linkId: id, tags: null, at, data: JSON.stringify(visits.map(clickOf)) };
+}
+
+export function clickOf(v: Visit) {
+  const route = v.route?.fallback == null && v.route ? { rule: v.route.rule, ...(v.route.variant ? { variant: v.route.variant } : {}) } : {};
+  return {
+    timestamp: isoTime(v.ts), browser: v.browser, os: v.os, device: v.device, country: v.country, referrer: v.referrer, isBot: v.isBot,
+    utmSource: v.utmSource, utmMedium: v.utmMedium, utmCampaign: v.utmCampaign, ...route,
+  };
+}
+
+/** Click counts that announce themselves: 10, 100, 1,000, and on. */
+export function milestonesCrossed(before: number, after: number): number[] {
+  const crossed: number[] = [];
+  for (let m = 10; m <= after; m *= 10) if (m > before) crossed.push(m);
+  return crossed;
+}

@@ -1,0 +1,64 @@
+// The events' port (README: Webhooks): webhooks, their deliveries, the fan-out of the outbox and
+// the claims that let several instances share the sending. One adapter per engine
+// (src/db/<engine>/events.ts); the rules over it are in fan-out.ts, dispatcher.ts and webhooks.ts.
+
+import type { MaybePromise } from "../util/maybe.ts";
+import type { Delivery, EventType, OutboxEvent, StoredEvent, Webhook, WebhookSummary, WebhookWithSecret } from "./types.ts";
+
+export type NewWebhook = { url: string; events: EventType[]; linkId: string | null; tag: string | null; secret: string; createdAt: number };
+export type WebhookChanges = Partial<Pick<Webhook, "url" | "events" | "linkId" | "tag" | "enabled" | "disabledReason">>;
+
+/** A webhook's newest link.clicks delivery while nothing was sent of it: later clicks join it. */
+export type OpenClicks = { id: number; webhookId: number; body: string; clicks: number };
+export type NewDelivery = { webhookId: number; messageId: string; type: EventType; createdAt: number; body: string; clicks: number };
+export type FanOutInput = { events: StoredEvent[]; webhooks: Webhook[]; tagsOf: ReadonlyMap<string, readonly string[]>; open: ReadonlyMap<number, OpenClicks> };
+export type FanOutPlan = { inserts: NewDelivery[]; grown: { id: number; body: string; clicks: number }[] };
+
+/** The head of a webhook's queue, claimed for one attempt. */
+export type Claimed = { delivery: Delivery; body: string; webhook: WebhookWithSecret };
+
+export type AttemptResult = {
+  state: "pending" | "delivered" | "failed";
+  at: number;
+  nextAt: number;
+  responseCode: number | null;
+  error: string | null;
+  /** the webhook is disabled with this reason (410, or 24 hours of failures) */
+  disable: string | null;
+};
+
+export type EventStore = {
+  createWebhook(webhook: NewWebhook): MaybePromise<WebhookWithSecret>;
+  webhooks(): MaybePromise<WebhookSummary[]>;
+  webhook(id: number): MaybePromise<WebhookSummary | null>;
+  updateWebhook(id: number, changes: WebhookChanges): MaybePromise<boolean>;
+  /** The webhook and its deliveries. */
+  removeWebhook(id: number): MaybePromise<boolean>;
+  /** Newest first, ids below `before`. */
+  deliveries(webhookId: number, before: number | null, limit: number): MaybePromise<Delivery[]>;
+  /** A new delivery of the same message, queued last; null when there is no such delivery. */
+  redeliver(webhookId: number, deliveryId: number, now: number): MaybePromise<Delivery | null>;
+  /** The event types some enabled webhook wants. */
+  wantedTypes(): MaybePromise<EventType[]>;
+  /** Outbox events written from outside a link's or a batch's transaction (the expiry sweep writes its own). */
+  append(events: readonly OutboxEvent[]): MaybePromise<void>;
+  /**
+   * Takes the oldest `limit` events of the outbox with what the plan needs, writes the plan's
+   * deliveries and deletes the events, in one transaction (one instance at a time). Answers the
+   * events taken. (Deleted rather than passed by a mark: on PostgreSQL a transaction may commit
+   * an event after one with a higher seq, and a mark would have passed it by.)
+   */
+  fanOut(plan: (input: FanOutInput) => FanOutPlan, limit: number): MaybePromise<number>;
+  /** Enabled webhooks whose queue has a head due by `now`, with the head's type. */
+  due(now: number): MaybePromise<{ webhookId: number; type: EventType }[]>;
+  /** Claims the webhook's head for `leaseMs` if it is due and nobody holds it. */
+  claim(webhookId: number, now: number, leaseMs: number): MaybePromise<Claimed | null>;
+  finish(delivery: Delivery, result: AttemptResult): MaybePromise<void>;
+  /**
+   * Links that expired after the "expiry" mark and by `now`: `announce` makes their events, written
+   * with the mark moved to `now` in one transaction (one instance at a time).
+   */
+  sweepExpired(now: number, announce: (links: { id: string; tags: string[]; expiresAt: number }[]) => OutboxEvent[]): MaybePromise<number>;
+  /** Forgets deliveries made before `before` that are no longer pending (the delivery log's 7 days). */
+  prune(before: number): MaybePromise<void>;
+};

@@ -1,0 +1,25 @@
+// Which event types some enabled webhook wants: an event nobody wants is not written at all, so
+// that a service without webhooks pays nothing for them (and a click batch writes no outbox rows).
+// Kept up to date by this process's webhook changes at once, and by a poll for other processes'
+// (`shortener webhook add`, other instances).
+
+import type { EventType } from "./types.ts";
+
+export type EventWants = {
+  has(type: EventType): boolean;
+  /** Any of link.clicks, link.milestone, link.gone: what a recorded batch may have to write. */
+  anyOfClicks(): boolean;
+  set(types: readonly EventType[]): void;
+  types(): EventType[];
+};
+
+export function createEventWants(initial: readonly EventType[] = []): EventWants {
+  let wanted = new Set<EventType>(initial);
+  let clicks = false;
+  const set = (types: readonly EventType[]) => {
+    wanted = new Set(types);
+    clicks = wanted.has("link.clicks") || wanted.has("link.milestone") || wanted.has("link.gone");
+  };
+  set(initial);
+  return { has: (type) => wanted.has(type), anyOfClicks: () => clicks, set, types: () => [...wanted] };
+}

@@ -1,0 +1,53 @@
+// GET /api/stats/live (README: Live view): a link's visits as they are written, by Server-Sent
+// Events, under the same access rules as its statistics; without an id, the clicks of every link
+// the asker may see (the dashboard's live counter), which needs a key or a session.
+
+import type { Link } from "../links/link.ts";
+import { looksLikeId } from "../links/alias.ts";
+import type { LiveHub } from "../events/live-hub.ts";
+import { MAX_STREAMS, MAX_STREAMS_PER_ADDRESS } from "../events/live-hub.ts";
+import { Lru } from "../util/lru.ts";
+import { maySee, requirePrincipal, authRequired, type Principal } from "./auth.ts";
+import { mayReadStats, type StatsDeps } from "./stats.ts";
+import { requestClient, type PeerServer } from "./request-origin.ts";
+import { apiError, linkNotFound } from "./responses.ts";
+
+export type LiveDeps = StatsDeps & { live: LiveHub };
+
+const tooMany = () =>
+  apiError(429, "too_many_streams", `too many live streams: at most ${MAX_STREAMS_PER_ADDRESS} from one address and ${MAX_STREAMS} in all; close one and try again`, undefined, { "Retry-After": "10" });
+
+export async function handleLive(request: Request, server: PeerServer, deps: LiveDeps): Promise<Response> {
+  const id = new URL(request.url).searchParams.get("id")?.trim() ?? null;
+  const address = requestClient(server, request, deps.trusted);
+  if (id === null || id === "") return openOverview(request, server, deps, address, id === "");
+  const link = looksLikeId(id) ? await deps.links.get(id) : null;
+  const verdict = await mayReadStats(request, server, link, deps);
+  if (verdict === "auth_required") return authRequired();
+  if (typeof verdict === "object") return verdict.refused;
+  if (verdict === "not_found" || link === null) return linkNotFound(id);
+  const opened = deps.live.open({ address, linkId: link.id, ready: { id: link.id, totalClicks: link.totalClicks, humanClicks: link.humanClicks } });
+  return opened === "too_many" ? tooMany() : opened;
+}
+
+async function openOverview(request: Request, server: PeerServer, deps: LiveDeps, address: string, emptyId: boolean): Promise<Response> {
+  if (emptyId) return apiError(400, "id_missing", "id is empty: leave it out for every link you may see, or name one", "id");
+  const auth = await requirePrincipal(request, server, deps);
+  if (!auth.ok) return auth.response;
+  const opened = deps.live.open({ address, linkId: null, mayCount: mayCount(auth.principal, deps), ready: {} });
+  return opened === "too_many" ? tooMany() : opened;
+}
+
+/** Whether a link's clicks count for this viewer: every link for an admin, else their own (owners read once a minute at most). */
+function mayCount(principal: Principal, deps: LiveDeps): ((linkId: string) => boolean | Promise<boolean>) | undefined {
+  if (principal.scope === "admin") return undefined;
+  const owners = new Lru<string, { link: Pick<Link, "ownerKeyId" | "ownerUserId"> | null; at: number }>(1_000);
+  return (linkId) => {
+    const known = owners.get(linkId);
+    if (known !== undefined && deps.now() - known.at < 60_000) return known.link !== null && maySee(principal, known.link);
+    return Promise.resolve(deps.links.get(linkId)).then((link) => {
+      owners.set(linkId, { link, at: deps.now() });
+      return link !== null && maySee(principal, link);
+    });
+  };
+}

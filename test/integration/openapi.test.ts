@@ -2,6 +2,7 @@
 // names every API route the app has; and one walk through every operation, each response held to
 // its schema by the contract preload (test/support/contract.ts).
 
+import { eventually } from "../support/eventually.ts";
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { createApp, type AppDeps } from "../../src/app.ts";
@@ -73,6 +74,7 @@ test("one walk through every operation: every answer matches its schema", async 
   const cookie = signIn.headers.get("set-cookie")!.split(";")[0]!;
   expect((await api(server.url, null, "GET", "/api/session", undefined, { cookie })).status).toBe(200);
   expect((await api(server.url, null, "DELETE", "/api/session", undefined, { cookie, origin: server.url })).status).toBe(200);
+  await webhookRound(key);
   expect((await api(server.url, key, "DELETE", "/api/links/walk")).status).toBe(200);
   expect((await fetch(`${server.url}/health`)).status).toBe(200);
   expect((await fetch(`${server.url}/metrics`)).status).toBe(200);
@@ -86,7 +88,31 @@ test("one walk through every operation: every answer matches its schema", async 
       seen: true,
     });
   }
-});
+}, 30_000);
+
+/** Every webhook route, and both live streams (opened, their first event read, closed). */
+async function webhookRound(key: string): Promise<void> {
+  // A public name that is never resolved here: its deliveries fail and wait in the log, which is what the walk needs.
+  const made = await api(server.url, key, "POST", "/api/webhooks", { url: "https://hooks.example.com/walk", events: ["link.created"] });
+  expect(made.status).toBe(201);
+  const id = made.body.data.id as number;
+  expect((await api(server.url, key, "GET", "/api/webhooks")).status).toBe(200);
+  expect((await api(server.url, key, "GET", `/api/webhooks/${id}`)).status).toBe(200);
+  expect((await api(server.url, key, "PATCH", `/api/webhooks/${id}`, { tag: null })).status).toBe(200);
+  expect((await createLink(server.url, { url: "https://example.com/hooked", custom_url: "walk-hooked" }, { authorization: `Bearer ${key}` })).status).toBe(201);
+  const log = await eventually(() => api(server.url, key, "GET", `/api/webhooks/${id}/deliveries`), (r) => r.body.data.deliveries.length > 0);
+  expect((await api(server.url, key, "POST", `/api/webhooks/${id}/deliveries/${log.body.data.deliveries[0].id}/redeliver`)).status).toBe(202);
+  expect((await api(server.url, key, "DELETE", `/api/webhooks/${id}`)).status).toBe(200);
+  for (const path of ["/api/stats/live?id=walk", "/api/stats/live"]) {
+    // Aborted, not cancelled: the contract check holds a clone, and a cancel waits for both.
+    const abort = new AbortController();
+    const stream = await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${key}` }, signal: abort.signal });
+    expect([stream.status, stream.headers.get("content-type")]).toEqual([200, "text/event-stream; charset=utf-8"]);
+    const reader = stream.body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toStartWith("event: ready");
+    abort.abort();
+  }
+}
 
 /** The OpenID sign-in's two routes, through a real provider (test/integration/oidc.test.ts tries them all). */
 async function oidcRound(): Promise<void> {

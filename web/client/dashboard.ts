@@ -1,5 +1,6 @@
-// The owner's dashboard at /<lang>/links: sign in with a key; then the overview, the list of links
-// with its filters and pages, actions on one link or several, create, edit, import and export.
+// The owner's dashboard at /<lang>/links: sign in with a key; then the overview with its live
+// click count, the list of links with its filters and pages, actions on one link or several,
+// create, edit, import and export, and for admins moving from another shortener and webhooks.
 // Each part is a module of its own under dashboard/; this file only puts them together.
 import { byId } from "./common.ts";
 import { Actions } from "./dashboard/actions.ts";
@@ -7,11 +8,13 @@ import { ImportDialog } from "./dashboard/import.ts";
 import { MigrateDialog } from "./dashboard/migrate.ts";
 import { LinkForm } from "./dashboard/link-form.ts";
 import { LinkList } from "./dashboard/list.ts";
+import { LiveCounter } from "./dashboard/live-counter.ts";
 import { bindMenu } from "./dashboard/menu.ts";
 import { OverviewPanel } from "./dashboard/overview.ts";
 import { statsPath } from "./dashboard/rows.ts";
 import { Session } from "./dashboard/session.ts";
 import { toast } from "./dashboard/toast.ts";
+import { WebhooksDialog } from "./dashboard/webhooks.ts";
 import { t } from "./common.ts";
 
 const dashboard = byId("dashboard");
@@ -36,17 +39,23 @@ const migrate = new MigrateDialog(async () => {
   await Promise.all([list.first(null), overview.load()]);
 });
 byId("migrate-open").addEventListener("click", () => migrate.open());
+const webhooks = new WebhooksDialog();
+byId("webhooks-open").addEventListener("click", () => webhooks.open());
+const live = new LiveCounter();
 
 const session = new Session(
   (who) => {
     dashboard.hidden = false;
     list.setAdmin(who.scope === "admin");
     byId("migrate-open").hidden = who.scope !== "admin";
+    byId("webhooks-open").hidden = who.scope !== "admin";
+    live.start();
     void overview.load();
     void list.load();
   },
   () => {
     dashboard.hidden = true;
+    live.stop();
     // Nothing of the previous key's links stays in the page.
     for (const dialog of document.querySelectorAll("dialog")) dialog.close();
     list.clear();

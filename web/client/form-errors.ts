@@ -21,6 +21,12 @@ export function problemsOf(body: ApiFailure): ApiProblem[] {
   return Array.isArray(body.errors) && body.errors.length > 0 ? body.errors : [body];
 }
 
+/** One line for a failed answer that has no form to show its fields on: its first problem, translated. */
+export function failureText(body: ApiFailure): string {
+  const [problem] = problemsOf(body);
+  return messageFor(problem?.code, problem?.error);
+}
+
 type FieldParts = { input: HTMLElement; error: HTMLElement; hint?: HTMLElement };
 
 /** A form's fields by name, and where a problem without a field (or of an unknown one) goes. */

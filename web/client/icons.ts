@@ -21,6 +21,7 @@ export const ICONS = {
   up: ["M6 15l6-6 6 6"],
   down: ["M6 9l6 6 6-6"],
   key: ["M8 15a4 4 0 1 0 0-8 4 4 0 0 0 0 8z", "M12 11h9", "M18 11v3", "M21 11v2"],
+  webhook: ["M13 3L5 14h6l-1 7 8-11h-6z"],
 } as const;
 
 export type IconName = keyof typeof ICONS;

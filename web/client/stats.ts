@@ -1,10 +1,12 @@
 // Stats page: loads /api/stats for the link in data-id with the chosen period and bot filter,
-// fills the cards, chart and tables, and polls every 10 s while the tab is visible.
+// fills the cards, chart and tables, and polls every 10 s while the tab is visible. The live view
+// (stats-live.ts) adds each new visit to the totals and the recent visits in between.
 import { renderBars, renderUtm, renderVisits, routedColumns, type Kind } from "./breakdowns.ts";
 import { VisitsChart } from "./chart.ts";
 import { bindCopyButton, byId, formatNumber, lang, t } from "./common.ts";
-import type { ApiErrorBody, DateCount as DayCount, HourCount, LinkStats as Stats, NameCount, StatsAnswer } from "../../src/api/types.ts";
+import type { ApiErrorBody, DateCount as DayCount, HourCount, LinkStats as Stats, NameCount, RecentVisit as Visit, StatsAnswer } from "../../src/api/types.ts";
 import { displayUrl } from "./display-url.ts";
+import { watchLive } from "./stats-live.ts";
 
 type StatsResponse = { success: true; data: StatsAnswer } | ApiErrorBody;
 
@@ -75,6 +77,38 @@ function chartSpan(days: readonly DayCount[]): { from: string; to: string } {
 /** The totals the cards show: the period's, or in the 24-hour view the sum of its hours. */
 type Totals = { total: number; unique: number; human: number };
 
+/** The API's recent visits (RECENT_VISITS in src/stats/link-stats.ts): the list keeps this length. */
+const RECENT_SHOWN = 50;
+
+/** What the cards and the recent visits show now, for the live view to add to. */
+let shown: { totals: Totals; visits: Visit[] } | null = null;
+
+function showTotals(totals: Totals): void {
+  byId("kpi-total").textContent = formatNumber(totals.total);
+  byId("kpi-unique").textContent = formatNumber(totals.unique);
+  byId("kpi-human").textContent = formatNumber(totals.human);
+  byId("kpi-bots").textContent = percent.format(totals.total === 0 ? 0 : (totals.total - totals.human) / totals.total);
+}
+
+function showVisits(visits: readonly Visit[]): void {
+  const columns = routedColumns(visits);
+  byId("col-rule").hidden = !columns.rule;
+  byId("col-variant").hidden = !columns.variant;
+  renderVisits(byId("recent-table").querySelector("tbody")!, byId("recent-empty"), visits, columns);
+}
+
+/** A visit the live view reports: counted and listed as the next reload would, if the view shows now. */
+function addVisit(visit: Visit): void {
+  const p = period();
+  if (!shown || (p !== null && p.to < utcDay(0)) || (visit.isBot && excludeBots.checked)) return;
+  const was = shown.totals;
+  // Unique visitors stay: whether this visitor came before today is the server's to say.
+  shown.totals = { ...was, total: was.total + 1, human: was.human + (visit.isBot ? 0 : 1) };
+  shown.visits = [visit, ...shown.visits].slice(0, RECENT_SHOWN);
+  showTotals(shown.totals);
+  showVisits(shown.visits);
+}
+
 function render(link: { originalUrl: string; createdAt: string }, s: Stats, hourly: { all: HourCount[]; humans: HourCount[] } | null): void {
   byId("original-url").textContent = displayUrl(link.originalUrl);
   const created = byId("created-at");
@@ -91,10 +125,8 @@ function render(link: { originalUrl: string; createdAt: string }, s: Stats, hour
   }
   byId("chart-title").textContent = t(hourly ? "chart_title_hours" : "chart_title");
   byId("range-note").hidden = !hourly;
-  byId("kpi-total").textContent = formatNumber(totals.total);
-  byId("kpi-unique").textContent = formatNumber(totals.unique);
-  byId("kpi-human").textContent = formatNumber(totals.human);
-  byId("kpi-bots").textContent = percent.format(totals.total === 0 ? 0 : (totals.total - totals.human) / totals.total);
+  shown = { totals, visits: s.recentVisits };
+  showTotals(totals);
   const lists: [Kind, NameCount[]][] = [
     ["browser", s.browserStats],
     ["os", s.osStats],
@@ -177,3 +209,5 @@ document.addEventListener("visibilitychange", () => {
   if (!document.hidden) void refresh();
 });
 void refresh();
+// Back after a break in the stream: what came meanwhile is read again.
+watchLive(id, { onVisit: addVisit, onReconnected: () => void refresh() });

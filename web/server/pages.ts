@@ -4,6 +4,7 @@ import type { SignInFailure } from "../../src/auth/oidc.ts";
 import { LANGUAGES, type Language } from "../../src/lang.ts";
 import { MESSAGES, format, type MessageKey } from "../i18n/index.ts";
 import { iconMarkup } from "../client/icons.ts";
+import { EVENT_TYPES, eventKey } from "../client/dashboard/webhook-api.ts";
 import { esc, jsonForScript } from "./html.ts";
 
 /** URLs of the built assets a page links to. */
@@ -136,6 +137,11 @@ function breakdownCard(lang: Language, key: string, title: MessageKey, routed?: 
 </section>`;
 }
 
+/** The pulsing "Live" mark, shown while a live stream is open; `extra`: more inside it. */
+function liveMark(lang: Language, id: string, extra: string): string {
+  return `<p class="live" id="${id}" hidden><span class="live-dot" aria-hidden="true"></span><span class="live-label">${t(lang, "live")}</span>${extra}</p>`;
+}
+
 /** The stats page skeleton for an existing link; stats.ts fetches /api/stats and fills it. */
 export function renderStats(lang: Language, id: string, assets: PageAssets): string {
   const ranges = (["24h", "7d", "30d", "90d", "all", "custom"] as const)
@@ -158,6 +164,7 @@ export function renderStats(lang: Language, id: string, assets: PageAssets): str
 <button type="submit" class="btn btn-small">${t(lang, "range_apply")}</button>
 </form>
 <label class="switch"><input type="checkbox" id="exclude-bots" role="switch"><span class="switch-track" aria-hidden="true"></span><span>${t(lang, "exclude_bots")}</span></label>
+${liveMark(lang, "live", "")}
 <p class="updated" id="updated" aria-live="polite">${t(lang, "loading")}</p>
 <p class="range-note" id="range-note" hidden>${t(lang, "range_24h_note")}</p>
 </section>
@@ -392,6 +399,62 @@ ${field("migrate-map", "migrate_map", "csv", text("migrate-map", "map", ' placeh
 </dialog>`;
 }
 
+/**
+ * Webhooks (admins): the list dashboard/webhooks.ts fills, the form that adds one, and the box that
+ * shows the new webhook's signing secret the one time the API gives it.
+ */
+function webhooksDialog(lang: Language): string {
+  const events = EVENT_TYPES.map(
+    (type, i) =>
+      `<label><input type="checkbox" name="event" value="${type}"${i === 0 ? ' aria-describedby="wf-events-error"' : ""}> ${t(lang, eventKey(type))} <code>${type}</code></label>`,
+  ).join("");
+  const optional = (id: string, label: MessageKey, attrs: string) =>
+    `<div class="field"><label for="${id}">${t(lang, label)}</label><input id="${id}" ${attrs} type="text" autocomplete="off" autocapitalize="none" spellcheck="false" aria-describedby="wf-filter-hint ${id}-error"><p class="field-error" id="${id}-error" hidden></p></div>`;
+  return `<dialog id="webhooks-dialog" class="dialog dialog-wide" aria-labelledby="webhooks-dialog-title">
+<div class="dialog-body">
+${dialogHead(lang, "webhooks-dialog", t(lang, "webhooks_title"))}
+<p class="dialog-text">${t(lang, "webhooks_text")}</p>
+<p class="form-error" id="webhooks-error" role="alert" hidden></p>
+<section class="webhook-secret" id="webhook-secret" hidden aria-labelledby="webhook-secret-title">
+<h3 id="webhook-secret-title" tabindex="-1">${t(lang, "webhook_secret_title")}</h3>
+<p class="notice" id="webhook-secret-note">${t(lang, "webhook_secret_once")}</p>
+<p class="copy-inline"><code id="webhook-secret-value" class="secret-value"></code><button type="button" class="btn btn-small" id="webhook-secret-copy" aria-describedby="webhook-secret-title">${iconMarkup("copy")}${t(lang, "copy")}</button></p>
+</section>
+<form id="webhook-form" class="webhook-form" hidden novalidate aria-labelledby="webhook-form-title">
+<h3 id="webhook-form-title">${t(lang, "webhook_form_title")}</h3>
+${inputField(lang, "wf-url", "webhook_url", "webhook_url_hint", 'name="url" type="url" inputmode="url" maxlength="2048" spellcheck="false" autocomplete="off" placeholder="https://"')}
+<fieldset class="field checks webhook-event-checks" id="wf-events" aria-describedby="wf-events-error"><legend>${t(lang, "webhook_events")}</legend>${events}</fieldset>
+<p class="field-error" id="wf-events-error" hidden></p>
+<div class="field-row">
+${optional("wf-link", "webhook_link", 'name="linkId" maxlength="64"')}
+${optional("wf-tag", "webhook_tag", 'name="tag" list="tag-options"')}
+</div>
+<p class="hint" id="wf-filter-hint">${t(lang, "webhook_filter_hint")}</p>
+<p class="form-error" id="wf-error" role="alert" hidden></p>
+<div class="dialog-actions"><button type="button" class="btn" id="wf-cancel">${t(lang, "cancel")}</button><button type="submit" class="btn btn-primary" id="wf-submit">${t(lang, "webhook_create")}</button></div>
+</form>
+<ul class="webhook-list" id="webhook-list" aria-labelledby="webhooks-dialog-title"></ul>
+<p class="empty" id="webhooks-empty" hidden>${t(lang, "webhooks_empty")}</p>
+<footer class="dialog-actions"><button type="button" class="btn" data-close>${t(lang, "close")}</button><button type="button" class="btn btn-primary" id="webhook-add">${iconMarkup("plus")}${t(lang, "webhook_add")}</button></footer>
+</div>
+</dialog>`;
+}
+
+/** One webhook's delivery log, over the webhooks dialog (dashboard/webhook-log.ts fills the rows). */
+function webhookLogDialog(lang: Language): string {
+  const th = (k: MessageKey, cls = "") => `<th scope="col"${cls ? ` class="${cls}"` : ""}>${t(lang, k)}</th>`;
+  return `<dialog id="webhook-log-dialog" class="dialog dialog-wide" aria-labelledby="webhook-log-dialog-title" aria-describedby="webhook-log-text">
+<div class="dialog-body">
+${dialogHead(lang, "webhook-log-dialog", t(lang, "webhook_log_title"))}
+<p class="dialog-text" id="webhook-log-text">${t(lang, "webhook_log_text")} <span class="break" id="webhook-log-url"></span></p>
+<p class="form-error" id="webhook-log-error" role="alert" hidden></p>
+<div class="table-wrap" tabindex="0" role="region" aria-labelledby="webhook-log-dialog-title"><table class="table webhook-log"><thead><tr>${th("col_time")}${th("col_event")}${th("col_state")}${th("col_attempts", "num")}${th("col_response", "num")}${th("col_error")}<th scope="col" class="col-actions"><span class="sr-only">${t(lang, "col_actions")}</span></th></tr></thead><tbody id="webhook-log-rows"></tbody></table></div>
+<p class="empty" id="webhook-log-empty" hidden>${t(lang, "webhook_log_empty")}</p>
+<footer class="dialog-actions"><button type="button" class="btn" id="webhook-log-more" hidden>${t(lang, "load_more")}</button><button type="button" class="btn" data-close>${t(lang, "close")}</button></footer>
+</div>
+</dialog>`;
+}
+
 /** The owner's dashboard: the sign-in form, and the overview, list and dialogs dashboard.ts fills in. */
 export function renderDashboard(lang: Language, assets: PageAssets): string {
   const kpi = (id: string, key: MessageKey, extra = "") => `<div class="card kpi"><h3>${t(lang, key)}</h3><p class="kpi-value" id="${id}">–</p>${extra}</div>`;
@@ -422,10 +485,12 @@ export function renderDashboard(lang: Language, assets: PageAssets): string {
 <div class="dash-title">
 <h1 id="dashboard-title" tabindex="-1">${t(lang, "dashboard_title")}</h1>
 <p class="dash-who"><span id="signed-in-as"></span><button type="button" class="btn-link" id="sign-out">${iconMarkup("signout")}${t(lang, "signout")}</button></p>
+${liveMark(lang, "live-counter", `<span class="live-count" id="live-count"></span>`)}
 </div>
 <div class="dash-actions">
 <button type="button" class="btn" id="import-open">${iconMarkup("upload")}${t(lang, "import_open")}</button>
 <button type="button" class="btn" id="migrate-open" hidden>${iconMarkup("upload")}${t(lang, "migrate_open")}</button>
+<button type="button" class="btn" id="webhooks-open" hidden>${iconMarkup("webhook")}${t(lang, "webhooks_open")}</button>
 <button type="button" class="btn" id="export-open" popovertarget="export-menu" aria-haspopup="menu">${iconMarkup("download")}${t(lang, "export_open")}</button>
 <button type="button" class="btn btn-primary" id="new-link">${iconMarkup("plus")}${t(lang, "new_link")}</button>
 </div>
@@ -503,6 +568,8 @@ ${qrDialog(lang)}
 ${confirmDialog(lang)}
 ${importDialog(lang)}
 ${migrateDialog(lang)}
+${webhooksDialog(lang)}
+${webhookLogDialog(lang)}
 </div>
 <div class="toast" id="toast" role="status"></div>
 <noscript><p class="form-error">${t(lang, "noscript_dashboard")}</p></noscript>`;

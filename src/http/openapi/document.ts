@@ -8,6 +8,7 @@ import { LINK_STATUSES } from "../../links/link.ts";
 import { LIST_SORTS } from "../../links/list.ts";
 import { MAX_PAGE } from "../link-query.ts";
 import * as S from "../../api/schemas.ts";
+import { EVENT_TYPES } from "../../events/types.ts";
 
 type Auth = "none" | "optional" | "required" | "metrics";
 type Parameter = { name: string; in: "path" | "query" | "header"; required?: boolean; description: string; schema: TSchema };
@@ -121,6 +122,67 @@ export const OPERATIONS: readonly Operation[] = [
       ...errors([401, 404, 421, 429]),
       403: { description: `admin_only, or ${CODES[403]}`, json: S.ApiError },
     },
+  },
+  {
+    method: "get", path: "/api/stats/live", operationId: "liveStats", auth: "optional",
+    summary: "Server-Sent Events: with id, the link's visits as they are written (as its statistics' access); without, clicks of every link the key may see (README: Live view)",
+    parameters: [q("id", "the link's id; leave out for every link (a key or session needed)")],
+    responses: {
+      200: { description: "text/event-stream: event ready, then visit (with id) or clicks (without), and heartbeat every 5 s", content: { "text/event-stream": text } },
+      ...errors([400, 401, 403, 404, 421, 503]),
+      429: { description: `too_many_streams: at most ${10} streams from one address and ${500} in all`, json: S.ApiError },
+    },
+  },
+  {
+    method: "post", path: "/api/webhooks", operationId: "createWebhook", auth: "required",
+    summary: "Add a webhook (admins): deliveries are signed as Standard Webhooks says; the secret is answered this once (README: Webhooks)",
+    body: { "application/json": S.WebhookFields },
+    responses: {
+      201: { description: "the webhook and its secret", json: S.WebhookCreated },
+      ...errors([400, 401, 413, 415, 421, 429, 503], "url_* (url_private without --webhook-allow-private), events_invalid, tags_invalid or bad_request"),
+      403: { description: `admin_only (a create key), or ${CODES[403]}`, json: S.ApiError },
+    },
+  },
+  {
+    method: "get", path: "/api/webhooks", operationId: "listWebhooks", auth: "required", summary: "Every webhook (admins), never its secret",
+    responses: { 200: { description: "the webhooks", json: S.WebhookList }, ...errors([401, 421, 429, 503]), 403: { description: `admin_only, or ${CODES[403]}`, json: S.ApiError } },
+  },
+  {
+    method: "get", path: "/api/webhooks/{id}", operationId: "getWebhook", auth: "required", summary: "One webhook (admins)",
+    parameters: [{ name: "id", in: "path", required: true, description: "the webhook's id", schema: t.String() }],
+    responses: { 200: { description: "the webhook", json: S.WebhookResponse }, ...errors([401, 404, 421, 429, 503]), 403: { description: `admin_only, or ${CODES[403]}`, json: S.ApiError } },
+  },
+  {
+    method: "patch", path: "/api/webhooks/{id}", operationId: "updateWebhook", auth: "required", summary: "Change a webhook (admins); enabled: true starts it again after a 410 or a day of failures",
+    parameters: [{ name: "id", in: "path", required: true, description: "the webhook's id", schema: t.String() }],
+    body: { "application/json": S.WebhookChanges },
+    responses: {
+      200: { description: "the webhook", json: S.WebhookResponse },
+      ...errors([400, 401, 404, 413, 415, 421, 429, 503], "url_*, events_invalid, tags_invalid or bad_request"),
+      403: { description: `admin_only, or ${CODES[403]}`, json: S.ApiError },
+    },
+  },
+  {
+    method: "delete", path: "/api/webhooks/{id}", operationId: "deleteWebhook", auth: "required", summary: "Delete a webhook and its delivery log (admins)",
+    parameters: [{ name: "id", in: "path", required: true, description: "the webhook's id", schema: t.String() }],
+    responses: { 200: { description: "deleted", json: S.WebhookDeleted }, ...errors([401, 404, 421, 429, 503]), 403: { description: `admin_only, or ${CODES[403]}`, json: S.ApiError } },
+  },
+  {
+    method: "get", path: "/api/webhooks/{id}/deliveries", operationId: "listDeliveries", auth: "required", summary: "The webhook's delivery log, newest first, 7 days (admins)",
+    parameters: [
+      { name: "id", in: "path", required: true, description: "the webhook's id", schema: t.String() },
+      q("before", "a delivery's id: the page after it (nextBefore)"), q("limit", "1..200, default 50"),
+    ],
+    responses: { 200: { description: "a page of deliveries", json: S.DeliveryPage }, ...errors([400, 401, 404, 421, 429, 503]), 403: { description: `admin_only, or ${CODES[403]}`, json: S.ApiError } },
+  },
+  {
+    method: "post", path: "/api/webhooks/{id}/deliveries/{delivery}/redeliver", operationId: "redeliver", auth: "required",
+    summary: "Send a delivery again, with the same webhook-id, after those already queued (admins)",
+    parameters: [
+      { name: "id", in: "path", required: true, description: "the webhook's id", schema: t.String() },
+      { name: "delivery", in: "path", required: true, description: "the delivery's id", schema: t.String() },
+    ],
+    responses: { 202: { description: "queued", json: S.DeliveryResponse }, ...errors([401, 404, 421, 429, 503]), 403: { description: `admin_only, or ${CODES[403]}`, json: S.ApiError } },
   },
   {
     method: "get", path: "/api/links/{id}", operationId: "getLink", auth: "required",
@@ -285,8 +347,31 @@ export function openApiDocument(version: string): Record<string, unknown> {
       },
     },
     paths,
+    // What a webhook receives (README: Webhooks): POSTed JSON, signed as Standard Webhooks says.
+    webhooks: Object.fromEntries(
+      EVENT_TYPES.map((type) => [
+        type,
+        {
+          post: {
+            summary: EVENT_SUMMARIES[type],
+            parameters: ["webhook-id", "webhook-timestamp", "webhook-signature"].map((name) => ({ name, in: "header", required: true, schema: { type: "string" } })),
+            requestBody: { content: { "application/json": { schema: { type: "object", required: ["type", "timestamp", "data"], properties: { type: { const: type }, timestamp: { type: "string" }, data: { type: "object" } } } } } },
+            responses: { "200": { description: "any 2xx: delivered; 410: the webhook is disabled; anything else: tried again" } },
+          },
+        },
+      ]),
+    ),
   };
 }
+
+const EVENT_SUMMARIES: Record<(typeof EVENT_TYPES)[number], string> = {
+  "link.created": "data: {link}: a link was made (not by an import)",
+  "link.updated": "data: {link, changed}: a link was edited; changed names the fields",
+  "link.deleted": "data: {link}: a link was deleted, as it was",
+  "link.gone": "data: {id, reason}: a link stopped redirecting: expired, click_limit or disabled",
+  "link.clicks": "data: {clicks: [{id, timestamp, browser, os, device, country, referrer, isBot, utmSource, utmMedium, utmCampaign, rule?, variant?}]}: at most one a second per webhook, up to 1,000 clicks",
+  "link.milestone": "data: {id, milestone, totalClicks}: a link's clicks passed 10, 100, 1,000, …",
+};
 
 function security(auth: Auth): Record<string, unknown> {
   if (auth === "required") return { security: [{ bearer: [] }, { session: [] }] };

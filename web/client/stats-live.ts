@@ -1,0 +1,32 @@
+// The stats page's live view: GET /api/stats/live?id=… as a stream; each visit goes to the page as
+// it happens, and the "Live" mark shows while the stream is open. It pauses while the tab is hidden
+// (the page reads everything again when it shows), so a background tab holds no stream.
+import type { RecentVisit as Visit } from "../../src/api/types.ts";
+import { byId } from "./common.ts";
+import { dataOf, LiveStream } from "./sse.ts";
+
+type Handlers = {
+  onVisit: (visit: Visit) => void;
+  /** The stream opened again after a break: visits may have come meanwhile. */
+  onReconnected: () => void;
+};
+
+export function watchLive(id: string, handlers: Handlers): LiveStream {
+  const mark = byId("live");
+  let readyBefore = false;
+  return new LiveStream(`/api/stats/live?${new URLSearchParams({ id })}`, {
+    pauseWhenHidden: true,
+    onState: (state) => {
+      mark.hidden = state !== "open";
+    },
+    onMessage: (message) => {
+      if (message.event === "ready") {
+        if (readyBefore) handlers.onReconnected();
+        readyBefore = true;
+      } else if (message.event === "visit") {
+        const data = dataOf<{ id: string; visit: Visit }>(message);
+        if (data?.id === id && data.visit) handlers.onVisit(data.visit);
+      }
+    },
+  });
+}

@@ -103,6 +103,9 @@ export const FLAGS: readonly Flag[] = [
   { name: "on-conflict", value: true, help: "import: fail (default: nothing is written), skip, or rename (a new id) for codes that cannot be kept", command: "import" },
   { name: "dry-run", value: false, help: "import: say what would happen, write nothing", command: "import" },
   { name: "visits", value: false, help: "import: the click history too (visits, or the counts Kutt and Bitly keep)", command: "import" },
+  { name: "events", value: true, help: "webhook add: the event types, comma-separated: link.created, link.updated, link.deleted, link.gone, link.clicks, link.milestone", command: "webhook" },
+  { name: "link", value: true, help: "webhook add: only this link's events", command: "webhook" },
+  { name: "tag", value: true, help: "webhook add: only events of links with this tag", command: "webhook" },
 ];
 
 export type ParsedArgs = {
@@ -360,6 +363,11 @@ export function helpText(version: string): string {
     "  shortener user enable USER     let USER in again",
     "  shortener user admin USER      make USER an admin (with an admin group, their next sign-in decides again)",
     "  shortener user member USER     make USER a plain member",
+    "  shortener webhook add URL --events TYPE,… [--link ID] [--tag TAG]",
+    "                                 post those events to URL, signed; prints the signing secret (only) on stdout, once",
+    "  shortener webhook list         every webhook: events, filter, state, deliveries waiting, the last one",
+    "  shortener webhook remove ID    delete a webhook and its delivery log",
+    "  shortener webhook enable ID    start a webhook again (after a 410 or a day of failures)",
     "",
     "Flags (each also as SHORTENER_<NAME> in the environment, e.g. SHORTENER_BASE_URL):",
   ];

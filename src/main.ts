@@ -71,6 +71,7 @@ async function main(): Promise<number> {
   if (command === "backup") return runBackup(config.dbPath, parsed.commandArgs[0], log);
   if (command === "key") return await runKeyCommand(config.dbPath, databasePassword, parsed.commandArgs, parsed.commandFlags);
   if (command === "user") return await runUserCommand(config.dbPath, databasePassword, parsed.commandArgs);
+  if (command === "webhook") return await (await import("./cli/webhooks.ts")).runWebhookCommand(config, databasePassword, parsed.commandArgs, parsed.commandFlags);
   if (command === "import") return await (await import("./cli/import.ts")).runImportCommand(config, databasePassword, parsed.commandFlags, process.env);
   if (command !== null) {
     console.error(`shortener: unknown command ${command} (see --help)`);

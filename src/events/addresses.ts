@@ -18,7 +18,7 @@ export function checkWebhookUrl(raw: unknown, rules: WebhookUrlRules): { ok: tru
   if (rules.isBlocked(checked.url)) return { ok: false, code: "url_blocked", error: URL_MESSAGES.url_blocked };
   const host = new URL(checked.url).hostname.replace(/^\[|\]$/g, "");
   if (!rules.allowPrivate && (isPrivateAddress(host) || /(^|\.)(localhost|local|lan|internal|home\.arpa)$/i.test(host))) {
-    return { ok: false, code: "url_private", error: "the webhook's URL is on a loopback or private network; start the service with --webhook-allow-private to allow it" };
+    return { ok: false, code: "url_private", error: "the webhook's URL is on a loopback or private network; allow it with --webhook-allow-private (README: Webhooks)" };
   }
   return checked;
 }

@@ -1,0 +1,77 @@
+// `shortener webhook add|list|remove|enable`: webhooks from the command line (README: Webhooks),
+// against the same database as the service. A running service hears of a change within a second
+// (its delivery thread reads the webhooks every tick). The secret is printed once, on stdout alone.
+
+import { openEvents } from "../db/open-storage.ts";
+import { checkWebhookUrl } from "../events/addresses.ts";
+import { newSecret } from "../events/signing.ts";
+import { EVENT_TYPES, isEventType, type EventType } from "../events/types.ts";
+import { EMPTY_BLOCKLIST, parseBlocklist } from "../links/blocklist.ts";
+import { looksLikeId } from "../links/alias.ts";
+import { parseTags } from "../links/options.ts";
+import type { Config } from "../config.ts";
+import { STDIO, table, when, type Output } from "./table.ts";
+
+const USAGE = "usage: shortener webhook add URL --events TYPE,… [--link ID] [--tag TAG] | webhook list | webhook remove ID | webhook enable ID";
+
+/** Runs a webhook subcommand; returns the exit code (2 for a usage error). */
+export async function runWebhookCommand(config: Config, databasePassword: string | null, args: readonly string[], flags: Record<string, string>, now = Date.now(), io: Output = STDIO): Promise<number> {
+  const [action, target, ...extra] = args;
+  const usage = (why: string) => {
+    io.err(`shortener: ${why} (${USAGE})`);
+    return 2;
+  };
+  if (extra.length > 0) return usage(`unexpected argument ${extra[0]}`);
+  if (action !== "add" && (flags.events !== undefined || flags.link !== undefined || flags.tag !== undefined)) return usage("--events, --link and --tag belong to webhook add");
+  if (action === "list" && target !== undefined) return usage("webhook list takes no argument");
+  if ((action === "remove" || action === "enable") && !/^[1-9]\d{0,15}$/.test(target ?? "")) return usage(`webhook ${action} needs a webhook's id (see webhook list)`);
+  let add: { url: string; events: EventType[]; linkId: string | null; tag: string | null } | null = null;
+  if (action === "add") {
+    if (target === undefined) return usage("webhook add needs the URL to post to");
+    const events = (flags.events ?? "").split(",").map((e) => e.trim()).filter(Boolean);
+    if (events.length === 0 || !events.every(isEventType)) return usage(`--events must be one or more of ${EVENT_TYPES.join(", ")}, comma-separated`);
+    if (flags.link !== undefined && !looksLikeId(flags.link)) return usage("--link must be a link's id");
+    const tag = flags.tag === undefined ? null : parseTags([flags.tag]);
+    if (tag !== null && !tag.ok) return usage("--tag must be one tag: 1 to 30 letters, digits, hyphens or underscores");
+    const blocklist = config.blocklist === null ? EMPTY_BLOCKLIST : parseBlocklist(await Bun.file(config.blocklist).text());
+    const checked = checkWebhookUrl(target, {
+      ownHosts: [...(config.baseUrl === null ? [] : [new URL(config.baseUrl).host]), `localhost:${config.port}`, `127.0.0.1:${config.port}`],
+      allowPrivate: config.webhookAllowPrivate,
+      isBlocked: (url) => blocklist.matches(url),
+    });
+    if (!checked.ok) {
+      io.err(`shortener: ${checked.error}`);
+      return 1;
+    }
+    add = { url: checked.url, events: [...new Set(events as EventType[])], linkId: flags.link ?? null, tag: tag === null ? null : tag.value[0]! };
+  } else if (action !== "list" && action !== "remove" && action !== "enable") return usage(action === undefined ? "webhook needs an action" : `unknown webhook action ${action}`);
+
+  const opened = await openEvents(config.dbPath, databasePassword, false);
+  try {
+    const store = opened.events;
+    if (add !== null) {
+      const made = await store.createWebhook({ ...add, secret: newSecret(), createdAt: now });
+      io.out(made.secret);
+      io.err(`shortener: webhook ${made.id} posts ${made.events.join(", ")} to ${made.url}; the secret above (for verifying signatures) is shown only this once`);
+      return 0;
+    }
+    if (action === "list") {
+      const rows = (await store.webhooks()).map((w) => [
+        String(w.id), w.url, w.events.join(","), w.linkId !== null ? `link ${w.linkId}` : w.tag !== null ? `tag ${w.tag}` : "every link",
+        w.enabled ? "enabled" : `disabled: ${w.disabledReason ?? ""}`, String(w.pending), w.lastDelivery === null ? "-" : `${w.lastDelivery.state} ${when(w.lastDelivery.at)}`,
+      ]);
+      for (const line of table([["ID", "URL", "EVENTS", "FOR", "STATE", "PENDING", "LAST"], ...rows])) io.out(line);
+      return 0;
+    }
+    const id = Number(target);
+    const done = action === "remove" ? await store.removeWebhook(id) : await store.updateWebhook(id, { enabled: true, disabledReason: null });
+    if (!done) {
+      io.err(`shortener: no webhook ${id}`);
+      return 1;
+    }
+    io.err(`shortener: webhook ${id} ${action === "remove" ? "removed, with its delivery log" : "enabled; its waiting deliveries go out again"}`);
+    return 0;
+  } finally {
+    await opened.close();
+  }
+}

@@ -2,6 +2,8 @@
 // the bench's click mix in alternating rounds, and req/s, p99 and CPU µs per click per thread.
 // For trying a change against the binary before it; `npm run bench` is the full benchmark.
 //   bun scripts/bench/clicks-ab.ts new=./shortener old=/path/to/old [--rounds 4] [--seconds 5]
+// --events NAME: that target also has two webhooks (one down) and --viewers N live viewers (10)
+// on the links clicked (scripts/bench/events-load.ts); give the same binary twice to see their cost.
 
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,11 +11,14 @@ import { join, resolve } from "node:path";
 import { ensureWrk, okResponses, requestsPerSecond, runWrk } from "./wrk.ts";
 import { startListening, threadCpu, memoryMiB, type Served } from "../lib/processes.ts";
 import { createLinks, waitForFlush } from "./clicks-api.ts";
+import { putEventsLoad, type EventsLoad } from "./events-load.ts";
 
 const args = process.argv.slice(2);
 const value = (flag: string, fallback: number) => (args.includes(flag) ? Number(args[args.indexOf(flag) + 1]) : fallback);
 const rounds = value("--rounds", 4);
 const seconds = value("--seconds", 5);
+const eventsTarget = args.includes("--events") ? args[args.indexOf("--events") + 1] : null;
+const viewers = value("--viewers", 10);
 const binaries = args.filter((a) => a.includes("=") && !a.startsWith("--")).map((a) => [a.slice(0, a.indexOf("=")), resolve(a.slice(a.indexOf("=") + 1))] as const);
 const ROOT = resolve(import.meta.dir, "../..");
 
@@ -21,13 +26,23 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 const wrk = await ensureWrk(console.log);
 const tmp = mkdtempSync(join(tmpdir(), "shortener-ab-"));
 const started: Served[] = [];
+const loads: EventsLoad[] = [];
 type T = { name: string; served: Served; ids: string[]; rps: number[]; p99: number[]; click: number[]; recorder: number[]; other: number[]; shortener: boolean };
 const targets: T[] = [];
 try {
   for (const [name, bin] of binaries) {
-    const served = await startListening(name, [bin, "--port", "0", "--host", "127.0.0.1", "--db", join(tmp, `${name}.db`), "--create-rate-limit", "0", "--trust-proxy", "127.0.0.1"], { cwd: tmp });
+    const events = name === eventsTarget;
+    const db = join(tmp, `${name}.db`);
+    const served = await startListening(name, [bin, "--port", "0", "--host", "127.0.0.1", "--db", db, "--create-rate-limit", "0", "--trust-proxy", "127.0.0.1", ...(events ? ["--webhook-allow-private"] : [])], { cwd: tmp });
     started.push(served);
-    targets.push({ name, served, ids: await createLinks(served.url, 20, name), rps: [], p99: [], click: [], recorder: [], other: [], shortener: true });
+    // The webhooks first: the links' creates are events too.
+    const load = events ? await putEventsLoad(served.url, bin, db) : null;
+    const ids = await createLinks(served.url, 20, name);
+    if (load !== null) {
+      await load.watch(ids, viewers);
+      loads.push(load);
+    }
+    targets.push({ name, served, ids, rps: [], p99: [], click: [], recorder: [], other: [], shortener: true });
   }
   const ceiling = await startListening("ceiling", [process.execPath, join(ROOT, "scripts/ceiling-server.ts")], { cwd: tmp });
   started.push(ceiling);
@@ -56,11 +71,13 @@ try {
     const m = memoryMiB(t.served.pid);
     console.log(`${t.name.padEnd(10)} ${Math.round(median(t.rps)).toLocaleString("en").padStart(8)} ${ratio.toFixed(3).padStart(6)} ${median(t.p99).toFixed(2).padStart(7)} ${median(t.click).toFixed(2).padStart(6)} ${median(t.recorder).toFixed(2).padStart(6)} ${median(t.other).toFixed(2).padStart(6)}  ${m.rss.toFixed(0)} (anon ${m.anon.toFixed(0)})`);
   }
+  for (const l of loads) console.log(`${eventsTarget}: the up receiver got ${l.received()} deliveries; ${viewers} viewers read ${l.events()} lines`);
   if (targets.length > 2) {
     const [a, b] = targets;
     console.log(`${a!.name}/${b!.name} req/s ${median(a!.rps.map((r, i) => r / b!.rps[i]!)).toFixed(3)}`);
   }
 } finally {
+  for (const l of loads) l.stop();
   for (const s of started) await s.stop();
   rmSync(tmp, { recursive: true, force: true });
 }

@@ -1,14 +1,18 @@
 // Which webhook hears which event (its types, its link or tag filter), and how clicks are bundled:
-// a webhook's link.clicks events join its newest unsent link.clicks delivery, up to MAX_CLICKS,
-// so that a busy link makes one delivery a second, not one per recorded batch.
+// a webhook's link.clicks events join its newest unsent link.clicks delivery, so that a busy link
+// makes one delivery a second, not one per recorded batch. A delivery itemizes MAX_CLICKS clicks
+// and counts the rest per link (omitted): its size is bounded, and the queue never falls behind
+// however fast links are clicked.
 
 import { isoTime } from "../util/day.ts";
 import { newMessageId } from "./signing.ts";
 import type { FanOutInput, FanOutPlan, NewDelivery } from "./store.ts";
 import type { StoredEvent, Webhook } from "./types.ts";
 
-/** Clicks one link.clicks delivery carries at most (about 300 bytes each). */
+/** Clicks one link.clicks delivery itemizes at most (about 300 bytes each). */
 export const MAX_CLICKS = 1_000;
+
+type Bundle = { clicks: object[]; omitted: Record<string, number> };
 
 export function matches(webhook: Webhook, event: StoredEvent, tagsOf: ReadonlyMap<string, readonly string[]>): boolean {
   if (!webhook.enabled || !webhook.events.includes(event.type)) return false;
@@ -24,36 +28,36 @@ export function planFanOut(input: FanOutInput, now: number): FanOutPlan {
   const inserts: NewDelivery[] = [];
   const grown = new Map<number, { id: number; body: string; clicks: number }>();
   // Per webhook: the delivery clicks may still join (an open one from before, or one made here).
-  const open = new Map<number, { clicks: object[]; target: NewDelivery | { id: number } ; at: number }>();
+  const open = new Map<number, { bundle: Bundle; target: NewDelivery | { id: number }; at: number }>();
   for (const [webhookId, o] of input.open) {
-    const body = JSON.parse(o.body) as { timestamp: string; data: { clicks: object[] } };
-    open.set(webhookId, { clicks: body.data.clicks, target: { id: o.id }, at: Date.parse(body.timestamp) });
+    const body = JSON.parse(o.body) as { timestamp: string; data: Partial<Bundle> };
+    open.set(webhookId, { bundle: { clicks: body.data.clicks ?? [], omitted: body.data.omitted ?? {} }, target: { id: o.id }, at: Date.parse(body.timestamp) });
   }
   const seal = (webhookId: number) => {
     const o = open.get(webhookId);
     if (o === undefined) return;
-    const body = envelope("link.clicks", o.at, { clicks: o.clicks });
-    if ("id" in o.target) grown.set(o.target.id, { id: o.target.id, body, clicks: o.clicks.length });
-    else Object.assign(o.target, { body, clicks: o.clicks.length });
+    const data = Object.keys(o.bundle.omitted).length > 0 ? o.bundle : { clicks: o.bundle.clicks };
+    const body = envelope("link.clicks", o.at, data);
+    if ("id" in o.target) grown.set(o.target.id, { id: o.target.id, body, clicks: o.bundle.clicks.length });
+    else Object.assign(o.target, { body, clicks: o.bundle.clicks.length });
   };
   for (const event of input.events) {
     for (const webhook of input.webhooks) {
       if (!matches(webhook, event, input.tagsOf)) continue;
       if (event.type === "link.clicks") {
-        const clicks = (JSON.parse(event.data) as object[]).map((c) => ({ id: event.linkId, ...c }));
+        const linkId = event.linkId!;
+        const data = JSON.parse(event.data) as { clicks: object[]; omitted: number };
         let o = open.get(webhook.id);
-        if (o !== undefined && o.clicks.length + clicks.length > MAX_CLICKS) {
-          seal(webhook.id);
-          open.delete(webhook.id);
-          o = undefined;
-        }
         if (o === undefined) {
           const target: NewDelivery = { webhookId: webhook.id, messageId: newMessageId(), type: "link.clicks", createdAt: now, body: "", clicks: 0 };
           inserts.push(target);
-          o = { clicks: [], target, at: event.at };
+          o = { bundle: { clicks: [], omitted: {} }, target, at: event.at };
           open.set(webhook.id, o);
         }
-        o.clicks.push(...clicks);
+        const room = Math.max(0, MAX_CLICKS - o.bundle.clicks.length);
+        for (const c of data.clicks.slice(0, room)) o.bundle.clicks.push({ id: linkId, ...c });
+        const omitted = data.omitted + Math.max(0, data.clicks.length - room);
+        if (omitted > 0) o.bundle.omitted[linkId] = (o.bundle.omitted[linkId] ?? 0) + omitted;
         o.at = event.at;
         continue;
       }

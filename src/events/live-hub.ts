@@ -134,11 +134,16 @@ export function createLiveHub(onWatchChange: (watch: { ids: string[]; all: boole
       });
     },
     publish(batch) {
-      for (const [linkId, visit] of batch.visits) {
-        const set = byLink.get(linkId);
-        if (set === undefined) continue;
-        const chunk = frame("visit", { id: linkId, visit } satisfies { id: string; visit: LiveVisit });
-        for (const s of [...set]) write(s, chunk);
+      // One chunk per link and batch, written once to each of its streams.
+      const text = new Map<string, string>();
+      const append = (linkId: string, event: string, data: unknown) => {
+        if (byLink.has(linkId)) text.set(linkId, (text.get(linkId) ?? "") + `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+      };
+      for (const [linkId, visit] of batch.visits) append(linkId, "visit", { id: linkId, visit } satisfies { id: string; visit: LiveVisit });
+      for (const [linkId, clicks, humans] of batch.more) append(linkId, "more", { id: linkId, clicks, humans });
+      for (const [linkId, chunk] of text) {
+        const bytes = encoder.encode(chunk);
+        for (const s of [...byLink.get(linkId)!]) write(s, bytes);
       }
       if (allStreams === 0) return;
       for (const [linkId, clicks, humans] of batch.counts) {

@@ -36,9 +36,12 @@ export function linkMilestone(id: string, milestone: number, totalClicks: number
   return { type: "link.milestone", linkId: id, tags: null, at, data: JSON.stringify({ id, milestone, totalClicks }) };
 }
 
-/** One link's clicks of a recorded batch: every field the stats page shows of a visit, and no address (none is known). */
-export function linkClicks(id: string, visits: readonly Visit[], at: number): OutboxEvent {
-  return { type: "link.clicks", linkId: id, tags: null, at, data: JSON.stringify(visits.map(clickOf)) };
+/**
+ * One link's clicks of a recorded batch: every field the stats page shows of a visit, and no
+ * address (none is known); `omitted`: its clicks beyond the batch's itemized ones (counted only).
+ */
+export function linkClicks(id: string, visits: readonly Visit[], omitted: number, at: number): OutboxEvent {
+  return { type: "link.clicks", linkId: id, tags: null, at, data: JSON.stringify({ clicks: visits.map(clickOf), omitted }) };
 }
 
 export function clickOf(v: Visit) {

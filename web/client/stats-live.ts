@@ -7,6 +7,8 @@ import { dataOf, LiveStream } from "./sse.ts";
 
 type Handlers = {
   onVisit: (visit: Visit) => void;
+  /** Clicks of a busy link beyond the visits listed: counted, not listed. */
+  onMore: (clicks: number, humans: number) => void;
   /** The stream opened again after a break: visits may have come meanwhile. */
   onReconnected: () => void;
 };
@@ -26,6 +28,9 @@ export function watchLive(id: string, handlers: Handlers): LiveStream {
       } else if (message.event === "visit") {
         const data = dataOf<{ id: string; visit: Visit }>(message);
         if (data?.id === id && data.visit) handlers.onVisit(data.visit);
+      } else if (message.event === "more") {
+        const data = dataOf<{ id: string; clicks: number; humans: number }>(message);
+        if (data?.id === id) handlers.onMore(data.clicks, data.humans);
       }
     },
   });

@@ -109,6 +109,16 @@ function addVisit(visit: Visit): void {
   showVisits(shown.visits);
 }
 
+/** Clicks the live view counted without listing them (a link clicked faster than it lists). */
+function addCounts(clicks: number, humans: number): void {
+  const p = period();
+  if (!shown || (p !== null && p.to < utcDay(0))) return;
+  const was = shown.totals;
+  const counted = excludeBots.checked ? humans : clicks;
+  shown.totals = { ...was, total: was.total + counted, human: was.human + humans };
+  showTotals(shown.totals);
+}
+
 function render(link: { originalUrl: string; createdAt: string }, s: Stats, hourly: { all: HourCount[]; humans: HourCount[] } | null): void {
   byId("original-url").textContent = displayUrl(link.originalUrl);
   const created = byId("created-at");
@@ -210,4 +220,4 @@ document.addEventListener("visibilitychange", () => {
 });
 void refresh();
 // Back after a break in the stream: what came meanwhile is read again.
-watchLive(id, { onVisit: addVisit, onReconnected: () => void refresh() });
+watchLive(id, { onVisit: addVisit, onMore: addCounts, onReconnected: () => void refresh() });

@@ -80,9 +80,10 @@ export async function startLiveRelay(sql: Pg, publish: (batch: LiveBatch) => voi
   return {
     announce(batch) {
       const visits = batch.visits.filter(([id]) => elsewhere.ids.has(id));
+      const more = batch.more.filter(([id]) => elsewhere.ids.has(id));
       const counts = elsewhere.all ? batch.counts : [];
-      if (visits.length === 0 && counts.length === 0) return;
-      for (const chunk of chunks({ visits, counts })) void sql.notify(CHANNEL, JSON.stringify({ from: instance, batch: chunk })).catch(() => {});
+      if (visits.length === 0 && more.length === 0 && counts.length === 0) return;
+      for (const chunk of chunks({ visits, more, counts })) void sql.notify(CHANNEL, JSON.stringify({ from: instance, batch: chunk })).catch(() => {});
     },
     watchHere(watch) {
       here = watch;
@@ -101,18 +102,19 @@ export async function startLiveRelay(sql: Pg, publish: (batch: LiveBatch) => voi
 /** The batch in parts whose JSON stays under a NOTIFY's limit. */
 function chunks(batch: LiveBatch): LiveBatch[] {
   const out: LiveBatch[] = [];
-  let current: LiveBatch = { visits: [], counts: [] };
+  let current: LiveBatch = { visits: [], more: [], counts: [] };
   let size = 0;
   const push = (add: () => void, bytes: number) => {
     if (size + bytes > MAX_PAYLOAD && size > 0) {
       out.push(current);
-      current = { visits: [], counts: [] };
+      current = { visits: [], more: [], counts: [] };
       size = 0;
     }
     add();
     size += bytes;
   };
   for (const v of batch.visits) push(() => current.visits.push(v), Buffer.byteLength(JSON.stringify(v)) + 1);
+  for (const m of batch.more) push(() => current.more.push(m), Buffer.byteLength(JSON.stringify(m)) + 1);
   for (const c of batch.counts) push(() => current.counts.push(c), Buffer.byteLength(JSON.stringify(c)) + 1);
   if (size > 0) out.push(current);
   return out;

@@ -28,12 +28,27 @@ export function isPrivateAddress(address: string): boolean {
   const kind = isIP(address);
   if (kind === 4) return privateV4(address.split(".").map(Number) as [number, number, number, number]);
   if (kind !== 6) return false;
-  const a = address.toLowerCase();
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(a);
-  if (mapped) return isPrivateAddress(mapped[1]!);
-  if (a === "::" || a === "::1") return true;
-  const first = parseInt(a.split(":")[0] || "0", 16);
-  return (first & 0xfe00) === 0xfc00 || (first & 0xffc0) === 0xfe80;
+  const g = ipv6Groups(address);
+  // IPv4-mapped (::ffff:a.b.c.d) however it is written: the URL parser writes [::ffff:10.0.0.1] as [::ffff:a00:1].
+  if (g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff) return privateV4([g[6]! >> 8, g[6]! & 0xff, g[7]! >> 8, g[7]! & 0xff]);
+  if (g.slice(0, 7).every((x) => x === 0) && g[7]! <= 1) return true; // :: and ::1, however many zeros are written
+  return (g[0]! & 0xfe00) === 0xfc00 || (g[0]! & 0xffc0) === 0xfe80;
+}
+
+/** The eight 16-bit groups of an address isIP() calls IPv6 (a trailing a.b.c.d is the last two; a %zone is dropped). */
+function ipv6Groups(address: string): number[] {
+  let a = address.toLowerCase().replace(/%.*$/, "");
+  const v4 = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(a);
+  if (v4) {
+    const [b0, b1, b2, b3] = v4.slice(1).map(Number) as [number, number, number, number];
+    a = `${a.slice(0, v4.index)}${((b0 << 8) | b1).toString(16)}:${((b2 << 8) | b3).toString(16)}`;
+  }
+  const parse = (s: string | undefined) => (s ? s.split(":").map((x) => parseInt(x, 16)) : []);
+  const [head, tail] = a.split("::");
+  const h = parse(head);
+  if (tail === undefined) return h;
+  const t = parse(tail);
+  return [...h, ...new Array<number>(8 - h.length - t.length).fill(0), ...t];
 }
 
 function privateV4([a, b]: [number, number, number, number]): boolean {

@@ -90,8 +90,8 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
         sweptAt = now;
         await o.store.sweepExpired(now, () => []);
       }
-      while ((await o.store.fanOut((input) => planFanOut(input, now), FAN_OUT_PAGE)) === FAN_OUT_PAGE);
-      await startSends(now);
+      if (await o.store.hasEvents()) while ((await o.store.fanOut((input) => planFanOut(input, now), FAN_OUT_PAGE)) === FAN_OUT_PAGE);
+      if (wanted.length > 0 || sending.size > 0) await startSends(now);
       if (now - prunedAt >= PRUNE_EVERY_MS) {
         prunedAt = now;
         await o.store.prune(now - DELIVERY_LOG_MS);

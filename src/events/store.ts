@@ -40,6 +40,8 @@ export type EventStore = {
   redeliver(webhookId: number, deliveryId: number, now: number): MaybePromise<Delivery | null>;
   /** The event types some enabled webhook wants. */
   wantedTypes(): MaybePromise<EventType[]>;
+  /** Whether the outbox holds anything (a read: an idle tick takes no write lock). */
+  hasEvents(): MaybePromise<boolean>;
   /** Outbox events written from outside a link's or a batch's transaction (the expiry sweep writes its own). */
   append(events: readonly OutboxEvent[]): MaybePromise<void>;
   /**

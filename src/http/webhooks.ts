@@ -17,6 +17,8 @@ import { destinationRules } from "./destination-rules.ts";
 import { publicBase, type PeerServer } from "./request-origin.ts";
 import { apiError, badHost, fieldErrors, json } from "./responses.ts";
 import type { WebhookJson, DeliveryJson } from "../api/types.ts";
+import type { ClickRecorder } from "../visits/recorder.ts";
+import { retryWhileBusy, storageUnavailable } from "./write-retry.ts";
 
 export type WebhooksDeps = AuthDeps & {
   config: Pick<Config, "host" | "port" | "allowLoopbackDestinations" | "webhookAllowPrivate" | "baseUrl">;
@@ -25,7 +27,17 @@ export type WebhooksDeps = AuthDeps & {
   /** told at once when webhooks change here, so that the next change writes its events */
   wants: EventWants;
   onWebhooksChanged: (types: EventType[]) => void;
+  recorder: Pick<ClickRecorder, "hurry">;
 };
+
+/** A write of the click thread's connection, which does not wait for SQLite's write lock (write-retry.ts); a refused one is a 503. */
+async function written<T>(deps: WebhooksDeps, what: string, write: () => T | Promise<T>): Promise<{ ok: true; value: T } | { ok: false; response: Response }> {
+  try {
+    return { ok: true, value: await retryWhileBusy(write, deps.recorder.hurry) };
+  } catch (err) {
+    return { ok: false, response: storageUnavailable(err, deps.log, what) };
+  }
+}
 
 const DELIVERY_PAGE = 50;
 
@@ -88,7 +100,9 @@ export async function handleCreateWebhook(request: Request, server: PeerServer, 
   const parsed = parseWebhookFields(body.value, rules, true);
   if (!parsed.ok) return "malformed" in parsed ? apiError(400, "bad_request", parsed.malformed) : fieldErrors(parsed.problems);
   const f = parsed.fields;
-  const created = await deps.events.createWebhook({ url: f.url!, events: f.events!, linkId: f.linkId ?? null, tag: f.tag ?? null, secret: newSecret(), createdAt: deps.now() });
+  const made = await written(deps, "adding a webhook", () => deps.events.createWebhook({ url: f.url!, events: f.events!, linkId: f.linkId ?? null, tag: f.tag ?? null, secret: newSecret(), createdAt: deps.now() }));
+  if (!made.ok) return made.response;
+  const created = made.value;
   await changed(deps);
   logAction(deps.log, auth.principal, "webhook-create", String(created.id), `ok ${created.url} ${created.events.join(",")}`);
   const summary = (await deps.events.webhook(created.id))!;
@@ -120,7 +134,9 @@ export async function handlePatchWebhook(request: Request, raw: string, server: 
   if (rules === null) return badHost();
   const parsed = parseWebhookFields(body.value, rules, false);
   if (!parsed.ok) return "malformed" in parsed ? apiError(400, "bad_request", parsed.malformed) : fieldErrors(parsed.problems);
-  if (!(await deps.events.updateWebhook(id, parsed.fields))) return noWebhook(raw);
+  const updated = await written(deps, "changing a webhook", () => deps.events.updateWebhook(id, parsed.fields));
+  if (!updated.ok) return updated.response;
+  if (!updated.value) return noWebhook(raw);
   await changed(deps);
   logAction(deps.log, auth.principal, "webhook-update", String(id), `ok ${Object.keys(parsed.fields).filter((k) => k !== "disabledReason").join(",")}`);
   return json(200, { success: true, data: webhookJson((await deps.events.webhook(id))!) });
@@ -130,7 +146,10 @@ export async function handleDeleteWebhook(request: Request, raw: string, server:
   const auth = await admin(request, server, deps);
   if (!auth.ok) return auth.response;
   const id = webhookId(raw);
-  if (id === null || !(await deps.events.removeWebhook(id))) return noWebhook(raw);
+  if (id === null) return noWebhook(raw);
+  const removed = await written(deps, "deleting a webhook", () => deps.events.removeWebhook(id));
+  if (!removed.ok) return removed.response;
+  if (!removed.value) return noWebhook(raw);
   await changed(deps);
   logAction(deps.log, auth.principal, "webhook-delete", String(id), "ok");
   return json(200, { success: true, data: { id, deleted: true } });
@@ -156,7 +175,10 @@ export async function handleRedeliver(request: Request, rawWebhook: string, rawD
   if (!auth.ok) return auth.response;
   const id = webhookId(rawWebhook);
   const deliveryId = webhookId(rawDelivery);
-  const again = id === null || deliveryId === null ? null : await deps.events.redeliver(id, deliveryId, deps.now());
+  if (id === null || deliveryId === null) return apiError(404, "not_found", `no delivery ${rawDelivery} of webhook ${rawWebhook}`);
+  const queued = await written(deps, "queueing a redelivery", () => deps.events.redeliver(id, deliveryId, deps.now()));
+  if (!queued.ok) return queued.response;
+  const again = queued.value;
   if (again === null) return apiError(404, "not_found", `no delivery ${rawDelivery} of webhook ${rawWebhook}`);
   deps.pokeDelivery();
   logAction(deps.log, auth.principal, "webhook-redeliver", String(id), `ok ${again.messageId}`);

@@ -70,6 +70,7 @@ export function postgresEvents(sql: Pg): EventStore {
       for (const r of await sql`SELECT events FROM webhooks WHERE enabled = 1`) for (const t of (r.events as string).split(" ")) types.add(t);
       return [...types] as EventType[];
     },
+    hasEvents: async () => (await sql`SELECT 1 FROM events LIMIT 1`).length > 0,
     append: (events) => sql.begin((tx) => writeEventsIn(tx, sql, events)),
     fanOut: (plan, limit) =>
       sql.begin(async (tx) => {

@@ -112,6 +112,7 @@ export function sqliteEvents(db: Database): Synchronous<EventStore> {
       for (const r of db.query<{ events: string }, []>("SELECT events FROM webhooks WHERE enabled = 1").all()) for (const t of r.events.split(" ")) types.add(t);
       return [...types] as EventType[];
     },
+    hasEvents: () => db.query<{ one: number }, []>("SELECT 1 AS one FROM events LIMIT 1").get() !== null,
     append(events) {
       db.transaction(() => write(events)).immediate();
     },

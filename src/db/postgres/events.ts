@@ -7,7 +7,7 @@
 import type { TransactionSQL } from "bun";
 import type { EventStore, OpenClicks } from "../../events/store.ts";
 import type { EventType, OutboxEvent, StoredEvent, Webhook } from "../../events/types.ts";
-import { DELIVERY_COLUMNS, eventValues, toDelivery, toEvent, toSummary, toWebhook, WEBHOOK_COLUMNS, WEBHOOK_SUMMARY_SQL } from "../shared/event-rows.ts";
+import { DELIVERY_COLUMNS, webhookColumns, eventValues, toDelivery, toEvent, toSummary, toWebhook, WEBHOOK_COLUMNS, WEBHOOK_SUMMARY_SQL } from "../shared/event-rows.ts";
 import { num, type Pg } from "./connect.ts";
 
 /** Writes events inside the caller's transaction. */
@@ -41,13 +41,7 @@ export function postgresEvents(sql: Pg): EventStore {
       return row ? toSummary(row) : null;
     },
     async updateWebhook(id, c) {
-      const sets: [string, string | number | null][] = [];
-      if (c.url !== undefined) sets.push(["url", c.url]);
-      if (c.events !== undefined) sets.push(["events", c.events.join(" ")]);
-      if (c.linkId !== undefined) sets.push(["link_id", c.linkId]);
-      if (c.tag !== undefined) sets.push(["tag", c.tag]);
-      if (c.enabled !== undefined) sets.push(["enabled", c.enabled ? 1 : 0]);
-      if (c.disabledReason !== undefined) sets.push(["disabled_reason", c.disabledReason]);
+      const sets = webhookColumns(c);
       if (sets.length === 0) return (await sql`SELECT 1 FROM webhooks WHERE id = ${id}`).length > 0;
       const rows = await sql.unsafe(`UPDATE webhooks SET ${sets.map(([c], i) => `${c} = $${i + 1}`).join(", ")} WHERE id = $${sets.length + 1} RETURNING id`, [...sets.map(([, v]) => v), id]);
       return rows.length > 0;

@@ -1,6 +1,7 @@
 // How both engines' event rows read as the domain's shapes (src/events/types.ts), and the SQL both
 // run alike. PostgreSQL's int8 columns arrive as strings: every number goes through num().
 
+import type { WebhookChanges } from "../../events/store.ts";
 import type { Delivery, DeliveryState, EventType, StoredEvent, WebhookSummary, WebhookWithSecret } from "../../events/types.ts";
 
 const num = (v: unknown): number => (typeof v === "number" ? v : Number(v));
@@ -48,6 +49,18 @@ export function toEvent(r: Record<string, unknown>): StoredEvent {
 /** The outbox row's columns: type, link_id, tags, at, data. */
 export function eventValues(e: { type: string; linkId: string | null; tags: readonly string[] | null; at: number; data: string }): [string, string | null, string | null, number, string] {
   return [e.type, e.linkId, e.tags === null ? null : e.tags.join(" "), e.at, e.data];
+}
+
+/** The columns a webhook's change sets, and their values (both engines' UPDATE). */
+export function webhookColumns(c: WebhookChanges): [string, string | number | null][] {
+  const sets: [string, string | number | null][] = [];
+  if (c.url !== undefined) sets.push(["url", c.url]);
+  if (c.events !== undefined) sets.push(["events", c.events.join(" ")]);
+  if (c.linkId !== undefined) sets.push(["link_id", c.linkId]);
+  if (c.tag !== undefined) sets.push(["tag", c.tag]);
+  if (c.enabled !== undefined) sets.push(["enabled", c.enabled ? 1 : 0]);
+  if (c.disabledReason !== undefined) sets.push(["disabled_reason", c.disabledReason]);
+  return sets;
 }
 
 /** How long the delivery log keeps a delivery (README: Webhooks). */

@@ -6,7 +6,7 @@ import type { Database } from "bun:sqlite";
 import type { EventStore } from "../../events/store.ts";
 import type { EventType, OutboxEvent } from "../../events/types.ts";
 import type { Synchronous } from "../../util/maybe.ts";
-import { DELIVERY_COLUMNS, eventValues, toDelivery, toEvent, toSummary, toWebhook, WEBHOOK_COLUMNS, WEBHOOK_SUMMARY_SQL } from "../shared/event-rows.ts";
+import { DELIVERY_COLUMNS, webhookColumns, eventValues, toDelivery, toEvent, toSummary, toWebhook, WEBHOOK_COLUMNS, WEBHOOK_SUMMARY_SQL } from "../shared/event-rows.ts";
 
 /** Writes events inside the caller's transaction. */
 export function outboxWriter(db: Database): (events: readonly OutboxEvent[]) => void {
@@ -84,13 +84,7 @@ export function sqliteEvents(db: Database): Synchronous<EventStore> {
       return row ? toSummary(row) : null;
     },
     updateWebhook(id, c) {
-      const sets: [string, string | number | null][] = [];
-      if (c.url !== undefined) sets.push(["url", c.url]);
-      if (c.events !== undefined) sets.push(["events", c.events.join(" ")]);
-      if (c.linkId !== undefined) sets.push(["link_id", c.linkId]);
-      if (c.tag !== undefined) sets.push(["tag", c.tag]);
-      if (c.enabled !== undefined) sets.push(["enabled", c.enabled ? 1 : 0]);
-      if (c.disabledReason !== undefined) sets.push(["disabled_reason", c.disabledReason]);
+      const sets = webhookColumns(c);
       if (sets.length === 0) return db.query<{ n: number }, [number]>("SELECT COUNT(*) AS n FROM webhooks WHERE id = ?").get(id)!.n > 0;
       return db.query<void, (string | number | null)[]>(`UPDATE webhooks SET ${sets.map(([c]) => `${c} = ?`).join(", ")} WHERE id = ?`).run(...sets.map(([, v]) => v), id).changes > 0;
     },

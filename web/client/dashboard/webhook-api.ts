@@ -1,42 +1,15 @@
-// The webhooks API's shapes and paths as the contract of issue #25 gives them; kept
-// here until src/api/types.ts has them, then imported from there like api.ts does.
+// The webhooks API's paths, and its shapes as the service defines them (src/api/types.ts; the event
+// types from src/events/types.ts, a module with no imports of its own).
 import type { MessageKey } from "../../i18n/index.ts";
+import type { DeliveryJson, WebhookJson } from "../../../src/api/types.ts";
+import type { DeliveryState, EventType } from "../../../src/events/types.ts";
 
-export const EVENT_TYPES = ["link.created", "link.updated", "link.deleted", "link.gone", "link.clicks", "link.milestone"] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
-
-export type DeliveryState = "pending" | "delivered" | "failed";
-
-export type Webhook = {
-  id: number;
-  url: string;
-  events: EventType[];
-  linkId: string | null;
-  tag: string | null;
-  enabled: boolean;
-  /** the server's words: why it turned the webhook off (or "disabled by an admin") */
-  disabledReason: string | null;
-  createdAt: string;
-  pending: number;
-  lastDelivery: { at: string; state: DeliveryState; responseCode: number | null } | null;
-};
-
+export { EVENT_TYPES } from "../../../src/events/types.ts";
+export type { DeliveryState, EventType };
+export type Webhook = WebhookJson;
+export type Delivery = DeliveryJson;
 /** POST /api/webhooks: the one answer that carries the signing secret. */
 export type CreatedWebhook = Webhook & { secret: string };
-
-export type Delivery = {
-  id: number;
-  messageId: string;
-  type: EventType;
-  createdAt: string;
-  state: DeliveryState;
-  attempts: number;
-  lastAttemptAt: string | null;
-  nextAttemptAt: string | null;
-  responseCode: number | null;
-  error: string | null;
-};
-
 export type DeliveryPage = { deliveries: Delivery[]; nextBefore: number | null };
 
 export const webhookPath = (id?: number) => (id === undefined ? "/api/webhooks" : `/api/webhooks/${id}`);

@@ -6,6 +6,8 @@ export const RETRY_GAPS_MS = [10_000, 60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600
 export const RETRY_FOR_MS = 24 * 3_600_000;
 /** Retry-After is honoured up to this (a receiver asking for days is asking to be given up on). */
 const MAX_RETRY_AFTER_MS = 6 * 3_600_000;
+/** …and from this on: "Retry-After: 0" (or a date past) must not make a loop of sends. */
+const MIN_RETRY_AFTER_MS = 1_000;
 
 /**
  * When to try again after `attempts` failed attempts, the first at `firstAt`; null when the 24 hours
@@ -13,7 +15,7 @@ const MAX_RETRY_AFTER_MS = 6 * 3_600_000;
  * together. `retryAfterMs`: the receiver's Retry-After, which replaces the gap.
  */
 export function nextAttempt(attempts: number, firstAt: number, now: number, jitter: number, retryAfterMs: number | null): number | null {
-  const gap = retryAfterMs !== null ? Math.min(retryAfterMs, MAX_RETRY_AFTER_MS) : RETRY_GAPS_MS[Math.min(attempts, RETRY_GAPS_MS.length) - 1]! * (0.8 + 0.4 * jitter);
+  const gap = retryAfterMs !== null ? Math.min(Math.max(retryAfterMs, MIN_RETRY_AFTER_MS), MAX_RETRY_AFTER_MS) : RETRY_GAPS_MS[Math.min(attempts, RETRY_GAPS_MS.length) - 1]! * (0.8 + 0.4 * jitter);
   const end = firstAt + RETRY_FOR_MS;
   if (now >= end) return null;
   // The last try lands on the day's end rather than past it.

@@ -24,9 +24,10 @@ export async function writeEventsIn(tx: TransactionSQL, sql: Pg, events: readonl
 const MARK_EVERY_MS = 60_000;
 
 export function postgresEvents(sql: Pg): EventStore {
-  const insertDelivery = (tx: TransactionSQL | Pg, d: { webhookId: number; messageId: string; type: string; createdAt: number; body: string; clicks: number }) =>
-    tx`INSERT INTO webhook_deliveries (webhook_id, message_id, type, created_at, body, clicks, next_at)
-       VALUES (${d.webhookId}, ${d.messageId}, ${d.type}, ${d.createdAt}, ${d.body}, ${d.clicks}, ${d.createdAt}) RETURNING id`;
+  /** `joinable`: a link.clicks bundle of the fan-out, which later clicks join until it is first sent (never a redelivery). */
+  const insertDelivery = (tx: TransactionSQL | Pg, d: { webhookId: number; messageId: string; type: string; createdAt: number; body: string; clicks: number }, joinable: boolean) =>
+    tx`INSERT INTO webhook_deliveries (webhook_id, message_id, type, created_at, body, clicks, next_at, joinable)
+       VALUES (${d.webhookId}, ${d.messageId}, ${d.type}, ${d.createdAt}, ${d.body}, ${d.clicks}, ${d.createdAt}, ${joinable ? 1 : 0}) RETURNING id`;
 
   return {
     async createWebhook(w) {
@@ -58,7 +59,7 @@ export function postgresEvents(sql: Pg): EventStore {
     async redeliver(webhookId, deliveryId, now) {
       const [old] = await sql`SELECT message_id, type, body, clicks FROM webhook_deliveries WHERE id = ${deliveryId} AND webhook_id = ${webhookId}`;
       if (!old) return null;
-      const [{ id }] = await insertDelivery(sql, { webhookId, messageId: old.message_id, type: old.type, createdAt: now, body: old.body, clicks: num(old.clicks) });
+      const [{ id }] = await insertDelivery(sql, { webhookId, messageId: old.message_id, type: old.type, createdAt: now, body: old.body, clicks: num(old.clicks) }, false);
       const [row] = await sql.unsafe(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = $1`, [id]);
       return toDelivery(row);
     },
@@ -86,12 +87,12 @@ export function postgresEvents(sql: Pg): EventStore {
         const open = new Map<number, OpenClicks>();
         for (const r of await tx`
           SELECT d.id, d.webhook_id, d.body, d.clicks FROM webhooks w JOIN webhook_deliveries d ON d.id = (SELECT MAX(id) FROM webhook_deliveries WHERE webhook_id = w.id)
-          WHERE w.enabled = 1 AND d.type = 'link.clicks' AND d.state = 'pending' AND d.attempts = 0 AND d.claimed_until = 0
+          WHERE w.enabled = 1 AND d.joinable = 1 AND d.state = 'pending' AND d.attempts = 0 AND d.claimed_until = 0
           FOR UPDATE OF d`) {
           open.set(num(r.webhook_id), { id: num(r.id), webhookId: num(r.webhook_id), body: r.body, clicks: num(r.clicks) });
         }
         const planned = plan({ events, webhooks, tagsOf, open });
-        for (const d of planned.inserts) await insertDelivery(tx, d);
+        for (const d of planned.inserts) await insertDelivery(tx, d, d.type === "link.clicks");
         for (const g of planned.grown) await tx`UPDATE webhook_deliveries SET body = ${g.body}, clicks = ${g.clicks} WHERE id = ${g.id}`;
         await tx`DELETE FROM events WHERE seq = ANY(${sql.array(events.map((e) => e.seq), "INT8")})`;
         return events.length;
@@ -107,7 +108,7 @@ export function postgresEvents(sql: Pg): EventStore {
       // claiming at once, the second finds claimed_until moved and gets nothing.
       const [row] = await sql.unsafe(
         `UPDATE webhook_deliveries SET claimed_until = $3 + $2
-         WHERE id = (SELECT id FROM webhook_deliveries WHERE webhook_id = $1 AND state = 'pending' ORDER BY id LIMIT 1) AND next_at <= $3 AND claimed_until <= $3
+         WHERE id = (SELECT id FROM webhook_deliveries WHERE webhook_id = $1 AND state = 'pending' ORDER BY id LIMIT 1) AND state = 'pending' AND next_at <= $3 AND claimed_until <= $3
          RETURNING ${DELIVERY_COLUMNS}, body`,
         [webhookId, leaseMs, now],
       );

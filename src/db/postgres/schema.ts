@@ -232,6 +232,7 @@ const MIGRATIONS: readonly string[] = [
     created_at       bigint NOT NULL,
     body             text NOT NULL,
     clicks           bigint NOT NULL DEFAULT 0,
+    joinable         smallint NOT NULL DEFAULT 0,
     state            text NOT NULL DEFAULT 'pending',
     attempts         bigint NOT NULL DEFAULT 0,
     first_attempt_at bigint,

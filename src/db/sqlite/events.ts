@@ -27,8 +27,8 @@ export function sqliteEvents(db: Database): Synchronous<EventStore> {
   const mark = db.query<{ value: number }, [string]>("SELECT value FROM event_marks WHERE name = ?");
   const setMark = db.query<void, [number, string]>("UPDATE event_marks SET value = ? WHERE name = ?");
   const deliveryById = db.query<Record<string, unknown>, [number, number]>(`SELECT ${DELIVERY_COLUMNS}, body FROM webhook_deliveries WHERE id = ? AND webhook_id = ?`);
-  const insertDelivery = db.query<{ id: number }, [number, string, string, number, string, number, number]>(
-    "INSERT INTO webhook_deliveries (webhook_id, message_id, type, created_at, body, clicks, next_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+  const insertDelivery = db.query<{ id: number }, [number, string, string, number, string, number, number, number]>(
+    "INSERT INTO webhook_deliveries (webhook_id, message_id, type, created_at, body, clicks, next_at, joinable) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
   );
   const head = `SELECT id FROM webhook_deliveries WHERE webhook_id = w.id AND state = 'pending' ORDER BY id LIMIT 1`;
 
@@ -47,10 +47,10 @@ export function sqliteEvents(db: Database): Synchronous<EventStore> {
     const open = new Map<number, { id: number; webhookId: number; body: string; clicks: number }>();
     for (const r of db.query<{ id: number; webhook_id: number; body: string; clicks: number }, []>(
       `SELECT d.id, d.webhook_id, d.body, d.clicks FROM webhooks w JOIN webhook_deliveries d ON d.id = (SELECT MAX(id) FROM webhook_deliveries WHERE webhook_id = w.id)
-       WHERE w.enabled = 1 AND d.type = 'link.clicks' AND d.state = 'pending' AND d.attempts = 0 AND d.claimed_until = 0`,
+       WHERE w.enabled = 1 AND d.joinable = 1 AND d.state = 'pending' AND d.attempts = 0 AND d.claimed_until = 0`,
     ).all()) open.set(r.webhook_id, { id: r.id, webhookId: r.webhook_id, body: r.body, clicks: r.clicks });
     const planned = plan({ events, webhooks, tagsOf, open });
-    for (const d of planned.inserts) insertDelivery.get(d.webhookId, d.messageId, d.type, d.createdAt, d.body, d.clicks, d.createdAt);
+    for (const d of planned.inserts) insertDelivery.get(d.webhookId, d.messageId, d.type, d.createdAt, d.body, d.clicks, d.createdAt, d.type === "link.clicks" ? 1 : 0);
     for (const g of planned.grown) db.query<void, [string, number, number]>("UPDATE webhook_deliveries SET body = ?, clicks = ? WHERE id = ?").run(g.body, g.clicks, g.id);
     db.query<void, [number]>("DELETE FROM events WHERE seq <= ?").run(events[events.length - 1]!.seq);
     return events.length;
@@ -101,7 +101,8 @@ export function sqliteEvents(db: Database): Synchronous<EventStore> {
     redeliver(webhookId, deliveryId, now) {
       const old = deliveryById.get(deliveryId, webhookId);
       if (!old) return null;
-      const { id } = insertDelivery.get(webhookId, old.message_id as string, old.type as string, now, old.body as string, Number(old.clicks ?? 0), now)!;
+      // Not joinable: a copy carries what its message carried, and nothing else.
+      const { id } = insertDelivery.get(webhookId, old.message_id as string, old.type as string, now, old.body as string, Number(old.clicks ?? 0), now, 0)!;
       return toDelivery(deliveryById.get(id, webhookId)!);
     },
     wantedTypes() {

@@ -332,7 +332,8 @@ const MIGRATIONS: readonly string[] = [
     type             TEXT NOT NULL,
     created_at       INTEGER NOT NULL,
     body             TEXT NOT NULL,          -- {type, timestamp, data} as sent (signed as these bytes)
-    clicks           INTEGER NOT NULL DEFAULT 0, -- link.clicks: how many it carries (more join it until it is sent)
+    clicks           INTEGER NOT NULL DEFAULT 0, -- link.clicks: how many it itemizes
+    joinable         INTEGER NOT NULL DEFAULT 0, -- 1: a link.clicks bundle that later clicks join until it is first sent (never a redelivery)
     state            TEXT NOT NULL DEFAULT 'pending', -- pending, delivered, failed
     attempts         INTEGER NOT NULL DEFAULT 0,
     first_attempt_at INTEGER,

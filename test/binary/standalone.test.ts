@@ -116,3 +116,29 @@ test("the owner's way in: `key create` in the same folder (default database) whi
   expect((await fetch(`${base}/api/links/standalone`, { method: "DELETE", headers: auth })).status).toBe(200);
   expect((await fetch(`${base}/standalone`, { redirect: "manual" })).status).toBe(410);
 });
+
+test("the delivery thread and the live view run from inside the executable: a webhook's delivery is attempted, a click reaches a live stream", async () => {
+  const made = Bun.spawnSync([...hideRepository(), ...serverCommand(), "key", "create", "hooks"], { cwd: folder, env: { PATH: process.env.PATH ?? "" }, stdout: "pipe", stderr: "pipe" });
+  const auth = { authorization: `Bearer ${made.stdout.toString().trim()}`, "content-type": "application/json" };
+  // .invalid never resolves (RFC 6761): the attempt fails, and the log says it was made.
+  const hook = await fetch(`${base}/api/webhooks`, { method: "POST", headers: auth, body: JSON.stringify({ url: "https://hooks.invalid/x", events: ["link.created"] }) });
+  expect(hook.status).toBe(201);
+  const id = (await hook.json()).data.id;
+  expect((await fetch(`${base}/api/create`, { method: "POST", headers: auth, body: JSON.stringify({ url: "https://example.com/hooked", custom_url: "hooked" }) })).status).toBe(201);
+  let log: any = null;
+  for (let i = 0; i < 100 && !(log?.data.deliveries[0]?.attempts > 0); i++) {
+    await Bun.sleep(100);
+    log = await (await fetch(`${base}/api/webhooks/${id}/deliveries`, { headers: auth })).json();
+  }
+  expect(log.data.deliveries[0]).toMatchObject({ type: "link.created", attempts: 1, state: "pending", error: expect.stringContaining("hooks.invalid") });
+
+  const abort = new AbortController();
+  const stream = await fetch(`${base}/api/stats/live?id=hooked`, { signal: abort.signal });
+  const reader = stream.body!.getReader();
+  let text = new TextDecoder().decode((await reader.read()).value);
+  expect(text).toStartWith("event: ready");
+  await click(base, "/hooked", { "user-agent": UA.firefoxLinux });
+  while (!text.includes("event: visit")) text += new TextDecoder().decode((await reader.read()).value);
+  expect(text).toContain('"browser":"Firefox"');
+  abort.abort();
+}, 30_000);

@@ -9,6 +9,8 @@ import type { LiveBatch } from "../../events/live.ts";
 import type { Pg } from "./connect.ts";
 
 const CHANNEL = "shortener_live";
+/** A viewer came or went somewhere: every instance reads live_watches at once rather than at its next poll. */
+const WATCH_CHANNEL = "shortener_live_watch";
 const POLL_MS = 1_000;
 const WATCH_FOR_MS = 30_000;
 const RENEW_MS = 10_000;
@@ -60,6 +62,11 @@ export async function startLiveRelay(sql: Pg, publish: (batch: LiveBatch) => voi
   let renewedAt = 0;
   let stopped = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  const watchSubscription = await sql.listen(WATCH_CHANNEL, (from) => {
+    if (from === instance || stopped) return;
+    clearTimeout(timer);
+    timer = setTimeout(poll, 0);
+  });
   const poll = async () => {
     try {
       const now = Date.now();
@@ -88,12 +95,15 @@ export async function startLiveRelay(sql: Pg, publish: (batch: LiveBatch) => voi
     watchHere(watch) {
       here = watch;
       tell();
-      void writeWatches(false).catch(() => {});
+      void writeWatches(false)
+        .then(() => sql.notify(WATCH_CHANNEL, instance))
+        .catch(() => {});
     },
     async stop() {
       stopped = true;
       clearTimeout(timer);
       await subscription.unlisten().catch(() => {});
+      await watchSubscription.unlisten().catch(() => {});
       await sql`DELETE FROM live_watches WHERE instance = ${instance}`.catch(() => {});
     },
   };

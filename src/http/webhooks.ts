@@ -104,7 +104,8 @@ export async function handleCreateWebhook(request: Request, server: PeerServer, 
   if (!made.ok) return made.response;
   const created = made.value;
   await changed(deps);
-  logAction(deps.log, auth.principal, "webhook-create", String(created.id), `ok ${created.url} ${created.events.join(",")}`);
+  // The host only: a webhook's path is often its credential (Slack's, n8n's), and logs travel further than the database.
+  logAction(deps.log, auth.principal, "webhook-create", String(created.id), `ok ${new URL(created.url).host} ${created.events.join(",")}`);
   const summary = (await deps.events.webhook(created.id))!;
   return json(201, { success: true, data: { ...webhookJson(summary), secret: created.secret } });
 }

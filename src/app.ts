@@ -4,8 +4,6 @@ import { handleImportJob, handleStartImport } from "./http/imports.ts";
 import { handleCreateWebhook, handleDeleteWebhook, handleDeliveries, handleGetWebhook, handleListWebhooks, handlePatchWebhook, handleRedeliver } from "./http/webhooks.ts";
 import { handleLive } from "./http/live.ts";
 import type { EventStore } from "./events/store.ts";
-import type { EventType } from "./events/types.ts";
-import type { EventWants } from "./events/wants.ts";
 import type { LiveHub } from "./events/live-hub.ts";
 import type { ImportJobs } from "./imports/jobs.ts";
 import { Elysia } from "elysia";
@@ -62,8 +60,8 @@ export type AppDeps = Pick<Storage, "links" | "lister" | "stats" | "keys" | "ses
   imports: ImportJobs;
   /** webhooks and their delivery log; what they want; the delivery thread's poke (README: Webhooks) */
   events: EventStore;
-  wants: EventWants;
-  onWebhooksChanged: (types: EventType[]) => void;
+  /** Webhooks were changed here: the events they want are read again (and written from the next change on). */
+  webhooksChanged: () => Promise<void>;
   pokeDelivery: () => void;
   /** the live view's streams (README: Live view) */
   live: LiveHub;

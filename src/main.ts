@@ -28,12 +28,11 @@ import { withClickDoor } from "./http/click-door.ts";
 import { routeTable } from "./http/route-table.ts";
 import { runBackup } from "./db/sqlite/backup.ts";
 import { CLICK_THREAD_BUSY_TIMEOUT_MS } from "./http/write-retry.ts";
-import { createEventWants } from "./events/wants.ts";
+import { createEventWants, wantsRefresher } from "./events/wants.ts";
 import { linkEvents } from "./events/link-events.ts";
 import { startDelivery, type DeliveryThread } from "./events/delivery.ts";
 import { createLiveHub } from "./events/live-hub.ts";
 import type { LiveRelay } from "./db/storage.ts";
-import type { EventType } from "./events/types.ts";
 
 async function main(): Promise<number> {
   let parsed;
@@ -129,14 +128,18 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
     await storage.close();
     return 2;
   }
-  const wantsChanged = (types: EventType[]) => {
-    wants.set(types);
-    recorder!.setWants(types);
-  };
+  const refreshWants = wantsRefresher(
+    () => storage.events.wantedTypes(),
+    (types) => {
+      wants.set(types);
+      recorder!.setWants(types);
+    },
+  );
   try {
     delivery = await startDelivery(
       { database: config.dbPath, databasePassword, allowPrivate: config.webhookAllowPrivate, logFormat: config.logFormat, userAgent: `shortener/${VERSION} (webhooks)` },
-      wantsChanged,
+      // Only a sign that they changed: what they are now is read here (wants.ts wantsRefresher).
+      () => void refreshWants().catch(() => {}),
     );
     relay = (await storage.relayLive?.((batch) => live.publish(batch), (watch) => recorder!.watch(watch.ids, watch.all))) ?? null;
   } catch (err) {
@@ -171,9 +174,8 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
     imports: createImportJobs({ db: config.dbPath, dbPassword: databasePassword, destinations: { baseUrl: config.baseUrl, allowLocal: config.allowLoopbackDestinations, blocklist: config.blocklist }, env: {} }),
     clickFacts,
     events: storage.events,
-    wants,
-    onWebhooksChanged: (types: EventType[]) => {
-      recorder!.setWants(types);
+    webhooksChanged: async () => {
+      await refreshWants();
       delivery!.poke();
     },
     pokeDelivery: () => delivery!.poke(),

@@ -4,6 +4,7 @@
 // (`shortener webhook add`, other instances).
 
 import type { EventType } from "./types.ts";
+import type { MaybePromise } from "../util/maybe.ts";
 
 export type EventWants = {
   has(type: EventType): boolean;
@@ -22,4 +23,22 @@ export function createEventWants(initial: readonly EventType[] = []): EventWants
   };
   set(initial);
   return { has: (type) => wanted.has(type), anyOfClicks: () => clicks, set, types: () => [...wanted] };
+}
+
+/**
+ * Reads the wanted types again and applies them, whoever asks (a change made here, the delivery
+ * thread seeing another process's): the answer of the newest read wins, so that a read started
+ * before a change can never undo what a read after it found (a report of the types themselves,
+ * sent before the change and received after it, did: a link's edit then wrote no event).
+ */
+export function wantsRefresher(read: () => MaybePromise<EventType[]>, apply: (types: EventType[]) => void): () => Promise<void> {
+  let asked = 0;
+  let applied = 0;
+  return async () => {
+    const mine = ++asked;
+    const types = await read();
+    if (mine < applied) return;
+    applied = mine;
+    apply(types);
+  };
 }

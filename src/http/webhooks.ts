@@ -6,8 +6,7 @@ import type { Blocklist } from "../links/blocklist.ts";
 import type { EventStore } from "../events/store.ts";
 import { parseWebhookFields } from "../events/webhook-fields.ts";
 import { newSecret } from "../events/signing.ts";
-import type { Delivery, EventType, WebhookSummary } from "../events/types.ts";
-import type { EventWants } from "../events/wants.ts";
+import type { Delivery, WebhookSummary } from "../events/types.ts";
 import type { WebhookUrlRules } from "../events/addresses.ts";
 import { isoTime } from "../util/day.ts";
 import { requirePrincipal, type AuthDeps, type Principal } from "./auth.ts";
@@ -24,9 +23,8 @@ export type WebhooksDeps = AuthDeps & {
   config: Pick<Config, "host" | "port" | "allowLoopbackDestinations" | "webhookAllowPrivate" | "baseUrl">;
   blocklist: () => Blocklist;
   events: EventStore;
-  /** told at once when webhooks change here, so that the next change writes its events */
-  wants: EventWants;
-  onWebhooksChanged: (types: EventType[]) => void;
+  /** told when webhooks changed here: the answer waits until the next change writes their events */
+  webhooksChanged: () => Promise<void>;
   recorder: Pick<ClickRecorder, "hurry">;
 };
 
@@ -81,11 +79,7 @@ function urlRules(request: Request, server: PeerServer, deps: WebhooksDeps): Web
   return { ownHosts: rules.ownHosts, isBlocked: rules.isBlocked, allowPrivate: deps.config.webhookAllowPrivate };
 }
 
-const changed = async (deps: WebhooksDeps) => {
-  const types = await deps.events.wantedTypes();
-  deps.wants.set(types);
-  deps.onWebhooksChanged(types);
-};
+const changed = (deps: WebhooksDeps) => deps.webhooksChanged();
 
 const webhookId = (raw: string): number | null => (/^[1-9]\d{0,15}$/.test(raw) ? Number(raw) : null);
 const noWebhook = (raw: string) => apiError(404, "not_found", `no webhook ${raw}`);

@@ -15,7 +15,7 @@ import { envelope, MAX_CLICKS, planFanOut } from "../../src/events/fan-out.ts";
 import { checkWebhookUrl, isPrivateAddress } from "../../src/events/addresses.ts";
 import { linkClicks, linkGone, linkMilestone, milestonesCrossed } from "../../src/events/payloads.ts";
 import { batchEvents, ITEMIZED_PER_BATCH } from "../../src/events/batch-events.ts";
-import { createEventWants } from "../../src/events/wants.ts";
+import { createEventWants, wantsRefresher } from "../../src/events/wants.ts";
 import { CLICKS_EVERY_MS, createDispatcher, type Dispatcher } from "../../src/events/dispatcher.ts";
 import { httpSender } from "../../src/events/sender.ts";
 import { createLiveHub, MAX_BUFFERED_BYTES, MAX_STREAMS, MAX_STREAMS_PER_ADDRESS, type LiveHub } from "../../src/events/live-hub.ts";
@@ -652,5 +652,25 @@ describe("live hub", () => {
     // A link's stream got no counts: after the counts went out, its next frame is a visit.
     h.publish({ visits: [["a", liveVisit(1)]], more: [], counts: [] });
     expect((await one.next(2)).map((f) => f.event)).toEqual(["ready", "visit"]);
+  });
+});
+
+describe("wantsRefresher", () => {
+  test("the newest read wins: a read started before a change and answered after it never undoes it", async () => {
+    const answers: ((types: EventType[]) => void)[] = [];
+    const applied: EventType[][] = [];
+    const refresh = wantsRefresher(() => new Promise<EventType[]>((resolve) => answers.push(resolve)), (types) => applied.push(types));
+    const before = refresh(); // e.g. the delivery thread's sign, read before the webhook was added
+    const after = refresh(); // the add's own
+    answers[1]!(["link.updated"]);
+    await after;
+    answers[0]!([]);
+    await before;
+    expect(applied).toEqual([["link.updated"]]);
+    // In order, each is applied.
+    const third = refresh();
+    answers[2]!(["link.created"]);
+    await third;
+    expect(applied.at(-1)).toEqual(["link.created"]);
   });
 });

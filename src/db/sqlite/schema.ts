@@ -307,7 +307,7 @@ const MIGRATIONS: readonly string[] = [
   // last event fanned out; "expiry", up to when expired links were announced.
   `
   CREATE TABLE webhooks (
-    id              INTEGER PRIMARY KEY,
+    id              INTEGER PRIMARY KEY AUTOINCREMENT, -- never reused: a deleted webhook's id names nothing new
     url             TEXT NOT NULL,
     events          TEXT NOT NULL,           -- the event types it wants, space-separated
     link_id         TEXT,                    -- only this link's events (kept when the link goes: it still hears link.deleted)

@@ -19,6 +19,8 @@ let running: Promise<void> | null = null;
 let again = false;
 let stopped = false;
 let wanted = "";
+let saidAt = 0;
+const SAY_AGAIN_MS = 10_000;
 
 async function init(o: DeliveryInit): Promise<void> {
   nameThisThread("delivery");
@@ -37,8 +39,11 @@ async function init(o: DeliveryInit): Promise<void> {
   const round = async () => {
     try {
       const types = (await store.wantedTypes()).sort();
-      if (types.join(" ") !== wanted) {
+      // Said when they change, and again now and then: a read of the click thread that failed
+      // (a pool away for a moment) must not leave it behind for good.
+      if (types.join(" ") !== wanted || Date.now() - saidAt >= SAY_AGAIN_MS) {
         wanted = types.join(" ");
+        saidAt = Date.now();
         post({ wants: types });
       }
       await dispatcher!.tick();

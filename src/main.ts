@@ -138,9 +138,12 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
   try {
     delivery = await startDelivery(
       { database: config.dbPath, databasePassword, allowPrivate: config.webhookAllowPrivate, logFormat: config.logFormat, userAgent: `shortener/${VERSION} (webhooks)` },
-      // Only a sign that they changed: what they are now is read here (wants.ts wantsRefresher).
+      // Only a sign that they changed: what they are now is read here (wants.ts wantsRefresher);
+      // a read that fails is tried again with the thread's next sign (every 10 s).
       () => void refreshWants().catch(() => {}),
     );
+    // Before the first request: a change made then already writes the events webhooks want.
+    await refreshWants();
     relay = (await storage.relayLive?.((batch) => live.publish(batch), (watch) => recorder!.watch(watch.ids, watch.all))) ?? null;
   } catch (err) {
     console.error(`shortener: ${err instanceof Error ? err.message : String(err)}`);

@@ -29,10 +29,17 @@ export function isPrivateAddress(address: string): boolean {
   if (kind === 4) return privateV4(address.split(".").map(Number) as [number, number, number, number]);
   if (kind !== 6) return false;
   const g = ipv6Groups(address);
-  // IPv4-mapped (::ffff:a.b.c.d) however it is written: the URL parser writes [::ffff:10.0.0.1] as [::ffff:a00:1].
-  if (g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff) return privateV4([g[6]! >> 8, g[6]! & 0xff, g[7]! >> 8, g[7]! & 0xff]);
-  if (g.slice(0, 7).every((x) => x === 0) && g[7]! <= 1) return true; // :: and ::1, however many zeros are written
-  return (g[0]! & 0xfe00) === 0xfc00 || (g[0]! & 0xffc0) === 0xfe80;
+  const embedded = (hi: number, lo: number): [number, number, number, number] => [hi >> 8, hi & 0xff, lo >> 8, lo & 0xff];
+  const zeros = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
+  if (zeros(0, 7) && g[7]! <= 1) return true; // :: and ::1, however many zeros are written
+  // IPv4 inside IPv6, however it is written (the URL parser writes [::ffff:10.0.0.1] as [::ffff:a00:1]):
+  // mapped ::ffff:a.b.c.d, SIIT ::ffff:0:a.b.c.d, compatible ::a.b.c.d, NAT64 64:ff9b::a.b.c.d, 6to4 2002:AABB:CCDD::.
+  if (zeros(0, 5) && (g[5] === 0xffff || g[5] === 0)) return privateV4(embedded(g[6]!, g[7]!));
+  if (zeros(0, 4) && g[4] === 0xffff && g[5] === 0) return privateV4(embedded(g[6]!, g[7]!));
+  if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return privateV4(embedded(g[6]!, g[7]!));
+  if (g[0] === 0x2002) return privateV4(embedded(g[1]!, g[2]!));
+  // unique local fc00::/7, link-local fe80::/10, site-local fec0::/10 (deprecated, still routed inside), multicast ff00::/8
+  return (g[0]! & 0xfe00) === 0xfc00 || (g[0]! & 0xffc0) === 0xfe80 || (g[0]! & 0xffc0) === 0xfec0 || (g[0]! & 0xff00) === 0xff00;
 }
 
 /** The eight 16-bit groups of an address isIP() calls IPv6 (a trailing a.b.c.d is the last two; a %zone is dropped). */
@@ -51,6 +58,8 @@ function ipv6Groups(address: string): number[] {
   return [...h, ...new Array<number>(8 - h.length - t.length).fill(0), ...t];
 }
 
+/** Private, loopback, unspecified, link-local, shared (100.64/10), benchmarking (198.18/15), multicast and reserved (224/3). */
 function privateV4([a, b]: [number, number, number, number]): boolean {
-  return a === 10 || a === 127 || a === 0 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254) || (a === 100 && b >= 64 && b <= 127);
+  return a === 10 || a === 127 || a === 0 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254) || (a === 100 && b >= 64 && b <= 127)
+    || (a === 198 && (b === 18 || b === 19)) || a >= 224;
 }

@@ -51,7 +51,7 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
     const headers = signedHeaders(c.webhook.secret, c.delivery.messageId, Math.floor(at / 1000), c.body);
     const outcome = await o.send(c.webhook.url, headers, c.body);
     const done = o.now();
-    await o.store.finish(c.delivery, verdict(c, outcome.code, outcome.retryAfter, outcome.error, at, done));
+    await o.store.finish(c.delivery, verdict(c, outcome.code, outcome.retryAfter, outcome.error, at, done), c.lease);
   };
 
   const verdict = (c: Claimed, code: number | null, retryAfter: string | null, error: string | null, at: number, done: number): AttemptResult => {
@@ -68,7 +68,8 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
     for (const { webhookId, type } of await o.store.due(now)) {
       if (sending.has(webhookId)) continue;
       if (type === "link.clicks" && now - (clicksSentAt.get(webhookId) ?? 0) < CLICKS_EVERY_MS) continue;
-      const claimed = await o.store.claim(webhookId, now, LEASE_MS);
+      // The lease runs from the claim itself, not from the tick's start (a long fan-out came between).
+      const claimed = await o.store.claim(webhookId, o.now(), LEASE_MS);
       if (claimed === null) continue; // another instance has it, or it changed meanwhile
       if (claimed.delivery.type === "link.clicks") clicksSentAt.set(webhookId, now);
       const send = attempt(claimed)

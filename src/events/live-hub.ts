@@ -25,8 +25,8 @@ export type LiveStreamRequest = {
 };
 
 export type LiveHub = {
-  /** A stream's response, or why not: over a bound. */
-  open(request: LiveStreamRequest): Response | "too_many";
+  /** A stream's response, or why not: over a bound, or the service is stopping (closeAll). */
+  open(request: LiveStreamRequest): Response | "too_many" | "closed";
   /** Visits written (by this instance's recorder, or announced by another instance). */
   publish(batch: LiveBatch): void;
   /** Links watched here now, and whether some stream watches every link. */
@@ -55,6 +55,8 @@ export function createLiveHub(onWatchChange: (watch: { ids: string[]; all: boole
   let allStreams = 0;
   let heartbeat: ReturnType<typeof setInterval> | null = null;
   let counts: ReturnType<typeof setInterval> | null = null;
+  // Set by closeAll: a stream opened after it would hold the server's stop for good.
+  let closed = false;
 
   const watched = () => ({ ids: [...byLink.keys()], all: allStreams > 0 });
 
@@ -107,6 +109,7 @@ export function createLiveHub(onWatchChange: (watch: { ids: string[]; all: boole
 
   return {
     open(request) {
+      if (closed) return "closed";
       if (streams.size >= MAX_STREAMS || (perAddress.get(request.address) ?? 0) >= MAX_STREAMS_PER_ADDRESS) return "too_many";
       let stream!: Stream;
       const body = new ReadableStream<Uint8Array>(
@@ -162,6 +165,7 @@ export function createLiveHub(onWatchChange: (watch: { ids: string[]; all: boole
     watched,
     streams: () => streams.size,
     closeAll() {
+      closed = true;
       for (const s of [...streams]) {
         remove(s);
         try {

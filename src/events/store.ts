@@ -14,8 +14,8 @@ export type NewDelivery = { webhookId: number; messageId: string; type: EventTyp
 export type FanOutInput = { events: StoredEvent[]; webhooks: Webhook[]; tagsOf: ReadonlyMap<string, readonly string[]>; open: ReadonlyMap<number, OpenClicks> };
 export type FanOutPlan = { inserts: NewDelivery[]; grown: { id: number; body: string; clicks: number }[] };
 
-/** The head of a webhook's queue, claimed for one attempt. */
-export type Claimed = { delivery: Delivery; body: string; webhook: WebhookWithSecret };
+/** The head of a webhook's queue, claimed for one attempt; `lease`: until when (also what proves the claim is this one's). */
+export type Claimed = { delivery: Delivery; body: string; webhook: WebhookWithSecret; lease: number };
 
 export type AttemptResult = {
   state: "pending" | "delivered" | "failed";
@@ -32,7 +32,7 @@ export type EventStore = {
   webhooks(): MaybePromise<WebhookSummary[]>;
   webhook(id: number): MaybePromise<WebhookSummary | null>;
   updateWebhook(id: number, changes: WebhookChanges): MaybePromise<boolean>;
-  /** The webhook and its deliveries. */
+  /** The webhook (its deliveries go by prune()). */
   removeWebhook(id: number): MaybePromise<boolean>;
   /** Newest first, ids below `before`. */
   deliveries(webhookId: number, before: number | null, limit: number): MaybePromise<Delivery[]>;
@@ -55,12 +55,16 @@ export type EventStore = {
   due(now: number): MaybePromise<{ webhookId: number; type: EventType }[]>;
   /** Claims the webhook's head for `leaseMs` if it is due and nobody holds it. */
   claim(webhookId: number, now: number, leaseMs: number): MaybePromise<Claimed | null>;
-  finish(delivery: Delivery, result: AttemptResult): MaybePromise<void>;
+  /**
+   * Records an attempt. With `lease`, only while the claim is still that one: a send that outlived
+   * its lease (another instance has sent it meanwhile) changes nothing.
+   */
+  finish(delivery: Delivery, result: AttemptResult, lease?: number): MaybePromise<void>;
   /**
    * Links that expired after the "expiry" mark and by `now`: `announce` makes their events, written
    * with the mark moved to `now` in one transaction (one instance at a time).
    */
   sweepExpired(now: number, announce: (links: { id: string; tags: string[]; expiresAt: number }[]) => OutboxEvent[]): MaybePromise<number>;
-  /** Forgets deliveries made before `before` that are no longer pending (the delivery log's 7 days). */
+  /** Forgets deliveries made before `before` that are no longer pending (the delivery log's 7 days), and those of removed webhooks. */
   prune(before: number): MaybePromise<void>;
 };

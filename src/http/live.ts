@@ -14,6 +14,8 @@ import { apiError, linkNotFound } from "./responses.ts";
 
 export type LiveDeps = StatsDeps & { live: LiveHub };
 
+const closing = () => apiError(503, "storage_unavailable", "the service is stopping; reconnect in a moment", undefined, { "Retry-After": "5" });
+
 const tooMany = () =>
   apiError(429, "too_many_streams", `too many live streams: at most ${MAX_STREAMS_PER_ADDRESS} from one address and ${MAX_STREAMS} in all; close one and try again`, undefined, { "Retry-After": "10" });
 
@@ -27,7 +29,7 @@ export async function handleLive(request: Request, server: PeerServer, deps: Liv
   if (typeof verdict === "object") return verdict.refused;
   if (verdict === "not_found" || link === null) return linkNotFound(id);
   const opened = deps.live.open({ address, linkId: link.id, ready: { id: link.id, totalClicks: link.totalClicks, humanClicks: link.humanClicks } });
-  return opened === "too_many" ? tooMany() : opened;
+  return opened === "too_many" ? tooMany() : opened === "closed" ? closing() : opened;
 }
 
 async function openOverview(request: Request, server: PeerServer, deps: LiveDeps, address: string, emptyId: boolean): Promise<Response> {
@@ -35,18 +37,24 @@ async function openOverview(request: Request, server: PeerServer, deps: LiveDeps
   const auth = await requirePrincipal(request, server, deps);
   if (!auth.ok) return auth.response;
   const opened = deps.live.open({ address, linkId: null, mayCount: mayCount(auth.principal, deps), ready: {} });
-  return opened === "too_many" ? tooMany() : opened;
+  return opened === "too_many" ? tooMany() : opened === "closed" ? closing() : opened;
 }
 
-/** Whether a link's clicks count for this viewer: every link for an admin, else their own (owners read once a minute at most). */
+/**
+ * The owners of links clicked, for the counters of viewers who are not admins: one cache for every
+ * stream (read once a minute at most per link), so that more streams do not mean more reads.
+ */
+const owners = new Lru<string, { link: Pick<Link, "ownerKeyId" | "ownerUserId"> | null; at: number }>(10_000);
+const OWNER_FOR_MS = 60_000;
+
+/** Whether a link's clicks count for this viewer: every link for an admin, else their own. */
 function mayCount(principal: Principal, deps: LiveDeps): ((linkId: string) => boolean | Promise<boolean>) | undefined {
   if (principal.scope === "admin") return undefined;
-  const owners = new Lru<string, { link: Pick<Link, "ownerKeyId" | "ownerUserId"> | null; at: number }>(1_000);
   return (linkId) => {
     const known = owners.get(linkId);
-    if (known !== undefined && deps.now() - known.at < 60_000) return known.link !== null && maySee(principal, known.link);
+    if (known !== undefined && deps.now() - known.at < OWNER_FOR_MS) return known.link !== null && maySee(principal, known.link);
     return Promise.resolve(deps.links.get(linkId)).then((link) => {
-      owners.set(linkId, { link, at: deps.now() });
+      owners.set(linkId, { link: link === null ? null : { ownerKeyId: link.ownerKeyId, ownerUserId: link.ownerUserId }, at: deps.now() });
       return link !== null && maySee(principal, link);
     });
   };

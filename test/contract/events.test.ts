@@ -58,7 +58,7 @@ forEachEngine("events: webhooks", (db) => {
     expect(await e.updateWebhook(other.id + 1000, { url: "https://hooks.example.com/x" })).toBe(false);
   });
 
-  test("removeWebhook takes its deliveries with it, and no other's; false the second time", async () => {
+  test("removeWebhook: the webhook goes at once, its deliveries with the next prune (in pages), no other's; false the second time", async () => {
     const e = events();
     const a = await e.createWebhook(hookOf());
     const b = await e.createWebhook(hookOf({ url: "https://hooks.example.com/b" }));
@@ -67,6 +67,8 @@ forEachEngine("events: webhooks", (db) => {
     expect(await e.deliveries(a.id, null, 10)).toHaveLength(2);
     expect(await e.removeWebhook(a.id)).toBe(true);
     expect(await e.webhook(a.id)).toBeNull();
+    expect(await e.due(NOW)).toEqual([{ webhookId: b.id, type: "link.created" }]); // the removed one's queue is not sent
+    await e.prune(NOW - 7 * 24 * 3_600_000);
     expect(await db().stored.get("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE webhook_id = ?", a.id)).toEqual({ n: 0 });
     expect(await e.deliveries(b.id, null, 10)).toHaveLength(2);
     expect(await e.removeWebhook(a.id)).toBe(false);
@@ -232,6 +234,21 @@ forEachEngine("events: webhooks", (db) => {
     expect(await e.due(NOW + LEASE)).toEqual([{ webhookId: a.id, type: "link.updated" }]);
     const next = (await e.claim(a.id, NOW + LEASE, LEASE))!;
     expect(JSON.parse(next.body).data.id).toBe("second");
+  });
+
+  test("finish with a lease that ran out and was taken by another claim changes nothing: that claim's send decides", async () => {
+    const e = events();
+    const a = await e.createWebhook(hookOf());
+    await e.append([ev("link.created", "x")]);
+    await e.fanOut(plan(), 100);
+    const first = (await e.claim(a.id, NOW, LEASE))!;
+    const second = (await e.claim(a.id, NOW + LEASE + 1, LEASE))!; // the first's lease ran out: another instance claims
+    expect(second.delivery.id).toBe(first.delivery.id);
+    await e.finish(second.delivery, result({ state: "delivered" }), second.lease);
+    // The first send ends late, failed: it must not put the delivered message back to pending.
+    await e.finish(first.delivery, result({ state: "pending", responseCode: 500, error: "answered 500", nextAt: NOW + 10_000 }), first.lease);
+    const [d] = await e.deliveries(a.id, null, 1);
+    expect([d!.state, d!.attempts]).toEqual(["delivered", 1]);
   });
 
   test("a disabled webhook's head is neither due nor claimed", async () => {

@@ -241,9 +241,11 @@ describe("addresses", () => {
 
   test("isPrivateAddress: the ranges' edges, IPv6 however it is written, and names (false: they are resolved when sending)", () => {
     const yes = ["10.0.0.1", "172.16.0.0", "172.31.255.255", "192.168.0.0", "100.64.0.0", "100.127.255.255", "127.0.0.1", "169.254.0.1", "::1", "0:0:0:0:0:0:0:1", "::",
-      "fc00::1", "fdff::1", "fe80::1", "febf:ffff::1", "::ffff:10.0.0.1", "::ffff:a00:1", "::FFFF:7F00:1"];
+      "fc00::1", "fdff::1", "fe80::1", "febf:ffff::1", "::ffff:10.0.0.1", "::ffff:a00:1", "::FFFF:7F00:1",
+      // IPv4 inside IPv6 in its other forms (compatible, SIIT, NAT64, 6to4), site-local, multicast, benchmarking, reserved
+      "::2", "::7f00:1", "::ffff:0:a00:1", "64:ff9b::a00:1", "2002:7f00:1::", "2002:c0a8:101::1", "fec0::1", "ff02::1", "198.18.0.1", "198.19.255.255", "224.0.0.1", "240.0.0.1", "255.255.255.255"];
     const no = ["9.255.255.255", "11.0.0.0", "172.15.255.255", "172.32.0.0", "192.167.255.255", "192.169.0.0", "100.63.255.255", "100.128.0.0", "169.255.0.1",
-      "fbff::1", "fec0::1", "2606:4700::1111", "::2", "::ffff:8.8.8.8", "::ffff:808:808", "example.com", "localhost"];
+      "fbff::1", "2606:4700::1111", "::ffff:8.8.8.8", "::ffff:808:808", "64:ff9b::808:808", "2002:808:808::", "198.17.255.255", "198.20.0.0", "223.255.255.255", "example.com", "localhost"];
     expect(yes.filter((a) => !isPrivateAddress(a))).toEqual([]);
     expect(no.filter((a) => isPrivateAddress(a))).toEqual([]);
   });
@@ -483,9 +485,17 @@ describe("live hub", () => {
   };
   const open = (h: LiveHub, address: string, linkId: string | null, o: { mayCount?: (id: string) => boolean | Promise<boolean> } = {}) => {
     const r = h.open({ address, linkId, ready: { linkId }, ...o });
-    if (r === "too_many") throw new Error("refused");
+    if (!(r instanceof Response)) throw new Error(`refused: ${r}`);
     return r;
   };
+  test("after closeAll (the service stopping) no stream opens: it would hold the server's stop for good", () => {
+    const h = createLiveHub(() => {});
+    const s = open(h, "198.51.100.1", "a");
+    h.closeAll();
+    expect([h.streams(), h.open({ address: "198.51.100.1", linkId: "a", ready: {} })]).toEqual([0, "closed"]);
+    expect(s.body).not.toBeNull();
+  });
+
   const liveVisit = (n: number): LiveVisit => ({ timestamp: isoTime(T + n)!, browser: "Firefox", os: "Linux", device: "desktop", country: "DE", referrer: "Direct", isBot: n % 2 === 0 });
 
   type Frame = { event: string; data: unknown; raw: string };

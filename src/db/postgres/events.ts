@@ -20,6 +20,8 @@ export async function writeEventsIn(tx: TransactionSQL, sql: Pg, events: readonl
                          ${sql.array(rows.map((r) => r[2]), "TEXT")}::text[], ${sql.array(rows.map((r) => r[3]), "INT8")}::int8[], ${sql.array(rows.map((r) => r[4]), "TEXT")}::text[])`;
 }
 
+/** Deliveries pruned in one statement. */
+const PRUNE_PAGE = 1_000;
 /** With nothing expired, the expiry mark is moved this seldom (a write). */
 const MARK_EVERY_MS = 60_000;
 
@@ -47,11 +49,8 @@ export function postgresEvents(sql: Pg): EventStore {
       const rows = await sql.unsafe(`UPDATE webhooks SET ${sets.map(([c], i) => `${c} = $${i + 1}`).join(", ")} WHERE id = $${sets.length + 1} RETURNING id`, [...sets.map(([, v]) => v), id]);
       return rows.length > 0;
     },
-    removeWebhook: (id) =>
-      sql.begin(async (tx) => {
-        await tx`DELETE FROM webhook_deliveries WHERE webhook_id = ${id}`;
-        return (await tx`DELETE FROM webhooks WHERE id = ${id} RETURNING id`).length > 0;
-      }),
+    // The webhook only: its delivery log goes by prune(), a page at a time.
+    removeWebhook: async (id) => (await sql`DELETE FROM webhooks WHERE id = ${id} RETURNING id`).length > 0,
     async deliveries(webhookId, before, limit) {
       const rows = await sql.unsafe(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE webhook_id = $1 AND id < $2 ORDER BY id DESC LIMIT $3`, [webhookId, before ?? Number.MAX_SAFE_INTEGER, limit]);
       return rows.map(toDelivery);
@@ -72,7 +71,8 @@ export function postgresEvents(sql: Pg): EventStore {
     append: (events) => sql.begin((tx) => writeEventsIn(tx, sql, events)),
     fanOut: (plan, limit) =>
       sql.begin(async (tx) => {
-        await tx`SELECT value FROM event_marks WHERE name = 'events' FOR UPDATE`;
+        // Another instance is fanning out: it takes these events, and this one goes on to sending.
+        if ((await tx`SELECT value FROM event_marks WHERE name = 'events' FOR UPDATE SKIP LOCKED`).length === 0) return 0;
         const events: StoredEvent[] = (await tx`SELECT seq, type, link_id, tags, at, data FROM events ORDER BY seq LIMIT ${limit}`).map(toEvent);
         if (events.length === 0) return 0;
         const webhooks: Webhook[] = (await tx.unsafe(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE enabled = 1`)).map(toWebhook);
@@ -115,14 +115,14 @@ export function postgresEvents(sql: Pg): EventStore {
       if (!row) return null;
       const [hook] = await sql.unsafe(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE id = $1 AND enabled = 1`, [webhookId]);
       if (!hook) return null;
-      return { delivery: toDelivery(row), body: row.body as string, webhook: toWebhook(hook) };
+      return { delivery: toDelivery(row), body: row.body as string, webhook: toWebhook(hook), lease: now + leaseMs };
     },
-    async finish(d, r) {
+    async finish(d, r, lease) {
       await sql.begin(async (tx) => {
         await tx`
           UPDATE webhook_deliveries SET state = ${r.state}, attempts = attempts + 1, first_attempt_at = COALESCE(first_attempt_at, ${r.at}), last_attempt_at = ${r.at},
             next_at = ${r.nextAt}, response_code = ${r.responseCode}, error = ${r.error}, claimed_until = 0
-          WHERE id = ${d.id} AND webhook_id = ${d.webhookId}`;
+          WHERE id = ${d.id} AND webhook_id = ${d.webhookId} AND (${lease ?? null}::bigint IS NULL OR claimed_until = ${lease ?? null})`;
         if (r.disable !== null) await tx`UPDATE webhooks SET enabled = 0, disabled_reason = ${r.disable} WHERE id = ${d.webhookId}`;
       });
     },
@@ -147,7 +147,12 @@ export function postgresEvents(sql: Pg): EventStore {
       });
     },
     async prune(before) {
-      await sql`DELETE FROM webhook_deliveries WHERE created_at < ${before} AND state <> 'pending'`;
+      for (;;) {
+        const gone = await sql`
+          DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM webhook_deliveries
+            WHERE (created_at < ${before} AND state <> 'pending') OR webhook_id NOT IN (SELECT id FROM webhooks) LIMIT ${PRUNE_PAGE})`;
+        if (gone.count < PRUNE_PAGE) return;
+      }
     },
   };
 }

@@ -15,6 +15,7 @@ const POLL_MS = 1_000;
 const WATCH_FOR_MS = 30_000;
 const RENEW_MS = 10_000;
 const MAX_PAYLOAD = 7_000;
+const WATCH_DEBOUNCE_MS = 100;
 
 export type LiveRelay = {
   /** This instance's recorder wrote these: to other instances' watchers of them. */
@@ -49,7 +50,6 @@ export async function startLiveRelay(sql: Pg, publish: (batch: LiveBatch) => voi
     const rows = [...here.ids, ...(here.all ? ["*"] : [])];
     const key = rows.join(" ");
     if (key === written && !force) return;
-    written = key;
     const until = Date.now() + WATCH_FOR_MS;
     await sql.begin(async (tx) => {
       await tx`DELETE FROM live_watches WHERE instance = ${instance} AND link_id <> ALL(${sql.array(rows, "TEXT")})`;
@@ -58,9 +58,12 @@ export async function startLiveRelay(sql: Pg, publish: (batch: LiveBatch) => voi
                  ON CONFLICT (instance, link_id) DO UPDATE SET until = excluded.until`;
       }
     });
+    written = key; // only once committed: a write that failed is made again by the next poll
   };
   let renewedAt = 0;
   let stopped = false;
+  let debounce: ReturnType<typeof setTimeout> | undefined;
+  let writing: Promise<unknown> = Promise.resolve();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const watchSubscription = await sql.listen(WATCH_CHANNEL, (from) => {
     if (from === instance || stopped) return;
@@ -70,7 +73,8 @@ export async function startLiveRelay(sql: Pg, publish: (batch: LiveBatch) => voi
   const poll = async () => {
     try {
       const now = Date.now();
-      await writeWatches(now - renewedAt >= RENEW_MS && (here.ids.length > 0 || here.all));
+      const renew = now - renewedAt >= RENEW_MS && (here.ids.length > 0 || here.all);
+      await (writing = writing.then(() => writeWatches(renew)).catch(() => {})); // one write at a time
       if (now - renewedAt >= RENEW_MS) renewedAt = now;
       const rows = await sql`SELECT DISTINCT link_id FROM live_watches WHERE instance <> ${instance} AND until > ${now}`;
       const ids = new Set<string>(rows.map((r: { link_id: string }) => r.link_id));
@@ -95,13 +99,20 @@ export async function startLiveRelay(sql: Pg, publish: (batch: LiveBatch) => voi
     watchHere(watch) {
       here = watch;
       tell();
-      void writeWatches(false)
-        .then(() => sql.notify(WATCH_CHANNEL, instance))
-        .catch(() => {});
+      // Streams coming and going in a burst make one write and one NOTIFY, one at a time.
+      clearTimeout(debounce);
+      debounce = setTimeout(() => {
+        writing = writing
+          .then(() => writeWatches(false))
+          .then(() => sql.notify(WATCH_CHANNEL, instance))
+          .catch(() => {});
+      }, WATCH_DEBOUNCE_MS);
     },
     async stop() {
       stopped = true;
       clearTimeout(timer);
+      clearTimeout(debounce);
+      await writing;
       await subscription.unlisten().catch(() => {});
       await watchSubscription.unlisten().catch(() => {});
       await sql`DELETE FROM live_watches WHERE instance = ${instance}`.catch(() => {});

@@ -16,6 +16,8 @@ export function outboxWriter(db: Database): (events: readonly OutboxEvent[]) => 
   };
 }
 
+/** Deliveries pruned in one write. */
+const PRUNE_PAGE = 1_000;
 /** With nothing expired, the expiry mark is moved this seldom (a write). */
 const MARK_EVERY_MS = 60_000;
 
@@ -88,12 +90,9 @@ export function sqliteEvents(db: Database): Synchronous<EventStore> {
       if (sets.length === 0) return db.query<{ n: number }, [number]>("SELECT COUNT(*) AS n FROM webhooks WHERE id = ?").get(id)!.n > 0;
       return db.query<void, (string | number | null)[]>(`UPDATE webhooks SET ${sets.map(([c]) => `${c} = ?`).join(", ")} WHERE id = ?`).run(...sets.map(([, v]) => v), id).changes > 0;
     },
-    removeWebhook(id) {
-      return db.transaction(() => {
-        db.query<void, [number]>("DELETE FROM webhook_deliveries WHERE webhook_id = ?").run(id);
-        return db.query<void, [number]>("DELETE FROM webhooks WHERE id = ?").run(id).changes > 0;
-      }).immediate();
-    },
+    // The webhook only: its delivery log (up to a week of bodies) goes by prune(), a page at a
+    // time, rather than in one long write on the click thread's connection.
+    removeWebhook: (id) => db.query<void, [number]>("DELETE FROM webhooks WHERE id = ?").run(id).changes > 0,
     deliveries(webhookId, before, limit) {
       return db.query<Record<string, unknown>, [number, number, number]>(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE webhook_id = ? AND id < ? ORDER BY id DESC LIMIT ?`)
         .all(webhookId, before ?? Number.MAX_SAFE_INTEGER, limit).map(toDelivery);
@@ -129,14 +128,14 @@ export function sqliteEvents(db: Database): Synchronous<EventStore> {
       if (!row) return null;
       const hook = db.query<Record<string, unknown>, [number]>(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE id = ? AND enabled = 1`).get(webhookId);
       if (!hook) return null;
-      return { delivery: toDelivery(row), body: row.body as string, webhook: toWebhook(hook) };
+      return { delivery: toDelivery(row), body: row.body as string, webhook: toWebhook(hook), lease: now + leaseMs };
     },
-    finish(d, r) {
+    finish(d, r, lease) {
       db.transaction(() => {
-        db.query<void, [string, number, number, number, number | null, string | null, number, number]>(
+        db.query<void, [string, number, number, number, number | null, string | null, number, number, number | null]>(
           `UPDATE webhook_deliveries SET state = ?, attempts = attempts + 1, first_attempt_at = COALESCE(first_attempt_at, ?), last_attempt_at = ?, next_at = ?,
-             response_code = ?, error = ?, claimed_until = 0 WHERE id = ? AND webhook_id = ?`,
-        ).run(r.state, r.at, r.at, r.nextAt, r.responseCode, r.error, d.id, d.webhookId);
+             response_code = ?, error = ?, claimed_until = 0 WHERE id = ? AND webhook_id = ? AND (?9 IS NULL OR claimed_until = ?9)`,
+        ).run(r.state, r.at, r.at, r.nextAt, r.responseCode, r.error, d.id, d.webhookId, lease ?? null);
         if (r.disable !== null) db.query<void, [string, number]>("UPDATE webhooks SET enabled = 0, disabled_reason = ? WHERE id = ?").run(r.disable, d.webhookId);
       }).immediate();
     },
@@ -148,7 +147,12 @@ export function sqliteEvents(db: Database): Synchronous<EventStore> {
       return sweep.immediate(now, announce);
     },
     prune(before) {
-      db.query<void, [number]>("DELETE FROM webhook_deliveries WHERE created_at < ? AND state <> 'pending'").run(before);
+      // In pages, each its own short write: a week of a busy webhook's log is gigabytes.
+      const page = db.query<void, [number]>(
+        `DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM webhook_deliveries
+           WHERE (created_at < ? AND state <> 'pending') OR webhook_id NOT IN (SELECT id FROM webhooks) LIMIT ${PRUNE_PAGE})`,
+      );
+      while (page.run(before).changes === PRUNE_PAGE);
     },
   };
 }

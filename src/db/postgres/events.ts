@@ -92,7 +92,18 @@ export function postgresEvents(sql: Pg): EventStore {
           open.set(num(r.webhook_id), { id: num(r.id), webhookId: num(r.webhook_id), body: r.body, clicks: num(r.clicks) });
         }
         const planned = plan({ events, webhooks, tagsOf, open });
-        for (const d of planned.inserts) await insertDelivery(tx, d, d.type === "link.clicks");
+        // One statement for the page (a backlog of a bulk import's link.created is thousands of rows).
+        const rows = planned.inserts;
+        if (rows.length > 0) {
+          await tx`
+            INSERT INTO webhook_deliveries (webhook_id, message_id, type, created_at, body, clicks, next_at, joinable)
+            SELECT w, m, t, c, b, n, c, j FROM unnest(${sql.array(rows.map((d) => d.webhookId), "INT8")}::int8[], ${sql.array(rows.map((d) => d.messageId), "TEXT")}::text[],
+                                               ${sql.array(rows.map((d) => d.type), "TEXT")}::text[], ${sql.array(rows.map((d) => d.createdAt), "INT8")}::int8[],
+                                               ${sql.array(rows.map((d) => d.body), "TEXT")}::text[], ${sql.array(rows.map((d) => d.clicks), "INT8")}::int8[],
+                                               ${sql.array(rows.map((d) => (d.type === "link.clicks" ? 1 : 0)), "INT2")}::int2[])
+              WITH ORDINALITY AS v(w, m, t, c, b, n, j, o)
+            ORDER BY o`;
+        }
         for (const g of planned.grown) await tx`UPDATE webhook_deliveries SET body = ${g.body}, clicks = ${g.clicks} WHERE id = ${g.id}`;
         await tx`DELETE FROM events WHERE seq = ANY(${sql.array(events.map((e) => e.seq), "INT8")})`;
         return events.length;

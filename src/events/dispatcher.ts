@@ -11,12 +11,13 @@ import { linkGone } from "./payloads.ts";
 import type { Send } from "./sender.ts";
 import { signedHeaders } from "./signing.ts";
 import type { AttemptResult, Claimed, EventStore } from "./store.ts";
-import { DELIVERY_LOG_MS } from "../db/shared/event-rows.ts";
 
 /** A claim lasts the longest send and a margin: an instance that died mid-send leaves it this long. */
 export const LEASE_MS = 30_000;
 /** link.clicks goes to one webhook at most once a second (clicks arriving meanwhile join the next). */
 export const CLICKS_EVERY_MS = 1_000;
+/** How long the delivery log keeps a delivery (README: Webhooks). */
+export const DELIVERY_LOG_MS = 7 * 24 * 3_600_000;
 const FAN_OUT_PAGE = 500;
 const PRUNE_EVERY_MS = 3_600_000;
 /** Without a link.gone webhook the expiry mark still moves, once a minute: a new one hears no old news. */

@@ -62,6 +62,3 @@ export function webhookColumns(c: WebhookChanges): [string, string | number | nu
   if (c.disabledReason !== undefined) sets.push(["disabled_reason", c.disabledReason]);
   return sets;
 }
-
-/** How long the delivery log keeps a delivery (README: Webhooks). */
-export const DELIVERY_LOG_MS = 7 * 24 * 3_600_000;

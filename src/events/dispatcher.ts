@@ -10,7 +10,7 @@ import { planFanOut } from "./fan-out.ts";
 import { linkGone } from "./payloads.ts";
 import type { Send } from "./sender.ts";
 import { signedHeaders } from "./signing.ts";
-import type { AttemptResult, Claimed, EventStore } from "./store.ts";
+import { EXPIRY_MARK_EVERY_MS, type AttemptResult, type Claimed, type EventStore } from "./store.ts";
 
 /** A claim lasts the longest send and a margin: an instance that died mid-send leaves it this long. */
 export const LEASE_MS = 30_000;
@@ -20,8 +20,6 @@ export const CLICKS_EVERY_MS = 1_000;
 export const DELIVERY_LOG_MS = 7 * 24 * 3_600_000;
 const FAN_OUT_PAGE = 500;
 const PRUNE_EVERY_MS = 3_600_000;
-/** Without a link.gone webhook the expiry mark still moves, once a minute: a new one hears no old news. */
-const UNWANTED_SWEEP_MS = 60_000;
 
 export type DispatcherOptions = {
   store: EventStore;
@@ -88,7 +86,8 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
       const now = o.now();
       const wanted = await o.store.wantedTypes();
       if (wanted.includes("link.gone")) await o.store.sweepExpired(now, (links) => links.map((l) => linkGone(l.id, "expired", l.tags, l.expiresAt)));
-      else if (now - sweptAt >= UNWANTED_SWEEP_MS) {
+      // Without a link.gone webhook the mark still moves: a new one hears no old news.
+      else if (now - sweptAt >= EXPIRY_MARK_EVERY_MS) {
         sweptAt = now;
         await o.store.sweepExpired(now, () => []);
       }

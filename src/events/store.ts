@@ -27,6 +27,9 @@ export type AttemptResult = {
   disable: string | null;
 };
 
+/** With nothing expired, sweepExpired moves its mark (a write) this seldom; the dispatcher sweeps no more often when no one wants link.gone. */
+export const EXPIRY_MARK_EVERY_MS = 60_000;
+
 export type EventStore = {
   createWebhook(webhook: NewWebhook): MaybePromise<WebhookWithSecret>;
   webhooks(): MaybePromise<WebhookSummary[]>;

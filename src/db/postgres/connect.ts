@@ -43,7 +43,8 @@ export function numOrNull(value: unknown): number | null {
 /** `?` placeholders (the SQL both engines share) as PostgreSQL's $1, $2, … in order. */
 export function numbered(sql: string): string {
   let n = 0;
-  return sql.replace(/\?/g, () => `$${++n}`);
+  // "?" is the next parameter; "?3" is the third, as SQLite numbers them.
+  return sql.replace(/\?(\d*)/g, (_, index: string) => `$${index === "" ? ++n : index}`);
 }
 
 /** The server's SQLSTATE of an error, or "" (Bun's own errors, such as a refused connection, have none). */

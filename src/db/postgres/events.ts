@@ -5,10 +5,13 @@
 // instance that died runs out and the delivery is sent again (at least once).
 
 import type { TransactionSQL } from "bun";
-import type { EventStore, OpenClicks } from "../../events/store.ts";
+import { EXPIRY_MARK_EVERY_MS, type EventStore, type OpenClicks } from "../../events/store.ts";
 import type { EventType, OutboxEvent, StoredEvent, Webhook } from "../../events/types.ts";
-import { DELIVERY_COLUMNS, webhookColumns, eventValues, toDelivery, toEvent, toSummary, toWebhook, WEBHOOK_COLUMNS, WEBHOOK_SUMMARY_SQL } from "../shared/event-rows.ts";
-import { num, type Pg } from "./connect.ts";
+import {
+  CLAIM_SQL, DELIVERY_COLUMNS, DUE_SQL, eventValues, EXPIRED_SQL, FINISH_SQL, groupTags, OPEN_BUNDLES_SQL, PRUNE_PAGE, PRUNE_SQL, toDelivery, toEvent, toSummary, toWebhook,
+  WEBHOOK_COLUMNS, WEBHOOK_SUMMARY_SQL, webhookColumns,
+} from "../shared/event-rows.ts";
+import { num, numbered, type Pg } from "./connect.ts";
 
 /** Writes events inside the caller's transaction. */
 export async function writeEventsIn(tx: TransactionSQL, sql: Pg, events: readonly OutboxEvent[]): Promise<void> {
@@ -20,10 +23,11 @@ export async function writeEventsIn(tx: TransactionSQL, sql: Pg, events: readonl
                          ${sql.array(rows.map((r) => r[2]), "TEXT")}::text[], ${sql.array(rows.map((r) => r[3]), "INT8")}::int8[], ${sql.array(rows.map((r) => r[4]), "TEXT")}::text[])`;
 }
 
-/** Deliveries pruned in one statement. */
-const PRUNE_PAGE = 1_000;
-/** With nothing expired, the expiry mark is moved this seldom (a write). */
-const MARK_EVERY_MS = 60_000;
+const DUE = numbered(DUE_SQL);
+const CLAIM = numbered(CLAIM_SQL);
+const FINISH = numbered(FINISH_SQL);
+const PRUNE = numbered(PRUNE_SQL);
+const EXPIRED = numbered(EXPIRED_SQL);
 
 export function postgresEvents(sql: Pg): EventStore {
   /** `joinable`: a link.clicks bundle of the fan-out, which later clicks join until it is first sent (never a redelivery). */
@@ -77,18 +81,13 @@ export function postgresEvents(sql: Pg): EventStore {
         if (events.length === 0) return 0;
         const webhooks: Webhook[] = (await tx.unsafe(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE enabled = 1`)).map(toWebhook);
         const untagged = [...new Set(events.filter((e) => e.tags === null && e.linkId !== null).map((e) => e.linkId!))];
-        const tagsOf = new Map<string, string[]>();
-        if (webhooks.some((w) => w.tag !== null) && untagged.length > 0) {
-          for (const r of await tx`SELECT l.id, t.tag FROM links l JOIN link_tags t ON t.link_seq = l.seq WHERE l.id = ANY(${sql.array(untagged, "TEXT")}) ORDER BY t.tag`) {
-            tagsOf.set(r.id, [...(tagsOf.get(r.id) ?? []), r.tag]);
-          }
-        }
+        const tagsOf =
+          webhooks.some((w) => w.tag !== null) && untagged.length > 0
+            ? groupTags((await tx`SELECT l.id, t.tag FROM links l JOIN link_tags t ON t.link_seq = l.seq WHERE l.id = ANY(${sql.array(untagged, "TEXT")}) ORDER BY t.tag`) as { id: string; tag: string }[], (r) => r.id)
+            : new Map<string, string[]>();
         // Locked: an instance claiming one of these for sending waits, then finds it grown.
         const open = new Map<number, OpenClicks>();
-        for (const r of await tx`
-          SELECT d.id, d.webhook_id, d.body, d.clicks FROM webhooks w JOIN webhook_deliveries d ON d.id = (SELECT MAX(id) FROM webhook_deliveries WHERE webhook_id = w.id)
-          WHERE w.enabled = 1 AND d.joinable = 1 AND d.state = 'pending' AND d.attempts = 0 AND d.claimed_until = 0
-          FOR UPDATE OF d`) {
+        for (const r of await tx.unsafe(`${OPEN_BUNDLES_SQL} FOR UPDATE OF d`)) {
           open.set(num(r.webhook_id), { id: num(r.id), webhookId: num(r.webhook_id), body: r.body, clicks: num(r.clicks) });
         }
         const planned = plan({ events, webhooks, tagsOf, open });
@@ -109,20 +108,11 @@ export function postgresEvents(sql: Pg): EventStore {
         return events.length;
       }),
     async due(now) {
-      const rows = await sql`
-        SELECT w.id, d.type FROM webhooks w JOIN webhook_deliveries d ON d.id = (SELECT id FROM webhook_deliveries WHERE webhook_id = w.id AND state = 'pending' ORDER BY id LIMIT 1)
-        WHERE w.enabled = 1 AND d.next_at <= ${now} AND d.claimed_until <= ${now}`;
+      const rows = await sql.unsafe(DUE, [now]);
       return rows.map((r: { id: string; type: EventType }) => ({ webhookId: num(r.id), type: r.type }));
     },
     async claim(webhookId, now, leaseMs) {
-      // READ COMMITTED re-checks the WHERE on the row after waiting for its lock: of two instances
-      // claiming at once, the second finds claimed_until moved and gets nothing.
-      const [row] = await sql.unsafe(
-        `UPDATE webhook_deliveries SET claimed_until = $3 + $2
-         WHERE id = (SELECT id FROM webhook_deliveries WHERE webhook_id = $1 AND state = 'pending' ORDER BY id LIMIT 1) AND state = 'pending' AND next_at <= $3 AND claimed_until <= $3
-         RETURNING ${DELIVERY_COLUMNS}, body`,
-        [webhookId, leaseMs, now],
-      );
+      const [row] = await sql.unsafe(CLAIM, [webhookId, leaseMs, now]);
       if (!row) return null;
       const [hook] = await sql.unsafe(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE id = $1 AND enabled = 1`, [webhookId]);
       if (!hook) return null;
@@ -130,27 +120,21 @@ export function postgresEvents(sql: Pg): EventStore {
     },
     async finish(d, r, lease) {
       await sql.begin(async (tx) => {
-        await tx`
-          UPDATE webhook_deliveries SET state = ${r.state}, attempts = attempts + 1, first_attempt_at = COALESCE(first_attempt_at, ${r.at}), last_attempt_at = ${r.at},
-            next_at = ${r.nextAt}, response_code = ${r.responseCode}, error = ${r.error}, claimed_until = 0
-          WHERE id = ${d.id} AND webhook_id = ${d.webhookId} AND (${lease ?? null}::bigint IS NULL OR claimed_until = ${lease ?? null})`;
+        await tx.unsafe(FINISH, [r.state, r.at, r.nextAt, r.responseCode, r.error, d.id, d.webhookId, lease ?? null]);
         if (r.disable !== null) await tx`UPDATE webhooks SET enabled = 0, disabled_reason = ${r.disable} WHERE id = ${d.webhookId}`;
       });
     },
     sweepExpired: async (now, announce) => {
       // A read first: a tick with nothing expired locks nothing (the mark moves once a minute).
-      const [peek] = await sql`SELECT value, EXISTS (SELECT 1 FROM links WHERE expires_at > event_marks.value AND expires_at <= ${now}) AS any FROM event_marks WHERE name = 'expiry'`;
-      if (!peek.any && now - num(peek.value) < MARK_EVERY_MS) return 0;
+      const [peek] = await sql`SELECT value FROM event_marks WHERE name = 'expiry'`;
+      if (now - num(peek.value) < EXPIRY_MARK_EVERY_MS && (await sql.unsafe(`${EXPIRED} LIMIT 1`, [num(peek.value), now])).length === 0) return 0;
       return sql.begin(async (tx) => {
         const [mark] = await tx`SELECT value FROM event_marks WHERE name = 'expiry' FOR UPDATE`;
         const after = num(mark.value);
         if (now <= after) return 0;
-        const rows = await tx`SELECT seq, id, expires_at FROM links WHERE expires_at > ${after} AND expires_at <= ${now}`;
+        const rows = await tx.unsafe(EXPIRED, [after, now]);
         if (rows.length > 0) {
-          const tags = new Map<number, string[]>();
-          for (const r of await tx`SELECT link_seq, tag FROM link_tags WHERE link_seq = ANY(${sql.array(rows.map((r: { seq: string }) => num(r.seq)), "INT8")}) ORDER BY tag`) {
-            tags.set(num(r.link_seq), [...(tags.get(num(r.link_seq)) ?? []), r.tag]);
-          }
+          const tags = groupTags((await tx`SELECT link_seq, tag FROM link_tags WHERE link_seq = ANY(${sql.array(rows.map((r: { seq: string }) => num(r.seq)), "INT8")}) ORDER BY tag`) as { link_seq: string; tag: string }[], (r) => num(r.link_seq));
           await writeEventsIn(tx, sql, announce(rows.map((r: { seq: string; id: string; expires_at: string }) => ({ id: r.id, tags: tags.get(num(r.seq)) ?? [], expiresAt: num(r.expires_at) }))));
         }
         await tx`UPDATE event_marks SET value = ${now} WHERE name = 'expiry'`;
@@ -158,12 +142,8 @@ export function postgresEvents(sql: Pg): EventStore {
       });
     },
     async prune(before) {
-      for (;;) {
-        const gone = await sql`
-          DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM webhook_deliveries
-            WHERE (created_at < ${before} AND state <> 'pending') OR webhook_id NOT IN (SELECT id FROM webhooks) LIMIT ${PRUNE_PAGE})`;
-        if (gone.count < PRUNE_PAGE) return;
-      }
+      // In pages, each its own short statement.
+      while ((await sql.unsafe(PRUNE, [before])).count === PRUNE_PAGE);
     },
   };
 }

@@ -17,6 +17,48 @@ export const WEBHOOK_SUMMARY_SQL = `
   LEFT JOIN webhook_deliveries l ON l.id = (SELECT MAX(id) FROM webhook_deliveries x WHERE x.webhook_id = w.id AND x.attempts > 0)`;
 export const DELIVERY_COLUMNS = "id, webhook_id, message_id, type, created_at, state, attempts, first_attempt_at, last_attempt_at, next_at, response_code, error";
 
+// The queue's rules, once for both engines (PostgreSQL's through numbered(): ?1 is $1).
+
+/** A webhook's head: its oldest pending delivery (order per webhook: nothing is sent past it). */
+const HEAD_OF = (webhook: string) => `(SELECT id FROM webhook_deliveries WHERE webhook_id = ${webhook} AND state = 'pending' ORDER BY id LIMIT 1)`;
+/** ?1 now: enabled webhooks whose head is due and not claimed, with its type. */
+export const DUE_SQL = `SELECT w.id, d.type FROM webhooks w JOIN webhook_deliveries d ON d.id = ${HEAD_OF("w.id")}
+  WHERE w.enabled = 1 AND d.next_at <= ?1 AND d.claimed_until <= ?1`;
+/**
+ * ?1 webhook, ?2 lease ms, ?3 now: claims the head if it is due and free. PostgreSQL re-checks the
+ * WHERE on the row after waiting for its lock: of two instances claiming at once, one gets it.
+ */
+export const CLAIM_SQL = `UPDATE webhook_deliveries SET claimed_until = ?3 + ?2
+  WHERE id = ${HEAD_OF("?1")} AND state = 'pending' AND next_at <= ?3 AND claimed_until <= ?3
+  RETURNING ${DELIVERY_COLUMNS}, body`;
+/** ?1 state, ?2 at, ?3 next at, ?4 response code, ?5 error, ?6 delivery, ?7 webhook, ?8 lease or NULL: an attempt, recorded only while its claim holds. */
+export const FINISH_SQL = `UPDATE webhook_deliveries SET state = ?1, attempts = attempts + 1, first_attempt_at = COALESCE(first_attempt_at, ?2), last_attempt_at = ?2,
+    next_at = ?3, response_code = ?4, error = ?5, claimed_until = 0
+  WHERE id = ?6 AND webhook_id = ?7 AND (CAST(?8 AS BIGINT) IS NULL OR claimed_until = ?8)`;
+/** Each enabled webhook's newest delivery, when later clicks may still join it: a fan-out bundle never sent nor claimed. */
+export const OPEN_BUNDLES_SQL = `SELECT d.id, d.webhook_id, d.body, d.clicks FROM webhooks w
+  JOIN webhook_deliveries d ON d.id = (SELECT MAX(id) FROM webhook_deliveries WHERE webhook_id = w.id)
+  WHERE w.enabled = 1 AND d.joinable = 1 AND d.state = 'pending' AND d.attempts = 0 AND d.claimed_until = 0`;
+/** Deliveries one prune statement deletes at most: a week of a busy webhook's log is gigabytes. */
+export const PRUNE_PAGE = 1_000;
+/** ?1 cut: a page of the log past its 7 days (no longer pending), or of removed webhooks. */
+export const PRUNE_SQL = `DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM webhook_deliveries
+  WHERE (created_at < ?1 AND state <> 'pending') OR webhook_id NOT IN (SELECT id FROM webhooks) LIMIT ${PRUNE_PAGE})`;
+/** ?1 mark, ?2 now: links that expired since the mark. */
+export const EXPIRED_SQL = "SELECT seq, id, expires_at FROM links WHERE expires_at > ?1 AND expires_at <= ?2";
+
+/** Rows of (key, tag) as each key's tags. */
+export function groupTags<R extends { tag: string }, K>(rows: Iterable<R>, keyOf: (row: R) => K): Map<K, string[]> {
+  const out = new Map<K, string[]>();
+  for (const r of rows) {
+    const key = keyOf(r);
+    const list = out.get(key);
+    if (list) list.push(r.tag);
+    else out.set(key, [r.tag]);
+  }
+  return out;
+}
+
 export function toWebhook(r: Record<string, unknown>): WebhookWithSecret {
   return {
     id: num(r.id), url: r.url as string, events: (r.events as string).split(" ").filter(Boolean) as EventType[], linkId: (r.link_id as string | null) ?? null,

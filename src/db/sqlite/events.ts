@@ -3,10 +3,13 @@
 // claims only keep its own sends apart.
 
 import type { Database } from "bun:sqlite";
-import type { EventStore } from "../../events/store.ts";
+import { EXPIRY_MARK_EVERY_MS, type EventStore, type OpenClicks } from "../../events/store.ts";
 import type { EventType, OutboxEvent } from "../../events/types.ts";
 import type { Synchronous } from "../../util/maybe.ts";
-import { DELIVERY_COLUMNS, webhookColumns, eventValues, toDelivery, toEvent, toSummary, toWebhook, WEBHOOK_COLUMNS, WEBHOOK_SUMMARY_SQL } from "../shared/event-rows.ts";
+import {
+  CLAIM_SQL, DELIVERY_COLUMNS, DUE_SQL, eventValues, EXPIRED_SQL, FINISH_SQL, groupTags, OPEN_BUNDLES_SQL, PRUNE_PAGE, PRUNE_SQL, toDelivery, toEvent, toSummary, toWebhook,
+  WEBHOOK_COLUMNS, WEBHOOK_SUMMARY_SQL, webhookColumns,
+} from "../shared/event-rows.ts";
 
 /** Writes events inside the caller's transaction. */
 export function outboxWriter(db: Database): (events: readonly OutboxEvent[]) => void {
@@ -15,11 +18,6 @@ export function outboxWriter(db: Database): (events: readonly OutboxEvent[]) => 
     for (const e of events) insert.run(...eventValues(e));
   };
 }
-
-/** Deliveries pruned in one write. */
-const PRUNE_PAGE = 1_000;
-/** With nothing expired, the expiry mark is moved this seldom (a write). */
-const MARK_EVERY_MS = 60_000;
 
 export function sqliteEvents(db: Database): Synchronous<EventStore> {
   const write = outboxWriter(db);
@@ -32,7 +30,7 @@ export function sqliteEvents(db: Database): Synchronous<EventStore> {
   const insertDelivery = db.query<{ id: number }, [number, string, string, number, string, number, number, number]>(
     "INSERT INTO webhook_deliveries (webhook_id, message_id, type, created_at, body, clicks, next_at, joinable) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
   );
-  const head = `SELECT id FROM webhook_deliveries WHERE webhook_id = w.id AND state = 'pending' ORDER BY id LIMIT 1`;
+  const expired = db.query<{ seq: number; id: string; expires_at: number }, [number, number]>(EXPIRED_SQL);
 
   // Events fanned out are deleted: the outbox holds only what is still to be fanned out.
   const fanOut = db.transaction((plan: Parameters<EventStore["fanOut"]>[0], limit: number): number => {
@@ -40,17 +38,12 @@ export function sqliteEvents(db: Database): Synchronous<EventStore> {
     if (events.length === 0) return 0;
     const webhooks = enabled.all().map(toWebhook);
     const untagged = [...new Set(events.filter((e) => e.tags === null && e.linkId !== null).map((e) => e.linkId!))];
-    const tagsOf = new Map<string, string[]>();
-    if (webhooks.some((w) => w.tag !== null) && untagged.length > 0) {
-      for (const r of db.query<{ id: string; tag: string }, [string]>("SELECT l.id, t.tag FROM links l JOIN link_tags t ON t.link_seq = l.seq WHERE l.id IN (SELECT value FROM json_each(?))").all(JSON.stringify(untagged))) {
-        tagsOf.set(r.id, [...(tagsOf.get(r.id) ?? []), r.tag]);
-      }
-    }
-    const open = new Map<number, { id: number; webhookId: number; body: string; clicks: number }>();
-    for (const r of db.query<{ id: number; webhook_id: number; body: string; clicks: number }, []>(
-      `SELECT d.id, d.webhook_id, d.body, d.clicks FROM webhooks w JOIN webhook_deliveries d ON d.id = (SELECT MAX(id) FROM webhook_deliveries WHERE webhook_id = w.id)
-       WHERE w.enabled = 1 AND d.joinable = 1 AND d.state = 'pending' AND d.attempts = 0 AND d.claimed_until = 0`,
-    ).all()) open.set(r.webhook_id, { id: r.id, webhookId: r.webhook_id, body: r.body, clicks: r.clicks });
+    const tagsOf =
+      webhooks.some((w) => w.tag !== null) && untagged.length > 0
+        ? groupTags(db.query<{ id: string; tag: string }, [string]>("SELECT l.id, t.tag FROM links l JOIN link_tags t ON t.link_seq = l.seq WHERE l.id IN (SELECT value FROM json_each(?))").all(JSON.stringify(untagged)), (r) => r.id)
+        : new Map<string, string[]>();
+    const open = new Map<number, OpenClicks>();
+    for (const r of db.query<{ id: number; webhook_id: number; body: string; clicks: number }, []>(OPEN_BUNDLES_SQL).all()) open.set(r.webhook_id, { id: r.id, webhookId: r.webhook_id, body: r.body, clicks: r.clicks });
     const planned = plan({ events, webhooks, tagsOf, open });
     for (const d of planned.inserts) insertDelivery.get(d.webhookId, d.messageId, d.type, d.createdAt, d.body, d.clicks, d.createdAt, d.type === "link.clicks" ? 1 : 0);
     for (const g of planned.grown) db.query<void, [string, number, number]>("UPDATE webhook_deliveries SET body = ?, clicks = ? WHERE id = ?").run(g.body, g.clicks, g.id);
@@ -61,12 +54,9 @@ export function sqliteEvents(db: Database): Synchronous<EventStore> {
   const sweep = db.transaction((now: number, announce: Parameters<EventStore["sweepExpired"]>[1]): number => {
     const after = mark.get("expiry")!.value;
     if (now <= after) return 0;
-    const rows = db.query<{ seq: number; id: string; expires_at: number }, [number, number]>("SELECT seq, id, expires_at FROM links WHERE expires_at > ? AND expires_at <= ?").all(after, now);
-    const tags = new Map<number, string[]>();
+    const rows = expired.all(after, now);
     if (rows.length > 0) {
-      for (const r of db.query<{ link_seq: number; tag: string }, [string]>("SELECT link_seq, tag FROM link_tags WHERE link_seq IN (SELECT value FROM json_each(?)) ORDER BY tag").all(JSON.stringify(rows.map((r) => r.seq)))) {
-        tags.set(r.link_seq, [...(tags.get(r.link_seq) ?? []), r.tag]);
-      }
+      const tags = groupTags(db.query<{ link_seq: number; tag: string }, [string]>("SELECT link_seq, tag FROM link_tags WHERE link_seq IN (SELECT value FROM json_each(?)) ORDER BY tag").all(JSON.stringify(rows.map((r) => r.seq))), (r) => r.link_seq);
       write(announce(rows.map((r) => ({ id: r.id, tags: tags.get(r.seq) ?? [], expiresAt: r.expires_at }))));
     }
     setMark.run(now, "expiry");
@@ -115,16 +105,10 @@ export function sqliteEvents(db: Database): Synchronous<EventStore> {
     },
     fanOut: (plan, limit) => fanOut.immediate(plan, limit),
     due(now) {
-      return db.query<{ id: number; type: EventType }, [number]>(
-        `SELECT w.id, d.type FROM webhooks w JOIN webhook_deliveries d ON d.id = (${head}) WHERE w.enabled = 1 AND d.next_at <= ?1 AND d.claimed_until <= ?1`,
-      ).all(now).map((r) => ({ webhookId: r.id, type: r.type }));
+      return db.query<{ id: number; type: EventType }, [number]>(DUE_SQL).all(now).map((r) => ({ webhookId: r.id, type: r.type }));
     },
     claim(webhookId, now, leaseMs) {
-      const row = db.query<Record<string, unknown>, [number, number, number]>(
-        `UPDATE webhook_deliveries SET claimed_until = ?3 + ?2
-         WHERE id = (SELECT id FROM webhook_deliveries WHERE webhook_id = ?1 AND state = 'pending' ORDER BY id LIMIT 1) AND next_at <= ?3 AND claimed_until <= ?3
-         RETURNING ${DELIVERY_COLUMNS}, body`,
-      ).get(webhookId, leaseMs, now);
+      const row = db.query<Record<string, unknown>, [number, number, number]>(CLAIM_SQL).get(webhookId, leaseMs, now);
       if (!row) return null;
       const hook = db.query<Record<string, unknown>, [number]>(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE id = ? AND enabled = 1`).get(webhookId);
       if (!hook) return null;
@@ -132,26 +116,19 @@ export function sqliteEvents(db: Database): Synchronous<EventStore> {
     },
     finish(d, r, lease) {
       db.transaction(() => {
-        db.query<void, [string, number, number, number, number | null, string | null, number, number, number | null]>(
-          `UPDATE webhook_deliveries SET state = ?, attempts = attempts + 1, first_attempt_at = COALESCE(first_attempt_at, ?), last_attempt_at = ?, next_at = ?,
-             response_code = ?, error = ?, claimed_until = 0 WHERE id = ? AND webhook_id = ? AND (?9 IS NULL OR claimed_until = ?9)`,
-        ).run(r.state, r.at, r.at, r.nextAt, r.responseCode, r.error, d.id, d.webhookId, lease ?? null);
+        db.query<void, (string | number | null)[]>(FINISH_SQL).run(r.state, r.at, r.nextAt, r.responseCode, r.error, d.id, d.webhookId, lease ?? null);
         if (r.disable !== null) db.query<void, [string, number]>("UPDATE webhooks SET enabled = 0, disabled_reason = ? WHERE id = ?").run(r.disable, d.webhookId);
       }).immediate();
     },
     sweepExpired(now, announce) {
       // A read first: a tick with nothing expired takes no write lock (the mark moves once a minute).
       const after = mark.get("expiry")!.value;
-      const any = db.query<{ one: number }, [number, number]>("SELECT 1 AS one FROM links WHERE expires_at > ? AND expires_at <= ? LIMIT 1").get(after, now);
-      if (any === null && now - after < MARK_EVERY_MS) return 0;
+      if (now - after < EXPIRY_MARK_EVERY_MS && expired.get(after, now) === null) return 0;
       return sweep.immediate(now, announce);
     },
     prune(before) {
-      // In pages, each its own short write: a week of a busy webhook's log is gigabytes.
-      const page = db.query<void, [number]>(
-        `DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM webhook_deliveries
-           WHERE (created_at < ? AND state <> 'pending') OR webhook_id NOT IN (SELECT id FROM webhooks) LIMIT ${PRUNE_PAGE})`,
-      );
+      // In pages, each its own short write.
+      const page = db.query<void, [number]>(PRUNE_SQL);
       while (page.run(before).changes === PRUNE_PAGE);
     },
   };

@@ -20,6 +20,9 @@ let again = false;
 let stopped = false;
 let wanted = "";
 let saidAt = 0;
+/** How often the thread looks at the outbox and the queues without being poked (another instance's events, retries due). */
+const TICK_MS = 500;
+/** The sign that webhooks changed is given again this often: a read of the click thread that failed must not leave it behind for good. */
 const SAY_AGAIN_MS = 10_000;
 
 async function init(o: DeliveryInit): Promise<void> {
@@ -38,15 +41,12 @@ async function init(o: DeliveryInit): Promise<void> {
   let lastError = "";
   const round = async () => {
     try {
-      const types = (await store.wantedTypes()).sort();
-      // Said when they change, and again now and then: a read of the click thread that failed
-      // (a pool away for a moment) must not leave it behind for good.
-      if (types.join(" ") !== wanted || Date.now() - saidAt >= SAY_AGAIN_MS) {
-        wanted = types.join(" ");
+      const types = (await dispatcher!.tick()).sort().join(" ");
+      if (types !== wanted || Date.now() - saidAt >= SAY_AGAIN_MS) {
+        wanted = types;
         saidAt = Date.now();
-        post({ wants: types });
+        post({ webhooksChanged: true });
       }
-      await dispatcher!.tick();
       lastError = "";
     } catch (err) {
       // The database busy or away: said once, tried again next tick.
@@ -68,7 +68,7 @@ async function init(o: DeliveryInit): Promise<void> {
       if (again) {
         again = false;
         run();
-      } else if (!stopped) timer = setTimeout(run, o.tickMs);
+      } else if (!stopped) timer = setTimeout(run, TICK_MS);
     });
   };
   pokeNow = run;

@@ -138,8 +138,7 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
   try {
     delivery = await startDelivery(
       { database: config.dbPath, databasePassword, allowPrivate: config.webhookAllowPrivate, logFormat: config.logFormat, userAgent: `shortener/${VERSION} (webhooks)` },
-      // Only a sign that they changed: what they are now is read here (wants.ts wantsRefresher);
-      // a read that fails is tried again with the thread's next sign (every 10 s).
+      // A read that fails is tried again with the thread's next sign (every 10 s at most).
       () => void refreshWants().catch(() => {}),
     );
     // Before the first request: a change made then already writes the events webhooks want.

@@ -1,20 +1,16 @@
 // The click thread's side of webhook delivery: starts the delivery thread (src/events-thread.ts),
-// pokes it when something was written to the outbox, and hears from it which event types the
-// enabled webhooks want (changed by another process too: `shortener webhook add`, other instances).
+// pokes it when something was written to the outbox, and hears from it when what the enabled
+// webhooks want may have changed (by another process too: `shortener webhook add`, other instances).
 
 import { threadEntry } from "../util/thread-entry.ts";
 import type { DeliveryInit, FromDelivery, ToDelivery } from "./thread-protocol.ts";
-import type { EventType } from "./types.ts";
-
-/** How often the thread looks at the outbox and the queues without being poked (another instance's events, retries due). */
-export const DELIVERY_TICK_MS = 500;
 
 export type DeliveryThread = {
   poke(): void;
   close(): Promise<void>;
 };
 
-export function startDelivery(init: Omit<DeliveryInit, "tickMs"> & { tickMs?: number }, onWants: (types: EventType[]) => void): Promise<DeliveryThread> {
+export function startDelivery(init: DeliveryInit, onWebhooksChanged: () => void): Promise<DeliveryThread> {
   const worker = new Worker(threadEntry("events-thread.ts"));
   let onClosed: (() => void) | null = null;
   return new Promise((resolve, reject) => {
@@ -27,7 +23,7 @@ export function startDelivery(init: Omit<DeliveryInit, "tickMs"> & { tickMs?: nu
       if ("failed" in msg) {
         worker.terminate();
         reject(new Error(msg.failed));
-      } else if ("wants" in msg) onWants(msg.wants);
+      } else if ("webhooksChanged" in msg) onWebhooksChanged();
       else if ("closed" in msg) onClosed?.();
       else
         resolve({
@@ -45,6 +41,6 @@ export function startDelivery(init: Omit<DeliveryInit, "tickMs"> & { tickMs?: nu
             }),
         });
     };
-    worker.postMessage({ init: { tickMs: DELIVERY_TICK_MS, ...init } } satisfies ToDelivery);
+    worker.postMessage({ init } satisfies ToDelivery);
   });
 }

@@ -5,6 +5,7 @@
 // through options, so that retries and backoff can be tested without waiting.
 
 import type { Logger } from "../log.ts";
+import type { EventType } from "./types.ts";
 import { nextAttempt, retryAfterMs } from "./backoff.ts";
 import { planFanOut } from "./fan-out.ts";
 import { linkGone } from "./payloads.ts";
@@ -33,8 +34,8 @@ export type DispatcherOptions = {
 };
 
 export type Dispatcher = {
-  /** One round: sweep, fan out, start the sends that are due. Resolves when the sends are started. */
-  tick(): Promise<void>;
+  /** One round: sweep, fan out, start the sends that are due. Resolves, with the event types wanted, when the sends are started. */
+  tick(): Promise<EventType[]>;
   /** Resolves when every send started so far has finished (tests, shutdown). */
   idle(): Promise<void>;
 };
@@ -97,6 +98,7 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
         prunedAt = now;
         await o.store.prune(now - DELIVERY_LOG_MS);
       }
+      return wanted;
     },
     async idle() {
       while (sending.size > 0) await Promise.all([...sending.values()]);

@@ -45,7 +45,9 @@ type Stream = {
 };
 
 const encoder = new TextEncoder();
-const frame = (event: string, data: unknown) => encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+/** One Server-Sent Event. */
+const frameText = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+const frame = (event: string, data: unknown) => encoder.encode(frameText(event, data));
 
 /** `onWatchChange`: the watched set changed (told to the recorder, and to other instances). */
 export function createLiveHub(onWatchChange: (watch: { ids: string[]; all: boolean }) => void, now: () => number = Date.now): LiveHub {
@@ -140,7 +142,7 @@ export function createLiveHub(onWatchChange: (watch: { ids: string[]; all: boole
       // One chunk per link and batch, written once to each of its streams.
       const text = new Map<string, string>();
       const append = (linkId: string, event: string, data: unknown) => {
-        if (byLink.has(linkId)) text.set(linkId, (text.get(linkId) ?? "") + `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+        if (byLink.has(linkId)) text.set(linkId, (text.get(linkId) ?? "") + frameText(event, data));
       };
       for (const [linkId, visit] of batch.visits) append(linkId, "visit", { id: linkId, visit } satisfies { id: string; visit: LiveVisit });
       for (const [linkId, clicks, humans] of batch.more) append(linkId, "more", { id: linkId, clicks, humans });

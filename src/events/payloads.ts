@@ -4,6 +4,7 @@
 import type { Link } from "../links/link.ts";
 import type { Visit } from "../visits/visit.ts";
 import { isoTime } from "../util/day.ts";
+import { liveVisit } from "./live.ts";
 import type { GoneReason, OutboxEvent } from "./types.ts";
 
 /** A link as events show it: the API's Link element's plain fields; shortUrl only with --base-url (no request to take a host from). */
@@ -44,12 +45,9 @@ export function linkClicks(id: string, visits: readonly Visit[], omitted: number
   return { type: "link.clicks", linkId: id, tags: null, at, data: JSON.stringify({ clicks: visits.map(clickOf), omitted }) };
 }
 
+/** A click as webhooks get it: what the recent visits show (liveVisit), and its campaign. */
 export function clickOf(v: Visit) {
-  const route = v.route?.fallback == null && v.route ? { rule: v.route.rule, ...(v.route.variant ? { variant: v.route.variant } : {}) } : {};
-  return {
-    timestamp: isoTime(v.ts), browser: v.browser, os: v.os, device: v.device, country: v.country, referrer: v.referrer, isBot: v.isBot,
-    utmSource: v.utmSource, utmMedium: v.utmMedium, utmCampaign: v.utmCampaign, ...route,
-  };
+  return { ...liveVisit(v), utmSource: v.utmSource, utmMedium: v.utmMedium, utmCampaign: v.utmCampaign };
 }
 
 /** Click counts that announce themselves: 10, 100, 1,000, and on. */

@@ -1,7 +1,7 @@
 // Which event types some enabled webhook wants: an event nobody wants is not written at all, so
 // that a service without webhooks pays nothing for them (and a click batch writes no outbox rows).
-// Kept up to date by this process's webhook changes at once, and by a poll for other processes'
-// (`shortener webhook add`, other instances).
+// Read again after this process's webhook changes, and when the delivery thread's poll signs that
+// another process's changed them (`shortener webhook add`, other instances).
 
 import type { EventType } from "./types.ts";
 import type { MaybePromise } from "../util/maybe.ts";
@@ -11,7 +11,6 @@ export type EventWants = {
   /** Any of link.clicks, link.milestone, link.gone: what a recorded batch may have to write. */
   anyOfClicks(): boolean;
   set(types: readonly EventType[]): void;
-  types(): EventType[];
 };
 
 export function createEventWants(initial: readonly EventType[] = []): EventWants {
@@ -22,7 +21,7 @@ export function createEventWants(initial: readonly EventType[] = []): EventWants
     clicks = wanted.has("link.clicks") || wanted.has("link.milestone") || wanted.has("link.gone");
   };
   set(initial);
-  return { has: (type) => wanted.has(type), anyOfClicks: () => clicks, set, types: () => [...wanted] };
+  return { has: (type) => wanted.has(type), anyOfClicks: () => clicks, set };
 }
 
 /**

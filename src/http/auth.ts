@@ -146,6 +146,13 @@ export async function requirePrincipal(request: Request, server: PeerServer, dep
   return refuse(unauthenticated(auth));
 }
 
+/** Like requirePrincipal, and the principal must be an admin: anyone else gets 403 admin_only, saying `why`. */
+export async function requireAdmin(request: Request, server: PeerServer, deps: AuthDeps, why: string): Promise<{ ok: true; principal: Principal } | { ok: false; response: Response }> {
+  const auth = await requirePrincipal(request, server, deps);
+  if (!auth.ok || auth.principal.scope === "admin") return auth;
+  return refuse(apiError(403, "admin_only", why));
+}
+
 /** The 401 for a request that needs credentials and came without usable ones: an ended session is told so. */
 export function unauthenticated(auth: { sessionEnded: boolean }): Response {
   return auth.sessionEnded ? sessionEnded() : authRequired();

@@ -106,6 +106,20 @@ export async function readBodyText(request: Request, limit: number): Promise<Tex
   }
 }
 
+export type JsonBody = { ok: true; value: unknown } | { ok: false; status: 400 | 413 | 415; code: "bad_request" | "body_too_large" | "unsupported_media_type"; error: string };
+
+/** An application/json body within limit bytes, parsed; a client's mistake is a typed failure, never a throw. */
+export async function readJsonBody(request: Request, limit: number): Promise<JsonBody> {
+  if (mediaType(request) !== "application/json") return { ok: false, status: 415, code: "unsupported_media_type", error: "send application/json" };
+  const body = await readBodyText(request, limit);
+  if (!body.ok) return body;
+  try {
+    return { ok: true, value: JSON.parse(body.text) };
+  } catch {
+    return { ok: false, status: 400, code: "bad_request", error: "the body is not JSON" };
+  }
+}
+
 /** The media type of a request without parameters, lower-case ("" when absent). */
 export function mediaType(request: Request): string {
   return (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();

@@ -3,11 +3,11 @@
 // Admins only: an import writes links for everyone, and reaches out to the address it is given.
 
 import type { Static } from "elysia";
-import { requirePrincipal, creatorOf, type AuthDeps } from "./auth.ts";
+import { requireAdmin, creatorOf, type AuthDeps } from "./auth.ts";
 import { logAction } from "./audit.ts";
 import type { PeerServer } from "./request-origin.ts";
 import { apiError, json } from "./responses.ts";
-import { mediaType, readBodyText } from "./form-body.ts";
+import { readJsonBody } from "./form-body.ts";
 import type { SourceOptions } from "../imports/sources/index.ts";
 import { SourceError } from "../imports/source.ts";
 import { CONFLICT_POLICIES, type ConflictPolicy } from "../imports/plan.ts";
@@ -31,18 +31,11 @@ const FIELD_OF_FLAG: Record<string, string> = {
 };
 
 export async function handleStartImport(request: Request, server: PeerServer, deps: ImportsDeps): Promise<Response> {
-  const auth = await requirePrincipal(request, server, deps);
+  const auth = await requireAdmin(request, server, deps, "imports need an admin: they write links for everyone");
   if (!auth.ok) return auth.response;
-  if (auth.principal.scope !== "admin") return apiError(403, "admin_only", "imports need an admin: they write links for everyone");
-  if (mediaType(request) !== "application/json") return apiError(415, "unsupported_media_type", "send application/json");
-  const body = await readBodyText(request, MAX_REQUEST_BYTES);
+  const body = await readJsonBody(request, MAX_REQUEST_BYTES);
   if (!body.ok) return apiError(body.status, body.code, body.error);
-  let fields: Record<string, unknown>;
-  try {
-    fields = JSON.parse(body.text);
-  } catch {
-    return apiError(400, "bad_request", "the body is not JSON");
-  }
+  const fields = body.value as Record<string, unknown>;
   if (typeof fields !== "object" || fields === null || Array.isArray(fields)) return apiError(400, "bad_request", "the body must be a JSON object");
   // Loaded when an import is asked for: the sources' clients stay out of the click thread's start.
   const { openSource, SOURCES } = await import("../imports/sources/index.ts");
@@ -73,9 +66,8 @@ export async function handleStartImport(request: Request, server: PeerServer, de
 }
 
 export async function handleImportJob(request: Request, id: string, server: PeerServer, deps: ImportsDeps): Promise<Response> {
-  const auth = await requirePrincipal(request, server, deps);
+  const auth = await requireAdmin(request, server, deps, "imports need an admin");
   if (!auth.ok) return auth.response;
-  if (auth.principal.scope !== "admin") return apiError(403, "admin_only", "imports need an admin");
   const job = deps.imports.get(id);
   if (job === null) return apiError(404, "not_found", `no import ${id} (the last ten are kept until a restart)`);
   return json(200, { success: true, data: jobJson(job) });

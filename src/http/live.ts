@@ -14,10 +14,14 @@ import { apiError, linkNotFound } from "./responses.ts";
 
 export type LiveDeps = StatsDeps & { live: LiveHub };
 
-const closing = () => apiError(503, "storage_unavailable", "the service is stopping; reconnect in a moment", undefined, { "Retry-After": "5" });
-
-const tooMany = () =>
-  apiError(429, "too_many_streams", `too many live streams: at most ${MAX_STREAMS_PER_ADDRESS} from one address and ${MAX_STREAMS} in all; close one and try again`, undefined, { "Retry-After": "10" });
+/** The stream, or why the hub would not open one. */
+function answer(opened: ReturnType<LiveHub["open"]>): Response {
+  if (opened === "closed") return apiError(503, "storage_unavailable", "the service is stopping; reconnect in a moment", undefined, { "Retry-After": "5" });
+  if (opened === "too_many") {
+    return apiError(429, "too_many_streams", `too many live streams: at most ${MAX_STREAMS_PER_ADDRESS} from one address and ${MAX_STREAMS} in all; close one and try again`, undefined, { "Retry-After": "10" });
+  }
+  return opened;
+}
 
 export async function handleLive(request: Request, server: PeerServer, deps: LiveDeps): Promise<Response> {
   const id = new URL(request.url).searchParams.get("id")?.trim() ?? null;
@@ -28,16 +32,14 @@ export async function handleLive(request: Request, server: PeerServer, deps: Liv
   if (verdict === "auth_required") return authRequired();
   if (typeof verdict === "object") return verdict.refused;
   if (verdict === "not_found" || link === null) return linkNotFound(id);
-  const opened = deps.live.open({ address, linkId: link.id, ready: { id: link.id, totalClicks: link.totalClicks, humanClicks: link.humanClicks } });
-  return opened === "too_many" ? tooMany() : opened === "closed" ? closing() : opened;
+  return answer(deps.live.open({ address, linkId: link.id, ready: { id: link.id, totalClicks: link.totalClicks, humanClicks: link.humanClicks } }));
 }
 
 async function openOverview(request: Request, server: PeerServer, deps: LiveDeps, address: string, emptyId: boolean): Promise<Response> {
   if (emptyId) return apiError(400, "id_missing", "id is empty: leave it out for every link you may see, or name one", "id");
   const auth = await requirePrincipal(request, server, deps);
   if (!auth.ok) return auth.response;
-  const opened = deps.live.open({ address, linkId: null, mayCount: mayCount(auth.principal, deps), ready: {} });
-  return opened === "too_many" ? tooMany() : opened === "closed" ? closing() : opened;
+  return answer(deps.live.open({ address, linkId: null, mayCount: mayCount(auth.principal, deps), ready: {} }));
 }
 
 /**

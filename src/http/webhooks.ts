@@ -3,15 +3,14 @@
 
 import type { Config } from "../config.ts";
 import type { Blocklist } from "../links/blocklist.ts";
-import type { EventStore } from "../events/store.ts";
+import type { EventStore, WebhookChanges } from "../events/store.ts";
 import { parseWebhookFields } from "../events/webhook-fields.ts";
 import { newSecret } from "../events/signing.ts";
 import type { Delivery, WebhookSummary } from "../events/types.ts";
-import type { WebhookUrlRules } from "../events/addresses.ts";
 import { isoTime } from "../util/day.ts";
-import { requirePrincipal, type AuthDeps, type Principal } from "./auth.ts";
+import { requireAdmin, type AuthDeps } from "./auth.ts";
 import { logAction } from "./audit.ts";
-import { mediaType, MAX_BODY_BYTES, readBodyText } from "./form-body.ts";
+import { MAX_BODY_BYTES, readJsonBody } from "./form-body.ts";
 import { destinationRules } from "./destination-rules.ts";
 import { publicBase, type PeerServer } from "./request-origin.ts";
 import { apiError, badHost, fieldErrors, json } from "./responses.ts";
@@ -53,65 +52,47 @@ export function deliveryJson(d: Delivery): DeliveryJson {
   };
 }
 
-/** The admin asking, or the answer refusing them. */
-async function admin(request: Request, server: PeerServer, deps: WebhooksDeps): Promise<{ ok: true; principal: Principal } | { ok: false; response: Response }> {
-  const auth = await requirePrincipal(request, server, deps);
-  if (!auth.ok) return auth;
-  if (auth.principal.scope !== "admin") return { ok: false, response: apiError(403, "admin_only", "webhooks need an admin: they hear about every link") };
-  return auth;
-}
+const ADMIN_ONLY = "webhooks need an admin: they hear about every link";
 
-async function readJson(request: Request): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> {
-  if (mediaType(request) !== "application/json") return { ok: false, response: apiError(415, "unsupported_media_type", "send application/json") };
-  const body = await readBodyText(request, MAX_BODY_BYTES);
+/** The body's fields checked as a create (all needed) or a change takes them, or the answer refusing them. */
+async function bodyFields(request: Request, server: PeerServer, deps: WebhooksDeps, creating: boolean): Promise<{ ok: true; fields: WebhookChanges } | { ok: false; response: Response }> {
+  const body = await readJsonBody(request, MAX_BODY_BYTES);
   if (!body.ok) return { ok: false, response: apiError(body.status, body.code, body.error) };
-  try {
-    return { ok: true, value: JSON.parse(body.text) };
-  } catch {
-    return { ok: false, response: apiError(400, "bad_request", "the body is not JSON") };
-  }
-}
-
-function urlRules(request: Request, server: PeerServer, deps: WebhooksDeps): WebhookUrlRules | null {
   const base = publicBase(deps.config, server, request, deps.trusted);
-  if (base === null) return null;
+  if (base === null) return { ok: false, response: badHost() };
   const rules = destinationRules(deps, base, request, server);
-  return { ownHosts: rules.ownHosts, isBlocked: rules.isBlocked, allowPrivate: deps.config.webhookAllowPrivate };
+  const parsed = parseWebhookFields(body.value, { ownHosts: rules.ownHosts, isBlocked: rules.isBlocked, allowPrivate: deps.config.webhookAllowPrivate }, creating);
+  if (parsed.ok) return parsed;
+  return { ok: false, response: "malformed" in parsed ? apiError(400, "bad_request", parsed.malformed) : fieldErrors(parsed.problems) };
 }
-
-const changed = (deps: WebhooksDeps) => deps.webhooksChanged();
 
 const webhookId = (raw: string): number | null => (/^[1-9]\d{0,15}$/.test(raw) ? Number(raw) : null);
 const noWebhook = (raw: string) => apiError(404, "not_found", `no webhook ${raw}`);
 
 export async function handleCreateWebhook(request: Request, server: PeerServer, deps: WebhooksDeps): Promise<Response> {
-  const auth = await admin(request, server, deps);
+  const auth = await requireAdmin(request, server, deps, ADMIN_ONLY);
   if (!auth.ok) return auth.response;
-  const body = await readJson(request);
-  if (!body.ok) return body.response;
-  const rules = urlRules(request, server, deps);
-  if (rules === null) return badHost();
-  const parsed = parseWebhookFields(body.value, rules, true);
-  if (!parsed.ok) return "malformed" in parsed ? apiError(400, "bad_request", parsed.malformed) : fieldErrors(parsed.problems);
+  const parsed = await bodyFields(request, server, deps, true);
+  if (!parsed.ok) return parsed.response;
   const f = parsed.fields;
   const made = await written(deps, "adding a webhook", () => deps.events.createWebhook({ url: f.url!, events: f.events!, linkId: f.linkId ?? null, tag: f.tag ?? null, secret: newSecret(), createdAt: deps.now() }));
   if (!made.ok) return made.response;
-  const created = made.value;
-  await changed(deps);
+  const { secret, ...created } = made.value;
+  await deps.webhooksChanged();
   // The host only: a webhook's path is often its credential (Slack's, n8n's), and logs travel further than the database.
   logAction(deps.log, auth.principal, "webhook-create", String(created.id), `ok ${new URL(created.url).host} ${created.events.join(",")}`);
-  const summary = (await deps.events.webhook(created.id))!;
-  return json(201, { success: true, data: { ...webhookJson(summary), secret: created.secret } });
+  // New: nothing waits and nothing was tried yet.
+  return json(201, { success: true, data: { ...webhookJson({ ...created, pending: 0, lastDelivery: null }), secret } });
 }
 
 export async function handleListWebhooks(request: Request, server: PeerServer, deps: WebhooksDeps): Promise<Response> {
-  const auth = await admin(request, server, deps);
+  const auth = await requireAdmin(request, server, deps, ADMIN_ONLY);
   if (!auth.ok) return auth.response;
   return json(200, { success: true, data: { webhooks: (await deps.events.webhooks()).map(webhookJson) } });
 }
 
 export async function handleGetWebhook(request: Request, raw: string, server: PeerServer, deps: WebhooksDeps): Promise<Response> {
-  const auth = await admin(request, server, deps);
+  const auth = await requireAdmin(request, server, deps, ADMIN_ONLY);
   if (!auth.ok) return auth.response;
   const id = webhookId(raw);
   const found = id === null ? null : await deps.events.webhook(id);
@@ -119,39 +100,35 @@ export async function handleGetWebhook(request: Request, raw: string, server: Pe
 }
 
 export async function handlePatchWebhook(request: Request, raw: string, server: PeerServer, deps: WebhooksDeps): Promise<Response> {
-  const auth = await admin(request, server, deps);
+  const auth = await requireAdmin(request, server, deps, ADMIN_ONLY);
   if (!auth.ok) return auth.response;
   const id = webhookId(raw);
   if (id === null) return noWebhook(raw);
-  const body = await readJson(request);
-  if (!body.ok) return body.response;
-  const rules = urlRules(request, server, deps);
-  if (rules === null) return badHost();
-  const parsed = parseWebhookFields(body.value, rules, false);
-  if (!parsed.ok) return "malformed" in parsed ? apiError(400, "bad_request", parsed.malformed) : fieldErrors(parsed.problems);
+  const parsed = await bodyFields(request, server, deps, false);
+  if (!parsed.ok) return parsed.response;
   const updated = await written(deps, "changing a webhook", () => deps.events.updateWebhook(id, parsed.fields));
   if (!updated.ok) return updated.response;
   if (!updated.value) return noWebhook(raw);
-  await changed(deps);
+  await deps.webhooksChanged();
   logAction(deps.log, auth.principal, "webhook-update", String(id), `ok ${Object.keys(parsed.fields).filter((k) => k !== "disabledReason").join(",")}`);
   return json(200, { success: true, data: webhookJson((await deps.events.webhook(id))!) });
 }
 
 export async function handleDeleteWebhook(request: Request, raw: string, server: PeerServer, deps: WebhooksDeps): Promise<Response> {
-  const auth = await admin(request, server, deps);
+  const auth = await requireAdmin(request, server, deps, ADMIN_ONLY);
   if (!auth.ok) return auth.response;
   const id = webhookId(raw);
   if (id === null) return noWebhook(raw);
   const removed = await written(deps, "deleting a webhook", () => deps.events.removeWebhook(id));
   if (!removed.ok) return removed.response;
   if (!removed.value) return noWebhook(raw);
-  await changed(deps);
+  await deps.webhooksChanged();
   logAction(deps.log, auth.principal, "webhook-delete", String(id), "ok");
   return json(200, { success: true, data: { id, deleted: true } });
 }
 
 export async function handleDeliveries(request: Request, raw: string, server: PeerServer, deps: WebhooksDeps): Promise<Response> {
-  const auth = await admin(request, server, deps);
+  const auth = await requireAdmin(request, server, deps, ADMIN_ONLY);
   if (!auth.ok) return auth.response;
   const id = webhookId(raw);
   if (id === null || (await deps.events.webhook(id)) === null) return noWebhook(raw);
@@ -166,7 +143,7 @@ export async function handleDeliveries(request: Request, raw: string, server: Pe
 }
 
 export async function handleRedeliver(request: Request, rawWebhook: string, rawDelivery: string, server: PeerServer, deps: WebhooksDeps & { pokeDelivery: () => void }): Promise<Response> {
-  const auth = await admin(request, server, deps);
+  const auth = await requireAdmin(request, server, deps, ADMIN_ONLY);
   if (!auth.ok) return auth.response;
   const id = webhookId(rawWebhook);
   const deliveryId = webhookId(rawDelivery);

@@ -45,6 +45,9 @@ function errors(statuses: number[], bad400?: string): Record<number, Reply> {
 const id = (description: string): Parameter => ({ name: "id", in: "path", required: true, description, schema: t.String({ pattern: "^[A-Za-z0-9_-]{1,64}$" }) });
 const q = (name: string, description: string, schema: TSchema = t.String()): Parameter => ({ name, in: "query", description, schema });
 const RETRY = { "Retry-After": "seconds until the limit lets another request through" };
+/** The routes only admins may call (imports, webhooks). */
+const ADMIN_ONLY: Reply = { description: `admin_only (a create key, or a user who is not an admin), or ${CODES[403]}`, json: S.ApiError };
+const WEBHOOK_ID: Parameter = { name: "id", in: "path", required: true, description: "the webhook's id", schema: t.String() };
 
 export const OPERATIONS: readonly Operation[] = [
   {
@@ -109,7 +112,7 @@ export const OPERATIONS: readonly Operation[] = [
     responses: {
       202: { description: "started: poll GET /api/imports/{id}", json: S.ImportJob },
       ...errors([400, 401, 413, 415, 421, 429], "bad_request: an unknown source, or an option it needs is missing or wrong"),
-      403: { description: `admin_only (a create key), or ${CODES[403]}`, json: S.ApiError },
+      403: ADMIN_ONLY,
       409: { description: "import_running: another import is under way", json: S.ApiError },
     },
   },
@@ -120,7 +123,7 @@ export const OPERATIONS: readonly Operation[] = [
     responses: {
       200: { description: "the import", json: S.ImportJob },
       ...errors([401, 404, 421, 429]),
-      403: { description: `admin_only, or ${CODES[403]}`, json: S.ApiError },
+      403: ADMIN_ONLY,
     },
   },
   {
@@ -140,49 +143,49 @@ export const OPERATIONS: readonly Operation[] = [
     responses: {
       201: { description: "the webhook and its secret", json: S.WebhookCreated },
       ...errors([400, 401, 413, 415, 421, 429, 503], "url_* (url_private without --webhook-allow-private), events_invalid, tags_invalid or bad_request"),
-      403: { description: `admin_only (a create key), or ${CODES[403]}`, json: S.ApiError },
+      403: ADMIN_ONLY,
     },
   },
   {
     method: "get", path: "/api/webhooks", operationId: "listWebhooks", auth: "required", summary: "Every webhook (admins), never its secret",
-    responses: { 200: { description: "the webhooks", json: S.WebhookList }, ...errors([401, 421, 429, 503]), 403: { description: `admin_only, or ${CODES[403]}`, json: S.ApiError } },
+    responses: { 200: { description: "the webhooks", json: S.WebhookList }, ...errors([401, 421, 429, 503]), 403: ADMIN_ONLY },
   },
   {
     method: "get", path: "/api/webhooks/{id}", operationId: "getWebhook", auth: "required", summary: "One webhook (admins)",
-    parameters: [{ name: "id", in: "path", required: true, description: "the webhook's id", schema: t.String() }],
-    responses: { 200: { description: "the webhook", json: S.WebhookResponse }, ...errors([401, 404, 421, 429, 503]), 403: { description: `admin_only, or ${CODES[403]}`, json: S.ApiError } },
+    parameters: [WEBHOOK_ID],
+    responses: { 200: { description: "the webhook", json: S.WebhookResponse }, ...errors([401, 404, 421, 429, 503]), 403: ADMIN_ONLY },
   },
   {
     method: "patch", path: "/api/webhooks/{id}", operationId: "updateWebhook", auth: "required", summary: "Change a webhook (admins); enabled: true starts it again after a 410 or a day of failures",
-    parameters: [{ name: "id", in: "path", required: true, description: "the webhook's id", schema: t.String() }],
+    parameters: [WEBHOOK_ID],
     body: { "application/json": S.WebhookChanges },
     responses: {
       200: { description: "the webhook", json: S.WebhookResponse },
       ...errors([400, 401, 404, 413, 415, 421, 429, 503], "url_*, events_invalid, tags_invalid or bad_request"),
-      403: { description: `admin_only, or ${CODES[403]}`, json: S.ApiError },
+      403: ADMIN_ONLY,
     },
   },
   {
     method: "delete", path: "/api/webhooks/{id}", operationId: "deleteWebhook", auth: "required", summary: "Delete a webhook and its delivery log (admins)",
-    parameters: [{ name: "id", in: "path", required: true, description: "the webhook's id", schema: t.String() }],
-    responses: { 200: { description: "deleted", json: S.WebhookDeleted }, ...errors([401, 404, 421, 429, 503]), 403: { description: `admin_only, or ${CODES[403]}`, json: S.ApiError } },
+    parameters: [WEBHOOK_ID],
+    responses: { 200: { description: "deleted", json: S.WebhookDeleted }, ...errors([401, 404, 421, 429, 503]), 403: ADMIN_ONLY },
   },
   {
     method: "get", path: "/api/webhooks/{id}/deliveries", operationId: "listDeliveries", auth: "required", summary: "The webhook's delivery log, newest first, 7 days (admins)",
     parameters: [
-      { name: "id", in: "path", required: true, description: "the webhook's id", schema: t.String() },
+      WEBHOOK_ID,
       q("before", "a delivery's id: the page after it (nextBefore)"), q("limit", "1..200, default 50"),
     ],
-    responses: { 200: { description: "a page of deliveries", json: S.DeliveryPage }, ...errors([400, 401, 404, 421, 429, 503]), 403: { description: `admin_only, or ${CODES[403]}`, json: S.ApiError } },
+    responses: { 200: { description: "a page of deliveries", json: S.DeliveryPage }, ...errors([400, 401, 404, 421, 429, 503]), 403: ADMIN_ONLY },
   },
   {
     method: "post", path: "/api/webhooks/{id}/deliveries/{delivery}/redeliver", operationId: "redeliver", auth: "required",
     summary: "Send a delivery again, with the same webhook-id, after those already queued (admins)",
     parameters: [
-      { name: "id", in: "path", required: true, description: "the webhook's id", schema: t.String() },
+      WEBHOOK_ID,
       { name: "delivery", in: "path", required: true, description: "the delivery's id", schema: t.String() },
     ],
-    responses: { 202: { description: "queued", json: S.DeliveryResponse }, ...errors([401, 404, 421, 429, 503]), 403: { description: `admin_only, or ${CODES[403]}`, json: S.ApiError } },
+    responses: { 202: { description: "queued", json: S.DeliveryResponse }, ...errors([401, 404, 421, 429, 503]), 403: ADMIN_ONLY },
   },
   {
     method: "get", path: "/api/links/{id}", operationId: "getLink", auth: "required",

@@ -6,7 +6,7 @@ import { openEvents } from "../db/open-storage.ts";
 import { checkWebhookUrl } from "../events/addresses.ts";
 import { newSecret } from "../events/signing.ts";
 import { EVENT_TYPES, isEventType, type EventType } from "../events/types.ts";
-import { EMPTY_BLOCKLIST, parseBlocklist } from "../links/blocklist.ts";
+import { readBlocklist } from "../links/blocklist-file.ts";
 import { looksLikeId } from "../links/alias.ts";
 import { parseTags } from "../links/options.ts";
 import type { Config } from "../config.ts";
@@ -33,7 +33,7 @@ export async function runWebhookCommand(config: Config, databasePassword: string
     if (flags.link !== undefined && !looksLikeId(flags.link)) return usage("--link must be a link's id");
     const tag = flags.tag === undefined ? null : parseTags([flags.tag]);
     if (tag !== null && !tag.ok) return usage("--tag must be one tag: 1 to 30 letters, digits, hyphens or underscores");
-    const blocklist = config.blocklist === null ? EMPTY_BLOCKLIST : parseBlocklist(await Bun.file(config.blocklist).text());
+    const blocklist = readBlocklist(config.blocklist);
     const checked = checkWebhookUrl(target, {
       ownHosts: [...(config.baseUrl === null ? [] : [new URL(config.baseUrl).host]), `localhost:${config.port}`, `127.0.0.1:${config.port}`],
       allowPrivate: config.webhookAllowPrivate,

@@ -2,13 +2,13 @@
 // this service's own host (--base-url), --allow-loopback-destinations and --blocklist.
 
 import { checkDestination } from "../links/create.ts";
-import { EMPTY_BLOCKLIST, parseBlocklist } from "../links/blocklist.ts";
+import { readBlocklist } from "../links/blocklist-file.ts";
 
 export type DestinationSettings = { baseUrl: string | null; allowLocal: boolean; blocklist: string | null };
 export type CheckUrl = (url: string) => { ok: true; url: string } | { ok: false; error: string };
 
 export async function importDestinations(s: DestinationSettings): Promise<CheckUrl> {
-  const blocklist = s.blocklist === null ? EMPTY_BLOCKLIST : parseBlocklist(await Bun.file(s.blocklist).text());
+  const blocklist = readBlocklist(s.blocklist);
   const rules = { ownHosts: s.baseUrl === null ? [] : [new URL(s.baseUrl).host], allowLocal: s.allowLocal, isBlocked: (url: string) => blocklist.matches(url) };
   return (url) => {
     const checked = checkDestination(url, rules);

@@ -18,7 +18,7 @@ export type BlocklistFile = {
 
 /** Reads the file (throws on a bad one: a configuration error at start) and applies it to the links. */
 export async function openBlocklistFile(path: string | null, links: LinkStore, log: Logger): Promise<BlocklistFile> {
-  let list = path === null ? EMPTY_BLOCKLIST : read(path);
+  let list = readBlocklist(path);
   let mtime = path === null ? 0 : mtimeOf(path);
   await applyToLinks(path, list, links, log);
 
@@ -50,6 +50,11 @@ export async function openBlocklistFile(path: string | null, links: LinkStore, l
 
 function read(path: string): Blocklist {
   return parseBlocklist(readFileSync(path, "utf8"));
+}
+
+/** The list as the file says now, once (a command's: an import, `shortener webhook add`); none without a file. */
+export function readBlocklist(path: string | null): Blocklist {
+  return path === null ? EMPTY_BLOCKLIST : read(path);
 }
 
 /** Sets links.blocked to the list's verdict wherever it changed; clears the click cache. */

@@ -94,11 +94,8 @@ function batchWriter(db: Database, seen: SeenVisitors | null, now: () => number,
      ON CONFLICT (link_id, dimension, day, name) DO UPDATE SET total = total + excluded.total, bots = bots + excluded.bots`,
   );
   // The totals shown in the link list; the update also tells whether the link still exists.
-  const addTotals = db.query<void, [number, number, number, string]>(
-    `UPDATE links SET total_clicks = total_clicks + ?, human_clicks = human_clicks + ?, last_click_at = MAX(last_click_at, ?) WHERE id = ?`,
-  );
-  // The same, answering the new total and the limit: for the batch's events (milestones, limits reached).
-  const addTotalsAnswering = db.query<{ total_clicks: number; max_clicks: number | null }, [number, number, number, string]>(
+  // No row: the link was deleted. The new total and the limit: for the batch's events (milestones, limits reached).
+  const addTotals = db.query<{ total_clicks: number; max_clicks: number | null }, [number, number, number, string]>(
     `UPDATE links SET total_clicks = total_clicks + ?, human_clicks = human_clicks + ?, last_click_at = MAX(last_click_at, ?) WHERE id = ? RETURNING total_clicks, max_clicks`,
   );
 
@@ -111,11 +108,9 @@ function batchWriter(db: Database, seen: SeenVisitors | null, now: () => number,
     const announcing = !imported && wants.anyOfClicks();
     const after: TotalAfter[] = [];
     for (const [linkId, t] of linkTotals(all)) {
-      if (announcing) {
-        const row = addTotalsAnswering.get(t.total, t.humans, t.lastTs, linkId);
-        if (row === null) (deleted ??= new Set()).add(linkId);
-        else after.push({ linkId, added: t.total, total: row.total_clicks, maxClicks: row.max_clicks });
-      } else if (addTotals.run(t.total, t.humans, t.lastTs, linkId).changes === 0) (deleted ??= new Set()).add(linkId);
+      const row = addTotals.get(t.total, t.humans, t.lastTs, linkId);
+      if (row === null) (deleted ??= new Set()).add(linkId);
+      else if (announcing) after.push({ linkId, added: t.total, total: row.total_clicks, maxClicks: row.max_clicks });
     }
     // A deleted link's visits and rollups are gone for good: clicks still queued for it are not
     // written back (DELETE runs in its own transaction, so this check sees it or not at all).
@@ -137,7 +132,7 @@ function batchWriter(db: Database, seen: SeenVisitors | null, now: () => number,
   const counts = (rows: CountRows) => {
     // A link deleted meanwhile gets no rows (they would stay behind its retired id for good).
     const present = new Set<string>();
-    for (const [linkId, t] of rows.totals) if (addTotals.run(t.total, t.humans, t.lastTs, linkId).changes > 0) present.add(linkId);
+    for (const [linkId, t] of rows.totals) if (addTotals.get(t.total, t.humans, t.lastTs, linkId) !== null) present.add(linkId);
     const summed: Rollups = { daily: rows.daily.filter((r) => present.has(r.linkId)), hourly: [], dimensions: rows.dimensions.filter((r) => present.has(r.linkId)), utm: [] };
     const { daily, dimensions } = foldOther(summed, stored(summed));
     for (const r of daily) addDaily.run(r.linkId, r.day, r.total, r.bots, r.uniques, r.uniqueBots, r.total);

@@ -65,12 +65,23 @@ export async function startLiveRelay(sql: Pg, publish: (batch: LiveBatch) => voi
   let debounce: ReturnType<typeof setTimeout> | undefined;
   let writing: Promise<unknown> = Promise.resolve();
   let timer: ReturnType<typeof setTimeout> | undefined;
+  // One poll at a time: a viewer's arrival elsewhere during a poll makes the next one come at once
+  // (a second chain of polls would otherwise start, and one more with every arrival).
+  let polling = false;
+  let again = false;
+  const pollNow = () => {
+    if (stopped) return;
+    if (polling) again = true;
+    else {
+      clearTimeout(timer);
+      timer = setTimeout(poll, 0);
+    }
+  };
   const watchSubscription = await sql.listen(WATCH_CHANNEL, (from) => {
-    if (from === instance || stopped) return;
-    clearTimeout(timer);
-    timer = setTimeout(poll, 0);
+    if (from !== instance) pollNow();
   });
   const poll = async () => {
+    polling = true;
     try {
       const now = Date.now();
       const renew = now - renewedAt >= RENEW_MS && (here.ids.length > 0 || here.all);
@@ -84,7 +95,9 @@ export async function startLiveRelay(sql: Pg, publish: (batch: LiveBatch) => voi
     } catch {
       // the database away: the next poll tries again
     }
-    if (!stopped) timer = setTimeout(poll, POLL_MS);
+    polling = false;
+    if (!stopped) timer = setTimeout(poll, again ? 0 : POLL_MS);
+    again = false;
   };
   timer = setTimeout(poll, 0);
 

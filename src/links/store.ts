@@ -149,25 +149,30 @@ export function createLinkStore(repo: LinkRepository, budget: ClickBudget, optio
     budget.changed(id);
   };
 
-  // The row is exactly what is inserted: no need to read it back.
-  const asStored = (seq: number, id: string, link: NewLink, now: number): Link => ({
-    ...behaviourOf(link),
-    seq, id, url: link.url, createdAt: now, ownerKeyId: link.ownerKeyId ?? null, ownerUserId: link.ownerUserId ?? null, owner: link.ownerName ?? null, expiresAt: link.expiresAt ?? null, maxClicks: link.maxClicks ?? null,
-    disabled: false, blocked: false, tags: [...new Set(link.tags ?? [])].sort(), totalClicks: 0, humanClicks: 0, lastClickAt: null,
-  });
-  const created = (seq: number, id: string, link: NewLink, now: number): Link => {
-    const stored = asStored(seq, id, link, now);
-    cache.set(id, targetOfLink(stored));
-    return stored;
+  /**
+   * Inserts under id with the link's events: the link as stored (the row is exactly what is
+   * inserted, built once for the events and the cache: no need to read it back), or why not.
+   */
+  const insert = (id: string, link: NewLink, now: number): MaybePromise<Link | "taken" | "retired"> => {
+    const stored: Link = {
+      ...behaviourOf(link),
+      seq: 0, id, url: link.url, createdAt: now, ownerKeyId: link.ownerKeyId ?? null, ownerUserId: link.ownerUserId ?? null, owner: link.ownerName ?? null, expiresAt: link.expiresAt ?? null, maxClicks: link.maxClicks ?? null,
+      disabled: false, blocked: false, tags: [...new Set(link.tags ?? [])].sort(), totalClicks: 0, humanClicks: 0, lastClickAt: null,
+    };
+    return then(repo.insert(id, link, now, events.created(stored)), (outcome) => {
+      if (typeof outcome !== "number") return outcome;
+      stored.seq = outcome;
+      cache.set(id, targetOfLink(stored));
+      return stored;
+    });
   };
-  const insert = (id: string, link: NewLink, now: number) => repo.insert(id, link, now, events.created(asStored(0, id, link, now)));
 
   /** A generated id, tried up to MAX_GENERATION_TRIES times while the ids drawn are taken, retired or reserved. */
   const createUnderNewId = (link: NewLink, now: number, tries: number): MaybePromise<Link> => {
     if (tries >= MAX_GENERATION_TRIES) throw new Error(`no free id after ${MAX_GENERATION_TRIES} tries`);
     const id = generateId(random);
     if (isReserved(id)) return createUnderNewId(link, now, tries + 1);
-    return then(insert(id, link, now), (outcome) => (typeof outcome === "number" ? created(outcome, id, link, now) : createUnderNewId(link, now, tries + 1)));
+    return then(insert(id, link, now), (outcome) => (typeof outcome === "string" ? createUnderNewId(link, now, tries + 1) : outcome));
   };
 
   const resolve = (id: string): MaybePromise<Target | null> => {
@@ -198,7 +203,7 @@ export function createLinkStore(repo: LinkRepository, budget: ClickBudget, optio
       return then(insert(alias, link, now), (outcome) => {
         if (outcome === "taken") throw new AliasTakenError(alias);
         if (outcome === "retired") throw new AliasRetiredError(alias);
-        return created(outcome, alias, link, now);
+        return outcome;
       });
     },
     admit(id, click, now, unlocked = false) {

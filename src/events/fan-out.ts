@@ -26,49 +26,60 @@ export function matches(webhook: Webhook, event: StoredEvent, tagsOf: ReadonlyMa
 
 export function planFanOut(input: FanOutInput, now: number): FanOutPlan {
   const inserts: NewDelivery[] = [];
-  const grown = new Map<number, { id: number; body: string; clicks: number }>();
-  // Per webhook: the delivery clicks may still join (an open one from before, or one made here).
+  const grown: FanOutPlan["grown"] = [];
+  // Per webhook: the bundle clicks join here (an open one from before, or one made here). One from
+  // before is read (and written back) only when clicks join it.
   const open = new Map<number, { bundle: Bundle; target: NewDelivery | { id: number }; at: number }>();
-  for (const [webhookId, o] of input.open) {
-    const body = JSON.parse(o.body) as { timestamp: string; data: Partial<Bundle> };
-    open.set(webhookId, { bundle: { clicks: body.data.clicks ?? [], omitted: body.data.omitted ?? {} }, target: { id: o.id }, at: Date.parse(body.timestamp) });
-  }
+  const before = new Map(input.open);
+  const openFor = (webhookId: number, at: number) => {
+    let o = open.get(webhookId);
+    if (o !== undefined) return o;
+    const stored = before.get(webhookId);
+    before.delete(webhookId);
+    if (stored !== undefined) {
+      const body = JSON.parse(stored.body) as { timestamp: string; data: Partial<Bundle> };
+      o = { bundle: { clicks: body.data.clicks ?? [], omitted: body.data.omitted ?? {} }, target: { id: stored.id }, at: Date.parse(body.timestamp) };
+    } else {
+      const target: NewDelivery = { webhookId, messageId: newMessageId(), type: "link.clicks", createdAt: now, body: "", clicks: 0 };
+      inserts.push(target);
+      o = { bundle: { clicks: [], omitted: {} }, target, at };
+    }
+    open.set(webhookId, o);
+    return o;
+  };
+  // Any other event closes the webhook's bundle: what follows it must not be sent before it.
   const seal = (webhookId: number) => {
+    before.delete(webhookId);
     const o = open.get(webhookId);
     if (o === undefined) return;
+    open.delete(webhookId);
     const data = Object.keys(o.bundle.omitted).length > 0 ? o.bundle : { clicks: o.bundle.clicks };
     const body = envelope("link.clicks", o.at, data);
-    if ("id" in o.target) grown.set(o.target.id, { id: o.target.id, body, clicks: o.bundle.clicks.length });
+    if ("id" in o.target) grown.push({ id: o.target.id, body, clicks: o.bundle.clicks.length });
     else Object.assign(o.target, { body, clicks: o.bundle.clicks.length });
   };
   for (const event of input.events) {
+    let data: unknown; // read once, for the first webhook that hears it
     for (const webhook of input.webhooks) {
       if (!matches(webhook, event, input.tagsOf)) continue;
+      data ??= JSON.parse(event.data);
       if (event.type === "link.clicks") {
         const linkId = event.linkId!;
-        const data = JSON.parse(event.data) as { clicks: object[]; omitted: number };
-        let o = open.get(webhook.id);
-        if (o === undefined) {
-          const target: NewDelivery = { webhookId: webhook.id, messageId: newMessageId(), type: "link.clicks", createdAt: now, body: "", clicks: 0 };
-          inserts.push(target);
-          o = { bundle: { clicks: [], omitted: {} }, target, at: event.at };
-          open.set(webhook.id, o);
-        }
+        const clicks = data as { clicks: object[]; omitted: number };
+        const o = openFor(webhook.id, event.at);
         const room = Math.max(0, MAX_CLICKS - o.bundle.clicks.length);
-        for (const c of data.clicks.slice(0, room)) o.bundle.clicks.push({ id: linkId, ...c });
-        const omitted = data.omitted + Math.max(0, data.clicks.length - room);
+        for (const c of clicks.clicks.slice(0, room)) o.bundle.clicks.push({ id: linkId, ...c });
+        const omitted = clicks.omitted + Math.max(0, clicks.clicks.length - room);
         if (omitted > 0) o.bundle.omitted[linkId] = (o.bundle.omitted[linkId] ?? 0) + omitted;
         o.at = event.at;
         continue;
       }
-      // Any other event closes the open bundle: what follows it must not be sent before it.
       seal(webhook.id);
-      open.delete(webhook.id);
-      inserts.push({ webhookId: webhook.id, messageId: newMessageId(), type: event.type, createdAt: now, body: envelope(event.type, event.at, JSON.parse(event.data)), clicks: 0 });
+      inserts.push({ webhookId: webhook.id, messageId: newMessageId(), type: event.type, createdAt: now, body: envelope(event.type, event.at, data), clicks: 0 });
     }
   }
-  for (const webhookId of open.keys()) seal(webhookId);
-  return { inserts, grown: [...grown.values()] };
+  for (const webhookId of [...open.keys()]) seal(webhookId);
+  return { inserts, grown };
 }
 
 /** The Standard Webhooks payload: type, the event's time, and its data. */

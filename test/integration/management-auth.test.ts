@@ -40,6 +40,14 @@ const ROUTES: { name: string; method: string; path: string; body?: unknown; head
   { name: "import", method: "POST", path: "/api/links/import", body: "url\nhttps://imported.example/\n", headers: { "content-type": "text/csv" } },
   { name: "move from (start)", method: "POST", path: "/api/imports", body: { from: "csv", csv: "url\nhttps://moved.example/\n" } },
   { name: "move from (progress)", method: "GET", path: "/api/imports/00000000-0000-0000-0000-000000000000" },
+  { name: "webhook (add)", method: "POST", path: "/api/webhooks", body: { url: "https://hooks.example.com/x", events: ["link.created"] } },
+  { name: "webhooks (list)", method: "GET", path: "/api/webhooks" },
+  { name: "webhook (get)", method: "GET", path: "/api/webhooks/1" },
+  { name: "webhook (change)", method: "PATCH", path: "/api/webhooks/1", body: { enabled: false } },
+  { name: "webhook (delete)", method: "DELETE", path: "/api/webhooks/1" },
+  { name: "webhook (deliveries)", method: "GET", path: "/api/webhooks/1/deliveries" },
+  { name: "webhook (redeliver)", method: "POST", path: "/api/webhooks/1/deliveries/1/redeliver" },
+  { name: "live clicks of every link", method: "GET", path: "/api/stats/live" },
 ];
 
 describe("every management route refuses", () => {

@@ -353,6 +353,7 @@ export function helpText(version: string): string {
     "Usage:",
     "  shortener [flags]              run the service",
     "  shortener backup FILE [flags]  write a consistent copy of the database to FILE",
+    "  shortener healthcheck          exit 0 if the service at --port/--host answers /health, else 1 (for a container's HEALTHCHECK)",
     "  shortener key create NAME [--scope admin|create] [--user USER]",
     "                                 make an API key (acting as USER: their links); prints the key (only) on stdout, once",
     "  shortener key list             name, scope, created, last used and state of every key",

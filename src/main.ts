@@ -67,6 +67,7 @@ async function main(): Promise<number> {
     console.error(`shortener: ${err.message}`);
     return 2;
   }
+  if (command === "healthcheck") return await (await import("./cli/healthcheck.ts")).runHealthcheck(config);
   if (command === "backup") return runBackup(config.dbPath, parsed.commandArgs[0], log);
   if (command === "key") return await runKeyCommand(config.dbPath, databasePassword, parsed.commandArgs, parsed.commandFlags);
   if (command === "user") return await runUserCommand(config.dbPath, databasePassword, parsed.commandArgs);

@@ -18,7 +18,7 @@
 //   (src/http/create.ts). Writing at normal priority every time instead was measured to cost p99
 //   2.5 → 3.7 ms and 48k → 44k redirects/s (three alternating rounds).
 // - No way back: going back to normal needs CAP_SYS_NICE or RLIMIT_NICE >= 20 (LimitNICE=+0 in
-//   scripts/shortener.service). Without either, the recorder is never lowered.
+//   deploy/systemd/shortener.service). Without either, the recorder is never lowered.
 
 import { mayRaiseToNormal, setThreadLevel } from "../util/thread-policy.ts";
 

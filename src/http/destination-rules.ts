@@ -24,15 +24,30 @@ export function destinationRules(deps: Deps, base: string, request: Request, ser
 // machine, with the port. Interfaces change rarely (DHCP, VPN): read again after a minute.
 let cached: { at: number; key: string; hosts: string[] } | null = null;
 
-function listeningHosts(host: string, port: number): string[] {
+/** Loopback stands in when the interfaces cannot be read (below); the base URL and Host still count. */
+const LOOPBACK = ["127.0.0.1", "::1"];
+
+export function listeningHosts(host: string, port: number, interfaces: () => ReturnType<typeof networkInterfaces> = networkInterfaces): string[] {
   const key = `${host} ${port}`;
   if (cached !== null && cached.key === key && Date.now() - cached.at < 60_000) return cached.hosts;
   const bracket = (address: string) => (address.includes(":") ? `[${address}]` : address);
   const wildcard = host === "0.0.0.0" || host === "::" || host === "";
-  const addresses = wildcard
-    ? Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address.replace(/%.*$/, "")))
-    : [host];
-  const hosts = addresses.map((a) => `${bracket(a)}:${port}`);
+  const hosts = (wildcard ? interfaceAddresses(interfaces) : [host]).map((a) => `${bracket(a)}:${port}`);
   cached = { at: Date.now(), key, hosts };
   return hosts;
+}
+
+function interfaceAddresses(interfaces: () => ReturnType<typeof networkInterfaces>): string[] {
+  try {
+    return Object.values(interfaces()).flatMap((list) => (list ?? []).map((i) => i.address.replace(/%.*$/, "")));
+  } catch {
+    // getifaddrs() needs a netlink socket, which a sandbox may forbid (systemd's
+    // RestrictAddressFamilies without AF_NETLINK): a create must not become a 500 for that.
+    return LOOPBACK;
+  }
+}
+
+/** For tests: forget the last reading. */
+export function forgetListeningHosts(): void {
+  cached = null;
 }

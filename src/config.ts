@@ -374,7 +374,8 @@ export function helpText(version: string): string {
     "",
     "Flags (each also as SHORTENER_<NAME> in the environment, e.g. SHORTENER_BASE_URL):",
   ];
-  for (const f of FLAGS) lines.push(`  --${(f.name + (f.value ? " VALUE" : "")).padEnd(26)}${f.help}`);
+  // At least one space after the longest name (--allow-loopback-destinations is longer than the column).
+  for (const f of FLAGS) lines.push(`  --${(f.name + (f.value ? " VALUE" : "")).padEnd(26)} ${f.help}`);
   return lines.join("\n");
 }
 

@@ -1,11 +1,16 @@
 // Opens the one SQLite file the service keeps everything in, and brings its schema up to date.
 
 import { Database } from "bun:sqlite";
+import { chownSync, existsSync, statSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { migrate } from "./schema.ts";
 
 /** Opens (creating the file if needed, never its folder) the database at path with the pragmas the service relies on. */
 export function openDatabase(path: string): Database {
+  const isNew = !existsSync(path);
   const db = new Database(path, { create: true, strict: true });
+  // Before the WAL switch: SQLite gives the -wal and -shm it makes as root the database file's owner.
+  if (isNew) giveToFolderOwner(path);
   // First, so that every later statement (WAL switch included) waits for a lock instead of failing
   // while a backup or a second reader holds it.
   db.run("PRAGMA busy_timeout = 5000");
@@ -22,4 +27,17 @@ export function openDatabase(path: string): Database {
   db.run("PRAGMA secure_delete = ON");
   migrate(db);
   return db;
+}
+
+/**
+ * Root making the database in a folder that belongs to someone else (`sudo shortener key create
+ * --db /var/lib/shortener/shortener.db` while the file is missing, in a systemd DynamicUser's state
+ * folder) gives the new file to the folder's owner: a root-owned database is one the service cannot
+ * write, and systemd does not chown inside a state folder it finds already owned by the service.
+ * An existing file keeps its owner; SQLite itself gives the -wal and -shm root makes that owner.
+ */
+function giveToFolderOwner(path: string): void {
+  if (process.getuid?.() !== 0 || !existsSync(path)) return; // not root, or no file (":memory:")
+  const folder = statSync(dirname(resolve(path)));
+  if (folder.uid !== 0) chownSync(path, folder.uid, folder.gid);
 }

@@ -57,8 +57,11 @@ const user = process.env.REGISTRY_USERNAME;
 const password = process.env.REGISTRY_PASSWORD;
 const authDir = user && password ? mkdtempSync(join(tmpdir(), "shortener-push-")) : null;
 const auth = authDir ? [`--authfile=${join(authDir, "auth.json")}`] : [];
+// On every way out, fail()'s process.exit included (a finally block does not run then): the
+// file holds the registry token.
+if (authDir) process.on("exit", () => rmSync(authDir, { recursive: true, force: true }));
 const started = performance.now();
-try {
+{
   for (const ref of destinations) {
     const registry = ref.split("/")[0]!;
     if (authDir) skopeo(["login", tls, ...auth, `--username=${user}`, "--password-stdin", registry], { stdin: password });
@@ -69,8 +72,6 @@ try {
     if (pushed !== image.digest) fail(`${ref} now names ${pushed}, not the layout's ${image.digest}`);
     console.log(`  pushed ${ref.replace(/:[^:/]+$/, "")}@${pushed}`);
   }
-} finally {
-  if (authDir) rmSync(authDir, { recursive: true, force: true });
 }
 if (args["digest-file"]) writeFileSync(args["digest-file"], `${image.digest}\n`);
 console.log(`push-image: ${destinations.length} destination(s) in ${((performance.now() - started) / 1000).toFixed(1)} s`);

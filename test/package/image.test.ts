@@ -9,7 +9,7 @@
 // The binary inside being the release file, byte for byte, is test/release/artifacts.test.ts's.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { readTar } from "../../scripts/lib/oci/tar-read.ts";
@@ -313,12 +313,14 @@ else describe("container image", () => {
   else describe("scripts/push-image.ts to a registry on 127.0.0.1 (Debian's docker-registry, with a password)", () => {
     let served: ReturnType<typeof Bun.spawn> | null = null;
     let host = "";
+    let registryDir = "";
     const user = "pusher";
     const password = `pw-${RUN_ID}`;
 
     beforeAll(async () => {
       const dir = mkdtempSync(join(tmpdir(), "shortener-registry-"));
       folders.push(dir);
+      registryDir = dir;
       const port = await freePort();
       host = `127.0.0.1:${port}`;
       writeFileSync(join(dir, "htpasswd"), `${user}:${await Bun.password.hash(password, { algorithm: "bcrypt", cost: 4 })}\n`);
@@ -334,6 +336,13 @@ else describe("container image", () => {
       await served?.exited;
     });
 
+    // The test's own reads log in through a file, as the script does: a password never goes on a command line.
+    const authFile = () => {
+      const file = join(registryDir, "auth.json");
+      writeFileSync(file, JSON.stringify({ auths: { [host]: { auth: Buffer.from(`${user}:${password}`).toString("base64") } } }), { mode: 0o600 });
+      return file;
+    };
+
     const push = (env: Record<string, string>, ...refs: string[]) =>
       Bun.spawnSync([process.execPath, join(ROOT, "scripts/push-image.ts"), "--image", IMAGE_DIR, "--tls-verify=false", ...refs], { cwd: ROOT, env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
 
@@ -341,6 +350,15 @@ else describe("container image", () => {
       const run = push({ REGISTRY_USERNAME: "", REGISTRY_PASSWORD: "", REGISTRY_AUTH_FILE: join(tmpdir(), `none-${RUN_ID}.json`) }, `${host}/shortener/shortener:${VERSION}`);
       expect(run.exitCode).toBe(1);
       expect(run.stderr.toString()).toMatch(/push-image FAILED: .*(unauthorized|authentication required)/);
+    }, SLOW);
+
+    test("a wrong password: the script fails, and leaves no login file behind", () => {
+      const tmp = join(registryDir, "tmp");
+      mkdirSync(tmp);
+      const run = push({ REGISTRY_USERNAME: user, REGISTRY_PASSWORD: `${password}-wrong`, TMPDIR: tmp }, `${host}/shortener/shortener:${VERSION}`);
+      expect(run.exitCode).toBe(1);
+      expect(run.stdout.toString() + run.stderr.toString()).not.toContain(`${password}-wrong`);
+      expect(readdirSync(tmp)).toEqual([]);
     }, SLOW);
 
     test("with REGISTRY_USERNAME/PASSWORD: both tags name the layout's index, both architectures pull back, the password is never printed", () => {
@@ -351,14 +369,14 @@ else describe("container image", () => {
       const local = JSON.parse(readFileSync(join(IMAGE_DIR, "index.json"), "utf8")).manifests[0].digest;
       for (const tag of [VERSION, "latest"]) {
         for (const a of ARCHES) {
-          const remote = JSON.parse(skopeo(["inspect", "--tls-verify=false", `--creds=${user}:${password}`, ...overrideArch(a), `docker://${host}/shortener/shortener:${tag}`]));
+          const remote = JSON.parse(skopeo(["inspect", "--tls-verify=false", `--authfile=${authFile()}`, ...overrideArch(a), `docker://${host}/shortener/shortener:${tag}`]));
           expect(remote).toMatchObject({ Digest: local, Architecture: a.architecture });
         }
       }
       const pulled = mkdtempSync(join(tmpdir(), "shortener-pulled-"));
       folders.push(pulled);
       const back = join(pulled, "layout");
-      skopeo(["copy", "--all", "--preserve-digests", "--src-tls-verify=false", `--src-creds=${user}:${password}`, `docker://${host}/shortener/shortener:${VERSION}`, `oci:${back}:${VERSION}`]);
+      skopeo(["copy", "--all", "--preserve-digests", "--src-tls-verify=false", `--src-authfile=${authFile()}`, `docker://${host}/shortener/shortener:${VERSION}`, `oci:${back}:${VERSION}`]);
       expect(JSON.parse(skopeo(["inspect", "--raw", `oci:${back}:${VERSION}`])).manifests).toEqual(JSON.parse(skopeo(["inspect", "--raw", layoutRef()])).manifests);
       expect(existsSync(join(back, "index.json"))).toBe(true);
     }, SLOW);

@@ -3,7 +3,7 @@
 // changed list, another namespace's signature and another signer. Offline; ssh-keygen is Debian's.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { SIGNER_IDENTITY, SIGNING_NAMESPACE, verifyCommand } from "../../scripts/lib/release-signing.ts";
@@ -41,7 +41,7 @@ describe("release assets: SHA256SUMS and its signature", () => {
 
   test("every file of every folder, one list sha256sum -c accepts, and a signature the README's command accepts", () => {
     const out = join(dir, "upload");
-    const r = assets(["--out", out, "--tag", `v${VERSION}`, "--sign-key", key, join(dir, "bin"), join(dir, "deb")]);
+    const r = assets(["--out", out, "--tag", `v${VERSION}`, "--sign-key", key, "--allowed-signers", allowed, join(dir, "bin"), join(dir, "deb")]);
     expect(r.err).toBe("");
     expect(r.code).toBe(0);
     const lines = readFileSync(join(out, "SHA256SUMS"), "utf8").trim().split("\n");
@@ -69,14 +69,28 @@ describe("release assets: SHA256SUMS and its signature", () => {
     expect(verify(out).code).not.toBe(0);
   });
 
-  test("the key may come as text in RELEASE_SIGNING_KEY (the workflow's secret); no temp copy is left", () => {
-    const out = join(dir, "from-env");
-    const before = new Set(run(["ls", tmpdir()]).out.split("\n").filter((n) => n.startsWith("release-key-")));
-    const r = assets(["--out", out, "--require-signature", join(dir, "bin")], { RELEASE_SIGNING_KEY: readFileSync(key, "utf8"), TMPDIR: tmpdir() });
-    expect(r.code).toBe(0);
-    expect(verify(out).code).toBe(0);
-    const after = run(["ls", tmpdir()]).out.split("\n").filter((n) => n.startsWith("release-key-") && !before.has(n));
-    expect(after).toEqual([]);
+  test("the key may come as text in RELEASE_SIGNING_KEY (the workflow's secret); no copy of it is left, whether signing works or fails", () => {
+    const tmp = join(dir, "tmp");
+    mkdirSync(tmp);
+    const ok = assets(["--out", join(dir, "from-env"), "--require-signature", "--allowed-signers", allowed, join(dir, "bin")], { RELEASE_SIGNING_KEY: readFileSync(key, "utf8"), TMPDIR: tmp });
+    expect(ok.code).toBe(0);
+    expect(verify(join(dir, "from-env")).code).toBe(0);
+    const broken = assets(["--out", join(dir, "from-env-broken"), "--require-signature", "--allowed-signers", allowed, join(dir, "bin")], { RELEASE_SIGNING_KEY: "-----BEGIN OPENSSH PRIVATE KEY-----\nnot a key\n-----END OPENSSH PRIVATE KEY-----", TMPDIR: tmp });
+    expect(broken.code).toBe(1);
+    expect(broken.err).toContain("ssh-keygen -Y sign failed");
+    expect(broken.err).not.toContain("not a key");
+    expect(readdirSync(tmp)).toEqual([]);
+  });
+
+  test("a key whose public half is not the published one, or no published one: the release fails rather than ship a signature nobody can check", () => {
+    const other = join(dir, "other-key");
+    expect(run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "someone@else", "-f", other]).code).toBe(0);
+    const wrong = assets(["--out", join(dir, "x-wrong"), "--sign-key", other, "--allowed-signers", allowed, join(dir, "bin")]);
+    expect(wrong.code).toBe(1);
+    expect(wrong.err).toContain("does not verify");
+    const none = assets(["--out", join(dir, "x-none"), "--sign-key", key, "--allowed-signers", join(dir, "no-such-file"), join(dir, "bin")]);
+    expect(none.code).toBe(1);
+    expect(none.err).toContain("commit the key's public half first");
   });
 
   test("refusals: a tag that is not the version, no key under --require-signature, a name in two folders", () => {
@@ -110,9 +124,17 @@ describe("release notes: the CHANGELOG entry of the tag's version", () => {
     expect(changelogEntry(changelog, "1.2")).toBeNull();
     expect(changelogEntry(changelog, "1.0.0")).toBeNull();
   });
-  test("a tag with no entry fails with a line saying what to do", () => {
-    const r = run([process.execPath, join(ROOT, "scripts/release-notes.ts"), "v99.0.0"]);
-    expect(r.code).toBe(1);
-    expect(r.err).toContain("no entry for 99.0.0");
+  test("a tag that is not the version fails", () => {
+    const wrong = run([process.execPath, join(ROOT, "scripts/release-notes.ts"), "v99.0.0"]);
+    expect(wrong.code).toBe(1);
+    expect(wrong.err).toContain(`expected v${VERSION}`);
+  });
+
+  test("the tag of package.json's version prints that version's CHANGELOG entry", async () => {
+    const { changelogEntry } = await import("../../scripts/release-notes.ts");
+    const entry = changelogEntry(readFileSync(join(ROOT, "CHANGELOG.md"), "utf8"), VERSION);
+    const r = run([process.execPath, join(ROOT, "scripts/release-notes.ts"), `v${VERSION}`]);
+    // Between a version bump and its entry, the script must refuse; otherwise print the entry.
+    expect({ code: r.code, out: r.out.trim() }).toEqual(entry === null ? { code: 1, out: "" } : { code: 0, out: entry });
   });
 });

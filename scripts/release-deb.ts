@@ -1,7 +1,7 @@
 // npm run release:deb: Debian packages of the release executables, shortener_<version>-1_amd64.deb
 // and _arm64.deb. Never compiles and never strips (strip leaves bare Bun): each package carries the
 // release file byte for byte, checked after the build. Flags: --binaries DIR (default dist/release),
-// --out DIR (default dist/deb). Needs dpkg-deb and readelf (dpkg-dev, binutils).
+// --out DIR (default dist/deb). Needs dpkg-deb and readelf (Debian packages dpkg and binutils).
 
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";

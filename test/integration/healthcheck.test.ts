@@ -46,7 +46,7 @@ describe("shortener healthcheck", () => {
     const r = await healthcheck(["--port", String(port)]);
     expect(r.code).toBe(1);
     expect(r.out).toBe("");
-    expect(r.err).toContain(`http://127.0.0.1:${port}/health`);
+    expect(r.err).toContain(`http://127.0.0.1:${port}/health: nothing is listening there (connection refused)`);
     expect(r.err.trim().split("\n")).toHaveLength(1);
   });
 

@@ -15,8 +15,7 @@ export async function startListening(name: string, cmd: string[], options: { cwd
     const decoder = new TextDecoder();
     for await (const chunk of stream) text += decoder.decode(chunk, { stream: true });
   };
-  void pump(proc.stdout);
-  void pump(proc.stderr);
+  const pumped = Promise.all([pump(proc.stdout), pump(proc.stderr)]).catch(() => {});
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
     // Also inside a JSON log line (--log-format json), hence no quote in the URL.
@@ -25,7 +24,10 @@ export async function startListening(name: string, cmd: string[], options: { cwd
       const url = m[1]!.replace(/\/$/, "");
       const stop = async () => {
         if (proc.exitCode === null) proc.kill("SIGTERM");
-        return await proc.exited;
+        const code = await proc.exited;
+        // The last lines (the stop report) can still be in the pipes when the exit is seen.
+        await pumped;
+        return code;
       };
       return { name, url, pid: proc.pid, proc, output: () => text, stop };
     }

@@ -6,7 +6,7 @@
 // That case is covered below by SQLite's real SQLITE_READONLY on a read-only connection (unit
 // level) and by a database on a read-only bind mount at start (integration).
 
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { execFileSync } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
@@ -62,6 +62,8 @@ describe.skipIf(!mounted || onPostgres)("disk full (tmpfs filled to ENOSPC; need
     server = await startServer({ dir: mountDir, args: ["--create-rate-limit", "0"] });
   });
   afterAll(() => server.stop());
+  // A test that fails while the disk is full must not leave it full for the next one.
+  afterEach(() => rmSync(join(mountDir, "filler"), { force: true }));
 
   test("creates get 503 storage_unavailable with a log line, redirects keep working, and all recovers when space returns", async () => {
     expect((await createLink(server.url, { url: "https://example.com/kept", custom_url: "kept" })).status).toBe(201);
@@ -79,7 +81,8 @@ describe.skipIf(!mounted || onPostgres)("disk full (tmpfs filled to ENOSPC; need
     expect(refused).not.toBeNull();
     expect(refused!.status).toBe(503);
     expect(refused!.body).toMatchObject({ success: false, code: "storage_unavailable", error: expect.any(String) });
-    expect(server.output()).toMatch(/storage unavailable.*SQLITE_FULL/);
+    // The line is on the service's stderr, which can reach us after its 503 does.
+    expect(await within10s(async () => server.output(), (out) => /storage unavailable.*SQLITE_FULL/.test(out))).toMatch(/storage unavailable.*SQLITE_FULL/);
 
     // Redirects answer from memory, and their visits wait in the queue.
     for (let i = 0; i < 20; i++) expect((await click(server.url, "kept")).status).toBe(302);

@@ -78,7 +78,8 @@ export async function handleSignOut(request: Request, server: PeerServer, deps: 
   const token = sessionToken(request);
   if (token !== null) {
     try {
-      await deps.sessions.end(token);
+      // Like every write from this thread: the lock may be the recorder's or an import's for a moment.
+      await retryWhileBusy(() => deps.sessions.end(token), deps.recorder.hurry);
     } catch (err) {
       return storageUnavailable(err, deps.log, "signing out");
     }

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createLink, startServer, type RunningServer } from "../support/server.ts";
 import { holdWriteLock } from "../support/write-lock.ts";
+import { api, makeKey } from "../support/admin.ts";
 
 let server: RunningServer;
 let clickId = "";
@@ -55,3 +56,21 @@ test("a lock held past the create's patience (5 s): a JSON 503 storage_unavailab
   }
   expect((await createLink(server.url, { url: "https://example.org/again" })).status).toBe(201);
 }, 20_000);
+
+test("a sign-out that finds the write lock held waits for it, then ends the session (it answered 503 at once)", async () => {
+  const key = makeKey(server.dbPath, "signs-out");
+  const signIn = await api(server.url, null, "POST", "/api/session", { key });
+  expect(signIn.status).toBe(200);
+  const cookie = signIn.headers.get("set-cookie")!.split(";")[0]!;
+  const other = await holdWriteLock(server);
+  let released = false;
+  const signOut = api(server.url, null, "DELETE", "/api/session", undefined, { cookie, origin: server.url }).then((r) => ({ ...r, afterRelease: released }));
+  await Bun.sleep(300);
+  released = true;
+  await other.release(true);
+  const result = await signOut;
+  expect(result.status).toBe(200);
+  // PostgreSQL's held lock is on the links table, which a sign-out does not touch.
+  if (server.engine === "sqlite") expect(result.afterRelease).toBe(true);
+  expect((await api(server.url, null, "GET", "/api/session", undefined, { cookie })).body.data.signedIn).toBe(false);
+});

@@ -10,7 +10,8 @@ export function openDatabase(path: string): Database {
   const isNew = !existsSync(path);
   const db = new Database(path, { create: true, strict: true });
   // Before the WAL switch: SQLite gives the -wal and -shm it makes as root the database file's owner.
-  if (isNew) giveToFolderOwner(path);
+  // (":memory:" never exists as a file, hence the second look.)
+  if (isNew && existsSync(path)) giveToFolderOwner(path);
   // First, so that every later statement (WAL switch included) waits for a lock instead of failing
   // while a backup or a second reader holds it.
   db.run("PRAGMA busy_timeout = 5000");
@@ -37,7 +38,7 @@ export function openDatabase(path: string): Database {
  * An existing file keeps its owner; SQLite itself gives the -wal and -shm root makes that owner.
  */
 function giveToFolderOwner(path: string): void {
-  if (process.getuid?.() !== 0 || !existsSync(path)) return; // not root, or no file (":memory:")
+  if (process.getuid?.() !== 0) return;
   const folder = statSync(dirname(resolve(path)));
   if (folder.uid !== 0) chownSync(path, folder.uid, folder.gid);
 }

@@ -28,7 +28,6 @@ function fail(message: string): never {
 
 if (refs.length === 0) fail("name at least one destination, e.g. ghcr.io/shortener/shortener:0.1.0");
 if (args["tls-verify"] !== "true" && args["tls-verify"] !== "false") fail(`--tls-verify=${args["tls-verify"]}: true or false`);
-const tls = `--tls-verify=${args["tls-verify"]}`;
 const layoutDir = resolve(args.image);
 
 /** The layout's one image, by the ref name index.json gives it (the version). */
@@ -56,22 +55,21 @@ const destinations = refs.map((ref) => ref.replace(/^docker:\/\//, ""));
 const user = process.env.REGISTRY_USERNAME;
 const password = process.env.REGISTRY_PASSWORD;
 const authDir = user && password ? mkdtempSync(join(tmpdir(), "shortener-push-")) : null;
-const auth = authDir ? [`--authfile=${join(authDir, "auth.json")}`] : [];
 // On every way out, fail()'s process.exit included (a finally block does not run then): the
 // file holds the registry token.
 if (authDir) process.on("exit", () => rmSync(authDir, { recursive: true, force: true }));
+/** --tls-verify and --authfile, or as `skopeo copy` names them for its destination, with prefix "dest-". */
+const registryFlags = (prefix = "") => [`--${prefix}tls-verify=${args["tls-verify"]}`, ...(authDir ? [`--${prefix}authfile=${join(authDir, "auth.json")}`] : [])];
 const started = performance.now();
-{
-  for (const ref of destinations) {
-    const registry = ref.split("/")[0]!;
-    if (authDir) skopeo(["login", tls, ...auth, `--username=${user}`, "--password-stdin", registry], { stdin: password });
-    console.log(`push-image: ${image.source} (${image.digest}) -> docker://${ref}`);
-    skopeo(["copy", "--all", "--preserve-digests", "--retry-times=3", `--dest-${tls.slice(2)}`, ...auth.map((a) => a.replace("--authfile", "--dest-authfile")), image.source, `docker://${ref}`]);
-    // What a client pulling the tag gets must be the index that was built, byte for byte.
-    const pushed = sha256(new TextEncoder().encode(skopeo(["inspect", "--raw", tls, ...auth, `docker://${ref}`])));
-    if (pushed !== image.digest) fail(`${ref} now names ${pushed}, not the layout's ${image.digest}`);
-    console.log(`  pushed ${ref.replace(/:[^:/]+$/, "")}@${pushed}`);
-  }
+for (const ref of destinations) {
+  const registry = ref.split("/")[0]!;
+  if (authDir) skopeo(["login", ...registryFlags(), `--username=${user}`, "--password-stdin", registry], { stdin: password });
+  console.log(`push-image: ${image.source} (${image.digest}) -> docker://${ref}`);
+  skopeo(["copy", "--all", "--preserve-digests", "--retry-times=3", ...registryFlags("dest-"), image.source, `docker://${ref}`]);
+  // What a client pulling the tag gets must be the index that was built, byte for byte.
+  const pushed = sha256(new TextEncoder().encode(skopeo(["inspect", "--raw", ...registryFlags(), `docker://${ref}`])));
+  if (pushed !== image.digest) fail(`${ref} now names ${pushed}, not the layout's ${image.digest}`);
+  console.log(`  pushed ${ref.replace(/:[^:/]+$/, "")}@${pushed}`);
 }
 if (args["digest-file"]) writeFileSync(args["digest-file"], `${image.digest}\n`);
 console.log(`push-image: ${destinations.length} destination(s) in ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { headerMismatches, readExecutableHeader } from "./lib/executable-header.ts";
+import { HEADER_BYTES, headerMismatches, readExecutableHeader } from "./lib/executable-header.ts";
 import { readDeb } from "./lib/oci/deb-file.ts";
 import { debianPackages } from "./lib/oci/debian-packages.ts";
 import { imageConfig, imageLabels, type ImageMeta } from "./lib/oci/image-config.ts";
@@ -36,7 +36,7 @@ function releaseBinary(target: ImagePlatform): Uint8Array {
   const path = join(binariesDir, name);
   if (!existsSync(path)) fail(`${path} is missing: run npm run release first (the image is made from its files, never built anew)`);
   const bytes = new Uint8Array(readFileSync(path));
-  const problems = headerMismatches(readExecutableHeader(bytes.subarray(0, 64 * 1024)), target.release.header);
+  const problems = headerMismatches(readExecutableHeader(bytes.subarray(0, HEADER_BYTES)), target.release.header);
   if (problems.length > 0) fail(`${name} is not a ${target.release.name} executable: ${problems.join("; ")}`);
   const sums = join(binariesDir, "SHA256SUMS");
   if (existsSync(sums)) {
@@ -76,20 +76,19 @@ const notice = readFileSync(join(root, "NOTICE.md"));
 rmSync(outDir, { recursive: true, force: true });
 const layout = new Layout(outDir);
 try {
-  const built = await Promise.all(
+  // Blobs are named by their digest, so the order they are written in changes nothing; the
+  // index lists the manifests in IMAGE_PLATFORMS' order.
+  const manifests = await Promise.all(
     IMAGE_PLATFORMS.map(async (target) => {
       const debs = debianPackages(join(root, ".cache/debian"), target.debian, { refresh: args["refresh-debs"], log: console.log }).map(readDeb);
       const packages = debs.map((d) => `${d.name} ${d.version}`).join(", ");
       const entries = buildRootfs({ debs, binary: releaseBinary(target), license, notice });
       const layer = await buildLayer(entries, meta.epoch);
-      return { target, packages, layer };
+      const layerBlob = layout.blob(MEDIA.layer, layer.gzipped);
+      const config = layout.json(MEDIA.config, imageConfig(target.platform, layer.diffId, meta, packages));
+      return { target, packages, layer, descriptor: layout.manifest(config, layerBlob, target.platform) };
     }),
   );
-  const manifests = built.map(({ target, packages, layer }) => {
-    const layerBlob = layout.blob(MEDIA.layer, layer.gzipped);
-    const config = layout.json(MEDIA.config, imageConfig(target.platform, layer.diffId, meta, packages));
-    return { target, packages, layer, descriptor: layout.manifest(config, layerBlob, target.platform) };
-  });
   const index = layout.index(manifests.map((m) => m.descriptor), imageLabels(meta));
   layout.finish(index, meta.version);
 

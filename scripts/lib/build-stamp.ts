@@ -3,7 +3,8 @@
 
 import type { BuildStamp } from "../../src/version.ts";
 
-function git(root: string, args: string[]): string | null {
+/** A git command's trimmed output in root, or null when it fails or there is no git (also for the image's provenance). */
+export function git(root: string, args: string[]): string | null {
   try {
     const r = Bun.spawnSync(["git", ...args], { cwd: root, stdout: "pipe", stderr: "pipe" });
     return r.exitCode === 0 ? r.stdout.toString().trim() : null;

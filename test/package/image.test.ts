@@ -11,15 +11,15 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { readTar } from "../../scripts/lib/oci/tar-read.ts";
 import type { TarEntry } from "../../scripts/lib/oci/tar.ts";
 import { UA } from "../support/clicks.ts";
 import { ContainerJanitor, composeRun, ensureForeignArch, podman, podmanOk, processUid, publishedUrl, pullFromLayout, quadletRun } from "../support/containers.ts";
 import { eventually } from "../support/eventually.ts";
 import { freePort } from "../support/ports.ts";
+import { createLink, REPO_ROOT as ROOT } from "../support/server.ts";
 
-const ROOT = resolve(import.meta.dir, "../..");
 const IMAGE_DIR = process.env.SHORTENER_IMAGE_DIR;
 const RELEASE_DIR = process.env.SHORTENER_RELEASE_DIR;
 const VERSION = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
@@ -60,11 +60,9 @@ async function waitForHealth(url: string, within = 60_000): Promise<Response | n
 
 /** Create, redirect, count: the service's job, through the container's published port. */
 async function createAndClick(url: string, destination: string): Promise<string> {
-  const form = new FormData();
-  form.append("url", destination);
-  const created = await fetch(`${url}/api/create`, { method: "POST", body: form });
+  const created = await createLink(url, { url: destination });
   expect(created.status).toBe(201);
-  const shortUrl: string = (await created.json()).data.shortUrl;
+  const shortUrl: string = created.body.data.shortUrl;
   const id = new URL(shortUrl).pathname.slice(1);
   const redirect = await fetch(`${url}/${id}`, { redirect: "manual", headers: { "user-agent": UA.firefoxLinux } });
   expect(redirect.status).toBe(302);
@@ -314,6 +312,8 @@ else describe("container image", () => {
     let served: ReturnType<typeof Bun.spawn> | null = null;
     let host = "";
     let registryDir = "";
+    // The test's own reads log in through a file, as the script does: a password never goes on a command line.
+    let authFile = "";
     const user = "pusher";
     const password = `pw-${RUN_ID}`;
 
@@ -329,19 +329,14 @@ else describe("container image", () => {
       // A TCP probe rather than fetch: the test preload holds every 127.0.0.1 reply to the service's API contract.
       const listening = () => Bun.connect({ hostname: "127.0.0.1", port, socket: { data() {} } }).then((s) => (s.end(), true), () => false);
       await eventually(listening, (up) => up, 15_000);
+      authFile = join(dir, "auth.json");
+      writeFileSync(authFile, JSON.stringify({ auths: { [host]: { auth: Buffer.from(`${user}:${password}`).toString("base64") } } }), { mode: 0o600 });
     }, SLOW);
 
     afterAll(async () => {
       served?.kill("SIGTERM");
       await served?.exited;
     });
-
-    // The test's own reads log in through a file, as the script does: a password never goes on a command line.
-    const authFile = () => {
-      const file = join(registryDir, "auth.json");
-      writeFileSync(file, JSON.stringify({ auths: { [host]: { auth: Buffer.from(`${user}:${password}`).toString("base64") } } }), { mode: 0o600 });
-      return file;
-    };
 
     const push = (env: Record<string, string>, ...refs: string[]) =>
       Bun.spawnSync([process.execPath, join(ROOT, "scripts/push-image.ts"), "--image", IMAGE_DIR, "--tls-verify=false", ...refs], { cwd: ROOT, env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
@@ -369,14 +364,14 @@ else describe("container image", () => {
       const local = JSON.parse(readFileSync(join(IMAGE_DIR, "index.json"), "utf8")).manifests[0].digest;
       for (const tag of [VERSION, "latest"]) {
         for (const a of ARCHES) {
-          const remote = JSON.parse(skopeo(["inspect", "--tls-verify=false", `--authfile=${authFile()}`, ...overrideArch(a), `docker://${host}/shortener/shortener:${tag}`]));
+          const remote = JSON.parse(skopeo(["inspect", "--tls-verify=false", `--authfile=${authFile}`, ...overrideArch(a), `docker://${host}/shortener/shortener:${tag}`]));
           expect(remote).toMatchObject({ Digest: local, Architecture: a.architecture });
         }
       }
       const pulled = mkdtempSync(join(tmpdir(), "shortener-pulled-"));
       folders.push(pulled);
       const back = join(pulled, "layout");
-      skopeo(["copy", "--all", "--preserve-digests", "--src-tls-verify=false", `--src-authfile=${authFile()}`, `docker://${host}/shortener/shortener:${VERSION}`, `oci:${back}:${VERSION}`]);
+      skopeo(["copy", "--all", "--preserve-digests", "--src-tls-verify=false", `--src-authfile=${authFile}`, `docker://${host}/shortener/shortener:${VERSION}`, `oci:${back}:${VERSION}`]);
       expect(JSON.parse(skopeo(["inspect", "--raw", `oci:${back}:${VERSION}`])).manifests).toEqual(JSON.parse(skopeo(["inspect", "--raw", layoutRef()])).manifests);
       expect(existsSync(join(back, "index.json"))).toBe(true);
     }, SLOW);

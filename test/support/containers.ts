@@ -30,6 +30,10 @@ function containersConf(): string {
 
 let conf: string | null = null;
 
+// Podman names what it pulls from oci:PATH after PATH, and refuses a PATH with capitals (a
+// mkdtemp folder has some): pullFromLayout pulls through this link, whose path is lower case.
+const LAYOUT_LINK = `/tmp/shortener-layout-${process.pid}`;
+
 export function podman(args: string[]): Run {
   conf ??= containersConf();
   const run = Bun.spawnSync(["podman", ...args], { env: { ...process.env, CONTAINERS_CONF: conf }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
@@ -67,7 +71,7 @@ export class ContainerJanitor {
     for (const c of this.containers) podman(["rm", "--force", "--volumes", "--time", "0", c]);
     for (const v of this.volumes) podman(["volume", "rm", "--force", v]);
     for (const i of this.images) podman(["rmi", "--force", i]);
-    rmSync(`/tmp/shortener-layout-${process.pid}`, { force: true });
+    rmSync(LAYOUT_LINK, { force: true });
     if (conf) rmSync(dirname(conf), { recursive: true, force: true });
     conf = null;
   }
@@ -80,12 +84,9 @@ export class ContainerJanitor {
  */
 export function pullFromLayout(layoutDir: string, ref: string, platform: { architecture: string; variant?: string }, as?: string): string {
   const variant = platform.variant ? ["--variant", platform.variant] : [];
-  // Podman names what it pulls from oci:PATH after PATH, and refuses a PATH with capitals (a
-  // mkdtemp folder has some): pull through a link whose path is lower case.
-  const link = `/tmp/shortener-layout-${process.pid}`;
-  if (!existsSync(link)) symlinkSync(resolve(layoutDir), link);
-  else if (readlinkSync(link) !== resolve(layoutDir)) throw new Error(`${link} points elsewhere than ${layoutDir}`);
-  const id = podmanOk(["pull", "--quiet", "--arch", platform.architecture, ...variant, `oci:${link}:${ref}`]);
+  if (!existsSync(LAYOUT_LINK)) symlinkSync(resolve(layoutDir), LAYOUT_LINK);
+  else if (readlinkSync(LAYOUT_LINK) !== resolve(layoutDir)) throw new Error(`${LAYOUT_LINK} points elsewhere than ${layoutDir}`);
+  const id = podmanOk(["pull", "--quiet", "--arch", platform.architecture, ...variant, `oci:${LAYOUT_LINK}:${ref}`]);
   if (as) podmanOk(["tag", id, as]);
   return id;
 }

@@ -12,7 +12,7 @@ import { join } from "node:path";
  * /usr/share/common-licenses (which the copyright files cite) and os-release (how scanners tell
  * which distribution's advisories apply).
  */
-export const BASE_PACKAGES = ["libc6", "libgcc-s1", "gcc-12-base", "ca-certificates", "tzdata", "netbase", "base-files"] as const;
+const BASE_PACKAGES = ["libc6", "libgcc-s1", "gcc-12-base", "ca-certificates", "tzdata", "netbase", "base-files"] as const;
 
 export type DebianArch = "amd64" | "arm64";
 

@@ -2,12 +2,11 @@
 // the image is. Every value is fixed or comes from the build's inputs, so the bytes repeat.
 
 import type { Platform } from "./platforms.ts";
-import { BINARY_PATH, DATA_PATH } from "./rootfs.ts";
+import { BINARY_PATH, CA_BUNDLE_PATH, DATA_PATH } from "./rootfs.ts";
 import { NONROOT } from "./system-files.ts";
 
-export const PORT = 8080;
-export const DB_PATH = `/${DATA_PATH}/shortener.db`;
-export const CA_BUNDLE = "/etc/ssl/certs/ca-certificates.crt";
+const PORT = 8080;
+const DB_PATH = `/${DATA_PATH}/shortener.db`;
 
 export type ImageMeta = {
   version: string;
@@ -20,7 +19,7 @@ export type ImageMeta = {
   source: string;
 };
 
-export function createdAt(meta: ImageMeta): string {
+function createdAt(meta: ImageMeta): string {
   return new Date(meta.epoch * 1000).toISOString().replace(/\.000Z$/, "Z");
 }
 
@@ -49,7 +48,7 @@ export function imageConfig(platform: Platform, diffId: string, meta: ImageMeta,
     config: {
       User: `${NONROOT.uid}:${NONROOT.gid}`,
       ExposedPorts: { [`${PORT}/tcp`]: {} },
-      Env: ["PATH=/usr/local/bin:/usr/bin:/bin", `SHORTENER_DB=${DB_PATH}`, `SSL_CERT_FILE=${CA_BUNDLE}`],
+      Env: ["PATH=/usr/local/bin:/usr/bin:/bin", `SHORTENER_DB=${DB_PATH}`, `SSL_CERT_FILE=/${CA_BUNDLE_PATH}`],
       // No Cmd: port 8080 on every address is the binary's default already, and a flag would beat
       // SHORTENER_PORT given with -e. Arguments after the image name go straight to the binary
       // (`docker run … --base-url https://s.example.org`, or `… key create me`).

@@ -2,14 +2,7 @@
 // config are stamped with. Both come from the checkout, never the clock, so that building twice
 // gives the same digests.
 
-function git(root: string, args: string[]): string | null {
-  try {
-    const run = Bun.spawnSync(["git", ...args], { cwd: root, stdout: "pipe", stderr: "pipe" });
-    return run.exitCode === 0 ? run.stdout.toString().trim() : null;
-  } catch {
-    return null; // no git on this machine
-  }
-}
+import { git } from "../build-stamp.ts";
 
 /** The full commit of HEAD, or "unknown" outside a git checkout. */
 export function revision(root: string): string {

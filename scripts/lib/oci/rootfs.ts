@@ -4,11 +4,12 @@
 
 import type { DebFile } from "./deb-file.ts";
 import { caBundle, GROUP, NONROOT, NSSWITCH, PASSWD } from "./system-files.ts";
-import type { TarEntry } from "./tar.ts";
+import { byPath, type TarEntry } from "./tar.ts";
 
 export const BINARY_PATH = "usr/local/bin/shortener";
 export const DATA_PATH = "data";
-export const DOC_PATH = "usr/share/doc/shortener";
+export const CA_BUNDLE_PATH = "etc/ssl/certs/ca-certificates.crt";
+const DOC_PATH = "usr/share/doc/shortener";
 
 export type RootfsInput = {
   debs: readonly DebFile[];
@@ -48,7 +49,7 @@ export function buildRootfs(input: RootfsInput): TarEntry[] {
     file("etc/passwd", PASSWD),
     file("etc/group", GROUP),
     file("etc/nsswitch.conf", NSSWITCH),
-    file("etc/ssl/certs/ca-certificates.crt", caBundle([...tree.values()])),
+    file(CA_BUNDLE_PATH, caBundle([...tree.values()])),
     { path: "tmp", type: "dir", mode: 0o1777, ...root },
     { path: "root", type: "dir", mode: 0o700, ...root },
     { path: NONROOT.home.slice(1), type: "dir", mode: 0o700, ...nonroot },
@@ -62,7 +63,7 @@ export function buildRootfs(input: RootfsInput): TarEntry[] {
   for (const entry of added) tree.set(entry.path, entry);
   addParents(tree);
   checkLinks(tree);
-  return [...tree.values()].sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)));
+  return [...tree.values()].sort(byPath);
 }
 
 /** Every folder on the way to an entry, 0755 root, where no package made it. */

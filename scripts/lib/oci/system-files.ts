@@ -1,7 +1,7 @@
 // The files a Debian system gets from its maintainer scripts and base-passwd, which the image
 // does not run or install: the accounts, name service switch, and the CA bundle.
 
-import type { TarEntry } from "./tar.ts";
+import { byPath, type TarEntry } from "./tar.ts";
 
 /** The account the service runs as, as in distroless images (so volumes made for those fit). */
 export const NONROOT = { uid: 65532, gid: 65532, name: "nonroot", home: "/home/nonroot" } as const;
@@ -36,7 +36,7 @@ rpc: files
 export function caBundle(entries: readonly TarEntry[]): Uint8Array {
   const certs = entries
     .filter((e) => e.type === "file" && e.path.startsWith("usr/share/ca-certificates/") && e.path.endsWith(".crt"))
-    .sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)));
+    .sort(byPath);
   if (certs.length === 0) throw new Error("ca-certificates shipped no certificate");
   const text = certs.map((c) => {
     const pem = new TextDecoder().decode(c.data);

@@ -42,7 +42,7 @@ export function readTar(archive: Uint8Array): TarEntry[] {
   return entries;
 }
 
-export function normalise(name: string): string {
+function normalise(name: string): string {
   return name.replace(/^(\.\/|\/)+/, "").replace(/\/+$/, "").replace(/^\.$/, "");
 }
 

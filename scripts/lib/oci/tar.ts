@@ -19,6 +19,11 @@ export type TarEntry = {
   link?: string;
 };
 
+/** Path order, byte by byte (not by UTF-16 unit, as a plain string sort would be): the layer's order. */
+export function byPath(a: TarEntry, b: TarEntry): number {
+  return Buffer.compare(Buffer.from(a.path), Buffer.from(b.path));
+}
+
 const BLOCK = 512;
 const TYPE_FLAG: Record<EntryType, string> = { file: "0", hardlink: "1", symlink: "2", dir: "5" };
 const encoder = new TextEncoder();
@@ -113,7 +118,7 @@ function basename(name: string): string {
   return body.slice(body.lastIndexOf("/") + 1);
 }
 
-export function concat(parts: readonly Uint8Array[]): Uint8Array {
+function concat(parts: readonly Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
   for (const part of parts) {

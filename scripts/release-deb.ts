@@ -20,48 +20,49 @@ const binaries = resolve(values.binaries ?? join(root, "dist/release"));
 const outDir = resolve(values.out ?? join(root, "dist/deb"));
 const version = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string }).version;
 
-/** The packages this run wrote: a failure takes them all back, so that no half-made set is uploaded. */
-const written: string[] = [];
-
-function fail(message: string): never {
-  for (const file of written) rmSync(file, { force: true });
-  console.error(`release:deb FAILED: ${message}`);
-  process.exit(1);
-}
-
 const sha256 = (bytes: Uint8Array) => new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
 const executableOf = (release: string) => join(binaries, `shortener-${version}-${release}`);
+const debian = (name: string) => readFileSync(join(root, "deploy/debian", name), "utf8");
 
 /** This machine's executable, run: --version proves it is ours (stripped, it would be bare Bun) and dates the build. */
 function ask(args: string[]): string {
   const native = DEB_TARGETS.find((t) => (process.arch === "arm64" ? t.arch === "arm64" : t.arch === "amd64"))!;
   const run = Bun.spawnSync([executableOf(native.release), ...args], { stdout: "pipe", stderr: "pipe", env: { PATH: process.env.PATH ?? "" } });
-  if (run.exitCode !== 0) fail(`${executableOf(native.release)} ${args.join(" ")}: exit ${run.exitCode} ${run.stderr.toString().trim()}`);
+  if (run.exitCode !== 0) throw new Error(`${executableOf(native.release)} ${args.join(" ")}: exit ${run.exitCode} ${run.stderr.toString().trim()}`);
   return run.stdout.toString();
 }
 
-const started = performance.now();
-for (const { release } of DEB_TARGETS) if (!existsSync(executableOf(release))) fail(`${executableOf(release)} is missing (npm run release writes it)`);
-const stamp = /^shortener (\S+) \((\S+), built (\d{4}-\d{2}-\d{2})\)$/.exec(ask(["--version"]).trim());
-if (!stamp) fail("--version does not say \"shortener <version> (<commit>, built <date>)\": not a shortener release executable");
-if (stamp[1] !== version) fail(`the executables are version ${stamp[1]}, package.json says ${version}`);
-// The build's own date unless SOURCE_DATE_EPOCH says otherwise: the same executables give the same .debs.
-const epoch = /^\d+$/.test(process.env.SOURCE_DATE_EPOCH ?? "") ? Number(process.env.SOURCE_DATE_EPOCH) : Date.parse(`${stamp[3]}T00:00:00Z`) / 1000;
-const date = new Date(epoch * 1000).toISOString().slice(0, 10);
-
-// SHA256SUMS beside the executables, when there: a package must carry exactly the released bytes.
-const sumsFile = join(binaries, "SHA256SUMS");
-const released = new Map(existsSync(sumsFile) ? readFileSync(sumsFile, "utf8").trim().split("\n").map((l) => [l.slice(66), l.slice(0, 64)] as const) : []);
-
-for (const { release } of DEB_TARGETS) {
-  const expected = released.get(`shortener-${version}-${release}`);
-  if (expected !== undefined && expected !== sha256(readFileSync(executableOf(release)))) fail(`${executableOf(release)} does not match its line in SHA256SUMS`);
+/**
+ * Each release executable's SHA-256, read once: checked against SHA256SUMS beside the executables
+ * when there, and later against what each package carries.
+ */
+function releasedDigests(): Map<string, string> {
+  const sumsFile = join(binaries, "SHA256SUMS");
+  const listed = new Map(existsSync(sumsFile) ? readFileSync(sumsFile, "utf8").trim().split("\n").map((l) => [l.slice(66), l.slice(0, 64)] as const) : []);
+  return new Map(DEB_TARGETS.map(({ release }) => {
+    const digest = sha256(readFileSync(executableOf(release)));
+    const expected = listed.get(`shortener-${version}-${release}`);
+    if (expected !== undefined && expected !== digest) throw new Error(`${executableOf(release)} does not match its line in SHA256SUMS`);
+    return [release, digest];
+  }));
 }
 
-const debian = (name: string) => readFileSync(join(root, "deploy/debian", name), "utf8");
-let common: TreeFile[];
-try {
-  common = [
+/** The packages this run wrote: a failure takes them all back, so that no half-made set is uploaded. */
+const written: string[] = [];
+
+function main(): void {
+  const started = performance.now();
+  for (const { release } of DEB_TARGETS) if (!existsSync(executableOf(release))) throw new Error(`${executableOf(release)} is missing (npm run release writes it)`);
+  const stamp = /^shortener (\S+) \((\S+), built (\d{4}-\d{2}-\d{2})\)$/.exec(ask(["--version"]).trim());
+  if (!stamp) throw new Error("--version does not say \"shortener <version> (<commit>, built <date>)\": not a shortener release executable");
+  if (stamp[1] !== version) throw new Error(`the executables are version ${stamp[1]}, package.json says ${version}`);
+  // The build's own date unless SOURCE_DATE_EPOCH says otherwise: the same executables give the same .debs.
+  const epoch = /^\d+$/.test(process.env.SOURCE_DATE_EPOCH ?? "") ? Number(process.env.SOURCE_DATE_EPOCH) : Date.parse(`${stamp[3]}T00:00:00Z`) / 1000;
+  const date = new Date(epoch * 1000).toISOString().slice(0, 10);
+  const digests = releasedDigests();
+
+  // Made once: everything but the executable, DEBIAN/control and DEBIAN/md5sums is the same in both packages.
+  const common: TreeFile[] = [
     { path: PATHS.unit, mode: 0o644, content: packagedUnit(root) },
     { path: PATHS.defaults, mode: 0o644, content: environmentDefaults() },
     { path: PATHS.manPage, mode: 0o644, content: gzip(manPage(parseHelp(ask(["--help"])), { version, date, tail: manPageTail() })) },
@@ -70,44 +71,50 @@ try {
     { path: `${PATHS.doc}/changelog.gz`, mode: 0o644, content: gzip(readFileSync(join(root, "CHANGELOG.md"), "utf8")) },
     { path: PATHS.lintianOverrides, mode: 0o644, content: debian("lintian-overrides") },
   ];
-} catch (err) {
-  fail(err instanceof Error ? err.message : String(err));
-}
+  const commonControl: TreeFile[] = [
+    { path: "DEBIAN/conffiles", mode: 0o644, content: `/${PATHS.defaults}\n` },
+    ...["postinst", "prerm", "postrm"].map((name) => ({ path: `DEBIAN/${name}`, mode: 0o755, content: debian(name) })),
+  ];
 
-mkdirSync(outDir, { recursive: true });
-// Packages of an earlier version or revision must not be uploaded beside these by mistake.
-for (const old of readdirSync(outDir).filter((f) => /^shortener_.+_(amd64|arm64)\.deb$/.test(f))) rmSync(join(outDir, old));
-console.log(`release:deb ${debVersion(version)} from ${binaries} (built ${stamp[3]}, ${stamp[2]})`);
+  mkdirSync(outDir, { recursive: true });
+  // Packages of an earlier version or revision must not be uploaded beside these by mistake.
+  for (const old of readdirSync(outDir).filter((f) => /^shortener_.+_(amd64|arm64)\.deb$/.test(f))) rmSync(join(outDir, old));
+  console.log(`release:deb ${debVersion(version)} from ${binaries} (built ${stamp[3]}, ${stamp[2]})`);
 
-for (const { arch, release } of DEB_TARGETS) {
-  const t0 = performance.now();
-  const executable = executableOf(release);
-  const bytes = readFileSync(executable);
-  const staging = mkdtempSync(join(outDir, `.staging-${arch}-`));
-  const deb = join(outDir, debFileName(version, arch));
-  try {
-    const tree = join(staging, "root");
-    writeTree(tree, [{ path: PATHS.binary, mode: 0o755, copyOf: executable }, ...common]);
-    const installedSize = installedSizeKiB(tree);
-    const sums = md5sums(tree);
-    writeTree(tree, [
-      { path: "DEBIAN/control", mode: 0o644, content: controlFile({ version, arch, installedSizeKiB: installedSize, glibc: glibcNeeded(executable) }) },
-      { path: "DEBIAN/md5sums", mode: 0o644, content: sums },
-      { path: "DEBIAN/conffiles", mode: 0o644, content: `/${PATHS.defaults}\n` },
-      ...["postinst", "prerm", "postrm"].map((name) => ({ path: `DEBIAN/${name}`, mode: 0o755, content: debian(name) })),
-    ]);
-    buildDeb(tree, join(staging, "out.deb"), epoch);
-    // What dpkg would install must be the release file itself, byte for byte.
-    if (sha256(extractFile(join(staging, "out.deb"), PATHS.binary)) !== sha256(bytes)) throw new Error(`${arch}: the packaged ${PATHS.binary} differs from ${executable}`);
-    renameSync(join(staging, "out.deb"), deb);
-    written.push(deb);
-  } catch (err) {
-    // Here, not in a finally: fail() exits the process, and a finally would not run.
-    rmSync(staging, { recursive: true, force: true });
-    fail(err instanceof Error ? err.message : String(err));
+  for (const { arch, release } of DEB_TARGETS) {
+    const t0 = performance.now();
+    const executable = executableOf(release);
+    const staging = mkdtempSync(join(outDir, `.staging-${arch}-`));
+    const deb = join(outDir, debFileName(version, arch));
+    try {
+      const tree = join(staging, "root");
+      writeTree(tree, [{ path: PATHS.binary, mode: 0o755, copyOf: executable }, ...common]);
+      // Both counted over the data alone, before DEBIAN/ is written into the same tree.
+      const installedSize = installedSizeKiB(tree);
+      const sums = md5sums(tree);
+      writeTree(tree, [
+        { path: "DEBIAN/control", mode: 0o644, content: controlFile({ version, arch, installedSizeKiB: installedSize, glibc: glibcNeeded(executable) }) },
+        { path: "DEBIAN/md5sums", mode: 0o644, content: sums },
+        ...commonControl,
+      ]);
+      buildDeb(tree, join(staging, "out.deb"), epoch);
+      // What dpkg would install must be the release file itself, byte for byte.
+      if (sha256(extractFile(join(staging, "out.deb"), PATHS.binary)) !== digests.get(release)) throw new Error(`${arch}: the packaged ${PATHS.binary} differs from ${executable}`);
+      renameSync(join(staging, "out.deb"), deb);
+      written.push(deb);
+    } finally {
+      rmSync(staging, { recursive: true, force: true });
+    }
+    const mib = statSync(deb).size / 1024 / 1024;
+    console.log(`  ${debFileName(version, arch).padEnd(30)} ${mib.toFixed(1).padStart(6)} MiB  ${((performance.now() - t0) / 1000).toFixed(1).padStart(5)} s  binary identical to ${release}`);
   }
-  rmSync(staging, { recursive: true, force: true });
-  const mib = statSync(deb).size / 1024 / 1024;
-  console.log(`  ${debFileName(version, arch).padEnd(30)} ${mib.toFixed(1).padStart(6)} MiB  ${((performance.now() - t0) / 1000).toFixed(1).padStart(5)} s  binary identical to ${release}`);
+  console.log(`release:deb: ${DEB_TARGETS.length} packages in ${outDir} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
 }
-console.log(`release:deb: ${DEB_TARGETS.length} packages in ${outDir} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+
+try {
+  main();
+} catch (err) {
+  for (const file of written) rmSync(file, { force: true });
+  console.error(`release:deb FAILED: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+}

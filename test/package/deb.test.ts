@@ -6,14 +6,16 @@
 // qemu-user-static, and reaches Debian's mirror once (the debootstrap cache).
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { extractFile } from "../../scripts/lib/deb/build-deb.ts";
 import { debFileName, DEB_TARGETS, type DebArch } from "../../scripts/lib/deb/control.ts";
 import { environmentFlags } from "../../scripts/lib/deb/env-defaults.ts";
 import { PATHS, STATE } from "../../scripts/lib/deb/layout.ts";
 import { bootContainer, debootstrapped, type Container, type Run } from "../support/nspawn.ts";
 import { UA } from "../support/clicks.ts";
+import { eventually } from "../support/eventually.ts";
 
 const DEB_DIR = process.env.SHORTENER_DEB_DIR;
 const VERSION = (JSON.parse(readFileSync(resolve(import.meta.dir, "../../package.json"), "utf8")) as { version: string }).version;
@@ -38,18 +40,19 @@ async function lintian(file: string): Promise<{ code: number; findings: string[]
   return { code: await proc.exited, findings: lines.filter((l) => /^[EWIPX]: /.test(l)) };
 }
 
-/** One file of a .deb's data, as dpkg would install it, given to use and then deleted (the binary is 128 MB). */
-function withExtracted<T>(file: string, path: string, use: (extracted: string) => T): T {
+/** The package's binary, written out to run and then deleted (it is 128 MB). */
+function withPackagedBinary<T>(arch: DebArch, use: (bin: string) => T): T {
   const folder = mkdtempSync(join(tmpdir(), "shortener-deb-test-"));
-  const target = join(folder, path.replaceAll("/", "_"));
   try {
-    const r = host(["sh", "-c", 'dpkg-deb --fsys-tarfile "$1" | tar -xOf - "./$2" > "$3" && chmod +x "$3"', "sh", file, path, target]);
-    if (r.code !== 0) throw new Error(`${file}: ${path}: ${r.stderr}`);
-    return use(target);
+    const bin = join(folder, "shortener");
+    writeFileSync(bin, extractFile(deb(arch), PATHS.binary), { mode: 0o755 });
+    return use(bin);
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
 }
+
+const packagedText = (arch: DebArch, path: string) => new TextDecoder().decode(extractFile(deb(arch), path));
 
 // One skip line that says why, rather than every test and hook skipped one by one.
 if (!DEB_DIR) test.skip("the .debs (lintian, contents, install to purge in systemd-nspawn): SHORTENER_DEB_DIR is not set (CI sets it after npm run release:deb)", () => {});
@@ -82,12 +85,12 @@ else {
     }, SLOW);
 
     test("the amd64 binary is ours, unstripped: --version names shortener and its version", () => {
-      const run = withExtracted(deb("amd64"), PATHS.binary, (bin) => (process.arch === "x64" ? host([bin, "--version"]) : host(["qemu-x86_64-static", bin, "--version"])));
+      const run = withPackagedBinary("amd64", (bin) => (process.arch === "x64" ? host([bin, "--version"]) : host(["qemu-x86_64-static", bin, "--version"])));
       expect(run.stdout).toMatch(VERSION_LINE);
     }, SLOW);
 
     test("the arm64 binary is ours, unstripped: --version under qemu names shortener and its version", () => {
-      const { machine, run } = withExtracted(deb("arm64"), PATHS.binary, (bin) => ({
+      const { machine, run } = withPackagedBinary("arm64", (bin) => ({
         machine: readFileSync(bin).subarray(18, 20),
         run: process.arch === "arm64" ? host([bin, "--version"]) : host(["qemu-aarch64-static", "-L", "/usr/aarch64-linux-gnu", bin, "--version"]),
       }));
@@ -97,13 +100,13 @@ else {
 
     test("/etc/default/shortener is a conffile listing every setting the environment can give, commented out", () => {
       expect(host(["sh", "-c", `dpkg-deb --ctrl-tarfile "$1" | tar -xOf - ./conffiles`, "sh", deb("amd64")]).stdout).toBe(`/${PATHS.defaults}\n`);
-      const defaults = withExtracted(deb("amd64"), PATHS.defaults, (file) => readFileSync(file, "utf8"));
+      const defaults = packagedText("amd64", PATHS.defaults);
       for (const flag of environmentFlags()) expect(defaults).toContain(`\n#${flag.variable}=\n`);
       expect(defaults.split("\n").filter((l) => l !== "" && !l.startsWith("#"))).toEqual([]);
     }, SLOW);
 
     test("the unit is the repo's, started from /usr/bin", () => {
-      const unit = withExtracted(deb("amd64"), PATHS.unit, (file) => readFileSync(file, "utf8"));
+      const unit = packagedText("amd64", PATHS.unit);
       const repo = readFileSync(resolve(import.meta.dir, "../../deploy/systemd/shortener.service"), "utf8");
       expect(unit).toBe(repo.replace("ExecStart=/usr/local/bin/shortener", "ExecStart=/usr/bin/shortener"));
     }, SLOW);
@@ -122,11 +125,8 @@ else {
     const journal = () => ok("journalctl --unit=shortener --no-pager --output=cat");
     const root = (args: string) => box.sh(`shortener ${args} --db ${STATE.db}`);
     async function healthy(): Promise<void> {
-      const deadline = Date.now() + 30_000;
-      while (box.sh(`curl -fsS ${url("/health")}`).code !== 0) {
-        if (Date.now() > deadline) throw new Error(`no /health on port ${port}:\n${box.sh("systemctl status shortener --no-pager; journalctl -u shortener --no-pager | tail -30").stdout}`);
-        await Bun.sleep(100);
-      }
+      const health = await eventually(async () => box.sh(`curl -fsS ${url("/health")}`), (r) => r.code === 0, 30_000);
+      if (health.code !== 0) throw new Error(`no /health on port ${port}:\n${box.sh("systemctl status shortener --no-pager; journalctl -u shortener --no-pager | tail -30").stdout}`);
     }
     /** POST /api/create; the status, the new link's id, the body. */
     function create(destination: string, key?: string): { status: number; id: string; body: string } {
@@ -208,9 +208,7 @@ else {
       const before = reads();
       expect(before).toBeGreaterThan(0);
       ok("systemctl reload shortener");
-      const deadline = Date.now() + 10_000;
-      while (reads() === before && Date.now() < deadline) await Bun.sleep(100);
-      expect(reads()).toBe(before + 1);
+      expect(await eventually(async () => reads(), (n) => n !== before, 10_000)).toBe(before + 1);
     }, SLOW);
 
     // Root opens the database that belongs to the dynamic user: nothing it leaves behind may be root's.

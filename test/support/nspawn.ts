@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { eventually } from "./eventually.ts";
 
 const SUITE = "bookworm";
 // minbase has no init: systemd-sysv makes systemd PID 1, dbus lets systemctl talk to it.
@@ -50,31 +51,33 @@ export function debootstrapped(): { path: string; seconds: number; fresh: boolea
   return { path, seconds: (performance.now() - t0) / 1000, fresh: true };
 }
 
+/** A process's name, state and parent from /proc/<pid>/stat; null once it is gone. */
+function procStat(pid: number | string): { name: string; state: string; ppid: number } | null {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  } catch {
+    return null;
+  }
+  // The name is in parentheses and may hold spaces or ")": the fields follow the last ")".
+  const [state = "", ppid = ""] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return { name: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")), state, ppid: Number(ppid) };
+}
+
 /** The container's PID 1: the child of systemd-nspawn named systemd. */
 function childNamedSystemd(parent: number): number | null {
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-    } catch {
-      continue;
-    }
-    const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-    const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-    if (ppid === parent && name === "systemd") return Number(entry);
-  }
-  return null;
+  const pid = readdirSync("/proc").find((entry) => {
+    if (!/^\d+$/.test(entry)) return false;
+    const stat = procStat(entry);
+    return stat?.ppid === parent && stat.name === "systemd";
+  });
+  return pid === undefined ? null : Number(pid);
 }
 
 /** Running: a zombie (exited, not yet reaped by its parent) is not. */
 function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-  } catch {
-    return false;
-  }
+  const state = procStat(pid)?.state;
+  return state !== undefined && state !== "Z";
 }
 
 /**
@@ -121,8 +124,7 @@ export async function bootContainer(image: string, binds: { host: string; guest:
     process.off("SIGINT", interrupted);
     process.off("SIGTERM", interrupted);
     if (pid1 !== null && alive(pid1)) enter(["systemctl", "poweroff"], 10_000); // "Connection reset by peer" is normal
-    const deadline = Date.now() + 30_000;
-    while (nspawn.exitCode === null && Date.now() < deadline) await Bun.sleep(100);
+    await Promise.race([nspawn.exited, Bun.sleep(30_000)]);
     // It did not power off: kill its PID 1 (its whole PID namespace goes with it), then nspawn.
     if (pid1 !== null && alive(pid1)) process.kill(pid1, "SIGKILL");
     if (nspawn.exitCode === null) nspawn.kill("SIGKILL");
@@ -139,11 +141,9 @@ export async function bootContainer(image: string, binds: { host: string; guest:
     }
     // Until systemd has its bus socket, systemctl cannot ask ("Failed to connect to bus"); then
     // --wait waits out the boot. "degraded" also means booted: the test looks at its own units.
-    let state: Run;
-    while (!/^(running|degraded)$/m.test((state = enter(["systemctl", "is-system-running", "--wait"], 60_000)).stdout)) {
-      if (Date.now() > deadline + 60_000) throw new Error(`the container did not finish booting: ${state.stdout}${state.stderr}`);
-      await Bun.sleep(100);
-    }
+    const booted = (state: Run) => /^(running|degraded)$/m.test(state.stdout);
+    const state = await eventually(async () => enter(["systemctl", "is-system-running", "--wait"], 60_000), booted, deadline + 60_000 - Date.now());
+    if (!booted(state)) throw new Error(`the container did not finish booting: ${state.stdout}${state.stderr}`);
   } catch (err) {
     await stop();
     throw err;

@@ -1,8 +1,10 @@
 // Lays out a package's files in a folder and turns it into a .deb with dpkg-deb, reproducibly: the
-// same inputs give the same bytes (fixed modes and mtimes, root:root, SOURCE_DATE_EPOCH).
+// same inputs give the same bytes (fixed modes and mtimes, root:root, SOURCE_DATE_EPOCH). Reads a
+// file back out with the image build's .deb reader.
 
 import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
+import { readDeb } from "../oci/deb-file.ts";
 
 export type TreeFile = { path: string; mode: number } & ({ content: string | Uint8Array } | { copyOf: string });
 
@@ -68,9 +70,9 @@ export function buildDeb(root: string, out: string, epochSeconds: number): void 
   if (run.exitCode !== 0) throw new Error(`dpkg-deb --build: ${run.stderr.toString().trim() || `exit ${run.exitCode}`}`);
 }
 
-/** One member of the package's data, e.g. "./usr/bin/shortener", as dpkg would install it. */
+/** One file of the package's data, e.g. "usr/bin/shortener", as dpkg would install it. */
 export function extractFile(deb: string, path: string): Uint8Array {
-  const tar = Bun.spawnSync(["sh", "-c", 'dpkg-deb --fsys-tarfile "$1" | tar -xOf - "$2"', "sh", deb, `./${path}`], { stdout: "pipe", stderr: "pipe" });
-  if (tar.exitCode !== 0) throw new Error(`${deb}: cannot read ${path}: ${tar.stderr.toString().trim()}`);
-  return tar.stdout;
+  const entry = readDeb(deb).entries.find((e) => e.path === path);
+  if (entry?.data === undefined) throw new Error(`${deb}: no file ${path} in its data`);
+  return entry.data;
 }

@@ -2,7 +2,7 @@
 // version. The program's changes are CHANGELOG.md, shipped beside it as changelog.gz.
 
 /** A changelog date as Debian's tools write it (RFC 5322): "Tue, 25 Nov 2026 00:00:00 +0000". */
-export function debianDate(epochSeconds: number): string {
+function debianDate(epochSeconds: number): string {
   return new Date(epochSeconds * 1000).toUTCString().replace("GMT", "+0000");
 }
 

@@ -13,7 +13,7 @@ export type DebArch = (typeof DEB_TARGETS)[number]["arch"];
  * revision counts the packaging alone, so that a fixed maintainer script ships as 0.1.0-2 without a
  * new release of the program. Raise it for such a fix; a new program version starts again at 1.
  */
-export const DEBIAN_REVISION = 1;
+const DEBIAN_REVISION = 1;
 
 // Who answers for the package (lintian wants a name and an address). A placeholder until the project
 // has an address of its own; change it here only.

@@ -4,7 +4,7 @@
 import { FLAGS } from "../../../src/config.ts";
 
 /** SHORTENER_BASE_URL for base-url: the name parseArgs looks up. */
-export function variableOf(flag: string): string {
+function variableOf(flag: string): string {
   return `SHORTENER_${flag.toUpperCase().replaceAll("-", "_")}`;
 }
 

@@ -1,8 +1,6 @@
 // shortener(1) for the .deb, written from the binary's own `--help` so that the page says what that
 // binary does: the first line becomes NAME, "Usage:" the COMMANDS, "Flags (…):" the OPTIONS.
 
-import { FLAGS } from "../../../src/config.ts";
-
 type Entry = { term: string; text: string };
 type Section = { heading: string; entries: Entry[] };
 export type Help = { name: string; summary: string; sections: Section[] };
@@ -30,23 +28,13 @@ export function parseHelp(help: string): Help {
   return { name: title[1]!, summary: title[2]!, sections };
 }
 
-// Flag names longest first, so that --oidc-only is not read as --oidc-... of a shorter name.
-const FLAG_NAMES = FLAGS.map((f) => f.name).sort((a, b) => b.length - a.length);
-
 /**
- * "term   description" split at the column gap. A flag is split at its known name, because a name
- * as long as the column leaves no gap before its description.
+ * "term   description" split at the column gap. A flag ("--name" or "--name VALUE") is split after
+ * its name instead, because a name as long as the column leaves a single space before its description.
  */
 function splitEntry(line: string): Entry {
-  if (line.startsWith("--")) {
-    const name = FLAG_NAMES.find((n) => line.startsWith(`--${n}`) && !/[a-z0-9-]/.test(line[n.length + 2] ?? ""))
-      ?? FLAG_NAMES.find((n) => line.startsWith(`--${n}`));
-    if (name) {
-      const rest = line.slice(name.length + 2);
-      const value = /^ VALUE\b/.test(rest);
-      return { term: `--${name}${value ? " VALUE" : ""}`, text: rest.slice(value ? 6 : 0).trim() };
-    }
-  }
+  const flag = /^(--[a-z0-9-]+(?: VALUE\b)?)(.*)$/.exec(line);
+  if (flag) return { term: flag[1]!, text: flag[2]!.trim() };
   const gap = /\s{2,}/.exec(line);
   return gap ? { term: line.slice(0, gap.index), text: line.slice(gap.index).trim() } : { term: line.trim(), text: "" };
 }

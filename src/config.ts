@@ -118,6 +118,11 @@ export type ParsedArgs = {
   commandFlags: Record<string, string>;
 };
 
+/** SHORTENER_BASE_URL for base-url: where a global flag is also read from the environment (the .deb's /etc/default lists them). */
+export function environmentVariable(flag: string): string {
+  return `SHORTENER_${flag.toUpperCase().replaceAll("-", "_")}`;
+}
+
 /**
  * Parses argv (without the executable) and env into a Config; throws ConfigError naming the flag or
  * the environment variable that holds the bad value. With --help or --version nothing is checked:
@@ -133,7 +138,7 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
   const source = new Map<string, string>();
   const positional: string[] = [];
   for (const flag of FLAGS) {
-    const variable = `SHORTENER_${flag.name.toUpperCase().replaceAll("-", "_")}`;
+    const variable = environmentVariable(flag.name);
     const fromEnv = env[variable];
     if (flag.value && flag.command === undefined && fromEnv !== undefined && fromEnv !== "") {
       given.set(flag.name, fromEnv);

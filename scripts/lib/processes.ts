@@ -69,3 +69,22 @@ export function threadCpu(pid: number): Record<ThreadGroup, number> {
   }
   return out;
 }
+
+/** A process's name, state and parent from /proc/<pid>/stat; null once it is gone. */
+export function procStat(pid: number | string): { name: string; state: string; ppid: number } | null {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  } catch {
+    return null;
+  }
+  // The name is in parentheses and may hold spaces or ")": the fields follow the last ")".
+  const [state = "", ppid = ""] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return { name: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")), state, ppid: Number(ppid) };
+}
+
+/** Running: gone is not, and neither is a zombie (exited, not yet reaped by its parent). */
+export function isRunning(pid: number): boolean {
+  const state = procStat(pid)?.state;
+  return state !== undefined && state !== "Z";
+}

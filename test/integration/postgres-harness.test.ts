@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { sharedPostgres, startPostgres, type Postgres } from "../support/postgres.ts";
 import { postgresBinDir } from "../support/postgres-bin.ts";
+import { isRunning } from "../../scripts/lib/processes.ts";
 
 const START_TIMEOUT = 60_000; // a first start on a busy CI machine runs initdb too
 
@@ -78,21 +79,11 @@ describe("the shared cluster", () => {
   });
 });
 
-/** Running, as opposed to gone or a zombie that only waits for its parent (init) to reap it. */
-function running(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-  } catch {
-    return false;
-  }
-}
-
 test("a cluster of its own stops for good: no server, no folder, and stop() again is a no-op", async () => {
   const own = await startPostgres();
   expect(own).not.toBe(pg);
   const pid = Number(readFileSync(join(own.dir, "data", "postmaster.pid"), "utf8").split("\n")[0]);
-  expect(running(pid)).toBe(true);
+  expect(isRunning(pid)).toBe(true);
   const before = new SQL(own.url("postgres"), { database: "postgres" });
   await before`SELECT 1`;
   await before.close();
@@ -101,8 +92,8 @@ test("a cluster of its own stops for good: no server, no folder, and stop() agai
   expect(existsSync(own.dir)).toBe(false);
   // pg_ctl -w returns once the pid file is gone, which the postmaster removes as it exits.
   const deadline = Date.now() + 10_000;
-  while (running(pid) && Date.now() < deadline) await Bun.sleep(20);
-  expect(running(pid)).toBe(false);
+  while (isRunning(pid) && Date.now() < deadline) await Bun.sleep(20);
+  expect(isRunning(pid)).toBe(false);
   // Nothing listens on the port any more: Bun says so with a code of its own (no SQLSTATE).
   const after = new SQL(own.url("postgres"), { database: "postgres" });
   const error = (await after`SELECT 1`.catch((e: unknown) => e)) as SQL.PostgresError;

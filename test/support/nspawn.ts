@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSy
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { eventually } from "./eventually.ts";
+import { isRunning, procStat } from "../../scripts/lib/processes.ts";
 
 const SUITE = "bookworm";
 // minbase has no init: systemd-sysv makes systemd PID 1, dbus lets systemctl talk to it.
@@ -51,19 +52,6 @@ export function debootstrapped(): { path: string; seconds: number; fresh: boolea
   return { path, seconds: (performance.now() - t0) / 1000, fresh: true };
 }
 
-/** A process's name, state and parent from /proc/<pid>/stat; null once it is gone. */
-function procStat(pid: number | string): { name: string; state: string; ppid: number } | null {
-  let stat: string;
-  try {
-    stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  } catch {
-    return null;
-  }
-  // The name is in parentheses and may hold spaces or ")": the fields follow the last ")".
-  const [state = "", ppid = ""] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return { name: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")), state, ppid: Number(ppid) };
-}
-
 /** The container's PID 1: the child of systemd-nspawn named systemd. */
 function childNamedSystemd(parent: number): number | null {
   const pid = readdirSync("/proc").find((entry) => {
@@ -72,12 +60,6 @@ function childNamedSystemd(parent: number): number | null {
     return stat?.ppid === parent && stat.name === "systemd";
   });
   return pid === undefined ? null : Number(pid);
-}
-
-/** Running: a zombie (exited, not yet reaped by its parent) is not. */
-function alive(pid: number): boolean {
-  const state = procStat(pid)?.state;
-  return state !== undefined && state !== "Z";
 }
 
 /**
@@ -109,9 +91,9 @@ export async function bootContainer(image: string, binds: { host: string; guest:
   // Interrupted (Ctrl-C, a CI timeout), bun test runs no afterAll and fires no "exit": kill the
   // container's PID 1 (its whole PID namespace goes with it, nspawn then exits) and drop the copy.
   const interrupted = () => {
-    if (pid1 !== null && alive(pid1)) process.kill(pid1, "SIGKILL");
+    if (pid1 !== null && isRunning(pid1)) process.kill(pid1, "SIGKILL");
     // nspawn still writes its last lines into the folder; delete it once nspawn is gone.
-    for (let i = 0; i < 200 && alive(nspawn.pid); i++) Bun.sleepSync(50);
+    for (let i = 0; i < 200 && isRunning(nspawn.pid); i++) Bun.sleepSync(50);
     rmSync(folder, { recursive: true, force: true });
     process.exit(130);
   };
@@ -123,10 +105,10 @@ export async function bootContainer(image: string, binds: { host: string; guest:
     stopped = true;
     process.off("SIGINT", interrupted);
     process.off("SIGTERM", interrupted);
-    if (pid1 !== null && alive(pid1)) enter(["systemctl", "poweroff"], 10_000); // "Connection reset by peer" is normal
+    if (pid1 !== null && isRunning(pid1)) enter(["systemctl", "poweroff"], 10_000); // "Connection reset by peer" is normal
     await Promise.race([nspawn.exited, Bun.sleep(30_000)]);
     // It did not power off: kill its PID 1 (its whole PID namespace goes with it), then nspawn.
-    if (pid1 !== null && alive(pid1)) process.kill(pid1, "SIGKILL");
+    if (pid1 !== null && isRunning(pid1)) process.kill(pid1, "SIGKILL");
     if (nspawn.exitCode === null) nspawn.kill("SIGKILL");
     await nspawn.exited;
     rmSync(folder, { recursive: true, force: true });

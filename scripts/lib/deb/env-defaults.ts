@@ -1,12 +1,7 @@
 // /etc/default/shortener, the .deb's conffile: every setting the service reads from its environment,
 // commented out, written from src/config.ts's FLAGS so that a new flag appears here by itself.
 
-import { FLAGS } from "../../../src/config.ts";
-
-/** SHORTENER_BASE_URL for base-url: the name parseArgs looks up. */
-function variableOf(flag: string): string {
-  return `SHORTENER_${flag.toUpperCase().replaceAll("-", "_")}`;
-}
+import { environmentVariable, FLAGS } from "../../../src/config.ts";
 
 /**
  * The global flags parseArgs also takes from the environment: those of no command, except --help
@@ -15,7 +10,7 @@ function variableOf(flag: string): string {
 export function environmentFlags(): { name: string; variable: string; help: string; isSwitch: boolean }[] {
   return FLAGS.filter((f) => f.command === undefined && f.name !== "help" && f.name !== "version").map((f) => ({
     name: f.name,
-    variable: variableOf(f.name),
+    variable: environmentVariable(f.name),
     help: f.help,
     isSwitch: !f.value,
   }));

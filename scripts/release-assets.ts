@@ -15,7 +15,7 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSyn
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { ALLOWED_SIGNERS, signSums, SIGNATURE_FILE, SUMS_FILE, verifyCommand } from "./lib/release-signing.ts";
+import { ALLOWED_SIGNERS, signSums, SIGNATURE_FILE, SUMS_FILE, sumsLine, verifyCommand } from "./lib/release-signing.ts";
 
 const root = resolve(import.meta.dir, "..");
 const version = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string }).version;
@@ -50,9 +50,7 @@ for (const dir of positionals) {
 }
 if (names.length === 0) fail("no files to release");
 names.sort();
-// Two spaces between hash and name: the format sha256sum and shasum -a 256 both check.
-const sums = names.map((name) => `${new Bun.CryptoHasher("sha256").update(readFileSync(join(out, name))).digest("hex")}  ${name}\n`);
-writeFileSync(join(out, SUMS_FILE), sums.join(""));
+writeFileSync(join(out, SUMS_FILE), names.map((name) => sumsLine(name, readFileSync(join(out, name)))).join(""));
 
 let keyFile = values["sign-key"];
 if (keyFile === undefined && process.env.RELEASE_SIGNING_KEY) {

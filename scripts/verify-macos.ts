@@ -1,7 +1,8 @@
 // bun scripts/verify-macos.ts FILE...: checks each macOS executable's code signature offline
 // (scripts/lib/codesign-verify.ts) and prints one line per file, "FILE: ok (...)" or
-// "FILE: BAD (...): problems"; exits 1 if any is bad or unreadable. CI and the release workflow
-// run it on dist/release/*-darwin-*; on a Mac, `codesign --verify --strict` is the final word.
+// "FILE: BAD (...): problems"; exits 1 if any is bad or unreadable. `npm run release` makes the
+// same check in-process; the release workflow's Mac runs this (scripts/macos-resign.sh) beside
+// `codesign --verify --strict`, which is the final word.
 
 import { readFileSync } from "node:fs";
 import { describeVerification, verifyCodeSignature } from "./lib/codesign-verify.ts";

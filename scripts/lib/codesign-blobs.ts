@@ -2,12 +2,10 @@
 // offsets, from xnu's osfmk/kern/cs_blobs.h (the kernel's copy; Go's cmd/internal/codesign cites
 // the same file). Unlike the Mach-O around it, every field here is big-endian.
 
-export const CSMAGIC_REQUIREMENTS = 0xfade0c01; // internal requirements vector
 export const CSMAGIC_CODEDIRECTORY = 0xfade0c02;
 export const CSMAGIC_EMBEDDED_SIGNATURE = 0xfade0cc0; // the SuperBlob LC_CODE_SIGNATURE points at
 export const CSMAGIC_EMBEDDED_ENTITLEMENTS = 0xfade7171;
 export const CSMAGIC_EMBEDDED_DER_ENTITLEMENTS = 0xfade7172;
-export const CSMAGIC_BLOBWRAPPER = 0xfade0b01; // CMS signature (empty or absent when ad hoc)
 
 export const CSSLOT_CODEDIRECTORY = 0;
 export const CSSLOT_ENTITLEMENTS = 5;
@@ -19,12 +17,11 @@ export const CSSLOT_SIGNATURESLOT = 0x10000;
 export const CS_ADHOC = 0x2;
 export const CS_RUNTIME = 0x10000; // hardened runtime
 export const CS_LINKER_SIGNED = 0x20000; // "automatically signed by the linker"; see codesign-adhoc.ts
-export const FLAG_NAMES: readonly [number, string][] = [
+const FLAG_NAMES: readonly [number, string][] = [
   [CS_ADHOC, "adhoc"], [0x100, "hard"], [0x200, "kill"], [0x400, "expires"], [0x800, "restrict"],
   [0x1000, "enforcement"], [0x2000, "library-validation"], [CS_RUNTIME, "runtime"], [CS_LINKER_SIGNED, "linker-signed"],
 ];
 
-export const CS_HASHTYPE_SHA1 = 1;
 export const CS_HASHTYPE_SHA256 = 2;
 /** Digest length of each hash type the kernel knows (cs_find_md in xnu's bsd/kern/ubc_subr.c). */
 export const HASH_SIZES: Readonly<Record<number, number>> = { 1: 20, 2: 32, 3: 20, 4: 48 };

@@ -13,7 +13,8 @@ import {
   CSSLOT_ALTERNATE_CODEDIRECTORY_LIMIT, CSSLOT_CODEDIRECTORY, CSSLOT_DER_ENTITLEMENTS, CSSLOT_ENTITLEMENTS,
   CSSLOT_SIGNATURESLOT, HASH_NAMES, HASH_SIZES, SUPERBLOB_HEADER, flagNames,
 } from "./codesign-blobs.ts";
-import { CPU_NAMES, CPU_TYPE_ARM64, MH_EXECUTE, type MachO, MachOError, readMachO, segmentNamed } from "./macho-read.ts";
+import { MACH_CPU } from "./executable-header.ts";
+import { CPU_TYPE_ARM64, MH_EXECUTE, type MachO, MachOError, readMachO, segmentNamed } from "./macho-read.ts";
 
 export type CodeDirectoryInfo = {
   slot: number;
@@ -71,7 +72,7 @@ function digest(hashType: number, data: Uint8Array): Uint8Array {
 const equalBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 /** "0, 23723–23796": a list of slot numbers, runs collapsed, for a message a person reads. */
-export function slotRanges(slots: number[], max = 6): string {
+function slotRanges(slots: number[], max = 6): string {
   const runs: string[] = [];
   for (let i = 0; i < slots.length; ) {
     let j = i;
@@ -282,8 +283,8 @@ export function verifyCodeSignature(bytes: Uint8Array, options: VerifyOptions = 
     problems.push(err.message);
     return done();
   }
-  info.cpu = CPU_NAMES[macho.cpuType] ?? hex(macho.cpuType);
-  if (CPU_NAMES[macho.cpuType] === undefined) problems.push(`CPU type ${hex(macho.cpuType)} is neither x86_64 nor arm64`);
+  info.cpu = MACH_CPU[macho.cpuType] ?? hex(macho.cpuType);
+  if (MACH_CPU[macho.cpuType] === undefined) problems.push(`CPU type ${hex(macho.cpuType)} is neither x86_64 nor arm64`);
   if (!macho.codeSignature) {
     problems.push("no LC_CODE_SIGNATURE: unsigned (Apple silicon refuses to run unsigned code)");
     return done();

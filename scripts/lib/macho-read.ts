@@ -13,15 +13,14 @@ const FAT_MAGICS = new Set([0xcafebabe, 0xcafebabf]);
 
 export const CPU_TYPE_X86_64 = 0x01000007;
 export const CPU_TYPE_ARM64 = 0x0100000c;
-export const CPU_NAMES: Readonly<Record<number, string>> = { [CPU_TYPE_X86_64]: "x86_64", [CPU_TYPE_ARM64]: "arm64" };
 /** The VM page size segments are rounded to: 16 KiB on Apple silicon, 4 KiB on Intel. */
 export const SEGMENT_PAGE: Readonly<Record<number, number>> = { [CPU_TYPE_X86_64]: 0x1000, [CPU_TYPE_ARM64]: 0x4000 };
 
 export const MH_EXECUTE = 2;
-export const MACH_HEADER_64_SIZE = 32;
+const MACH_HEADER_64_SIZE = 32;
 
 const LC_SEGMENT_64 = 0x19;
-export const LC_CODE_SIGNATURE = 0x1d;
+const LC_CODE_SIGNATURE = 0x1d;
 const LC_SYMTAB = 0x2;
 const LC_DYSYMTAB = 0xb;
 const LC_DYLD_INFO = 0x22;
@@ -77,7 +76,7 @@ function cString(bytes: Uint8Array, at: number, max: number): string {
 }
 
 /** Why these bytes are not a thin 64-bit little-endian Mach-O, or null when they are. */
-export function notThinMachO64(bytes: Uint8Array): string | null {
+function notThinMachO64(bytes: Uint8Array): string | null {
   if (bytes.length < 4) return `only ${bytes.length} bytes`;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const big = view.getUint32(0, false);

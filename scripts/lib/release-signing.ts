@@ -12,6 +12,11 @@ export const SIGNATURE_FILE = "SHA256SUMS.sig";
 /** The public half, as ssh-keygen's allowed-signers line; committed by the maintainer who made the key (docs/releasing.md). */
 export const ALLOWED_SIGNERS = "deploy/release/allowed_signers";
 
+/** One line of SHA256SUMS. Two spaces between hash and name: the format sha256sum and shasum -a 256 both check. */
+export function sumsLine(name: string, bytes: Uint8Array): string {
+  return `${new Bun.CryptoHasher("sha256").update(bytes).digest("hex")}  ${name}\n`;
+}
+
 /** Signs dir/SHA256SUMS with an OpenSSH private key file; writes dir/SHA256SUMS.sig. */
 export function signSums(dir: string, keyFile: string): void {
   const run = Bun.spawnSync(["ssh-keygen", "-q", "-Y", "sign", "-f", keyFile, "-n", SIGNING_NAMESPACE, join(dir, SUMS_FILE)], { stdout: "pipe", stderr: "pipe" });

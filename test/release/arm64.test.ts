@@ -5,27 +5,17 @@
 // `npm run release`; without it, everything here is skipped.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { startListening, type Served } from "../../scripts/lib/processes.ts";
-import { UA } from "../support/clicks.ts";
+import { stats, UA } from "../support/clicks.ts";
+import { eventually } from "../support/eventually.ts";
+import { ARM64_RUN, VERSION_LINE } from "../support/release.ts";
 
 const BIN = process.env.SHORTENER_ARM64_BIN;
-const VERSION = (JSON.parse(readFileSync(resolve(import.meta.dir, "../../package.json"), "utf8")) as { version: string }).version;
-// Debian's qemu-user-static, with the arm64 glibc and libstdc++ of libc6-arm64-cross and
-// libstdc++6-arm64-cross as the guest's root for the loader and libraries.
-const RUN = process.arch === "arm64" ? [] : ["qemu-aarch64-static", "-L", "/usr/aarch64-linux-gnu"];
 // Emulation makes everything several times slower; these are limits, not expectations.
 const SLOW = 60_000;
-
-async function until(what: string, ok: () => boolean | Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + SLOW / 2;
-  while (!(await ok())) {
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
-    await Bun.sleep(50);
-  }
-}
 
 // One skip line that says why, rather than every test and hook skipped one by one.
 if (!BIN) test.skip("linux-arm64 release binary under qemu: SHORTENER_ARM64_BIN is not set (CI sets it after npm run release)", () => {});
@@ -36,7 +26,7 @@ else describe("linux-arm64 release binary under qemu", () => {
   beforeAll(async () => {
     folder = mkdtempSync(join(tmpdir(), "shortener-arm64-"));
     // "listening on" is the last start-up line: every other one is out by the time it returns.
-    service = await startListening("shortener linux-arm64", [...RUN, BIN, "--port", "0", "--host", "127.0.0.1"], { cwd: folder, env: { PATH: process.env.PATH ?? "" } });
+    service = await startListening("shortener linux-arm64", [...ARM64_RUN, BIN, "--port", "0", "--host", "127.0.0.1"], { cwd: folder, env: { PATH: process.env.PATH ?? "" } });
   }, SLOW);
 
   afterAll(() => {
@@ -44,11 +34,11 @@ else describe("linux-arm64 release binary under qemu", () => {
     rmSync(folder, { recursive: true, force: true });
   });
 
-  test("it is an arm64 executable, and --version names the version, commit and build date", () => {
-    expect(readFileSync(BIN).subarray(18, 20)).toEqual(Buffer.from([183, 0])); // e_machine EM_AARCH64
-    const run = Bun.spawnSync([...RUN, BIN, "--version"], { cwd: folder, env: { PATH: process.env.PATH ?? "" }, stdout: "pipe", stderr: "pipe" });
+  test("it is an arm64 executable, and --version names the version, commit and build date", async () => {
+    expect(Buffer.from(await Bun.file(BIN).slice(18, 20).bytes())).toEqual(Buffer.from([183, 0])); // e_machine EM_AARCH64
+    const run = Bun.spawnSync([...ARM64_RUN, BIN, "--version"], { cwd: folder, env: { PATH: process.env.PATH ?? "" }, stdout: "pipe", stderr: "pipe" });
     expect(run.exitCode).toBe(0);
-    expect(run.stdout.toString().trim()).toMatch(new RegExp(`^shortener ${VERSION.replaceAll(".", "\\.")} \\([0-9a-f]{7,}(-dirty)?, built \\d{4}-\\d{2}-\\d{2}\\)$`));
+    expect(run.stdout.toString().trim()).toMatch(new RegExp(`^${VERSION_LINE}$`));
   }, SLOW);
 
   test("start-up prints its lines and nothing else: no warning, no fallback error from the recorder thread", () => {
@@ -80,12 +70,8 @@ else describe("linux-arm64 release binary under qemu", () => {
     expect(redirect.status).toBe(302);
     expect(redirect.headers.get("location")).toBe("https://example.com/arm64");
 
-    let stats: any;
-    await until("the click in /api/stats", async () => {
-      stats = await (await fetch(`${service.url}/api/stats?id=${id}`)).json();
-      return stats.data?.stats.totalClicks >= 1;
-    });
-    expect(stats.data.stats).toMatchObject({ totalClicks: 1, humanClicks: 1, browserStats: [{ name: "Firefox", count: 1 }] });
+    const counted = await eventually(() => stats(service.url, `id=${id}`), (body) => body.data?.stats.totalClicks >= 1, SLOW / 2, 50);
+    expect(counted.data.stats).toMatchObject({ totalClicks: 1, humanClicks: 1, browserStats: [{ name: "Firefox", count: 1 }] });
   }, SLOW);
 
   test("SIGTERM: stops cleanly with exit code 0", async () => {

@@ -10,26 +10,27 @@
 import { describe, expect, test } from "bun:test";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
+import { ARM64_RUN, releaseFile, VERSION_LINE } from "../support/release.ts";
 
-const VERSION = (JSON.parse(readFileSync(resolve(import.meta.dir, "../../package.json"), "utf8")) as { version: string }).version;
 const RELEASE = process.env.SHORTENER_RELEASE_DIR;
 const DEBS = process.env.SHORTENER_DEB_DIR;
 const IMAGE = process.env.SHORTENER_IMAGE_DIR;
-const OURS = new RegExp(`^shortener ${VERSION.replaceAll(".", "\\.")} \\([0-9a-f]{7,}(-dirty)?, built \\d{4}-\\d{2}-\\d{2}\\)\\n$`);
+const OURS = new RegExp(`^${VERSION_LINE}\\n$`);
 const SLOW = 60_000;
 
 type Arch = "x64" | "arm64";
-const releaseFile = (arch: Arch) => join(RELEASE!, `shortener-${VERSION}-linux-${arch}`);
+// Read once each: the release file's own test, the .deb's and the image's all use these bytes.
+const released: Partial<Record<Arch, Uint8Array>> = {};
+const releaseBytes = (arch: Arch) => (released[arch] ??= readFileSync(releaseFile(RELEASE!, `linux-${arch}`)));
 
-/** --version of an executable's bytes, written to a temp file; arm64 under qemu with Debian's cross libraries. */
+/** --version of an executable's bytes, written to a temp file; arm64 under qemu where this machine is not arm64. */
 function versionOf(bytes: Uint8Array, arch: Arch): string {
   const dir = mkdtempSync(join(tmpdir(), "shortener-artifact-"));
   try {
     const file = join(dir, "shortener");
     writeFileSync(file, bytes, { mode: 0o755 });
-    const cmd = arch === "arm64" && process.arch !== "arm64" ? ["qemu-aarch64-static", "-L", "/usr/aarch64-linux-gnu", file, "--version"] : [file, "--version"];
-    const run = Bun.spawnSync(cmd, { cwd: dir, env: { PATH: process.env.PATH ?? "" }, stdout: "pipe", stderr: "pipe" });
+    const run = Bun.spawnSync([...(arch === "arm64" ? ARM64_RUN : []), file, "--version"], { cwd: dir, env: { PATH: process.env.PATH ?? "" }, stdout: "pipe", stderr: "pipe" });
     return run.stdout.toString() + run.stderr.toString();
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -42,7 +43,7 @@ function sectionNames(file: string): string[] {
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && Buffer.compare(Buffer.from(a), Buffer.from(b)) === 0;
+  return a.length === b.length && Buffer.compare(a, b) === 0; // no copies: these are 100 MB each
 }
 
 /** One member of a tar stream (plain or gzip), by path with or without a leading "./". */
@@ -58,13 +59,13 @@ if (!RELEASE) test.skip("every shipped executable is ours: SHORTENER_RELEASE_DIR
 else describe("every shipped executable is ours (never stripped, never rebuilt)", () => {
   for (const arch of ["x64", "arm64"] as const) {
     test(`release file linux-${arch}: --version is ours`, () => {
-      expect(versionOf(readFileSync(releaseFile(arch)), arch)).toMatch(OURS);
+      expect(versionOf(releaseBytes(arch), arch)).toMatch(OURS);
     }, SLOW);
   }
 
   for (const arch of ["x64", "arm64"] as const) {
     test(`release file linux-${arch}-musl (cannot run here): keeps .symtab and its .bun payload`, () => {
-      const sections = sectionNames(join(RELEASE, `shortener-${VERSION}-linux-${arch}-musl`));
+      const sections = sectionNames(releaseFile(RELEASE, `linux-${arch}-musl`));
       expect(sections).toContain(".bun");
       expect(sections).toContain(".symtab");
     });
@@ -81,7 +82,7 @@ else describe("every shipped executable is ours (never stripped, never rebuilt)"
       try {
         writeFileSync(join(dir, "data.tar"), fsys.stdout);
         const inside = fromTar(["-f", join(dir, "data.tar")], "usr/bin/shortener");
-        expect(sameBytes(inside, readFileSync(releaseFile(arch)))).toBe(true);
+        expect(sameBytes(inside, releaseBytes(arch))).toBe(true);
         expect(versionOf(inside, arch)).toMatch(OURS);
       } finally {
         rmSync(dir, { recursive: true, force: true });
@@ -109,7 +110,7 @@ else describe("every shipped executable is ours (never stripped, never rebuilt)"
         }
       }
       expect(found).not.toBeNull();
-      expect(sameBytes(found!, readFileSync(releaseFile(arch)))).toBe(true);
+      expect(sameBytes(found!, releaseBytes(arch))).toBe(true);
       expect(versionOf(found!, arch)).toMatch(OURS);
       seen.push(entry.platform.architecture);
     }

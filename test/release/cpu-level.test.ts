@@ -5,14 +5,14 @@
 // CI points SHORTENER_RELEASE_DIR at dist/release after `npm run release`; without it, skipped.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { startListening, type Served } from "../../scripts/lib/processes.ts";
+import { releaseFile, VERSION } from "../support/release.ts";
 
 const DIR = process.env.SHORTENER_RELEASE_DIR;
-const VERSION = (JSON.parse(readFileSync(resolve(import.meta.dir, "../../package.json"), "utf8")) as { version: string }).version;
-const BIN = DIR ? join(DIR, `shortener-${VERSION}-linux-x64`) : "";
+const BIN = DIR ? releaseFile(DIR, "linux-x64") : "";
 // Emulation is slow; these are limits, not expectations.
 const SLOW = 60_000;
 const SIGILL_EXIT = 128 + 4;

@@ -14,14 +14,11 @@ import { CS_ADHOC, CS_LINKER_SIGNED } from "../../scripts/lib/codesign-blobs.ts"
 import { verifyCodeSignature } from "../../scripts/lib/codesign-verify.ts";
 import { compileService } from "../../scripts/lib/compile.ts";
 import { readMachO, segmentNamed } from "../../scripts/lib/macho-read.ts";
-import { RELEASE_TARGETS } from "../../scripts/lib/release-targets.ts";
+import { cachedBun, DARWIN_TARGETS, releaseFile, VERSION } from "../support/release.ts";
 
 const DIR = process.env.SHORTENER_RELEASE_DIR;
 const root = resolve(import.meta.dir, "../..");
-const VERSION = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string }).version;
-const BUN_VERSION = (JSON.parse(readFileSync(join(root, "node_modules/bun/package.json"), "utf8")) as { version: string }).version;
-const DARWIN = RELEASE_TARGETS.filter((t) => t.header.format === "mach-o");
-const X64 = RELEASE_TARGETS.find((t) => t.name === "darwin-x64")!;
+const X64 = DARWIN_TARGETS.find((t) => t.name === "darwin-x64")!;
 
 /** The bytes of the section Bun embeds the bundle in (__BUN,__bun). */
 function bundle(bytes: Uint8Array): Uint8Array {
@@ -39,8 +36,10 @@ function stamp(bytes: Uint8Array): { commit: string; date: string } {
 
 if (!DIR) test.skip("macOS code signatures of a release: SHORTENER_RELEASE_DIR is not set (CI sets it after npm run release)", () => {});
 else describe("macOS executables of the release in SHORTENER_RELEASE_DIR", () => {
-  const files = DARWIN.map((t) => ({ target: t, path: join(DIR, `shortener-${VERSION}-${t.name}`) }));
-  const read = (path: string) => new Uint8Array(readFileSync(path));
+  const files = DARWIN_TARGETS.map((t) => ({ target: t, path: releaseFile(DIR, t.name) }));
+  // Each file is read once, on first use: every test below looks at the same ~100 MB.
+  const cache: Record<string, Uint8Array> = {};
+  const read = (path: string) => (cache[path] ??= new Uint8Array(readFileSync(path)));
 
   test("each verifies: one SHA-256 CodeDirectory, ad hoc and linker-signed, identifier \"shortener\", nothing after it", () => {
     for (const { target, path } of files) {
@@ -58,7 +57,7 @@ else describe("macOS executables of the release in SHORTENER_RELEASE_DIR", () =>
     const { commit, date } = stamp(first!);
     expect(Buffer.from(bundle(first!)).includes(`"${VERSION}"`)).toBe(true);
     // Where the release's linux-x64 executable runs, its --version must name the same build.
-    const linux = join(DIR, `shortener-${VERSION}-linux-x64`);
+    const linux = releaseFile(DIR, "linux-x64");
     if (process.platform === "linux" && process.arch === "x64" && existsSync(linux)) {
       const run = Bun.spawnSync([linux, "--version"], { stdout: "pipe", stderr: "pipe" });
       expect(run.stdout.toString().trim()).toBe(`shortener ${VERSION} (${commit}, built ${date})`);
@@ -68,28 +67,31 @@ else describe("macOS executables of the release in SHORTENER_RELEASE_DIR", () =>
   test("SHA256SUMS names the signed bytes", () => {
     const sums = readFileSync(join(DIR, "SHA256SUMS"), "utf8");
     for (const { path, target } of files) {
-      const hash = new Bun.CryptoHasher("sha256").update(readFileSync(path)).digest("hex");
+      const hash = new Bun.CryptoHasher("sha256").update(read(path)).digest("hex");
       expect(sums).toContain(`${hash}  shortener-${VERSION}-${target.name}\n`);
     }
   });
 
-  const runtime = join(root, ".cache/bun-targets", BUN_VERSION, X64.npmPackage.replace("/", "+"), "bun");
+  const runtime = cachedBun(X64.npmPackage);
   if (!existsSync(runtime) || !existsSync(join(root, "src/http/web-assets.generated.ts"))) {
     test.skip("Bun's own darwin-x64 output: needs the cached Bun runtime and the built web assets, which npm run release leaves", () => {});
     return;
   }
 
   describe("Bun's own darwin-x64 output, compiled again here as the release compiles it", () => {
-    const released = read(join(DIR, `shortener-${VERSION}-darwin-x64`));
+    const released = read(releaseFile(DIR, X64.name));
     let work: string;
     let raw: Uint8Array;
+    let signedOnce: Uint8Array | undefined;
+    // Signing hashes every page: done once, for the two tests that need it.
+    const signed = () => (signedOnce ??= signAdHoc(raw));
 
     beforeAll(async () => {
       work = mkdtempSync(join(tmpdir(), "shortener-darwin-x64-"));
       const outfile = join(work, "shortener");
       // With the release's own stamp, so that the same sources give the same bytes.
       await compileService(root, { outfile, stamp: stamp(released), cross: { bunTarget: X64.bunTarget, executable: runtime }, bytecode: X64.bytecode });
-      raw = read(outfile);
+      raw = new Uint8Array(readFileSync(outfile));
     }, 60_000);
 
     afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -102,12 +104,11 @@ else describe("macOS executables of the release in SHORTENER_RELEASE_DIR", () =>
     });
 
     test("signed, it verifies, and before its signature only the three fields that size it differ", () => {
-      const signed = signAdHoc(raw);
-      expect(verifyCodeSignature(signed).problems).toEqual([]);
+      expect(verifyCodeSignature(signed()).problems).toEqual([]);
       const macho = readMachO(raw);
       const linkedit = segmentNamed(macho, "__LINKEDIT")!.commandOffset;
       const sizing = [[macho.codeSignature!.commandOffset + 12, 4], [linkedit + 32, 8], [linkedit + 48, 8]] as const;
-      const restored = signed.slice(0, macho.codeSignature!.dataoff);
+      const restored = signed().slice(0, macho.codeSignature!.dataoff);
       for (const [at, size] of sizing) restored.set(raw.subarray(at, at + size), at);
       expect(Buffer.from(restored).equals(raw.subarray(0, macho.codeSignature!.dataoff))).toBe(true);
     });
@@ -116,7 +117,7 @@ else describe("macOS executables of the release in SHORTENER_RELEASE_DIR", () =>
     // bun build stopped being reproducible; either way the shipped file is not this one, signed.
     test("the released darwin-x64 is exactly this output, signed", () => {
       expect(Buffer.from(bundle(raw)).equals(bundle(released))).toBe(true);
-      expect(Buffer.from(signAdHoc(raw)).equals(released)).toBe(true);
+      expect(Buffer.from(signed()).equals(released)).toBe(true);
     });
   });
 });

@@ -5,27 +5,26 @@
 
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
 import { IDENTIFIER, signAdHoc } from "../../scripts/lib/codesign-adhoc.ts";
 import { CD, CS_ADHOC, CS_LINKER_SIGNED, CS_RUNTIME } from "../../scripts/lib/codesign-blobs.ts";
 import { verifyCodeSignature } from "../../scripts/lib/codesign-verify.ts";
 import { CPU_TYPE_ARM64, CPU_TYPE_X86_64, MachOError, readMachO, segmentNamed } from "../../scripts/lib/macho-read.ts";
-
-const root = resolve(import.meta.dir, "../..");
-const bunVersion = (JSON.parse(readFileSync(join(root, "node_modules/bun/package.json"), "utf8")) as { version: string }).version;
+import { BUN_VERSION, cachedBun, DARWIN_TARGETS } from "../support/release.ts";
 
 const TEXT_SIZE = 0x3000;
 const SYMBOLS = 2; // nlist_64, 16 bytes each
 const STRINGS = 16;
 // 0x3000 of __TEXT + 48 of symbols: the signature starts mid-page, so the last code page is short.
 const DATAOFF = TEXT_SIZE + SYMBOLS * 16 + STRINGS;
+/** Segments are rounded to the VM page: 16 KiB on Apple silicon, 4 KiB on Intel. */
+const vmPage = (cpuType: number) => (cpuType === CPU_TYPE_ARM64 ? 0x4000 : 0x1000);
 
 /**
  * A minimal MH_EXECUTE: __TEXT (header and load commands, then filler), __LINKEDIT holding a
  * symbol table, and an LC_CODE_SIGNATURE with room reserved but no signature yet (datasize 0).
  */
 function syntheticMachO(cpuType: number, { codeSignature = true } = {}): Uint8Array {
-  const page = cpuType === CPU_TYPE_ARM64 ? 0x4000 : 0x1000;
+  const page = vmPage(cpuType);
   const textVm = Math.ceil(TEXT_SIZE / page) * page;
   const linkeditSize = DATAOFF - TEXT_SIZE;
   const commands = 72 + 72 + 24 + (codeSignature ? 16 : 0);
@@ -162,7 +161,7 @@ for (const [cpu, cpuType] of [["x86_64", CPU_TYPE_X86_64], ["arm64", CPU_TYPE_AR
       expect(dataoff).toBe(DATAOFF);
       expect(signed.length).toBe(dataoff + datasize);
       expect(linkedit.fileoff + linkedit.filesize).toBe(signed.length);
-      const page = cpuType === CPU_TYPE_ARM64 ? 0x4000 : 0x1000;
+      const page = vmPage(cpuType);
       expect(linkedit.vmsize).toBe(Math.ceil(linkedit.filesize / page) * page);
     });
 
@@ -285,10 +284,10 @@ describe("the verifier catches", () => {
 // Bun's own macOS executables, signed by Apple's tools with Bun's Developer ID: real-world
 // signatures (special slots, entitlements, a CMS blob; 16 KiB pages on arm64) that must pass,
 // and real-size files to re-sign. Present once `npm run release` has filled the cache.
-for (const [name, npmPackage] of [["darwin-arm64", "@oven/bun-darwin-aarch64"], ["darwin-x64", "@oven/bun-darwin-x64"]] as const) {
-  const path = join(root, ".cache/bun-targets", bunVersion, npmPackage.replace("/", "+"), "bun");
+for (const { name, npmPackage } of DARWIN_TARGETS) {
+  const path = cachedBun(npmPackage);
   if (!existsSync(path)) {
-    test.skip(`Bun's ${name} runtime: not in .cache/bun-targets/${bunVersion} (npm run release fetches it)`, () => {});
+    test.skip(`Bun's ${name} runtime: not in .cache/bun-targets/${BUN_VERSION} (npm run release fetches it)`, () => {});
     continue;
   }
   describe(`Bun's ${name} runtime, as npm ships it`, () => {

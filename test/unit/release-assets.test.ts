@@ -7,9 +7,9 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { SIGNER_IDENTITY, SIGNING_NAMESPACE, verifyCommand } from "../../scripts/lib/release-signing.ts";
+import { VERSION } from "../support/release.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
-const VERSION = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
 
 function run(cmd: string[], options: { cwd?: string; env?: Record<string, string>; stdin?: Uint8Array } = {}) {
   const r = Bun.spawnSync(cmd, { cwd: options.cwd, env: { PATH: process.env.PATH ?? "", ...options.env }, stdin: options.stdin, stdout: "pipe", stderr: "pipe" });

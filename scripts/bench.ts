@@ -22,7 +22,7 @@ import { seededDatabase } from "./bench/seed-cache.ts";
 import { seedPostgres } from "./bench/seed-postgres.ts";
 import { RARE_TERM } from "./bench/seed.ts";
 import { createLinks, createRuledLinks, GEO_RULES_TARGET, RULES_TARGET, waitForFlush, countedClicks } from "./bench/clicks-api.ts";
-import { printReport, type Report, type TargetReport } from "./bench/report.ts";
+import { NEW_VISITORS, printReport, type Report, type TargetReport } from "./bench/report.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const CONNECTIONS = 50;
@@ -60,7 +60,12 @@ function parseOptions(argv: string[]): Options {
  * `also`: a second instance on the same database, clicked at the same time (half the connections each).
  * `cpu`: per round, each thread group's CPU µs per click served (from /proc/<pid>/task/<tid>/stat).
  */
-type Target = { name: string; served: Served; also?: Served; kind: "shortener" | "ceiling"; ids: string[]; runs: WrkResult[]; rounds: WrkResult[]; cpu: Record<ThreadGroup, number>[] };
+type Target = {
+  name: string; served: Served; also?: Served; kind: "shortener" | "ceiling"; ids: string[]; runs: WrkResult[]; rounds: WrkResult[]; cpu: Record<ThreadGroup, number>[];
+  /** repeat: visitors come back (2,000 addresses); new: each click from a new address (a link going viral) */
+  visitors: Visitors;
+};
+type Visitors = "repeat" | "new";
 
 async function main(): Promise<number> {
   const opt = parseOptions(process.argv.slice(2));
@@ -114,7 +119,7 @@ async function main(): Promise<number> {
       return s;
     };
     const targets: Target[] = [];
-    const add = (name: string, served: Served, kind: Target["kind"]) => targets.push({ name, served, kind, ids: [], runs: [], rounds: [], cpu: [] });
+    const add = (name: string, served: Served, kind: Target["kind"]) => targets.push({ name, served, kind, ids: [], runs: [], rounds: [], cpu: [], visitors: "repeat" });
     add("shortener", await start("shortener", [opt.bin, ...shortenerArgs(dbPath)]), "shortener");
     if (opt.db !== null) {
       // Several instances on one database: a second one, clicked together with the first.
@@ -130,14 +135,24 @@ async function main(): Promise<number> {
     // Issue 22: links with five redirect rules whose last one matches, on the same instance as the
     // plain links (the same process, rounds next to each other: the ratio is the rules' cost).
     for (const [name, geo] of [[RULES_TARGET, false], [GEO_RULES_TARGET, true]] as const) {
-      targets.splice(1, 0, { name, served: targets[0]!.served, kind: "shortener", ids: await createRuledLinks(targets[0]!.served.url, CLICK_LINKS, geo), runs: [], rounds: [], cpu: [] });
+      targets.splice(1, 0, { name, served: targets[0]!.served, kind: "shortener", ids: await createRuledLinks(targets[0]!.served.url, CLICK_LINKS, geo), runs: [], rounds: [], cpu: [], visitors: "repeat" });
     }
+    // Both load patterns in the same rounds: each target's twin clicks the same links of the same
+    // server with a new visitor every click. A cache that pays off only when visitors repeat shows
+    // as a gain on one pattern and a loss on the other. The twin shares the runs (for the counting).
+    for (const t of targets.filter((x) => x.name !== "reads-nothing")) {
+      targets.push({ ...t, name: t.name + NEW_VISITORS, visitors: "new", rounds: [], cpu: [] });
+    }
+    // The all-new pattern's addresses: each run starts past every address sent before it.
+    let firstAddress = 0;
     const clicks = async (t: Target, seconds: number) => {
-      const r = t.also
-        ? combined(
-            await Promise.all([t.served, t.also].map((s) => runWrk(wrk, { url: s.url, seconds, connections: CONNECTIONS / 2, mode: "clicks", ids: t.ids }))),
-          )
-        : await runWrk(wrk, { url: t.served.url, seconds, connections: CONNECTIONS, mode: "clicks", ids: t.ids });
+      const run = (url: string, connections: number) => {
+        const mode = t.visitors === "new" ? "clicks-new" : "clicks";
+        const first = firstAddress;
+        firstAddress += 2_000_000; // more than one run sends (100k/s for 10 s), on one or two instances
+        return runWrk(wrk, { url, seconds, connections, mode, ids: t.ids, firstAddress: first });
+      };
+      const r = t.also ? combined(await Promise.all([t.served, t.also].map((s) => run(s.url, CONNECTIONS / 2)))) : await run(t.served.url, CONNECTIONS);
       t.runs.push(r);
       return r;
     };
@@ -159,11 +174,12 @@ async function main(): Promise<number> {
         const perClick = (g: ThreadGroup) => ((g === "recorder" ? settled[g] : after[g]) - before[g]) * 1e6 / Math.max(1, okResponses(r));
         t.cpu.push({ click: perClick("click"), recorder: perClick("recorder"), reader: perClick("reader"), other: perClick("other") });
         t.rounds.push(r);
-        log(`round ${round + 1}/${opt.rounds} ${t.name.padEnd(14)} ${Math.round(requestsPerSecond(r)).toLocaleString("en").padStart(7)} req/s  p50 ${(r.latencyUs.p50 / 1000).toFixed(2)} ms  p99 ${(r.latencyUs.p99 / 1000).toFixed(2)} ms`);
+        log(`round ${round + 1}/${opt.rounds} ${t.name.padEnd(18)} ${Math.round(requestsPerSecond(r)).toLocaleString("en").padStart(7)} req/s  p50 ${(r.latencyUs.p50 / 1000).toFixed(2)} ms  p99 ${(r.latencyUs.p99 / 1000).toFixed(2)} ms`);
       }
     }
 
-    const shorteners = targets.filter((t) => t.kind === "shortener");
+    // One per server and set of links: a twin's runs are its original's.
+    const shorteners = targets.filter((t) => t.kind === "shortener" && t.visitors === "repeat");
     const memory = Object.fromEntries(shorteners.map((t) => [t.also ? "shortener-2" : t.name, memoryMiB((t.also ?? t.served).pid)]));
     const main = targets[0]!;
     log("stats latency (1 connection) and creates/s");
@@ -211,7 +227,7 @@ async function main(): Promise<number> {
       when: new Date().toISOString(),
       machine: { cpus: navigator.hardwareConcurrency, bun: Bun.version, wrk: "wrk -t1 -c50 --latency", loadAverageBefore: loadBefore, loadAverageAfter: loadavg() },
       options: { quick: opt.quick, rounds: opt.rounds, secondsPerRound: opt.seconds, warmupSeconds: opt.warmup, connections: CONNECTIONS, clickLinks: CLICK_LINKS },
-      targets: targets.map((t): TargetReport => ({ name: t.name, rounds: t.rounds })),
+      targets: targets.map((t): TargetReport => ({ name: t.name, visitors: t.visitors, rounds: t.rounds })),
       counting,
       database: opt.db === null ? "SQLite" : "PostgreSQL",
       stats: {

@@ -1,7 +1,8 @@
 // A quick side-by-side of the click path alone: each binary on an empty database (plus the ceiling),
 // the bench's click mix in alternating rounds, and req/s, p99 and CPU µs per click per thread.
 // For trying a change against the binary before it; `npm run bench` is the full benchmark.
-//   bun scripts/bench/clicks-ab.ts new=./shortener old=/path/to/old [--rounds 4] [--seconds 5]
+//   bun scripts/bench/clicks-ab.ts new=./shortener old=/path/to/old [--rounds 4] [--seconds 5] [--visitors new]
+// --visitors new: every click from a new address (a link going viral) instead of 2,000 repeating ones.
 // --events NAME: that target also has two webhooks (one down) and --viewers N live viewers (10)
 // on the links clicked (scripts/bench/events-load.ts); give the same binary twice to see their cost.
 
@@ -19,6 +20,14 @@ const rounds = value("--rounds", 4);
 const seconds = value("--seconds", 5);
 const eventsTarget = args.includes("--events") ? args[args.indexOf("--events") + 1] : null;
 const viewers = value("--viewers", 10);
+const mode = args.includes("--visitors") && args[args.indexOf("--visitors") + 1] === "new" ? "clicks-new" : "clicks";
+// clicks-new: each run's addresses start past every address sent before (scripts/bench/load.lua).
+let firstAddress = 0;
+const clicks = (url: string, seconds: number, ids: string[]) => {
+  const first = firstAddress;
+  firstAddress += 2_000_000;
+  return runWrk(wrk, { url, seconds, connections: 50, mode, ids, firstAddress: first });
+};
 const binaries = args.filter((a) => a.includes("=") && !a.startsWith("--")).map((a) => [a.slice(0, a.indexOf("=")), resolve(a.slice(a.indexOf("=") + 1))] as const);
 const ROOT = resolve(import.meta.dir, "../..");
 
@@ -47,11 +56,11 @@ try {
   const ceiling = await startListening("ceiling", [process.execPath, join(ROOT, "scripts/ceiling-server.ts")], { cwd: tmp });
   started.push(ceiling);
   targets.push({ name: "ceiling", served: ceiling, ids: await createLinks(ceiling.url, 20, "ceiling"), rps: [], p99: [], click: [], recorder: [], other: [], shortener: false });
-  for (const t of targets) await runWrk(wrk, { url: t.served.url, seconds: 2, connections: 50, mode: "clicks", ids: t.ids });
+  for (const t of targets) await clicks(t.served.url, 2, t.ids);
   for (let round = 0; round < rounds; round++) {
     for (const t of round % 2 ? [...targets].reverse() : targets) {
       const before = threadCpu(t.served.pid);
-      const r = await runWrk(wrk, { url: t.served.url, seconds, connections: 50, mode: "clicks", ids: t.ids });
+      const r = await clicks(t.served.url, seconds, t.ids);
       const after = threadCpu(t.served.pid);
       if (t.shortener) await waitForFlush(t.served.url);
       const settled = threadCpu(t.served.pid);
@@ -64,7 +73,7 @@ try {
     }
   }
   const ceilingRps = targets.at(-1)!.rps;
-  console.log(`${rounds} rounds x ${seconds} s, wrk -t1 -c50, medians; CPU µs per click`);
+  console.log(`${rounds} rounds x ${seconds} s, wrk -t1 -c50, ${mode === "clicks" ? "repeating visitors" : "all-new visitors"}, medians; CPU µs per click`);
   console.log(`${"target".padEnd(10)} ${"req/s".padStart(8)} ${"/ceil".padStart(6)} ${"p99 ms".padStart(7)} ${"click".padStart(6)} ${"rec".padStart(6)} ${"other".padStart(6)}  RSS MiB`);
   for (const t of targets) {
     const ratio = median(t.rps.map((r, i) => r / ceilingRps[i]!));

@@ -1,6 +1,10 @@
 -- wrk script for scripts/bench.ts. Mode is the first argument after `--`:
 --   clicks <id>...  GET /<id> with rotating real User-Agents, Referers, utm strings and public
---                   X-Forwarded-For addresses (the binary trusts 127.0.0.1, so countries are looked up)
+--                   X-Forwarded-For addresses (the binary trusts 127.0.0.1, so countries are looked up),
+--                   from 2,000 addresses that repeat: repeating visitors
+--   clicks-new <first> <id>...  the same mix, but every click from a public address never sent
+--                   before (a link going viral: each visitor is new); <first> numbers the run's
+--                   first address, so that the runs of one benchmark never repeat one
 --   create          POST /api/create, urlencoded, no alias (a generated id each time)
 --   distinct <id>   GET /<id> with a new utm_source/utm_campaign and Referer host on every request
 --                   (a flood of distinct values, as a hostile visitor would send)
@@ -14,6 +18,7 @@ local nextAt = 1
 sent = 0 -- global: done() reads it with thread:get("sent")
 local created = 0
 local distinctId = ""
+local nextAddress = 0
 local threads = {}
 
 -- 16 agents as real traffic mixes them: desktop and mobile browsers, in-app browsers (which send
@@ -60,6 +65,18 @@ local function publicAddress()
   return octets[math.random(#octets)] .. "." .. math.random(0, 255) .. "." .. math.random(0, 255) .. "." .. math.random(1, 254)
 end
 
+-- The n-th address of a sequence that never repeats within 24 x 256 x 256 x 254 (about 400 million):
+-- n's digits spread over the first octets' ranges and the other three bytes.
+local function numberedAddress(n)
+  local first = octets[n % #octets + 1]
+  n = math.floor(n / #octets)
+  local b = n % 256
+  n = math.floor(n / 256)
+  local c = n % 256
+  n = math.floor(n / 256)
+  return first .. "." .. b .. "." .. c .. "." .. (n % 254 + 1)
+end
+
 function setup(thread)
   table.insert(threads, thread)
 end
@@ -68,6 +85,22 @@ function init(args)
   mode = args[1] or "plain"
   math.randomseed(42)
   if mode == "distinct" then distinctId = args[2] end
+  if mode == "clicks-new" then
+    nextAddress = tonumber(args[2])
+    local ids = {}
+    for i = 3, #args do ids[#ids + 1] = args[i] end
+    -- Pre-built requests without their address; the address is appended per click (a string
+    -- concatenation, cheap next to wrk.format). wrk.format ends the head with an empty line.
+    ringSize = 8192
+    for i = 1, ringSize do
+      local headers = { ["User-Agent"] = agents[math.random(#agents)] }
+      local referer = referers[math.random(#referers)]
+      if referer then headers["Referer"] = referer end
+      local path = "/" .. ids[math.random(#ids)] .. queries[math.random(#queries)]
+      local formatted = wrk.format("GET", path, headers)
+      ring[i] = string.sub(formatted, 1, #formatted - 2) .. "X-Forwarded-For: "
+    end
+  end
   if mode == "clicks" then
     local ids = {}
     for i = 2, #args do ids[#ids + 1] = args[i] end
@@ -92,6 +125,11 @@ function request()
     local r = ring[nextAt]
     nextAt = nextAt % ringSize + 1
     return r
+  elseif mode == "clicks-new" then
+    local r = ring[nextAt]
+    nextAt = nextAt % ringSize + 1
+    nextAddress = nextAddress + 1
+    return r .. numberedAddress(nextAddress) .. "\r\n\r\n"
   elseif mode == "distinct" then
     return wrk.format("GET", "/" .. distinctId .. "?utm_source=s" .. sent .. "&utm_campaign=c" .. sent, { ["Referer"] = "https://r" .. sent .. ".example/", ["User-Agent"] = agents[1] })
   elseif mode == "create" then

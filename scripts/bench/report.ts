@@ -7,7 +7,11 @@ import type { ThreadGroup } from "../lib/processes.ts";
 
 type Memory = { rss: number; peak: number; anon: number };
 
-export type TargetReport = { name: string; rounds: WrkResult[] };
+/** `visitors`: the load pattern (repeat: 2,000 addresses come back; new: a new address every click). */
+export type TargetReport = { name: string; visitors: "repeat" | "new"; rounds: WrkResult[] };
+/** The name of a target's all-new-visitors twin: the same server and links, the other load pattern. */
+export const NEW_VISITORS = " new";
+const PATTERNS = [["", "repeating visitors"], [NEW_VISITORS, "all-new visitors"]] as const;
 export type Counting = { target: string; counted: number; served: number; sent: number; non3xx: number; socketErrors: number; written: number; dropped: number };
 export type Report = {
   when: string;
@@ -51,40 +55,50 @@ export function printReport(r: Report) {
     return median(ra.map((x, i) => f(x) / f(rb[i]!)));
   };
   const shorteners = r.counting.map((c) => c.target);
-  const ratios = shorteners.map((s) => ({
-    target: s,
-    rpsVsCeiling: ratio(s, "ceiling", requestsPerSecond),
-    rpsVsReadsNothing: ratio(s, "reads-nothing", requestsPerSecond),
-    p99VsCeiling: ratio(s, "ceiling", (x) => x.latencyUs.p99),
-  }));
+  // Every ratio on both load patterns: a target against the ceiling clicked the same way.
+  const ratios = PATTERNS.flatMap(([suffix]) =>
+    shorteners.filter((s) => byName.has(s + suffix)).map((s) => ({
+      target: s + suffix,
+      rpsVsCeiling: ratio(s + suffix, "ceiling" + suffix, requestsPerSecond),
+      rpsVsReadsNothing: ratio(s + suffix, "reads-nothing", requestsPerSecond),
+      p99VsCeiling: ratio(s + suffix, "ceiling" + suffix, (x) => x.latencyUs.p99),
+    })),
+  );
   const ceilingVsNothing = ratio("ceiling", "reads-nothing", requestsPerSecond);
   const twoVsOne = byName.has("2 instances") ? ratio("2 instances", "shortener", requestsPerSecond) : null;
-  const ruled = ["5 rules", "5 rules+geo"].filter((n) => byName.has(n)).map((n) => ({ name: n, value: ratio(n, "shortener", requestsPerSecond) }));
-  const vsCompared = r.targets.filter((t) => !["shortener", "5 rules", "5 rules+geo", "2 instances", "ceiling", "reads-nothing"].includes(t.name)).map((t) => ({ name: t.name, value: ratio("shortener", t.name, requestsPerSecond) }));
+  const both = (name: string, against: string) =>
+    PATTERNS.filter(([suffix]) => byName.has(name + suffix) && byName.has(against + suffix)).map(([suffix, pattern]) => ({ name: name + suffix, pattern, value: ratio(name + suffix, against + suffix, requestsPerSecond) }));
+  const ruled = ["5 rules", "5 rules+geo"].flatMap((n) => both(n, "shortener"));
+  const fixed = ["shortener", "5 rules", "5 rules+geo", "2 instances", "ceiling", "reads-nothing"];
+  const vsCompared = r.targets
+    .filter((t) => t.visitors === "repeat" && !fixed.includes(t.name))
+    .flatMap((t) => both("shortener", t.name).map((q) => ({ ...q, name: t.name })));
 
   const lines: string[] = [];
   const load = (l: unknown) => (l as number[]).map((x) => x.toFixed(1)).join(" ");
   lines.push("", `database of "shortener": ${r.database}`);
   lines.push(`machine: ${r.machine.cpus} CPUs, Bun ${r.machine.bun}; load average before ${load(r.machine.loadAverageBefore)}, after ${load(r.machine.loadAverageAfter)}`);
-  lines.push(`clicks: wrk -t1 -c${r.options.connections}, ${r.options.rounds} rounds x ${r.options.secondsPerRound} s, alternating (A B B A), medians over rounds`);
-  lines.push(`  ${"target".padEnd(14)} ${"req/s".padStart(8)} ${"p50".padStart(9)} ${"p99".padStart(9)}   req/s per round`);
-  for (const s of summary) lines.push(`  ${s.name.padEnd(14)} ${int(s.rps).padStart(8)} ${ms(s.p50Us).padStart(9)} ${ms(s.p99Us).padStart(9)}   ${s.perRound.join(" ")}`);
+  lines.push(`clicks: wrk -t1 -c${r.options.connections}, ${r.options.rounds} rounds x ${r.options.secondsPerRound} s, alternating (A B B A), medians over rounds;`);
+  lines.push(`  each target twice: repeating visitors (2,000 addresses), and "… new": every click from a new address`);
+  lines.push(`  ${"target".padEnd(18)} ${"req/s".padStart(8)} ${"p50".padStart(9)} ${"p99".padStart(9)}   req/s per round`);
+  for (const s of summary) lines.push(`  ${s.name.padEnd(18)} ${int(s.rps).padStart(8)} ${ms(s.p50Us).padStart(9)} ${ms(s.p99Us).padStart(9)}   ${s.perRound.join(" ")}`);
   for (const q of ratios) {
     lines.push(`  ${q.target}/ceiling req/s ratio ${q.rpsVsCeiling.toFixed(3)} (target >= 0.85), ${q.target}/reads-nothing ${q.rpsVsReadsNothing.toFixed(3)}, p99 ratio to ceiling ${q.p99VsCeiling.toFixed(2)} (target <= 2)`);
   }
   lines.push(`  ceiling/reads-nothing req/s ratio ${ceilingVsNothing.toFixed(3)}`);
-  for (const q of ruled) lines.push(`  ${q.name}/shortener (links with five rules, the last matching, vs plain links, same process) req/s ratio ${q.value.toFixed(3)} (target >= 0.9)`);
-  for (const c of vsCompared) lines.push(`  shortener/${c.name} req/s ratio ${c.value.toFixed(3)} (plain links; target >= 0.98 against the binary before a change)`);
+  for (const q of ruled) lines.push(`  ${q.name}/shortener (links with five rules, the last matching, vs plain links, same process; ${q.pattern}) req/s ratio ${q.value.toFixed(3)} (target >= 0.9)`);
+  for (const c of vsCompared) lines.push(`  shortener/${c.name} req/s ratio, ${c.pattern}: ${c.value.toFixed(3)} (plain links; target >= 0.98 against the binary before a change)`);
   lines.push("", "CPU per click served, µs (from /proc/<pid>/task/<tid>/stat over each round, medians over rounds; the recorder's includes its catching up after the round):");
-  lines.push(`  ${"target".padEnd(14)} ${"click".padStart(7)} ${"recorder".padStart(9)} ${"reader".padStart(7)} ${"other".padStart(7)} ${"all".padStart(7)}   click - ceiling's click`);
-  const ceilingClick = median((r.cpuUsPerClick.ceiling ?? []).map((c) => c.click));
+  lines.push(`  ${"target".padEnd(18)} ${"click".padStart(7)} ${"recorder".padStart(9)} ${"reader".padStart(7)} ${"other".padStart(7)} ${"all".padStart(7)}   click - ceiling's click`);
+  const ceilingClick = (name: string) => median((r.cpuUsPerClick[name.endsWith(NEW_VISITORS) ? "ceiling" + NEW_VISITORS : "ceiling"] ?? []).map((c) => c.click));
   const cpu: Record<string, Record<ThreadGroup | "all", number>> = {};
   for (const [name, rounds] of Object.entries(r.cpuUsPerClick)) {
     const m = (g: ThreadGroup) => median(rounds.map((c) => c[g]));
     const row = { click: m("click"), recorder: m("recorder"), reader: m("reader"), other: m("other"), all: median(rounds.map((c) => c.click + c.recorder + c.reader + c.other)) };
     cpu[name] = row;
     const f = (x: number) => x.toFixed(2).padStart(7);
-    lines.push(`  ${name.padEnd(14)} ${f(row.click)} ${row.recorder.toFixed(2).padStart(9)} ${f(row.reader)} ${f(row.other)} ${f(row.all)}   ${name === "ceiling" ? "" : `${(row.click - ceilingClick) >= 0 ? "+" : ""}${(row.click - ceilingClick).toFixed(2)} (target <= +0.5; recorder target <= 1.0)`}`);
+    const overCeiling = row.click - ceilingClick(name);
+    lines.push(`  ${name.padEnd(18)} ${f(row.click)} ${row.recorder.toFixed(2).padStart(9)} ${f(row.reader)} ${f(row.other)} ${f(row.all)}   ${name.startsWith("ceiling") ? "" : `${overCeiling >= 0 ? "+" : ""}${overCeiling.toFixed(2)} (target <= +0.5; recorder target <= 1.0)`}`);
   }
   if (twoVsOne !== null) lines.push(`  2 instances/1 instance req/s ratio ${twoVsOne.toFixed(3)} (both on this machine's CPUs, with the database and wrk)`);
   lines.push("", "counting (all click runs incl. warm-up; sum of totalClicks from /api/stats after the writer drained):");

@@ -87,7 +87,10 @@ export function createApp(deps: AppDeps) {
   // --base-url): a page whose own DNS name points here (DNS rebinding) gets 421 (README: Security).
   const ours = (request: Request, server: PeerServer, answer: () => Promise<Response>) =>
     addressedToUs(deps.config, server, request, deps.trusted) ? answer() : misdirected();
-  const app = new Elysia()
+  // standardHostname off: the router cuts the path at the first "/" after "http://", as the front
+  // door does (src/http/front-door.ts). On, it skips 11 characters, and with `Host: x` it answered
+  // `/zz/metrics` as `/metrics`.
+  const app = new Elysia({ handler: { standardHostname: false } })
     // Every answer of the app is nosniff; the JSON ones have it already (responses.ts), the
     // rest (openapi.json, /metrics, an export, robots.txt, redirects) get it here.
     .mapResponse({ as: "global" }, ({ responseValue }) => {
@@ -96,7 +99,8 @@ export function createApp(deps: AppDeps) {
       }
     })
     .onError(({ code, error, request }) => {
-      const path = new URL(request.url).pathname;
+      // The front door let only parsable URLs in; still, this handler must never throw itself.
+      const path = URL.parse(request.url)?.pathname ?? "(unreadable)";
       if (code === "NOT_FOUND") return path.startsWith("/api/") ? apiError(404, "not_found", `no API endpoint ${path}`) : notFoundPage();
       // The database cannot answer (a PostgreSQL server away, a disk gone): the operator's trouble
       // for a while, not a bug. Writes say so themselves (write-retry.ts); this covers reads.

@@ -26,6 +26,7 @@ import { createRateLimiter } from "./http/rate-limit.ts";
 import { createApp } from "./app.ts";
 import { withClickDoor } from "./http/click-door.ts";
 import { routeTable } from "./http/route-table.ts";
+import { apiError } from "./http/responses.ts";
 import { runBackup } from "./db/sqlite/backup.ts";
 import { CLICK_THREAD_BUSY_TIMEOUT_MS } from "./http/write-retry.ts";
 import { createEventWants, wantsRefresher } from "./events/wants.ts";
@@ -195,10 +196,13 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
   };
   const app = createApp(deps);
 
-  let server;
+  let server: ReturnType<typeof Bun.serve> | undefined;
   try {
     // reusePort off: a second instance on the same port must fail, not silently share it.
-    server = Bun.serve({ port: config.port, hostname: config.host, reusePort: false, fetch: withClickDoor(app.fetch, routeTable(app.routes), deps) });
+    const fetch = withClickDoor(app.fetch, routeTable(app.routes), { ...deps, ownHost: () => ownHost(config, server) });
+    // development: false, so that Bun's error page (source lines, paths, a stack) is never served;
+    // `error` answers whatever escapes the click door's own last resort (README: Security).
+    server = Bun.serve({ port: config.port, hostname: config.host, reusePort: false, development: false, fetch, error: (error) => lastResort(error, log) });
   } catch (err) {
     console.error(`shortener: cannot listen on ${config.host}:${config.port}: ${err instanceof Error ? err.message : String(err)}`);
     await recorder.close();
@@ -206,6 +210,10 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
     await storage.close();
     return 1;
   }
+  // After start-up an error that escapes every handler is logged, never fatal: one request must
+  // not stop the service, nor lose the queued clicks with it (README: Security, "Hostile requests").
+  process.on("uncaughtException", (error) => log.error("uncaught error", { error: error.stack ?? error.message }));
+  process.on("unhandledRejection", (reason) => log.error("unhandled rejection", { error: reason instanceof Error ? (reason.stack ?? reason.message) : String(reason) }));
   // Elysia handlers read the socket peer through the app's server (context.server → app.getServer()).
   app.server = server as unknown as typeof app.server;
   log.info(versionLine());
@@ -252,6 +260,19 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
     process.on("SIGTERM", () => void stop("SIGTERM"));
     process.on("SIGINT", () => void stop("SIGINT"));
   });
+}
+
+/** The host a request without a Host header is taken to name: --base-url's, else the listening address. */
+function ownHost(config: Config, server: { hostname?: string; port?: number } | undefined): string {
+  if (config.baseUrl !== null) return new URL(config.baseUrl).host;
+  const name = server?.hostname ?? "localhost";
+  const host = name === "0.0.0.0" || name === "::" || name === "" ? "localhost" : name.includes(":") ? `[${name}]` : name;
+  return `${host}:${server?.port ?? config.port}`;
+}
+
+function lastResort(error: unknown, log: Logger): Response {
+  log.error("request failed", { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  return apiError(500, "internal", "internal error");
 }
 
 /**

@@ -23,7 +23,7 @@ export function checkWebhookUrl(raw: unknown, rules: WebhookUrlRules): { ok: tru
   if (!checked.ok) return { ok: false, code: checked.problem, error: URL_MESSAGES[checked.problem] };
   if (rules.isBlocked(checked.url)) return { ok: false, code: "url_blocked", error: URL_MESSAGES.url_blocked };
   const host = new URL(checked.url).hostname;
-  const refusal = writtenHostRefusal(host, webhookReach(rules.allowPrivate)) ?? (!rules.allowPrivate && LOCAL_NAME.test(host) ? `${host} is a name of the local network: reached only with --webhook-allow-private` : null);
+  const refusal = writtenHostRefusal(host, webhookReach(rules.allowPrivate)) ?? (!rules.allowPrivate && LOCAL_NAME.test(host) ? `${host} is a name of the local network; reached only with --webhook-allow-private` : null);
   if (refusal !== null) return { ok: false, code: "url_private", error: `the webhook's URL is not a public address: ${refusal} (README: Webhooks)` };
   return checked;
 }

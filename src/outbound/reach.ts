@@ -32,7 +32,7 @@ export function writtenHostRefusal(host: string, policy: OutboundPolicy): string
   if (policy.allowSpecial) return null;
   const bare = host.replace(/^\[|\]$/g, "");
   const special = specialAddress(bare);
-  return special === null ? null : `${describeSpecial(bare, special)}${leave(policy)}`;
+  return special === null ? null : `${bare} is ${describeSpecial(special)}${leave(policy)}`;
 }
 
 /**
@@ -55,7 +55,7 @@ export async function reachableAddress(host: string, policy: OutboundPolicy, res
   if (!policy.allowSpecial) {
     for (const address of addresses) {
       const special = specialAddress(address);
-      if (special !== null) throw new OutboundRefused(`${bare} resolves to ${describeSpecial(address, special)}${leave(policy)}`);
+      if (special !== null) throw new OutboundRefused(`${bare} resolves to ${address}, ${describeSpecial(special)}${leave(policy)}`);
     }
   }
   return addresses[0]!;
@@ -66,7 +66,7 @@ async function resolveAll(name: string): Promise<string[]> {
 }
 
 function leave(policy: OutboundPolicy): string {
-  return policy.flag === null ? "" : `: reached only with ${policy.flag}`;
+  return policy.flag === null ? "" : `; reached only with ${policy.flag}`;
 }
 
 async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {

@@ -92,10 +92,10 @@ export function specialAddress(address: string): SpecialAddress | null {
   return null;
 }
 
-/** "127.0.0.1 is a loopback address (RFC 1122)", or for an IPv6 address carrying an IPv4 one, what that one is. */
-export function describeSpecial(address: string, special: SpecialAddress): string {
+/** "a loopback address (RFC 1122)"; for an IPv6 address carrying an IPv4 one, "an address carrying 127.0.0.1, a loopback address (RFC 1122)". */
+export function describeSpecial(special: SpecialAddress): string {
   const what = `${KIND_TEXT[special.kind]} (${special.rfc})`;
-  return special.carried === undefined ? `${address} is ${what}` : `${address} carries ${special.carried}, ${what}`;
+  return special.carried === undefined ? what : `an address carrying ${special.carried}, ${what}`;
 }
 
 function classify(value: bigint, family: 4 | 6): SpecialAddress | null {

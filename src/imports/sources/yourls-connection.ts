@@ -19,7 +19,7 @@ export function writtenDatabaseRefusal(url: URL, reach: OutboundPolicy): string 
   const written = writtenHostRefusal(url.hostname, reach);
   if (written !== null) return written;
   if (!reach.allowSpecial && [...url.searchParams.keys()].some((k) => SOCKET_PARAMETERS.includes(k.toLowerCase()))) {
-    return `a unix socket is on this host: reached only with ${reach.flag}`;
+    return `a unix socket is on this host; reached only with ${reach.flag}`;
   }
   return null;
 }
@@ -31,14 +31,14 @@ export async function connectYourls(url: URL, password: string | null, reach: Ou
     address = await reachableAddress(url.hostname, reach, resolve);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    if (err instanceof OutboundRefused) throw new SourceError(`the YOURLS database ${where} is not reached: ${message} (README: Moving from another shortener)`, "private");
+    if (err instanceof OutboundRefused) throw new SourceError(`the YOURLS database ${where} is refused: ${message} (README: Moving from another shortener)`, "private");
     throw new SourceError(`the YOURLS database ${where} cannot be reached: ${message}`, "unreachable");
   }
   return new SQL(yourlsClientOptions(url, address, password));
 }
 
 /** Bun's SQL options: the URL, with the checked address as the host (an option wins over the URL), and the certificate checked against the name. */
-export function yourlsClientOptions(url: URL, address: string, password: string | null): Bun.SQL.Options {
+export function yourlsClientOptions(url: URL, address: string, password: string | null): Bun.SQL.PostgresOrMySQLOptions {
   const name = url.hostname.replace(/^\[|\]$/g, "");
   const verifiesName = [...url.searchParams].some(([k, v]) => /^(ssl[-_]?mode|ssl|tls)$/i.test(k) && NAME_CHECKED.test(v));
   return {

@@ -39,7 +39,7 @@ export function yourlsSource(o: YourlsOptions): ImportSource {
   if (masked.password !== "") masked.password = "***";
   const where = masked.toString();
   const refusal = writtenDatabaseRefusal(url, o.reach);
-  if (refusal !== null) throw new SourceError(`--source-db ${where} is not reached: ${refusal} (README: Moving from another shortener)`, "private");
+  if (refusal !== null) throw new SourceError(`--source-db ${where} is refused: ${refusal} (README: Moving from another shortener)`, "private");
   // The password from the environment (YOURLS_DB_PASSWORD) when the URL has none: out of the process list.
   const password = url.password === "" && o.password ? o.password : null;
   // Connected at the first query, once the host is resolved and checked.
@@ -67,7 +67,8 @@ export function yourlsSource(o: YourlsOptions): ImportSource {
       );
       const missing = Object.entries(NEEDED).flatMap(([t, columns]) => columns.filter((c) => !rows.some((r) => r.t === `${prefix}${t}` && r.c === c)).map((c) => `${prefix}${t}.${c}`));
       if (missing.length > 0) {
-        const version = await query<{ v: string }>(`SELECT option_value AS v FROM \`${prefix}options\` WHERE option_name = 'db_version'`).catch(() => []);
+        // Only a number is quoted back (YOURLS writes one), not whatever else the row holds.
+        const version = (await query<{ v: string }>(`SELECT option_value AS v FROM \`${prefix}options\` WHERE option_name = 'db_version'`).catch(() => [])).filter((r) => /^\d{1,6}$/.test(String(r.v)));
         throw new SourceError(
           `${where} is not a YOURLS database this importer knows (prefix "${prefix}"${version[0] ? `, db_version ${version[0].v}` : ""}): missing ${missing.join(", ")}. Check --prefix, or upgrade YOURLS to 1.7 or later first.`,
           "schema",
@@ -147,14 +148,19 @@ function toVisit(r: { at: string; keyword: string; referrer: string; ua: string;
   };
 }
 
-// What the server said is never quoted (the dashboard's admin must not learn what answers on a
-// port): the kind of failure, and the error's code and number.
+// What the server said is never quoted, nor used to choose the words (the dashboard's admin must
+// not learn what answers on a port): the kind of failure, from the error's code and number only.
+// MySQL's server errors are numbered 1000 to 1999 (their text is the server's); 1044, 1045 and
+// 1129 to 1131 refuse the user or the host. Errors Bun raises itself have their own text.
+const REFUSED_ERRNO = new Set([1044, 1045, 1129, 1130, 1131]);
+
 function sourceError(err: unknown, where: string): SourceError {
-  const message = err instanceof Error ? err.message : String(err);
   const { code = "", errno } = err as { code?: string; errno?: number };
   const named = [code, errno].filter((x) => x !== undefined && x !== "").join(" ");
   const which = named === "" ? "" : ` (${named})`;
-  if (/ECONNREFUSED|ENOTFOUND|ETIMEDOUT|connect|closed/i.test(code + " " + message)) return new SourceError(`the YOURLS database ${where} cannot be reached${which}`, "unreachable");
-  if (/access denied|ER_ACCESS_DENIED|ER_DBACCESS/i.test(code + " " + message)) return new SourceError(`the YOURLS database ${where} refused the user${which}`, "refused");
+  const fromServer = typeof errno === "number" && errno >= 1000 && errno < 2000;
+  if (fromServer && REFUSED_ERRNO.has(errno)) return new SourceError(`the YOURLS database ${where} refused the user${which}`, "refused");
+  const own = fromServer ? "" : err instanceof Error ? err.message : String(err);
+  if (!fromServer && /ECONNREFUSED|ENOTFOUND|ETIMEDOUT|connect|closed|timeout/i.test(`${code} ${own}`)) return new SourceError(`the YOURLS database ${where} cannot be reached${which}`, "unreachable");
   return new SourceError(`the YOURLS database ${where} failed${which}`, "failed");
 }

@@ -35,6 +35,8 @@ export type Config = Readonly<{
   allowLoopbackDestinations: boolean;
   /** Webhooks may post to loopback, private and link-local addresses (README: Webhooks). */
   webhookAllowPrivate: boolean;
+  /** The dashboard's import may connect to loopback, private, link-local and other special-purpose addresses (README: Moving from another shortener). */
+  importAllowPrivate: boolean;
   /** Where `/` sends visitors instead of the public form; null = the form. */
   rootRedirect: string | null;
   /** Where an unknown (or not yet valid) short link sends visitors instead of the 404 page; null = the page. */
@@ -72,6 +74,7 @@ export const FLAGS: readonly Flag[] = [
   { name: "metrics-allow", value: true, help: "addresses that may read /metrics without an admin key: IPs/CIDRs, loopback, private, or off (default loopback)" },
   { name: "allow-loopback-destinations", value: false, help: "accept links to localhost, loopback and link-local addresses (refused by default; private LAN addresses are always accepted)" },
   { name: "webhook-allow-private", value: false, help: "let webhooks post to loopback, private (LAN) and link-local addresses, e.g. Home Assistant or n8n at home (refused by default)" },
+  { name: "import-allow-private", value: false, help: "let the dashboard's import reach loopback, private (LAN) and link-local addresses, e.g. a Shlink or YOURLS database on this host (refused by default; `shortener import` always may)" },
   { name: "root-redirect", value: true, help: "an http(s) URL that / redirects to instead of showing the public form" },
   { name: "not-found-redirect", value: true, help: "an http(s) URL that unknown short links redirect to instead of the not-found page" },
   { name: "log-format", value: true, help: "text or json (default text)" },
@@ -239,6 +242,7 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
     metricsAllow,
     allowLoopbackDestinations: given.has("allow-loopback-destinations"),
     webhookAllowPrivate: given.has("webhook-allow-private"),
+    importAllowPrivate: given.has("import-allow-private"),
     rootRedirect,
     notFoundRedirect,
     logFormat,

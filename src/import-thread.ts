@@ -21,12 +21,12 @@ self.onmessage = async (event: MessageEvent<ToImportThread>) => {
     stopping = true;
     return;
   }
-  const { start, db, dbPassword, destinations, env } = event.data;
+  const { start, db, dbPassword, destinations, env, reach } = event.data;
   nameThisThread("import");
   const progress = createProgress(null, false);
   const ticker = setInterval(() => post({ progress: progress.snapshot() }), 250);
   try {
-    const source = openSource(start.from, start.options, env);
+    const source = openSource(start.from, start.options, env, reach);
     const target = await openImports(db, dbPassword);
     let report;
     try {

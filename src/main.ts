@@ -18,7 +18,7 @@ import { createOidcClient } from "./auth/oidc.ts";
 import { createHeaderIdentity } from "./auth/header-identity.ts";
 import { runKeyCommand } from "./cli/keys.ts";
 import { runUserCommand } from "./cli/users.ts";
-import { createImportJobs } from "./imports/jobs.ts";
+import { createImportJobs, importReach } from "./imports/jobs.ts";
 import { AUTH_FAILURES_PER_MINUTE } from "./http/auth.ts";
 import { startClickRecorder, type ClickRecorder } from "./visits/recorder.ts";
 import { parseTrustedProxies } from "./visits/client-ip.ts";
@@ -177,7 +177,7 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
     metricsAllow: config.metricsAllow === "off" ? null : parseTrustedProxies(config.metricsAllow),
     requests: createRequestMetrics(),
     recorder,
-    imports: createImportJobs({ db: config.dbPath, dbPassword: databasePassword, destinations: { baseUrl: config.baseUrl, allowLocal: config.allowLoopbackDestinations, blocklist: config.blocklist }, env: {} }),
+    imports: createImportJobs({ db: config.dbPath, dbPassword: databasePassword, destinations: { baseUrl: config.baseUrl, allowLocal: config.allowLoopbackDestinations, blocklist: config.blocklist }, env: {}, reach: importReach(config.importAllowPrivate) }),
     clickFacts,
     events: storage.events,
     webhooksChanged: async () => {

@@ -13,6 +13,7 @@ import { runImport } from "../imports/run.ts";
 import { createProgress } from "../imports/progress.ts";
 import { reportLines } from "../imports/report.ts";
 import { STDIO, type Output } from "./table.ts";
+import { OPERATOR_REACH } from "../outbound/reach.ts";
 
 export async function runImportCommand(config: Config, databasePassword: string | null, flags: Record<string, string>, env: Record<string, string | undefined>, io: Output = STDIO, terminal = process.stderr.isTTY === true): Promise<number> {
   const policy = (flags["on-conflict"] ?? "fail") as ConflictPolicy;
@@ -22,7 +23,8 @@ export async function runImportCommand(config: Config, databasePassword: string 
   }
   let source;
   try {
-    source = openSource(flags.from, flags, env);
+    // Run by the operator on the host: it reaches what the host reaches (README: Moving from another shortener).
+    source = openSource(flags.from, flags, env, OPERATOR_REACH);
   } catch (err) {
     if (!(err instanceof SourceError)) throw err;
     io.err(`shortener: ${err.message}`);

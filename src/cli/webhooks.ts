@@ -3,7 +3,7 @@
 // (its delivery thread reads the webhooks every tick). The secret is printed once, on stdout alone.
 
 import { openEvents } from "../db/open-storage.ts";
-import { checkWebhookUrl } from "../events/addresses.ts";
+import { checkWebhookUrl } from "../events/webhook-url.ts";
 import { newSecret } from "../events/signing.ts";
 import { EVENT_TYPES, isEventType, type EventType } from "../events/types.ts";
 import { readBlocklist } from "../links/blocklist-file.ts";

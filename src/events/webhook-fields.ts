@@ -4,7 +4,7 @@
 import type { FieldProblem } from "../errors.ts";
 import { looksLikeId } from "../links/alias.ts";
 import { parseTags } from "../links/options.ts";
-import { checkWebhookUrl, type WebhookUrlRules } from "./addresses.ts";
+import { checkWebhookUrl, type WebhookUrlRules } from "./webhook-url.ts";
 import type { WebhookChanges } from "./store.ts";
 import { EVENT_TYPES, isEventType } from "./types.ts";
 

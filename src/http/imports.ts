@@ -50,12 +50,16 @@ export async function handleStartImport(request: Request, server: PeerServer, de
     options[OPTION_NAMES[name]] = value;
   }
   for (const flag of ["dryRun", "visits"] as const) if (fields[flag] !== undefined && typeof fields[flag] !== "boolean") return apiError(400, "bad_request", `${flag} must be true or false`);
-  // The options are checked here, so that the dialog says what is missing before anything starts.
+  // The options are checked here, so that the dialog says what is missing before anything starts,
+  // and a written address the outbound policy refuses is refused now (a name when it is resolved).
   try {
-    await openSource(fields.from as string, options, {}).close?.();
+    await openSource(fields.from as string, options, {}, deps.imports.reach).close?.();
   } catch (err) {
-    if (err instanceof SourceError) return apiError(400, "bad_request", err.message.replace(/--([a-z-]+)/g, (_, flag: string) => FIELD_OF_FLAG[flag] ?? flag));
-    throw err;
+    if (!(err instanceof SourceError)) throw err;
+    // The request's field names for the command line's flags; the service's own flag stays a flag.
+    const message = err.message.replace(/--([a-z-]+)/g, (whole, flag: string) => (whole === deps.imports.reach.flag ? whole : (FIELD_OF_FLAG[flag] ?? flag)));
+    if (err.code === "private") return apiError(400, "url_private", message, fields.from === "yourls" ? "sourceDb" : "url");
+    return apiError(400, "bad_request", message);
   }
   const job = deps.imports.start({
     from: fields.from as string, options, policy, dryRun: fields.dryRun === true, history: fields.visits === true, owner: creatorOf(auth.principal),

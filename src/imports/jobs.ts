@@ -6,6 +6,7 @@ import type { FromImportThread, ImportRequest, ToImportThread } from "./thread-p
 import type { DestinationSettings } from "./destinations.ts";
 import type { ImportReport } from "./run.ts";
 import type { ProgressSnapshot } from "./progress.ts";
+import type { OutboundPolicy } from "../outbound/reach.ts";
 
 export type ImportJob = {
   id: string;
@@ -20,6 +21,8 @@ export type ImportJob = {
 };
 
 export type ImportJobs = {
+  /** Where its imports may connect: checked when one is asked for, and again by the thread when it connects. */
+  readonly reach: OutboundPolicy;
   /** A new job, or null while another runs. */
   start(request: ImportRequest): ImportJob | null;
   get(id: string): ImportJob | null;
@@ -32,11 +35,21 @@ const STOP_WAIT_MS = 10_000;
 
 const KEPT = 10;
 
-export function createImportJobs(settings: { db: string; dbPassword: string | null; destinations: DestinationSettings; env: Record<string, string | undefined> }, now = Date.now): ImportJobs {
+/** The policy the dashboard's imports connect under: special-purpose addresses only with --import-allow-private (README: Moving from another shortener). */
+export function importReach(allowPrivate: boolean): OutboundPolicy {
+  return { allowSpecial: allowPrivate, flag: "--import-allow-private" };
+}
+
+/** `reach`: where the dashboard's imports may connect (importReach()). */
+export function createImportJobs(
+  settings: { db: string; dbPassword: string | null; destinations: DestinationSettings; env: Record<string, string | undefined>; reach: OutboundPolicy },
+  now = Date.now,
+): ImportJobs {
   const jobs = new Map<string, ImportJob>();
   let worker: Worker | null = null;
   let ended: Promise<void> = Promise.resolve();
   return {
+    reach: settings.reach,
     start(request) {
       if (worker !== null) return null;
       const job: ImportJob = { id: crypto.randomUUID(), from: request.from, state: "running", startedAt: now(), progress: { phase: "starting", done: 0, total: null, perSecond: 0 }, lines: [], report: null };
@@ -59,7 +72,7 @@ export function createImportJobs(settings: { db: string; dbPassword: string | nu
         else finish("failed", [msg.failed], null);
       };
       thread.onerror = (event) => finish("failed", [`the import thread stopped: ${event.message}`], null);
-      thread.postMessage({ start: request, db: settings.db, dbPassword: settings.dbPassword, destinations: settings.destinations, env: settings.env } satisfies ToImportThread);
+      thread.postMessage({ start: request, db: settings.db, dbPassword: settings.dbPassword, destinations: settings.destinations, env: settings.env, reach: settings.reach } satisfies ToImportThread);
       return job;
     },
     get: (id) => jobs.get(id) ?? null,

@@ -78,9 +78,13 @@ export type ImportSource = {
   close?(): Promise<void>;
 };
 
-/** A failure of the source itself: unreachable, a refused key, a schema it does not know, a page that failed. */
+/**
+ * A failure of the source itself: unreachable, a refused key, a schema it does not know, a page
+ * that failed; or `private`, an address the outbound policy refuses (README: Security, "Outbound
+ * requests"). Its message never quotes what the source answered: the status, the host, the path.
+ */
 export class SourceError extends Error {
-  constructor(message: string, readonly code: "unreachable" | "refused" | "not_found" | "schema" | "failed" | "bad_option" = "failed") {
+  constructor(message: string, readonly code: "unreachable" | "refused" | "not_found" | "schema" | "failed" | "bad_option" | "private" = "failed") {
     super(message);
   }
 }

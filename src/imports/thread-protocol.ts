@@ -8,6 +8,7 @@ import type { Creator } from "../links/link.ts";
 import type { DestinationSettings } from "./destinations.ts";
 import type { ImportReport } from "./run.ts";
 import type { ProgressSnapshot } from "./progress.ts";
+import type { OutboundPolicy } from "../outbound/reach.ts";
 
 export type ImportRequest = {
   from: string;
@@ -18,5 +19,7 @@ export type ImportRequest = {
   owner: Creator | null;
 };
 
-export type ToImportThread = { start: ImportRequest; db: string; dbPassword: string | null; destinations: DestinationSettings; env: Record<string, string | undefined> } | { stop: true };
+export type ToImportThread =
+  | { start: ImportRequest; db: string; dbPassword: string | null; destinations: DestinationSettings; env: Record<string, string | undefined>; reach: OutboundPolicy }
+  | { stop: true };
 export type FromImportThread = { progress: ProgressSnapshot } | { done: ImportReport; lines: string[] } | { failed: string };

@@ -20,7 +20,8 @@ let shlink: Peer;
 beforeAll(async () => {
   const visits = Array.from({ length: 40 }, (_, i) => shlinkVisit({ date: `2025-05-${String(1 + (i % 28)).padStart(2, "0")}T09:00:00+00:00`, userAgent: "Mozilla/5.0 (X11; Linux x86_64; rv:131.0) Gecko/20100101 Firefox/131.0" }));
   [server, browser, shlink] = await Promise.all([
-    startServer(),
+    // The Shlink here answers on a loopback address: the dashboard reaches it only with the flag.
+    startServer({ args: ["--import-allow-private"] }),
     launchBrowser(),
     startShlink({
       apiKey: "the-shlink-key",

@@ -20,7 +20,8 @@ let key: string;
 let secrets: string;
 
 beforeAll(async () => {
-  s = await startServer();
+  // The peers answer on loopback addresses: the dashboard's import reaches them only with the flag.
+  s = await startServer({ args: ["--import-allow-private"] });
   key = makeKey(s.dbPath, "admin");
   secrets = mkdtempSync(join(tmpdir(), "shortener-import-keys-"));
 });
@@ -89,11 +90,11 @@ describe("Shlink", () => {
     await shlink?.close();
   });
 
-  test("a wrong key is refused with Shlink's own words, and nothing is written", async () => {
+  test("a wrong key is refused by its status, never in Shlink's own words (README: Security, \"Outbound requests\"), and nothing is written", async () => {
     const r = await importer("shlink", "--url", shlink.url, "--api-key-file", keyFile("wrong", "nope"));
     expect(r.code).toBe(1);
-    expect(r.out).toContain("Shlink answered 401 to GET /rest/v3/short-urls");
-    expect(r.out).toContain("Provided API key does not exist or is invalid");
+    expect(r.out).toMatch(/Shlink answered 401 to GET \/rest\/v3\/short-urls\?\S+ \(is the API key right\?\)/);
+    expect(r.out).not.toContain("Provided API key does not exist or is invalid");
     expect(r.out + r.err).not.toContain("nope");
     expect(await link("sh-one")).toBeNull();
   });
@@ -215,7 +216,8 @@ describe("Bitly", () => {
   test("a refused token says so", async () => {
     const r = await run(["--from", "bitly", "--url", bitly.url], { BITLY_TOKEN: "wrong" });
     expect(r.code).toBe(1);
-    expect(r.out).toContain("Bitly answered 403 to GET /v4/groups: FORBIDDEN");
+    expect(r.out).toContain("Bitly answered 403 to GET /v4/groups (is the token right?)");
+    expect(r.out).not.toContain("FORBIDDEN");
   });
 
   test("bitlinks under their custom back-half, every other code too, archived ones included; whole days of clicks", async () => {

@@ -390,7 +390,9 @@ describe("managing webhooks", () => {
     };
     const receiver = startReceiver();
     try {
-      for (const url of [receiver.url, "http://10.0.0.5/", "http://192.168.1.2/hook", "http://[::1]/", "http://nas.local/hook"]) {
+      // Finding 7 of #33: NAT64's local-use /48 carrying 127.0.0.1, 192.0.0.0/24 and the documentation ranges too.
+      const special = ["http://[64:ff9b:1::7f00:1]/", "http://192.0.0.1/", "http://192.0.2.1/", "http://198.51.100.1/", "http://203.0.113.1/", "http://[2001:db8::1]/", "http://[3fff::1]/"];
+      for (const url of [receiver.url, "http://10.0.0.5/", "http://192.168.1.2/hook", "http://[::1]/", "http://nas.local/hook", ...special]) {
         expect(await refused(strict.url, strictKey, { url })).toEqual({ url, status: 400, code: "url_private", field: "url" });
       }
       // The rules of a link's destination, on both services.

@@ -11,7 +11,7 @@ describe("config", () => {
     const { config } = parseArgs([], {});
     expect(config).toEqual({
       port: 8080, host: "0.0.0.0", dbPath: "shortener.db", baseUrl: null, trustProxy: "", geoipDb: null, createRateLimit: 60,
-      createAccess: "public", statsAccess: "public", blocklist: null, metricsAllow: "loopback", allowLoopbackDestinations: false, webhookAllowPrivate: false, rootRedirect: null, notFoundRedirect: null, logFormat: "text",
+      createAccess: "public", statsAccess: "public", blocklist: null, metricsAllow: "loopback", allowLoopbackDestinations: false, webhookAllowPrivate: false, importAllowPrivate: false, rootRedirect: null, notFoundRedirect: null, logFormat: "text",
       oidc: null, oidcOnly: false, authHeader: null,
     });
     expect(Object.isFrozen(config)).toBe(true);
@@ -23,6 +23,12 @@ describe("config", () => {
     expect(config.baseUrl).toBe("https://s.example");
     expect(config.createRateLimit).toBe(0);
     expect(config.trustProxy).toBe("10.0.0.1");
+  });
+
+  test("--import-allow-private, or SHORTENER_IMPORT_ALLOW_PRIVATE=1, lets the dashboard's import reach special-purpose addresses", () => {
+    expect(parseArgs(["--import-allow-private"], {}).config.importAllowPrivate).toBe(true);
+    expect(parseArgs([], { SHORTENER_IMPORT_ALLOW_PRIVATE: "1" }).config.importAllowPrivate).toBe(true);
+    expect(parseArgs([], { SHORTENER_IMPORT_ALLOW_PRIVATE: "0" }).config.importAllowPrivate).toBe(false);
   });
 
   test("an error names where the bad value came from: the flag or the environment variable", () => {

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO_ROOT } from "../support/server.ts";
 
-const DOMAIN = ["links", "auth", "stats", "visits"];
+const DOMAIN = ["links", "auth", "stats", "visits", "outbound"];
 const PORTS = ["links", "lister", "stats", "overview", "keys", "sessions", "visit-batches", "visitor-salts", "recorder", "schema", "storage"];
 
 function sources(folder: string): string[] {

@@ -111,7 +111,7 @@ export const OPERATIONS: readonly Operation[] = [
     body: { "application/json": S.ImportRequest },
     responses: {
       202: { description: "started: poll GET /api/imports/{id}", json: S.ImportJob },
-      ...errors([400, 401, 413, 415, 421, 429], "bad_request: an unknown source, or an option it needs is missing or wrong"),
+      ...errors([400, 401, 413, 415, 421, 429], "bad_request: an unknown source, or an option it needs is missing or wrong; url_private: url or sourceDb is a special-purpose address (loopback, private, link-local...) without --import-allow-private"),
       403: ADMIN_ONLY,
       409: { description: "import_running: another import is under way", json: S.ApiError },
     },

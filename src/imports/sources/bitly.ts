@@ -7,6 +7,7 @@
 // changes-to-retrieve-bitlinks-by-group (follow pagination.next; an empty one ends the list).
 
 import { apiClient, baseUrl, isObject } from "./http.ts";
+import type { OutboundPolicy } from "../../outbound/reach.ts";
 import { SourceError, type ImportSource, type SourceLink } from "../source.ts";
 import { countsInPages } from "./count-pages.ts";
 import { sourceTime } from "./time.ts";
@@ -16,11 +17,10 @@ type Bitlink = { id: string; link?: string; long_url?: string; title?: string; c
 
 const LINKS_PER_WRITE = 50;
 
-export function bitlySource(o: { token: string; group: string | undefined; base?: string }, now: () => number = Date.now): ImportSource {
-  const base = baseUrl("Bitly", o.base ?? "https://api-ssl.bitly.com");
+export function bitlySource(o: { token: string; group: string | undefined; base?: string; reach: OutboundPolicy }, now: () => number = Date.now): ImportSource {
+  const base = baseUrl("Bitly", o.base ?? "https://api-ssl.bitly.com", o.reach);
   const api = apiClient({
-    peer: "Bitly", base, headers: { Authorization: `Bearer ${o.token}` },
-    describe: (body) => (isObject(body) && typeof body.message === "string" ? [body.message, body.description].filter(Boolean).join(": ") : null),
+    peer: "Bitly", base, headers: { Authorization: `Bearer ${o.token}` }, reach: o.reach, refusedHint: "is the token right?",
     // Bitly has long answered its rate limit with 403 RATE_LIMIT_EXCEEDED.
     rateLimited: (status, body) => status === 403 && isObject(body) && body.message === "RATE_LIMIT_EXCEEDED",
   });

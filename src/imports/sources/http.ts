@@ -1,19 +1,30 @@
-// The HTTP side of the API sources (Shlink, Kutt, Bitly): GET only, JSON, with the peer's key; a
-// 429 or 503 waits as Retry-After says (bounded), a 5xx or a broken connection is tried again a few
-// times, and what remains is a SourceError that says which request failed and why.
+// The HTTP side of the API sources (Shlink, Kutt, Bitly): GET only, JSON, with the peer's key,
+// through the outbound policy (src/outbound/reach.ts: the dashboard's import reaches no
+// special-purpose address without --import-allow-private; the address checked is the one
+// connected to). A 429 or 503 waits as Retry-After says (bounded), a 5xx or a broken connection is
+// tried again a few times, and what remains is a SourceError that says which request failed and
+// why: the status, the peer and the path, never what the peer's body says (an importer that
+// quoted it would tell whoever starts it what answers inside the network).
 
 import { SourceError } from "../source.ts";
+import { pinnedFetch } from "../../outbound/pinned-fetch.ts";
+import { OutboundRefused, writtenHostRefusal, type OutboundPolicy } from "../../outbound/reach.ts";
 
-export type ApiClient = { get<T>(path: string): Promise<T> };
+export type ApiClient = {
+  get<T>(path: string): Promise<T>;
+  /** One try; null for any failure or an answer that is not JSON (what a source only peeks at, e.g. a version). */
+  peek<T>(path: string): Promise<T | null>;
+};
 
 type ClientOptions = {
   /** the peer, for messages: "Shlink" */
   peer: string;
   base: string;
   headers: Record<string, string>;
-  /** what the peer's error body says, for the message */
-  describe?: (body: unknown) => string | null;
-  /** Bitly: 403 RATE_LIMIT_EXCEEDED is its rate limit */
+  reach: OutboundPolicy;
+  /** what a 401 or 403 means for this peer: "is the API key right?" */
+  refusedHint?: string;
+  /** Bitly: 403 RATE_LIMIT_EXCEEDED is its rate limit (read from the body, never quoted) */
   rateLimited?: (status: number, body: unknown) => boolean;
   tries?: number;
   maxWaitMs?: number;
@@ -26,38 +37,59 @@ export function apiClient(o: ClientOptions): ApiClient {
   const tries = o.tries ?? 5;
   const maxWaitMs = o.maxWaitMs ?? 60_000;
   const sleep = o.sleep ?? Bun.sleep;
+  const request = (url: string, timeoutMs = TIMEOUT_MS) => pinnedFetch(url, { headers: { Accept: "application/json", ...o.headers }, redirect: "error", timeoutMs }, o.reach);
+  const urlOf = (path: string) => (path.startsWith("http") ? path : `${o.base}${path}`);
+  const refusal = (err: OutboundRefused) => new SourceError(`${o.peer} at ${o.base} is refused: ${err.message} (README: Moving from another shortener)`, "private");
   return {
     async get<T>(path: string): Promise<T> {
-      const url = path.startsWith("http") ? path : `${o.base}${path}`;
+      const url = urlOf(path);
       for (let attempt = 1; ; attempt++) {
         let response: Response;
         try {
-          response = await fetch(url, { headers: { Accept: "application/json", ...o.headers }, redirect: "error", signal: AbortSignal.timeout(TIMEOUT_MS) });
+          response = await request(url);
         } catch (err) {
+          if (err instanceof OutboundRefused) throw refusal(err);
           if (attempt < tries) {
             await sleep(backoff(attempt));
             continue;
           }
-          throw new SourceError(`${o.peer} at ${o.base} cannot be reached (${err instanceof Error ? err.message : String(err)})`, "unreachable");
+          throw new SourceError(`${o.peer} at ${o.base} cannot be reached (${failure(err)})`, "unreachable");
         }
         const body: unknown = await response.json().catch(() => null);
         if (response.ok) {
           if (body === null) throw new SourceError(`${o.peer} answered ${pathOf(url)} with something that is not JSON: is ${o.base} really ${o.peer}?`, "schema");
           return body as T;
         }
-        const said = o.describe?.(body) ?? null;
         const limited = response.status === 429 || response.status === 503 || (o.rateLimited?.(response.status, body) ?? false);
         if ((limited || response.status >= 500) && attempt < tries) {
           await sleep(Math.min(maxWaitMs, retryAfterMs(response.headers.get("retry-after")) ?? backoff(attempt)));
           continue;
         }
-        const what = `${o.peer} answered ${response.status} to GET ${pathOf(url)}${said ? `: ${said}` : ""}`;
-        if (response.status === 401 || response.status === 403) throw new SourceError(`${what} (is the API key right?)`, "refused");
-        if (response.status === 404) throw new SourceError(what, "not_found");
+        const what = `${o.peer} answered ${response.status} to GET ${pathOf(url)}`;
+        if (response.status === 401 || response.status === 403) throw new SourceError(`${what} (${o.refusedHint ?? "is the API key right?"})`, "refused");
+        if (response.status === 404) throw new SourceError(`${what} (is ${o.base} really ${o.peer}?)`, "not_found");
         throw new SourceError(limited ? `${what} (still rate limited after ${tries} tries)` : what, "failed");
       }
     },
+    async peek<T>(path: string): Promise<T | null> {
+      try {
+        const response = await request(urlOf(path), 15_000);
+        if (response.ok) return (await response.json()) as T;
+        await response.body?.cancel();
+        return null;
+      } catch (err) {
+        if (err instanceof OutboundRefused) throw refusal(err);
+        return null;
+      }
+    },
   };
+}
+
+/** Why a request got no answer: a timeout, or the connection's own error (never anything the peer sent). */
+function failure(err: unknown): string {
+  const kind = err instanceof Error ? err.name : "";
+  if (kind === "TimeoutError" || kind === "AbortError") return `no answer within ${TIMEOUT_MS / 1000} s`;
+  return err instanceof Error ? err.message : String(err);
 }
 
 function backoff(attempt: number): number {
@@ -78,8 +110,8 @@ function pathOf(url: string): string {
   return u.pathname + u.search;
 }
 
-/** The base URL a user gave (--url), without a trailing slash; http(s) only. */
-export function baseUrl(peer: string, given: string | undefined): string {
+/** The base URL a user gave (--url), without a trailing slash; http(s) only, and a written address the policy allows. */
+export function baseUrl(peer: string, given: string | undefined, reach: OutboundPolicy): string {
   if (given === undefined || given === "") throw new SourceError(`--url is required: where ${peer} answers, e.g. https://${peer.toLowerCase()}.example.com`, "bad_option");
   let url: URL;
   try {
@@ -89,6 +121,8 @@ export function baseUrl(peer: string, given: string | undefined): string {
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new SourceError(`--url must start with http:// or https://`, "bad_option");
   if (url.username !== "" || url.password !== "") throw new SourceError("--url must not hold a user name or password (give the key with --api-key-file)", "bad_option");
+  const refusal = writtenHostRefusal(url.hostname, reach);
+  if (refusal !== null) throw new SourceError(`--url ${url.origin} is refused: ${refusal} (README: Moving from another shortener)`, "private");
   return url.toString().replace(/\/+$/, "");
 }
 

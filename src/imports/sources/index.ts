@@ -8,6 +8,7 @@ import { shlinkSource } from "./shlink.ts";
 import { kuttSource } from "./kutt.ts";
 import { bitlySource } from "./bitly.ts";
 import { csvSource } from "./csv.ts";
+import type { OutboundPolicy } from "../../outbound/reach.ts";
 
 export const SOURCES = ["shlink", "yourls", "kutt", "bitly", "csv"] as const;
 export type SourceKind = (typeof SOURCES)[number];
@@ -15,18 +16,23 @@ export type SourceKind = (typeof SOURCES)[number];
 /** What a source is opened with: flags by their names (url, api-key-file, source-db, prefix, token, group, file, map), plus text given directly. */
 export type SourceOptions = Partial<Record<"url" | "api-key-file" | "api-key" | "source-db" | "prefix" | "token" | "token-file" | "group" | "file" | "map" | "csv-text", string>>;
 
-export function openSource(kind: string | undefined, o: SourceOptions, env: Record<string, string | undefined>): ImportSource {
+/**
+ * The source --from names. `reach`: where it may connect (README: Security, "Outbound requests"):
+ * the command line reaches anything the host does, the dashboard's import no special-purpose
+ * address without --import-allow-private.
+ */
+export function openSource(kind: string | undefined, o: SourceOptions, env: Record<string, string | undefined>, reach: OutboundPolicy): ImportSource {
   switch (kind) {
     case "yourls":
-      return yourlsSource({ sourceDb: o["source-db"], prefix: o.prefix, password: env.YOURLS_DB_PASSWORD });
+      return yourlsSource({ sourceDb: o["source-db"], prefix: o.prefix, password: env.YOURLS_DB_PASSWORD, reach });
     case "shlink":
-      return shlinkSource({ url: o.url, apiKey: apiKey(o, env.SHLINK_API_KEY, "SHLINK_API_KEY") });
+      return shlinkSource({ url: o.url, apiKey: apiKey(o, env.SHLINK_API_KEY, "SHLINK_API_KEY"), reach });
     case "kutt":
-      return kuttSource({ url: o.url, apiKey: apiKey(o, env.KUTT_API_KEY, "KUTT_API_KEY") });
+      return kuttSource({ url: o.url, apiKey: apiKey(o, env.KUTT_API_KEY, "KUTT_API_KEY"), reach });
     case "bitly": {
       const token = o.token ?? (o["token-file"] !== undefined ? secretFile("--token-file", o["token-file"]) : env.BITLY_TOKEN);
       if (!token) throw new SourceError("--token-file FILE (or BITLY_TOKEN) is required: a Bitly access token (bitly.com, Settings, API)", "bad_option");
-      return bitlySource({ token, group: o.group, base: o.url });
+      return bitlySource({ token, group: o.group, base: o.url, reach });
     }
     case "csv":
       return csvSource({ file: o.file, text: o["csv-text"], map: o.map });

@@ -5,7 +5,8 @@
 // systems, countries and referrers (dated the newest day with clicks). Shapes: Kutt's docs/api/api.js, server/handlers/links.handler.js,
 // server/utils/utils.js (sanitize.link, statsObjectToArray), server/queries/visit.queries.js.
 
-import { apiClient, baseUrl, isObject } from "./http.ts";
+import { apiClient, baseUrl } from "./http.ts";
+import type { OutboundPolicy } from "../../outbound/reach.ts";
 import { SourceError, type ImportSource, type SourceCounts, type SourceLink } from "../source.ts";
 import { countsInPages } from "./count-pages.ts";
 import { sourceTime } from "./time.ts";
@@ -26,9 +27,9 @@ const LINKS_PER_WRITE = 50;
 const BROWSERS: Record<string, string> = { chrome: "Chrome", edge: "Edge", firefox: "Firefox", ie: "IE", opera: "Opera", safari: "Safari", other: "Other" };
 const SYSTEMS: Record<string, string> = { android: "Android", ios: "iOS", linux: "Linux", macos: "macOS", windows: "Windows", other: "Other" };
 
-export function kuttSource(o: { url: string | undefined; apiKey: string }, now: () => number = Date.now): ImportSource {
-  const base = baseUrl("Kutt", o.url);
-  const api = apiClient({ peer: "Kutt", base, headers: { "X-API-KEY": o.apiKey }, describe: (body) => (isObject(body) && typeof body.error === "string" ? body.error : null) });
+export function kuttSource(o: { url: string | undefined; apiKey: string; reach: OutboundPolicy }, now: () => number = Date.now): ImportSource {
+  const base = baseUrl("Kutt", o.url, o.reach);
+  const api = apiClient({ peer: "Kutt", base, headers: { "X-API-KEY": o.apiKey }, reach: o.reach });
   return {
     kind: "kutt",
     identity: `kutt ${base}`,

@@ -3,7 +3,8 @@
 // paging: Shlink's docs/swagger (paths v1_short-urls.json, v1_short-urls_{shortCode}_visits.json,
 // definitions ShortUrl.json, Visit.json, Pagination.json, Error.json), https://api-spec.shlink.io.
 
-import { apiClient, baseUrl, isObject } from "./http.ts";
+import { apiClient, baseUrl, type ApiClient } from "./http.ts";
+import type { OutboundPolicy } from "../../outbound/reach.ts";
 import { SourceError, type HistoryPage, type ImportSource, type SourceLink, type SourceVisit } from "../source.ts";
 import { sourceTime } from "./time.ts";
 
@@ -18,13 +19,9 @@ type Visit = { referer?: string | null; date: string; userAgent?: string | null;
 const LINKS_PER_PAGE = 100;
 const VISITS_PER_PAGE = 500;
 
-export function shlinkSource(o: { url: string | undefined; apiKey: string }): ImportSource {
-  const base = baseUrl("Shlink", o.url);
-  const api = apiClient({
-    peer: "Shlink", base, headers: { "X-Api-Key": o.apiKey },
-    // RFC 7807 problem details: title and detail say what went wrong.
-    describe: (body) => (isObject(body) && typeof body.detail === "string" ? body.detail : null),
-  });
+export function shlinkSource(o: { url: string | undefined; apiKey: string; reach: OutboundPolicy }): ImportSource {
+  const base = baseUrl("Shlink", o.url, o.reach);
+  const api = apiClient({ peer: "Shlink", base, headers: { "X-Api-Key": o.apiKey }, reach: o.reach });
   // Both lists are paged by offset over data that grows: fixed at the import's start, so that a
   // link or visit made meanwhile cannot shift a page (the next run takes those).
   const until = encodeURIComponent(new Date().toISOString().replace(/\.\d{3}Z$/, "+00:00"));
@@ -33,7 +30,7 @@ export function shlinkSource(o: { url: string | undefined; apiKey: string }): Im
     identity: `shlink ${base}`,
     keeps: "visits",
     async *links() {
-      await checkVersion(base);
+      await checkVersion(api, base);
       for (let page = 1; ; page++) {
         const body = await api.get<{ shortUrls?: { data: ShortUrl[]; pagination: Pagination } }>(
           `/rest/v3/short-urls?page=${page}&itemsPerPage=${LINKS_PER_PAGE}&orderBy=dateCreated-ASC&endDate=${until}`,
@@ -72,11 +69,12 @@ export function shlinkSource(o: { url: string | undefined; apiKey: string }): Im
   };
 }
 
-// The health endpoint says the version; API v3 came with Shlink 3.0.
-async function checkVersion(base: string): Promise<void> {
-  const health = await fetch(`${base}/rest/health`, { signal: AbortSignal.timeout(15_000) }).then((r) => r.json() as Promise<{ version?: string }>).catch(() => null);
-  const major = Number(health?.version?.split(".")[0]);
-  if (Number.isFinite(major) && major < 3) throw new SourceError(`${base} runs Shlink ${health!.version}; this importer reads API v3 (Shlink 3.0 or later): upgrade Shlink first`, "schema");
+// The health endpoint says the version; API v3 came with Shlink 3.0. Only a version number is
+// ever quoted back, not whatever else the field holds.
+async function checkVersion(api: ApiClient, base: string): Promise<void> {
+  const version = (await api.peek<{ version?: unknown }>("/rest/health"))?.version;
+  if (typeof version !== "string" || !/^\d{1,4}(\.\d{1,4}){0,3}$/.test(version)) return;
+  if (Number(version.split(".")[0]) < 3) throw new SourceError(`${base} runs Shlink ${version}; this importer reads API v3 (Shlink 3.0 or later): upgrade Shlink first`, "schema");
 }
 
 function toLink(u: ShortUrl): SourceLink {

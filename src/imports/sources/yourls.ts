@@ -2,17 +2,22 @@
 // links and, with --visits, the log table for every click. Only SELECTs are sent. The log's
 // ip_address column is never read: imported visits count no unique visitors (README).
 // Schema: YOURLS includes/functions-install.php, yourls_create_sql_tables() (1.7 to 1.10).
+// The database's host goes through the outbound policy (src/outbound/reach.ts): the dashboard's
+// import reaches no special-purpose address without --import-allow-private, and the client
+// connects to the address that was checked (yourls-connection.ts).
 
-import { SQL } from "bun";
+import type { SQL } from "bun";
 import { SourceError, type HistoryPage, type ImportSource, type SourceLink, type SourceVisit } from "../source.ts";
 import { sourceTime } from "./time.ts";
+import type { OutboundPolicy } from "../../outbound/reach.ts";
+import { connectYourls, writtenDatabaseRefusal } from "./yourls-connection.ts";
 
 const LINKS_PER_PAGE = 5_000;
 const VISITS_PER_PAGE = 10_000;
 /** The columns read; a database without them is not one this importer knows. */
 const NEEDED = { url: ["keyword", "url", "title", "timestamp", "clicks"], log: ["click_id", "click_time", "shorturl", "referrer", "user_agent", "country_code"] };
 
-export type YourlsOptions = { sourceDb: string | undefined; prefix: string | undefined; password?: string | undefined };
+export type YourlsOptions = { sourceDb: string | undefined; prefix: string | undefined; password?: string | undefined; reach: OutboundPolicy };
 
 export function yourlsSource(o: YourlsOptions): ImportSource {
   if (o.sourceDb === undefined || o.sourceDb === "") throw new SourceError("--source-db is required: the YOURLS database, e.g. mysql://yourls@127.0.0.1:3306/yourls (the password in YOURLS_DB_PASSWORD)", "bad_option");
@@ -33,15 +38,20 @@ export function yourlsSource(o: YourlsOptions): ImportSource {
   const masked = new URL(url);
   if (masked.password !== "") masked.password = "***";
   const where = masked.toString();
+  const refusal = writtenDatabaseRefusal(url, o.reach);
+  if (refusal !== null) throw new SourceError(`--source-db ${where} is refused: ${refusal} (README: Moving from another shortener)`, "private");
   // The password from the environment (YOURLS_DB_PASSWORD) when the URL has none: out of the process list.
-  const password = url.password === "" && o.password ? { password: o.password } : {};
-  const sql = new SQL({ url: url.toString(), adapter: "mysql", ...password, max: 1, idleTimeout: 30, connectionTimeout: 15 });
+  const password = url.password === "" && o.password ? o.password : null;
+  // Connected at the first query, once the host is resolved and checked.
+  let connection: Promise<SQL> | null = null;
   // Which YOURLS this is, whoever reads it: the host, port, database and prefix (not the user).
   const identity = `yourls ${url.hostname.toLowerCase()}:${url.port || "3306"}/${database} ${prefix}`;
   const table = (name: keyof typeof NEEDED) => `\`${prefix}${name}\``;
   let checked: Promise<void> | null = null;
 
   const query = async <T,>(text: string, params: unknown[] = []): Promise<T[]> => {
+    connection ??= connectYourls(url, password, o.reach, where);
+    const sql = await connection;
     try {
       return (await sql.unsafe(text, params)) as T[];
     } catch (err) {
@@ -57,7 +67,8 @@ export function yourlsSource(o: YourlsOptions): ImportSource {
       );
       const missing = Object.entries(NEEDED).flatMap(([t, columns]) => columns.filter((c) => !rows.some((r) => r.t === `${prefix}${t}` && r.c === c)).map((c) => `${prefix}${t}.${c}`));
       if (missing.length > 0) {
-        const version = await query<{ v: string }>(`SELECT option_value AS v FROM \`${prefix}options\` WHERE option_name = 'db_version'`).catch(() => []);
+        // Only a number is quoted back (YOURLS writes one), not whatever else the row holds.
+        const version = (await query<{ v: string }>(`SELECT option_value AS v FROM \`${prefix}options\` WHERE option_name = 'db_version'`).catch(() => [])).filter((r) => /^\d{1,6}$/.test(String(r.v)));
         throw new SourceError(
           `${where} is not a YOURLS database this importer knows (prefix "${prefix}"${version[0] ? `, db_version ${version[0].v}` : ""}): missing ${missing.join(", ")}. Check --prefix, or upgrade YOURLS to 1.7 or later first.`,
           "schema",
@@ -116,7 +127,9 @@ export function yourlsSource(o: YourlsOptions): ImportSource {
         if (rows.length < VISITS_PER_PAGE) return;
       }
     },
-    close: () => sql.close(),
+    close: async () => {
+      await (await connection?.catch(() => null))?.close();
+    },
   };
 }
 
@@ -135,10 +148,19 @@ function toVisit(r: { at: string; keyword: string; referrer: string; ua: string;
   };
 }
 
+// What the server said is never quoted, nor used to choose the words (the dashboard's admin must
+// not learn what answers on a port): the kind of failure, from the error's code and number only.
+// MySQL's server errors are numbered 1000 to 1999 (their text is the server's); 1044, 1045 and
+// 1129 to 1131 refuse the user or the host. Errors Bun raises itself have their own text.
+const REFUSED_ERRNO = new Set([1044, 1045, 1129, 1130, 1131]);
+
 function sourceError(err: unknown, where: string): SourceError {
-  const message = err instanceof Error ? err.message : String(err);
-  const code = (err as { code?: string; errno?: number }).code ?? "";
-  if (/ECONNREFUSED|ENOTFOUND|ETIMEDOUT|connect|closed/i.test(code + " " + message)) return new SourceError(`the YOURLS database ${where} cannot be reached: ${message}`, "unreachable");
-  if (/access denied|ER_ACCESS_DENIED|ER_DBACCESS/i.test(code + " " + message)) return new SourceError(`the YOURLS database ${where} refused the user: ${message}`, "refused");
-  return new SourceError(`the YOURLS database ${where} failed: ${message}`, "failed");
+  const { code = "", errno } = err as { code?: string; errno?: number };
+  const named = [code, errno].filter((x) => x !== undefined && x !== "").join(" ");
+  const which = named === "" ? "" : ` (${named})`;
+  const fromServer = typeof errno === "number" && errno >= 1000 && errno < 2000;
+  if (fromServer && REFUSED_ERRNO.has(errno)) return new SourceError(`the YOURLS database ${where} refused the user${which}`, "refused");
+  const own = fromServer ? "" : err instanceof Error ? err.message : String(err);
+  if (!fromServer && /ECONNREFUSED|ENOTFOUND|ETIMEDOUT|connect|closed|timeout/i.test(`${code} ${own}`)) return new SourceError(`the YOURLS database ${where} cannot be reached${which}`, "unreachable");
+  return new SourceError(`the YOURLS database ${where} failed${which}`, "failed");
 }

@@ -82,6 +82,8 @@ export type ShlinkOptions = {
   /** what GET /rest/health reports */
   version?: string;
   faults?: Fault[];
+  /** the loopback address it listens on (default 127.0.0.4); the outbound policy's tests use 127.0.0.1 */
+  hostname?: string;
 };
 
 export const SHLINK_DEFAULT_DOMAIN = "s.test";
@@ -165,7 +167,7 @@ const unknownError = () => problem(500, "An unknown error occurred.");
 export async function startShlink(options: ShlinkOptions): Promise<Peer> {
   const visits = options.visits ?? new Map<string, ShlinkVisit[]>();
   return servePeer({
-    hostname: "127.0.0.4",
+    hostname: options.hostname ?? "127.0.0.4",
     faults: options.faults,
     faultResponse: (status) => problem(status, status >= 500 ? "An unknown error occurred." : TITLES[status] ?? "Unknown Error"),
     handle: (request, url) => {

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import fc from "fast-check";
 import { createLink, startServer, type RunningServer } from "../support/server.ts";
-import { rawGet, rawRequest, type RawResponse } from "./raw-http.ts";
+import { rawGet, rawRequest, type RawResponse } from "../support/raw-http.ts";
 
 let server: RunningServer;
 beforeAll(async () => {

@@ -4,7 +4,7 @@
 
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createLink, startServer, type RunningServer } from "../support/server.ts";
-import { rawGet } from "./raw-http.ts";
+import { rawGet } from "../support/raw-http.ts";
 
 let server: RunningServer;
 beforeAll(async () => {

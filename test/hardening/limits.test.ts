@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { openStored } from "../support/stored.ts";
 import { createLink, startServer, type RunningServer } from "../support/server.ts";
 import { click, waitForClicks } from "../support/clicks.ts";
-import { rawGet, rawRequest } from "./raw-http.ts";
+import { rawGet, rawRequest } from "../support/raw-http.ts";
 
 let server: RunningServer;
 beforeAll(async () => {

@@ -1,5 +1,6 @@
-// Raw HTTP/1.1 over a TCP socket, for what fetch refuses or silently repairs: invalid request lines,
-// unnormalized paths (`../`, bad percent-encoding), oversized headers, lying Content-Length.
+// Raw HTTP/1.x over a TCP socket, exact bytes: for what fetch refuses or silently repairs (a missing
+// or hostile Host, invalid request lines, unnormalized paths (`../`, bad percent-encoding), header
+// bytes that are not ASCII, repeated headers, oversized headers, lying Content-Length).
 
 export type RawResponse = {
   /** null when the server closed the connection without answering (a legitimate reaction to garbage). */

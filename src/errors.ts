@@ -21,7 +21,7 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 /** The request field an error concerns, named as the client sent it. */
 export const ERROR_FIELDS = [
   "url", "custom_url", "expires_at", "max_clicks", "tags",
-  "expiresAt", "maxClicks", "disabled",
+  "customUrl", "expiresAt", "maxClicks", "disabled",
   "rules", "variants", "password", "password_hash", "passwordHash", "redirect_type", "redirectType", "valid_from", "validFrom",
   "fallback_url", "fallbackUrl", "crawlable",
   "id", "from", "to", "bots",

@@ -53,7 +53,7 @@ export const OPERATIONS: readonly Operation[] = [
   {
     method: "post", path: "/api/create", operationId: "createLink", auth: "optional",
     summary: "Create a short link (no key needed unless --create-access key; with a key the link is the key's and not rate limited)",
-    body: { "multipart/form-data": S.CreateFields, "application/x-www-form-urlencoded": S.CreateFields, "application/json": S.CreateFields },
+    body: { "multipart/form-data": S.CreateForm, "application/x-www-form-urlencoded": S.CreateForm, "application/json": S.CreateJson },
     responses: {
       201: { description: "created", json: S.Created },
       ...errors([400, 401, 403, 409, 413, 415, 429, 503], "url_*, alias_*, expires_*, max_clicks_invalid, tags_invalid, url_blocked or bad_request; every field problem is in errors"),

@@ -31,6 +31,7 @@ import { handleSignIn, handleSignOut, handleWhoAmI } from "./http/session.ts";
 import { handleOidcCallback, handleOidcStart, OIDC_CALLBACK_PATH } from "./http/oidc.ts";
 import type { OidcClient } from "./auth/oidc.ts";
 import type { HeaderIdentity } from "./auth/header-identity.ts";
+import { isHeaderRefusal } from "./http/auth.ts";
 import { notFoundPage } from "./http/not-found.ts";
 import { apiError, misdirected, NOSNIFF } from "./http/responses.ts";
 import { addressedToUs, type PeerServer } from "./http/request-origin.ts";
@@ -162,7 +163,8 @@ export function createApp(deps: AppDeps) {
       webRoutes({
         statsPage: async (request, server, id) => {
           const verdict = await mayReadStats(request, server, looksLikeId(id) ? await deps.links.get(id) : null, deps);
-          return verdict === "ok" ? "ok" : verdict === "not_found" ? "not_found" : "private";
+          if (verdict === "ok" || verdict === "not_found") return verdict;
+          return typeof verdict === "object" && isHeaderRefusal(verdict.refused) ? "header_invalid" : "private";
         },
         version: deps.version,
         rootRedirect: () => deps.config.rootRedirect,

@@ -9,7 +9,7 @@ export const ERROR_CODES = [
   "rules_invalid", "variants_invalid", "password_invalid", "redirect_type_invalid", "valid_from_invalid",
   "password_required", "password_wrong",
   "rate_limited", "body_too_large", "unsupported_media_type", "bad_request", "too_many_rows",
-  "auth_required", "auth_invalid", "auth_rate_limited", "origin_mismatch", "host_mismatch", "metrics_forbidden",
+  "auth_required", "auth_invalid", "auth_rate_limited", "auth_header_invalid", "origin_mismatch", "host_mismatch", "metrics_forbidden",
   "user_disabled", "group_not_allowed", "key_sign_in_off", "oidc_off",
   "oidc_provider_down", "oidc_state_mismatch", "oidc_provider_refused", "oidc_code_refused", "oidc_wrong_audience", "oidc_token_expired", "oidc_token_invalid",
   "id_missing", "bad_range", "not_found", "method_not_allowed", "import_running", "admin_only",
@@ -21,7 +21,7 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 /** The request field an error concerns, named as the client sent it. */
 export const ERROR_FIELDS = [
   "url", "custom_url", "expires_at", "max_clicks", "tags",
-  "expiresAt", "maxClicks", "disabled",
+  "customUrl", "expiresAt", "maxClicks", "disabled",
   "rules", "variants", "password", "password_hash", "passwordHash", "redirect_type", "redirectType", "valid_from", "validFrom",
   "fallback_url", "fallbackUrl", "crawlable",
   "id", "from", "to", "bots",

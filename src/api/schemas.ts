@@ -14,6 +14,7 @@ import { SCOPES } from "../auth/keys.ts";
 import { CONDITION_TYPES, DEVICES, MAX_CONDITIONS, MAX_RULES, MAX_VARIANTS, MAX_WEIGHT, MIN_VARIANTS, SYSTEMS } from "../links/rules.ts";
 import { MAX_PASSWORD_LENGTH, REDIRECT_TYPES } from "../links/behaviour.ts";
 import { EVENT_TYPES } from "../events/types.ts";
+import { CREATE_SPELLINGS, type CreateField } from "../links/field-names.ts";
 
 const closed = { additionalProperties: false } as const;
 type Literals<V extends readonly string[]> = { -readonly [K in keyof V]: TLiteral<V[K] & string> };
@@ -65,22 +66,35 @@ const errorFields = {
 };
 export const ApiError = t.Object(errorFields, { ...closed, description: "Every failure of /api (README: Errors)" });
 
-export const CreateFields = t.Object(
+// A create's fields (README: Create a short link): the spec's names in every body type; in JSON also
+// the management API's camelCase names (src/links/field-names.ts), one spelling per field.
+const createFields = {
+  url: t.String({ description: "absolute http(s) URL, at most 2,048 characters" }),
+  custom_url: t.Optional(t.String({ description: "alias: 3-30 letters, digits, hyphens, underscores; empty means none" })),
+  expires_at: t.Optional(t.String({ description: "ISO 8601 time with a zone, or YYYY-MM-DD (the end of that UTC day); in the future" })),
+  max_clicks: t.Optional(t.Union([t.Integer({ minimum: 1 }), t.String({ pattern: "^\\s*\\d+\\s*$" })])),
+  tags: t.Optional(t.Union([t.String({ description: "comma-separated" }), t.Array(Tag, { maxItems: MAX_TAGS })])),
+  rules: t.Optional(Rules),
+  variants: t.Optional(Variants),
+  password: t.Optional(t.String({ minLength: 1, maxLength: MAX_PASSWORD_LENGTH, description: "visitors must give it; stored only as an argon2id hash" })),
+  redirect_type: t.Optional(t.Union([RedirectType, t.String({ pattern: "^30[1278]$" })])),
+  valid_from: t.Optional(t.String({ description: "ISO 8601 with a zone; before it the link answers like an unknown id" })),
+  fallback_url: t.Optional(t.String({ description: "where an expired, click-limited or disabled link sends visitors instead of its 410 page" })),
+  crawlable: t.Optional(t.Union([t.Boolean(), t.String()])),
+};
+const camelFields = Object.fromEntries(
+  (Object.keys(createFields) as CreateField[]).filter((f) => CREATE_SPELLINGS[f] !== f).map((f) => [CREATE_SPELLINGS[f], createFields[f]]),
+) as Record<string, TSchema>;
+export const CreateForm = t.Object(createFields, {
+  ...closed,
+  description: "multipart/form-data (the spec's type) or urlencoded: these names only; any other name, a camelCase one included, is 400 bad_request",
+});
+export const CreateJson = t.Object(
+  { ...createFields, ...camelFields },
   {
-    url: t.String({ description: "absolute http(s) URL, at most 2,048 characters" }),
-    custom_url: t.Optional(t.String({ description: "alias: 3-30 letters, digits, hyphens, underscores; empty means none" })),
-    expires_at: t.Optional(t.String({ description: "ISO 8601 time with a zone, or YYYY-MM-DD (the end of that UTC day); in the future" })),
-    max_clicks: t.Optional(t.Union([t.Integer({ minimum: 1 }), t.String({ pattern: "^\\s*\\d+\\s*$" })])),
-    tags: t.Optional(t.Union([t.String({ description: "comma-separated" }), t.Array(Tag, { maxItems: MAX_TAGS })])),
-    rules: t.Optional(Rules),
-    variants: t.Optional(Variants),
-    password: t.Optional(t.String({ minLength: 1, maxLength: MAX_PASSWORD_LENGTH, description: "visitors must give it; stored only as an argon2id hash" })),
-    redirect_type: t.Optional(t.Union([RedirectType, t.String({ pattern: "^30[1278]$" })])),
-    valid_from: t.Optional(t.String({ description: "ISO 8601 with a zone; before it the link answers like an unknown id" })),
-    fallback_url: t.Optional(t.String({ description: "where an expired, click-limited or disabled link sends visitors instead of its 410 page" })),
-    crawlable: t.Optional(t.Union([t.Boolean(), t.String()])),
+    ...closed,
+    description: `each field under its spec name or its camelCase one (${Object.keys(camelFields).join(", ")}), never both (400 bad_request naming both); any other name is 400 bad_request`,
   },
-  { description: "The same names in multipart/form-data (the spec's type), urlencoded and JSON; rules and variants in JSON (in JSON, redirectType, validFrom and fallbackUrl are taken too)" },
 );
 
 export const Created = ok(t.Object({ shortUrl: t.String(), statsUrl: t.String(), warnings: Warnings }, closed));

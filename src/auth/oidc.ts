@@ -5,6 +5,7 @@
 // says which steps, in which order, and what each failure means to the person signing in.
 
 import * as oauth from "oauth4webapi";
+import { createHmac, timingSafeEqual } from "node:crypto";
 import { cleanText, groupsFromClaim, nameFromClaims, signInRules, type Identity, type SignInRules } from "./users.ts";
 
 export type OidcConfig = {
@@ -131,7 +132,7 @@ export function createOidcClient(config: OidcConfig, now: () => number = Date.no
         throw tokenFailure(err);
       }
       const claims = oauth.getValidatedIdTokenClaims(result)!;
-      await verifySignature(as, response, http, result.id_token!);
+      await verifySignature(as, response, http, result.id_token!, config.clientSecret);
       if (!cleanText(claims.sub)) throw new OidcError("token_invalid", "the ID token's sub is not a usable identifier");
       const extra = claims[config.groupsClaim] === undefined ? await userInfo(as, client, result, claims.sub, http) : {};
       const all: Record<string, unknown> = { ...extra, ...claims };
@@ -159,10 +160,12 @@ export function createOidcClient(config: OidcConfig, now: () => number = Date.no
  * The ID token's signature, against the provider's published keys. The token came straight from
  * the token endpoint, so TLS vouches for it already; checking the signature as well costs one
  * cached JWKS fetch and catches a provider (or a proxy before it) that hands out tokens it did not
- * sign. A token signed with the client secret (HS256) has no published key: TLS is the check then.
+ * sign. A token signed with the client secret (HS256, HS384, HS512) has no published key: it is
+ * verified with the secret (OpenID Connect Core 10.1), and refused when this client has none.
  */
-async function verifySignature(as: oauth.AuthorizationServer, response: Response, http: object, idToken: string): Promise<void> {
-  if (signedWithSecret(idToken)) return;
+async function verifySignature(as: oauth.AuthorizationServer, response: Response, http: object, idToken: string, clientSecret: string | null): Promise<void> {
+  const alg = headerAlg(idToken);
+  if (alg?.startsWith("HS")) return verifyWithSecret(idToken, alg, clientSecret);
   try {
     await oauth.validateApplicationLevelSignature(as, response, { ...http, signal: AbortSignal.timeout(TIMEOUT_MS) });
   } catch (err) {
@@ -171,13 +174,35 @@ async function verifySignature(as: oauth.AuthorizationServer, response: Response
   }
 }
 
-/** Whether the token's header names an HMAC algorithm (HS256…): signed with the client secret. */
-function signedWithSecret(jwt: string): boolean {
+// The HMAC algorithms of JWS (RFC 7518 3.2) that an ID token may be signed with.
+const HMAC_HASHES: Record<string, string> = { HS256: "sha256", HS384: "sha384", HS512: "sha512" };
+
+/**
+ * An HMAC-signed ID token: the key is the client secret's UTF-8 bytes (OpenID Connect Core 10.1),
+ * so only a client with a secret can check it, and without one anyone could have made it. The
+ * signature is compared in constant time, as the canonical base64url of the expected MAC.
+ */
+function verifyWithSecret(idToken: string, alg: string, clientSecret: string | null): void {
+  if (clientSecret === null) {
+    throw new OidcError("token_invalid", `the ID token is signed with a client secret (${alg}), but this client has none: set the client secret, or have the provider sign ID tokens with its own key (RS256, ES256)`);
+  }
+  const hash = HMAC_HASHES[alg];
+  if (hash === undefined) throw new OidcError("token_invalid", `the ID token's algorithm ${alg} is not one this client takes (HS256, HS384, HS512, or the provider's published keys)`);
+  const [header, payload, signature] = idToken.split(".") as [string, string, string];
+  const expected = Buffer.from(createHmac(hash, Buffer.from(clientSecret, "utf8")).update(`${header}.${payload}`).digest("base64url"));
+  const given = Buffer.from(signature);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    throw new OidcError("token_invalid", `the ID token's signature (${alg}) does not verify with this client's secret`);
+  }
+}
+
+/** The `alg` of a JWT's header, or null when the header is not readable JSON with a string alg. */
+function headerAlg(jwt: string): string | null {
   try {
     const header = JSON.parse(Buffer.from(jwt.split(".")[0]!, "base64url").toString("utf8")) as { alg?: unknown };
-    return typeof header.alg === "string" && header.alg.startsWith("HS");
+    return typeof header.alg === "string" ? header.alg : null;
   } catch {
-    return false;
+    return null;
   }
 }
 

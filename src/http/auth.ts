@@ -12,7 +12,7 @@ import { CREDENTIAL_KEY_ID, CREDENTIAL_PRINCIPAL_NAME } from "../auth/credential
 import { hashSecret, looksLikeKey, type ApiKey, type KeyStore, type Scope } from "../auth/keys.ts";
 import { USER_SESSION_MAX_MS, type Session, type SessionStore } from "../auth/sessions.ts";
 import { adminOf, allowedIn, USER_TOUCH_INTERVAL_MS, type Identity, type SignInRules, type User, type UserRepository } from "../auth/users.ts";
-import type { HeaderIdentity } from "../auth/header-identity.ts";
+import type { HeaderIdentity, HeaderReading } from "../auth/header-identity.ts";
 import type { OwnerFilter } from "../links/list.ts";
 import type { Creator } from "../links/link.ts";
 import type { Logger } from "../log.ts";
@@ -66,7 +66,9 @@ export async function authenticate(request: Request, server: PeerServer, deps: A
     const checked = await checkSecret(bearerSecret(header), request, server, deps);
     return checked.ok ? { ok: true, principal: checked.principal, sessionEnded: false } : checked;
   }
-  const proxied = deps.headerIdentity?.read(request.headers, peerAddress(server, request)) ?? null;
+  const reading = deps.headerIdentity?.read(request.headers, peerAddress(server, request)) ?? NOBODY;
+  if (!reading.ok) return refuse(headerRefused(reading, deps));
+  const proxied = reading.identity;
   if (proxied !== null) {
     const signedIn = await signInUser(proxied, deps.headerIdentity!, deps);
     if (!signedIn.ok) return signedIn;
@@ -84,6 +86,29 @@ export async function authenticate(request: Request, server: PeerServer, deps: A
   if (changeRefused) return changeRefused;
   deps.sessions.touch(token, session!, now);
   return { ok: true, principal, sessionEnded: false };
+}
+
+const NOBODY: HeaderReading = { ok: true, identity: null };
+// The refusals of a proxy's header, which a page answers with a page of its own (isHeaderRefusal).
+const headerRefusals = new WeakSet<Response>();
+// A proxy that sends a bad header sends it on every request: logged once a minute per header.
+const headerRefusalLogged = oncePerMinute();
+
+/**
+ * A trusted proxy's identity header that cannot be read exactly (README: Auth proxy headers): 400,
+ * before any user is looked up or created. It is the proxy's mistake or a client's forgery the
+ * proxy let through, never a reason to go on as nobody or as somebody else.
+ */
+function headerRefused(reading: Extract<HeaderReading, { ok: false }>, deps: Pick<AuthDeps, "log" | "now">): Response {
+  if (headerRefusalLogged(reading.header, deps.now())) deps.log.info("auth failed", { reason: "auth_header_invalid", header: reading.header, problem: reading.problem });
+  const response = apiError(400, "auth_header_invalid", `the proxy's ${reading.header} header ${reading.problem}; nobody is signed in by it`);
+  headerRefusals.add(response);
+  return response;
+}
+
+/** Whether authenticate refused this request for its proxy's identity header (a page says so in its own words). */
+export function isHeaderRefusal(response: Response): boolean {
+  return headerRefusals.has(response);
 }
 
 /** The refusal of a change whose Origin is not this service (made with a cookie or a proxy's header), or null. */

@@ -4,6 +4,7 @@
 import type { Config } from "../config.ts";
 import { pickLanguage } from "../lang.ts";
 import { createLink } from "../links/create.ts";
+import { CREATE_SPELLINGS, createNames, type CreateField } from "../links/field-names.ts";
 import type { LinkStore } from "../links/store.ts";
 import type { Blocklist } from "../links/blocklist.ts";
 import type { RateLimiter } from "./rate-limit.ts";
@@ -25,13 +26,14 @@ export type CreateDeps = AuthDeps & {
   recorder: Pick<ClickRecorder, "hurry">;
 };
 
-export const CREATE_FIELDS: Record<string, FieldKind> = {
+const KINDS: Record<CreateField, FieldKind> = {
   url: "text", custom_url: "text", expires_at: "text", max_clicks: "count", tags: "list",
   rules: "json", variants: "json", password: "text", redirect_type: "count", valid_from: "text", fallback_url: "text", crawlable: "flag",
-  // The management API's names, which a JSON create takes too (README: Redirect rules).
-  redirectType: "count", validFrom: "text", fallbackUrl: "text",
 };
-const CAMEL_TO_SNAKE = [["redirectType", "redirect_type"], ["validFrom", "valid_from"], ["fallbackUrl", "fallback_url"]] as const;
+/** Every field under both its names; which names a body may use is createNames's rule (README: Create a short link). */
+export const CREATE_FIELDS: Record<string, FieldKind> = Object.fromEntries(
+  (Object.keys(KINDS) as CreateField[]).flatMap((f) => [[f, KINDS[f]], [CREATE_SPELLINGS[f], KINDS[f]]]),
+);
 
 export async function handleCreate(request: Request, server: PeerServer, deps: CreateDeps): Promise<Response> {
   const auth = await authenticate(request, server, deps);
@@ -53,16 +55,14 @@ export async function handleCreate(request: Request, server: PeerServer, deps: C
 
   const body = await readFormFields(request, CREATE_FIELDS);
   if (!body.ok) return apiError(body.status, body.code, body.error);
-  for (const [camel, snake] of CAMEL_TO_SNAKE) {
-    if (body.fields[snake] === undefined) body.fields[snake] = body.fields[camel];
-    delete body.fields[camel];
-  }
+  const spelled = createNames(body.given, body.json);
+  if (!spelled.ok) return apiError(400, "bad_request", spelled.error);
 
   const rules = destinationRules(deps, base, request, server);
   let result;
   try {
     result = await retryWhileBusy(
-      () => createLink(deps.links, { ...rules, fields: body.fields, creator: creatorOf(principal), now }),
+      () => createLink(deps.links, { ...rules, fields: body.fields, names: spelled.names, creator: creatorOf(principal), now }),
       deps.recorder.hurry,
     );
   } catch (err) {

@@ -13,8 +13,9 @@ export type FieldKind = "text" | "count" | "list" | "flag" | "json";
 export type FieldValue = string | number | boolean | unknown[] | Record<string, unknown>;
 export type FormFields = Record<string, FieldValue | undefined>;
 
+/** `given`: every field name the body holds, those not asked for included (a create refuses them: src/links/field-names.ts). */
 export type BodyResult =
-  | { ok: true; fields: FormFields }
+  | { ok: true; fields: FormFields; given: string[]; json: boolean }
   | { ok: false; status: 400 | 413 | 415; code: "bad_request" | "body_too_large" | "unsupported_media_type"; error: string };
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -45,7 +46,7 @@ export async function readFormFields(request: Request, kinds: Record<string, Fie
   }
 }
 
-type FieldSource = { getAll(name: string): unknown[] };
+type FieldSource = { getAll(name: string): unknown[]; keys(): Iterable<string> };
 
 function pick(source: FieldSource, kinds: Record<string, FieldKind>): BodyResult {
   const fields: FormFields = {};
@@ -59,7 +60,7 @@ function pick(source: FieldSource, kinds: Record<string, FieldKind>): BodyResult
     // A list may come as repeated fields (checkboxes); anything else is its first value.
     fields[name] = kind === "list" && values.length > 1 ? values : (values[0] as string);
   }
-  return { ok: true, fields };
+  return { ok: true, fields, given: [...new Set(source.keys())], json: false };
 }
 
 const JSON_KINDS: Record<FieldKind, (v: unknown) => boolean> = {
@@ -85,7 +86,7 @@ function fromJson(text: string, kinds: Record<string, FieldKind>): BodyResult {
     if ((typeof value === "string" && value.includes("\uFFFD")) || !wellFormedText(value)) return { ok: false, status: 400, code: "bad_request", error: `${name} is not valid UTF-8` };
     fields[name] = value as FieldValue;
   }
-  return { ok: true, fields };
+  return { ok: true, fields, given: Object.keys(record), json: true };
 }
 
 export type TextBody = { ok: true; text: string } | { ok: false; status: 400 | 413; code: "bad_request" | "body_too_large"; error: string };

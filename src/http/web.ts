@@ -4,14 +4,14 @@
 import type { MaybePromise } from "../util/maybe.ts";
 import { Elysia } from "elysia";
 import { LANGUAGES, pickLanguage, type Language } from "../lang.ts";
-import { renderDashboard, renderHome, renderNotFound, renderStats, renderStatsPrivate, type PageAssets } from "../../web/server/pages.ts";
+import { renderDashboard, renderHeaderRefused, renderHome, renderNotFound, renderStats, renderStatsPrivate, type PageAssets } from "../../web/server/pages.ts";
 import { ASSETS, ENTRIES } from "./web-assets.generated.ts";
 import type { PeerServer } from "./request-origin.ts";
 import { notFoundPage } from "./not-found.ts";
 
 export type WebDeps = {
-  /** Whether the request may see this link's stats page: it exists, and it is public or theirs. */
-  statsPage: (request: Request, server: PeerServer, id: string) => Promise<"ok" | "not_found" | "private">;
+  /** Whether the request may see this link's stats page: it exists, and it is public or theirs; header_invalid: its proxy's identity header could not be read. */
+  statsPage: (request: Request, server: PeerServer, id: string) => Promise<"ok" | "not_found" | "private" | "header_invalid">;
   version: string;
   /** --root-redirect: where `/` sends visitors instead of the public form */
   rootRedirect: () => string | null;
@@ -118,6 +118,7 @@ export function webRoutes(deps: WebDeps) {
       const verdict = await deps.statsPage(request, server, params.id);
       if (verdict === "not_found") return html(renderNotFound(lang, "link", PAGE_ASSETS), lang, 404);
       if (verdict === "private") return html(renderStatsPrivate(lang, params.id, PAGE_ASSETS), lang, 401);
+      if (verdict === "header_invalid") return html(renderHeaderRefused(lang, PAGE_ASSETS), lang, 400);
       return html(renderStats(lang, params.id, PAGE_ASSETS), lang);
     });
   }

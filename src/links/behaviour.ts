@@ -45,10 +45,15 @@ export const CAMEL_NAMES: FieldNames = {
 export type BehaviourInput = Partial<Omit<Behaviour, "passwordHash">> & { password?: string | null; passwordHash?: string | null };
 
 /** Reads the behaviour fields of a record (form text or JSON values); every problem is reported. */
-export function parseBehaviour(record: Record<string, unknown>, names: FieldNames, checkUrl: UrlChecker, problems: FieldProblem[]): BehaviourInput {
+export function parseBehaviour(
+  record: Record<string, unknown>,
+  names: FieldNames,
+  checkUrl: UrlChecker,
+  problems: FieldProblem[],
+  // An empty form field (or CSV cell) means none, as in any create; in a PATCH, "" is a value like any other (null clears).
+  emptyIsNone = names === SNAKE_NAMES,
+): BehaviourInput {
   const out: BehaviourInput = {};
-  // An empty form field (or CSV cell) means none; in a PATCH, "" is a value like any other (null clears).
-  const emptyIsNone = names === SNAKE_NAMES;
   const given = (key: keyof FieldNames) => record[names[key]] !== undefined && !(emptyIsNone && record[names[key]] === "");
   const say = (key: keyof FieldNames, code: ErrorCode, error: string) => problems.push({ code, field: names[key], error });
 

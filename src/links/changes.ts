@@ -6,6 +6,7 @@ import { parseExpiresAt, parseMaxClicks, parseTags } from "./options.ts";
 import type { LinkChanges } from "./store.ts";
 import type { FieldProblem } from "../errors.ts";
 import { CAMEL_NAMES, parseBehaviour, type BehaviourInput } from "./behaviour.ts";
+import { unknownField, unknownFieldError } from "./field-names.ts";
 
 const FIELDS = ["url", "expiresAt", "maxClicks", "disabled", "tags", "rules", "variants", "password", "redirectType", "validFrom", "fallbackUrl", "crawlable"] as const;
 
@@ -23,8 +24,8 @@ export function parseChanges(body: unknown, ctx: ChangeContext): ParsedChanges {
     return { ok: false, malformed: `the body must be a JSON object with any of ${FIELDS.join(", ")}` };
   }
   const record = body as Record<string, unknown>;
-  const unknown = Object.keys(record).filter((k) => !(FIELDS as readonly string[]).includes(k));
-  if (unknown.length > 0) return { ok: false, malformed: `unknown field ${unknown[0]}: PATCH takes ${FIELDS.join(", ")}` };
+  const unknown = unknownField(Object.keys(record), FIELDS);
+  if (unknown !== null) return { ok: false, malformed: unknownFieldError(unknown, "PATCH", FIELDS) };
   const changes: LinkChanges = {};
   const problems: FieldProblem[] = [];
   if ("url" in record) {

@@ -6,10 +6,11 @@ import { checkUrl, MAX_URL_LENGTH, type UrlContext, type UrlProblem } from "./ur
 import { AliasRetiredError, AliasTakenError, type LinkStore, type NewLink } from "./store.ts";
 import type { Creator, Link } from "./link.ts";
 import { parseExpiresAt, parseMaxClicks, parseTags } from "./options.ts";
-import { hashBehaviour, parseBehaviour, SNAKE_NAMES } from "./behaviour.ts";
+import { hashBehaviour, parseBehaviour, SNAKE_NAMES, type FieldNames } from "./behaviour.ts";
+import { SPEC_NAMES, type CreateNames } from "./field-names.ts";
 import type { ErrorCode, FieldProblem } from "../errors.ts";
 
-/** The submitted fields, as text (forms, CSV) or JSON values; the behaviour ones are behaviour.ts's SNAKE_NAMES. */
+/** The submitted fields, as text (forms, CSV) or JSON values, under the spec's names unless CreateRequest.names says otherwise. */
 export type CreateFields = { url?: unknown; custom_url?: unknown; expires_at?: unknown; max_clicks?: unknown; tags?: unknown } & Record<string, unknown>;
 
 /** What a destination is checked against: this service's hosts, --allow-loopback-destinations and --blocklist. */
@@ -20,6 +21,8 @@ export type DestinationRules = UrlContext & {
 
 export type CreateRequest = DestinationRules & {
   fields: CreateFields;
+  /** the name each field went by (a JSON create may use camelCase); the spec's names when absent */
+  names?: CreateNames;
   /** who creates it; null for a public create */
   creator: Creator | null;
   now: number;
@@ -53,38 +56,41 @@ export function checkDestination(raw: unknown, rules: DestinationRules): { ok: t
 /** Validates every field (reporting all problems at once) and stores the new link; storage errors are thrown. */
 export async function createLink(store: LinkStore, req: CreateRequest): Promise<CreateResult> {
   const f = req.fields;
+  const n = req.names ?? SPEC_NAMES;
   const problems: FieldProblem[] = [];
-  const url = checkDestination(f.url, req);
-  if (!url.ok) problems.push({ code: url.code, field: "url", error: url.error });
+  const url = checkDestination(f[n.url], req);
+  if (!url.ok) problems.push({ code: url.code, field: n.url, error: url.error });
 
   // An empty custom_url field is what an untouched HTML form sends: it means "no alias".
-  const rawAlias = typeof f.custom_url === "string" ? f.custom_url.trim() : f.custom_url;
+  const given = f[n.custom_url];
+  const rawAlias = typeof given === "string" ? given.trim() : given;
   const alias = rawAlias === undefined || rawAlias === null || rawAlias === "" ? null : rawAlias;
   if (alias !== null) {
     const problem = typeof alias === "string" ? aliasProblem(alias) : "alias_invalid";
-    if (problem === "alias_invalid") problems.push({ code: problem, field: "custom_url", error: "custom_url must be 3 to 30 characters: letters, digits, hyphens and underscores" });
-    if (problem === "alias_reserved") problems.push({ code: problem, field: "custom_url", error: `custom_url "${alias}" is reserved by the service` });
+    if (problem === "alias_invalid") problems.push({ code: problem, field: n.custom_url, error: `${n.custom_url} must be 3 to 30 characters: letters, digits, hyphens and underscores` });
+    if (problem === "alias_reserved") problems.push({ code: problem, field: n.custom_url, error: `${n.custom_url} "${alias}" is reserved by the service` });
   }
 
   let expiresAt: number | null = null;
-  if (present(f.expires_at)) {
-    const parsed = parseExpiresAt(f.expires_at, req.now);
+  if (present(f[n.expires_at])) {
+    const parsed = parseExpiresAt(f[n.expires_at], req.now);
     if (parsed.ok) expiresAt = parsed.value;
-    else problems.push({ code: parsed.problem, field: "expires_at", error: `expires_at ${parsed.error}` });
+    else problems.push({ code: parsed.problem, field: n.expires_at, error: `${n.expires_at} ${parsed.error}` });
   }
   let maxClicks: number | null = null;
-  if (present(f.max_clicks)) {
-    const parsed = parseMaxClicks(f.max_clicks);
+  if (present(f[n.max_clicks])) {
+    const parsed = parseMaxClicks(f[n.max_clicks]);
     if (parsed.ok) maxClicks = parsed.value;
-    else problems.push({ code: parsed.problem, field: "max_clicks", error: `max_clicks ${parsed.error}` });
+    else problems.push({ code: parsed.problem, field: n.max_clicks, error: `${n.max_clicks} ${parsed.error}` });
   }
   let tags: string[] = [];
-  if (present(f.tags)) {
-    const parsed = parseTags(f.tags);
+  if (present(f[n.tags])) {
+    const parsed = parseTags(f[n.tags]);
     if (parsed.ok) tags = parsed.value;
-    else problems.push({ code: parsed.problem, field: "tags", error: `tags: ${parsed.error}` });
+    else problems.push({ code: parsed.problem, field: n.tags, error: `tags: ${parsed.error}` });
   }
-  const behaviour = parseBehaviour(f, SNAKE_NAMES, (raw) => checkDestination(raw, req), problems);
+  // A create's empty field is "none" whatever its spelling (behaviour.ts: parseBehaviour).
+  const behaviour = parseBehaviour(f, behaviourNames(n), (raw) => checkDestination(raw, req), problems, true);
   if (problems.length > 0 || !url.ok) return { ok: false, status: 400, problems };
 
   try {
@@ -100,6 +106,12 @@ export async function createLink(store: LinkStore, req: CreateRequest): Promise<
     }
     throw err; // storage failures included: the caller retries a busy lock and answers 503 for the rest
   }
+}
+
+/** The behaviour fields' names in this request; an import row's password_hash keeps its one name. */
+function behaviourNames(n: CreateNames): FieldNames {
+  if (n === SPEC_NAMES) return SNAKE_NAMES;
+  return { ...SNAKE_NAMES, redirectType: n.redirect_type, validFrom: n.valid_from, fallbackUrl: n.fallback_url };
 }
 
 // Forms send an empty field for an untouched input: that is "not given", like an absent one.

@@ -5,6 +5,7 @@
 // previews, scanners) read differently are refused rather than normalized.
 
 import { isLocalHost } from "./local-hosts.ts";
+import { INVISIBLE_CHARS } from "../util/text.ts";
 
 export const MAX_URL_LENGTH = 2048;
 
@@ -21,9 +22,8 @@ export type UrlContext = {
 
 // Whitespace or control characters anywhere inside: browsers would strip or mangle them.
 const FORBIDDEN_CHARS = /[\s\u0000-\u001f\u007f]/;
-// Bidi controls and zero-width characters: they make a URL read differently from where it goes
-// (U+202E turns "moc.evil" into "live.com" on screen). Refused as typed and percent-encoded.
-const INVISIBLE_CHARS = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/;
+// Bidi controls and zero-width characters (INVISIBLE_CHARS) make a URL read differently from where
+// it goes: refused as typed and percent-encoded.
 // A backslash in the authority: browsers read it as "/", curl as part of the user name, so
 // `http://a.example\@b.example/` is a.example to one client and b.example to the other.
 const BACKSLASH_IN_AUTHORITY = /^https?:\/\/[^/?#]*\\/i;

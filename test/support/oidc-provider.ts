@@ -3,8 +3,9 @@
 // name becomes the subject; any password is taken). Its users and their groups:
 //   alice: admins, staff · bob: staff · carol: no group
 // `tamper` makes the token endpoint hand out a bad ID token, each signed the way a real attacker
-// or a misconfigured provider would get it: for another client (audience), already expired, or
-// signed with a key the provider never published.
+// or a misconfigured provider would get it: for another client (audience), already expired,
+// signed with a key the provider never published, HMAC-signed (HS256) with a secret that is not
+// the client's, or claiming HS256 over a signature that is no signature at all.
 
 import { createServer, type Server } from "node:http";
 import { once } from "node:events";
@@ -19,18 +20,24 @@ export const CLIENT_SECRET = "test-client-secret-0123456789";
 
 export const PROVIDER_HOST = "127.0.0.2";
 
-export type Tamper = "none" | "other-audience" | "expired" | "forged" | "token-endpoint-down";
+export type Tamper = "none" | "other-audience" | "expired" | "forged" | "hs256-wrong-secret" | "hs256-garbage" | "token-endpoint-down";
 
 export type TestProvider = {
   issuer: string;
   tamper: Tamper;
   /** requests the provider's token endpoint answered (a replayed code reaches it too) */
   tokenRequests: number;
+  /** the header's alg of the last ID token the token endpoint handed out (tampered or not) */
+  lastIdTokenAlg: string | null;
   stop(): Promise<void>;
 };
 
-/** Starts the provider for a shortener whose public base URL is `rpBase`. */
-export async function startProvider(rpBase: string): Promise<TestProvider> {
+/**
+ * Starts the provider for a shortener whose public base URL is `rpBase`; `client` overrides the
+ * registration of client "shortener" (id_token_signed_response_alg "HS256": ID tokens signed with
+ * its secret; token_endpoint_auth_method "none": a public client).
+ */
+export async function startProvider(rpBase: string, client: Record<string, unknown> = {}): Promise<TestProvider> {
   const server: Server = createServer();
   // Another loopback address than the service's: another host to the browser, as a real provider
   // is, and not a service answer to the contract check (test/support/contract.ts).
@@ -46,10 +53,13 @@ export async function startProvider(rpBase: string): Promise<TestProvider> {
         redirect_uris: [`${rpBase}/api/session/oidc/callback`],
         post_logout_redirect_uris: [`${rpBase}/`],
         token_endpoint_auth_method: "client_secret_basic",
+        ...client,
       },
       { client_id: "other-app", client_secret: "other-secret-0123456789", redirect_uris: ["http://127.0.0.1:9/other"] },
     ],
     pkce: { required: () => true },
+    // HS256 beside RS256, as Authelia and Keycloak offer it: a client may have its ID tokens signed with its secret.
+    enabledJWA: { idTokenSigningAlgValues: ["RS256", "HS256"] },
     claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["preferred_username", "name"], groups: ["groups"] },
     // Groups and names in the ID token, as Authelia and Authentik send them.
     conformIdTokenClaims: false,
@@ -71,6 +81,7 @@ export async function startProvider(rpBase: string): Promise<TestProvider> {
     issuer,
     tamper: "none",
     tokenRequests: 0,
+    lastIdTokenAlg: null,
     stop: async () => {
       server.closeAllConnections();
       server.close();
@@ -85,9 +96,12 @@ export async function startProvider(rpBase: string): Promise<TestProvider> {
       return;
     }
     await next();
-    if (ctx.oidc?.route !== "token" || !ctx.body?.id_token || state.tamper === "none") return;
-    const claims = JSON.parse(Buffer.from(ctx.body.id_token.split(".")[1], "base64url").toString());
-    ctx.body = { ...ctx.body, id_token: await tampered(provider, claims, state.tamper as Exclude<Tamper, "none" | "token-endpoint-down">) };
+    if (ctx.oidc?.route !== "token" || !ctx.body?.id_token) return;
+    if (state.tamper !== "none") {
+      const claims = JSON.parse(Buffer.from(ctx.body.id_token.split(".")[1], "base64url").toString());
+      ctx.body = { ...ctx.body, id_token: await tampered(provider, claims, state.tamper as Exclude<Tamper, "none" | "token-endpoint-down">) };
+    }
+    state.lastIdTokenAlg = JSON.parse(Buffer.from(ctx.body.id_token.split(".")[0], "base64url").toString()).alg;
   });
   server.on("request", provider.callback());
   return state;
@@ -95,6 +109,8 @@ export async function startProvider(rpBase: string): Promise<TestProvider> {
 
 async function tampered(provider: any, claims: Record<string, unknown>, tamper: Exclude<Tamper, "none" | "token-endpoint-down">): Promise<string> {
   if (tamper === "forged") return forge(provider, claims);
+  if (tamper === "hs256-wrong-secret") return signHs256(claims, "not-the-client-secret-0123456789");
+  if (tamper === "hs256-garbage") return `${jwtPart({ alg: "HS256", typ: "JWT" })}.${jwtPart(claims)}.${Buffer.from("no signature at all").toString("base64url")}`;
   const { aud, exp, iat, iss, ...own } = claims;
   const client = await provider.Client.find(tamper === "other-audience" ? "other-app" : String(aud));
   const token = new provider.IdToken(own, { client, ctx: undefined });
@@ -103,12 +119,19 @@ async function tampered(provider: any, claims: Record<string, unknown>, tamper: 
   return token.issue(tamper === "expired" ? { use: "idtoken", expiresAt: Math.floor(Date.now() / 1000) - 600 } : { use: "idtoken" });
 }
 
+const jwtPart = (o: unknown) => Buffer.from(JSON.stringify(o)).toString("base64url");
+
+/** The same claims, HS256-signed (HMAC-SHA256) with `secret` as the key. */
+function signHs256(claims: Record<string, unknown>, secret: string): string {
+  const input = `${jwtPart({ alg: "HS256", typ: "JWT" })}.${jwtPart(claims)}`;
+  return `${input}.${new Bun.CryptoHasher("sha256", secret).update(input).digest("base64url")}`;
+}
+
 /** The same claims, RS256-signed by a fresh key under the provider's published key id. */
 async function forge(provider: any, claims: Record<string, unknown>): Promise<string> {
   const published = await (await fetch(`${provider.issuer}/jwks`)).json() as { keys: { kid: string }[] };
   const keys = await crypto.subtle.generateKey({ name: "RSASSA-PKCS1-v1_5", modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: "SHA-256" }, true, ["sign"]);
-  const part = (o: unknown) => Buffer.from(JSON.stringify(o)).toString("base64url");
-  const input = `${part({ alg: "RS256", typ: "JWT", kid: published.keys[0]!.kid })}.${part(claims)}`;
+  const input = `${jwtPart({ alg: "RS256", typ: "JWT", kid: published.keys[0]!.kid })}.${jwtPart(claims)}`;
   const signature = await crypto.subtle.sign("RSASSA-PKCS1-v1_5", keys.privateKey, new TextEncoder().encode(input));
   return `${input}.${Buffer.from(signature).toString("base64url")}`;
 }
@@ -117,12 +140,16 @@ export type ServiceWithProvider = { server: RunningServer; base: string; provide
 
 /**
  * The service on a port of its own, signing in through `provider` (default: a new one registered
- * for this service's callback, stopped with it) as client "shortener"; `secret` null: none given.
+ * for this service's callback, stopped with it, its client registered as `client` says: see
+ * startProvider) as client "shortener"; `secret` null: none given.
  */
-export async function serviceWithProvider(args: string[] = [], o: { provider?: TestProvider; secret?: string | null } = {}): Promise<ServiceWithProvider> {
+export async function serviceWithProvider(
+  args: string[] = [],
+  o: { provider?: TestProvider; secret?: string | null; client?: Record<string, unknown> } = {},
+): Promise<ServiceWithProvider> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const provider = o.provider ?? (await startProvider(base));
+  const provider = o.provider ?? (await startProvider(base, o.client));
   const secret = o.secret === undefined ? CLIENT_SECRET : o.secret;
   const server = await startServer({
     args: ["--port", String(port), "--base-url", base, "--oidc-issuer", provider.issuer, "--oidc-client-id", CLIENT_ID, ...args],

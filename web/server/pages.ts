@@ -607,6 +607,11 @@ export function renderSignInFailed(lang: Language, reason: SignInFailure, assets
   return renderMessage(lang, "signin_failed_title", `signin_failed_${reason}`, assets, again);
 }
 
+/** A page whose request a proxy's identity header could not sign in (400; README: Auth proxy headers). */
+export function renderHeaderRefused(lang: Language, assets: PageAssets): string {
+  return renderMessage(lang, "signin_failed_title", "signin_failed_header_invalid", assets);
+}
+
 /** A stats page under --stats-access key, for a request that is not signed in (401): sign in, then back here. */
 export function renderStatsPrivate(lang: Language, id: string, assets: PageAssets): string {
   const next = encodeURIComponent(`/${lang}/stats/${id}`);

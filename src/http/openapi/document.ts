@@ -36,6 +36,14 @@ const CODES: Record<number, string> = {
   429: "rate_limited (creates) or auth_rate_limited (failed key attempts); Retry-After says when to come back",
   503: "storage_unavailable: the database refuses writes (disk full, read-only) or cannot be reached (PostgreSQL away)",
 };
+/** Every route that asks who is calling reads a proxy's identity header (README: Auth proxy headers). */
+const HEADER_400 = "auth_header_invalid: an --auth-header identity header from the trusted proxy that is not UTF-8, holds a control or invisible character, or came twice";
+function withHeaderRefusal(op: Operation): Operation {
+  if (op.auth !== "optional" && op.auth !== "required") return op;
+  const bad = op.responses[400]?.description;
+  return { ...op, responses: { ...op.responses, 400: { description: bad === undefined ? HEADER_400 : `${bad}; or ${HEADER_400}`, json: S.ApiError } } };
+}
+
 /** The error replies of an operation: each status with the codes it can carry. */
 function errors(statuses: number[], bad400?: string): Record<number, Reply> {
   const out: Record<number, Reply> = {};
@@ -49,11 +57,11 @@ const RETRY = { "Retry-After": "seconds until the limit lets another request thr
 const ADMIN_ONLY: Reply = { description: `admin_only (a create key, or a user who is not an admin), or ${CODES[403]}`, json: S.ApiError };
 const WEBHOOK_ID: Parameter = { name: "id", in: "path", required: true, description: "the webhook's id", schema: t.String() };
 
-export const OPERATIONS: readonly Operation[] = [
+const ROUTES: Operation[] = [
   {
     method: "post", path: "/api/create", operationId: "createLink", auth: "optional",
     summary: "Create a short link (no key needed unless --create-access key; with a key the link is the key's and not rate limited)",
-    body: { "multipart/form-data": S.CreateFields, "application/x-www-form-urlencoded": S.CreateFields, "application/json": S.CreateFields },
+    body: { "multipart/form-data": S.CreateForm, "application/x-www-form-urlencoded": S.CreateForm, "application/json": S.CreateJson },
     responses: {
       201: { description: "created", json: S.Created },
       ...errors([400, 401, 403, 409, 413, 415, 429, 503], "url_*, alias_*, expires_*, max_clicks_invalid, tags_invalid, url_blocked or bad_request; every field problem is in errors"),
@@ -308,6 +316,7 @@ export const OPERATIONS: readonly Operation[] = [
     },
   },
 ];
+export const OPERATIONS: readonly Operation[] = ROUTES.map(withHeaderRefusal);
 
 /** The OpenAPI 3.1 document of the running version. */
 export function openApiDocument(version: string): Record<string, unknown> {

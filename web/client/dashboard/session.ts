@@ -4,6 +4,7 @@
 // (the next call answers 401: the sign-in card comes back with a notice). A person the auth proxy
 // signed in has no sign-out here: the proxy decides.
 import { byId, t } from "../common.ts";
+import type { MessageKey } from "../../i18n/index.ts";
 import { call, sessionEnded, type Who } from "./api.ts";
 import { toast } from "./toast.ts";
 
@@ -14,6 +15,13 @@ type SignedOut = { signedOut: true; endSessionUrl?: string };
 export function safeNext(raw: string | null): string | null {
   return raw !== null && /^\/[a-z]{2}\/(stats\/[A-Za-z0-9_-]{1,64})?$/.test(raw) ? raw : null;
 }
+
+// Why GET /api/session may be refused, in the person's words; any other failure is a network error.
+const REFUSED: Record<string, MessageKey> = {
+  auth_header_invalid: "signin_failed_header_invalid",
+  user_disabled: "signin_failed_user_disabled",
+  group_not_allowed: "signin_failed_group_not_allowed",
+};
 
 export class Session {
   private readonly card = byId("sign-in");
@@ -42,7 +50,7 @@ export class Session {
     const who = await call<Who>("GET", "/api/session");
     if (who.ok) this.offer(who.data.signIn);
     if (who.ok && who.data.signedIn) this.enter(who.data as SignedIn, false);
-    else this.showSignIn(who.ok ? "" : t("err_network"), false);
+    else this.showSignIn(who.ok ? "" : t(REFUSED[who.body.code ?? ""] ?? "err_network"), false);
   }
 
   /** The ways in this service offers: the provider's button, the key form, or both. */

@@ -27,7 +27,7 @@ forEachEngine("links: stored password hashes", (db) => {
       { id: "slow", passwordHash: SLOW },
     ]);
     expect(await lockedLinkIds(links)).toEqual(["bomb", "slow"]);
-  });
+  }, 30_000); // the first test on PostgreSQL may wait for the shared cluster to start
 
   test("a new password, or none, takes a link off the list; the report names what is left, once", async () => {
     const { links } = db().storage;

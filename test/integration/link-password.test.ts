@@ -207,14 +207,14 @@ describe("wrong attempts are limited", () => {
     // Another address is not limited.
     expect((await get("pw-limit", freshAddress(), { "x-link-password": PASSWORD })).status).toBe(302);
     expect(await totalClicks("pw-limit")).toBe(1);
-  });
+  }, 30_000);
 
   test("right passwords are not counted: 15 from one address all pass", async () => {
     await protectedLink("pw-many-right");
     const ip = freshAddress();
     for (let i = 0; i < 15; i++) expect((await get("pw-many-right", ip, { "x-link-password": PASSWORD })).status).toBe(302);
     expect(await totalClicks("pw-many-right")).toBe(15);
-  });
+  }, 30_000); // fifteen argon2 verifies one after another: seconds on a busy machine
 
   // Attempts sent all at once (from one address or many) meet the password queue first:
   // password-queue.test.ts.
@@ -286,7 +286,7 @@ describe("a protected link with a click limit", () => {
       expect((await get(id, ip, { "x-link-password": PASSWORD })).status).toBe(after);
       expect(await totalClicks(id)).toBe(1);
     }
-  });
+  }, 30_000);
 });
 
 describe("the password is never shown", () => {

@@ -24,7 +24,7 @@ let key: string;
 beforeAll(async () => {
   server = first = await startServer({ args: ["--trust-proxy", "127.0.0.1"] });
   key = makeKey(server.dbPath, "owner");
-});
+}, 30_000);
 afterAll(async () => {
   await server.dispose();
   await first.dispose(); // the folder and the database go with the first
@@ -67,7 +67,7 @@ describe("an import takes a hash only within the bounds", () => {
     const opened = await get("imp-own", { "x-link-password": PASSWORD });
     expect(opened.status).toBe(302);
     expect(opened.headers.get("location")).toBe("https://secret.example/3");
-  });
+  }, 30_000);
 
   test("CSV: the same rule", async () => {
     const csv = ["url,custom_url,password_hash", `https://example.com/c1,csv-bomb,"${BOMB}"`, `https://example.com/c2,csv-slow,"${SLOW}"`, `https://example.com/c3,csv-fine,"${forged({ m: 65536, t: 4, p: 4 })}"`].join("\n");
@@ -75,7 +75,7 @@ describe("an import takes a hash only within the bounds", () => {
     expect(r.status).toBe(200);
     expect(r.body.data.created.map((c: { id: string }) => c.id)).toEqual(["csv-fine"]);
     expect(r.body.data.failed).toMatchObject([{ row: 1, code: "password_invalid" }, { row: 2, code: "password_invalid" }]);
-  });
+  }, 30_000);
 });
 
 describe("a stored hash outside the bounds: reported at start, locked until a new password", () => {
@@ -91,7 +91,7 @@ describe("a stored hash outside the bounds: reported at start, locked until a ne
     await db.run("UPDATE links SET password_hash = ? WHERE id = ?", argon2id(PASSWORD, { m: 64, t: 1, p: 5 }), "lk-p5");
     await db.close();
     server = await startServer({ args: ["--trust-proxy", "127.0.0.1"], dir: server.dir });
-  });
+  }, 30_000);
 
   test("the start-up log names the locked links, once, and says the owner must set a new password", () => {
     const lines = server.output().split("\n").filter((l) => l.includes("locked"));
@@ -99,7 +99,7 @@ describe("a stored hash outside the bounds: reported at start, locked until a ne
     for (const id of ["lk-bomb", "lk-slow", "lk-p5"]) expect(lines[0]).toContain(id);
     expect(lines[0]).not.toContain("lk-fine");
     expect(lines[0]).toContain("new password");
-  });
+  }, 30_000);
 
   test("a browser gets a 423 page in its language (every language the password page has); HEAD too; not a click", async () => {
     for (const lang of LANGUAGES) {
@@ -116,7 +116,7 @@ describe("a stored hash outside the bounds: reported at start, locked until a ne
     }
     expect((await get("lk-bomb", {}, "HEAD")).status).toBe(423);
     expect(await totalClicks("lk-bomb")).toBe(0);
-  });
+  }, 30_000);
 
   test("a script gets 423 password_locked even with the right password; the form gets the page; nothing is verified or counted", async () => {
     for (const id of ["lk-slow", "lk-p5"]) {
@@ -132,14 +132,15 @@ describe("a stored hash outside the bounds: reported at start, locked until a ne
       expect(await totalClicks(id)).toBe(0);
     }
     // Twelve guesses from one address spent none of its ten tokens: its next guess elsewhere is checked.
-    for (let i = 0; i < 12; i++) expect((await click(server.url, "lk-bomb", { "x-forwarded-for": "192.0.2.78", "x-link-password": `guess ${i}` })).status).toBe(423);
+    // (Never a guess at lk-bomb: were it verified, by a regression or the code before, it would cost 2 GiB.)
+    for (let i = 0; i < 12; i++) expect((await click(server.url, "lk-p5", { "x-forwarded-for": "192.0.2.78", "x-link-password": `guess ${i}` })).status).toBe(423);
     expect((await click(server.url, "lk-fine", { "x-forwarded-for": "192.0.2.78", "x-link-password": "wrong" })).status).toBe(403);
     expect((await click(server.url, "lk-fine", { "x-forwarded-for": "192.0.2.78", "x-link-password": PASSWORD })).status).toBe(302);
-  });
+  }, 30_000);
 
   test("an edit that is not the password keeps it locked; a new password unlocks it; removing the password opens it", async () => {
-    expect((await api(server.url, key, "PATCH", "/api/links/lk-bomb", { tags: ["old"] })).status).toBe(200);
-    expect((await get("lk-bomb", { "x-link-password": PASSWORD })).status).toBe(423);
+    expect((await api(server.url, key, "PATCH", "/api/links/lk-p5", { tags: ["old"] })).status).toBe(200);
+    expect((await get("lk-p5", { "x-link-password": PASSWORD })).status).toBe(423);
     expect((await api(server.url, key, "PATCH", "/api/links/lk-slow", { password: "a new one" })).status).toBe(200);
     expect((await get("lk-slow", { "x-link-password": PASSWORD })).status).toBe(403);
     const opened = await get("lk-slow", { "x-link-password": "a new one" });
@@ -149,5 +150,5 @@ describe("a stored hash outside the bounds: reported at start, locked until a ne
     expect((await api(server.url, key, "PATCH", "/api/links/lk-p5", { password: null })).status).toBe(200);
     expect((await get("lk-p5")).headers.get("location")).toBe("https://secret.example/lk-p5");
     expect(await totalClicks("lk-slow")).toBe(1);
-  });
+  }, 30_000);
 });

@@ -21,7 +21,7 @@ beforeAll(async () => {
   const ids = ["q-one", "q-form", "q-many"];
   const r = await api(server.url, key, "POST", "/api/links/import", ids.map((id) => ({ url: `https://secret.example/${id}`, custom_url: id, password_hash: hash })));
   expect(r.body.data.created).toHaveLength(ids.length);
-});
+}, 30_000);
 afterAll(() => server.dispose());
 
 const guess = (id: string, address: string, password: string) => click(server.url, id, { "user-agent": UA.firefoxLinux, "x-forwarded-for": address, "x-link-password": password });

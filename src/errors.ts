@@ -7,7 +7,7 @@ export const ERROR_CODES = [
   "alias_invalid", "alias_reserved", "alias_taken", "alias_retired",
   "expires_invalid", "expires_past", "max_clicks_invalid", "tags_invalid",
   "rules_invalid", "variants_invalid", "password_invalid", "redirect_type_invalid", "valid_from_invalid",
-  "password_required", "password_wrong",
+  "password_required", "password_wrong", "password_locked",
   "rate_limited", "body_too_large", "unsupported_media_type", "bad_request", "too_many_rows",
   "auth_required", "auth_invalid", "auth_rate_limited", "auth_header_invalid", "origin_mismatch", "host_mismatch", "metrics_forbidden",
   "user_disabled", "group_not_allowed", "key_sign_in_off", "oidc_off",

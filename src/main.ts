@@ -10,6 +10,7 @@ import { VERSION, versionLine } from "./version.ts";
 import { openStorage } from "./db/open-storage.ts";
 import { describeLocation, type Storage } from "./db/storage.ts";
 import { RESERVED_WORDS } from "./links/alias.ts";
+import { reportLockedLinks } from "./links/locked-links.ts";
 import { createRequestMetrics } from "./metrics/requests.ts";
 import { openBlocklistFile } from "./links/blocklist-file.ts";
 import { BlocklistError } from "./links/blocklist.ts";
@@ -99,6 +100,7 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
     return 1;
   }
   await warnAboutShadowedLinks(storage, log);
+  await reportLockedLinks(storage.links, log);
   let blocklist;
   try {
     blocklist = await openBlocklistFile(config.blocklist, storage.links, log);

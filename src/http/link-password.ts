@@ -1,17 +1,22 @@
 // A password-protected link (README: Redirect rules): a visitor gets a small page in their language
 // with one field, posted back to the short link; a script sends the password in X-Link-Password.
 // Checked against the argon2id hash (Bun.password, on its worker threads: the event loop goes on
-// answering clicks meanwhile). Wrong attempts are limited per address and per link, so guessing
-// costs an attacker time and our CPU stays bounded. The password is never logged.
+// answering clicks meanwhile), one guess per client address at a time through the process's
+// bounded queue (password-queue.ts). Wrong attempts are limited per address and per link, so
+// guessing costs an attacker time and our CPU and memory stay bounded. A hash outside the bounds
+// (src/links/password-hash.ts) is never verified: the link answers locked (423) until its owner
+// sets a new password. The password is never logged.
 
 import { pickLanguage } from "../lang.ts";
-import { renderPassword } from "../../web/server/pages.ts";
+import { renderPassword, renderPasswordLocked } from "../../web/server/pages.ts";
 import { ENTRIES } from "./web-assets.generated.ts";
 import { HTML_HEADERS, PASSWORD_PAGE_CSP } from "./web.ts";
 import { apiError } from "./responses.ts";
 import { mediaType, readFormFields } from "./form-body.ts";
 import { MAX_PASSWORD_LENGTH } from "../links/behaviour.ts";
-import { createRateLimiter, type RateLimiter } from "./rate-limit.ts";
+import { clientKey, createRateLimiter, type RateLimiter } from "./rate-limit.ts";
+import { passwordHashWithinBounds } from "../links/password-hash.ts";
+import { createPasswordQueue, QUEUE_RETRY_SECONDS, type PasswordQueue } from "./password-queue.ts";
 
 /** Wrong passwords a client address may try per minute, over all links. */
 const WRONG_PER_ADDRESS = 10;
@@ -19,14 +24,14 @@ const WRONG_PER_ADDRESS = 10;
 const WRONG_PER_LINK = 60;
 export const PASSWORD_HEADER = "x-link-password";
 
-export type PasswordGuard = { perAddress: RateLimiter; perLink: RateLimiter };
+export type PasswordGuard = { perAddress: RateLimiter; perLink: RateLimiter; queue: PasswordQueue };
 
 /**
  * Each check takes its token before the hash is verified (attempts sent all at once are not all
  * checked before the first is counted), and a right password gives it back: only wrong ones count.
  */
-export function createPasswordGuard(): PasswordGuard {
-  return { perAddress: createRateLimiter(WRONG_PER_ADDRESS), perLink: createRateLimiter(WRONG_PER_LINK) };
+export function createPasswordGuard(queue: PasswordQueue = createPasswordQueue()): PasswordGuard {
+  return { perAddress: createRateLimiter(WRONG_PER_ADDRESS), perLink: createRateLimiter(WRONG_PER_LINK), queue };
 }
 
 /** The verdict on a password tried: go on, or the answer that says why not. */
@@ -34,34 +39,71 @@ export type PasswordCheck = { ok: true } | { ok: false; response: Response };
 
 /**
  * Checks a password given for a link. `page`: answer as the HTML page (a browser posted the form),
- * else as JSON (a script sent the header).
+ * else as JSON (a script sent the header). Every guess is answered: at once when refused, else
+ * after its verify, which waits its turn at most LONGEST_WAIT_MS (password-queue.ts).
  */
 export async function checkPassword(given: string, hash: string, id: string, client: string, guard: PasswordGuard, now: number, request: Request, page: boolean): Promise<PasswordCheck> {
-  // The address's token first; without the link's, the address's is given back (it tried nothing).
-  let refused = guard.perAddress.take(client, now);
-  if (refused.allowed) {
-    refused = guard.perLink.take(id, now);
-    if (!refused.allowed) guard.perAddress.refund(client);
-  }
-  if (!refused.allowed) {
-    const wait = refused.retryAfterSeconds;
-    const retry = String(wait);
-    if (page) return { ok: false, response: passwordPage(request, 429, { retryAfterSeconds: wait }, { "Retry-After": retry }) };
-    return { ok: false, response: apiError(429, "rate_limited", `too many wrong passwords; try again in ${retry} s`, undefined, { "Retry-After": retry }) };
-  }
-  let right = false;
+  // Never verified, whatever stored it (the route says so before any guess: redirect.ts).
+  if (!passwordHashWithinBounds(hash)) return { ok: false, response: lockedAnswer(request, !page) };
+  // A place first: a second guess from an address whose first is still in the queue, or any guess
+  // past the queue's bound, is refused before it costs a token or a hash.
+  const place = guard.queue.enter(clientKey(client));
+  if (place === "busy" || place === "full") return { ok: false, response: tooMany(request, page, QUEUE_RETRY_SECONDS, "too many password checks at once") };
   try {
-    right = given.length > 0 && given.length <= MAX_PASSWORD_LENGTH && (await Bun.password.verify(given, hash));
-  } catch {
-    right = false; // a hash this build cannot read: no password opens it (an import says so first)
-  }
-  if (right) {
-    guard.perAddress.refund(client);
-    guard.perLink.refund(id);
-    return { ok: true };
+    // The address's token, then the link's, spent before the verify; without the link's, the
+    // address's is given back (it tried nothing).
+    let refused = guard.perAddress.take(client, now);
+    if (refused.allowed) {
+      refused = guard.perLink.take(id, now);
+      if (!refused.allowed) guard.perAddress.refund(client);
+    }
+    if (!refused.allowed) return { ok: false, response: tooMany(request, page, refused.retryAfterSeconds, "too many wrong passwords") };
+    if (!(await place.turn())) {
+      // Waited its longest without a turn: nothing was tried, so nothing is counted.
+      guard.perAddress.refund(client);
+      guard.perLink.refund(id);
+      return { ok: false, response: tooMany(request, page, QUEUE_RETRY_SECONDS, "too many password checks at once") };
+    }
+    let right = false;
+    try {
+      right = given.length > 0 && given.length <= MAX_PASSWORD_LENGTH && (await Bun.password.verify(given, hash));
+    } catch {
+      right = false; // a hash this build cannot read: no password opens it (an import says so first)
+    }
+    if (right) {
+      guard.perAddress.refund(client);
+      guard.perLink.refund(id);
+      return { ok: true };
+    }
+  } finally {
+    place.leave();
   }
   if (page) return { ok: false, response: passwordPage(request, 403, { wrong: true }) };
   return { ok: false, response: apiError(403, "password_wrong", `the ${PASSWORD_HEADER} header does not hold this link's password`) };
+}
+
+/** 429 with Retry-After: the page again for a browser, `rate_limited` for a script. */
+function tooMany(request: Request, page: boolean, wait: number, why: string): Response {
+  const retry = String(wait);
+  if (page) return passwordPage(request, 429, { retryAfterSeconds: wait }, { "Retry-After": retry });
+  return apiError(429, "rate_limited", `${why}; try again in ${retry} s`, undefined, { "Retry-After": retry });
+}
+
+const lockedPages = new Map<string, string>();
+
+/**
+ * A link whose stored hash is outside the bounds: 423, as JSON `password_locked` for a script
+ * (`json`: it sent X-Link-Password), else a page in the visitor's language. Not a click.
+ */
+export function lockedAnswer(request: Request, json: boolean): Response {
+  if (json) return apiError(423, "password_locked", "this link's password can no longer be checked; its owner must set a new one");
+  const lang = pickLanguage(request.headers.get("accept-language"));
+  let page = lockedPages.get(lang);
+  if (page === undefined) lockedPages.set(lang, (page = renderPasswordLocked(lang, ENTRIES)));
+  return new Response(page, {
+    status: 423,
+    headers: { ...HTML_HEADERS, "Content-Language": lang, Vary: "Accept-Language", "Cache-Control": "no-store", "X-Robots-Tag": "noindex" },
+  });
 }
 
 /** The password a browser posted with the page's form, or null for a body that holds none. */

@@ -16,7 +16,7 @@ import type { GoneReason } from "../links/link.ts";
 import { fallbackText } from "../visits/visit.ts";
 import type { MaybePromise } from "../util/maybe.ts";
 import type { ClickFactsSource } from "./click-facts.ts";
-import { checkPassword, PASSWORD_HEADER, passwordPage, postedPassword, type PasswordGuard } from "./link-password.ts";
+import { checkPassword, lockedAnswer, PASSWORD_HEADER, passwordPage, postedPassword, type PasswordGuard } from "./link-password.ts";
 import type { Logger } from "../log.ts";
 import type { Blocklist } from "../links/blocklist.ts";
 
@@ -69,6 +69,7 @@ export async function handlePasswordForm(request: Request, id: string, server: P
   return admitted(deps.links.admit(id, false, now), deps, id, async (seen) => {
     // Anything but a protected link: the form has nothing to do here; the link answers as it would.
     if (seen === null || "gone" in seen || seen.route?.passwordHash == null) return seeOther(request.url);
+    if (seen.route.passwordLocked) return lockedAnswer(request, false);
     const given = await postedPassword(request);
     if (given === null) return passwordPage(request, 401, null);
     const check = await checkPassword(given, seen.route.passwordHash, id, requestClient(server, request, deps.trusted), deps.passwords, now, request, true);
@@ -121,8 +122,11 @@ function routed(
   route: LinkRoute, request: Request, id: string, server: PeerServer, deps: RedirectDeps, requestUrl: string, click: boolean, now: number, status: number, unlocked: boolean,
 ): Response | Promise<Response> {
   // A protected link: its HEAD gets the page, its GET the password check (unlock); the form's
-  // (a POST) was checked before.
-  if (route.passwordHash !== null && !unlocked) return click ? unlock(route.passwordHash, request, id, server, deps, requestUrl, now) : passwordPage(request, 401, null);
+  // (a POST) was checked before. A hash outside the bounds is never checked: locked, for all.
+  if (route.passwordHash !== null && !unlocked) {
+    if (route.passwordLocked) return lockedAnswer(request, click && request.headers.has(PASSWORD_HEADER));
+    return click ? unlock(route.passwordHash, request, id, server, deps, requestUrl, now) : passwordPage(request, 401, null);
+  }
   return choose(route, request, id, server, deps, requestUrl, click, now, status);
 }
 

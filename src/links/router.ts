@@ -12,6 +12,7 @@ import { compileDestination, type Destination } from "./destination.ts";
 import { cidrList, SYSTEMS, type Condition, type Rule, type Variant } from "./rules.ts";
 import { DEFAULT_REDIRECT_TYPE, type Behaviour, type RedirectType } from "./behaviour.ts";
 import { routeText } from "../visits/visit.ts";
+import { passwordHashWithinBounds } from "./password-hash.ts";
 
 /** What a routed click may be asked about. */
 export type ClickFacts = {
@@ -43,6 +44,12 @@ export type Choice = { destination: Destination; route: string | null };
 export type LinkRoute = {
   status: RedirectType;
   passwordHash: string | null;
+  /**
+   * The stored hash is outside the bounds a verify may cost (password-hash.ts): no password is
+   * checked and the link answers locked until its owner sets a new one. Decided here, once per
+   * cached entry, so that a click pays nothing for it.
+   */
+  passwordLocked: boolean;
   /** NEEDS_* flags of the conditions and splits */
   needs: number;
   choose(facts: ClickFacts, now: number): Choice;
@@ -79,6 +86,7 @@ export function compileRoute(url: string, b: Pick<Behaviour, "rules" | "variants
   return {
     status: b.redirectType,
     passwordHash: b.passwordHash,
+    passwordLocked: b.passwordHash !== null && !passwordHashWithinBounds(b.passwordHash),
     needs,
     choose(facts, now) {
       // Plain loops: no closure made per rule and click.

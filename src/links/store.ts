@@ -72,7 +72,12 @@ export type LinkStore = {
   forget(id: string): void;
   /** The ids of links search engines may follow (robots.txt), at most MAX_CRAWLABLE. */
   crawlable(): MaybePromise<string[]>;
+  /** Every password-protected link's id and stored hash (the start-up report of locked links: locked-links.ts). */
+  passwordHashes(): AsyncIterable<StoredPasswordHash>;
 };
+
+/** A protected link's stored hash, as the start-up report reads it. */
+export type StoredPasswordHash = { id: string; passwordHash: string };
 
 /** What an edit's transaction writes to the outbox, from the link before and after it. */
 export type UpdateEvents = (after: Link, before: Link, changed: readonly string[]) => OutboxEvent[];
@@ -109,6 +114,8 @@ export type LinkRepository = {
   setBlocked(blocked: readonly number[], unblocked: readonly number[]): MaybePromise<void>;
   /** Ids of crawlable links, at most `limit`, in id order. */
   crawlable(limit: number): MaybePromise<string[]>;
+  /** Every link with a password: its id and stored hash, oldest first. */
+  passwordHashes(): AsyncIterable<StoredPasswordHash>;
 };
 
 /**
@@ -237,6 +244,7 @@ export function createLinkStore(repo: LinkRepository, budget: ClickBudget, optio
     setBlocked: (blocked, unblocked) => then(repo.setBlocked(blocked, unblocked), () => forget(EVERY_LINK)),
     forget,
     crawlable: () => repo.crawlable(MAX_CRAWLABLE),
+    passwordHashes: () => repo.passwordHashes(),
   };
 }
 

@@ -207,37 +207,29 @@ describe("wrong attempts are limited", () => {
     // Another address is not limited.
     expect((await get("pw-limit", freshAddress(), { "x-link-password": PASSWORD })).status).toBe(302);
     expect(await totalClicks("pw-limit")).toBe(1);
-  });
+  }, 30_000);
 
   test("right passwords are not counted: 15 from one address all pass", async () => {
     await protectedLink("pw-many-right");
     const ip = freshAddress();
     for (let i = 0; i < 15; i++) expect((await get("pw-many-right", ip, { "x-link-password": PASSWORD })).status).toBe(302);
     expect(await totalClicks("pw-many-right")).toBe(15);
-  });
+  }, 30_000); // fifteen argon2 verifies one after another: seconds on a busy machine
 
-  test("wrong attempts sent all at once from one address: no more than 10 are checked", async () => {
-    await protectedLink("pw-burst");
-    const ip = freshAddress();
-    const started = Date.now();
-    const statuses = await Promise.all(Array.from({ length: 30 }, (_, i) => get("pw-burst", ip, { "x-link-password": `burst ${i}` }).then((r) => r.status)));
-    const checked = statuses.filter((s) => s === 403).length;
-    expect(checked).toBeGreaterThanOrEqual(10);
-    expect(checked).toBeLessThanOrEqual(10 + Math.floor((Date.now() - started) / 6000));
-    expect(statuses.filter((s) => s === 429)).toHaveLength(30 - checked);
-    expect((await get("pw-burst", ip, { "x-link-password": PASSWORD })).status).toBe(429);
-  });
+  // Attempts sent all at once (from one address or many) meet the password queue first:
+  // password-queue.test.ts.
 
   test("60 wrong for one link from many addresses: then the link answers 429 to addresses that never tried, other links do not", async () => {
     await protectedLink("pw-farm");
     await protectedLink("pw-farm-other");
-    // Ten at a time, each from an address of its own, until the link refuses one; it refills one a second.
+    // Five at a time (well inside the password queue's bound), each from an address of its own,
+    // until the link refuses one; it refills one a second.
     const started = Date.now();
     let checked = 0;
     let sent = 0;
     let refused: Response | undefined;
     while (refused === undefined && sent < 200) {
-      const batch = await Promise.all(Array.from({ length: 10 }, () => ++sent).map((n) => get("pw-farm", `203.0.113.${n}`, { "x-link-password": `farm ${n}` })));
+      const batch = await Promise.all(Array.from({ length: 5 }, () => ++sent).map((n) => get("pw-farm", `203.0.113.${n}`, { "x-link-password": `farm ${n}` })));
       expect(batch.every((r) => r.status === 403 || r.status === 429)).toBe(true);
       checked += batch.filter((r) => r.status === 403).length;
       refused = batch.find((r) => r.status === 429);
@@ -247,18 +239,8 @@ describe("wrong attempts are limited", () => {
     // Refused although this address never tried before: the link's own limit.
     expect(refused).toBeDefined();
     expect(Number(refused!.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
-    expect(await refused!.json()).toMatchObject({ code: "rate_limited" });
+    expect(await refused!.json()).toMatchObject({ code: "rate_limited", error: expect.stringContaining("wrong passwords") });
     expect((await get("pw-farm-other", freshAddress(), { "x-link-password": PASSWORD })).status).toBe(302);
-  }, 60_000);
-
-  test("a burst of 100 wrong attempts for one link from 100 addresses: no more than 60 are checked", async () => {
-    await protectedLink("pw-farm-burst");
-    const started = Date.now();
-    const statuses = await Promise.all(Array.from({ length: 100 }, (_, i) => get("pw-farm-burst", `192.0.2.${i + 1}`, { "x-link-password": `farm ${i}` }).then((r) => r.status)));
-    const checked = statuses.filter((s) => s === 403).length;
-    expect(checked).toBeGreaterThanOrEqual(60);
-    expect(checked).toBeLessThanOrEqual(60 + Math.floor((Date.now() - started) / 1000));
-    expect(statuses.filter((s) => s === 429)).toHaveLength(100 - checked);
   }, 60_000);
 });
 
@@ -294,8 +276,9 @@ describe("a protected link with a click limit", () => {
       ["pw-last-fb", { fallback_url: "https://fallback.example/last" }, 302],
     ] as const) {
       await protectedLink(id, { max_clicks: 1, ...extra });
+      // Three browsers (one address has one guess checked at a time: password-queue.test.ts).
+      const answers = await Promise.all([1, 2, 3].map(() => postPassword(id, freshAddress(), PASSWORD)));
       const ip = freshAddress();
-      const answers = await Promise.all([1, 2, 3].map(() => postPassword(id, ip, PASSWORD)));
       expect(answers.map((r) => r.status)).toEqual([303, 303, 303]);
       const locations = answers.map((r) => r.headers.get("location")).sort();
       expect(locations).toEqual([`${server.url}/${id}`, `${server.url}/${id}`, `https://secret.example/${id}`].sort());
@@ -303,7 +286,7 @@ describe("a protected link with a click limit", () => {
       expect((await get(id, ip, { "x-link-password": PASSWORD })).status).toBe(after);
       expect(await totalClicks(id)).toBe(1);
     }
-  });
+  }, 30_000);
 });
 
 describe("the password is never shown", () => {

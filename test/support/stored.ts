@@ -1,5 +1,6 @@
 // What a service stored, read the way an operator would with the engine's own client: the SQLite
-// file read-only, or the PostgreSQL database. Queries take `?` placeholders; integers (PostgreSQL's
+// file read-only (writable when a test plants a row an older version could have written), or the
+// PostgreSQL database. Queries take `?` placeholders; integers (PostgreSQL's
 // int8 and numeric arrive as strings) come back as numbers, so a test reads the same on both.
 
 import { Database } from "bun:sqlite";
@@ -9,17 +10,23 @@ import type { Engine } from "./server.ts";
 export type Stored = {
   all<T = Record<string, unknown>>(sql: string, ...params: (string | number | null)[]): Promise<T[]>;
   get<T = Record<string, unknown>>(sql: string, ...params: (string | number | null)[]): Promise<T | null>;
+  /** A write (opened with `write: true`); best made while no service runs on the database, whose cache would not see it. */
+  run(sql: string, ...params: (string | number | null)[]): Promise<void>;
   close(): Promise<void>;
 };
 
 const INT8 = 20;
 const NUMERIC = 1700;
 
-export async function openStored(server: { dbPath: string; engine: Engine }): Promise<Stored> {
+export async function openStored(server: { dbPath: string; engine: Engine }, { write = false } = {}): Promise<Stored> {
   if (server.engine === "sqlite") {
-    const db = new Database(server.dbPath, { readonly: true });
+    const db = new Database(server.dbPath, write ? { readwrite: true } : { readonly: true });
     const all = async <T,>(sql: string, ...params: (string | number | null)[]) => db.query(sql).all(...params) as T[];
-    return { all, get: async <T,>(sql: string, ...params: (string | number | null)[]) => (await all<T>(sql, ...params))[0] ?? null, close: async () => db.close() };
+    const run = async (sql: string, ...params: (string | number | null)[]) => {
+      if (!write) throw new Error("openStored: opened read-only; pass { write: true }");
+      db.query(sql).run(...params);
+    };
+    return { all, get: async <T,>(sql: string, ...params: (string | number | null)[]) => (await all<T>(sql, ...params))[0] ?? null, run, close: async () => db.close() };
   }
   const pg = new SQL(server.dbPath, { max: 1 });
   const all = async <T,>(sql: string, ...params: (string | number | null)[]): Promise<T[]> => {
@@ -32,5 +39,9 @@ export async function openStored(server: { dbPath: string; engine: Engine }): Pr
       return out as T;
     });
   };
-  return { all, get: async <T,>(sql: string, ...params: (string | number | null)[]) => (await all<T>(sql, ...params))[0] ?? null, close: () => pg.close() };
+  const run = async (sql: string, ...params: (string | number | null)[]) => {
+    if (!write) throw new Error("openStored: opened read-only; pass { write: true }");
+    await all(sql, ...params);
+  };
+  return { all, get: async <T,>(sql: string, ...params: (string | number | null)[]) => (await all<T>(sql, ...params))[0] ?? null, run, close: () => pg.close() };
 }

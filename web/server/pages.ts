@@ -619,6 +619,11 @@ export function renderStatsPrivate(lang: Language, id: string, assets: PageAsset
   return renderMessage(lang, "stats_private_title", "stats_private_text", assets, signIn);
 }
 
+/** A protected link whose stored password hash may not be verified (423): its owner must set a new password. */
+export function renderPasswordLocked(lang: Language, assets: PageAssets): string {
+  return renderMessage(lang, "password_locked_title", "password_locked_text", assets);
+}
+
 function renderMessage(lang: Language, title: MessageKey, text: MessageKey, assets: PageAssets, action = ""): string {
   const home = `<a class="btn ${action ? "btn-secondary" : "btn-primary"}" href="/${lang}/">${t(lang, "back_home")}</a>`;
   const body = `<section class="card notfound">

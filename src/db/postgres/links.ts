@@ -7,7 +7,7 @@ import type { Link } from "../../links/link.ts";
 import { targetOfRow } from "../../links/click-rules.ts";
 import type { TransactionSQL } from "bun";
 import { behaviourOf, EVERY_LINK, type ClickBudget, type LinkRepository, type NewLink } from "../../links/store.ts";
-import { behaviourValues, LINK_COLUMNS, otherDestinations, TARGET_SQL, toLink } from "../shared/link-rows.ts";
+import { behaviourValues, LINK_COLUMNS, otherDestinations, PASSWORD_HASHES_PAGE, PASSWORD_HASHES_SQL, TARGET_SQL, toLink } from "../shared/link-rows.ts";
 import { changedColumns } from "../shared/link-columns.ts";
 import { LINK_DATA_TABLES } from "../shared/tables.ts";
 import { num, numOrNull, numbered, type Pg } from "./connect.ts";
@@ -18,6 +18,7 @@ import type { OutboxEvent } from "../../events/types.ts";
 
 const DESTINATIONS_PAGE = 5_000;
 const TARGET = numbered(TARGET_SQL);
+const PASSWORD_HASHES = numbered(PASSWORD_HASHES_SQL);
 
 export function postgresLinks(sql: Pg): LinkRepository {
   /** The link, read by `db`: the pool, or a transaction (an edit's events read it before and after). */
@@ -90,6 +91,15 @@ export function postgresLinks(sql: Pg): LinkRepository {
         const rows = await sql`SELECT seq, url, blocked, rules, variants, fallback_url FROM links WHERE seq > ${after} ORDER BY seq LIMIT ${DESTINATIONS_PAGE}`;
         for (const r of rows) yield { seq: num(r.seq), url: r.url as string, blocked: r.blocked === 1, also: otherDestinations(r) };
         if (rows.length < DESTINATIONS_PAGE) return;
+        after = num(rows[rows.length - 1].seq);
+      }
+    },
+    async *passwordHashes() {
+      let after = 0;
+      for (;;) {
+        const rows = await sql.unsafe(PASSWORD_HASHES, [after, PASSWORD_HASHES_PAGE]);
+        for (const r of rows) yield { id: r.id as string, passwordHash: r.password_hash as string };
+        if (rows.length < PASSWORD_HASHES_PAGE) return;
         after = num(rows[rows.length - 1].seq);
       }
     },

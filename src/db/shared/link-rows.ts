@@ -66,6 +66,14 @@ export const TARGET_SQL = `SELECT l.url, l.expires_at, l.max_clicks, l.disabled,
   l.rules, l.variants, l.password_hash, l.redirect_type, l.valid_from, l.fallback_url, r.id IS NOT NULL AS retired
   FROM (SELECT CAST(? AS TEXT) AS id) AS q LEFT JOIN links AS l ON l.id = q.id LEFT JOIN retired_ids AS r ON r.id = q.id`;
 
+/**
+ * A page of protected links' stored hashes, after a seq (the start-up report of locked links): one
+ * walk of the table at start, as the blocklist's, in pages that hold nothing open between them.
+ */
+export const PASSWORD_HASHES_SQL = "SELECT seq, id, password_hash FROM links WHERE password_hash IS NOT NULL AND seq > ? ORDER BY seq LIMIT ?";
+/** Rows a page of PASSWORD_HASHES_SQL reads. */
+export const PASSWORD_HASHES_PAGE = 1_000;
+
 /** The behaviour columns of a new link, in BEHAVIOUR_COLUMNS order. */
 export const BEHAVIOUR_COLUMNS = "rules, variants, password_hash, redirect_type, valid_from, fallback_url, crawlable";
 export function behaviourValues(b: Behaviour): [string | null, string | null, string | null, number, number | null, string | null, number] {

@@ -6,7 +6,7 @@ import type { Database } from "bun:sqlite";
 import { targetOfRow, type TargetRow } from "../../links/click-rules.ts";
 import { behaviourOf, type LinkRepository, type NewLink, type LinkChanges } from "../../links/store.ts";
 import type { Synchronous } from "../../util/maybe.ts";
-import { BEHAVIOUR_COLUMNS, behaviourValues, LINK_COLUMNS, otherDestinations, TARGET_SQL, toLink, type LinkRow } from "../shared/link-rows.ts";
+import { BEHAVIOUR_COLUMNS, behaviourValues, LINK_COLUMNS, otherDestinations, PASSWORD_HASHES_PAGE, PASSWORD_HASHES_SQL, TARGET_SQL, toLink, type LinkRow } from "../shared/link-rows.ts";
 import { changedColumns, type ColumnValue } from "../shared/link-columns.ts";
 import { LINK_DATA_TABLES } from "../shared/tables.ts";
 import { isUniqueViolation } from "../errors.ts";
@@ -33,6 +33,7 @@ export function sqliteLinks(db: Database): Synchronous<LinkRepository> {
   const mark = db.query<void, [number, string]>("UPDATE links SET blocked = ? WHERE seq IN (SELECT value FROM json_each(?))");
   const tagsOf = tagReader(db);
   const crawlable = db.query<{ id: string }, [number]>("SELECT id FROM links WHERE crawlable = 1 ORDER BY id LIMIT ?");
+  const passwordHashes = db.query<{ seq: number; id: string; password_hash: string }, [number, number]>(PASSWORD_HASHES_SQL);
   const writeEvents = outboxWriter(db);
   const read = (id: string) => {
     const row = selectLink.get(id);
@@ -95,6 +96,15 @@ export function sqliteLinks(db: Database): Synchronous<LinkRepository> {
       }
     },
     crawlable: (limit) => crawlable.all(limit).map((r) => r.id),
+    async *passwordHashes() {
+      let after = 0;
+      for (;;) {
+        const rows = passwordHashes.all(after, PASSWORD_HASHES_PAGE);
+        for (const r of rows) yield { id: r.id, passwordHash: r.password_hash };
+        if (rows.length < PASSWORD_HASHES_PAGE) return;
+        after = rows[rows.length - 1]!.seq;
+      }
+    },
     setBlocked(blocked, unblocked) {
       db.transaction(() => {
         if (blocked.length > 0) mark.run(1, JSON.stringify(blocked));

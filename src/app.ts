@@ -158,7 +158,9 @@ export function createApp(deps: AppDeps) {
       webRoutes({
         statsPage: async (request, server, id) => {
           const verdict = await mayReadStats(request, server, looksLikeId(id) ? await deps.links.get(id) : null, deps);
-          return verdict === "ok" ? "ok" : verdict === "not_found" ? "not_found" : "private";
+          if (verdict === "not_found") return "not_found";
+          if (typeof verdict === "object" && "destinations" in verdict) return verdict.destinations ? "ok" : "destination_hidden";
+          return "private";
         },
         version: deps.version,
         rootRedirect: () => deps.config.rootRedirect,

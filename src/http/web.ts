@@ -10,8 +10,11 @@ import type { PeerServer } from "./request-origin.ts";
 import { notFoundPage } from "./not-found.ts";
 
 export type WebDeps = {
-  /** Whether the request may see this link's stats page: it exists, and it is public or theirs. */
-  statsPage: (request: Request, server: PeerServer, id: string) => Promise<"ok" | "not_found" | "private">;
+  /**
+   * Whether the request may see this link's stats page: it exists, and it is public or theirs;
+   * "destination_hidden": a link with a password, and not theirs (README: Security).
+   */
+  statsPage: (request: Request, server: PeerServer, id: string) => Promise<"ok" | "destination_hidden" | "not_found" | "private">;
   version: string;
   /** --root-redirect: where `/` sends visitors instead of the public form */
   rootRedirect: () => string | null;
@@ -118,7 +121,7 @@ export function webRoutes(deps: WebDeps) {
       const verdict = await deps.statsPage(request, server, params.id);
       if (verdict === "not_found") return html(renderNotFound(lang, "link", PAGE_ASSETS), lang, 404);
       if (verdict === "private") return html(renderStatsPrivate(lang, params.id, PAGE_ASSETS), lang, 401);
-      return html(renderStats(lang, params.id, PAGE_ASSETS), lang);
+      return html(renderStats(lang, params.id, PAGE_ASSETS, verdict === "destination_hidden"), lang);
     });
   }
 

@@ -189,3 +189,33 @@ describe("the live view of a protected link", () => {
     expect(owners.ended()).toBe(false);
   });
 });
+
+describe("a protected link that stopped working", () => {
+  test("sends to its fallback URL only after the password: the page without it, the fallback with it (header or form)", async () => {
+    const made = await api(server.url, owner, "POST", "/api/create", { url: DESTINATION, custom_url: "closed", password: PASSWORD, fallback_url: FALLBACK });
+    expect(made.status).toBe(201);
+    expect((await api(server.url, owner, "PATCH", "/api/links/closed", { disabled: true })).status).toBe(200);
+    const headers = { "user-agent": UA.firefoxLinux, "x-forwarded-for": "198.51.100.20" };
+    for (const method of ["GET", "HEAD"]) {
+      const page = await click(server.url, "closed", headers, method);
+      expect({ method, status: page.status, location: page.headers.get("location") }).toEqual({ method, status: 401, location: null });
+      expect(leaked(await page.text())).toEqual([]);
+    }
+    const wrong = await click(server.url, "closed", { ...headers, "x-link-password": "wrong" });
+    expect(wrong.status).toBe(403);
+    expect(leaked(await wrong.text())).toEqual([]);
+    const right = await click(server.url, "closed", { ...headers, "x-link-password": PASSWORD });
+    expect(right.status).toBe(302);
+    expect(right.headers.get("location")).toBe(FALLBACK);
+    const form = await fetch(`${server.url}/closed`, {
+      method: "POST", redirect: "manual", body: `password=${encodeURIComponent(PASSWORD)}`,
+      headers: { ...headers, "content-type": "application/x-www-form-urlencoded", origin: server.url },
+    });
+    expect(form.status).toBe(303);
+    expect(form.headers.get("location")).toBe(FALLBACK);
+    await drained(server.url);
+    const { body } = await rawStats("closed");
+    expect(body.data.stats.fallbackStats).toEqual([{ name: "disabled", count: 2 }]);
+    expect(body.data.stats.totalClicks).toBe(0);
+  });
+});

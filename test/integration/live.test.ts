@@ -306,4 +306,12 @@ describe.skipIf(!onPostgres)("two instances on one PostgreSQL", () => {
     expect(humans()).toBeLessThanOrEqual(clicks + 2);
     expect(sum() - humans()).toBeGreaterThanOrEqual(1); // the bot's click: a click, not a human one
   }, 30_000);
+
+  test("a password set on A ends an anonymous viewer's stream on B (README: Security), to be opened again under the new rules", async () => {
+    await madeLink(a.url, admin, "locked-later");
+    const stream = await liveStream(b.url, "?id=locked-later");
+    expect(await stream.next("ready", 5_000)).not.toBeNull();
+    expect((await api(a.url, admin, "PATCH", "/api/links/locked-later", { password: "set on A" })).status).toBe(200);
+    expect(await eventually(async () => stream.ended(), (ended) => ended, 10_000, 20)).toBe(true);
+  }, 30_000);
 });

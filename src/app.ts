@@ -163,7 +163,8 @@ export function createApp(deps: AppDeps) {
       webRoutes({
         statsPage: async (request, server, id) => {
           const verdict = await mayReadStats(request, server, looksLikeId(id) ? await deps.links.get(id) : null, deps);
-          if (verdict === "ok" || verdict === "not_found") return verdict;
+          if (verdict === "not_found") return "not_found";
+          if (typeof verdict === "object" && "destinations" in verdict) return verdict.destinations ? "ok" : "destination_hidden";
           return typeof verdict === "object" && isHeaderRefusal(verdict.refused) ? "header_invalid" : "private";
         },
         version: deps.version,

@@ -11,6 +11,7 @@ import { openStorage } from "./db/open-storage.ts";
 import { describeLocation, type Storage } from "./db/storage.ts";
 import { RESERVED_WORDS } from "./links/alias.ts";
 import { reportLockedLinks } from "./links/locked-links.ts";
+import { EVERY_LINK } from "./links/store.ts";
 import { createRequestMetrics } from "./metrics/requests.ts";
 import { openBlocklistFile } from "./links/blocklist-file.ts";
 import { BlocklistError } from "./links/blocklist.ts";
@@ -112,6 +113,8 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
   // The live view: its streams tell the recorder (and, on PostgreSQL, the other instances) what they watch.
   let relay: LiveRelay | null = null;
   const live = createLiveHub((watch) => (relay !== null ? relay.watchHere(watch) : recorder?.watch(watch.ids, watch.all)));
+  // A changed link's streams of viewers who do not manage it are decided again (README: Security).
+  storage.links.onChange((id) => live.changed(id === EVERY_LINK ? null : id));
   // After the migration above: the recorder thread opens the same database with its own connection.
   let recorder: ClickRecorder | undefined;
   try {

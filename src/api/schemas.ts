@@ -107,7 +107,7 @@ export const RecentVisit = t.Object(
   {
     timestamp: Time, browser: t.String(), os: t.String(), device: t.String(), country: t.String(), referrer: t.String(), isBot: t.Boolean(),
     rule: t.Optional(t.String({ description: "for a link with rules or a split: the rule that gave the destination (\"rule 2\"), or \"default\"" })),
-    variant: t.Optional(t.String({ description: "the variant's URL, when the destination was a split" })),
+    variant: t.Optional(t.String({ description: "the variant's URL, when the destination was a split; for a link with a password, to anyone but its owner and admins, its label (\"variant 2\", \"rule 1, variant 2\", \"variant (removed)\")" })),
   },
   closed,
 );
@@ -137,12 +137,21 @@ export const LinkStats = t.Object(
     visitsByHour: t.Array(HourCount),
     utmStats: t.Array(UtmCount),
     ruleStats: t.Array(NameCount, { description: "clicks per rule (\"rule 1\", …) and \"default\" for clicks that matched none; empty for a link without rules or a split" }),
-    variantStats: t.Array(NameCount, { description: "clicks per variant URL of a split" }),
+    variantStats: t.Array(NameCount, { description: "clicks per variant URL of a split (a password-protected link's, to anyone but its owner and admins: per variant label, as in recentVisits)" }),
     fallbackStats: t.Array(NameCount, { description: "visitors sent to the fallback URL, per reason (expired, disabled): not clicks, and not in any other figure" }),
   },
   closed,
 );
-export const Stats = ok(t.Object({ link: t.Object({ id: t.String(), originalUrl: t.String(), createdAt: Time }, closed), stats: LinkStats }, closed));
+const StatsLink = t.Object(
+  {
+    id: t.String(),
+    originalUrl: t.String({ description: "where the link leads; \"\" for a link with a password, unless its owner or an admin asks (README: Security)" }),
+    createdAt: Time,
+    passwordProtected: t.Boolean({ description: "the link has a password: to anyone but its owner and admins, no destination and no variant URL is shown" }),
+  },
+  closed,
+);
+export const Stats = ok(t.Object({ link: StatsLink, stats: LinkStats }, closed));
 
 const linkFields = {
   id: t.String(),

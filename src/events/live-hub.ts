@@ -22,7 +22,14 @@ export type LiveStreamRequest = {
   mayCount?: (linkId: string) => MaybePromise<boolean>;
   /** the first event's data */
   ready: unknown;
+  /**
+   * A link's stream for a viewer who does not manage it: ended when the link changes (changed()),
+   * so that what they may see is decided again; `shown`: what they see of a visit (null: all of it).
+   */
+  guarded?: Guarded;
 };
+
+export type Guarded = { shown: ((visit: LiveVisit) => LiveVisit) | null };
 
 export type LiveHub = {
   /** A stream's response, or why not: over a bound, or the service is stopping (closeAll). */
@@ -32,6 +39,8 @@ export type LiveHub = {
   /** Links watched here now, and whether some stream watches every link. */
   watched(): { ids: string[]; all: boolean };
   streams(): number;
+  /** A link changed (null: every link): its guarded streams end; their pages open them again. */
+  changed(linkId: string | null): void;
   closeAll(): void;
 };
 
@@ -39,6 +48,7 @@ type Stream = {
   address: string;
   linkId: string | null;
   mayCount?: (linkId: string) => MaybePromise<boolean>;
+  guarded?: Guarded;
   controller: ReadableStreamDefaultController<Uint8Array>;
   clicks: number;
   humans: number;
@@ -48,6 +58,30 @@ const encoder = new TextEncoder();
 /** One Server-Sent Event. */
 const frameText = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 const frame = (event: string, data: unknown) => encoder.encode(frameText(event, data));
+
+/**
+ * The events of a batch for each watched link, as bytes per view of its visits (made once per view
+ * and batch): the visits, then what was only counted (`more`).
+ */
+function linkChunks(batch: LiveBatch, watched: (linkId: string) => boolean): Map<string, (shown: Guarded["shown"]) => Uint8Array> {
+  const parts = new Map<string, { visits: LiveVisit[]; more: string }>();
+  const of = (linkId: string) => parts.get(linkId) ?? parts.set(linkId, { visits: [], more: "" }).get(linkId)!;
+  for (const [linkId, visit] of batch.visits) if (watched(linkId)) of(linkId).visits.push(visit);
+  for (const [linkId, clicks, humans] of batch.more) if (watched(linkId)) of(linkId).more += frameText("more", { id: linkId, clicks, humans });
+  const out = new Map<string, (shown: Guarded["shown"]) => Uint8Array>();
+  for (const [linkId, { visits, more }] of parts) {
+    const made = new Map<Guarded["shown"], Uint8Array>();
+    out.set(linkId, (shown) => {
+      let bytes = made.get(shown);
+      if (bytes === undefined) {
+        const text = visits.map((v) => frameText("visit", { id: linkId, visit: shown === null ? v : shown(v) } satisfies { id: string; visit: LiveVisit })).join("");
+        made.set(shown, (bytes = encoder.encode(text + more)));
+      }
+      return bytes;
+    });
+  }
+  return out;
+}
 
 /** `onWatchChange`: the watched set changed (told to the recorder, and to other instances). */
 export function createLiveHub(onWatchChange: (watch: { ids: string[]; all: boolean }) => void, now: () => number = Date.now): LiveHub {
@@ -100,6 +134,14 @@ export function createLiveHub(onWatchChange: (watch: { ids: string[]; all: boole
     onWatchChange(watched());
   };
 
+  /** Ends a stream: the reader gets what was queued, then the end. */
+  const end = (s: Stream) => {
+    remove(s);
+    try {
+      s.controller.close();
+    } catch {}
+  };
+
   const sendCounts = () => {
     for (const s of streams) {
       if (s.linkId !== null || s.clicks === 0) continue;
@@ -117,7 +159,7 @@ export function createLiveHub(onWatchChange: (watch: { ids: string[]; all: boole
       const body = new ReadableStream<Uint8Array>(
         {
           start(controller) {
-            stream = { address: request.address, linkId: request.linkId, mayCount: request.mayCount, controller, clicks: 0, humans: 0 };
+            stream = { address: request.address, linkId: request.linkId, mayCount: request.mayCount, guarded: request.guarded, controller, clicks: 0, humans: 0 };
             controller.enqueue(frame("ready", request.ready));
           },
           cancel: () => remove(stream),
@@ -139,16 +181,9 @@ export function createLiveHub(onWatchChange: (watch: { ids: string[]; all: boole
       });
     },
     publish(batch) {
-      // One chunk per link and batch, written once to each of its streams.
-      const text = new Map<string, string>();
-      const append = (linkId: string, event: string, data: unknown) => {
-        if (byLink.has(linkId)) text.set(linkId, (text.get(linkId) ?? "") + frameText(event, data));
-      };
-      for (const [linkId, visit] of batch.visits) append(linkId, "visit", { id: linkId, visit } satisfies { id: string; visit: LiveVisit });
-      for (const [linkId, clicks, humans] of batch.more) append(linkId, "more", { id: linkId, clicks, humans });
-      for (const [linkId, chunk] of text) {
-        const bytes = encoder.encode(chunk);
-        for (const s of [...byLink.get(linkId)!]) write(s, bytes);
+      // One chunk per link and batch (and per view of it), written once to each of its streams.
+      for (const [linkId, chunk] of linkChunks(batch, (id) => byLink.has(id))) {
+        for (const s of [...byLink.get(linkId)!]) write(s, chunk(s.guarded?.shown ?? null));
       }
       if (allStreams === 0) return;
       for (const [linkId, clicks, humans] of batch.counts) {
@@ -166,14 +201,13 @@ export function createLiveHub(onWatchChange: (watch: { ids: string[]; all: boole
     },
     watched,
     streams: () => streams.size,
+    changed(linkId) {
+      const of = linkId === null ? [...byLink.values()].flatMap((set) => [...set]) : [...(byLink.get(linkId) ?? [])];
+      for (const s of of) if (s.guarded !== undefined) end(s);
+    },
     closeAll() {
       closed = true;
-      for (const s of [...streams]) {
-        remove(s);
-        try {
-          s.controller.close();
-        } catch {}
-      }
+      for (const s of [...streams]) end(s);
     },
   };
 }

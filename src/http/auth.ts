@@ -249,6 +249,16 @@ export function maySee(principal: Principal, link: Pick<Link, "ownerKeyId" | "ow
   return principal.user !== null ? link.ownerUserId === principal.user.id : link.ownerKeyId === principal.keyId;
 }
 
+/**
+ * Whether the asker (null: anonymous) may see where a link leads: its URL and its rules', variants'
+ * and fallback's. A link with a password keeps them from anyone but those who may see it (its
+ * owner, admins): the password protects where it leads (README: Security). Any other link's are as
+ * open as its statistics. The one rule for every surface that shows a link to more than its owner.
+ */
+export function maySeeDestinations(principal: Principal | null, link: Pick<Link, "ownerKeyId" | "ownerUserId" | "passwordHash">): boolean {
+  return link.passwordHash === null || (principal !== null && maySee(principal, link));
+}
+
 /** The owner filter for lists: null (every link) for admins. */
 export function ownerFilter(principal: Principal): OwnerFilter {
   if (principal.scope === "admin") return null;

@@ -1,10 +1,13 @@
 // GET /api/stats/live (README: Live view): a link's visits as they are written, by Server-Sent
-// Events, under the same access rules as its statistics; without an id, the clicks of every link
-// the asker may see (the dashboard's live counter), which needs a key or a session.
+// Events, under the same access rules as its statistics (a password-protected link's variant URLs
+// named by label to anyone but its owner and admins, README: Security); without an id, the clicks
+// of every link the asker may see (the dashboard's live counter), which needs a key or a session.
 
 import type { Link } from "../links/link.ts";
 import { looksLikeId } from "../links/alias.ts";
 import type { LiveHub } from "../events/live-hub.ts";
+import type { LiveVisit } from "../events/live.ts";
+import { variantLabels, visitWithoutDestination } from "../stats/hidden-destinations.ts";
 import { MAX_STREAMS, MAX_STREAMS_PER_ADDRESS } from "../events/live-hub.ts";
 import { Lru } from "../util/lru.ts";
 import { maySee, requirePrincipal, authRequired, type Principal } from "./auth.ts";
@@ -30,9 +33,14 @@ export async function handleLive(request: Request, server: PeerServer, deps: Liv
   const link = looksLikeId(id) ? await deps.links.get(id) : null;
   const verdict = await mayReadStats(request, server, link, deps);
   if (verdict === "auth_required") return authRequired();
-  if (typeof verdict === "object") return verdict.refused;
+  if (typeof verdict === "object" && "refused" in verdict) return verdict.refused;
   if (verdict === "not_found" || link === null) return linkNotFound(id);
-  return answer(deps.live.open({ address, linkId: link.id, ready: { id: link.id, totalClicks: link.totalClicks, humanClicks: link.humanClicks } }));
+  // A viewer not known to manage the link (its owner or an admin; with public statistics, the
+  // viewers of a link without a password are not asked who they are) sees what it allows now: a
+  // change to it (a password set, a split edited) ends their stream, and the page opens it again.
+  const label = verdict.destinations ? null : variantLabels(link);
+  const guarded = verdict.manages ? undefined : { shown: label === null ? null : (visit: LiveVisit) => visitWithoutDestination(visit, label) };
+  return answer(deps.live.open({ address, linkId: link.id, ready: { id: link.id, totalClicks: link.totalClicks, humanClicks: link.humanClicks }, guarded }));
 }
 
 async function openOverview(request: Request, server: PeerServer, deps: LiveDeps, address: string, emptyId: boolean): Promise<Response> {

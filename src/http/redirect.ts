@@ -68,11 +68,12 @@ export async function handlePasswordForm(request: Request, id: string, server: P
   if (!looksLikeId(id)) return deps.notFound();
   return admitted(deps.links.admit(id, false, now), deps, id, async (seen) => {
     // Anything but a protected link: the form has nothing to do here; the link answers as it would.
-    if (seen === null || "gone" in seen || seen.route?.passwordHash == null) return seeOther(request.url);
-    if (seen.route.passwordLocked) return lockedAnswer(request, false);
+    const hash = seen === null ? null : "gone" in seen ? (seen.passwordHash ?? null) : (seen.route?.passwordHash ?? null);
+    if (hash === null) return seeOther(request.url);
+    if (seen !== null && !("gone" in seen) && seen.route?.passwordLocked) return lockedAnswer(request, false);
     const given = await postedPassword(request);
     if (given === null) return passwordPage(request, 401, null);
-    const check = await checkPassword(given, seen.route.passwordHash, id, requestClient(server, request, deps.trusted), deps.passwords, now, request, true);
+    const check = await checkPassword(given, hash, id, requestClient(server, request, deps.trusted), deps.passwords, now, request, true);
     return check.ok ? spendUnlocked(request, id, server, deps, now) : check.response;
   });
 }
@@ -81,7 +82,8 @@ export async function handlePasswordForm(request: Request, id: string, server: P
 function spendUnlocked(request: Request, id: string, server: PeerServer, deps: RedirectDeps, now: number): Response | Promise<Response> {
   return admitted(deps.links.admit(id, true, now, true), deps, id, (a) => {
     // Gone meanwhile (its last click taken by another, disabled): a 303 back to the link, which
-    // says so. The form's answers are 303s and pages, never a link's own 302 or 410.
+    // says so, or to its fallback. The form's answers are 303s and pages, never a link's own 302 or 410.
+    if (a !== null && "gone" in a && a.fallback !== undefined) return fallback(a.fallback, a.gone, request, id, server, deps, true, now, 303);
     if (a === null || "gone" in a) return seeOther(request.url);
     if (a.route === null) return send((a.compiled ??= compileDestination(a.url)), 303, null, request, id, server, deps, request.url, true, now);
     return routed(a.route, request, id, server, deps, request.url, true, now, 303, true);
@@ -107,10 +109,12 @@ function answer(
   admitted: Admission | null, request: Request, id: string, server: PeerServer, deps: RedirectDeps, requestUrl: string, click: boolean, now: number, unlocked = false,
 ): Response | Promise<Response> {
   if (admitted === null) return deps.notFound();
-  // Disabled, expired, blocked or deleted: 410 and not a click, or the owner's fallback URL.
+  // Disabled, expired, blocked or deleted: 410 and not a click, or the owner's fallback URL (a
+  // protected link's only after its password, README: Security).
   if ("gone" in admitted) {
-    if (admitted.fallback !== undefined) return fallback(admitted.fallback, admitted.gone, request, id, server, deps, click, now);
-    return gonePage(admitted.gone, request.headers.get("accept-language"));
+    if (admitted.fallback === undefined) return gonePage(admitted.gone, request.headers.get("accept-language"));
+    if (admitted.passwordHash !== undefined && !unlocked) return click ? unlock(admitted.passwordHash, request, id, server, deps, requestUrl, now) : passwordPage(request, 401, null);
+    return fallback(admitted.fallback, admitted.gone, request, id, server, deps, click, now);
   }
   // Rules, a split, a password or a redirect code of its own: decided by its route (router.ts).
   if (admitted.route !== null) return routed(admitted.route, request, id, server, deps, requestUrl, click, now, admitted.route.status, unlocked);
@@ -166,8 +170,8 @@ function send(
 }
 
 /** An expired or disabled link's fallback URL: not a click, but counted apart (stats: fallbackStats). */
-function fallback(url: string, reason: GoneReason, request: Request, id: string, server: PeerServer, deps: RedirectDeps, click: boolean, now: number): Response | Promise<Response> {
-  const response = new Response(null, { status: 302, headers: { "Cache-Control": CACHE_CONTROL, Location: compileDestination(url).location } });
+function fallback(url: string, reason: GoneReason, request: Request, id: string, server: PeerServer, deps: RedirectDeps, click: boolean, now: number, status = 302): Response | Promise<Response> {
+  const response = new Response(null, { status, headers: { "Cache-Control": CACHE_CONTROL, Location: compileDestination(url).location } });
   if (!click) return response;
   const caughtUp = record(request, id, peerAddress(server, request), deps, now, null, fallbackText(reason));
   return caughtUp === undefined ? response : caughtUp.then(() => response);

@@ -5,7 +5,8 @@ import type { LinkStore } from "../links/store.ts";
 import type { Link } from "../links/link.ts";
 import { DEFAULT_DAYS, type StatsReader } from "../stats/link-stats.ts";
 import { addDays, dayOf, daysBetween, isDay } from "../util/day.ts";
-import { authenticate, authRequired, maySee, unauthenticated, type AuthDeps } from "./auth.ts";
+import { statsWithoutDestinations, variantLabels } from "../stats/hidden-destinations.ts";
+import { authenticate, authRequired, maySee, maySeeDestinations, unauthenticated, type AuthDeps } from "./auth.ts";
 import type { PeerServer } from "./request-origin.ts";
 import { apiError, json, linkNotFound } from "./responses.ts";
 
@@ -14,18 +15,29 @@ export const MAX_RANGE_DAYS = 3660;
 
 export type StatsDeps = AuthDeps & { config: Pick<Config, "statsAccess">; links: LinkStore; stats: StatsReader };
 
-export type StatsVerdict = "ok" | "not_found" | "auth_required" | { refused: Response };
+/**
+ * May read the stats, or why not. `destinations`: and see where the link leads (maySeeDestinations);
+ * `manages`: the asker is known to be its owner or an admin (false when no one was asked).
+ */
+export type StatsVerdict = { destinations: boolean; manages: boolean } | "not_found" | "auth_required" | { refused: Response };
 
 /**
- * Whether this request may read a link's statistics. With --stats-access key only the link's
- * owner key or an admin key may; an unknown link and another's link look the same (not_found).
+ * Whether this request may read a link's statistics, and its destinations with them: decided once
+ * per request, for the API, the stats page and the live view alike. With --stats-access key only
+ * the link's owner or an admin may read them; an unknown link and another's link look the same
+ * (not_found). With public statistics, who asks matters only for a link with a password (only
+ * then is anyone authenticated): its counts are public, where it leads is not.
  */
 export async function mayReadStats(request: Request, server: PeerServer, link: Link | null, deps: StatsDeps): Promise<StatsVerdict> {
-  if (deps.config.statsAccess === "public") return link ? "ok" : "not_found";
+  const open = deps.config.statsAccess === "public";
+  if (open && link === null) return "not_found";
+  if (open && link!.passwordHash === null) return { destinations: true, manages: false };
   const auth = await authenticate(request, server, deps);
+  // A key that is not valid is refused, even for public statistics: it would be asking as no one.
   if (!auth.ok) return { refused: auth.response };
+  if (open) return { destinations: maySeeDestinations(auth.principal, link!), manages: auth.principal !== null && maySee(auth.principal, link!) };
   if (auth.principal === null) return auth.sessionEnded ? { refused: unauthenticated(auth) } : "auth_required";
-  return link && maySee(auth.principal, link) ? "ok" : "not_found";
+  return link && maySee(auth.principal, link) ? { destinations: true, manages: true } : "not_found";
 }
 
 export async function handleStats(request: Request, server: PeerServer, deps: StatsDeps): Promise<Response> {
@@ -51,15 +63,16 @@ export async function handleStats(request: Request, server: PeerServer, deps: St
   const link = id.length <= 30 ? await deps.links.get(id) : null;
   const verdict = await mayReadStats(request, server, link, deps);
   if (verdict === "auth_required") return authRequired();
-  if (typeof verdict === "object") return verdict.refused;
+  if (typeof verdict === "object" && "refused" in verdict) return verdict.refused;
   if (verdict === "not_found" || !link) return linkNotFound(id);
   const now = deps.now();
   const stats = await deps.stats.read(link, { from, to, excludeBots: bots === "exclude" }, now);
+  const shown = verdict.destinations;
   return json(200, {
     success: true,
     data: {
-      link: { id: link.id, originalUrl: link.url, createdAt: new Date(link.createdAt).toISOString() },
-      stats,
+      link: { id: link.id, originalUrl: shown ? link.url : "", createdAt: new Date(link.createdAt).toISOString(), passwordProtected: link.passwordHash !== null },
+      stats: shown ? stats : statsWithoutDestinations(stats, variantLabels(link)),
     },
   });
 }

@@ -10,8 +10,12 @@ import type { PeerServer } from "./request-origin.ts";
 import { notFoundPage } from "./not-found.ts";
 
 export type WebDeps = {
-  /** Whether the request may see this link's stats page: it exists, and it is public or theirs; header_invalid: its proxy's identity header could not be read. */
-  statsPage: (request: Request, server: PeerServer, id: string) => Promise<"ok" | "not_found" | "private" | "header_invalid">;
+  /**
+   * Whether the request may see this link's stats page: it exists, and it is public or theirs;
+   * "destination_hidden": a link with a password, and not theirs (README: Security);
+   * "header_invalid": its proxy's identity header could not be read.
+   */
+  statsPage: (request: Request, server: PeerServer, id: string) => Promise<"ok" | "destination_hidden" | "not_found" | "private" | "header_invalid">;
   version: string;
   /** --root-redirect: where `/` sends visitors instead of the public form */
   rootRedirect: () => string | null;
@@ -119,7 +123,7 @@ export function webRoutes(deps: WebDeps) {
       if (verdict === "not_found") return html(renderNotFound(lang, "link", PAGE_ASSETS), lang, 404);
       if (verdict === "private") return html(renderStatsPrivate(lang, params.id, PAGE_ASSETS), lang, 401);
       if (verdict === "header_invalid") return html(renderHeaderRefused(lang, PAGE_ASSETS), lang, 400);
-      return html(renderStats(lang, params.id, PAGE_ASSETS), lang);
+      return html(renderStats(lang, params.id, PAGE_ASSETS, verdict === "destination_hidden"), lang);
     });
   }
 

@@ -28,8 +28,11 @@ export type ClickRules = {
   expired: Gone;
 };
 
-/** Why a link answers 410, and where it sends visitors instead when its owner gave a fallback URL. */
-export type Gone = { gone: GoneReason; fallback?: string };
+/**
+ * Why a link answers 410, and where it sends visitors instead when its owner gave a fallback URL;
+ * `passwordHash`: a protected link's fallback is behind its password, as its destination is.
+ */
+export type Gone = { gone: GoneReason; fallback?: string; passwordHash?: string };
 
 /** A click's verdict: the target to redirect to, or why the link answers 410. */
 export type Admission = Target | Gone;
@@ -59,13 +62,13 @@ export function verdictBeforeBudget(target: Target, now: number): Admission | nu
 /** The stored facts the rules read, as both engines' rows have them (flags 0/1, ms times, JSON text). */
 type RuleFacts = {
   expires_at: number | null; max_clicks: number | null; disabled: number; blocked: number; total_clicks: number;
-  valid_from: number | null; fallback_url: string | null;
+  valid_from: number | null; fallback_url: string | null; password_hash: string | null;
 };
 /** The stored behaviour columns the route is compiled from (rules and variants as JSON text). */
 export type RouteFacts = { rules: string | null; variants: string | null; password_hash: string | null; redirect_type: number };
 
 /** A cache miss's row: the link's facts and destination (url null: no such link), and whether its id was retired. */
-export type TargetRow = Omit<RuleFacts, "total_clicks"> & RouteFacts & { url: string | null; total_clicks: number | null; retired: boolean };
+export type TargetRow = Omit<RuleFacts, "total_clicks" | "password_hash"> & RouteFacts & { url: string | null; total_clicks: number | null; retired: boolean };
 
 /** What the click path keeps for a link read from the database: its target, DELETED, or null (no such link). */
 export function targetOfRow(row: TargetRow): Target | null {
@@ -84,7 +87,7 @@ export function targetOfLink(link: Link): Target {
 function rowFacts(link: Link): Omit<RuleFacts, "total_clicks"> {
   return {
     expires_at: link.expiresAt, max_clicks: link.maxClicks, disabled: link.disabled ? 1 : 0, blocked: link.blocked ? 1 : 0,
-    valid_from: link.validFrom, fallback_url: link.fallbackUrl,
+    valid_from: link.validFrom, fallback_url: link.fallbackUrl, password_hash: link.passwordHash,
   };
 }
 
@@ -105,7 +108,8 @@ function clickRules(row: RuleFacts): ClickRules | null {
   if (row.blocked === 0 && row.disabled === 0 && row.expires_at === null && row.max_clicks === null && row.valid_from === null) return null;
   // A blocked link never falls back: its owner's fallback could lead where the blocklist refuses.
   const fallback = row.fallback_url;
-  const gone = (reason: GoneReason): Gone => (fallback === null || reason === "blocked" ? GONE[reason] : { gone: reason, fallback });
+  const locked = row.password_hash === null ? {} : { passwordHash: row.password_hash };
+  const gone = (reason: GoneReason): Gone => (fallback === null || reason === "blocked" ? GONE[reason] : { gone: reason, fallback, ...locked });
   return {
     gone: row.blocked === 1 ? gone("blocked") : row.disabled === 1 ? gone("disabled") : null,
     expiresAt: row.expires_at,

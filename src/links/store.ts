@@ -70,6 +70,8 @@ export type LinkStore = {
   setBlocked(blocked: readonly number[], unblocked: readonly number[]): MaybePromise<void>;
   /** A change made elsewhere (another instance): the link (or EVERY_LINK) is read again on its next click. */
   forget(id: string): void;
+  /** Calls `listener` on each change of a link (id, or EVERY_LINK), made here or heard of from another instance. */
+  onChange(listener: (id: string) => void): void;
   /** The ids of links search engines may follow (robots.txt), at most MAX_CRAWLABLE. */
   crawlable(): MaybePromise<string[]>;
   /** Every password-protected link's id and stored hash (the start-up report of locked links: locked-links.ts). */
@@ -149,11 +151,13 @@ export function createLinkStore(repo: LinkRepository, budget: ClickBudget, optio
   // own click but not cached (only an engine that answers later can have one under way).
   let changes = 0;
 
+  const listeners: ((id: string) => void)[] = [];
   const forget = (id: string) => {
     changes++;
     if (id === EVERY_LINK) cache.clear();
     else cache.delete(id);
     budget.changed(id);
+    for (const listener of listeners) listener(id);
   };
 
   /**
@@ -243,6 +247,7 @@ export function createLinkStore(repo: LinkRepository, budget: ClickBudget, optio
     destinations: () => repo.destinations(),
     setBlocked: (blocked, unblocked) => then(repo.setBlocked(blocked, unblocked), () => forget(EVERY_LINK)),
     forget,
+    onChange: (listener) => void listeners.push(listener),
     crawlable: () => repo.crawlable(MAX_CRAWLABLE),
     passwordHashes: () => repo.passwordHashes(),
   };

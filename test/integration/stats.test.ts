@@ -38,7 +38,7 @@ describe("stats", () => {
   test("the whole history: totals, bot share, zero-filled days from creation to today", async () => {
     const body = await stats(server.url, "id=hist");
     expect(body.success).toBe(true);
-    expect(body.data.link).toEqual({ id: "hist", originalUrl: "https://example.com/history", createdAt: new Date(now - 10 * DAY).toISOString() });
+    expect(body.data.link).toEqual({ id: "hist", originalUrl: "https://example.com/history", createdAt: new Date(now - 10 * DAY).toISOString(), passwordProtected: false });
     const s = body.data.stats;
     expect(Object.keys(s).sort()).toEqual(
       ["botPercentage", "browserStats", "countryStats", "deviceStats", "humanClicks", "osStats", "recentVisits", "referrerStats", "totalClicks", "uniqueVisitors", "utmStats", "visitsByDate", "visitsByHour", "ruleStats", "variantStats", "fallbackStats"].sort(),

@@ -3,6 +3,7 @@
 import type { MessageKey } from "../i18n/index.ts";
 import { el, formatNumber, lang, t } from "./common.ts";
 import { displayUrl } from "./display-url.ts";
+import { REMOVED_VARIANT } from "../../src/stats/hidden-destinations.ts";
 
 import type { NameCount, RecentVisit as Visit, UtmCount as UtmRow } from "../../src/api/types.ts";
 
@@ -40,11 +41,21 @@ function ruleLabel(name: string): string {
   return name === "default" ? t("rule_default") : name;
 }
 
+/**
+ * A variant as the stats name it: its URL, or for a password-protected link (to anyone but its
+ * owner) its place, "variant 2", "rule 1, variant 2" or "variant (removed)" (src/stats/hidden-destinations.ts).
+ */
+function variantLabel(name: string): string {
+  const place = /^(?:rule (\d+), )?variant (\d+)$/.exec(name);
+  if (place?.[2] !== undefined) return place[1] === undefined ? t("variant_title", { n: place[2] }) : t("variant_rule_title", { rule: place[1], n: place[2] });
+  return name === REMOVED_VARIANT ? t("variant_removed") : displayUrl(name);
+}
+
 /** Display label for a breakdown value: translated Unknown/Direct/device names, country names, rules. */
 export function labelOf(kind: Kind, name: string): string {
   if (kind === "country") return countryName(name);
   if (kind === "rule") return ruleLabel(name);
-  if (kind === "variant") return displayUrl(name);
+  if (kind === "variant") return variantLabel(name);
   if (kind === "fallback") {
     // The reasons a fallback is taken are the link's states (expired, disabled).
     const key = `status_${name}` as MessageKey;

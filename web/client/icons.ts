@@ -22,6 +22,7 @@ export const ICONS = {
   down: ["M6 9l6 6 6-6"],
   key: ["M8 15a4 4 0 1 0 0-8 4 4 0 0 0 0 8z", "M12 11h9", "M18 11v3", "M21 11v2"],
   webhook: ["M13 3L5 14h6l-1 7 8-11h-6z"],
+  lock: ["M6 11h12v9H6z", "M9 11V8a3 3 0 0 1 6 0v3"],
 } as const;
 
 export type IconName = keyof typeof ICONS;

@@ -6,6 +6,7 @@ import { VisitsChart } from "./chart.ts";
 import { bindCopyButton, byId, formatNumber, lang, t } from "./common.ts";
 import type { ApiErrorBody, DateCount as DayCount, HourCount, LinkStats as Stats, NameCount, RecentVisit as Visit, StatsAnswer } from "../../src/api/types.ts";
 import { displayUrl } from "./display-url.ts";
+import { iconElement } from "./icons.ts";
 import { watchLive } from "./stats-live.ts";
 
 type StatsResponse = { success: true; data: StatsAnswer } | ApiErrorBody;
@@ -119,8 +120,21 @@ function addCounts(clicks: number, humans: number): void {
   showTotals(shown.totals);
 }
 
-function render(link: { originalUrl: string; createdAt: string }, s: Stats, hourly: { all: HourCount[]; humans: HourCount[] } | null): void {
-  byId("original-url").textContent = displayUrl(link.originalUrl);
+/** The destination; a password-protected link's is not sent to who may not see it: a notice stands in (README: Security). */
+function showDestination(link: StatsAnswer["link"]): void {
+  const dd = byId("original-url");
+  if (link.passwordProtected && link.originalUrl === "") {
+    const note = document.createElement("span");
+    note.className = "protected-note";
+    const text = document.createElement("span");
+    text.textContent = t("stats_protected");
+    note.append(iconElement("lock"), text);
+    dd.replaceChildren(note);
+  } else dd.textContent = displayUrl(link.originalUrl);
+}
+
+function render(link: StatsAnswer["link"], s: Stats, hourly: { all: HourCount[]; humans: HourCount[] } | null): void {
+  showDestination(link);
   const created = byId("created-at");
   created.textContent = createdFormat.format(new Date(link.createdAt));
   created.title = link.createdAt;

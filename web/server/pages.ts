@@ -137,13 +137,22 @@ function breakdownCard(lang: Language, key: string, title: MessageKey, routed?: 
 </section>`;
 }
 
+/** What stands in for a password-protected link's destination (stats.ts shows the same). */
+function protectedNote(lang: Language): string {
+  return `<span class="protected-note">${iconMarkup("lock")}<span>${t(lang, "stats_protected")}</span></span>`;
+}
+
 /** The pulsing "Live" mark, shown while a live stream is open; `extra`: more inside it. */
 function liveMark(lang: Language, id: string, extra: string): string {
   return `<p class="live" id="${id}" hidden><span class="live-dot" aria-hidden="true"></span><span class="live-label">${t(lang, "live")}</span>${extra}</p>`;
 }
 
-/** The stats page skeleton for an existing link; stats.ts fetches /api/stats and fills it. */
-export function renderStats(lang: Language, id: string, assets: PageAssets): string {
+/**
+ * The stats page skeleton for an existing link; stats.ts fetches /api/stats and fills it.
+ * `destinationHidden`: a link with a password, for someone who may not see where it leads (the
+ * notice stands in for the destination; README: Security).
+ */
+export function renderStats(lang: Language, id: string, assets: PageAssets, destinationHidden = false): string {
   const ranges = (["24h", "7d", "30d", "90d", "all", "custom"] as const)
     .map((r) => `<label class="seg"><input type="radio" name="range" value="${r}"${r === "30d" ? " checked" : ""}><span>${t(lang, `range_${r}`)}</span></label>`)
     .join("");
@@ -151,7 +160,7 @@ export function renderStats(lang: Language, id: string, assets: PageAssets): str
   const body = `<section class="link-head">
 <h1>${t(lang, "stats_title", { id })}</h1>
 <dl class="link-meta">
-<div class="meta-item meta-wide"><dt>${t(lang, "stats_original")}</dt><dd id="original-url" class="break">…</dd></div>
+<div class="meta-item meta-wide"><dt>${t(lang, "stats_original")}</dt><dd id="original-url" class="break">${destinationHidden ? protectedNote(lang) : "…"}</dd></div>
 <div class="meta-item"><dt>${t(lang, "stats_short")}</dt><dd class="copy-inline"><span id="short-url" class="break"></span><button type="button" class="btn btn-small" id="copy-short">${t(lang, "copy")}</button></dd></div>
 <div class="meta-item"><dt>${t(lang, "stats_created")}</dt><dd id="created-at">…</dd></div>
 </dl>

@@ -69,7 +69,7 @@ const ROUTES: Operation[] = [
   },
   {
     method: "get", path: "/api/stats", operationId: "readStats", auth: "optional",
-    summary: "Statistics of a link (public unless --stats-access key: then the owner key or an admin key)",
+    summary: "Statistics of a link (public unless --stats-access key: then the owner key or an admin key); a password-protected link's destination and variant URLs only for its owner and admins (README: Security)",
     parameters: [
       { name: "id", in: "query", required: true, description: "the link's id or alias", schema: t.String() },
       q("from", "first UTC day, YYYY-MM-DD"),
@@ -136,7 +136,7 @@ const ROUTES: Operation[] = [
   },
   {
     method: "get", path: "/api/stats/live", operationId: "liveStats", auth: "optional",
-    summary: "Server-Sent Events: with id, the link's visits as they are written (as its statistics' access); without, clicks of every link the key may see (README: Live view)",
+    summary: "Server-Sent Events: with id, the link's visits as they are written (as its statistics' access, variant URLs as its statistics show them); without, clicks of every link the key may see (README: Live view)",
     parameters: [q("id", "the link's id; leave out for every link (a key or session needed)")],
     responses: {
       200: { description: "text/event-stream: event ready, then visit (with id) or clicks (without), and heartbeat every 5 s", content: { "text/event-stream": text } },

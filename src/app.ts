@@ -10,6 +10,7 @@ import { Elysia } from "elysia";
 import type { Config } from "./config.ts";
 import type { Storage } from "./db/storage.ts";
 import type { Logger } from "./log.ts";
+import type { LastResort } from "./http/front-door.ts";
 import type { Blocklist } from "./links/blocklist.ts";
 import { looksLikeId } from "./links/alias.ts";
 import type { TrustedProxies } from "./visits/client-ip.ts";
@@ -74,6 +75,8 @@ export type AppDeps = Pick<Storage, "links" | "lister" | "stats" | "keys" | "ses
   trusted: TrustedProxies;
   limiter: RateLimiter;
   log: Logger;
+  /** the answer to an error no handler caught (src/http/front-door.ts) */
+  lastResort: LastResort;
   version: string;
   now: () => number;
 };
@@ -109,10 +112,11 @@ export function createApp(deps: AppDeps) {
         deps.log.error("request failed: storage unavailable", { path, cause: describeStorageFailure(error) });
         return apiError(503, "storage_unavailable", "the database cannot be reached right now; try again later");
       }
-      // Anything else reaching here is our bug, not the client's: log it and answer without details.
-      deps.log.error("request failed", { path, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+      // The client's body did not parse: its trouble, said to it, not logged as ours.
       if (code === "PARSE" || code === "VALIDATION") return apiError(400, "bad_request", "the request could not be read");
-      return apiError(500, "internal", "internal error");
+      // Anything else reaching here is our bug, not the client's: logged under a request id, and
+      // answered without details (README: Security, "Hostile requests").
+      return deps.lastResort(error, request);
     })
     .post("/api/create", ({ request, server }) => handleCreate(request, server, deps), { parse: "none" })
     .get("/api/stats", ({ request, server }) => handleStats(request, server, deps))

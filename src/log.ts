@@ -16,3 +16,8 @@ export function createLogger(format: LogFormat): Logger {
     error: (msg, fields) => console.error(line("error", msg, fields)),
   };
 }
+
+/** An error as a log field: its stack when it has one; anything thrown (even null) as text. */
+export function describeError(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}

@@ -5,7 +5,7 @@ import { createClickFactsSource } from "./http/click-facts.ts";
 import { createPasswordGuard } from "./http/link-password.ts";
 import { notFoundAnswer } from "./http/not-found.ts";
 import { parseArgs, helpText, ConfigError, type Config } from "./config.ts";
-import { createLogger, type Logger } from "./log.ts";
+import { createLogger, describeError, type Logger } from "./log.ts";
 import { VERSION, versionLine } from "./version.ts";
 import { openStorage } from "./db/open-storage.ts";
 import { describeLocation, type Storage } from "./db/storage.ts";
@@ -28,7 +28,7 @@ import { createRateLimiter } from "./http/rate-limit.ts";
 import { createApp } from "./app.ts";
 import { withClickDoor } from "./http/click-door.ts";
 import { routeTable } from "./http/route-table.ts";
-import { apiError } from "./http/responses.ts";
+import { createLastResort } from "./http/front-door.ts";
 import { runBackup } from "./db/sqlite/backup.ts";
 import { CLICK_THREAD_BUSY_TIMEOUT_MS } from "./http/write-retry.ts";
 import { createEventWants, wantsRefresher } from "./events/wants.ts";
@@ -196,6 +196,8 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
     trusted,
     limiter: createRateLimiter(config.createRateLimit),
     log,
+    // One for every surface: each failure it answers has its own request id (README: Security).
+    lastResort: createLastResort(log),
     version: VERSION,
     now: Date.now,
   };
@@ -207,7 +209,7 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
     const fetch = withClickDoor(app.fetch, routeTable(app.routes), { ...deps, ownHost: () => ownHost(config, server) });
     // development: false, so that Bun's error page (source lines, paths, a stack) is never served;
     // `error` answers whatever escapes the click door's own last resort (README: Security).
-    server = Bun.serve({ port: config.port, hostname: config.host, reusePort: false, development: false, fetch, error: (error) => lastResort(error, log) });
+    server = Bun.serve({ port: config.port, hostname: config.host, reusePort: false, development: false, fetch, error: (error) => deps.lastResort(error, null) });
   } catch (err) {
     console.error(`shortener: cannot listen on ${config.host}:${config.port}: ${err instanceof Error ? err.message : String(err)}`);
     await recorder.close();
@@ -217,8 +219,8 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
   }
   // After start-up an error that escapes every handler is logged, never fatal: one request must
   // not stop the service, nor lose the queued clicks with it (README: Security, "Hostile requests").
-  process.on("uncaughtException", (error) => log.error("uncaught error", { error: error.stack ?? error.message }));
-  process.on("unhandledRejection", (reason) => log.error("unhandled rejection", { error: reason instanceof Error ? (reason.stack ?? reason.message) : String(reason) }));
+  process.on("uncaughtException", (error) => log.error("uncaught error", { error: describeError(error) }));
+  process.on("unhandledRejection", (reason) => log.error("unhandled rejection", { error: describeError(reason) }));
   // Elysia handlers read the socket peer through the app's server (context.server → app.getServer()).
   app.server = server as unknown as typeof app.server;
   log.info(versionLine());
@@ -273,11 +275,6 @@ function ownHost(config: Config, server: { hostname?: string; port?: number } | 
   const name = server?.hostname ?? "localhost";
   const host = name === "0.0.0.0" || name === "::" || name === "" ? "localhost" : name.includes(":") ? `[${name}]` : name;
   return `${host}:${server?.port ?? config.port}`;
-}
-
-function lastResort(error: unknown, log: Logger): Response {
-  log.error("request failed", { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-  return apiError(500, "internal", "internal error");
 }
 
 /**

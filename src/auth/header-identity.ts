@@ -26,7 +26,8 @@ export type HeaderIdentity = SignInRules & {
   read(headers: Pick<Headers, "get">, peer: string): HeaderReading;
 };
 
-const NOBODY: HeaderReading = { ok: true, identity: null };
+/** No identity in the headers (none sent, or not from a peer that may say so). */
+export const NOBODY: HeaderReading = { ok: true, identity: null };
 
 // Where `tailscale serve` connects from: this machine's own loopback address (not all of 127/8,
 // which other local programs may bind to).

@@ -29,7 +29,11 @@ export type LiveStreamRequest = {
   guarded?: Guarded;
 };
 
-export type Guarded = { shown: ((visit: LiveVisit) => LiveVisit) | null };
+/**
+ * `decidedAt`: the hub's version() read before the link was, so that a change landing between that
+ * read and open() (while the asker was authenticated) ends the stream at once, as any later one would.
+ */
+export type Guarded = { shown: ((visit: LiveVisit) => LiveVisit) | null; decidedAt: number };
 
 export type LiveHub = {
   /** A stream's response, or why not: over a bound, or the service is stopping (closeAll). */
@@ -41,6 +45,8 @@ export type LiveHub = {
   streams(): number;
   /** A link changed (null: every link): its guarded streams end; their pages open them again. */
   changed(linkId: string | null): void;
+  /** How many changes the hub has been told of (Guarded.decidedAt). */
+  version(): number;
   closeAll(): void;
 };
 
@@ -93,6 +99,7 @@ export function createLiveHub(onWatchChange: (watch: { ids: string[]; all: boole
   let counts: ReturnType<typeof setInterval> | null = null;
   // Set by closeAll: a stream opened after it would hold the server's stop for good.
   let closed = false;
+  let changes = 0;
 
   const watched = () => ({ ids: [...byLink.keys()], all: allStreams > 0 });
 
@@ -176,6 +183,8 @@ export function createLiveHub(onWatchChange: (watch: { ids: string[]; all: boole
       }, HEARTBEAT_MS);
       if (allStreams > 0) counts ??= setInterval(sendCounts, COUNTS_EVERY_MS);
       onWatchChange(watched());
+      // Decided on a link that has changed since: the reader gets "ready" and the end, and asks again.
+      if (request.guarded !== undefined && request.guarded.decidedAt !== changes) end(stream);
       return new Response(body, {
         headers: { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache, no-store", "X-Accel-Buffering": "no", "X-Content-Type-Options": "nosniff" },
       });
@@ -201,7 +210,9 @@ export function createLiveHub(onWatchChange: (watch: { ids: string[]; all: boole
     },
     watched,
     streams: () => streams.size,
+    version: () => changes,
     changed(linkId) {
+      changes++;
       const of = linkId === null ? [...byLink.values()].flatMap((set) => [...set]) : [...(byLink.get(linkId) ?? [])];
       for (const s of of) if (s.guarded !== undefined) end(s);
     },

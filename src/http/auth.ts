@@ -12,7 +12,7 @@ import { CREDENTIAL_KEY_ID, CREDENTIAL_PRINCIPAL_NAME } from "../auth/credential
 import { hashSecret, looksLikeKey, type ApiKey, type KeyStore, type Scope } from "../auth/keys.ts";
 import { USER_SESSION_MAX_MS, type Session, type SessionStore } from "../auth/sessions.ts";
 import { adminOf, allowedIn, USER_TOUCH_INTERVAL_MS, type Identity, type SignInRules, type User, type UserRepository } from "../auth/users.ts";
-import type { HeaderIdentity, HeaderReading } from "../auth/header-identity.ts";
+import { NOBODY, type HeaderIdentity, type HeaderReading } from "../auth/header-identity.ts";
 import type { OwnerFilter } from "../links/list.ts";
 import type { Creator } from "../links/link.ts";
 import type { Logger } from "../log.ts";
@@ -88,7 +88,6 @@ export async function authenticate(request: Request, server: PeerServer, deps: A
   return { ok: true, principal, sessionEnded: false };
 }
 
-const NOBODY: HeaderReading = { ok: true, identity: null };
 // The refusals of a proxy's header, which a page answers with a page of its own (isHeaderRefusal).
 const headerRefusals = new WeakSet<Response>();
 // A proxy that sends a bad header sends it on every request: logged once a minute per header.

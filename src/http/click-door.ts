@@ -5,18 +5,20 @@
 // no request's error can escape (README: Security, "Hostile requests").
 
 import { isReserved, looksLikeId } from "../links/alias.ts";
-import type { Logger } from "../log.ts";
 import type { RequestMetrics } from "../metrics/requests.ts";
 import type { RouteTable } from "./route-table.ts";
 import { handleRedirect, type RedirectDeps } from "./redirect.ts";
 import type { PeerServer } from "./request-origin.ts";
-import { badRequest, createHostCheck, createLastResort, pathStart, targetPath } from "./front-door.ts";
+import { badRequest, createHostCheck, pathStart, targetPath, type LastResort } from "./front-door.ts";
 
 /** The link id of a GET/HEAD request's URL, or null when the request is for anything else. */
 export function clickId(method: string, url: string): string | null {
   if (method !== "GET" && method !== "HEAD") return null;
   const start = pathStart(url);
   if (start === -1) return null;
+  // A fragment is never part of a request target (RFC 9112 §3.2): such a request is the front
+  // door's to refuse, not a click whose Location would carry it.
+  if (url.includes("#", start)) return null;
   const query = url.indexOf("?", start);
   const id = url.slice(start + 1, query === -1 ? undefined : query);
   // Reserved words (api, health, stats, …) are pages, never links: let the app route them.
@@ -25,15 +27,15 @@ export function clickId(method: string, url: string): string | null {
 
 export type ClickDoorDeps = RedirectDeps & {
   requests: RequestMetrics;
-  log: Logger;
   /** the host a request without a Host header is taken to name (front-door.ts) */
   ownHost: () => string;
+  lastResort: LastResort;
 };
 
 /** A fetch handler: clicks answered here, the rest by `app`; each request counted for /metrics under its route's pattern. */
 export function withClickDoor(app: (request: Request) => Response | Promise<Response>, routes: Pick<RouteTable, "routeOf">, deps: ClickDoorDeps) {
   const checkHost = createHostCheck(deps.ownHost);
-  const lastResort = createLastResort(deps.log);
+  const lastResort = deps.lastResort;
   return (request: Request, server: PeerServer): Response | Promise<Response> => {
     const started = performance.now();
     try {

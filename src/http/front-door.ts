@@ -11,7 +11,7 @@
 // - the last resort: whatever a handler throws becomes a 500 JSON `internal` with a request id, the
 //   error is logged under that id, and the process goes on serving.
 
-import type { Logger } from "../log.ts";
+import { describeError, type Logger } from "../log.ts";
 import { apiError } from "./responses.ts";
 
 /** A host name or address literal, with an optional port (RFC 3986 authority, without userinfo). */
@@ -79,18 +79,25 @@ export function badRequest(message: string): Response {
   return apiError(400, "bad_request", message);
 }
 
-/** The last-resort answer to an error no handler caught: logged under a request id, never shown. */
-export function createLastResort(log: Logger): (error: unknown, request: Request) => Response {
+/** The answer to an error no handler caught (`request`: null when the HTTP server caught it). */
+export type LastResort = (error: unknown, request: Request | null) => Response;
+
+/**
+ * The last-resort answer to an error no handler caught: logged under a request id, never shown.
+ * One per process, for the click door, the app's error handler and the HTTP server's alike.
+ */
+export function createLastResort(log: Logger): LastResort {
   const boot = Math.floor(Math.random() * 0x10000).toString(16).padStart(4, "0");
   let count = 0;
   return (error, request) => {
     const requestId = `${boot}-${(++count).toString(36)}`;
-    const target = URL.parse(request.url);
+    const target = request === null ? null : URL.parse(request.url);
     log.error("request failed", {
       requestId,
-      method: request.method.slice(0, 16),
-      path: target === null ? "(unreadable)" : target.pathname.slice(0, 200),
-      error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      method: request === null ? null : request.method.slice(0, 16),
+      // The path only: a query may hold what a client would not want in a log.
+      path: target === null ? "(unknown)" : target.pathname.slice(0, 200),
+      error: describeError(error),
     });
     return apiError(500, "internal", `internal error; the service's log names it as request ${requestId}`, undefined, { "X-Request-Id": requestId });
   };

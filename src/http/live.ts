@@ -30,6 +30,7 @@ export async function handleLive(request: Request, server: PeerServer, deps: Liv
   const id = new URL(request.url).searchParams.get("id")?.trim() ?? null;
   const address = requestClient(server, request, deps.trusted);
   if (id === null || id === "") return openOverview(request, server, deps, address, id === "");
+  const decidedAt = deps.live.version();
   const link = looksLikeId(id) ? await deps.links.get(id) : null;
   const verdict = await mayReadStats(request, server, link, deps);
   if (verdict === "auth_required") return authRequired();
@@ -39,7 +40,7 @@ export async function handleLive(request: Request, server: PeerServer, deps: Liv
   // viewers of a link without a password are not asked who they are) sees what it allows now: a
   // change to it (a password set, a split edited) ends their stream, and the page opens it again.
   const label = verdict.destinations ? null : variantLabels(link);
-  const guarded = verdict.manages ? undefined : { shown: label === null ? null : (visit: LiveVisit) => visitWithoutDestination(visit, label) };
+  const guarded = verdict.manages ? undefined : { shown: label === null ? null : (visit: LiveVisit) => visitWithoutDestination(visit, label), decidedAt };
   return answer(deps.live.open({ address, linkId: link.id, ready: { id: link.id, totalClicks: link.totalClicks, humanClicks: link.humanClicks }, guarded }));
 }
 

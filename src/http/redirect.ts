@@ -6,6 +6,7 @@ import type { Admission, LinkStore } from "../links/store.ts";
 import { describeStorageFailure, isStorageFailure } from "../db/errors.ts";
 import { unavailablePage } from "./unavailable.ts";
 import { looksLikeId } from "../links/alias.ts";
+import { passwordHashWithinBounds } from "../links/password-hash.ts";
 import type { TrustedProxies } from "../visits/client-ip.ts";
 import type { ClickRecorder } from "../visits/recorder.ts";
 import { peerAddress, requestClient, type PeerServer } from "./request-origin.ts";
@@ -113,7 +114,11 @@ function answer(
   // protected link's only after its password, README: Security).
   if ("gone" in admitted) {
     if (admitted.fallback === undefined) return gonePage(admitted.gone, request.headers.get("accept-language"));
-    if (admitted.passwordHash !== undefined && !unlocked) return click ? unlock(admitted.passwordHash, request, id, server, deps, requestUrl, now) : passwordPage(request, 401, null);
+    if (admitted.passwordHash !== undefined && !unlocked) {
+      // Stopped links are rare: their hash is judged here, not when cached (router.ts does that for live ones).
+      if (!passwordHashWithinBounds(admitted.passwordHash)) return lockedAnswer(request, click && request.headers.has(PASSWORD_HEADER));
+      return click ? unlock(admitted.passwordHash, request, id, server, deps, requestUrl, now) : passwordPage(request, 401, null);
+    }
     return fallback(admitted.fallback, admitted.gone, request, id, server, deps, click, now);
   }
   // Rules, a split, a password or a redirect code of its own: decided by its route (router.ts).

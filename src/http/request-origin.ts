@@ -2,6 +2,7 @@
 
 import type { Config } from "../config.ts";
 import { clientAddress, type TrustedProxies } from "../visits/client-ip.ts";
+import { isAuthority } from "./front-door.ts";
 
 export type PeerServer = { requestIP(request: Request): { address: string } | null } | null | undefined;
 
@@ -19,13 +20,11 @@ export function requestClient(server: PeerServer, request: Request, trusted: Tru
   return trusted.empty ? peer : clientAddress(peer, request.headers, trusted);
 }
 
-const HOST_PATTERN = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
-
 /** `{base}` for URLs we hand out: --base-url, else scheme and Host of the request; null if Host is unusable. */
 export function publicBase(config: Pick<Config, "baseUrl">, server: PeerServer, request: Request, trusted: TrustedProxies): string | null {
   if (config.baseUrl) return config.baseUrl;
   const { proto, host } = addressedTo(server, request, trusted);
-  if (!host || !HOST_PATTERN.test(host)) return null;
+  if (!host || !isAuthority(host)) return null;
   return `${proto ?? "http"}://${host.toLowerCase()}`;
 }
 
@@ -48,7 +47,7 @@ export function addressedToUs(config: Pick<Config, "baseUrl">, server: PeerServe
   if (!config.baseUrl) return true;
   const { proto, host: given } = addressedTo(server, request, trusted);
   const host = given?.replace(/\.(?=(?::\d*)?$)/, ""); // the fully qualified form: "s.example.org.:443"
-  if (!host || !HOST_PATTERN.test(host) || !URL.canParse(`${proto ?? "http"}://${host}`)) return false;
+  if (!host || !isAuthority(host)) return false;
   const own = new URL(config.baseUrl);
   const asked = new URL(`${proto ?? "http"}://${host}`);
   const name = asked.hostname;

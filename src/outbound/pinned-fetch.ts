@@ -30,6 +30,14 @@ export async function pinnedFetch(target: string | URL, request: PinnedRequest, 
     ...(request.body === undefined ? {} : { body: request.body }),
     redirect: request.redirect,
     signal: AbortSignal.timeout(request.timeoutMs),
-    ...(byName ? { tls: { serverName: name, checkServerIdentity: (_: string, cert: Parameters<typeof checkServerIdentity>[1]) => checkServerIdentity(name, cert) } } : {}),
+    ...(byName ? { tls: checkedAs(name) } : {}),
   });
+}
+
+/**
+ * TLS options for a connection made to an address in place of `name`: SNI and the certificate's
+ * check still by the name (for pinnedFetch, and database clients given the checked address).
+ */
+export function checkedAs(name: string) {
+  return { serverName: name, checkServerIdentity: (_: string, cert: Parameters<typeof checkServerIdentity>[1]) => checkServerIdentity(name, cert) };
 }

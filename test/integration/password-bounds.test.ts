@@ -80,7 +80,9 @@ describe("an import takes a hash only within the bounds", () => {
 
 describe("a stored hash outside the bounds: reported at start, locked until a new password", () => {
   beforeAll(async () => {
-    for (const id of ["lk-bomb", "lk-slow", "lk-p5", "lk-fine"]) await protectedLink(id);
+    for (const id of ["lk-bomb", "lk-slow", "lk-p5", "lk-fine", "lk-gone"]) await protectedLink(id);
+    // Stopped, with a fallback: where a visitor goes once the link's password is given.
+    expect((await api(server.url, key, "PATCH", "/api/links/lk-gone", { disabled: true, fallbackUrl: "https://fallback.example/" })).status).toBe(200);
     // As an older version would have stored them: written with the engine's own client, the service stopped.
     await server.stop();
     const db = await openStored(server, { write: true });
@@ -89,6 +91,7 @@ describe("a stored hash outside the bounds: reported at start, locked until a ne
     // verify would open them, so a refused right password shows that none ran.
     await db.run("UPDATE links SET password_hash = ? WHERE id = ?", argon2id(PASSWORD, { m: 1024, t: 5, p: 1 }), "lk-slow");
     await db.run("UPDATE links SET password_hash = ? WHERE id = ?", argon2id(PASSWORD, { m: 64, t: 1, p: 5 }), "lk-p5");
+    await db.run("UPDATE links SET password_hash = ? WHERE id = ?", argon2id(PASSWORD, { m: 1024, t: 5, p: 1 }), "lk-gone");
     await db.close();
     server = await startServer({ args: ["--trust-proxy", "127.0.0.1"], dir: server.dir });
   }, 30_000);
@@ -96,7 +99,7 @@ describe("a stored hash outside the bounds: reported at start, locked until a ne
   test("the start-up log names the locked links, once, and says the owner must set a new password", () => {
     const lines = server.output().split("\n").filter((l) => l.includes("locked"));
     expect(lines).toHaveLength(1);
-    for (const id of ["lk-bomb", "lk-slow", "lk-p5"]) expect(lines[0]).toContain(id);
+    for (const id of ["lk-bomb", "lk-slow", "lk-p5", "lk-gone"]) expect(lines[0]).toContain(id);
     expect(lines[0]).not.toContain("lk-fine");
     expect(lines[0]).toContain("new password");
   }, 30_000);
@@ -150,5 +153,16 @@ describe("a stored hash outside the bounds: reported at start, locked until a ne
     expect((await api(server.url, key, "PATCH", "/api/links/lk-p5", { password: null })).status).toBe(200);
     expect((await get("lk-p5")).headers.get("location")).toBe("https://secret.example/lk-p5");
     expect(await totalClicks("lk-slow")).toBe(1);
+  }, 30_000);
+
+  test("a stopped link with a fallback is locked too: the right password opens neither it nor its fallback", async () => {
+    const res = await get("lk-gone", { "x-link-password": PASSWORD });
+    expect(res.status).toBe(423);
+    expect(await res.json()).toMatchObject({ code: "password_locked" });
+    for (const method of ["GET", "HEAD"]) {
+      const page = await get("lk-gone", {}, method);
+      expect(page.status).toBe(423);
+      expect(page.headers.get("location")).toBeNull();
+    }
   }, 30_000);
 });

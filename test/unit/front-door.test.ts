@@ -3,10 +3,9 @@
 // a 500 with a request id. The real server's side is test/hardening/host.test.ts.
 
 import { describe, expect, test } from "bun:test";
-import { isAuthority, targetPath } from "../../src/http/front-door.ts";
+import { createLastResort, isAuthority, targetPath } from "../../src/http/front-door.ts";
 import { withClickDoor } from "../../src/http/click-door.ts";
 import { createRequestMetrics } from "../../src/metrics/requests.ts";
-import type { RedirectDeps } from "../../src/http/redirect.ts";
 
 describe("isAuthority", () => {
   test.each([
@@ -39,7 +38,7 @@ describe("the click door's last resort", () => {
   const logged: string[] = [];
   const log = { info: () => {}, error: (msg: string, fields?: Record<string, unknown>) => void logged.push(`${msg} ${JSON.stringify(fields)}`) };
   const requests = createRequestMetrics();
-  const deps = { requests, log, ownHost: () => "localhost:1" } as unknown as RedirectDeps & { requests: typeof requests; log: typeof log; ownHost: () => string };
+  const deps = { requests, log, ownHost: () => "localhost:1", lastResort: createLastResort(log) } as unknown as Parameters<typeof withClickDoor>[2];
   const door = (app: (r: Request) => Response | Promise<Response>) => withClickDoor(app, { routeOf: () => "/api/x" }, deps);
   const request = () => new Request("http://x/api/x", { headers: { Host: "x" } });
 
@@ -74,5 +73,27 @@ describe("the click door's last resort", () => {
     expect(response.status).toBe(400);
     expect((await response.json()).code).toBe("bad_request");
     expect(asked).toBe(0);
+  });
+});
+
+describe("the app's own handlers share the last resort", () => {
+  test("a handler that fails on /api answers 500 internal with the request id the log names", async () => {
+    const { createApp } = await import("../../src/app.ts");
+    const logged: string[] = [];
+    const log = { info: () => {}, error: (msg: string, fields?: Record<string, unknown>) => void logged.push(`${msg} ${JSON.stringify(fields)}`) };
+    const failing = () => { throw new Error("a bug of ours at /work/src/links/store.ts:1"); };
+    const app = createApp({
+      version: "0.0.0", log, lastResort: createLastResort(log), now: Date.now,
+      config: { statsAccess: "public", baseUrl: null }, links: { get: failing },
+    } as unknown as Parameters<typeof createApp>[0]);
+    const response = await app.handle(new Request("http://x/api/stats?id=abcd", { headers: { Host: "x" } }));
+    expect(response.status).toBe(500);
+    const id = response.headers.get("x-request-id")!;
+    expect(id).toMatch(/^[0-9a-f]{4}-[0-9a-z]+$/);
+    const text = await response.text();
+    expect(text).toContain(id);
+    expect(text).not.toContain("store.ts");
+    expect(logged.join("\n")).toContain(id);
+    expect(logged.join("\n")).toContain("/api/stats");
   });
 });

@@ -4,7 +4,7 @@
 // for the lookup (reach.ts), 15 s for the connection.
 
 import { SQL } from "bun";
-import { checkServerIdentity } from "node:tls";
+import { checkedAs } from "../../outbound/pinned-fetch.ts";
 import { OutboundRefused, reachableAddress, writtenHostRefusal, type OutboundPolicy, type Resolve } from "../../outbound/reach.ts";
 import { SourceError } from "../source.ts";
 
@@ -46,7 +46,7 @@ export function yourlsClientOptions(url: URL, address: string, password: string 
     adapter: "mysql",
     hostname: address,
     ...(password === null ? {} : { password }),
-    ...(verifiesName && address !== name ? { tls: { serverName: name, checkServerIdentity: (_: string, cert: Parameters<typeof checkServerIdentity>[1]) => checkServerIdentity(name, cert) } } : {}),
+    ...(verifiesName && address !== name ? { tls: checkedAs(name) } : {}),
     max: 1,
     idleTimeout: 30,
     connectionTimeout: CONNECT_TIMEOUT_S,

@@ -3,7 +3,7 @@
 // vouches for the user. The plain user's dashboard shows only their links; the admin's shows who
 // owns each link and filters by owner; the proxy's user has no sign-out of ours.
 
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { startServer, type RunningServer } from "../support/server.ts";
 import { api, makeKey } from "../support/admin.ts";
@@ -13,6 +13,10 @@ import { guardedPage, launchBrowser, screenshot, seriousViolations } from "./bro
 import { settled, shownIds } from "./dashboard-support.ts";
 import en from "../../web/i18n/en.json";
 import de from "../../web/i18n/de.json";
+
+// A sign-in through the provider's own pages takes several seconds of Chromium on a shared 2-core
+// machine (up to 13 s measured): 5 s, bun's default, failed them all there, on old code and new.
+setDefaultTimeout(60_000);
 
 let browser: Browser;
 beforeAll(async () => {

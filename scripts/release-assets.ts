@@ -67,7 +67,7 @@ if (keyFile !== undefined) {
   } catch (err) {
     fail(err instanceof Error ? err.message : String(err));
   }
-  // A signature nobody can check is worse than none: it must pass the README's own check against
+  // A signature nobody can check is worse than none: it must pass docs/install.md's own check against
   // the public half the repository publishes.
   const allowed = values["allowed-signers"] ?? join(root, ALLOWED_SIGNERS);
   if (!existsSync(allowed)) fail(`${allowed} is missing: commit the key's public half first (docs/releasing.md)`);

@@ -60,12 +60,12 @@ export type AppDeps = Pick<Storage, "links" | "lister" | "stats" | "keys" | "ses
   recorder: Pick<ClickRecorder, "record" | "stats" | "hurry">;
   /** the dashboard's imports from other shorteners, on a thread of their own */
   imports: ImportJobs;
-  /** webhooks and their delivery log; what they want; the delivery thread's poke (README: Webhooks) */
+  /** webhooks and their delivery log; what they want; the delivery thread's poke (docs/webhooks.md: Webhooks) */
   events: EventStore;
   /** Webhooks were changed here: the events they want are read again (and written from the next change on). */
   webhooksChanged: () => Promise<void>;
   pokeDelivery: () => void;
-  /** the live view's streams (README: Live view) */
+  /** the live view's streams (docs/webhooks.md: Live view) */
   live: LiveHub;
   /** what redirect rules read about a click, and the guard on link passwords */
   clickFacts: ClickFactsSource;
@@ -88,7 +88,7 @@ export function createApp(deps: AppDeps) {
   let routeList: () => readonly { method: string; path: string }[] = () => [];
   let routes: RouteTable | null = null;
   // The management API and /metrics answer only a request sent to this service by name (with
-  // --base-url): a page whose own DNS name points here (DNS rebinding) gets 421 (README: Security).
+  // --base-url): a page whose own DNS name points here (DNS rebinding) gets 421 (docs/security.md: Security).
   const ours = (request: Request, server: PeerServer, answer: () => Promise<Response>) =>
     addressedToUs(deps.config, server, request, deps.trusted) ? answer() : misdirected();
   // standardHostname off: the router cuts the path at the first "/" after "http://", as the front
@@ -115,7 +115,7 @@ export function createApp(deps: AppDeps) {
       // The client's body did not parse: its trouble, said to it, not logged as ours.
       if (code === "PARSE" || code === "VALIDATION") return apiError(400, "bad_request", "the request could not be read");
       // Anything else reaching here is our bug, not the client's: logged under a request id, and
-      // answered without details (README: Security, "Hostile requests").
+      // answered without details (docs/security.md: Security, "Hostile requests").
       return deps.lastResort(error, request);
     })
     .post("/api/create", ({ request, server }) => handleCreate(request, server, deps), { parse: "none" })
@@ -124,14 +124,14 @@ export function createApp(deps: AppDeps) {
     .get("/api/stats/live", ({ request, server }) =>
       new URL(request.url).searchParams.has("id") ? handleLive(request, server, deps) : ours(request, server, () => handleLive(request, server, deps)),
     )
-    // Management (README: Managing links): every route needs a key.
+    // Management (docs/managing-links.md: Managing links): every route needs a key.
     .get("/api/links", ({ request, server }) => ours(request, server, () => handleListLinks(request, server, deps)))
     .get("/api/links/export", ({ request, server }) => ours(request, server, () => handleExport(request, server, deps)))
     .post("/api/links/import", ({ request, server }) => ours(request, server, () => handleImport(request, server, deps)), { parse: "none" })
-    // Imports from another shortener (README: Moving from another shortener): admins only.
+    // Imports from another shortener (docs/importing.md: Moving from another shortener): admins only.
     .post("/api/imports", ({ request, server }) => ours(request, server, () => handleStartImport(request, server, deps)), { parse: "none" })
     .get("/api/imports/:id", ({ request, params, server }) => ours(request, server, () => handleImportJob(request, params.id ?? "", server, deps)))
-    // Webhooks (README: Webhooks): admins only.
+    // Webhooks (docs/webhooks.md: Webhooks): admins only.
     .post("/api/webhooks", ({ request, server }) => ours(request, server, () => handleCreateWebhook(request, server, deps)), { parse: "none" })
     .get("/api/webhooks", ({ request, server }) => ours(request, server, () => handleListWebhooks(request, server, deps)))
     .get("/api/webhooks/:id", ({ request, params, server }) => ours(request, server, () => handleGetWebhook(request, params.id ?? "", server, deps)))
@@ -149,7 +149,7 @@ export function createApp(deps: AppDeps) {
     .get("/api/session", ({ request, server }) => ours(request, server, () => handleWhoAmI(request, server, deps)))
     .post("/api/session", ({ request, server }) => ours(request, server, () => handleSignIn(request, server, deps)), { parse: "none" })
     .delete("/api/session", ({ request, server }) => ours(request, server, () => handleSignOut(request, server, deps)), { parse: "none" })
-    // Sign-in through the OpenID provider (README: Signing in): out to it, and back.
+    // Sign-in through the OpenID provider (docs/sign-in.md: Signing in): out to it, and back.
     .get("/api/session/oidc", ({ request, server }) => ours(request, server, () => handleOidcStart(request, server, deps)))
     .get(OIDC_CALLBACK_PATH, ({ request, server }) => ours(request, server, () => handleOidcCallback(request, server, deps)))
     .all("/api/*", ({ request }) => {

@@ -27,22 +27,22 @@ export type Config = Readonly<{
   createRateLimit: number;
   createAccess: Access;
   statsAccess: Access;
-  /** Destinations refused and blocked (README: Blocklist); null = none. */
+  /** Destinations refused and blocked (docs/redirect-rules.md: Blocklist); null = none. */
   blocklist: string | null;
   /** Who may read /metrics without an admin key: IPs/CIDRs, loopback, private; "off" = nobody. */
   metricsAllow: string;
-  /** Destinations on localhost, loopback, unspecified and link-local addresses accepted (README: Security). */
+  /** Destinations on localhost, loopback, unspecified and link-local addresses accepted (docs/security.md: Security). */
   allowLoopbackDestinations: boolean;
-  /** Webhooks may post to loopback, private and link-local addresses (README: Webhooks). */
+  /** Webhooks may post to loopback, private and link-local addresses (docs/webhooks.md: Webhooks). */
   webhookAllowPrivate: boolean;
-  /** The dashboard's import may connect to loopback, private, link-local and other special-purpose addresses (README: Moving from another shortener). */
+  /** The dashboard's import may connect to loopback, private, link-local and other special-purpose addresses (docs/importing.md: Moving from another shortener). */
   importAllowPrivate: boolean;
   /** Where `/` sends visitors instead of the public form; null = the form. */
   rootRedirect: string | null;
   /** Where an unknown (or not yet valid) short link sends visitors instead of the 404 page; null = the page. */
   notFoundRedirect: string | null;
   logFormat: LogFormat;
-  /** Sign-in through an OpenID provider (README: Signing in); the client secret is not here, main reads it. */
+  /** Sign-in through an OpenID provider (docs/sign-in.md: Signing in); the client secret is not here, main reads it. */
   oidc: Omit<OidcConfig, "clientSecret"> | null;
   /** The dashboard's key form is off: people sign in through the provider (keys still work as bearer keys). */
   oidcOnly: boolean;
@@ -94,7 +94,7 @@ export const FLAGS: readonly Flag[] = [
   { name: "version", value: false, help: "print the version and exit" },
   { name: "scope", value: true, help: "admin (every link) or create (creates links, sees only its own); default admin, or the user's own with --user", command: "key" },
   { name: "user", value: true, help: "with key create: the user the key acts as (their links); a name from `shortener user list`", command: "key" },
-  { name: "from", value: true, help: "import: the source, shlink, yourls, kutt, bitly or csv (README: Moving from another shortener)", command: "import" },
+  { name: "from", value: true, help: "import: the source, shlink, yourls, kutt, bitly or csv (docs/importing.md: Moving from another shortener)", command: "import" },
   { name: "url", value: true, help: "import from shlink or kutt: where it answers, e.g. https://s.example.org (bitly: its API, default https://api-ssl.bitly.com)", command: "import" },
   { name: "api-key-file", value: true, help: "import from shlink or kutt: a file holding its API key (or SHLINK_API_KEY, KUTT_API_KEY)", command: "import" },
   { name: "source-db", value: true, help: "import from yourls: its database, mysql://user@host:3306/yourls (read only; the password in YOURLS_DB_PASSWORD)", command: "import" },
@@ -374,7 +374,7 @@ export function helpText(version: string): string {
     "  shortener user admin USER      make USER an admin (with an admin group, their next sign-in decides again)",
     "  shortener user member USER     make USER a plain member",
     "  shortener import --from shlink|yourls|kutt|bitly|csv [--visits] [--dry-run] [--on-conflict fail|skip|rename]",
-    "                                 links, and with --visits their history, from another shortener (README: Moving from another shortener)",
+    "                                 links, and with --visits their history, from another shortener (docs/importing.md: Moving from another shortener)",
     "  shortener webhook add URL --events TYPE,… [--link ID] [--tag TAG]",
     "                                 post those events to URL, signed; prints the signing secret (only) on stdout, once",
     "  shortener webhook list         every webhook: events, filter, state, deliveries waiting, the last one",

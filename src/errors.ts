@@ -1,4 +1,4 @@
-// The API's error vocabulary: codes and the request fields they concern (README: Errors). Shared
+// The API's error vocabulary: codes and the request fields they concern (docs/api.md: Errors). Shared
 // by the HTTP surfaces, by the rules in src/links that decide which code a request earns, and by
 // the OpenAPI document, which lists them from here.
 

@@ -87,7 +87,7 @@ async function main(): Promise<number> {
 
 async function serve(config: Config, log: Logger, credentialHash: Uint8Array | null, databasePassword: string | null, oidcSecret: string | null): Promise<number> {
   const where = describeLocation(config.dbPath);
-  // What webhooks want (README: Webhooks): the delivery thread tells, and so does every change made here.
+  // What webhooks want (docs/webhooks.md: Webhooks): the delivery thread tells, and so does every change made here.
   const wants = createEventWants();
   let delivery: DeliveryThread | null = null;
   let storage: Storage;
@@ -113,7 +113,7 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
   // The live view: its streams tell the recorder (and, on PostgreSQL, the other instances) what they watch.
   let relay: LiveRelay | null = null;
   const live = createLiveHub((watch) => (relay !== null ? relay.watchHere(watch) : recorder?.watch(watch.ids, watch.all)));
-  // A changed link's streams of viewers who do not manage it are decided again (README: Security).
+  // A changed link's streams of viewers who do not manage it are decided again (docs/security.md: Security).
   storage.links.onChange((id) => live.changed(id === EVERY_LINK ? null : id));
   // After the migration above: the recorder thread opens the same database with its own connection.
   let recorder: ClickRecorder | undefined;
@@ -196,7 +196,7 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
     trusted,
     limiter: createRateLimiter(config.createRateLimit),
     log,
-    // One for every surface: each failure it answers has its own request id (README: Security).
+    // One for every surface: each failure it answers has its own request id (docs/security.md: Security).
     lastResort: createLastResort(log),
     version: VERSION,
     now: Date.now,
@@ -208,7 +208,7 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
     // reusePort off: a second instance on the same port must fail, not silently share it.
     const fetch = withClickDoor(app.fetch, routeTable(app.routes), { ...deps, ownHost: () => ownHost(config, server) });
     // development: false, so that Bun's error page (source lines, paths, a stack) is never served;
-    // `error` answers whatever escapes the click door's own last resort (README: Security).
+    // `error` answers whatever escapes the click door's own last resort (docs/security.md: Security).
     server = Bun.serve({ port: config.port, hostname: config.host, reusePort: false, development: false, fetch, error: (error) => deps.lastResort(error, null) });
   } catch (err) {
     console.error(`shortener: cannot listen on ${config.host}:${config.port}: ${err instanceof Error ? err.message : String(err)}`);
@@ -218,7 +218,7 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
     return 1;
   }
   // After start-up an error that escapes every handler is logged, never fatal: one request must
-  // not stop the service, nor lose the queued clicks with it (README: Security, "Hostile requests").
+  // not stop the service, nor lose the queued clicks with it (docs/security.md: Security, "Hostile requests").
   process.on("uncaughtException", (error) => log.error("uncaught error", { error: describeError(error) }));
   process.on("unhandledRejection", (reason) => log.error("unhandled rejection", { error: describeError(reason) }));
   // Elysia handlers read the socket peer through the app's server (context.server → app.getServer()).
@@ -233,7 +233,7 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
   log.info(
     recorder!.priority() === "low"
       ? "recorder thread at low CPU priority (SCHED_IDLE; normal while it falls behind or a create waits for it)"
-      : "recorder thread at normal CPU priority (lowering it needs CAP_SYS_NICE or LimitNICE=+0: README, How clicks are counted)",
+      : "recorder thread at normal CPU priority (lowering it needs CAP_SYS_NICE or LimitNICE=+0: docs/clicks.md: How clicks are counted)",
   );
   // Last: "listening on" is the readiness line that launchers and tests wait for, so every line
   // describing the start is already out when it appears.

@@ -1,4 +1,4 @@
-// What the events benchmark puts on a target (README: Webhooks, Live view): two webhooks wanting
+// What the events benchmark puts on a target (docs/webhooks.md: Webhooks, Live view): two webhooks wanting
 // every event type, one to a receiver here that answers at once and one to a port nobody listens
 // on (down: every delivery fails and waits for its retry), and live viewers reading the stats
 // streams of the links being clicked. Used by clicks-ab.ts --events NAME.

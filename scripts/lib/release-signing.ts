@@ -24,7 +24,7 @@ export function signSums(dir: string, keyFile: string): void {
   if (run.exitCode !== 0) throw new Error(`ssh-keygen -Y sign failed: ${run.stderr.toString().trim()}`);
 }
 
-/** What the README tells users to run, from the folder holding the downloads. */
+/** What docs/install.md tells users to run, from the folder holding the downloads. */
 export function verifyCommand(allowedSigners: string): string[] {
   return ["ssh-keygen", "-Y", "verify", "-f", allowedSigners, "-I", SIGNER_IDENTITY, "-n", SIGNING_NAMESPACE, "-s", SIGNATURE_FILE];
 }

@@ -31,7 +31,7 @@ const Tag = t.String({ pattern: "^[A-Za-z0-9_-]{1,30}$" });
 /** `{success: true, data}` around a response's payload. */
 const ok = <D extends TSchema>(data: D) => t.Object({ success: t.Literal(true), data }, closed);
 
-// Redirect rules (README: Redirect rules): the same shape in requests and answers.
+// Redirect rules (docs/redirect-rules.md: Redirect rules): the same shape in requests and answers.
 export const Variant = t.Object({ url: t.String(), weight: t.Integer({ minimum: 1, maximum: MAX_WEIGHT }) }, closed);
 const Variants = t.Array(Variant, { minItems: MIN_VARIANTS, maxItems: MAX_VARIANTS, description: "a split by integer weights; a visitor keeps their variant for the UTC day" });
 export const Condition = t.Union(
@@ -64,9 +64,9 @@ const errorFields = {
   field: t.Optional(oneOf(ERROR_FIELDS)),
   errors: t.Optional(t.Array(FieldProblem, { description: "every field problem of a 400, the first one also as error/code/field" })),
 };
-export const ApiError = t.Object(errorFields, { ...closed, description: "Every failure of /api (README: Errors)" });
+export const ApiError = t.Object(errorFields, { ...closed, description: "Every failure of /api (docs/api.md: Errors)" });
 
-// A create's fields (README: Create a short link): the spec's names in every body type; in JSON also
+// A create's fields (docs/api.md: Create a short link): the spec's names in every body type; in JSON also
 // the management API's camelCase names (src/links/field-names.ts), one spelling per field.
 const createFields = {
   url: t.String({ description: "absolute http(s) URL, at most 2,048 characters" }),
@@ -100,7 +100,7 @@ export const CreateJson = t.Object(
 export const Created = ok(t.Object({ shortUrl: t.String(), statsUrl: t.String(), warnings: Warnings }, closed));
 
 export const NameCount = t.Object(
-  { name: t.String(), count: Count, other: t.Optional(t.Literal(true, { description: "the entry named Other: the clicks of every value not listed (README: Statistics stay bounded)" })) },
+  { name: t.String(), count: Count, other: t.Optional(t.Literal(true, { description: "the entry named Other: the clicks of every value not listed (docs/api.md: Statistics element shapes)" })) },
   closed,
 );
 export const RecentVisit = t.Object(
@@ -111,7 +111,7 @@ export const RecentVisit = t.Object(
   },
   closed,
 );
-/** `unique`: visitors counted once per day (README: Unique visitors) */
+/** `unique`: visitors counted once per day (docs/clicks.md: Unique visitors) */
 export const DateCount = t.Object({ date: Day, count: Count, unique: Count }, closed);
 /** `hour`: the start of a UTC hour */
 export const HourCount = t.Object({ hour: t.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:00:00\\.000Z$" }), count: Count, unique: Count }, closed);
@@ -145,7 +145,7 @@ export const LinkStats = t.Object(
 const StatsLink = t.Object(
   {
     id: t.String(),
-    originalUrl: t.String({ description: "where the link leads; \"\" for a link with a password, unless its owner or an admin asks (README: Security)" }),
+    originalUrl: t.String({ description: "where the link leads; \"\" for a link with a password, unless its owner or an admin asks (docs/security.md: Security)" }),
     createdAt: Time,
     passwordProtected: t.Boolean({ description: "the link has a password: to anyone but its owner and admins, no destination and no variant URL is shown" }),
   },
@@ -249,7 +249,7 @@ export const ImportStopped = t.Object(
   { ...closed, description: "storage_unavailable part-way through an import: the outcome so far" },
 );
 
-/** POST /api/imports: an import from another shortener (README: Moving from another shortener). */
+/** POST /api/imports: an import from another shortener (docs/importing.md: Moving from another shortener). */
 export const ImportRequest = t.Object(
   {
     from: t.Union([t.Literal("shlink"), t.Literal("yourls"), t.Literal("kutt"), t.Literal("bitly"), t.Literal("csv")]),
@@ -285,7 +285,7 @@ export const ImportJob = ok(
   ),
 );
 
-// Webhooks (README: Webhooks).
+// Webhooks (docs/webhooks.md: Webhooks).
 const EventTypeSchema = oneOf(EVENT_TYPES);
 const DeliveryStateSchema = t.Union([t.Literal("pending"), t.Literal("delivered"), t.Literal("failed")]);
 export const WebhookFields = t.Object(

@@ -5,7 +5,7 @@
 // from loopback, where `tailscale serve` connects from), and from anyone else it is ignored, as if
 // it were not there, so a client cannot sign itself in by sending it.
 //
-// What the proxy says is read exactly (README: Auth proxy headers): its bytes are UTF-8, and a
+// What the proxy says is read exactly (docs/sign-in.md: Auth proxy headers): its bytes are UTF-8, and a
 // value that is not, that holds a control or invisible character, or a user or email header that
 // came twice, is refused rather than read as some other name (a garbled "JosÃ©", or the user
 // "root, mallory" that two Remote-User headers would make).

@@ -1,5 +1,5 @@
 // `shortener import --from SOURCE`: links and their history from another shortener into the
-// database --db names (README: Moving from another shortener). Exit 0 when done, 1 when refused or
+// database --db names (docs/importing.md: Moving from another shortener). Exit 0 when done, 1 when refused or
 // stopped (the report says what was imported), 2 for a usage error.
 
 import { openImports } from "../db/open-storage.ts";
@@ -23,7 +23,7 @@ export async function runImportCommand(config: Config, databasePassword: string 
   }
   let source;
   try {
-    // Run by the operator on the host: it reaches what the host reaches (README: Moving from another shortener).
+    // Run by the operator on the host: it reaches what the host reaches (docs/importing.md: Moving from another shortener).
     source = openSource(flags.from, flags, env, OPERATOR_REACH);
   } catch (err) {
     if (!(err instanceof SourceError)) throw err;

@@ -18,7 +18,7 @@ export async function runKeyCommand(dbPath: string, databasePassword: string | n
   if (action === "generate") {
     if (name !== undefined) return usage("key generate takes no name");
     io.out(generateKey());
-    io.err("shortener: a random secret, stored nowhere: put it in the file LoadCredential= names (README: Managing links)");
+    io.err("shortener: a random secret, stored nowhere: put it in the file LoadCredential= names (docs/managing-links.md: Managing links)");
     return 0;
   }
   if (action !== "create" && action !== "list" && action !== "revoke") return usage(action === undefined ? "key needs an action" : `unknown key action ${action}`);

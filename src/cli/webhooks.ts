@@ -1,4 +1,4 @@
-// `shortener webhook add|list|remove|enable`: webhooks from the command line (README: Webhooks),
+// `shortener webhook add|list|remove|enable`: webhooks from the command line (docs/webhooks.md: Webhooks),
 // against the same database as the service. A running service hears of a change within a second
 // (its delivery thread reads the webhooks every tick). The secret is printed once, on stdout alone.
 

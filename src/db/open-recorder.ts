@@ -8,7 +8,7 @@ import { openPostgresRecorder } from "./postgres/recorder.ts";
 import { createEventWants, type EventWants } from "../events/wants.ts";
 
 /**
- * `wants`: the event types a batch writes to the outbox with its visits (README: Webhooks).
+ * `wants`: the event types a batch writes to the outbox with its visits (docs/webhooks.md: Webhooks).
  * `now`: the clock that decides which days and hours of visitors are still kept (tests set it).
  */
 export async function openRecorderStorage(location: string, password: string | null, log: Logger, wants: EventWants = createEventWants(), now: () => number = Date.now): Promise<RecorderStorage> {

@@ -29,7 +29,7 @@ export type StorageOptions = {
   busyTimeoutMs: number;
   /** PostgreSQL: the password when the URL has none (the systemd credential db-password) */
   password: string | null;
-  /** The events links' changes write with them (README: Webhooks); none when absent. */
+  /** The events links' changes write with them (docs/webhooks.md: Webhooks); none when absent. */
   linkEvents?: LinkEvents;
 };
 

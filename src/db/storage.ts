@@ -49,7 +49,7 @@ export type EngineStorage = Database & {
   salts: SaltStore;
   /** What `shortener import` writes (links, visits and counts from another shortener, with how far it got). */
   imports: ImportTarget;
-  /** Webhooks and their delivery log (README: Webhooks). */
+  /** Webhooks and their delivery log (docs/webhooks.md: Webhooks). */
   events: EventStore;
   /** Relays the live view between instances (PostgreSQL). */
   relayLive?(publish: (batch: LiveBatch) => void, recorderWatch: (watch: { ids: string[]; all: boolean }) => void): Promise<LiveRelay>;

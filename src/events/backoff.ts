@@ -1,4 +1,4 @@
-// When a failed delivery is tried again (README: Webhooks, "Retries"): soon at first, so that a
+// When a failed delivery is tried again (docs/webhooks.md: Webhooks, "Delivery."): soon at first, so that a
 // receiver's restart costs seconds, then further apart, for 24 hours from the first attempt.
 
 /** After the 1st, 2nd, … failed attempt; the last gap repeats until the day is over. */

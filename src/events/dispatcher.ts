@@ -1,4 +1,4 @@
-// The delivery thread's work, one tick at a time (README: Webhooks): announce links that expired,
+// The delivery thread's work, one tick at a time (docs/webhooks.md: Webhooks): announce links that expired,
 // fan the outbox out to the webhooks, and send each webhook's next delivery. Sends to different
 // webhooks run side by side and one webhook has one send at a time (order per webhook): a
 // receiver that is slow or down holds up only its own queue. The clock and randomness come in
@@ -17,7 +17,7 @@ import { EXPIRY_MARK_EVERY_MS, type AttemptResult, type Claimed, type EventStore
 export const LEASE_MS = 30_000;
 /** link.clicks goes to one webhook at most once a second (clicks arriving meanwhile join the next). */
 export const CLICKS_EVERY_MS = 1_000;
-/** How long the delivery log keeps a delivery (README: Webhooks). */
+/** How long the delivery log keeps a delivery (docs/webhooks.md: Webhooks). */
 export const DELIVERY_LOG_MS = 7 * 24 * 3_600_000;
 const FAN_OUT_PAGE = 500;
 const PRUNE_EVERY_MS = 3_600_000;

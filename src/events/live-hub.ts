@@ -1,4 +1,4 @@
-// The live view's streams (README: Live view): Server-Sent Events to the stats page (one link's
+// The live view's streams (docs/webhooks.md: Live view): Server-Sent Events to the stats page (one link's
 // visits) and to the dashboard (clicks of every link its viewer may see, once a second). Bounded:
 // MAX_STREAMS_PER_ADDRESS and MAX_STREAMS in all; a reader that falls MAX_BUFFERED_BYTES behind is
 // dropped, never buffered without end. The recorder is told which links are watched, so that a

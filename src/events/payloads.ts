@@ -1,4 +1,4 @@
-// The events' data, as webhooks receive it (README: Webhooks, "What each event carries"). Built on
+// The events' data, as webhooks receive it (docs/webhooks.md: Webhooks, "A click carries"). Built on
 // the thread that makes the change, written to the outbox in its transaction.
 
 import type { Link } from "../links/link.ts";

@@ -1,4 +1,4 @@
-// The events' port (README: Webhooks): webhooks, their deliveries, the fan-out of the outbox and
+// The events' port (docs/webhooks.md: Webhooks): webhooks, their deliveries, the fan-out of the outbox and
 // the claims that let several instances share the sending. One adapter per engine
 // (src/db/<engine>/events.ts); the rules over it are in fan-out.ts, dispatcher.ts and webhooks.ts.
 

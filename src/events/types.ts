@@ -1,4 +1,4 @@
-// Events (README: Webhooks): what the service tells webhooks about, and the rows that carry it.
+// Events (docs/webhooks.md: Webhooks): what the service tells webhooks about, and the rows that carry it.
 
 export const EVENT_TYPES = ["link.created", "link.updated", "link.deleted", "link.gone", "link.clicks", "link.milestone"] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -1,4 +1,4 @@
-// Where a webhook may post (README: Webhooks, "Where webhooks may post"): the same URL rules as a
+// Where a webhook may post (docs/webhooks.md: Webhooks, "Where webhooks may post"): the same URL rules as a
 // link's destination, and, unless --webhook-allow-private, no special-purpose address (loopback,
 // private, link-local, documentation, reserved...: src/outbound/special-addresses.ts) written in
 // the URL, nor a name of the local network. A name is judged again by what it resolves to when
@@ -24,6 +24,6 @@ export function checkWebhookUrl(raw: unknown, rules: WebhookUrlRules): { ok: tru
   if (rules.isBlocked(checked.url)) return { ok: false, code: "url_blocked", error: URL_MESSAGES.url_blocked };
   const host = new URL(checked.url).hostname;
   const refusal = writtenHostRefusal(host, webhookReach(rules.allowPrivate)) ?? (!rules.allowPrivate && LOCAL_NAME.test(host) ? `${host} is a name of the local network; reached only with --webhook-allow-private` : null);
-  if (refusal !== null) return { ok: false, code: "url_private", error: `the webhook's URL is not a public address: ${refusal} (README: Webhooks)` };
+  if (refusal !== null) return { ok: false, code: "url_private", error: `the webhook's URL is not a public address: ${refusal} (docs/webhooks.md: Webhooks)` };
   return checked;
 }

@@ -94,7 +94,7 @@ const headerRefusals = new WeakSet<Response>();
 const headerRefusalLogged = oncePerMinute();
 
 /**
- * A trusted proxy's identity header that cannot be read exactly (README: Auth proxy headers): 400,
+ * A trusted proxy's identity header that cannot be read exactly (docs/sign-in.md: Auth proxy headers): 400,
  * before any user is looked up or created. It is the proxy's mistake or a client's forgery the
  * proxy let through, never a reason to go on as nobody or as somebody else.
  */
@@ -251,7 +251,7 @@ export function maySee(principal: Principal, link: Pick<Link, "ownerKeyId" | "ow
 /**
  * Whether the asker (null: anonymous) may see where a link leads: its URL and its rules', variants'
  * and fallback's. A link with a password keeps them from anyone but those who may see it (its
- * owner, admins): the password protects where it leads (README: Security). Any other link's are as
+ * owner, admins): the password protects where it leads (docs/security.md: Security). Any other link's are as
  * open as its statistics. The one rule for every surface that shows a link to more than its owner.
  */
 export function maySeeDestinations(principal: Principal | null, link: Pick<Link, "ownerKeyId" | "ownerUserId" | "passwordHash">): boolean {

@@ -2,7 +2,7 @@
 // straight to the redirect handler; everything else is handed to the Elysia app. Elysia's per-request
 // context costs about as much as the redirect itself (measured: 33k vs 31k redirects/s, raw vs routed).
 // Every request first passes the Host check and, if not a click, the path check of front-door.ts;
-// no request's error can escape (README: Security, "Hostile requests").
+// no request's error can escape (docs/security.md: Security, "Hostile requests").
 
 import { isReserved, looksLikeId } from "../links/alias.ts";
 import type { RequestMetrics } from "../metrics/requests.ts";

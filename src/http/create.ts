@@ -30,7 +30,7 @@ const KINDS: Record<CreateField, FieldKind> = {
   url: "text", custom_url: "text", expires_at: "text", max_clicks: "count", tags: "list",
   rules: "json", variants: "json", password: "text", redirect_type: "count", valid_from: "text", fallback_url: "text", crawlable: "flag",
 };
-/** Every field under both its names; which names a body may use is createNames's rule (README: Create a short link). */
+/** Every field under both its names; which names a body may use is createNames's rule (docs/api.md: Create a short link). */
 export const CREATE_FIELDS: Record<string, FieldKind> = Object.fromEntries(
   (Object.keys(KINDS) as CreateField[]).flatMap((f) => [[f, KINDS[f]], [CREATE_SPELLINGS[f], KINDS[f]]]),
 );

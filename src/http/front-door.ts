@@ -1,5 +1,5 @@
 // The front door: what every request passes before any handler, the click door's included
-// (README: Security, "Hostile requests"). It decides three things once per request:
+// (docs/security.md: Security, "Hostile requests"). It decides three things once per request:
 // - the Host names an authority, or the request gets 400 `bad_request` before anything else runs.
 //   Bun builds request.url from the Host; with an unusable one (empty, blank, spaces, a bad port,
 //   unbalanced brackets, a path or query character) request.url is a bare path or a URL that

@@ -1,4 +1,4 @@
-// The Link element of the management API (README: Managing links), in one place.
+// The Link element of the management API (docs/managing-links.md: Managing links), in one place.
 
 import type { Language } from "../lang.ts";
 import { statusNow, type Link } from "../links/link.ts";

@@ -1,4 +1,4 @@
-// A password-protected link (README: Redirect rules): a visitor gets a small page in their language
+// A password-protected link (docs/redirect-rules.md: Redirect rules): a visitor gets a small page in their language
 // with one field, posted back to the short link; a script sends the password in X-Link-Password.
 // Checked against the argon2id hash (Bun.password, on its worker threads: the event loop goes on
 // answering clicks meanwhile), one guess per client address at a time through the process's

@@ -1,6 +1,6 @@
-// GET /api/stats/live (README: Live view): a link's visits as they are written, by Server-Sent
+// GET /api/stats/live (docs/webhooks.md: Live view): a link's visits as they are written, by Server-Sent
 // Events, under the same access rules as its statistics (a password-protected link's variant URLs
-// named by label to anyone but its owner and admins, README: Security); without an id, the clicks
+// named by label to anyone but its owner and admins, docs/security.md: Security); without an id, the clicks
 // of every link the asker may see (the dashboard's live counter), which needs a key or a session.
 
 import type { Link } from "../links/link.ts";

@@ -1,4 +1,4 @@
-// The password checks of this process, bounded (README: Security). One argon2id verify takes a
+// The password checks of this process, bounded (docs/security.md: Security). One argon2id verify takes a
 // link's hash's memory (64 MiB at most: src/links/password-hash.ts) and a tenth to a third of a
 // second of a core, on Bun's worker threads. Unbounded, guesses sent at once would all be hashed
 // together: memory without limit, and the ones behind waiting until Bun's idle timeout closed

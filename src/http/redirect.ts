@@ -111,7 +111,7 @@ function answer(
 ): Response | Promise<Response> {
   if (admitted === null) return deps.notFound();
   // Disabled, expired, blocked or deleted: 410 and not a click, or the owner's fallback URL (a
-  // protected link's only after its password, README: Security).
+  // protected link's only after its password, docs/security.md: Security).
   if ("gone" in admitted) {
     if (admitted.fallback === undefined) return gonePage(admitted.gone, request.headers.get("accept-language"));
     if (admitted.passwordHash !== undefined && !unlocked) {

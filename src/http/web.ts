@@ -12,7 +12,7 @@ import { notFoundPage } from "./not-found.ts";
 export type WebDeps = {
   /**
    * Whether the request may see this link's stats page: it exists, and it is public or theirs;
-   * "destination_hidden": a link with a password, and not theirs (README: Security);
+   * "destination_hidden": a link with a password, and not theirs (docs/security.md: Security);
    * "header_invalid": its proxy's identity header could not be read.
    */
   statsPage: (request: Request, server: PeerServer, id: string) => Promise<"ok" | "destination_hidden" | "not_found" | "private" | "header_invalid">;

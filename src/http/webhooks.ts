@@ -1,4 +1,4 @@
-// /api/webhooks (README: Webhooks): admins only, since a webhook hears about every link. The
+// /api/webhooks (docs/webhooks.md: Webhooks): admins only, since a webhook hears about every link. The
 // secret is answered once, by the create; never listed, never logged.
 
 import type { Config } from "../config.ts";

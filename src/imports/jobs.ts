@@ -35,7 +35,7 @@ const STOP_WAIT_MS = 10_000;
 
 const KEPT = 10;
 
-/** The policy the dashboard's imports connect under: special-purpose addresses only with --import-allow-private (README: Moving from another shortener). */
+/** The policy the dashboard's imports connect under: special-purpose addresses only with --import-allow-private (docs/importing.md: Moving from another shortener). */
 export function importReach(allowPrivate: boolean): OutboundPolicy {
   return { allowSpecial: allowPrivate, flag: "--import-allow-private" };
 }

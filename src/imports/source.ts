@@ -80,7 +80,7 @@ export type ImportSource = {
 
 /**
  * A failure of the source itself: unreachable, a refused key, a schema it does not know, a page
- * that failed; or `private`, an address the outbound policy refuses (README: Security, "Outbound
+ * that failed; or `private`, an address the outbound policy refuses (docs/security.md: Security, "Outbound
  * requests"). Its message never quotes what the source answered: the status, the host, the path.
  */
 export class SourceError extends Error {

@@ -26,7 +26,7 @@ export function visitConverter() {
       out.push({
         linkId, ts: v.ts, browser: client.browser, os: client.os, device: client.device, country: countryOf(v.country), referrer: referrerHost(v.referrer),
         utmSource: utm?.source ?? null, utmMedium: utm?.medium ?? null, utmCampaign: utm?.campaign ?? null, isBot: client.isBot,
-        // No visitor key: an imported visit is nobody's first (README: no unique visitors from imports).
+        // No visitor key: an imported visit is nobody's first (docs/importing.md: Moving from another shortener).
         visitor: null,
       });
     }

@@ -1,4 +1,4 @@
-// What a link does beyond sending every visitor to its URL (README: Redirect rules): its rules and
+// What a link does beyond sending every visitor to its URL (docs/redirect-rules.md: Redirect rules): its rules and
 // split, a password, the redirect code, when it starts to work, where it sends visitors once it no
 // longer does, and whether search engines may follow it. Read from a create's form fields
 // (snake_case), a JSON create, a PATCH (camelCase) or an import row, by one parser.

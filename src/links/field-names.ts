@@ -1,4 +1,4 @@
-// The names a request gives a link's fields (README: Create a short link). A create takes the spec's
+// The names a request gives a link's fields (docs/api.md: Create a short link). A create takes the spec's
 // snake_case names in every body type and, in JSON, the management API's camelCase ones too (PATCH's
 // and the list's), so a client can keep one spelling throughout. A name a request does not take is
 // refused, never ignored: an ignored misspelling of the expiry is a link that never expires.

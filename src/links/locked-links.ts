@@ -1,7 +1,7 @@
 // Links whose stored password hash is outside the bounds a verify may cost (password-hash.ts):
 // written by an older version that accepted any argon2id parameters, or put into the database by
 // hand. Their clicks answer locked (never verified) until the owner sets a new password or removes
-// it; the operator learns which links they are once, at start (README: Security).
+// it; the operator learns which links they are once, at start (docs/security.md: Security).
 
 import type { Logger } from "../log.ts";
 import type { LinkStore } from "./store.ts";
@@ -24,6 +24,6 @@ export async function reportLockedLinks(links: Pick<LinkStore, "passwordHashes">
   const named = ids.length > NAMED_AT_MOST ? `${ids.slice(0, NAMED_AT_MOST).join(", ")} and ${ids.length - NAMED_AT_MOST} more` : ids.join(", ");
   log.error(
     `${ids.length === 1 ? "a link is" : `${ids.length} links are`} locked: the stored password hash asks for more than this version verifies ` +
-      `(README: Security, password hashes); each answers 423 until its owner sets a new password (PATCH password) or removes it: ${named}`,
+      `(docs/security.md: Security, password hashes); each answers 423 until its owner sets a new password (PATCH password) or removes it: ${named}`,
   );
 }

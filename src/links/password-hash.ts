@@ -1,4 +1,4 @@
-// The one rule for a link's password hash (README: Security, "Password hashes"): an argon2id PHC
+// The one rule for a link's password hash (docs/security.md: Security, "Password hashes"): an argon2id PHC
 // string whose parameters stay close to what this build writes (Bun.password.hash with argon2id:
 // m=65536 KiB, t=2, p=1, a 32-byte salt and a 32-byte hash). Bun.password.verify does what a hash
 // asks, so a hash that asks for 2 GiB or 999 passes costs that on every guess, from anyone: such a

@@ -1,4 +1,4 @@
-// Redirect rules and A/B splits as an owner writes them (README: Redirect rules): an ordered list of
+// Redirect rules and A/B splits as an owner writes them (docs/redirect-rules.md: Redirect rules): an ordered list of
 // rules, each a few conditions and a destination (a URL, or variants split by weight), and
 // variants on the link itself for its default destination. Checked here once for create, PATCH and
 // import; every problem names the rule and condition (1-based, as the stats name rules).

@@ -1,4 +1,4 @@
-// The record a link is exported as and imported from (README: Managing links). Its first five
+// The record a link is exported as and imported from (docs/managing-links.md: Managing links). Its first five
 // columns are what an import reads, so an export can be imported elsewhere as it is.
 
 import { statusNow, type Link } from "./link.ts";

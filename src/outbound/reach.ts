@@ -1,4 +1,4 @@
-// Where an outbound request may go (README: Security, "Outbound requests"): a special-purpose
+// Where an outbound request may go (docs/security.md: Security, "Outbound requests"): a special-purpose
 // address (special-addresses.ts) only with the operator's leave, given by a flag of the feature
 // (--webhook-allow-private, --import-allow-private; the command-line importer has it always).
 // A written address is judged as soon as it is given; a name when it is resolved, each of its

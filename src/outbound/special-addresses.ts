@@ -1,5 +1,5 @@
 // The special-purpose addresses an outbound request (a webhook, the dashboard's import, any later
-// feature that reaches out) may not reach without the operator's leave (README: Security,
+// feature that reaches out) may not reach without the operator's leave (docs/security.md: Security,
 // "Outbound requests"): every range IANA's IPv4 and IPv6 Special-Purpose Address Registries mark
 // as not globally reachable (RFC 6890 and its updates), multicast, the deprecated site-local and
 // 6to4 relay ranges, and all IPv6 outside 2000::/3, the only part allocated for global unicast.

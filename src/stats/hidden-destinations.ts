@@ -1,5 +1,5 @@
 // A password-protected link's statistics as shown to someone who may not see where it leads
-// (src/http/auth.ts maySeeDestinations; README: Security): every count, no URL. Its clicks are
+// (src/http/auth.ts maySeeDestinations; docs/security.md: Security): every count, no URL. Its clicks are
 // counted per variant under the variant's URL, so that name is replaced by the variant's place in
 // the link as it is now: "variant 2" in the link's own split, "rule 3, variant 1" in a rule's. A URL
 // no longer in any split is REMOVED_VARIANT (never the URL). Rules are named by number already

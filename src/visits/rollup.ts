@@ -30,7 +30,7 @@ export const FIRST_IN_DAY = 1;
 export const FIRST_IN_HOUR = 2;
 /**
  * Visits an import brought count no unique visitors: the source's addresses are never read, and
- * the salts of their days are long gone (README: Moving from another shortener).
+ * the salts of their days are long gone (docs/importing.md: Moving from another shortener).
  */
 export const NO_FIRST_VISITS = (visits: number): FirstVisits => new Uint8Array(visits);
 /** How a batch came: clicks recorded here, or visits an import brought (marked, no unique visitors). */

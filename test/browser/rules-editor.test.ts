@@ -107,7 +107,7 @@ describe("rules editor", () => {
       { conditions: [{ type: "device", value: "mobile" }], url: B },
       { conditions: [{ type: "query", key: "v", value: "2" }], url: A },
     ]);
-    // The click's query is passed on to the destination (README), as for any link.
+    // The click's query is passed on to the destination (docs/redirect-rules.md), as for any link.
     expect(await follow("ruled?v=2", UA.firefoxLinux)).toBe(`${A}?v=2`);
     expect(await follow("ruled?v=2", UA.safariIphone)).toBe(`${B}?v=2`); // both hold: the first rule wins
     expect(await follow("ruled", UA.safariIphone)).toBe(B);

@@ -1,5 +1,5 @@
-// A password-protected link's stats page, opened by someone who is not its owner (#33, README:
-// Security) in a real browser: its counts, its variants named by place, a notice in every language
+// A password-protected link's stats page, opened by someone who is not its owner (#33, docs/security.md:
+// Security, "A protected link keeps its secrets") in a real browser: its counts, its variants named by place, a notice in every language
 // of the UI where the destination would be, and no URL of the link anywhere in the page.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Browser } from "playwright-core";

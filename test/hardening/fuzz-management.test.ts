@@ -90,7 +90,7 @@ test("random import bodies (CSV and JSON, any bytes): never 5xx", async () => {
 
 test("random Authorization headers on every route: 401 or 429, never a 5xx, never a success", async () => {
   // Control characters in a header value never reach the service: Bun's HTTP server answers a bare
-  // 400 itself (README, Security: "Answered by the HTTP server itself"), so they are left out.
+  // 400 itself (docs/security.md: Security, "Answered by the HTTP server itself"), so they are left out.
   const header = fc
     .oneof(junk, junk.map((s) => `Bearer ${s}`), fc.stringMatching(/^sk_[0-9A-Za-z]{32}$/).map((s) => `Bearer ${s}`), fc.constantFrom("Bearer", "bearer  ", "Basic dXNlcjpwYXNz", `Bearer ${key} extra`))
     .filter((h) => !/[\u0000-\u0008\u000a-\u001f\u007f]/.test(h));

@@ -79,7 +79,7 @@ function render(r: FuzzRequest): string {
 /**
  * The problem with an answer, or null: a 5xx, or anything of our insides shown. A request line
  * Bun's HTTP parser cannot read (a method with non-ASCII letters, `HTTP/1.10`) is refused by the
- * HTTP server before any code of ours runs, with a bodiless 505 (README: Security): not ours.
+ * HTTP server before any code of ours runs, with a bodiless 505 (docs/security.md: Security): not ours.
  */
 function problem(r: RawResponse): string | null {
   const parserRefusal = r.status === 505 && r.body === "" && r.headers["content-type"] === undefined;

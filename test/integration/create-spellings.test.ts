@@ -1,4 +1,4 @@
-// POST /api/create takes exactly the fields it documents (README: Create a short link), on either
+// POST /api/create takes exactly the fields it documents (docs/api.md: Create a short link), on either
 // engine: JSON under the spec's names or the management API's camelCase ones, forms under the
 // spec's only; an unknown name, a JSON spelling in a form, or both spellings of one field is a 400
 // that names it, and no link is made. An expiry in the past is refused whatever its spelling.

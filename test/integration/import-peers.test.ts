@@ -90,7 +90,7 @@ describe("Shlink", () => {
     await shlink?.close();
   });
 
-  test("a wrong key is refused by its status, never in Shlink's own words (README: Security, \"Outbound requests\"), and nothing is written", async () => {
+  test("a wrong key is refused by its status, never in Shlink's own words (docs/security.md: Security, \"Outbound requests\"), and nothing is written", async () => {
     const r = await importer("shlink", "--url", shlink.url, "--api-key-file", keyFile("wrong", "nope"));
     expect(r.code).toBe(1);
     expect(r.out).toMatch(/Shlink answered 401 to GET \/rest\/v3\/short-urls\?\S+ \(is the API key right\?\)/);

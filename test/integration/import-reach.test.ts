@@ -1,4 +1,4 @@
-// The dashboard's import under the outbound policy (README: Security, "Outbound requests"; finding
+// The dashboard's import under the outbound policy (docs/security.md: Security, "Outbound requests"; finding
 // 6 of #33): without --import-allow-private it refuses a written loopback or link-local address
 // when the import is posted, and a name that resolves to one (localhost, through /etc/hosts) when
 // the job runs, and never connects: the servers here, on 127.0.0.1, see nothing. With the flag it

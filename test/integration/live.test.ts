@@ -1,4 +1,4 @@
-// The live view (GET /api/stats/live, README: Live view) against the real service, on either
+// The live view (GET /api/stats/live, docs/webhooks.md: Live view) against the real service, on either
 // engine: a link's stream says `ready` with its totals, then each click's visit (as the stats'
 // recent visits list it, never the visitor's address) and heartbeats; the bound on streams per
 // address; the same access rules as the statistics under --stats-access key; the stream of every
@@ -307,7 +307,7 @@ describe.skipIf(!onPostgres)("two instances on one PostgreSQL", () => {
     expect(sum() - humans()).toBeGreaterThanOrEqual(1); // the bot's click: a click, not a human one
   }, 30_000);
 
-  test("a password set on A ends an anonymous viewer's stream on B (README: Security), to be opened again under the new rules", async () => {
+  test("a password set on A ends an anonymous viewer's stream on B (docs/security.md: Security), to be opened again under the new rules", async () => {
     await madeLink(a.url, admin, "locked-later");
     const stream = await liveStream(b.url, "?id=locked-later");
     expect(await stream.next("ready", 5_000)).not.toBeNull();

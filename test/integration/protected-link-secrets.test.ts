@@ -1,4 +1,4 @@
-// A password-protected link keeps its secrets (#33, README: Security) against the real service, on
+// A password-protected link keeps its secrets (#33, docs/security.md: Security) against the real service, on
 // either engine: with the default --stats-access public, anyone may read its counts, but only its
 // owner and admins see where it leads. The statistics, the stats page and the live view show no
 // destination, rule, variant or fallback URL to anyone else (an anonymous visitor, another member's

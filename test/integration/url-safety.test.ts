@@ -1,6 +1,6 @@
 // Destinations you can trust, against a real server (either engine): the cases of issue #21 as an
 // attacker tried them on 0d31444. The blocklist is the example file's open-redirect and raw-IP
-// entries, as the README suggests them.
+// entries, as docs/redirect-rules.md suggests them.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";

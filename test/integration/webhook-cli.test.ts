@@ -1,4 +1,4 @@
-// `shortener webhook add|list|remove|enable` (README: Webhooks): a webhook added from the command
+// `shortener webhook add|list|remove|enable` (docs/webhooks.md: Webhooks): a webhook added from the command
 // line while the service runs is heard by it (its delivery thread reads the webhooks each tick) and
 // delivered to a real receiver, signed with the secret the command printed once; usage errors exit
 // 2, refusals 1, and the secret is printed nowhere else.

@@ -1,6 +1,6 @@
 // Webhooks (#25) end to end: the real service posting to a real receiver on a loopback address
 // (test/support/webhook-receiver.ts, which checks every signature with the Standard Webhooks
-// project's own library). Every event type with the data the README documents, the link, tag and
+// project's own library). Every event type with the data docs/webhooks.md documents, the link, tag and
 // type filters, order per endpoint, a 410 that disables, retries (a 500, a 429 with Retry-After),
 // redelivery from the log, who may manage webhooks and where they may post, a kill -9 mid-delivery
 // that loses nothing, two PostgreSQL instances that share the sending without sending anything

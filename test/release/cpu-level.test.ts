@@ -1,4 +1,4 @@
-// Which x86-64 CPUs the linux-x64 release executable needs (README: Install). Measured, not taken
+// Which x86-64 CPUs the linux-x64 release executable needs (docs/install.md: Install). Measured, not taken
 // from Bun's notes: under qemu user emulation with a chosen CPU model, Nehalem (2008; x86-64-v2:
 // SSE4.2, POPCNT, no AVX) runs the service, and Core 2 (x86-64-v1, no SSE4.2) stops at once with
 // SIGILL. The README once said AVX2 (Haswell); this holds it to what is true.
@@ -56,7 +56,7 @@ else describe("linux-x64 release executable: x86-64-v2 (SSE4.2) is enough, v1 is
     service = undefined;
   }, SLOW);
 
-  test("Core 2 (x86-64-v1, no SSE4.2): stops at once with an illegal instruction, so the README's floor is v2", () => {
+  test("Core 2 (x86-64-v1, no SSE4.2): stops at once with an illegal instruction, so docs/install.md's floor is v2", () => {
     const r = underCpu("core2duo", ["--version"], folder);
     expect(r.out).not.toContain("shortener");
     expect(r.signal === "SIGILL" || r.code === SIGILL_EXIT).toBe(true);

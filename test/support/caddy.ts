@@ -1,7 +1,7 @@
 // A real Caddy (Debian's package) in front of the service, with `forward_auth` to a small auth
 // endpoint of the test's own, standing in for Authelia: it answers 200 with Remote-User,
 // Remote-Groups and Remote-Email for the user its cookie names, 401 otherwise. Caddy copies those
-// headers onto the request it proxies, exactly as the README's block for Authelia has it.
+// headers onto the request it proxies, exactly as docs/sign-in.md's block for Authelia has it.
 
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

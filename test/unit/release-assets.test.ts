@@ -1,5 +1,5 @@
-// scripts/release-assets.ts and the check the README gives users: a throwaway key signs a release
-// folder's SHA256SUMS, `ssh-keygen -Y verify` (the README's own command) accepts it, and refuses a
+// scripts/release-assets.ts and the check docs/install.md gives users: a throwaway key signs a release
+// folder's SHA256SUMS, `ssh-keygen -Y verify` (docs/install.md's own command) accepts it, and refuses a
 // changed list, another namespace's signature and another signer. Offline; ssh-keygen is Debian's.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -39,7 +39,7 @@ describe("release assets: SHA256SUMS and its signature", () => {
 
   const verify = (folder: string, list = readFileSync(join(folder, "SHA256SUMS"))) => run(verifyCommand(allowed), { cwd: folder, stdin: list });
 
-  test("every file of every folder, one list sha256sum -c accepts, and a signature the README's command accepts", () => {
+  test("every file of every folder, one list sha256sum -c accepts, and a signature docs/install.md's command accepts", () => {
     const out = join(dir, "upload");
     const r = assets(["--out", out, "--tag", `v${VERSION}`, "--sign-key", key, "--allowed-signers", allowed, join(dir, "bin"), join(dir, "deb")]);
     expect(r.err).toBe("");
@@ -106,11 +106,11 @@ describe("release assets: SHA256SUMS and its signature", () => {
     expect(twice.err).toContain("in two of the folders");
   });
 
-  test("the README's verify command is the one checked here", () => {
-    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  test("the verify command docs/install.md gives is the one checked here", () => {
+    const install = readFileSync(join(ROOT, "docs/install.md"), "utf8");
     const command = `${verifyCommand("allowed_signers").join(" ")} < SHA256SUMS`;
-    // A boolean, not toContain: a failure should print the command, not the whole README.
-    expect({ command, inReadme: readme.includes(command) }).toEqual({ command, inReadme: true });
+    // A boolean, not toContain: a failure should print the command, not the whole page.
+    expect({ command, inInstall: install.includes(command) }).toEqual({ command, inInstall: true });
   });
 });
 

@@ -120,7 +120,7 @@ function addCounts(clicks: number, humans: number): void {
   showTotals(shown.totals);
 }
 
-/** The destination; a password-protected link's is not sent to who may not see it: a notice stands in (README: Security). */
+/** The destination; a password-protected link's is not sent to who may not see it: a notice stands in (docs/security.md: Security). */
 function showDestination(link: StatsAnswer["link"]): void {
   const dd = byId("original-url");
   if (link.passwordProtected && link.originalUrl === "") {

@@ -150,7 +150,7 @@ function liveMark(lang: Language, id: string, extra: string): string {
 /**
  * The stats page skeleton for an existing link; stats.ts fetches /api/stats and fills it.
  * `destinationHidden`: a link with a password, for someone who may not see where it leads (the
- * notice stands in for the destination; README: Security).
+ * notice stands in for the destination; docs/security.md: Security).
  */
 export function renderStats(lang: Language, id: string, assets: PageAssets, destinationHidden = false): string {
   const ranges = (["24h", "7d", "30d", "90d", "all", "custom"] as const)
@@ -616,7 +616,7 @@ export function renderSignInFailed(lang: Language, reason: SignInFailure, assets
   return renderMessage(lang, "signin_failed_title", `signin_failed_${reason}`, assets, again);
 }
 
-/** A page whose request a proxy's identity header could not sign in (400; README: Auth proxy headers). */
+/** A page whose request a proxy's identity header could not sign in (400; docs/sign-in.md: Auth proxy headers). */
 export function renderHeaderRefused(lang: Language, assets: PageAssets): string {
   return renderMessage(lang, "signin_failed_title", "signin_failed_header_invalid", assets);
 }

@@ -23,7 +23,7 @@ const HEADER = `# Settings of the shortener service, read by its systemd unit (E
 # No quotes are needed around a value. The data is in /var/lib/shortener (systemd's StateDirectory,
 # a link to /var/lib/private/shortener): the service cannot write anywhere else.
 # Secrets do not belong here (this file is readable by everyone): the OIDC client secret and an
-# admin key are systemd credentials (README: Signing in, Managing links; systemctl edit shortener).
+# admin key are systemd credentials (docs/sign-in.md: Signing in, Managing links; systemctl edit shortener).
 `;
 
 /** Wraps a help text into "# " lines of at most width characters. */

@@ -1,4 +1,4 @@
-// The live view across instances (README: Live view): each instance writes the links its viewers
+// The live view across instances (docs/webhooks.md: Live view): each instance writes the links its viewers
 // watch to live_watches (renewed while they watch), reads every other instance's, and announces
 // the visits its recorder wrote of links watched elsewhere by NOTIFY; every instance LISTENs and
 // hands what others announced to its own streams. A NOTIFY carries at most 8,000 bytes: a batch

@@ -34,7 +34,7 @@ export async function writeBatchIn(tx: TransactionSQL, sql: Pg, received: Visit[
   const after = await addTotalsOfPresent(tx, sql, totals);
   const batch = after.size === totals.size ? all : all.filter((v) => after.has(v.linkId));
   if (batch.length > 0) await writeVisits(tx, sql, batch, kind, at);
-  // An import announces nothing: its history is not news (README: Webhooks).
+  // An import announces nothing: its history is not news (docs/webhooks.md: Webhooks).
   if (kind === "recorded" && wants.anyOfClicks()) await writeEventsIn(tx, sql, batchEvents(wants, batch, [...after.values()], at));
   return { gone: all.length - batch.length };
 }

@@ -9,7 +9,7 @@ import { engineOf } from "../storage.ts";
 /** VACUUM INTO reads one snapshot (WAL makes that safe beside a running writer) into a new file. */
 export function runBackup(dbPath: string, target: string | undefined, log: Logger): number {
   if (engineOf(dbPath) === "postgres") {
-    console.error("shortener: backup copies a SQLite file; back PostgreSQL up with pg_dump (README: Scaling out)");
+    console.error("shortener: backup copies a SQLite file; back PostgreSQL up with pg_dump (docs/postgresql.md: Scaling out)");
     return 2;
   }
   if (!target) {

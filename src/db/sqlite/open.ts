@@ -18,7 +18,7 @@ export function openDatabase(path: string): Database {
   // WAL: readers (stats) never block the visit writer, and the writer never blocks redirects' lookups.
   db.run("PRAGMA journal_mode = WAL");
   // NORMAL is durable across application crashes in WAL mode; only an OS crash or power cut can
-  // lose the last transactions, which the README states as the flush-window guarantee.
+  // lose the last transactions, which docs/clicks.md states as the flush-window guarantee.
   db.run("PRAGMA synchronous = NORMAL");
   db.run("PRAGMA foreign_keys = ON");
   // Deleted rows are overwritten with zeros, not merely unlinked: a day's visitor salt and keys are

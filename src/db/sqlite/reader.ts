@@ -1,7 +1,7 @@
 // SQLite's reads that can take milliseconds, on a thread of their own (src/reader-thread.ts): the
 // StatsSource, the LinkLister and the OverviewSource of the click thread are these, and answer
 // through promises. A read there costs the click thread a message each way; a long one no longer
-// holds it (README: How clicks are counted). PostgreSQL needs none of this: its reads are answered
+// holds it (docs/clicks.md: How clicks are counted). PostgreSQL needs none of this: its reads are answered
 // by the database server while the click thread goes on.
 
 import { threadEntry } from "../../util/thread-entry.ts";

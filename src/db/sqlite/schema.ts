@@ -228,7 +228,7 @@ const MIGRATIONS: readonly string[] = [
   DELETE FROM hourly_rollup WHERE link_id NOT IN (SELECT id FROM links);
   `,
 
-  // 7: links that think (README: Redirect rules): rules and a split as JSON, a password's hash, the
+  // 7: links that think (docs/redirect-rules.md: Redirect rules): rules and a split as JSON, a password's hash, the
   // redirect code, a start, a fallback and the robots.txt flag. NULL and the defaults are a plain
   // link, so every existing link stays what it was. Rules and fallbacks are counted as dimensions
   // ('rule', 'variant', 'fallback') of dimension_rollup: no new table of link data.
@@ -243,7 +243,7 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX links_crawlable ON links(id) WHERE crawlable = 1;
   `,
 
-  // 8: people sign in (README: Signing in). A user comes from an OpenID provider (source: the
+  // 8: people sign in (docs/sign-in.md: Signing in). A user comes from an OpenID provider (source: the
   // issuer, subject: its sub) or a trusted proxy (source 'header' or 'tailscale', subject: the
   // name it sends). A link belongs to the user who made it (by the browser, or by a key made for
   // them); a session belongs to a user or to the key pasted in, never both.
@@ -279,7 +279,7 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX sessions_by_user ON sessions(user_id) WHERE user_id IS NOT NULL;
   `,
 
-  // 9: links and visits brought over from another shortener (README: Moving from another
+  // 9: links and visits brought over from another shortener (docs/importing.md: Moving from another
   // shortener). What an import wrote is remembered, so that running it again changes nothing and an
   // interrupted one goes on where it stopped: the source's code of every link (import_links, gone
   // with the link), and how far its visits are (import_cursors). Imported visits are marked, in the
@@ -301,7 +301,7 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE visit_batches ADD COLUMN imported INTEGER NOT NULL DEFAULT 0;  -- 1: visits an import wrote
   ALTER TABLE daily_rollup ADD COLUMN imported INTEGER NOT NULL DEFAULT 0;   -- of total, the clicks imported
   `,
-  // 10: events (README: Webhooks). A change writes its event to the outbox (events) in its own
+  // 10: events (docs/webhooks.md: Webhooks). A change writes its event to the outbox (events) in its own
   // transaction; the delivery thread fans each event out to the webhooks that want it
   // (webhook_deliveries, kept 7 days as the delivery log) and moves its mark. Marks: "events", the
   // last event fanned out; "expiry", up to when expired links were announced.

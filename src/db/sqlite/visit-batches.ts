@@ -47,7 +47,7 @@ export function sqliteBatches(db: Database, seen: SeenVisitors | null, now: () =
  * and counting no unique visitors; and the counts a source keeps instead of visits.
  */
 export function sqliteImportWriter(db: Database): { visits(visits: Visit[]): void; counts(rows: CountRows): void } {
-  // An import announces nothing: its history is not news (README: Webhooks).
+  // An import announces nothing: its history is not news (docs/webhooks.md: Webhooks).
   const writer = batchWriter(db, null, Date.now, NO_EVENTS);
   return { visits: (visits) => void writer.visits(visits, "imported"), counts: writer.counts };
 }

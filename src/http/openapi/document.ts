@@ -36,7 +36,7 @@ const CODES: Record<number, string> = {
   429: "rate_limited (creates) or auth_rate_limited (failed key attempts); Retry-After says when to come back",
   503: "storage_unavailable: the database refuses writes (disk full, read-only) or cannot be reached (PostgreSQL away)",
 };
-/** Every route that asks who is calling reads a proxy's identity header (README: Auth proxy headers). */
+/** Every route that asks who is calling reads a proxy's identity header (docs/sign-in.md: Auth proxy headers). */
 const HEADER_400 = "auth_header_invalid: an --auth-header identity header from the trusted proxy that is not UTF-8, holds a control or invisible character, or came twice";
 function withHeaderRefusal(op: Operation): Operation {
   if (op.auth !== "optional" && op.auth !== "required") return op;
@@ -69,7 +69,7 @@ const ROUTES: Operation[] = [
   },
   {
     method: "get", path: "/api/stats", operationId: "readStats", auth: "optional",
-    summary: "Statistics of a link (public unless --stats-access key: then the owner key or an admin key); a password-protected link's destination and variant URLs only for its owner and admins (README: Security)",
+    summary: "Statistics of a link (public unless --stats-access key: then the owner key or an admin key); a password-protected link's destination and variant URLs only for its owner and admins (docs/security.md: Security)",
     parameters: [
       { name: "id", in: "query", required: true, description: "the link's id or alias", schema: t.String() },
       q("from", "first UTC day, YYYY-MM-DD"),
@@ -136,7 +136,7 @@ const ROUTES: Operation[] = [
   },
   {
     method: "get", path: "/api/stats/live", operationId: "liveStats", auth: "optional",
-    summary: "Server-Sent Events: with id, the link's visits as they are written (as its statistics' access, variant URLs as its statistics show them); without, clicks of every link the key may see (README: Live view)",
+    summary: "Server-Sent Events: with id, the link's visits as they are written (as its statistics' access, variant URLs as its statistics show them); without, clicks of every link the key may see (docs/webhooks.md: Live view)",
     parameters: [q("id", "the link's id; leave out for every link (a key or session needed)")],
     responses: {
       200: { description: "text/event-stream: event ready, then visit (with id) or clicks (without), and heartbeat every 5 s", content: { "text/event-stream": text } },
@@ -146,7 +146,7 @@ const ROUTES: Operation[] = [
   },
   {
     method: "post", path: "/api/webhooks", operationId: "createWebhook", auth: "required",
-    summary: "Add a webhook (admins): deliveries are signed as Standard Webhooks says; the secret is answered this once (README: Webhooks)",
+    summary: "Add a webhook (admins): deliveries are signed as Standard Webhooks says; the secret is answered this once (docs/webhooks.md: Webhooks)",
     body: { "application/json": S.WebhookFields },
     responses: {
       201: { description: "the webhook and its secret", json: S.WebhookCreated },
@@ -349,7 +349,7 @@ export function openApiDocument(version: string): Record<string, unknown> {
       title: "shortener",
       version,
       description:
-        "A link shortener with click analytics. Errors: {success:false, error, code, field?, errors?} (README: Errors). " +
+        "A link shortener with click analytics. Errors: {success:false, error, code, field?, errors?} (docs/api.md: Errors). " +
         `Statistics pages are at /{lang}/stats/{id} with lang one of ${LANGUAGES.join(", ")}. ` +
         "Malformed HTTP (a request line or headers Bun cannot parse, oversized headers or URL) is answered by the HTTP server itself, before this API.",
       license: { name: "MIT", identifier: "MIT" },
@@ -361,7 +361,7 @@ export function openApiDocument(version: string): Record<string, unknown> {
       },
     },
     paths,
-    // What a webhook receives (README: Webhooks): POSTed JSON, signed as Standard Webhooks says.
+    // What a webhook receives (docs/webhooks.md: Webhooks): POSTed JSON, signed as Standard Webhooks says.
     webhooks: Object.fromEntries(
       EVENT_TYPES.map((type) => [
         type,

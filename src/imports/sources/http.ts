@@ -39,7 +39,7 @@ export function apiClient(o: ClientOptions): ApiClient {
   const sleep = o.sleep ?? Bun.sleep;
   const request = (url: string, timeoutMs = TIMEOUT_MS) => pinnedFetch(url, { headers: { Accept: "application/json", ...o.headers }, redirect: "error", timeoutMs }, o.reach);
   const urlOf = (path: string) => (path.startsWith("http") ? path : `${o.base}${path}`);
-  const refusal = (err: OutboundRefused) => new SourceError(`${o.peer} at ${o.base} is refused: ${err.message} (README: Moving from another shortener)`, "private");
+  const refusal = (err: OutboundRefused) => new SourceError(`${o.peer} at ${o.base} is refused: ${err.message} (docs/importing.md: Moving from another shortener)`, "private");
   return {
     async get<T>(path: string): Promise<T> {
       const url = urlOf(path);
@@ -122,7 +122,7 @@ export function baseUrl(peer: string, given: string | undefined, reach: Outbound
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new SourceError(`--url must start with http:// or https://`, "bad_option");
   if (url.username !== "" || url.password !== "") throw new SourceError("--url must not hold a user name or password (give the key with --api-key-file)", "bad_option");
   const refusal = writtenHostRefusal(url.hostname, reach);
-  if (refusal !== null) throw new SourceError(`--url ${url.origin} is refused: ${refusal} (README: Moving from another shortener)`, "private");
+  if (refusal !== null) throw new SourceError(`--url ${url.origin} is refused: ${refusal} (docs/importing.md: Moving from another shortener)`, "private");
   return url.toString().replace(/\/+$/, "");
 }
 

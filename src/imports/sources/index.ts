@@ -17,7 +17,7 @@ export type SourceKind = (typeof SOURCES)[number];
 export type SourceOptions = Partial<Record<"url" | "api-key-file" | "api-key" | "source-db" | "prefix" | "token" | "token-file" | "group" | "file" | "map" | "csv-text", string>>;
 
 /**
- * The source --from names. `reach`: where it may connect (README: Security, "Outbound requests"):
+ * The source --from names. `reach`: where it may connect (docs/security.md: Security, "Outbound requests"):
  * the command line reaches anything the host does, the dashboard's import no special-purpose
  * address without --import-allow-private.
  */

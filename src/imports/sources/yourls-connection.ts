@@ -31,7 +31,7 @@ export async function connectYourls(url: URL, password: string | null, reach: Ou
     address = await reachableAddress(url.hostname, reach, resolve);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    if (err instanceof OutboundRefused) throw new SourceError(`the YOURLS database ${where} is refused: ${message} (README: Moving from another shortener)`, "private");
+    if (err instanceof OutboundRefused) throw new SourceError(`the YOURLS database ${where} is refused: ${message} (docs/importing.md: Moving from another shortener)`, "private");
     throw new SourceError(`the YOURLS database ${where} cannot be reached: ${message}`, "unreachable");
   }
   return new SQL(yourlsClientOptions(url, address, password));

@@ -1,6 +1,6 @@
 // YOURLS, read from its MySQL/MariaDB database (its API has no click log): the url table for the
 // links and, with --visits, the log table for every click. Only SELECTs are sent. The log's
-// ip_address column is never read: imported visits count no unique visitors (README).
+// ip_address column is never read: imported visits count no unique visitors (docs/importing.md).
 // Schema: YOURLS includes/functions-install.php, yourls_create_sql_tables() (1.7 to 1.10).
 // The database's host goes through the outbound policy (src/outbound/reach.ts): the dashboard's
 // import reaches no special-purpose address without --import-allow-private, and the client
@@ -39,7 +39,7 @@ export function yourlsSource(o: YourlsOptions): ImportSource {
   if (masked.password !== "") masked.password = "***";
   const where = masked.toString();
   const refusal = writtenDatabaseRefusal(url, o.reach);
-  if (refusal !== null) throw new SourceError(`--source-db ${where} is refused: ${refusal} (README: Moving from another shortener)`, "private");
+  if (refusal !== null) throw new SourceError(`--source-db ${where} is refused: ${refusal} (docs/importing.md: Moving from another shortener)`, "private");
   // The password from the environment (YOURLS_DB_PASSWORD) when the URL has none: out of the process list.
   const password = url.password === "" && o.password ? o.password : null;
   // Connected at the first query, once the host is resolved and checked.

@@ -11,7 +11,7 @@
 //   npm run bench -- --db postgres     the same on a throwaway PostgreSQL (Debian's postgresql package)
 //   options: --rounds N --seconds S --bin PATH
 
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { ensureWrk, runWrk, requestsPerSecond, okResponses, type WrkResult } from "./bench/wrk.ts";
@@ -118,6 +118,20 @@ async function main(): Promise<number> {
       started.push(s);
       return s;
     };
+    const emptyDatabases: string[] = [];
+    const startCompared = async (label: string, path: string, seededPath: string) => {
+      const own = join(tmp, `${label}.db`);
+      if (opt.db === null) {
+        copyFileSync(seededPath, own);
+        try {
+          return await start(label, [path, ...shortenerArgs(own)]);
+        } catch {
+          rmSync(own, { force: true });
+          emptyDatabases.push(label);
+        }
+      }
+      return await start(label, [path, ...shortenerArgs(opt.db === null ? own : join(tmp, `${label}.db`))]);
+    };
     const targets: Target[] = [];
     const add = (name: string, served: Served, kind: Target["kind"]) => targets.push({ name, served, kind, ids: [], runs: [], rounds: [], cpu: [], visitors: "repeat" });
     add("shortener", await start("shortener", [opt.bin, ...shortenerArgs(dbPath)]), "shortener");
@@ -126,7 +140,10 @@ async function main(): Promise<number> {
       add("2 instances", targets[0]!.served, "shortener");
       targets.at(-1)!.also = await start("shortener-2", [opt.bin, ...shortenerArgs(dbPath)]);
     }
-    for (const [label, path] of opt.compare) add(label, await start(label, [path, ...shortenerArgs(join(tmp, `${label}.db`))]), "shortener");
+    // Compared binaries click on a copy of the same seeded database, so that a ratio compares code,
+    // not a big file with an empty one (the writer's cost grows with the file). An older binary that
+    // refuses the newer schema gets an empty database instead, and the report says so.
+    for (const [label, path] of opt.compare) add(label, await startCompared(label, path, dbPath), "shortener");
     add("ceiling", await start("ceiling", [process.execPath, join(ROOT, "scripts/ceiling-server.ts")]), "ceiling");
     add("reads-nothing", await start("reads-nothing", [process.execPath, join(ROOT, "scripts/ceiling-server.ts"), "--reads-nothing"]), "ceiling");
 
@@ -226,7 +243,7 @@ async function main(): Promise<number> {
     const report: Report = {
       when: new Date().toISOString(),
       machine: { cpus: navigator.hardwareConcurrency, bun: Bun.version, wrk: "wrk -t1 -c50 --latency", loadAverageBefore: loadBefore, loadAverageAfter: loadavg() },
-      options: { quick: opt.quick, rounds: opt.rounds, secondsPerRound: opt.seconds, warmupSeconds: opt.warmup, connections: CONNECTIONS, clickLinks: CLICK_LINKS },
+      options: { quick: opt.quick, rounds: opt.rounds, secondsPerRound: opt.seconds, warmupSeconds: opt.warmup, connections: CONNECTIONS, clickLinks: CLICK_LINKS, comparedOnEmptyDatabase: emptyDatabases },
       targets: targets.map((t): TargetReport => ({ name: t.name, visitors: t.visitors, rounds: t.rounds })),
       counting,
       database: opt.db === null ? "SQLite" : "PostgreSQL",

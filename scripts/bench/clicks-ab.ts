@@ -3,10 +3,12 @@
 // For trying a change against the binary before it; `npm run bench` is the full benchmark.
 //   bun scripts/bench/clicks-ab.ts new=./shortener old=/path/to/old [--rounds 4] [--seconds 5] [--visitors new]
 // --visitors new: every click from a new address (a link going viral) instead of 2,000 repeating ones.
+// --db-from FILE: each binary starts on its own copy of that SQLite file (e.g. the bench's seeded
+// database in bench-results/seed-cache/) instead of an empty one.
 // --events NAME: that target also has two webhooks (one down) and --viewers N live viewers (10)
 // on the links clicked (scripts/bench/events-load.ts); give the same binary twice to see their cost.
 
-import { mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { ensureWrk, okResponses, requestsPerSecond, runWrk } from "./wrk.ts";
@@ -20,6 +22,7 @@ const rounds = value("--rounds", 4);
 const seconds = value("--seconds", 5);
 const eventsTarget = args.includes("--events") ? args[args.indexOf("--events") + 1] : null;
 const viewers = value("--viewers", 10);
+const dbFrom = args.includes("--db-from") ? resolve(args[args.indexOf("--db-from") + 1]!) : null;
 const mode = args.includes("--visitors") && args[args.indexOf("--visitors") + 1] === "new" ? "clicks-new" : "clicks";
 // clicks-new: each run's addresses start past every address sent before (scripts/bench/load.lua).
 let firstAddress = 0;
@@ -28,7 +31,7 @@ const clicks = (url: string, seconds: number, ids: string[]) => {
   firstAddress += 2_000_000;
   return runWrk(wrk, { url, seconds, connections: 50, mode, ids, firstAddress: first });
 };
-const binaries = args.filter((a) => a.includes("=") && !a.startsWith("--")).map((a) => [a.slice(0, a.indexOf("=")), resolve(a.slice(a.indexOf("=") + 1))] as const);
+const binaries = args.filter((a) => a.includes("=") && !a.startsWith("--") && a !== dbFrom).map((a) => [a.slice(0, a.indexOf("=")), resolve(a.slice(a.indexOf("=") + 1))] as const);
 const ROOT = resolve(import.meta.dir, "../..");
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
@@ -42,6 +45,7 @@ try {
   for (const [name, bin] of binaries) {
     const events = name === eventsTarget;
     const db = join(tmp, `${name}.db`);
+    if (dbFrom !== null) copyFileSync(dbFrom, db);
     const served = await startListening(name, [bin, "--port", "0", "--host", "127.0.0.1", "--db", db, "--create-rate-limit", "0", "--trust-proxy", "127.0.0.1", ...(events ? ["--webhook-allow-private"] : [])], { cwd: tmp });
     started.push(served);
     // The webhooks first: the links' creates are events too.

@@ -87,6 +87,8 @@ export function printReport(r: Report) {
   }
   lines.push(`  ceiling/reads-nothing req/s ratio ${ceilingVsNothing.toFixed(3)}`);
   for (const q of ruled) lines.push(`  ${q.name}/shortener (links with five rules, the last matching, vs plain links, same process; ${q.pattern}) req/s ratio ${q.value.toFixed(3)} (target >= 0.9)`);
+  const empty = (r.options.comparedOnEmptyDatabase as string[] | undefined) ?? [];
+  if (vsCompared.length > 0) lines.push(`  compared binaries click on a copy of the seeded database${empty.length ? `, but ${empty.join(", ")} refused its schema and ran on an empty one (ratios then favour ${empty.length > 1 ? "them" : "it"})` : ""}:`);
   for (const c of vsCompared) lines.push(`  shortener/${c.name} req/s ratio, ${c.pattern}: ${c.value.toFixed(3)} (plain links; target >= 0.98 against the binary before a change)`);
   lines.push("", "CPU per click served, µs (from /proc/<pid>/task/<tid>/stat over each round, medians over rounds; the recorder's includes its catching up after the round):");
   lines.push(`  ${"target".padEnd(18)} ${"click".padStart(7)} ${"recorder".padStart(9)} ${"reader".padStart(7)} ${"other".padStart(7)} ${"all".padStart(7)}   click - ceiling's click`);

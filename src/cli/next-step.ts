@@ -1,5 +1,6 @@
-// The start-up log's last line on a new instance: what to do next (docs/configuration.md: The
-// first start). Only while no key and no user exists, so that an established instance's log stays quiet.
+// The start-up log's last line on a new instance: what to do next
+// (docs/configuration.md: The first start). Only while no key and no user exists, so that an
+// established instance's log stays quiet.
 
 import type { KeyStore } from "../auth/keys.ts";
 import type { UserRepository } from "../auth/users.ts";

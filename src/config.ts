@@ -1,11 +1,12 @@
 // Flags and SHORTENER_* environment variables, read once at start into one frozen Config.
 // A bad value never starts a half-configured service: it is a ConfigError, and main exits 2.
 
-import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { describeLocation, engineOf } from "./db/storage.ts";
 import { parseTrustedProxies } from "./visits/client-ip.ts";
 import { isLoopbackUrl, type OidcConfig } from "./auth/oidc.ts";
+import { didYouMean } from "./cli/suggest.ts";
+import { probeFile } from "./cli/database.ts";
 import type { HeaderIdentityConfig } from "./auth/header-identity.ts";
 
 export type LogFormat = "text" | "json";
@@ -63,7 +64,7 @@ type Flag = {
 export const FLAGS: readonly Flag[] = [
   { name: "port", value: true, help: "TCP port to listen on (default 8080; 0 picks a free one)" },
   { name: "host", value: true, help: "address to listen on (default 0.0.0.0)" },
-  { name: "db", value: true, help: "SQLite file (default ./shortener.db, or $STATE_DIRECTORY/shortener.db), or postgres://user@host/database for several instances" },
+  { name: "db", value: true, help: "SQLite file (the service makes ./shortener.db, or $STATE_DIRECTORY/shortener.db; commands find an existing one), or postgres://user@host/database for several instances" },
   { name: "base-url", value: true, help: "public URL of the service, e.g. https://s.example.org (default: from the Host header)" },
   { name: "trust-proxy", value: true, help: "comma-separated IPs/CIDRs of reverse proxies whose X-Forwarded-* headers are believed (default: none)" },
   { name: "geoip-db", value: true, help: "path to your own GeoLite2/GeoIP2 Country or City .mmdb (default: the embedded GeoLite2 Country)" },
@@ -119,6 +120,8 @@ export type ParsedArgs = {
   commandArgs: string[];
   /** flags that belong to the command (e.g. scope for `key create`) */
   commandFlags: Record<string, string>;
+  /** "--db" or "SHORTENER_DB" when the database was named, else null: a command then looks for one (src/cli/database.ts). */
+  dbGivenAs: string | null;
 };
 
 /** SHORTENER_BASE_URL for base-url: where a global flag is also read from the environment (the .deb's /etc/default lists them). */
@@ -131,7 +134,7 @@ export function environmentVariable(flag: string): string {
  * the environment variable that holds the bad value. With --help or --version nothing is checked:
  * asking what the program is must work whatever else is set.
  */
-export function parseArgs(argv: readonly string[], env: Record<string, string | undefined>, folderExists: (path: string) => boolean = existsSync): ParsedArgs {
+export function parseArgs(argv: readonly string[], env: Record<string, string | undefined>, folderExists: (path: string) => boolean = mayExist): ParsedArgs {
   if (argv.some((a) => a === "-h" || a === "--help" || a === "-v" || a === "--version")) {
     const parsed = parseArgs([], {}, () => true);
     return { ...parsed, help: argv.includes("-h") || argv.includes("--help"), version: argv.includes("-v") || argv.includes("--version") };
@@ -162,7 +165,11 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
     const eq = arg.indexOf("=");
     const name = (eq === -1 ? arg : arg.slice(0, eq)).replace(/^--?/, "");
     const flag = FLAGS.find((f) => f.name === name);
-    if (!flag) throw new ConfigError(`unknown flag ${arg.slice(0, eq === -1 ? undefined : eq)} (see --help)`);
+    if (!flag) {
+      // Suggested from the service's flags and those of a command named on the line.
+      const near = didYouMean(name, FLAGS.filter((f) => f.command === undefined || argv.includes(f.command)).map((f) => f.name), "--");
+      throw new ConfigError(`unknown flag ${arg.slice(0, eq === -1 ? undefined : eq)}${near || " (see --help)"}`);
+    }
     if (!flag.value) {
       // Only spellings the early return above does not catch get here: -help, --help=x, -version.
       if (name === "help") help = true;
@@ -193,7 +200,8 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
   const dbPath = given.get("db") ?? (stateDir ? join(stateDir, "shortener.db") : "shortener.db");
   if (engineOf(dbPath) === "postgres") checkPostgresUrl(dbPath, named("db"));
   // A typo in --db must not quietly make folders and an empty database (systemd makes $STATE_DIRECTORY).
-  else if (given.has("db") && !folderExists(dirname(resolve(dbPath)))) {
+  // A command makes none, and says so itself (src/cli/database.ts).
+  else if (command === null && given.has("db") && !folderExists(dirname(resolve(dbPath)))) {
     throw new ConfigError(`${named("db")}: the folder ${dirname(resolve(dbPath))} does not exist (the database file itself is created when missing)`);
   }
   const baseUrl = parseBaseUrl(given.get("base-url"), named("base-url"));
@@ -250,7 +258,12 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
     oidcOnly: given.has("oidc-only"),
     authHeader,
   });
-  return { config, help, version, command, commandArgs: positional.slice(1), commandFlags };
+  return { config, help, version, command, commandArgs: positional.slice(1), commandFlags, dbGivenAs: given.has("db") ? named("db") : null };
+}
+
+/** A folder this user may not look into may well exist: opening the database then says whose it is (src/cli/permission.ts). */
+function mayExist(path: string): boolean {
+  return probeFile(path) !== "missing";
 }
 
 const GROUP_PATTERN = /^[^\s,|]{1,200}$/;

@@ -29,7 +29,11 @@ import { createApp } from "./app.ts";
 import { withClickDoor } from "./http/click-door.ts";
 import { routeTable } from "./http/route-table.ts";
 import { createLastResort } from "./http/front-door.ts";
-import { runBackup } from "./db/sqlite/backup.ts";
+import { runBackupCommand } from "./cli/backup.ts";
+import { commandDatabase, probeFile } from "./cli/database.ts";
+import { cannotListen, cannotOpen } from "./cli/permission.ts";
+import { didYouMean } from "./cli/suggest.ts";
+import { isNewInstance, nextStep } from "./cli/next-step.ts";
 import { CLICK_THREAD_BUSY_TIMEOUT_MS } from "./http/write-retry.ts";
 import { createEventWants, wantsRefresher } from "./events/wants.ts";
 import { linkEvents } from "./events/link-events.ts";
@@ -73,13 +77,15 @@ async function main(): Promise<number> {
     console.error(`shortener: ${err.message}`);
     return 2;
   }
-  if (command === "backup") return runBackup(config.dbPath, parsed.commandArgs[0], log);
-  if (command === "key") return await runKeyCommand(config.dbPath, databasePassword, parsed.commandArgs, parsed.commandFlags);
-  if (command === "user") return await runUserCommand(config.dbPath, databasePassword, parsed.commandArgs);
-  if (command === "webhook") return await (await import("./cli/webhooks.ts")).runWebhookCommand(config, databasePassword, parsed.commandArgs, parsed.commandFlags);
-  if (command === "import") return await (await import("./cli/import.ts")).runImportCommand(config, databasePassword, parsed.commandFlags, process.env);
+  // A command finds an existing database and never makes one (docs/configuration.md: Which database a command uses).
+  const database = () => commandDatabase({ given: parsed.dbGivenAs === null ? null : config.dbPath, givenAs: parsed.dbGivenAs ?? "--db", env: process.env, cwd: process.cwd(), probe: probeFile });
+  if (command === "backup") return runBackupCommand(database, parsed.commandArgs[0], log);
+  if (command === "key") return await runKeyCommand(database, databasePassword, parsed.commandArgs, parsed.commandFlags);
+  if (command === "user") return await runUserCommand(database, databasePassword, parsed.commandArgs);
+  if (command === "webhook") return await (await import("./cli/webhooks.ts")).runWebhookCommand(config, database, databasePassword, parsed.commandArgs, parsed.commandFlags);
+  if (command === "import") return await (await import("./cli/import.ts")).runImportCommand(config, database, databasePassword, parsed.commandFlags, process.env);
   if (command !== null) {
-    console.error(`shortener: unknown command ${command} (see --help)`);
+    console.error(`shortener: unknown command ${command}${didYouMean(command, ["backup", "healthcheck", "key", "user", "import", "webhook"]) || " (see --help)"}`);
     return 2;
   }
   return await serve(config, log, credentialHash ?? null, databasePassword, oidcSecret);
@@ -97,7 +103,7 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
     // it taken retries without blocking (src/http/write-retry.ts). The migrations had a 5 s timeout.
     storage = await openStorage(config.dbPath, { busyTimeoutMs: CLICK_THREAD_BUSY_TIMEOUT_MS, password: databasePassword, linkEvents: linkEvents(wants, config.baseUrl, Date.now, () => delivery?.poke()) });
   } catch (err) {
-    console.error(`shortener: cannot open database ${where}: ${err instanceof Error ? err.message : String(err)}`);
+    console.error(`shortener: ${cannotOpen(config.dbPath, err, "service")}`);
     return 1;
   }
   await warnAboutShadowedLinks(storage, log);
@@ -202,6 +208,8 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
     now: Date.now,
   };
   const app = createApp(deps);
+  // Asked before listening, said after: the start-up log's last line, for a new instance only.
+  const welcome = await isNewInstance(storage, credentialHash !== null);
 
   let server: ReturnType<typeof Bun.serve> | undefined;
   try {
@@ -211,7 +219,7 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
     // `error` answers whatever escapes the click door's own last resort (docs/security.md: Security).
     server = Bun.serve({ port: config.port, hostname: config.host, reusePort: false, development: false, fetch, error: (error) => deps.lastResort(error, null) });
   } catch (err) {
-    console.error(`shortener: cannot listen on ${config.host}:${config.port}: ${err instanceof Error ? err.message : String(err)}`);
+    console.error(`shortener: ${cannotListen(config.host, config.port, err)}`);
     await recorder.close();
     await delivery.close();
     await storage.close();
@@ -238,6 +246,7 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
   // Last: "listening on" is the readiness line that launchers and tests wait for, so every line
   // describing the start is already out when it appears.
   log.info(`listening on http://${server.hostname}:${server.port}`);
+  if (welcome) log.info(nextStep({ baseUrl: config.baseUrl, host: config.host, port: server.port ?? config.port, database: config.dbPath, signIn: config.oidc !== null || config.authHeader !== null }));
 
   return await new Promise<number>((resolve) => {
     let stopping = false;

@@ -1,5 +1,5 @@
 // `shortener import --from SOURCE`: links and their history from another shortener into the
-// database --db names (docs/importing.md: Moving from another shortener). Exit 0 when done, 1 when refused or
+// database the command finds (docs/importing.md: Moving from another shortener). Exit 0 when done, 1 when refused or
 // stopped (the report says what was imported), 2 for a usage error.
 
 import { openImports } from "../db/open-storage.ts";
@@ -13,9 +13,11 @@ import { runImport } from "../imports/run.ts";
 import { createProgress } from "../imports/progress.ts";
 import { reportLines } from "../imports/report.ts";
 import { STDIO, type Output } from "./table.ts";
+import type { DatabaseLocator } from "./database.ts";
+import { cannotOpen } from "./permission.ts";
 import { OPERATOR_REACH } from "../outbound/reach.ts";
 
-export async function runImportCommand(config: Config, databasePassword: string | null, flags: Record<string, string>, env: Record<string, string | undefined>, io: Output = STDIO, terminal = process.stderr.isTTY === true): Promise<number> {
+export async function runImportCommand(config: Config, database: DatabaseLocator, databasePassword: string | null, flags: Record<string, string>, env: Record<string, string | undefined>, io: Output = STDIO, terminal = process.stderr.isTTY === true): Promise<number> {
   const policy = (flags["on-conflict"] ?? "fail") as ConflictPolicy;
   if (!CONFLICT_POLICIES.includes(policy)) {
     io.err(`shortener: --on-conflict must be ${CONFLICT_POLICIES.join(", ")}, not ${flags["on-conflict"]}`);
@@ -30,14 +32,22 @@ export async function runImportCommand(config: Config, databasePassword: string 
     io.err(`shortener: ${err.message}`);
     return 2;
   }
+  const found = database();
+  if (!found.ok) {
+    await source.close?.();
+    io.err(`shortener: ${found.message}`);
+    return found.exitCode;
+  }
   let storage;
   try {
-    storage = await openImports(config.dbPath, databasePassword);
+    storage = await openImports(found.location, databasePassword);
   } catch (err) {
     await source.close?.();
-    io.err(`shortener: cannot open database ${describeLocation(config.dbPath)}: ${err instanceof Error ? err.message : String(err)}`);
+    io.err(`shortener: ${cannotOpen(found.location, err, "command")}`);
     return 1;
   }
+  // Which database receives the links, before the progress: a wrong one is seen at once.
+  io.err(`shortener: importing into ${describeLocation(found.location)}`);
   try {
     const checkUrl = await importDestinations({ baseUrl: config.baseUrl, allowLocal: config.allowLoopbackDestinations, blocklist: config.blocklist });
     const report = await runImport(source, storage.imports, {

@@ -2,13 +2,16 @@
 // database file as the service (it may be running: WAL lets both write, and the service looks keys
 // up on every request, so a revoked key stops working at once).
 
-import { describeLocation } from "../db/storage.ts";
 import { generateKey, KEY_NAME_PATTERN, KeyNameTakenError, SCOPES, type Scope } from "../auth/keys.ts";
 import { oneUser, withAccounts } from "./accounts.ts";
+import type { DatabaseLocator } from "./database.ts";
+import { didYouMean } from "./suggest.ts";
 import { STDIO, table, when, type Output } from "./table.ts";
 
+const ACTIONS = ["create", "list", "revoke", "generate"];
+
 /** Runs a key subcommand; returns the exit code (2 for a usage error). */
-export async function runKeyCommand(dbPath: string, databasePassword: string | null, args: readonly string[], flags: Record<string, string>, now = Date.now(), io: Output = STDIO): Promise<number> {
+export async function runKeyCommand(database: DatabaseLocator, databasePassword: string | null, args: readonly string[], flags: Record<string, string>, now = Date.now(), io: Output = STDIO): Promise<number> {
   const [action, name, ...extra] = args;
   const usage = (why: string) => {
     io.err(`shortener: ${why} (usage: shortener key create NAME [--scope admin|create] [--user USER] | key list | key revoke NAME | key generate)`);
@@ -21,7 +24,7 @@ export async function runKeyCommand(dbPath: string, databasePassword: string | n
     io.err("shortener: a random secret, stored nowhere: put it in the file LoadCredential= names (docs/managing-links.md: Managing links)");
     return 0;
   }
-  if (action !== "create" && action !== "list" && action !== "revoke") return usage(action === undefined ? "key needs an action" : `unknown key action ${action}`);
+  if (action !== "create" && action !== "list" && action !== "revoke") return usage(action === undefined ? "key needs an action" : `unknown key action ${action}${didYouMean(action, ACTIONS)}`);
   if (action !== "create" && flags.scope !== undefined) return usage("--scope belongs to key create");
   if (action !== "create" && flags.user !== undefined) return usage("--user belongs to key create");
   if (action === "list" ? name !== undefined : name === undefined || !KEY_NAME_PATTERN.test(name)) {
@@ -31,12 +34,11 @@ export async function runKeyCommand(dbPath: string, databasePassword: string | n
   let scope = flags.scope ?? "admin";
   if (!(SCOPES as readonly string[]).includes(scope)) return usage(`--scope must be admin or create, got ${scope}`);
 
-  const where = describeLocation(dbPath);
-  return withAccounts(dbPath, databasePassword, io, async ({ keys, users }) => {
+  return withAccounts(database, databasePassword, io, async ({ keys, users }, where) => {
     if (action === "create") {
       let userId: number | null = null;
       if (flags.user !== undefined) {
-        const user = oneUser(await users.list(), flags.user, io);
+        const user = oneUser(await users.list(), flags.user, io, where);
         if (user === null) return 1;
         userId = user.id;
         if (flags.scope === undefined) scope = user.admin ? "admin" : "create";
@@ -56,10 +58,10 @@ export async function runKeyCommand(dbPath: string, databasePassword: string | n
     }
     if (action === "revoke") {
       if (!(await keys.revoke(name!, now))) {
-        io.err(`shortener: no key in use named "${name}"`);
+        io.err(`shortener: no key in use named "${name}" in ${where}`);
         return 1;
       }
-      io.err(`shortener: revoked key "${name}"`);
+      io.err(`shortener: revoked key "${name}" in ${where}`);
       return 0;
     }
     const rows = await keys.list();

@@ -4,22 +4,24 @@
 
 import { sourceLabel } from "../auth/users.ts";
 import { oneUser, withAccounts } from "./accounts.ts";
+import type { DatabaseLocator } from "./database.ts";
+import { didYouMean } from "./suggest.ts";
 import { STDIO, table, when, type Output } from "./table.ts";
 
 const ACTIONS = ["list", "disable", "enable", "admin", "member"] as const;
 
 /** Runs a user subcommand; returns the exit code (2 for a usage error). */
-export async function runUserCommand(dbPath: string, databasePassword: string | null, args: readonly string[], now = Date.now(), io: Output = STDIO): Promise<number> {
+export async function runUserCommand(database: DatabaseLocator, databasePassword: string | null, args: readonly string[], now = Date.now(), io: Output = STDIO): Promise<number> {
   const [action, given, ...extra] = args;
   const usage = (why: string) => {
     io.err(`shortener: ${why} (usage: shortener user list | user disable USER | user enable USER | user admin USER | user member USER)`);
     return 2;
   };
   if (extra.length > 0) return usage(`unexpected argument ${extra[0]}`);
-  if (!(ACTIONS as readonly (string | undefined)[]).includes(action)) return usage(action === undefined ? "user needs an action" : `unknown user action ${action}`);
+  if (!(ACTIONS as readonly (string | undefined)[]).includes(action)) return usage(action === undefined ? "user needs an action" : `unknown user action ${action}${didYouMean(action, ACTIONS)}`);
   if (action === "list" ? given !== undefined : given === undefined) return usage(action === "list" ? "user list takes no name" : `user ${action} needs a user's name (or #id)`);
 
-  return withAccounts(dbPath, databasePassword, io, async (accounts) => {
+  return withAccounts(database, databasePassword, io, async (accounts, where) => {
     const users = await accounts.users.list();
     if (action === "list") {
       const state = (at: number | null) => (at === null ? "active" : `disabled ${when(at)}`);
@@ -27,15 +29,15 @@ export async function runUserCommand(dbPath: string, databasePassword: string | 
       for (const line of table([["ID", "NAME", "SOURCE", "EMAIL", "ROLE", "LAST SEEN", "STATE"], ...rows])) io.out(line);
       return 0;
     }
-    const user = oneUser(users, given!, io);
+    const user = oneUser(users, given!, io, where);
     if (user === null) return 1;
     if (action === "disable" || action === "enable") {
       await accounts.users.setDisabled(user.id, action === "disable" ? now : null);
-      io.err(action === "disable" ? `shortener: disabled ${user.name}; their sessions have ended and their keys are refused` : `shortener: enabled ${user.name}`);
+      io.err(action === "disable" ? `shortener: disabled ${user.name} in ${where}; their sessions have ended and their keys are refused` : `shortener: enabled ${user.name} in ${where}`);
       return 0;
     }
     await accounts.users.setAdmin(user.id, action === "admin");
-    io.err(`shortener: ${user.name} is now ${action === "admin" ? "an admin" : "a member"}`);
+    io.err(`shortener: ${user.name} is now ${action === "admin" ? "an admin" : "a member"} in ${where}`);
     return 0;
   });
 }

@@ -11,11 +11,15 @@ import { looksLikeId } from "../links/alias.ts";
 import { parseTags } from "../links/options.ts";
 import type { Config } from "../config.ts";
 import { STDIO, table, when, type Output } from "./table.ts";
+import type { DatabaseLocator } from "./database.ts";
+import { cannotOpen } from "./permission.ts";
+import { didYouMean } from "./suggest.ts";
+import { describeLocation } from "../db/storage.ts";
 
 const USAGE = "usage: shortener webhook add URL --events TYPE,… [--link ID] [--tag TAG] | webhook list | webhook remove ID | webhook enable ID";
 
 /** Runs a webhook subcommand; returns the exit code (2 for a usage error). */
-export async function runWebhookCommand(config: Config, databasePassword: string | null, args: readonly string[], flags: Record<string, string>, now = Date.now(), io: Output = STDIO): Promise<number> {
+export async function runWebhookCommand(config: Config, database: DatabaseLocator, databasePassword: string | null, args: readonly string[], flags: Record<string, string>, now = Date.now(), io: Output = STDIO): Promise<number> {
   const [action, target, ...extra] = args;
   const usage = (why: string) => {
     io.err(`shortener: ${why} (${USAGE})`);
@@ -44,15 +48,27 @@ export async function runWebhookCommand(config: Config, databasePassword: string
       return 1;
     }
     add = { url: checked.url, events: [...new Set(events as EventType[])], linkId: flags.link ?? null, tag: tag === null ? null : tag.value[0]! };
-  } else if (action !== "list" && action !== "remove" && action !== "enable") return usage(action === undefined ? "webhook needs an action" : `unknown webhook action ${action}`);
+  } else if (action !== "list" && action !== "remove" && action !== "enable") return usage(action === undefined ? "webhook needs an action" : `unknown webhook action ${action}${didYouMean(action, ["add", "list", "remove", "enable"])}`);
 
-  const opened = await openEvents(config.dbPath, databasePassword, false);
+  const found = database();
+  if (!found.ok) {
+    io.err(`shortener: ${found.message}`);
+    return found.exitCode;
+  }
+  let opened;
+  try {
+    opened = await openEvents(found.location, databasePassword, false);
+  } catch (err) {
+    io.err(`shortener: ${cannotOpen(found.location, err, "command")}`);
+    return 1;
+  }
+  const where = describeLocation(found.location);
   try {
     const store = opened.events;
     if (add !== null) {
       const made = await store.createWebhook({ ...add, secret: newSecret(), createdAt: now });
       io.out(made.secret);
-      io.err(`shortener: webhook ${made.id} posts ${made.events.join(", ")} to ${made.url}; the secret above (for verifying signatures) is shown only this once`);
+      io.err(`shortener: webhook ${made.id} posts ${made.events.join(", ")} to ${made.url}, saved in ${where}; the secret above (for verifying signatures) is shown only this once`);
       return 0;
     }
     if (action === "list") {
@@ -66,10 +82,10 @@ export async function runWebhookCommand(config: Config, databasePassword: string
     const id = Number(target);
     const done = action === "remove" ? await store.removeWebhook(id) : await store.updateWebhook(id, { enabled: true, disabledReason: null });
     if (!done) {
-      io.err(`shortener: no webhook ${id}`);
+      io.err(`shortener: no webhook ${id} in ${where}`);
       return 1;
     }
-    io.err(`shortener: webhook ${id} ${action === "remove" ? "removed, with its delivery log" : "enabled; its waiting deliveries go out again"}`);
+    io.err(`shortener: webhook ${id} in ${where} ${action === "remove" ? "removed, with its delivery log" : "enabled; its waiting deliveries go out again"}`);
     return 0;
   } finally {
     await opened.close();

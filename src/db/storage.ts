@@ -3,6 +3,7 @@
 // the ports the domain folders define (EngineStorage); open-storage.ts puts the domain's rules over
 // them (Storage). SQLite's answer at once, PostgreSQL's through promises (src/util/maybe.ts).
 
+import { resolve } from "node:path";
 import type { ClickBudget, LinkRepository, LinkStore } from "../links/store.ts";
 import type { LinkLister } from "../links/list.ts";
 import type { StatsReader, StatsSource } from "../stats/link-stats.ts";
@@ -78,9 +79,9 @@ export function engineOf(location: string): Engine {
   return /^postgres(ql)?:\/\//i.test(location) ? "postgres" : "sqlite";
 }
 
-/** The location as it may be logged: a URL loses its password. */
+/** The location as it may be logged: a file by its absolute path (the reader may be elsewhere), a URL without its password. */
 export function describeLocation(location: string): string {
-  if (engineOf(location) === "sqlite") return location;
+  if (engineOf(location) === "sqlite") return location === ":memory:" ? location : resolve(location);
   try {
     const url = new URL(location);
     if (url.password !== "") url.password = "***";

@@ -220,6 +220,8 @@ else {
       const secret = key.stdout.trim();
       expect(secret).toMatch(/^sk_/);
       expect(root("key list").stdout).toMatch(/^running\s+admin/m);
+      // Without --db, from any folder, a command finds the .deb's database (docs/configuration.md: Which database a command uses).
+      expect(ok("cd /tmp && shortener key list")).toMatch(/^running\s+admin/m);
       expect(root("user list").code).toBe(0);
       expect(root("webhook list").code).toBe(0);
       expect(box.sh(`shortener backup /root/running.db --db ${STATE.db}`).code).toBe(0);
@@ -245,10 +247,13 @@ else {
       expect(follow(made.id)).toBe("302 https://example.com/after-root");
     }, SLOW);
 
-    test("a database made by root (the service stopped, the file gone) still belongs to the service", async () => {
+    test("with the file gone a command makes no database (exit 2, nothing left); the service makes it at its start", async () => {
       ok(`systemctl stop shortener && mkdir -p /root/moved && mv ${STATE.real}/shortener.db* /root/moved/`);
-      expect(root("key create fresh").code).toBe(0);
-      expect(notTheServices()).toBe("");
+      const refused = root("key create fresh");
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(`--db names ${STATE.db}, which does not exist`);
+      expect(ok(`ls -A ${STATE.real}`).trim()).toBe("");
+      expect(box.sh("cd /tmp && shortener key list").code).toBe(2);
       ok("systemctl start shortener");
       await healthy();
       expect(create("https://example.com/fresh").status).toBe(201);

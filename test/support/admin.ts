@@ -8,14 +8,17 @@ import { serverCommand } from "./server.ts";
 
 export type CliResult = { code: number | null; out: string; err: string };
 
-/** Runs the service's executable with args in a folder of its own (so no ./shortener.db is left behind). */
-export function cli(args: string[], env: Record<string, string> = {}): CliResult {
-  const cwd = mkdtempSync(join(tmpdir(), "shortener-cli-"));
+/**
+ * Runs the service's executable with args in a folder of its own (so no ./shortener.db is left
+ * behind), or in `options.cwd`; `options.as` goes before the command (e.g. setpriv to another user).
+ */
+export function cli(args: string[], env: Record<string, string> = {}, options: { cwd?: string; as?: string[] } = {}): CliResult {
+  const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), "shortener-cli-"));
   try {
-    const proc = Bun.spawnSync([...serverCommand(), ...args], { cwd, env: { PATH: process.env.PATH ?? "", ...env }, stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawnSync([...(options.as ?? []), ...serverCommand(), ...args], { cwd, env: { PATH: process.env.PATH ?? "", ...env }, stdout: "pipe", stderr: "pipe" });
     return { code: proc.exitCode, out: proc.stdout.toString(), err: proc.stderr.toString() };
   } finally {
-    rmSync(cwd, { recursive: true, force: true });
+    if (options.cwd === undefined) rmSync(cwd, { recursive: true, force: true });
   }
 }
 

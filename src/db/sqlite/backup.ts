@@ -1,29 +1,15 @@
 // `shortener backup FILE`: a consistent copy of the live database, taken while the service runs.
 
 import { Database } from "bun:sqlite";
-import { existsSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { resolve } from "node:path";
-import type { Logger } from "../../log.ts";
-import { engineOf } from "../storage.ts";
 
-/** VACUUM INTO reads one snapshot (WAL makes that safe beside a running writer) into a new file. */
-export function runBackup(dbPath: string, target: string | undefined, log: Logger): number {
-  if (engineOf(dbPath) === "postgres") {
-    console.error("shortener: backup copies a SQLite file; back PostgreSQL up with pg_dump (docs/postgresql.md: Scaling out)");
-    return 2;
-  }
-  if (!target) {
-    console.error("shortener: backup needs a target file: shortener backup FILE");
-    return 2;
-  }
-  if (!existsSync(dbPath)) {
-    console.error(`shortener: no database at ${dbPath} (set --db or SHORTENER_DB)`);
-    return 1;
-  }
-  if (existsSync(target)) {
-    console.error(`shortener: ${target} exists; backup never overwrites a file`);
-    return 1;
-  }
+/**
+ * Copies the SQLite file at dbPath into target, a file that must not exist (the command checks
+ * that, and says why before calling). VACUUM INTO reads one snapshot (WAL makes that safe beside
+ * a running writer) into the new file. Throws the engine's error; a copy half made is removed.
+ */
+export function backupInto(dbPath: string, target: string): void {
   const db = new Database(dbPath, { readonly: true });
   let copied = false;
   try {
@@ -35,13 +21,10 @@ export function runBackup(dbPath: string, target: string | undefined, log: Logge
     // Our copy that still holds the day's salt is not left behind (a file VACUUM INTO refused to
     // write over is not ours to remove).
     if (copied) rmSync(target, { force: true });
-    console.error(`shortener: backup failed: ${err instanceof Error ? err.message : String(err)}`);
-    return 1;
+    throw err;
   } finally {
     db.close();
   }
-  log.info(`backup of ${dbPath} written to ${target}`);
-  return 0;
 }
 
 /**

@@ -140,16 +140,15 @@ describe("users: someone else's links, and a disabled user on every route", () =
   });
 });
 
-test("a revoke from the command line while the service runs takes effect within a second", async () => {
+// docs/security.md: a revoked key fails on its next request. No window of time is asserted (starting
+// the command alone took 1.5-3 s on a loaded machine): the request after the revoke is refused.
+test("a revoke from the command line while the service runs: the key's next request is refused", async () => {
   const key = makeKey(server.dbPath, "short-lived");
   expect((await api(server.url, key, "GET", "/api/links")).status).toBe(200);
-  const revokedAt = Date.now();
   const r = cli(["key", "revoke", "short-lived", "--db", server.dbPath]);
   expect(r.code).toBe(0);
-  let status = 200;
-  while (status === 200 && Date.now() - revokedAt < 1000) status = (await api(server.url, key, "GET", "/api/links")).status;
-  expect(status).toBe(401);
-});
+  expect((await api(server.url, key, "GET", "/api/links")).status).toBe(401);
+}, 30_000);
 
 test("key list shows name, scope and last use, never a key; the service never logs a key", async () => {
   const list = cli(["key", "list", "--db", server.dbPath]);

@@ -30,12 +30,15 @@ import { withClickDoor } from "./http/click-door.ts";
 import { routeTable } from "./http/route-table.ts";
 import { createLastResort } from "./http/front-door.ts";
 import { runBackup } from "./db/sqlite/backup.ts";
-import { CLICK_THREAD_BUSY_TIMEOUT_MS } from "./http/write-retry.ts";
+import { CLICK_THREAD_BUSY_TIMEOUT_MS, retryWhileBusy } from "./http/write-retry.ts";
 import { createEventWants, wantsRefresher } from "./events/wants.ts";
 import { linkEvents } from "./events/link-events.ts";
 import { startDelivery, type DeliveryThread } from "./events/delivery.ts";
 import { createLiveHub } from "./events/live-hub.ts";
 import type { LiveRelay } from "./db/storage.ts";
+import { hostname } from "node:os";
+import { announcePresence, type Presence } from "./instances/presence.ts";
+import { currentServiceLeave } from "./events/webhook-leave.ts";
 
 async function main(): Promise<number> {
   let parsed;
@@ -190,6 +193,7 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
       delivery!.poke();
     },
     pokeDelivery: () => delivery!.poke(),
+    webhookLeave: () => currentServiceLeave(storage.instances, config.webhookAllowPrivate, presence?.name ?? null),
     live,
     passwords: createPasswordGuard(),
     notFound: notFoundAnswer(config.notFoundRedirect),
@@ -204,6 +208,7 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
   const app = createApp(deps);
 
   let server: ReturnType<typeof Bun.serve> | undefined;
+  let presence: Presence | undefined;
   try {
     // reusePort off: a second instance on the same port must fail, not silently share it.
     const fetch = withClickDoor(app.fetch, routeTable(app.routes), { ...deps, ownHost: () => ownHost(config, server) });
@@ -223,6 +228,8 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
   process.on("unhandledRejection", (reason) => log.error("unhandled rejection", { error: describeError(reason) }));
   // Elysia handlers read the socket peer through the app's server (context.server → app.getServer()).
   app.server = server as unknown as typeof app.server;
+  // What this instance allows, for the commands and instances beside it (docs/webhooks.md: Webhooks).
+  presence = await announcePresence(storage.instances, `${hostname()}:${server.port}`, { webhookAllowPrivate: config.webhookAllowPrivate }, { log, retry: (write) => retryWhileBusy(write, recorder!.hurry) });
   log.info(versionLine());
   log.info(`database ${where}`);
   log.info(`geoip ${recorder.geoSource}, built ${recorder.geoBuildDate}`);
@@ -255,6 +262,7 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
       await relay?.stop();
       await delivery!.close();
       blocklist.stop();
+      await presence?.stop();
       await storage.close();
       log.info("stopped", { visitsWritten: written, visitsDropped: dropped });
       resolve(0);

@@ -12,6 +12,8 @@ export type PresenceOptions = {
   /** Runs a write again while the database is busy (the click thread's connection does not wait: src/http/write-retry.ts). */
   retry: <T>(write: () => T | Promise<T>) => Promise<T>;
   now?: () => number;
+  /** How often the row is renewed (tests); HEARTBEAT_MS by default. */
+  everyMs?: number;
 };
 
 /** `name`: host:port, the same again when this instance restarts there. */
@@ -29,7 +31,7 @@ export async function announcePresence(registry: InstanceRegistry, name: string,
       // Said once per run of failures, not every minute.
       .catch((err) => void (lastFailed || failed("(its heartbeat)")(err), (lastFailed = true)))
       .finally(() => void (beating = false));
-  }, HEARTBEAT_MS);
+  }, o.everyMs ?? HEARTBEAT_MS);
   timer.unref();
   return {
     name,

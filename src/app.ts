@@ -39,6 +39,7 @@ import { addressedToUs, type PeerServer } from "./http/request-origin.ts";
 import { describeStorageFailure, isStorageFailure } from "./db/errors.ts";
 import { webRoutes } from "./http/web.ts";
 import { routeTable, type RouteTable } from "./http/route-table.ts";
+import type { WebhookLeave } from "./events/webhook-leave.ts";
 
 /** The database's parts (links, lister, stats, keys, sessions, overview, daily counts), and the rest. */
 export type AppDeps = Pick<Storage, "links" | "lister" | "stats" | "keys" | "sessions" | "users" | "overview" | "dailyCounts"> & {
@@ -65,6 +66,8 @@ export type AppDeps = Pick<Storage, "links" | "lister" | "stats" | "keys" | "ses
   /** Webhooks were changed here: the events they want are read again (and written from the next change on). */
   webhooksChanged: () => Promise<void>;
   pokeDelivery: () => void;
+  /** whether webhooks may post to special-purpose addresses, with the reason when not (src/events/webhook-leave.ts) */
+  webhookLeave: () => Promise<WebhookLeave>;
   /** the live view's streams (docs/webhooks.md: Live view) */
   live: LiveHub;
   /** what redirect rules read about a click, and the guard on link passwords */

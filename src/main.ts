@@ -34,12 +34,15 @@ import { commandDatabase, probeFile } from "./cli/database.ts";
 import { cannotListen, cannotOpen } from "./cli/permission.ts";
 import { didYouMean } from "./cli/suggest.ts";
 import { isNewInstance, nextStep } from "./cli/next-step.ts";
-import { CLICK_THREAD_BUSY_TIMEOUT_MS } from "./http/write-retry.ts";
+import { CLICK_THREAD_BUSY_TIMEOUT_MS, retryWhileBusy } from "./http/write-retry.ts";
 import { createEventWants, wantsRefresher } from "./events/wants.ts";
 import { linkEvents } from "./events/link-events.ts";
 import { startDelivery, type DeliveryThread } from "./events/delivery.ts";
 import { createLiveHub } from "./events/live-hub.ts";
 import type { LiveRelay } from "./db/storage.ts";
+import { hostname } from "node:os";
+import { announcePresence, type Presence } from "./instances/presence.ts";
+import { currentServiceLeave } from "./events/webhook-leave.ts";
 
 async function main(): Promise<number> {
   let parsed;
@@ -196,6 +199,7 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
       delivery!.poke();
     },
     pokeDelivery: () => delivery!.poke(),
+    webhookLeave: () => currentServiceLeave(storage.instances, config.webhookAllowPrivate, presence?.name ?? null),
     live,
     passwords: createPasswordGuard(),
     notFound: notFoundAnswer(config.notFoundRedirect),
@@ -212,6 +216,7 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
   const welcome = await isNewInstance(storage, credentialHash !== null);
 
   let server: ReturnType<typeof Bun.serve> | undefined;
+  let presence: Presence | undefined;
   try {
     // reusePort off: a second instance on the same port must fail, not silently share it.
     const fetch = withClickDoor(app.fetch, routeTable(app.routes), { ...deps, ownHost: () => ownHost(config, server) });
@@ -231,6 +236,8 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
   process.on("unhandledRejection", (reason) => log.error("unhandled rejection", { error: describeError(reason) }));
   // Elysia handlers read the socket peer through the app's server (context.server → app.getServer()).
   app.server = server as unknown as typeof app.server;
+  // What this instance allows, for the commands and instances beside it (docs/webhooks.md: Webhooks).
+  presence = await announcePresence(storage.instances, `${hostname()}:${server.port}`, { webhookAllowPrivate: config.webhookAllowPrivate }, { log, retry: (write) => retryWhileBusy(write, recorder!.hurry) });
   log.info(versionLine());
   log.info(`database ${where}`);
   log.info(`geoip ${recorder.geoSource}, built ${recorder.geoBuildDate}`);
@@ -264,6 +271,7 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
       await relay?.stop();
       await delivery!.close();
       blocklist.stop();
+      await presence?.stop();
       await storage.close();
       log.info("stopped", { visitsWritten: written, visitsDropped: dropped });
       resolve(0);

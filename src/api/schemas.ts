@@ -312,9 +312,24 @@ const webhookFields = {
   tag: t.Union([t.String(), t.Null()]),
   enabled: t.Boolean(),
   disabledReason: t.Union([t.String(), t.Null()], { description: "why it is disabled: 410 from the receiver, 24 hours of failures, or an admin" }),
+  disabledCause: t.Union([t.Literal("gone"), t.Literal("failed_24h"), t.Literal("admin"), t.Null()], {
+    description: "disabledReason as a code: gone (the receiver answered 410), failed_24h (deliveries failed for 24 hours), admin; null when enabled (or a reason this release did not write)",
+  }),
   createdAt: Time,
+  status: t.Union([t.Literal("waiting"), t.Literal("delivering"), t.Literal("failing"), t.Literal("disabled")], {
+    description: "waiting: nothing tried yet; delivering: the last attempt was delivered; failing: the last attempt failed and is tried again (lastDelivery.error says why); disabled (docs/webhooks.md: Webhooks)",
+  }),
   pending: Count,
-  lastDelivery: t.Union([t.Null(), t.Object({ at: Time, state: DeliveryStateSchema, responseCode: t.Union([t.Integer(), t.Null()]) }, closed)]),
+  lastDelivery: t.Union([
+    t.Null(),
+    t.Object(
+      {
+        at: Time, state: DeliveryStateSchema, responseCode: t.Union([t.Integer(), t.Null()]),
+        error: t.Union([t.String(), t.Null()], { description: "why the last attempt failed: the receiver's answer (\"answered 500\") or what stopped the request" }),
+      },
+      closed,
+    ),
+  ], { description: "the last delivery tried, as its last attempt went" }),
 };
 export const Webhook = t.Object(webhookFields, closed);
 export const WebhookResponse = ok(Webhook);

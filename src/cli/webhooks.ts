@@ -3,9 +3,12 @@
 // (its delivery thread reads the webhooks every tick). The secret is printed once, on stdout alone.
 
 import { openEvents } from "../db/open-storage.ts";
-import { checkWebhookUrl } from "../events/webhook-url.ts";
+import { checkWebhookName, checkWebhookUrl } from "../events/webhook-url.ts";
+import { commandLeave } from "../events/webhook-leave.ts";
+import type { EventStore } from "../events/store.ts";
+import type { InstanceRegistry } from "../instances/registry.ts";
 import { newSecret } from "../events/signing.ts";
-import { EVENT_TYPES, isEventType, type EventType } from "../events/types.ts";
+import { EVENT_TYPES, isEventType, webhookStatus, type EventType, type WebhookSummary } from "../events/types.ts";
 import { readBlocklist } from "../links/blocklist-file.ts";
 import { looksLikeId } from "../links/alias.ts";
 import { parseTags } from "../links/options.ts";
@@ -15,6 +18,8 @@ import type { DatabaseLocator } from "./database.ts";
 import { cannotOpen } from "./permission.ts";
 import { didYouMean } from "./suggest.ts";
 import { describeLocation } from "../db/storage.ts";
+
+type NewHook = { url: string; events: EventType[]; linkId: string | null; tag: string | null };
 
 const USAGE = "usage: shortener webhook add URL --events TYPE,… [--link ID] [--tag TAG] | webhook list | webhook remove ID | webhook enable ID";
 
@@ -29,7 +34,7 @@ export async function runWebhookCommand(config: Config, database: DatabaseLocato
   if (action !== "add" && (flags.events !== undefined || flags.link !== undefined || flags.tag !== undefined)) return usage("--events, --link and --tag belong to webhook add");
   if (action === "list" && target !== undefined) return usage("webhook list takes no argument");
   if ((action === "remove" || action === "enable") && !/^[1-9]\d{0,15}$/.test(target ?? "")) return usage(`webhook ${action} needs a webhook's id (see webhook list)`);
-  let add: { url: string; events: EventType[]; linkId: string | null; tag: string | null } | null = null;
+  let add: NewHook | null = null;
   if (action === "add") {
     if (target === undefined) return usage("webhook add needs the URL to post to");
     const events = (flags.events ?? "").split(",").map((e) => e.trim()).filter(Boolean);
@@ -37,17 +42,7 @@ export async function runWebhookCommand(config: Config, database: DatabaseLocato
     if (flags.link !== undefined && !looksLikeId(flags.link)) return usage("--link must be a link's id");
     const tag = flags.tag === undefined ? null : parseTags([flags.tag]);
     if (tag !== null && !tag.ok) return usage("--tag must be one tag: 1 to 30 letters, digits, hyphens or underscores");
-    const blocklist = readBlocklist(config.blocklist);
-    const checked = checkWebhookUrl(target, {
-      ownHosts: [...(config.baseUrl === null ? [] : [new URL(config.baseUrl).host]), `localhost:${config.port}`, `127.0.0.1:${config.port}`],
-      allowPrivate: config.webhookAllowPrivate,
-      isBlocked: (url) => blocklist.matches(url),
-    });
-    if (!checked.ok) {
-      io.err(`shortener: ${checked.error}`);
-      return 1;
-    }
-    add = { url: checked.url, events: [...new Set(events as EventType[])], linkId: flags.link ?? null, tag: tag === null ? null : tag.value[0]! };
+    add = { url: target, events: [...new Set(events as EventType[])], linkId: flags.link ?? null, tag: tag === null ? null : tag.value[0]! };
   } else if (action !== "list" && action !== "remove" && action !== "enable") return usage(action === undefined ? "webhook needs an action" : `unknown webhook action ${action}${didYouMean(action, ["add", "list", "remove", "enable"])}`);
 
   const found = database();
@@ -65,16 +60,11 @@ export async function runWebhookCommand(config: Config, database: DatabaseLocato
   const where = describeLocation(found.location);
   try {
     const store = opened.events;
-    if (add !== null) {
-      const made = await store.createWebhook({ ...add, secret: newSecret(), createdAt: now });
-      io.out(made.secret);
-      io.err(`shortener: webhook ${made.id} posts ${made.events.join(", ")} to ${made.url}, saved in ${where}; the secret above (for verifying signatures) is shown only this once`);
-      return 0;
-    }
+    if (add !== null) return await addWebhook(add, config, opened, now, io, where);
     if (action === "list") {
       const rows = (await store.webhooks()).map((w) => [
         String(w.id), w.url, w.events.join(","), w.linkId !== null ? `link ${w.linkId}` : w.tag !== null ? `tag ${w.tag}` : "every link",
-        w.enabled ? "enabled" : `disabled: ${w.disabledReason ?? ""}`, String(w.pending), w.lastDelivery === null ? "-" : `${w.lastDelivery.state} ${when(w.lastDelivery.at)}`,
+        stateOf(w), String(w.pending), w.lastDelivery === null ? "-" : `${w.lastDelivery.state} ${when(w.lastDelivery.at)}`,
       ]);
       for (const line of table([["ID", "URL", "EVENTS", "FOR", "STATE", "PENDING", "LAST"], ...rows])) io.out(line);
       return 0;
@@ -90,4 +80,35 @@ export async function runWebhookCommand(config: Config, database: DatabaseLocato
   } finally {
     await opened.close();
   }
+}
+
+/**
+ * Adds the webhook if the service that uses this database would post to it: a special-purpose
+ * address only when that service allows it (src/events/webhook-leave.ts), refused with exit 2 and
+ * the flag to set, as the service itself would never deliver it. Other URL problems exit 1.
+ */
+async function addWebhook(add: NewHook, config: Config, opened: { events: EventStore; instances: InstanceRegistry }, now: number, io: Output, where: string): Promise<number> {
+  const blocklist = readBlocklist(config.blocklist);
+  const leave = commandLeave(await opened.instances.all(), now, config.webhookAllowPrivate);
+  const written = checkWebhookUrl(add.url, {
+    ownHosts: [...(config.baseUrl === null ? [] : [new URL(config.baseUrl).host]), `localhost:${config.port}`, `127.0.0.1:${config.port}`],
+    leave,
+    isBlocked: (url) => blocklist.matches(url),
+  });
+  const checked = written.ok ? await checkWebhookName(written.url, leave) : written;
+  if (!checked.ok) {
+    io.err(`shortener: ${checked.error}`);
+    return checked.code === "url_private" ? 2 : 1;
+  }
+  const made = await opened.events.createWebhook({ ...add, url: checked.url, secret: newSecret(), createdAt: now });
+  io.out(made.secret);
+  io.err(`shortener: webhook ${made.id} posts ${made.events.join(", ")} to ${made.url}, saved in ${where}; the secret above (for verifying signatures) is shown only this once`);
+  return 0;
+}
+
+/** The list's STATE: enabled, failing with the last attempt's reason, or disabled with why. */
+function stateOf(w: WebhookSummary): string {
+  const status = webhookStatus(w);
+  if (status === "disabled") return `disabled: ${w.disabledReason ?? ""}`;
+  return status === "failing" ? `failing: ${w.lastDelivery?.error ?? ""}` : "enabled";
 }

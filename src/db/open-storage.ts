@@ -23,6 +23,9 @@ import type { ImportTarget } from "../imports/target.ts";
 import type { EventStore } from "../events/store.ts";
 import { releaseClaims, sqliteEvents } from "./sqlite/events.ts";
 import { postgresEvents } from "./postgres/events.ts";
+import type { InstanceRegistry } from "../instances/registry.ts";
+import { sqliteInstances } from "./sqlite/instances.ts";
+import { postgresInstances } from "./postgres/instances.ts";
 
 export type StorageOptions = {
   /** SQLite: how long the click thread's connection waits for the write lock */
@@ -59,6 +62,7 @@ export async function withRules(engine: EngineStorage, linkEvents?: LinkEvents):
     salts: engine.salts,
     imports: engine.imports,
     events: engine.events,
+    instances: engine.instances,
     relayLive: engine.relayLive,
     ...createOverview(engine.overview),
     ping: engine.ping,
@@ -93,16 +97,19 @@ export async function openImports(location: string, password: string | null): Pr
   return { imports: postgresImports(sql), close: () => sql.close({ timeout: 5 }) };
 }
 
-/** Only the events' port, for the delivery thread and `shortener webhook`, on a connection of its own. */
-/** `delivering`: the delivery thread, which owns the sends of a SQLite file (what a killed process had claimed is free again). */
-export async function openEvents(location: string, password: string | null, delivering: boolean): Promise<{ events: EventStore; close: () => Promise<void> }> {
+/**
+ * Only the events' port, for the delivery thread and `shortener webhook`, on a connection of its own,
+ * with the instances' records (what the service that delivers allows).
+ * `delivering`: the delivery thread, which owns the sends of a SQLite file (what a killed process had claimed is free again).
+ */
+export async function openEvents(location: string, password: string | null, delivering: boolean): Promise<{ events: EventStore; instances: InstanceRegistry; close: () => Promise<void> }> {
   if (engineOf(location) === "sqlite") {
     const db = openDatabase(location);
     if (delivering) releaseClaims(db);
-    return { events: sqliteEvents(db), close: async () => db.close() };
+    return { events: sqliteEvents(db), instances: sqliteInstances(db), close: async () => db.close() };
   }
   const sql = await connectMigrated(location, password, 3);
-  return { events: postgresEvents(sql), close: () => sql.close({ timeout: 5 }) };
+  return { events: postgresEvents(sql), instances: postgresInstances(sql), close: () => sql.close({ timeout: 5 }) };
 }
 
 /** A small pool of a command's own, the schema brought up to date first (closed again if that fails). */

@@ -15,6 +15,7 @@ import type { MaybePromise } from "../util/maybe.ts";
 import type { SaltStore } from "../visits/visitor-id.ts";
 import type { ImportTarget } from "../imports/target.ts";
 import type { EventStore } from "../events/store.ts";
+import type { InstanceRegistry } from "../instances/registry.ts";
 import type { LiveBatch } from "../events/live.ts";
 
 /** How visits written by one instance reach live viewers on another (PostgreSQL; one SQLite file has one instance). */
@@ -52,6 +53,8 @@ export type EngineStorage = Database & {
   imports: ImportTarget;
   /** Webhooks and their delivery log (docs/webhooks.md: Webhooks). */
   events: EventStore;
+  /** The instances that run on the database and what they allow (src/instances/registry.ts). */
+  instances: InstanceRegistry;
   /** Relays the live view between instances (PostgreSQL). */
   relayLive?(publish: (batch: LiveBatch) => void, recorderWatch: (watch: { ids: string[]; all: boolean }) => void): Promise<LiveRelay>;
   /** Keeps the link store's cache in step with changes made by other instances (PostgreSQL); stopped by close(). */
@@ -69,6 +72,7 @@ export type Storage = Database & {
   salts: SaltStore;
   imports: ImportTarget;
   events: EventStore;
+  instances: InstanceRegistry;
   relayLive?: EngineStorage["relayLive"];
   overview: OverviewReader;
   dailyCounts: DailyCounts;

@@ -5,8 +5,9 @@
 // through options, so that retries and backoff can be tested without waiting.
 
 import type { Logger } from "../log.ts";
-import type { EventType } from "./types.ts";
+import { DISABLED_REASONS, type EventType } from "./types.ts";
 import { nextAttempt, retryAfterMs } from "./backoff.ts";
+import { createFailureLog } from "./failure-log.ts";
 import { planFanOut } from "./fan-out.ts";
 import { linkGone } from "./payloads.ts";
 import type { Send } from "./sender.ts";
@@ -42,6 +43,7 @@ export type Dispatcher = {
 
 export function createDispatcher(o: DispatcherOptions): Dispatcher {
   const sending = new Map<number, Promise<void>>();
+  const failures = createFailureLog(o.log);
   const clicksSentAt = new Map<number, number>();
   let prunedAt = 0;
   let sweptAt = 0;
@@ -51,16 +53,18 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
     const headers = signedHeaders(c.webhook.secret, c.delivery.messageId, Math.floor(at / 1000), c.body);
     const outcome = await o.send(c.webhook.url, headers, c.body);
     const done = o.now();
-    await o.store.finish(c.delivery, verdict(c, outcome.code, outcome.retryAfter, outcome.error, at, done), c.lease);
+    const result = verdict(c, outcome.code, outcome.retryAfter, outcome.error, at, done);
+    await o.store.finish(c.delivery, result, c.lease);
+    failures.attempted(c.webhook, result);
   };
 
   const verdict = (c: Claimed, code: number | null, retryAfter: string | null, error: string | null, at: number, done: number): AttemptResult => {
     const base = { at, responseCode: code, error: code === null ? error : code >= 200 && code < 300 ? null : `answered ${code}` };
     if (code !== null && code >= 200 && code < 300) return { ...base, state: "delivered", nextAt: at, disable: null };
-    if (code === 410) return { ...base, state: "failed", nextAt: at, disable: "the receiver answered 410 Gone" };
+    if (code === 410) return { ...base, state: "failed", nextAt: at, disable: DISABLED_REASONS.gone };
     const attempts = c.delivery.attempts + 1;
     const next = nextAttempt(attempts, c.delivery.firstAttemptAt ?? at, done, o.random(), code === 429 || code === 503 ? retryAfterMs(retryAfter, done) : null);
-    if (next === null) return { ...base, state: "failed", nextAt: at, disable: "deliveries failed for 24 hours" };
+    if (next === null) return { ...base, state: "failed", nextAt: at, disable: DISABLED_REASONS.failed_24h };
     return { ...base, state: "pending", nextAt: next, disable: null };
   };
 

@@ -47,8 +47,33 @@ export type Delivery = {
   error: string | null;
 };
 
-/** The webhook list's summary of each: deliveries waiting, and the last one tried. */
-export type WebhookSummary = Webhook & { pending: number; lastDelivery: { at: number; state: DeliveryState; responseCode: number | null } | null };
+/** The webhook list's summary of each: deliveries waiting, and the last one tried (`error`: why its last attempt failed). */
+export type WebhookSummary = Webhook & { pending: number; lastDelivery: { at: number; state: DeliveryState; responseCode: number | null; error: string | null } | null };
+
+/**
+ * How a webhook fares (docs/webhooks.md: Webhooks, "States"): `waiting` nothing tried yet, `delivering` its
+ * last attempt was delivered, `failing` its last attempt failed (it is tried again), `disabled`.
+ */
+export type WebhookStatus = "waiting" | "delivering" | "failing" | "disabled";
+
+export function webhookStatus(w: Pick<WebhookSummary, "enabled" | "lastDelivery">): WebhookStatus {
+  if (!w.enabled) return "disabled";
+  if (w.lastDelivery === null) return "waiting";
+  return w.lastDelivery.state === "delivered" ? "delivering" : "failing";
+}
+
+/** Why a webhook was turned off, as stored in its disabled_reason; the keys are what the API calls them. */
+export const DISABLED_REASONS = {
+  gone: "the receiver answered 410 Gone",
+  failed_24h: "deliveries failed for 24 hours",
+  admin: "disabled by an admin",
+} as const;
+export type DisabledCause = keyof typeof DISABLED_REASONS;
+
+/** The cause of a stored reason; null for none, or for a text this release did not write. */
+export function disabledCause(reason: string | null): DisabledCause | null {
+  return (Object.keys(DISABLED_REASONS) as DisabledCause[]).find((k) => DISABLED_REASONS[k] === reason) ?? null;
+}
 
 export function isEventType(value: unknown): value is EventType {
   return (EVENT_TYPES as readonly unknown[]).includes(value);

@@ -6,7 +6,7 @@ import { looksLikeId } from "../links/alias.ts";
 import { parseTags } from "../links/options.ts";
 import { checkWebhookUrl, type WebhookUrlRules } from "./webhook-url.ts";
 import type { WebhookChanges } from "./store.ts";
-import { EVENT_TYPES, isEventType } from "./types.ts";
+import { DISABLED_REASONS, EVENT_TYPES, isEventType } from "./types.ts";
 
 const FIELDS = ["url", "events", "linkId", "tag", "enabled"] as const;
 
@@ -45,7 +45,7 @@ export function parseWebhookFields(body: unknown, rules: WebhookUrlRules, creati
     if (typeof record.enabled !== "boolean") problems.push({ code: "bad_request", field: "enabled", error: "enabled must be true or false" });
     else {
       fields.enabled = record.enabled;
-      fields.disabledReason = record.enabled ? null : "disabled by an admin";
+      fields.disabledReason = record.enabled ? null : DISABLED_REASONS.admin;
     }
   }
   return problems.length > 0 ? { ok: false, problems } : { ok: true, fields };

@@ -5,8 +5,10 @@ import type { Config } from "../config.ts";
 import type { Blocklist } from "../links/blocklist.ts";
 import type { EventStore, WebhookChanges } from "../events/store.ts";
 import { parseWebhookFields } from "../events/webhook-fields.ts";
+import { checkWebhookName } from "../events/webhook-url.ts";
+import type { WebhookLeave } from "../events/webhook-leave.ts";
 import { newSecret } from "../events/signing.ts";
-import type { Delivery, WebhookSummary } from "../events/types.ts";
+import { disabledCause, webhookStatus, type Delivery, type WebhookSummary } from "../events/types.ts";
 import { isoTime } from "../util/day.ts";
 import { requireAdmin, type AuthDeps } from "./auth.ts";
 import { logAction } from "./audit.ts";
@@ -19,12 +21,14 @@ import type { ClickRecorder } from "../visits/recorder.ts";
 import { retryWhileBusy, storageUnavailable } from "./write-retry.ts";
 
 export type WebhooksDeps = AuthDeps & {
-  config: Pick<Config, "host" | "port" | "allowLoopbackDestinations" | "webhookAllowPrivate" | "baseUrl">;
+  config: Pick<Config, "host" | "port" | "allowLoopbackDestinations" | "baseUrl">;
   blocklist: () => Blocklist;
   events: EventStore;
   /** told when webhooks changed here: the answer waits until the next change writes their events */
   webhooksChanged: () => Promise<void>;
   recorder: Pick<ClickRecorder, "hurry">;
+  /** Whether webhooks may post to special-purpose addresses: this service's flag and the other instances' (src/events/webhook-leave.ts). */
+  webhookLeave: () => Promise<WebhookLeave>;
 };
 
 /** A write of the click thread's connection, which does not wait for SQLite's write lock (write-retry.ts); a refused one is a 503. */
@@ -39,9 +43,11 @@ async function written<T>(deps: WebhooksDeps, what: string, write: () => T | Pro
 const DELIVERY_PAGE = 50;
 
 export function webhookJson(w: WebhookSummary): WebhookJson {
+  const last = w.lastDelivery;
   return {
-    id: w.id, url: w.url, events: w.events, linkId: w.linkId, tag: w.tag, enabled: w.enabled, disabledReason: w.disabledReason, createdAt: isoTime(w.createdAt)!,
-    pending: w.pending, lastDelivery: w.lastDelivery === null ? null : { at: isoTime(w.lastDelivery.at)!, state: w.lastDelivery.state, responseCode: w.lastDelivery.responseCode },
+    id: w.id, url: w.url, events: w.events, linkId: w.linkId, tag: w.tag, enabled: w.enabled, disabledReason: w.disabledReason,
+    disabledCause: w.enabled ? null : disabledCause(w.disabledReason), createdAt: isoTime(w.createdAt)!, status: webhookStatus(w),
+    pending: w.pending, lastDelivery: last === null ? null : { at: isoTime(last.at)!, state: last.state, responseCode: last.responseCode, error: last.error },
   };
 }
 
@@ -61,9 +67,13 @@ async function bodyFields(request: Request, server: PeerServer, deps: WebhooksDe
   const base = publicBase(deps.config, server, request, deps.trusted);
   if (base === null) return { ok: false, response: badHost() };
   const rules = destinationRules(deps, base, request, server);
-  const parsed = parseWebhookFields(body.value, { ownHosts: rules.ownHosts, isBlocked: rules.isBlocked, allowPrivate: deps.config.webhookAllowPrivate }, creating);
-  if (parsed.ok) return parsed;
-  return { ok: false, response: "malformed" in parsed ? apiError(400, "bad_request", parsed.malformed) : fieldErrors(parsed.problems) };
+  const leave = await deps.webhookLeave();
+  const parsed = parseWebhookFields(body.value, { ownHosts: rules.ownHosts, isBlocked: rules.isBlocked, leave }, creating);
+  if (!parsed.ok) return { ok: false, response: "malformed" in parsed ? apiError(400, "bad_request", parsed.malformed) : fieldErrors(parsed.problems) };
+  // A name is judged by what it resolves to as well, as the sender will judge it.
+  const named = parsed.fields.url === undefined ? null : await checkWebhookName(parsed.fields.url, leave);
+  if (named !== null && !named.ok) return { ok: false, response: fieldErrors([{ code: named.code, field: "url", error: named.error }]) };
+  return parsed;
 }
 
 const webhookId = (raw: string): number | null => (/^[1-9]\d{0,15}$/.test(raw) ? Number(raw) : null);

@@ -236,7 +236,7 @@ describe("webhooks dialog", () => {
     await page.click(`${item} [data-action="toggle"]`);
     await page.waitForSelector(`${item}[data-enabled="false"]`);
     expect(await page.isChecked(`${item} [data-action="toggle"]`)).toBe(false);
-    expect(await page.textContent(`${item} .webhook-reason`)).toBe(en.webhook_disabled_reason.replace("{reason}", "disabled by an admin"));
+    expect(await page.textContent(`${item} .webhook-reason`)).toBe(en.webhook_disabled_admin);
     expect((await api(server.url, admin, "GET", `/api/webhooks/${id}`)).body.data).toMatchObject({ enabled: false, disabledReason: "disabled by an admin" });
     await madeLink(server.url, admin, "after-off");
     const seen = await eventually(async () => witness.ofType("link.created"), (r) => r.length > 0, 15_000);

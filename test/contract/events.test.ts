@@ -282,7 +282,9 @@ forEachEngine("events: webhooks", (db) => {
     await e.finish(first.delivery, result({ state: "pending", at: NOW, nextAt: NOW + 10_000, responseCode: 500, error: "answered 500" }));
     const [, pending] = await e.deliveries(a.id, null, 10);
     expect(pending).toMatchObject({ id: first.delivery.id, state: "pending", attempts: 1, firstAttemptAt: NOW, lastAttemptAt: NOW, nextAt: NOW + 10_000, responseCode: 500, error: "answered 500" });
-    expect(await e.webhook(a.id)).toMatchObject({ pending: 2, lastDelivery: { at: NOW, state: "pending", responseCode: 500 } });
+    // The summary carries the last attempt's error: the dashboard's "Failing" and its reason.
+    expect((await e.webhook(a.id))!.lastDelivery).toEqual({ at: NOW, state: "pending", responseCode: 500, error: "answered 500" });
+    expect(await e.webhook(a.id)).toMatchObject({ pending: 2 });
     expect(await e.due(NOW + 9_999)).toEqual([]);
     expect(await e.due(NOW + 10_000)).toEqual([{ webhookId: a.id, type: "link.created" }]);
     const second = (await e.claim(a.id, NOW + 10_000, LEASE))!;
@@ -290,12 +292,12 @@ forEachEngine("events: webhooks", (db) => {
     await e.finish(second.delivery, result({ state: "delivered", at: NOW + 10_000, responseCode: 200 }));
     const [, delivered] = await e.deliveries(a.id, null, 10);
     expect(delivered).toMatchObject({ state: "delivered", attempts: 2, firstAttemptAt: NOW, lastAttemptAt: NOW + 10_000, responseCode: 200, error: null });
-    expect(await e.webhook(a.id)).toMatchObject({ pending: 1, lastDelivery: { at: NOW + 10_000, state: "delivered", responseCode: 200 } });
+    expect(await e.webhook(a.id)).toMatchObject({ pending: 1, lastDelivery: { at: NOW + 10_000, state: "delivered", responseCode: 200, error: null } });
     const third = (await e.claim(a.id, NOW + 10_000, LEASE))!;
     expect(JSON.parse(third.body).data.id).toBe("y");
     await e.finish(third.delivery, result({ state: "failed", at: NOW + 20_000, responseCode: 410, error: "answered 410", disable: "the receiver answered 410 Gone" }));
     expect((await e.deliveries(a.id, null, 1))[0]).toMatchObject({ state: "failed", attempts: 1, responseCode: 410 });
-    expect(await e.webhook(a.id)).toMatchObject({ enabled: false, disabledReason: "the receiver answered 410 Gone", pending: 0, lastDelivery: { state: "failed", responseCode: 410 } });
+    expect(await e.webhook(a.id)).toMatchObject({ enabled: false, disabledReason: "the receiver answered 410 Gone", pending: 0, lastDelivery: { state: "failed", responseCode: 410, error: "answered 410" } });
     expect(await e.wantedTypes()).toEqual([]);
   });
 

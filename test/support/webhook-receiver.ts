@@ -35,13 +35,14 @@ export type Receiver = {
 
 export const RECEIVER_HOST = "127.0.0.7";
 
-export function startReceiver(path = "/hook"): Receiver {
+/** `host`: 127.0.0.1 where a test's rules want the receiver there. */
+export function startReceiver(path = "/hook", host = RECEIVER_HOST): Receiver {
   const received: Received[] = [];
   let secret: string | null = null;
   let answer: Answer = () => new Response(null, { status: 204 });
   let n = 0;
   const server = Bun.serve({
-    hostname: RECEIVER_HOST,
+    hostname: host,
     port: 0,
     idleTimeout: 60,
     async fetch(request) {
@@ -65,7 +66,7 @@ export function startReceiver(path = "/hook"): Receiver {
     },
   });
   return {
-    url: `http://${RECEIVER_HOST}:${server.port}${path}`,
+    url: `http://${host}:${server.port}${path}`,
     received,
     unique() {
       const seen = new Set<string>();

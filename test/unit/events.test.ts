@@ -216,7 +216,7 @@ describe("fan-out", () => {
 });
 
 describe("addresses", () => {
-  const rules = (allowPrivate: boolean) => ({ ownHosts: ["sho.rt"], allowPrivate, isBlocked: () => false });
+  const rules = (allowPrivate: boolean) => ({ ownHosts: ["sho.rt"], leave: { allowPrivate, why: "reached only with --webhook-allow-private" }, isBlocked: () => false });
   const PRIVATE = [
     "10.0.0.1", "10.255.255.254", "172.16.0.1", "172.31.255.254", "192.168.1.1", "100.64.0.1", "100.127.255.254", "127.0.0.1", "127.8.9.10",
     "169.254.169.254", "0.0.0.0", "[::1]", "[::]", "[fc00::1]", "[fd12:3456::1]", "[fe80::1]", "[febf::1]", "[::ffff:10.0.0.1]", "[::ffff:127.0.0.1]",

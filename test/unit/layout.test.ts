@@ -7,8 +7,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO_ROOT } from "../support/server.ts";
 
-const DOMAIN = ["links", "auth", "stats", "visits", "outbound"];
-const PORTS = ["links", "lister", "stats", "overview", "keys", "sessions", "visit-batches", "visitor-salts", "recorder", "schema", "storage"];
+const DOMAIN = ["links", "auth", "stats", "visits", "outbound", "instances"];
+const PORTS = ["links", "lister", "stats", "overview", "keys", "sessions", "visit-batches", "visitor-salts", "recorder", "schema", "storage", "instances"];
 
 function sources(folder: string): string[] {
   return readdirSync(join(REPO_ROOT, "src", folder), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts")).map((f) => join("src", folder, f));

@@ -255,6 +255,17 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (instance, link_id)
   );
   `,
+  // 6: SQLite's 11 (the instances on this database and what they allow). Several instances share a
+  // database: every one has its row.
+  `
+  CREATE TABLE instances (
+    name                  text PRIMARY KEY,
+    started_at            bigint NOT NULL,
+    seen_at               bigint NOT NULL,
+    stopped_at            bigint,
+    webhook_allow_private smallint NOT NULL
+  );
+  `,
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.length;

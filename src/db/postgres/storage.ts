@@ -16,6 +16,7 @@ import { postgresSessions } from "./sessions.ts";
 import { postgresUsers } from "./users.ts";
 import { postgresOverview } from "./overview.ts";
 import { postgresEvents } from "./events.ts";
+import { postgresInstances } from "./instances.ts";
 import { startLiveRelay } from "./live-relay.ts";
 
 // The click thread's pool: clicks that miss the cache and limited links' clicks, the API, the UI.
@@ -45,6 +46,7 @@ export async function openPostgresStorage(url: string, password: string | null):
       salts: postgresSalts(sql),
       imports: postgresImports(sql),
       events: postgresEvents(sql),
+      instances: postgresInstances(sql),
       relayLive: (publish, recorderWatch) => startLiveRelay(sql, publish, recorderWatch),
       async follow(links) {
         stopFollowing = await watchLinkChanges(sql, links.forget);

@@ -12,7 +12,7 @@ export const WEBHOOK_COLUMNS = "id, url, events, link_id, tag, secret, enabled, 
 export const WEBHOOK_SUMMARY_SQL = `
   SELECT ${WEBHOOK_COLUMNS.split(", ").map((c) => `w.${c}`).join(", ")},
     (SELECT COUNT(*) FROM webhook_deliveries d WHERE d.webhook_id = w.id AND d.state = 'pending') AS pending,
-    l.last_attempt_at AS last_at, l.state AS last_state, l.response_code AS last_code
+    l.last_attempt_at AS last_at, l.state AS last_state, l.response_code AS last_code, l.error AS last_error
   FROM webhooks w
   LEFT JOIN webhook_deliveries l ON l.id = (SELECT MAX(id) FROM webhook_deliveries x WHERE x.webhook_id = w.id AND x.attempts > 0)`;
 export const DELIVERY_COLUMNS = "id, webhook_id, message_id, type, created_at, state, attempts, first_attempt_at, last_attempt_at, next_at, response_code, error";
@@ -70,7 +70,7 @@ export function toWebhook(r: Record<string, unknown>): WebhookWithSecret {
 export function toSummary(r: Record<string, unknown>): WebhookSummary {
   const { secret: _, ...webhook } = toWebhook(r);
   const lastAt = numOrNull(r.last_at);
-  return { ...webhook, pending: num(r.pending), lastDelivery: lastAt === null ? null : { at: lastAt, state: r.last_state as DeliveryState, responseCode: numOrNull(r.last_code) } };
+  return { ...webhook, pending: num(r.pending), lastDelivery: lastAt === null ? null : { at: lastAt, state: r.last_state as DeliveryState, responseCode: numOrNull(r.last_code), error: (r.last_error as string | null) ?? null } };
 }
 
 export function toDelivery(r: Record<string, unknown>): Delivery {

@@ -350,6 +350,18 @@ const MIGRATIONS: readonly string[] = [
   INSERT INTO event_marks (name, value) VALUES ('events', 0), ('expiry', CAST(unixepoch('subsec') * 1000 AS INTEGER));
   CREATE INDEX links_by_expiry ON links(expires_at) WHERE expires_at IS NOT NULL;
   `,
+  // 11: the instances of the service that run on this database and what they allow (src/instances/
+  // registry.ts), so that a command learns what the service will do: `shortener webhook add` refuses a
+  // receiver the service would never reach (docs/webhooks.md: Webhooks, "Where webhooks may post").
+  `
+  CREATE TABLE instances (
+    name                  TEXT PRIMARY KEY,  -- host:port, the same again after a restart
+    started_at            INTEGER NOT NULL,  -- ms
+    seen_at               INTEGER NOT NULL,  -- renewed every minute while it runs
+    stopped_at            INTEGER,           -- a clean stop; NULL while it runs (or after it was killed)
+    webhook_allow_private INTEGER NOT NULL   -- 1: started with --webhook-allow-private
+  ) WITHOUT ROWID;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -15,6 +15,7 @@ import { sqliteOverview } from "./overview.ts";
 import { sqliteImports } from "./imports.ts";
 import { startSqliteReader, type SqliteReader } from "./reader.ts";
 import { sqliteEvents } from "./events.ts";
+import { sqliteInstances } from "./instances.ts";
 
 /**
  * Opens the file at path (creating it, never its folder) and brings its schema up to date.
@@ -39,6 +40,7 @@ export async function openSqliteStorage(path: string, busyTimeoutMs: number, rea
     where: path,
     links: sqliteLinks(db),
     events: sqliteEvents(db),
+    instances: sqliteInstances(db),
     // One process owns the file: it counts the clicks of limited links itself.
     budget: localClickBudget(),
     lister: reader?.lister ?? sqliteLister(db),

@@ -150,7 +150,7 @@ const ROUTES: Operation[] = [
     body: { "application/json": S.WebhookFields },
     responses: {
       201: { description: "the webhook and its secret", json: S.WebhookCreated },
-      ...errors([400, 401, 413, 415, 421, 429, 503], "url_* (url_private without --webhook-allow-private), events_invalid, tags_invalid or bad_request"),
+      ...errors([400, 401, 413, 415, 421, 429, 503], "url_* (url_private: an address, written or resolved, that the service would not post to: without --webhook-allow-private here, or on another running instance), events_invalid, tags_invalid or bad_request"),
       403: ADMIN_ONLY,
     },
   },
@@ -169,7 +169,7 @@ const ROUTES: Operation[] = [
     body: { "application/json": S.WebhookChanges },
     responses: {
       200: { description: "the webhook", json: S.WebhookResponse },
-      ...errors([400, 401, 404, 413, 415, 421, 429, 503], "url_*, events_invalid, tags_invalid or bad_request"),
+      ...errors([400, 401, 404, 413, 415, 421, 429, 503], "url_* (url_private as for the create), events_invalid, tags_invalid or bad_request"),
       403: ADMIN_ONLY,
     },
   },

@@ -25,6 +25,9 @@ export const redeliverPath = (id: number, deliveryId: number) => `${webhookPath(
 /** An event type's name in the page language ("link.created" → "Link created"). */
 export const eventKey = (type: EventType) => `event_${type.replace(".", "_")}` as MessageKey;
 
+/** Why a webhook was turned off, in the page language. */
+export const disabledKey = (cause: NonNullable<Webhook["disabledCause"]>) => `webhook_disabled_${cause}` as const satisfies MessageKey;
+
 /** A delivery's state as a status pill (the link list's colours: green, amber, red). */
 export function stateClass(state: DeliveryState): string {
   return `status ${state === "delivered" ? "status-active" : state === "pending" ? "status-expired" : "status-blocked"}`;

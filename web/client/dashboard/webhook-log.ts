@@ -73,7 +73,10 @@ export class WebhookLog {
     const type = el("td");
     type.append(el("span", "", t(eventKey(d.type))), el("code", "delivery-type", d.type));
     const state = el("td");
-    state.append(el("span", stateClass(d.state), t(`delivery_${d.state}`)));
+    // Pending after a failed attempt: failing, with its next try below and the reason in its own column.
+    const failing = d.state === "pending" && d.attempts > 0;
+    tr.dataset.failing = String(failing);
+    state.append(el("span", stateClass(failing ? "failed" : d.state), failing ? t("delivery_failing") : t(`delivery_${d.state}`)));
     if (d.state === "pending" && d.nextAttemptAt) state.append(el("span", "status-note", t("delivery_next", { time: dateTime(d.nextAttemptAt) })));
     const action = el("td", "col-actions");
     const button = el("button", "btn btn-small", t("redeliver"));

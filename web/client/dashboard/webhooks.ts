@@ -1,5 +1,5 @@
 // Webhooks (admins): the dialog lists each one (its URL, events, which links, on or off, how its
-// last delivery went, how many wait), adds one (webhook-form.ts), turns one on or off, deletes one
+// last delivery went and, when it fails, why; how many wait), adds one (webhook-form.ts), turns one on or off, deletes one
 // after the confirmation, and opens its delivery log (webhook-log.ts). The list is read again after
 // every change, so what it shows is what the server keeps (a webhook it turned off says why).
 import { byId, el, formatNumber, t, uniqueId } from "../common.ts";
@@ -9,7 +9,7 @@ import { confirmAction } from "./confirm.ts";
 import { openDialog } from "./dialogs.ts";
 import { relativeTime, timeElement } from "./format.ts";
 import { toast } from "./toast.ts";
-import { eventKey, stateClass, webhookPath, type Webhook } from "./webhook-api.ts";
+import { disabledKey, eventKey, stateClass, webhookPath, type Webhook } from "./webhook-api.ts";
 import { WebhookForm } from "./webhook-form.ts";
 import { WebhookLog } from "./webhook-log.ts";
 
@@ -88,6 +88,7 @@ export class WebhooksDialog {
     const li = el("li", "webhook");
     li.dataset.id = String(w.id);
     li.dataset.enabled = String(w.enabled);
+    li.dataset.status = w.status;
     const url = el("span", "webhook-url break", w.url);
     url.id = uniqueId("webhook-url");
     const head = el("div", "webhook-head");
@@ -102,7 +103,8 @@ export class WebhooksDialog {
     pending.dataset.pending = String(w.pending);
     meta.append(pending);
     li.append(head, events, meta);
-    if (!w.enabled && w.disabledReason) li.append(el("p", "status-note webhook-reason", t("webhook_disabled_reason", { reason: w.disabledReason })));
+    const note = this.statusNote(w);
+    if (note) li.append(note);
     const actions = el("div", "webhook-actions");
     actions.append(this.button("log", t("webhook_deliveries"), "btn btn-small"), this.button("delete", t("action_delete"), "btn btn-small btn-danger-quiet"));
     li.append(actions);
@@ -133,8 +135,23 @@ export class WebhooksDialog {
     span.dataset.state = last.state;
     const when = timeElement(last.at, relativeTime(last.at));
     const code = last.responseCode === null ? "" : ` ${last.responseCode}`;
-    span.append(`${t("webhook_last")}: `, el("span", stateClass(last.state), `${t(`delivery_${last.state}`)}${code}`), " ", when);
+    // A delivery waiting for its next try after a failed one is not merely pending: the webhook fails.
+    const failing = w.status === "failing";
+    const pill = el("span", stateClass(failing ? "failed" : last.state), `${failing ? t("delivery_failing") : t(`delivery_${last.state}`)}${code}`);
+    span.append(`${t("webhook_last")}: `, pill, " ", when);
     return span;
+  }
+
+  /** Why a webhook fails (its last attempt's reason, as the receiver or the connection gave it) or why it was turned off. */
+  private statusNote(w: Webhook): HTMLElement | null {
+    if (w.status === "disabled") {
+      const text = w.disabledCause !== null ? t(disabledKey(w.disabledCause)) : w.disabledReason ? t("webhook_disabled_reason", { reason: w.disabledReason }) : null;
+      return text === null ? null : el("p", "status-note webhook-reason", text);
+    }
+    const last = w.lastDelivery;
+    if (w.status !== "failing" || last === null) return null;
+    const reason = last.responseCode !== null ? t("webhook_answered", { code: last.responseCode }) : (last.error ?? "");
+    return el("p", "status-note webhook-problem", t("webhook_failing_reason", { reason }));
   }
 
   private button(action: string, text: string, className: string): HTMLButtonElement {

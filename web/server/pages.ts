@@ -262,7 +262,8 @@ function behaviourSection(lang: Language): string {
 <div class="field-row">
 <div class="field">
 <label for="lf-redirect">${t(lang, "field_redirect")}</label>
-<select id="lf-redirect" name="redirect_type" aria-describedby="lf-redirect-warning lf-redirect-error">${redirect}</select>
+<select id="lf-redirect" name="redirect_type" aria-describedby="lf-redirect-hint lf-redirect-warning lf-redirect-error">${redirect}</select>
+<p class="hint" id="lf-redirect-hint">${t(lang, "field_redirect_hint")}</p>
 <p class="field-warning" id="lf-redirect-warning" aria-live="polite"></p>
 <p class="field-error" id="lf-redirect-error" hidden></p>
 </div>

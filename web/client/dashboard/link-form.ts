@@ -49,7 +49,7 @@ export class LinkForm {
     this.errors = new FormErrors<Field>(
       {
         url: part("lf-url", false), alias: part("lf-alias"), expires: part("lf-expires"), max: part("lf-max"), tags: part("lf-tags"),
-        redirect: part("lf-redirect", false), validFrom: part("lf-valid-from"), fallback: part("lf-fallback"), password: part("lf-password"), crawlable: part("lf-crawlable"),
+        redirect: part("lf-redirect"), validFrom: part("lf-valid-from"), fallback: part("lf-fallback"), password: part("lf-password"), crawlable: part("lf-crawlable"),
       },
       byId("lf-error"),
       (p) => this.fieldOf(p),

@@ -1,11 +1,12 @@
 // One table row per link. Everything that comes from a link (id, destination, tags) is set as
-// text; the destination is a link only when it is http(s), so no stored string can become script.
+// text; the destination (badges.ts) is a link only when it is http(s), so no stored string can
+// become script.
 import { el, formatNumber, lang, t } from "../common.ts";
 import { iconElement, type IconName } from "../icons.ts";
 import type { Link } from "./api.ts";
-import { dateTime, relativeTime, shortDate, timeElement } from "./format.ts";
+import { badgeList, destinationLine } from "./badges.ts";
+import { relativeTime, shortDate, timeElement } from "./format.ts";
 import { sparkline } from "./sparkline.ts";
-import { displayUrl } from "../display-url.ts";
 
 export const statsPath = (id: string) => `/${lang}/stats/${encodeURIComponent(id)}`;
 
@@ -18,21 +19,6 @@ export function iconButton(icon: IconName, label: string, action: string): HTMLB
   button.title = label;
   button.append(iconElement(icon));
   return button;
-}
-
-/** The destination: shortened by CSS, whole in the text (its accessible name), on hover and on focus. */
-function destination(link: Link): HTMLElement {
-  const safe = /^https?:\/\//i.test(link.originalUrl);
-  const dest = safe ? el("a", "dest", displayUrl(link.originalUrl)) : el("span", "dest", displayUrl(link.originalUrl));
-  dest.title = link.originalUrl;
-  if (dest instanceof HTMLAnchorElement) {
-    dest.href = link.originalUrl;
-    dest.target = "_blank";
-    dest.rel = "noopener noreferrer";
-  } else {
-    dest.tabIndex = 0;
-  }
-  return dest;
 }
 
 function cell(className: string, label?: string): HTMLTableCellElement {
@@ -60,7 +46,9 @@ export function renderRow(link: Link, selected: boolean, showOwner = false): HTM
   const id = el("a", "link-id", `/${link.id}`);
   id.href = statsPath(link.id);
   line.append(id, iconButton("copy", t("copy_short", { id: link.id }), "copy"));
-  main.append(line, destination(link));
+  main.append(line, destinationLine(link));
+  const badges = badgeList(link);
+  if (badges) main.append(badges);
   if (showOwner) main.append(ownerLine(link));
 
   const tags = cell("col-tags");
@@ -91,10 +79,8 @@ export function renderRow(link: Link, selected: boolean, showOwner = false): HTM
 
   const status = cell("col-status");
   status.append(el("span", `status status-${link.status}`, t(`status_${link.status}`)));
-  const limits: string[] = [];
-  if (link.expiresAt) limits.push(t("expires_until", { date: dateTime(link.expiresAt) }));
-  if (link.maxClicks !== null) limits.push(t("click_limit", { max: formatNumber(link.maxClicks) }));
-  if (limits.length > 0) status.append(el("span", "status-note", limits.join(" · ")));
+  // The expiry is a badge beside the destination (badges.ts); the click limit stays with the status.
+  if (link.maxClicks !== null) status.append(el("span", "status-note", t("click_limit", { max: formatNumber(link.maxClicks) })));
 
   const actions = cell("col-actions");
   const menu = iconButton("more", t("actions_for", { id: link.id }), "menu");
@@ -107,9 +93,17 @@ export function renderRow(link: Link, selected: boolean, showOwner = false): HTM
   return tr;
 }
 
-/** Who owns a link (an admin's list): a button that filters the list by them; a public link's is plain text. */
+/**
+ * Who owns a link (an admin's list): a button that filters the list by them. A link made on the
+ * public form without a key has no owner; it says so in those words, as "public" read like a
+ * visibility setting.
+ */
 function ownerLine(link: Link): HTMLElement {
-  if (link.owner === null) return el("span", "owner owner-public", t("owner_public"));
+  if (link.owner === null) {
+    const none = el("span", "owner owner-none", t("owner_none"));
+    none.title = t("owner_none_title");
+    return none;
+  }
   const owner = el("button", "owner", link.owner);
   owner.type = "button";
   owner.dataset.owner = link.owner;

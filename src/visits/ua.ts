@@ -1,9 +1,11 @@
 // User-Agent -> the browser/OS/device names we count, plus the bot flag.
-// Names are folded into families so "Mobile Safari" and "Safari" are one row in the stats.
+// Names are folded into families so "Mobile Safari" and "Safari" are one row in the stats; a bot's
+// browser is the bot's own name (bot-names.ts), so the browser breakdown says who fetched the link.
 
 import { UAParser } from "ua-parser-js";
 import { Lru } from "../util/lru.ts";
 import { isBotUserAgent } from "./bots.ts";
+import { botName } from "./bot-names.ts";
 
 export type Client = { browser: string; os: string; device: string; isBot: boolean };
 
@@ -70,15 +72,21 @@ function family(name: string | undefined, table: Readonly<Record<string, string>
   return table[name.toLowerCase()] ?? name;
 }
 
-/** Parses one User-Agent (null/empty allowed) into normalized browser/OS/device names and a bot flag. */
+/** Parses one User-Agent (null/empty allowed) into normalized browser/OS/device names and a bot flag;
+ *  a bot's browser is its name (docs/clicks.md: Bots and their names). */
 export function classifyUserAgent(userAgent: string | null): Client {
   const ua = (userAgent ?? "").slice(0, MAX_UA_LENGTH);
-  const { browser, os, device } = new UAParser(ua).getResult();
+  const isBot = isBotUserAgent(ua);
+  // Only the parts we count: getResult() would also work out the engine and CPU. A bot's browser
+  // is not parsed at all: its name takes that place.
+  const parser = new UAParser(ua);
+  const os = parser.getOS();
+  const device = parser.getDevice();
   return {
-    browser: family(browser.name, BROWSER_FAMILY),
+    browser: isBot ? botName(ua) : family(parser.getBrowser().name, BROWSER_FAMILY),
     os: family(os.name, OS_FAMILY),
     device: device.type && DEVICE_TYPES.has(device.type) ? device.type : "desktop",
-    isBot: isBotUserAgent(ua),
+    isBot,
   };
 }
 

@@ -72,18 +72,26 @@ function family(name: string | undefined, table: Readonly<Record<string, string>
   return table[name.toLowerCase()] ?? name;
 }
 
-/** Parses one User-Agent (null/empty allowed) into normalized browser/OS/device names and a bot flag;
- *  a bot's browser is its name (docs/clicks.md: Bots and their names). */
-export function classifyUserAgent(userAgent: string | null): Client {
+export type ClassifyOptions = {
+  /**
+   * A bot's browser is its name (the stats: docs/clicks.md, Bots and their names), or with false the
+   * browser its string names or poses as (redirect rules: docs/redirect-rules.md, Bots follow the
+   * rules like people). Default true.
+   */
+  nameBots?: boolean;
+};
+
+/** Parses one User-Agent (null/empty allowed) into normalized browser/OS/device names and a bot flag. */
+export function classifyUserAgent(userAgent: string | null, options: ClassifyOptions = {}): Client {
   const ua = (userAgent ?? "").slice(0, MAX_UA_LENGTH);
   const isBot = isBotUserAgent(ua);
-  // Only the parts we count: getResult() would also work out the engine and CPU. A bot's browser
-  // is not parsed at all: its name takes that place.
+  // Only the parts we count: getResult() would also work out the engine and CPU. A named bot's
+  // browser is not parsed at all: its name takes that place.
   const parser = new UAParser(ua);
   const os = parser.getOS();
   const device = parser.getDevice();
   return {
-    browser: isBot ? botName(ua) : family(parser.getBrowser().name, BROWSER_FAMILY),
+    browser: isBot && options.nameBots !== false ? botName(ua) : family(parser.getBrowser().name, BROWSER_FAMILY),
     os: family(os.name, OS_FAMILY),
     device: device.type && DEVICE_TYPES.has(device.type) ? device.type : "desktop",
     isBot,
@@ -91,7 +99,7 @@ export function classifyUserAgent(userAgent: string | null): Client {
 }
 
 /** classifyUserAgent behind a bounded LRU keyed by the (trimmed) UA: most clicks repeat a UA already seen, and a parse is ~50 µs. */
-export function createClientClassifier(maxEntries = 10_000): (userAgent: string | null) => Client {
+export function createClientClassifier(maxEntries = 10_000, options: ClassifyOptions = {}): (userAgent: string | null) => Client {
   if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new RangeError(`maxEntries must be a positive integer, got ${maxEntries}`);
   const cache = new Lru<string, Client>(maxEntries);
   return (userAgent) => {
@@ -100,7 +108,7 @@ export function createClientClassifier(maxEntries = 10_000): (userAgent: string 
     const hit = cache.get(key);
     if (hit !== undefined) return hit;
     // Frozen because every caller with this UA shares the object.
-    const client = Object.freeze(classifyUserAgent(key));
+    const client = Object.freeze(classifyUserAgent(key, options));
     cache.set(key, client);
     return client;
   };

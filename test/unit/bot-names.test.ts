@@ -59,9 +59,18 @@ describe("a bot's browser is its name", () => {
     expect(classifyUserAgent(smartphone.ua)).toEqual({ browser: "Googlebot", os: "Android", device: "mobile", isBot: true });
   });
 
-  test("the cached classifier the click thread and imports use names bots the same way", () => {
+  test("the cached classifier imports use names bots the same way", () => {
     const classify = createClientClassifier();
     for (const { ua, bot } of LINK_PREVIEW_FETCHERS) expect(classify(ua).browser).toBe(bot);
+  });
+
+  test("redirect rules read the browser a bot poses as (nameBots: false), as before names", () => {
+    const forRules = createClientClassifier(100, { nameBots: false });
+    const phone = BOTS.find((b) => b.name === "Googlebot smartphone")!.ua;
+    const applebot = BOTS.find((b) => b.name === "Applebot")!.ua;
+    expect(forRules(phone)).toEqual({ browser: "Chrome", os: "Android", device: "mobile", isBot: true });
+    expect(forRules(applebot)).toEqual({ browser: "Safari", os: "macOS", device: "desktop", isBot: true });
+    expect(forRules("curl/8.4.0").browser).toBe("Unknown");
   });
 });
 

@@ -74,9 +74,9 @@ function family(name: string | undefined, table: Readonly<Record<string, string>
 
 export type ClassifyOptions = {
   /**
-   * A bot's browser is its name (the stats: docs/clicks.md, Bots and their names), or with false the
-   * browser its string names or poses as (redirect rules: docs/redirect-rules.md, Bots follow the
-   * rules like people). Default true.
+   * A bot's browser is its name, as the stats count it (docs/clicks.md: Bots and their names), or
+   * with false the browser its string names or poses as, which redirect rules read (docs/redirect-rules.md: Redirect rules).
+   * Default true.
    */
   nameBots?: boolean;
 };

@@ -33,7 +33,6 @@ import { handleOidcCallback, handleOidcStart, OIDC_CALLBACK_PATH } from "./http/
 import type { OidcClient } from "./auth/oidc.ts";
 import type { HeaderIdentity } from "./auth/header-identity.ts";
 import { isHeaderRefusal } from "./http/auth.ts";
-import { notFoundPage } from "./http/not-found.ts";
 import { apiError, misdirected, NOSNIFF } from "./http/responses.ts";
 import { addressedToUs, type PeerServer } from "./http/request-origin.ts";
 import { describeStorageFailure, isStorageFailure } from "./db/errors.ts";
@@ -73,8 +72,10 @@ export type AppDeps = Pick<Storage, "links" | "lister" | "stats" | "keys" | "ses
   /** what redirect rules read about a click, and the guard on link passwords */
   clickFacts: ClickFactsSource;
   passwords: PasswordGuard;
-  /** --not-found-redirect, or the 404 page */
-  notFound: () => Response;
+  /** an unknown short link: --not-found-redirect, or the 404 page (not-found.ts) */
+  notFound: (request: Request) => Response;
+  /** any other unknown page: the 404 page */
+  pageNotFound: (request: Request) => Response;
   trusted: TrustedProxies;
   limiter: RateLimiter;
   log: Logger;
@@ -108,7 +109,7 @@ export function createApp(deps: AppDeps) {
     .onError(({ code, error, request }) => {
       // The front door let only parsable URLs in; still, this handler must never throw itself.
       const path = URL.parse(request.url)?.pathname ?? "(unreadable)";
-      if (code === "NOT_FOUND") return path.startsWith("/api/") ? apiError(404, "not_found", `no API endpoint ${path}`) : notFoundPage();
+      if (code === "NOT_FOUND") return path.startsWith("/api/") ? apiError(404, "not_found", `no API endpoint ${path}`) : deps.pageNotFound(request);
       // The database cannot answer (a PostgreSQL server away, a disk gone): the operator's trouble
       // for a while, not a bug. Writes say so themselves (write-retry.ts); this covers reads.
       if (isStorageFailure(error)) {
@@ -176,6 +177,7 @@ export function createApp(deps: AppDeps) {
         },
         version: deps.version,
         rootRedirect: () => deps.config.rootRedirect,
+        notFound: deps.pageNotFound,
         crawlable: () => deps.links.crawlable(),
       }),
     )

@@ -3,7 +3,7 @@
 
 import { createClickFactsSource } from "./http/click-facts.ts";
 import { createPasswordGuard } from "./http/link-password.ts";
-import { notFoundAnswer } from "./http/not-found.ts";
+import { notFoundAnswers } from "./http/not-found.ts";
 import { parseArgs, helpText, ConfigError, type Config } from "./config.ts";
 import { createLogger, describeError, type Logger } from "./log.ts";
 import { VERSION, versionLine } from "./version.ts";
@@ -172,6 +172,7 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
   // --trust-proxy, parsed once for everything that believes forwarded headers.
   const trusted = parseTrustedProxies(config.trustProxy);
   const clickFacts = createClickFactsSource({ trusted, geoipDb: config.geoipDb, salts: storage.salts, log });
+  const notFound = notFoundAnswers(config);
   const deps = {
     config,
     storage,
@@ -202,7 +203,8 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
     webhookLeave: () => currentServiceLeave(storage.instances, config.webhookAllowPrivate, presence?.name ?? null),
     live,
     passwords: createPasswordGuard(),
-    notFound: notFoundAnswer(config.notFoundRedirect),
+    notFound: notFound.link,
+    pageNotFound: notFound.page,
     trusted,
     limiter: createRateLimiter(config.createRateLimit),
     log,

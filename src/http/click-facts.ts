@@ -66,7 +66,8 @@ export function createClickFactsSource(o: ClickFactsOptions): ClickFactsSource {
   let visitors: VisitorIds | null = null;
   const context: FactsContext = {
     trusted: o.trusted,
-    clientOf: createClientClassifier(AGENTS),
+    // A bot is routed by the browser it poses as, not by its name in the stats (docs/redirect-rules.md: Redirect rules).
+    clientOf: createClientClassifier(AGENTS, { nameBots: false }),
     digestOf,
     country: (address) => countries?.country(address) ?? null,
     visitor: (...a) => visitors!.of(...a) ?? 0,

@@ -1,25 +1,49 @@
-// The HTML answer for a short link that does not exist.
+// The 404 pages: a short link that does not exist, and any other unknown page, styled and in the
+// visitor's language like the other visitor pages (docs/web-ui.md: Not-found page). Rendered once
+// per language and kind, then served from memory, as the 410 page is (gone.ts).
 
-const PAGE = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<meta name="color-scheme" content="light dark"><title>Link not found</title></head>
-<body><main><h1>Link not found</h1><p>This short link does not exist. Check the address, or <a href="/">create a new one</a>.</p></main></body></html>`;
+import { pickLanguage, type Language } from "../lang.ts";
+import type { Config } from "../config.ts";
+import { renderNotFound, type WayOn } from "../../web/server/pages.ts";
+import { ENTRIES } from "./web-assets.generated.ts";
+import { HTML_HEADERS } from "./web.ts";
 
-export const HTML_SECURITY_HEADERS = {
-  "Content-Security-Policy": "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
-  "X-Content-Type-Options": "nosniff",
-  "Referrer-Policy": "no-referrer",
-} as const;
+export type NotFoundSettings = Pick<Config, "notFoundRedirect" | "rootRedirect" | "createAccess">;
 
-/** What an unknown short link answers: the page, or a redirect to --not-found-redirect. */
-export function notFoundAnswer(redirect: string | null): () => Response {
-  if (redirect === null) return notFoundPage;
-  return () => new Response(null, { status: 302, headers: { Location: redirect, "Cache-Control": "no-store" } });
+export type NotFoundAnswers = {
+  /** An unknown short link: the page, or a redirect to --not-found-redirect. */
+  link: (request: Request) => Response;
+  /** Any other unknown page (never redirected: --not-found-redirect is about links). */
+  page: (request: Request) => Response;
+};
+
+/**
+ * Where the page sends a visitor on. With --root-redirect, `/` goes where the owner wants visitors:
+ * the way on is that. Without it, the public form, unless creating needs a key: a visitor would
+ * only be asked to sign in there, so the page offers nothing but the advice to check the address.
+ */
+export function wayOn(settings: Pick<NotFoundSettings, "rootRedirect" | "createAccess">): WayOn {
+  if (settings.rootRedirect !== null) return "home";
+  return settings.createAccess === "key" ? "none" : "create";
 }
 
-export function notFoundPage(): Response {
-  return new Response(PAGE, {
-    status: 404,
-    headers: { ...HTML_SECURITY_HEADERS, "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" },
-  });
+export function notFoundAnswers(settings: NotFoundSettings): NotFoundAnswers {
+  const way = wayOn(settings);
+  const pages = new Map<string, string>();
+  const answer = (kind: "link" | "page") => (request: Request) => {
+    const lang: Language = pickLanguage(request.headers.get("accept-language"));
+    const key = `${lang}/${kind}`;
+    let page = pages.get(key);
+    if (page === undefined) pages.set(key, (page = renderNotFound(lang, kind, ENTRIES, way)));
+    // no-store: a link of this name may be made a minute later, and its first visitor must reach it.
+    return new Response(page, {
+      status: 404,
+      headers: { ...HTML_HEADERS, "Content-Language": lang, Vary: "Accept-Language", "Cache-Control": "no-store" },
+    });
+  };
+  const redirect = settings.notFoundRedirect;
+  return {
+    link: redirect === null ? answer("link") : () => new Response(null, { status: 302, headers: { Location: redirect, "Cache-Control": "no-store" } }),
+    page: answer("page"),
+  };
 }

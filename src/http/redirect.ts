@@ -33,8 +33,8 @@ export type RedirectDeps = {
   clickFacts: ClickFactsSource;
   /** wrong link passwords, limited per address and per link */
   passwords: PasswordGuard;
-  /** --not-found-redirect, or the 404 page */
-  notFound: () => Response;
+  /** --not-found-redirect, or the 404 page in the visitor's language (not-found.ts) */
+  notFound: (request: Request) => Response;
 };
 
 const CACHE_CONTROL = "no-store, max-age=0";
@@ -43,7 +43,7 @@ const CACHE_CONTROL = "no-store, max-age=0";
 export function handleRedirect(request: Request, id: string, server: PeerServer, deps: RedirectDeps, requestUrl = request.url): Response | Promise<Response> {
   const click = request.method === "GET";
   const now = deps.now();
-  if (!looksLikeId(id)) return deps.notFound();
+  if (!looksLikeId(id)) return deps.notFound(request);
   // A password-protected link's click is not spent here (the store knows it): only once its
   // password is right (unlock), never by its page or a wrong password.
   const admission = deps.links.admit(id, click, now);
@@ -66,7 +66,7 @@ function unlock(hash: string, request: Request, id: string, server: PeerServer, 
  */
 export async function handlePasswordForm(request: Request, id: string, server: PeerServer, deps: RedirectDeps): Promise<Response> {
   const now = deps.now();
-  if (!looksLikeId(id)) return deps.notFound();
+  if (!looksLikeId(id)) return deps.notFound(request);
   return admitted(deps.links.admit(id, false, now), deps, id, async (seen) => {
     // Anything but a protected link: the form has nothing to do here; the link answers as it would.
     const hash = seen === null ? null : "gone" in seen ? (seen.passwordHash ?? null) : (seen.route?.passwordHash ?? null);
@@ -109,7 +109,7 @@ function admitted(
 function answer(
   admitted: Admission | null, request: Request, id: string, server: PeerServer, deps: RedirectDeps, requestUrl: string, click: boolean, now: number, unlocked = false,
 ): Response | Promise<Response> {
-  if (admitted === null) return deps.notFound();
+  if (admitted === null) return deps.notFound(request);
   // Disabled, expired, blocked or deleted: 410 and not a click, or the owner's fallback URL (a
   // protected link's only after its password, docs/security.md: Security).
   if ("gone" in admitted) {

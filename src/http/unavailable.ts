@@ -1,7 +1,11 @@
 // The HTML answer for a click while the database cannot be reached (PostgreSQL away) and the link
 // is not in memory: a 503 that a browser retries later, never a 500.
 
-import { HTML_SECURITY_HEADERS } from "./not-found.ts";
+const HTML_SECURITY_HEADERS = {
+  "Content-Security-Policy": "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "no-referrer",
+} as const;
 
 const PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">

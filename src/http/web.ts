@@ -7,7 +7,6 @@ import { LANGUAGES, pickLanguage, type Language } from "../lang.ts";
 import { renderDashboard, renderHeaderRefused, renderHome, renderNotFound, renderStats, renderStatsPrivate, type PageAssets } from "../../web/server/pages.ts";
 import { ASSETS, ENTRIES } from "./web-assets.generated.ts";
 import type { PeerServer } from "./request-origin.ts";
-import { notFoundPage } from "./not-found.ts";
 
 export type WebDeps = {
   /**
@@ -21,6 +20,8 @@ export type WebDeps = {
   rootRedirect: () => string | null;
   /** the ids of the links search engines may follow (robots.txt) */
   crawlable: () => MaybePromise<string[]>;
+  /** the 404 page (not-found.ts) */
+  notFound: (request: Request) => Response;
 };
 
 // No inline script or style anywhere; the pages only talk to their own origin.
@@ -144,9 +145,9 @@ export function webRoutes(deps: WebDeps) {
 
   // One route for every built file (their names carry a content hash, hence the long cache).
   const assets = new Map(ASSETS.map((a) => [a.route, a]));
-  app.get("/assets/:file", async ({ params, headers }) => {
+  app.get("/assets/:file", async ({ params, headers, request }) => {
     const asset = assets.get(`/assets/${params.file}`);
-    if (asset === undefined) return notFoundPage();
+    if (asset === undefined) return deps.notFound(request);
     return assetResponse(await get(asset.file, asset.type), headers["accept-encoding"] ?? null, "public, max-age=31536000, immutable");
   });
 

@@ -5,21 +5,27 @@
 // that day are added to one "Other" row instead. Counts stay exact: only the names past the limit
 // are not kept. Countries and device types need no limit: they come from fixed lists.
 //
+// Bots name themselves in the browser dimension (bot-names.ts), so of a day's browser names at most
+// MAX_BOT_NAMES_PER_DAY may be ones only bots sent: a crowd of made-up crawler names cannot take the
+// places of the browsers people use; further bot-only names that day are Other's too.
+//
 // Both engines' batch writers call foldOther on a batch's rollups with the values the database
 // already holds for the batch's links and days (read in the batch's own transaction).
 
 import type { DimensionRow, Rollups, UtmRow, Dimension } from "./rollup.ts";
 
 export const MAX_VALUES_PER_DAY = 100;
+/** Of those, in the browser dimension: names whose clicks are all bots' (docs/clicks.md: Bots and their names). */
+export const MAX_BOT_NAMES_PER_DAY = 50;
 /** The stored name of the folded row: no recorded value can be it (control characters are never recorded). */
 export const OTHER = "\u0001other";
 /** The dimensions whose values a visitor can invent. */
 export const CAPPED_DIMENSIONS: readonly Dimension[] = ["browser", "os", "referrer"];
 const CAPPED = new Set<string>(CAPPED_DIMENSIONS);
 
-/** What is stored for the batch's links and days: the names per dimension, the UTM combinations. */
+/** What is stored for the batch's links and days: the names per dimension (`bot_only`: bots = total; SQLite says 1 or 0), the UTM combinations. */
 export type StoredValues = {
-  dimensions: readonly { link_id: string; dimension: string; day: string; name: string }[];
+  dimensions: readonly { link_id: string; dimension: string; day: string; name: string; bot_only: boolean | number }[];
   utm: readonly { link_id: string; day: string; source: string; medium: string; campaign: string }[];
 };
 
@@ -35,7 +41,12 @@ export function foldOther(rollups: Rollups, stored: StoredValues): Rollups {
     if (set === undefined) known.set(group, (set = new Set()));
     set.add(value);
   };
-  for (const r of stored.dimensions) add(r.link_id + SEP + r.dimension + SEP + r.day, r.name);
+  const botNames = new Map<string, number>(); // "link\0browser\0day" → stored names only bots sent
+  for (const r of stored.dimensions) {
+    const group = r.link_id + SEP + r.dimension + SEP + r.day;
+    add(group, r.name);
+    if (r.dimension === "browser" && r.bot_only && r.name !== OTHER) botNames.set(group, (botNames.get(group) ?? 0) + 1);
+  }
   for (const r of stored.utm) add(r.link_id + SEP + "\u0002utm" + SEP + r.day, utmKey(r.source, r.medium, r.campaign));
 
   const dimensions = fold(
@@ -44,6 +55,10 @@ export function foldOther(rollups: Rollups, stored: StoredValues): Rollups {
     (r) => r.name,
     known,
     (first) => ({ ...first, name: OTHER, total: 0, bots: 0 }),
+    {
+      isBotOnly: (r) => r.dimension === "browser" && r.bots === r.total,
+      room: (group) => Math.max(0, MAX_BOT_NAMES_PER_DAY - (botNames.get(group) ?? 0)),
+    },
   );
   const utm = fold(
     rollups.utm,
@@ -55,6 +70,9 @@ export function foldOther(rollups: Rollups, stored: StoredValues): Rollups {
   return { ...rollups, dimensions, utm };
 }
 
+/** A part of a group's room that some of its values may take at most (bots' names of browsers). */
+type Share<R> = { isBotOnly: (r: R) => boolean; room: (group: string) => number };
+
 /**
  * Rows of one kind: those of a group that is not capped, or whose value is stored already, pass;
  * new values take the room left (the largest first), and the rest go to the group's OTHER row.
@@ -65,6 +83,7 @@ function fold<R extends DimensionRow | UtmRow>(
   valueOf: (r: R) => string,
   known: Map<string, Set<string>>,
   otherOf: (first: R) => R,
+  share?: Share<R>,
 ): R[] {
   const out: R[] = [];
   const fresh = new Map<string, R[]>();
@@ -81,17 +100,25 @@ function fold<R extends DimensionRow | UtmRow>(
   for (const [group, list] of fresh) {
     const stored = known.get(group);
     const storedCount = stored === undefined ? 0 : stored.size - (stored.has(OTHER) || stored.has(OTHER_UTM) ? 1 : 0);
-    const room = Math.max(0, MAX_VALUES_PER_DAY - storedCount);
-    if (list.length <= room) {
+    let room = Math.max(0, MAX_VALUES_PER_DAY - storedCount);
+    let shareRoom = share === undefined ? Infinity : share.room(group);
+    const shared = share === undefined ? 0 : list.filter(share.isBotOnly).length;
+    if (list.length <= room && shared <= shareRoom) {
       out.push(...list);
       continue;
     }
     // The largest new values keep their names (ties by value, so that every engine keeps the same).
     list.sort((a, b) => b.total - a.total || (valueOf(a) < valueOf(b) ? -1 : valueOf(a) > valueOf(b) ? 1 : 0));
-    out.push(...list.slice(0, room));
-    const otherRow = otherOf(list[0]!); // summarize makes no OTHER row: this is the group's only one
-    out.push(otherRow);
-    for (const r of list.slice(room)) {
+    let otherRow: R | null = null; // summarize makes no OTHER row: this is the group's only one
+    for (const r of list) {
+      const inShare = share !== undefined && share.isBotOnly(r);
+      if (room > 0 && (!inShare || shareRoom > 0)) {
+        out.push(r);
+        room--;
+        if (inShare) shareRoom--;
+        continue;
+      }
+      if (otherRow === null) out.push((otherRow = otherOf(list[0]!)));
       otherRow.total += r.total;
       otherRow.bots += r.bots;
     }

@@ -11,5 +11,8 @@ declare module "ua-parser-js" {
   export class UAParser {
     constructor(userAgent?: string);
     getResult(): UAParserResult;
+    getBrowser(): UAParserResult["browser"];
+    getOS(): UAParserResult["os"];
+    getDevice(): UAParserResult["device"];
   }
 }

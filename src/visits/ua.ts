@@ -1,9 +1,11 @@
 // User-Agent -> the browser/OS/device names we count, plus the bot flag.
-// Names are folded into families so "Mobile Safari" and "Safari" are one row in the stats.
+// Names are folded into families so "Mobile Safari" and "Safari" are one row in the stats; a bot's
+// browser is the bot's own name (bot-names.ts), so the browser breakdown says who fetched the link.
 
 import { UAParser } from "ua-parser-js";
 import { Lru } from "../util/lru.ts";
 import { isBotUserAgent } from "./bots.ts";
+import { botName } from "./bot-names.ts";
 
 export type Client = { browser: string; os: string; device: string; isBot: boolean };
 
@@ -70,20 +72,34 @@ function family(name: string | undefined, table: Readonly<Record<string, string>
   return table[name.toLowerCase()] ?? name;
 }
 
+export type ClassifyOptions = {
+  /**
+   * A bot's browser is its name, as the stats count it (docs/clicks.md: Bots and their names), or
+   * with false the browser its string names or poses as, which redirect rules read (docs/redirect-rules.md: Redirect rules).
+   * Default true.
+   */
+  nameBots?: boolean;
+};
+
 /** Parses one User-Agent (null/empty allowed) into normalized browser/OS/device names and a bot flag. */
-export function classifyUserAgent(userAgent: string | null): Client {
+export function classifyUserAgent(userAgent: string | null, options: ClassifyOptions = {}): Client {
   const ua = (userAgent ?? "").slice(0, MAX_UA_LENGTH);
-  const { browser, os, device } = new UAParser(ua).getResult();
+  const isBot = isBotUserAgent(ua);
+  // Only the parts we count: getResult() would also work out the engine and CPU. A named bot's
+  // browser is not parsed at all: its name takes that place.
+  const parser = new UAParser(ua);
+  const os = parser.getOS();
+  const device = parser.getDevice();
   return {
-    browser: family(browser.name, BROWSER_FAMILY),
+    browser: isBot && options.nameBots !== false ? botName(ua) : family(parser.getBrowser().name, BROWSER_FAMILY),
     os: family(os.name, OS_FAMILY),
     device: device.type && DEVICE_TYPES.has(device.type) ? device.type : "desktop",
-    isBot: isBotUserAgent(ua),
+    isBot,
   };
 }
 
 /** classifyUserAgent behind a bounded LRU keyed by the (trimmed) UA: most clicks repeat a UA already seen, and a parse is ~50 µs. */
-export function createClientClassifier(maxEntries = 10_000): (userAgent: string | null) => Client {
+export function createClientClassifier(maxEntries = 10_000, options: ClassifyOptions = {}): (userAgent: string | null) => Client {
   if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new RangeError(`maxEntries must be a positive integer, got ${maxEntries}`);
   const cache = new Lru<string, Client>(maxEntries);
   return (userAgent) => {
@@ -92,7 +108,7 @@ export function createClientClassifier(maxEntries = 10_000): (userAgent: string 
     const hit = cache.get(key);
     if (hit !== undefined) return hit;
     // Frozen because every caller with this UA shares the object.
-    const client = Object.freeze(classifyUserAgent(key));
+    const client = Object.freeze(classifyUserAgent(key, options));
     cache.set(key, client);
     return client;
   };

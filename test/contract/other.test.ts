@@ -3,7 +3,7 @@
 // many UTM combinations; the clicks of further values go to one Other row. Counts stay exact.
 
 import { expect, test } from "bun:test";
-import { MAX_VALUES_PER_DAY, OTHER } from "../../src/visits/other.ts";
+import { MAX_BOT_NAMES_PER_DAY, MAX_VALUES_PER_DAY, OTHER } from "../../src/visits/other.ts";
 import { forEachEngine, NOW, visit } from "../support/contract-suite.ts";
 
 const DAY = 86_400_000;
@@ -52,6 +52,34 @@ forEachEngine("other", (db) => {
     expect(rows.find((r) => r.name === OTHER)).toMatchObject({ total: 21, bots: 10 });
     const s = await db().storage.stats.read(link, { ...all, excludeBots: true }, NOW);
     expect(s.browserStats.at(-1)).toEqual({ name: "Other", count: 11, other: true });
+    expect(s.browserStats.reduce((n, r) => n + r.count, 0)).toBe(s.totalClicks);
+  });
+
+  test(`bots' own names take at most ${MAX_BOT_NAMES_PER_DAY} of a day's browser names: people's browsers keep their places`, async () => {
+    const link = await db().storage.links.create({ url: "https://example.com/", alias: "o" }, NOW - DAY);
+    // 80 made-up crawler names with 2 clicks each, 30 browsers of people with 1: by size alone the bots would take 100 places.
+    for (let i = 0; i < 80; i++) for (let n = 0; n < 2; n++) db().writer.record(visit("o", { browser: `Crawler${String(i).padStart(2, "0")}`, isBot: true }));
+    for (let i = 0; i < 30; i++) db().writer.record(visit("o", { browser: `Browser${String(i).padStart(2, "0")}` }));
+    await db().writer.flush();
+    let rows = await stored("dimension_rollup", "AND dimension = 'browser'");
+    expect(rows.filter((r) => String(r.name).startsWith("Browser"))).toHaveLength(30);
+    expect(rows.filter((r) => String(r.name).startsWith("Crawler"))).toHaveLength(MAX_BOT_NAMES_PER_DAY);
+    expect(rows.find((r) => r.name === OTHER)).toMatchObject({ total: 60, bots: 60 });
+    // A later batch: the bots' share is full (its new crawler goes to Other), a new browser still finds room,
+    // and a crawler already kept goes on counting; a browser a bot also uses is not a bot-only name.
+    db().writer.record(visit("o", { browser: "Crawler99", isBot: true }));
+    db().writer.record(visit("o", { browser: "Browser99" }));
+    db().writer.record(visit("o", { browser: "Crawler00", isBot: true }));
+    db().writer.record(visit("o", { browser: "Shared", isBot: true }));
+    db().writer.record(visit("o", { browser: "Shared" }));
+    await db().writer.flush();
+    rows = await stored("dimension_rollup", "AND dimension = 'browser'");
+    expect(rows.find((r) => r.name === "Crawler99")).toBeUndefined();
+    expect(rows.find((r) => r.name === "Browser99")?.total).toBe(1);
+    expect(rows.find((r) => r.name === "Shared")).toMatchObject({ total: 2, bots: 1 });
+    expect(rows.find((r) => r.name === "Crawler00")?.total).toBe(3);
+    expect(rows.find((r) => r.name === OTHER)).toMatchObject({ total: 61, bots: 61 });
+    const s = await db().storage.stats.read(link, all, NOW);
     expect(s.browserStats.reduce((n, r) => n + r.count, 0)).toBe(s.totalClicks);
   });
 

@@ -87,6 +87,27 @@ describe("what a click records", () => {
     expect(JSON.stringify(body)).not.toContain("secret");
   });
 
+  test("a bot is counted under its name: the browser breakdown and recent visits say Googlebot, Slackbot, Facebook", async () => {
+    await createLink(server.url, { url: "https://example.com/bots", custom_url: "r-bots" });
+    const googlebotSmartphone = "Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.6099.129 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+    for (const ua of [UA.googlebot, googlebotSmartphone, UA.slack, "facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)", UA.chromeWindows]) {
+      await click(server.url, "r-bots", { "user-agent": ua });
+    }
+    const s = (await waitForClicks(server.url, "r-bots", 5)).data.stats;
+    expect(s.browserStats).toEqual([
+      { name: "Googlebot", count: 2 },
+      { name: "Chrome", count: 1 },
+      { name: "Facebook", count: 1 },
+      { name: "Slackbot", count: 1 },
+    ]);
+    // The smartphone crawler keeps its system and device.
+    expect(s.osStats).toContainEqual({ name: "Android", count: 1 });
+    expect(s.recentVisits.map((v: any) => [v.browser, v.isBot]).sort()).toEqual([
+      ["Chrome", false], ["Facebook", true], ["Googlebot", true], ["Googlebot", true], ["Slackbot", true],
+    ]);
+    expect((await stats(server.url, "id=r-bots&bots=exclude")).data.stats.browserStats).toEqual([{ name: "Chrome", count: 1 }]);
+  });
+
   test("breakdowns are sorted by count, descending", async () => {
     await createLink(server.url, { url: "https://example.com/sort", custom_url: "r-sort" });
     for (const ua of [UA.firefoxLinux, UA.chromeWindows, UA.firefoxLinux, UA.firefoxLinux, UA.chromeWindows, UA.safariIphone]) {

@@ -40,6 +40,14 @@ console.log(
 );
 for (const { pattern, ua } of misses) console.log(`  missed [${pattern}] ${ua}`);
 
+// Every string counted as a bot is counted under a name (src/visits/bot-names.ts): a cleaned token,
+// or "Unknown" where the string holds none. At most MAX_UNNAMED_SHARE of them may stay unnamed.
+const MAX_UNNAMED_SHARE = 0.01;
+const named = counted.filter(({ ua }) => classify(ua).isBot).map(({ pattern, ua }) => ({ pattern, ua, name: classify(ua).browser }));
+const unnamed = named.filter((b) => b.name === "Unknown");
+console.log(`  ${named.length - unnamed.length} of ${named.length} bots named (${new Set(named.map((b) => b.name)).size} names), ${unnamed.length} unnamed`);
+for (const { pattern, ua } of unnamed) console.log(`  unnamed [${pattern}] ${ua}`);
+
 describe("crawler-user-agents corpus", () => {
   test("the corpus loaded (a broken import must not pass as 0 misses)", () => {
     expect(counted.length).toBeGreaterThan(1000);
@@ -48,6 +56,35 @@ describe("crawler-user-agents corpus", () => {
   test(`at least ${MIN_BOT_SHARE * 100}% of the corpus counts as bots`, () => {
     expect(share).toBeGreaterThanOrEqual(MIN_BOT_SHARE);
   });
+
+  test(`at most ${MAX_UNNAMED_SHARE * 100}% of the bots stay unnamed, and every name is a cleaned token`, () => {
+    expect(unnamed.length / named.length).toBeLessThanOrEqual(MAX_UNNAMED_SHARE);
+    const malformed = named.filter((b) => !/^[A-Za-z0-9][\w. -]{1,31}$/.test(b.name));
+    expect(malformed).toEqual([]);
+  });
+
+  // The names people know: the strings of a corpus entry that carry its token are counted under one
+  // name (Bing's entry also holds its ads crawler, adidxbot, named as such).
+  for (const [pattern, token, name] of [
+    ["Googlebot\\/", "googlebot/", "Googlebot"],
+    ["bingbot", "bingbot/", "Bingbot"],
+    ["facebookexternalhit", "facebookexternalhit", "Facebook"],
+    ["Slackbot", "slackbot", "Slackbot"],
+    ["Discordbot", "discordbot", "Discordbot"],
+    ["Twitterbot", "twitterbot", "Twitterbot"],
+    ["TelegramBot", "telegrambot", "TelegramBot"],
+    ["LinkedInBot", "linkedinbot", "LinkedInBot"],
+    ["Applebot", "applebot", "Applebot"],
+    ["WhatsApp", "whatsapp", "WhatsApp"],
+    ["python-requests", "python-requests", "python-requests"],
+    ["Go-http-client", "go-http-client", "Go-http-client"],
+  ] as const) {
+    test(`the corpus's ${name} strings are all named ${name}`, () => {
+      const strings = named.filter((b) => b.pattern === pattern && b.ua.toLowerCase().includes(token));
+      expect(strings.length).toBeGreaterThan(0);
+      for (const { ua, name: got } of strings) expect({ ua, name: got }).toEqual({ ua, name });
+    });
+  }
 
   for (const [pattern, what] of PEOPLE_IN_APPS) {
     test(`stays human: ${what}`, () => {

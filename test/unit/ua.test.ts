@@ -26,7 +26,7 @@ describe("classifyUserAgent", () => {
     const chrome = BROWSERS[0]!.ua!;
     const token = "Googlebot/2.1";
     const withTokenAt = (offset: number) => `${chrome}${" ".repeat(offset - chrome.length)}${token}`;
-    expect(classifyUserAgent(withTokenAt(MAX_UA_LENGTH - token.length))).toEqual({ ...BROWSERS[0]!.expect, isBot: true });
+    expect(classifyUserAgent(withTokenAt(MAX_UA_LENGTH - token.length))).toEqual({ ...BROWSERS[0]!.expect, browser: "Googlebot", isBot: true });
     expect(classifyUserAgent(withTokenAt(MAX_UA_LENGTH))).toEqual(BROWSERS[0]!.expect);
   });
 });

@@ -586,9 +586,20 @@ ${webhookLogDialog(lang)}
   return layout({ lang, title: MESSAGES[lang].dashboard_title, page: "dashboard", body, assets, pathFor: (l) => `/${l}/links` });
 }
 
-/** A plain 404 page: an unknown link's stats, or any other unknown UI path. */
-export function renderNotFound(lang: Language, kind: "link" | "page", assets: PageAssets): string {
-  return kind === "link" ? renderMessage(lang, "notfound_title", "notfound_text", assets) : renderMessage(lang, "page_notfound_title", "page_notfound_text", assets);
+/**
+ * Where a 404 page sends a visitor on (docs/web-ui.md: Not-found page): "create" to the public form,
+ * "home" to `/` (which --root-redirect sends where the owner wants visitors), "none" where neither
+ * helps a visitor (creating needs a key).
+ */
+export type WayOn = "create" | "home" | "none";
+
+/** A 404 page: an unknown short link or its stats, or any other unknown UI path. */
+export function renderNotFound(lang: Language, kind: "link" | "page", assets: PageAssets, way: WayOn = "create"): string {
+  const title = kind === "link" ? "notfound_title" : "page_notfound_title";
+  const text = kind === "page" ? "page_notfound_text" : way === "create" ? "notfound_text" : "notfound_check_text";
+  if (way === "create") return renderMessage(lang, title, text, assets);
+  const home = way === "home" ? `<a class="btn btn-primary" href="/">${t(lang, "notfound_home")}</a>` : "";
+  return renderMessage(lang, title, text, assets, home, false);
 }
 
 /** What a visitor sees instead of a redirect when a link is disabled, expired, blocked or deleted (410). */
@@ -634,12 +645,13 @@ export function renderPasswordLocked(lang: Language, assets: PageAssets): string
   return renderMessage(lang, "password_locked_title", "password_locked_text", assets);
 }
 
-function renderMessage(lang: Language, title: MessageKey, text: MessageKey, assets: PageAssets, action = ""): string {
-  const home = `<a class="btn ${action ? "btn-secondary" : "btn-primary"}" href="/${lang}/">${t(lang, "back_home")}</a>`;
+/** `withForm`: after `action`, a way to the public form ("Shorten a link"). */
+function renderMessage(lang: Language, title: MessageKey, text: MessageKey, assets: PageAssets, action = "", withForm = true): string {
+  const home = withForm ? `<a class="btn ${action ? "btn-secondary" : "btn-primary"}" href="/${lang}/">${t(lang, "back_home")}</a>` : "";
+  const actions = action + home === "" ? "" : `\n<p class="notfound-actions">${action}${home}</p>`;
   const body = `<section class="card notfound">
 <h1>${t(lang, title)}</h1>
-<p>${t(lang, text)}</p>
-<p class="notfound-actions">${action}${home}</p>
+<p>${t(lang, text)}</p>${actions}
 </section>`;
   return layout({ lang, title: MESSAGES[lang][title], page: "none", body, assets, pathFor: (l) => `/${l}/` });
 }

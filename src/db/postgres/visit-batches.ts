@@ -150,7 +150,7 @@ async function stored(tx: TransactionSQL, sql: Pg, rollups: Rollups): Promise<St
   const links = sql.array(rollups.daily.map((r) => r.linkId), "TEXT");
   const days = sql.array(rollups.daily.map((r) => r.day), "TEXT");
   const [dimensions, utm] = await Promise.all([
-    tx`SELECT d.link_id, d.dimension, d.day, d.name FROM dimension_rollup AS d
+    tx`SELECT d.link_id, d.dimension, d.day, d.name, d.bots = d.total AS bot_only FROM dimension_rollup AS d
        JOIN unnest(${links}::text[], ${days}::text[]) AS k(link_id, day) ON d.link_id = k.link_id AND d.day = k.day
        WHERE d.dimension = ANY(${sql.array([...CAPPED_DIMENSIONS], "TEXT")}::text[])`,
     tx`SELECT u.link_id, u.day, u.source, u.medium, u.campaign FROM utm_rollup AS u

@@ -76,14 +76,14 @@ function batchWriter(db: Database, seen: SeenVisitors | null, now: () => number,
      ON CONFLICT (link_id, day, source, medium, campaign) DO UPDATE SET total = total + excluded.total, bots = bots + excluded.bots`,
   );
   // What is stored for a link and day, for the limit on distinct values (other.ts).
-  const storedNames = db.query<{ dimension: string; name: string }, [string, string]>(
-    `SELECT dimension, name FROM dimension_rollup WHERE link_id = ?1 AND dimension IN (${CAPPED_DIMENSIONS.map((d) => `'${d}'`).join(", ")}) AND day = ?2`,
+  const storedNames = db.query<{ dimension: string; name: string; bot_only: number }, [string, string]>(
+    `SELECT dimension, name, bots = total AS bot_only FROM dimension_rollup WHERE link_id = ?1 AND dimension IN (${CAPPED_DIMENSIONS.map((d) => `'${d}'`).join(", ")}) AND day = ?2`,
   );
   const storedUtm = db.query<{ source: string; medium: string; campaign: string }, [string, string]>("SELECT source, medium, campaign FROM utm_rollup WHERE link_id = ? AND day = ?");
   const stored = (rollups: Rollups): StoredValues => {
     const out = { dimensions: [] as StoredValues["dimensions"][number][], utm: [] as StoredValues["utm"][number][] };
     for (const { linkId, day } of rollups.daily) {
-      for (const r of storedNames.all(linkId, day)) out.dimensions.push({ link_id: linkId, day, dimension: r.dimension, name: r.name });
+      for (const r of storedNames.all(linkId, day)) out.dimensions.push({ link_id: linkId, day, dimension: r.dimension, name: r.name, bot_only: r.bot_only });
       for (const r of storedUtm.all(linkId, day)) out.utm.push({ link_id: linkId, day, ...r });
     }
     return out;

@@ -166,11 +166,14 @@ export function createApp(deps: AppDeps) {
     .use(
       webRoutes({
         statsPage: async (request, server, id) => {
-          const verdict = await mayReadStats(request, server, looksLikeId(id) ? await deps.links.get(id) : null, deps);
-          if (verdict === "not_found") return "not_found";
-          if (typeof verdict === "object" && "destinations" in verdict) return verdict.destinations ? "ok" : "destination_hidden";
+          const link = looksLikeId(id) ? await deps.links.get(id) : null;
+          const verdict = await mayReadStats(request, server, link, deps);
+          if (verdict === "not_found" || link === null) return "not_found";
+          if (typeof verdict === "object" && "destinations" in verdict) return { destinationHidden: !verdict.destinations, createdAt: link.createdAt };
           return typeof verdict === "object" && isHeaderRefusal(verdict.refused) ? "header_invalid" : "private";
         },
+        statsPublic: () => deps.config.statsAccess === "public",
+        now: deps.now,
         version: deps.version,
         rootRedirect: () => deps.config.rootRedirect,
         crawlable: () => deps.links.crawlable(),

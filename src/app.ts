@@ -168,8 +168,9 @@ export function createApp(deps: AppDeps) {
         statsPage: async (request, server, id) => {
           const link = looksLikeId(id) ? await deps.links.get(id) : null;
           const verdict = await mayReadStats(request, server, link, deps);
-          if (verdict === "not_found" || link === null) return "not_found";
-          if (typeof verdict === "object" && "destinations" in verdict) return { destinationHidden: !verdict.destinations, createdAt: link.createdAt };
+          if (verdict === "not_found") return "not_found";
+          // (Under --stats-access key an unknown link is "private" like another's: mayReadStats says so.)
+          if (typeof verdict === "object" && "destinations" in verdict) return link === null ? "not_found" : { destinationHidden: !verdict.destinations, createdAt: link.createdAt };
           return typeof verdict === "object" && isHeaderRefusal(verdict.refused) ? "header_invalid" : "private";
         },
         statsPublic: () => deps.config.statsAccess === "public",

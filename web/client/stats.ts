@@ -105,13 +105,17 @@ function showTotals(totals: Totals): void {
   byId("kpi-bots").textContent = percent.format(totals.total === 0 ? 0 : (totals.total - totals.human) / totals.total);
 }
 
+/** The live view heard of a visit; true when the page shows the empty state, which a read now replaces by the figures. */
+function leftEmpty(): boolean {
+  visited = true;
+  if (byId("stats-empty").hidden) return false;
+  void refresh();
+  return true;
+}
+
 /** A visit the live view reports: counted and listed as the next reload would, if the view shows now. */
 function addVisit(visit: Visit): void {
-  if (!visited) {
-    // The first visit of a link shown empty: the figures take the empty state's place.
-    visited = true;
-    if (!byId("stats-empty").hidden) return void refresh();
-  }
+  if (leftEmpty()) return;
   const p = period();
   if (!shown || (p !== null && p.to < utcDay(0)) || (visit.isBot && excludeBots.checked)) return;
   const was = shown.totals;
@@ -124,6 +128,7 @@ function addVisit(visit: Visit): void {
 
 /** Clicks the live view counted without listing them (a link clicked faster than it lists). */
 function addCounts(clicks: number, humans: number): void {
+  if (leftEmpty()) return;
   const p = period();
   if (!shown || (p !== null && p.to < utcDay(0))) return;
   const was = shown.totals;

@@ -1,7 +1,7 @@
 // Builds the web UI into dist/web/ (minified, content-hashed names) and writes
 // src/http/web-assets.generated.ts: one `with { type: "file" }` import per asset, so
 // `bun build --compile` embeds every file and the server serves each by exact route.
-import { mkdirSync, rmSync, writeFileSync, readFileSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync, writeFileSync, readFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 
 const ROOT = resolve(import.meta.dir, "..");
@@ -13,6 +13,27 @@ const TYPES: Record<string, string> = {
   css: "text/css; charset=utf-8",
   svg: "image/svg+xml",
 };
+
+/** The flag set (flag-icons, MIT: NOTICE.md): one SVG per ISO 3166-1 alpha-2 code, 4:3. */
+const FLAGS = join(ROOT, "node_modules/flag-icons/flags/4x3");
+
+/**
+ * Copies each country's flag as its own file, `flag-<hash of the set>-<code>.svg`: a page asks for
+ * the flags it shows and no others (all of them are 1.7 MB; Serbia's alone is 180 KB). Returns
+ * the names written and the prefix a page puts a lower-case code and ".svg" after.
+ */
+function copyFlags(): { files: string[]; prefix: string } {
+  const names = readdirSync(FLAGS).filter((f) => /^[a-z]{2}\.svg$/.test(f)).sort();
+  if (names.length < 240) throw new Error(`build-web: only ${names.length} flags in ${FLAGS}; is flag-icons installed?`);
+  const bodies = names.map((f) => readFileSync(join(FLAGS, f)));
+  const setHash = Bun.hash(Buffer.concat(bodies)).toString(36).slice(0, 8);
+  const files = names.map((f, i) => {
+    const name = `flag-${setHash}-${f}`;
+    writeFileSync(join(OUT, name), bodies[i]!);
+    return name;
+  });
+  return { files, prefix: `/assets/flag-${setHash}-` };
+}
 
 function fail(what: string, logs: readonly unknown[]): never {
   for (const log of logs) console.error(log);
@@ -49,7 +70,8 @@ export async function buildWeb(): Promise<string[]> {
   const iconName = `favicon-${Bun.hash(icon).toString(36).slice(0, 8)}.svg`;
   writeFileSync(join(OUT, iconName), icon);
 
-  const files = [...js.outputs, ...css.outputs].map((o) => basename(o.path)).concat(iconName).sort();
+  const flags = copyFlags();
+  const files = [...js.outputs, ...css.outputs].map((o) => basename(o.path)).concat(iconName, flags.files).sort();
   const entry = (prefix: string, ext: string) => {
     const found = files.find((f) => f.startsWith(prefix) && f.endsWith(ext));
     if (!found) throw new Error(`build-web: no output for ${prefix}*${ext}`);
@@ -77,6 +99,7 @@ export async function buildWeb(): Promise<string[]> {
   lines.push(`  stats: ${JSON.stringify(entry("stats-", ".js"))},`);
   lines.push(`  dashboard: ${JSON.stringify(entry("dashboard-", ".js"))},`);
   lines.push(`  icon: ${JSON.stringify(`/assets/${iconName}`)},`);
+  lines.push(`  flags: ${JSON.stringify(flags.prefix)},`);
   lines.push("};", "");
   writeFileSync(MANIFEST, lines.join("\n"));
   return files;
@@ -86,11 +109,16 @@ if (import.meta.main) {
   const files = await buildWeb();
   let raw = 0;
   let gz = 0;
+  const flags = { n: 0, raw: 0, gz: 0 };
   for (const f of files) {
     const bytes = readFileSync(join(OUT, f));
+    const zipped = Bun.gzipSync(bytes).length;
     raw += bytes.length;
-    gz += Bun.gzipSync(bytes).length;
-    console.log(`  ${f.padEnd(32)} ${String(bytes.length).padStart(7)} B  ${String(Bun.gzipSync(bytes).length).padStart(6)} B gzip`);
+    gz += zipped;
+    // The flags are loaded one by one, as a page shows them: listed as one line.
+    if (f.startsWith("flag-")) Object.assign(flags, { n: flags.n + 1, raw: flags.raw + bytes.length, gz: flags.gz + zipped });
+    else console.log(`  ${f.padEnd(32)} ${String(bytes.length).padStart(7)} B  ${String(zipped).padStart(6)} B gzip`);
   }
+  console.log(`  ${`${flags.n} flags (flag-*.svg)`.padEnd(32)} ${String(flags.raw).padStart(7)} B  ${String(flags.gz).padStart(6)} B gzip`);
   console.log(`build-web: ${files.length} files, ${raw} B, ${gz} B gzipped -> dist/web/`);
 }

@@ -170,11 +170,15 @@ export function createApp(deps: AppDeps) {
     .use(
       webRoutes({
         statsPage: async (request, server, id) => {
-          const verdict = await mayReadStats(request, server, looksLikeId(id) ? await deps.links.get(id) : null, deps);
+          const link = looksLikeId(id) ? await deps.links.get(id) : null;
+          const verdict = await mayReadStats(request, server, link, deps);
           if (verdict === "not_found") return "not_found";
-          if (typeof verdict === "object" && "destinations" in verdict) return verdict.destinations ? "ok" : "destination_hidden";
+          // (Under --stats-access key an unknown link is "private" like another's: mayReadStats says so.)
+          if (typeof verdict === "object" && "destinations" in verdict) return link === null ? "not_found" : { destinationHidden: !verdict.destinations, createdAt: link.createdAt };
           return typeof verdict === "object" && isHeaderRefusal(verdict.refused) ? "header_invalid" : "private";
         },
+        statsPublic: () => deps.config.statsAccess === "public",
+        now: deps.now,
         version: deps.version,
         rootRedirect: () => deps.config.rootRedirect,
         notFound: deps.pageNotFound,

@@ -8,7 +8,7 @@
 import { t, type TSchema } from "elysia";
 import type { TLiteral, TUnion } from "@sinclair/typebox";
 import { ERROR_CODES, ERROR_FIELDS } from "../errors.ts";
-import { LINK_STATUSES } from "../links/link.ts";
+import { LINK_ACTIVITIES, LINK_STATUSES } from "../links/link.ts";
 import { MAX_TAGS } from "../links/options.ts";
 import { SCOPES } from "../auth/keys.ts";
 import { CONDITION_TYPES, DEVICES, MAX_CONDITIONS, MAX_RULES, MAX_VARIANTS, MAX_WEIGHT, MIN_VARIANTS, SYSTEMS } from "../links/rules.ts";
@@ -111,10 +111,12 @@ export const RecentVisit = t.Object(
   },
   closed,
 );
+/** Unique visitors where they are known; null where every click counted was imported (imported visits carry no visitor). */
+const Unique = t.Union([Count, t.Null()], { description: "unique visitors; null when every click counted there was imported (docs/importing.md: Moving from another shortener)" });
 /** `unique`: visitors counted once per day (docs/clicks.md: Unique visitors) */
-export const DateCount = t.Object({ date: Day, count: Count, unique: Count }, closed);
+export const DateCount = t.Object({ date: Day, count: Count, unique: Unique }, closed);
 /** `hour`: the start of a UTC hour */
-export const HourCount = t.Object({ hour: t.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:00:00\\.000Z$" }), count: Count, unique: Count }, closed);
+export const HourCount = t.Object({ hour: t.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:00:00\\.000Z$" }), count: Count, unique: Unique }, closed);
 export const UtmCount = t.Object(
   { source: t.Union([t.String(), t.Null()]), medium: t.Union([t.String(), t.Null()]), campaign: t.Union([t.String(), t.Null()]), count: Count, other: t.Optional(t.Literal(true, { description: "every combination not listed; its source, medium and campaign are null" })) },
   closed,
@@ -124,8 +126,9 @@ export const LinkStats = t.Object(
     totalClicks: Count,
     humanClicks: Count,
     botPercentage: t.Number({ minimum: 0, maximum: 100 }),
-    /** the sum of each day's unique visitors in the range */
-    uniqueVisitors: Count,
+    /** the sum of each day's unique visitors in the range; null when every click of the range was imported */
+    uniqueVisitors: Unique,
+    uniqueVisitorsPartial: t.Boolean({ description: "some of the range's clicks were imported: their visitors are not known, and uniqueVisitors counts the others only" }),
     recentVisits: t.Array(RecentVisit),
     browserStats: t.Array(NameCount),
     osStats: t.Array(NameCount),
@@ -148,6 +151,8 @@ const StatsLink = t.Object(
     originalUrl: t.String({ description: "where the link leads; \"\" for a link with a password, unless its owner or an admin asks (docs/security.md: Security)" }),
     createdAt: Time,
     passwordProtected: t.Boolean({ description: "the link has a password: to anyone but its owner and admins, no destination and no variant URL is shown" }),
+    status: oneOf(LINK_ACTIVITIES),
+    totalClicks: t.Integer({ minimum: 0, description: "every click of the link's life, bots included, whatever the range" }),
   },
   closed,
 );

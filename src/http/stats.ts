@@ -2,7 +2,7 @@
 
 import type { Config } from "../config.ts";
 import type { LinkStore } from "../links/store.ts";
-import type { Link } from "../links/link.ts";
+import { activityNow, type Link } from "../links/link.ts";
 import { DEFAULT_DAYS, type StatsReader } from "../stats/link-stats.ts";
 import { addDays, dayOf, daysBetween, isDay } from "../util/day.ts";
 import { statsWithoutDestinations, variantLabels } from "../stats/hidden-destinations.ts";
@@ -71,7 +71,15 @@ export async function handleStats(request: Request, server: PeerServer, deps: St
   return json(200, {
     success: true,
     data: {
-      link: { id: link.id, originalUrl: shown ? link.url : "", createdAt: new Date(link.createdAt).toISOString(), passwordProtected: link.passwordHash !== null },
+      link: {
+        id: link.id,
+        originalUrl: shown ? link.url : "",
+        createdAt: new Date(link.createdAt).toISOString(),
+        passwordProtected: link.passwordHash !== null,
+        // Whether it redirects now, and why not: public like its counts; never where it leads.
+        status: activityNow(link, deps.links.clicksAnswered(link.id), now),
+        totalClicks: link.totalClicks,
+      },
       stats: shown ? stats : statsWithoutDestinations(stats, variantLabels(link)),
     },
   });

@@ -4,17 +4,21 @@
 import type { MaybePromise } from "../util/maybe.ts";
 import { Elysia } from "elysia";
 import { LANGUAGES, pickLanguage, type Language } from "../lang.ts";
-import { renderDashboard, renderHeaderRefused, renderHome, renderNotFound, renderStats, renderStatsPrivate, type PageAssets } from "../../web/server/pages.ts";
+import { renderDashboard, renderHeaderRefused, renderHome, renderNotFound, renderStatsPrivate, type PageAssets } from "../../web/server/pages.ts";
+import { renderStats } from "../../web/server/stats-page.ts";
 import { ASSETS, ENTRIES } from "./web-assets.generated.ts";
 import type { PeerServer } from "./request-origin.ts";
 
 export type WebDeps = {
   /**
-   * Whether the request may see this link's stats page: it exists, and it is public or theirs;
-   * "destination_hidden": a link with a password, and not theirs (docs/security.md: Security);
-   * "header_invalid": its proxy's identity header could not be read.
+   * Whether the request may see this link's stats page: it exists, and it is public or theirs (then
+   * when it was made, and `destinationHidden`: a link with a password, and not theirs; docs/security.md:
+   * Security); "header_invalid": its proxy's identity header could not be read.
    */
-  statsPage: (request: Request, server: PeerServer, id: string) => Promise<"ok" | "destination_hidden" | "not_found" | "private" | "header_invalid">;
+  statsPage: (request: Request, server: PeerServer, id: string) => Promise<{ destinationHidden: boolean; createdAt: number } | "not_found" | "private" | "header_invalid">;
+  /** --stats-access public: the pages say that anyone with a short link can read its statistics */
+  statsPublic: () => boolean;
+  now: () => number;
   version: string;
   /** --root-redirect: where `/` sends visitors instead of the public form */
   rootRedirect: () => string | null;
@@ -108,12 +112,12 @@ export function webRoutes(deps: WebDeps) {
     const elsewhere = deps.rootRedirect();
     if (elsewhere !== null) return new Response(null, { status: 302, headers: { Location: elsewhere, "Cache-Control": "no-cache" } });
     const lang = acceptLang(headers);
-    return html(renderHome(lang, PAGE_ASSETS), lang, 200, { Vary: "Accept-Language" });
+    return html(renderHome(lang, PAGE_ASSETS, deps.statsPublic()), lang, 200, { Vary: "Accept-Language" });
   });
 
   for (const lang of LANGUAGES) {
-    app.get(`/${lang}`, () => html(renderHome(lang, PAGE_ASSETS), lang));
-    app.get(`/${lang}/`, () => html(renderHome(lang, PAGE_ASSETS), lang));
+    app.get(`/${lang}`, () => html(renderHome(lang, PAGE_ASSETS, deps.statsPublic()), lang));
+    app.get(`/${lang}/`, () => html(renderHome(lang, PAGE_ASSETS, deps.statsPublic()), lang));
   }
 
   // One static prefix per language: a `/:lang/...` parameter would clash with the core's `/:id`
@@ -124,7 +128,7 @@ export function webRoutes(deps: WebDeps) {
       if (verdict === "not_found") return html(renderNotFound(lang, "link", PAGE_ASSETS), lang, 404);
       if (verdict === "private") return html(renderStatsPrivate(lang, params.id, PAGE_ASSETS), lang, 401);
       if (verdict === "header_invalid") return html(renderHeaderRefused(lang, PAGE_ASSETS), lang, 400);
-      return html(renderStats(lang, params.id, PAGE_ASSETS, verdict === "destination_hidden"), lang);
+      return html(renderStats(lang, params.id, PAGE_ASSETS, { ...verdict, statsPublic: deps.statsPublic(), now: deps.now() }), lang);
     });
   }
 

@@ -58,3 +58,18 @@ export function linkStatus(link: StatusFacts, now: number): LinkStatus {
 export function statusNow(link: Link, answered: number | undefined, now: number): LinkStatus {
   return linkStatus({ ...link, clicks: Math.max(link.totalClicks, answered ?? 0) }, now);
 }
+
+/**
+ * What the statistics say of a link now (docs/api.md: Statistics element shapes): its status, with
+ * an expired link's reason told apart (its time, or its click limit) and an active link whose start
+ * (validFrom) is still ahead as "scheduled". Says nothing of where the link leads.
+ */
+export type LinkActivity = "active" | "scheduled" | "disabled" | "expired" | "limit_reached" | "blocked";
+export const LINK_ACTIVITIES: readonly LinkActivity[] = ["active", "scheduled", "disabled", "expired", "limit_reached", "blocked"];
+
+export function activityNow(link: Link, answered: number | undefined, now: number): LinkActivity {
+  const status = statusNow(link, answered, now);
+  if (status === "expired") return link.expiresAt !== null && now >= link.expiresAt ? "expired" : "limit_reached";
+  if (status === "active" && link.validFrom !== null && now < link.validFrom) return "scheduled";
+  return status;
+}

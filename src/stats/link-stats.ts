@@ -62,7 +62,8 @@ export type StatsPlan = {
 
 /** The rows an engine reads for a plan; counts already without bots when the plan says so. */
 export type StatsRows = {
-  days: { day: string; count: number; bots: number; uniques: number }[];
+  /** `total`: the day's clicks, bots included whatever the filter; `imported`: of those, the ones an import wrote (they carry no visitor) */
+  days: { day: string; count: number; bots: number; uniques: number; imported: number; total: number }[];
   hours: { hour: string; count: number; uniques: number }[];
   browser: NameCount[];
   os: NameCount[];
@@ -104,18 +105,18 @@ export function planStats(link: Link, filter: StatsFilter, now: number): StatsPl
 export function assembleStats(plan: StatsPlan, rows: StatsRows): LinkStats {
   let totalClicks = 0;
   let botClicks = 0;
-  let uniqueVisitors = 0;
   for (const d of rows.days) {
     totalClicks += d.count;
     botClicks += d.bots;
-    uniqueVisitors += d.uniques;
   }
   if (plan.excludeBots) botClicks = 0; // they are already left out of every count
+  const visitors = knownVisitors(rows.days);
   return {
     totalClicks,
     humanClicks: totalClicks - botClicks,
     botPercentage: totalClicks === 0 ? 0 : Math.round((botClicks / totalClicks) * 10000) / 100,
-    uniqueVisitors,
+    uniqueVisitors: visitors.total,
+    uniqueVisitorsPartial: visitors.partial,
     recentVisits: rows.recent.map(([ts, browser, os, device, country, referrer, , , , isBot, rule, variant]) => ({
       timestamp: new Date(ts).toISOString(), browser, os, device, country, referrer, isBot: isBot === 1,
       ...(rule === undefined ? {} : variant ? { rule, variant } : { rule }),
@@ -127,8 +128,8 @@ export function assembleStats(plan: StatsPlan, rows: StatsRows): LinkStats {
     deviceStats: withOther(rows.device, totalClicks, namedOther),
     countryStats: withOther(rows.country, totalClicks, namedOther),
     referrerStats: withOther(rows.referrer, totalClicks, namedOther),
-    visitsByDate: zeroFilled(rows.days, plan.shownFrom, plan.to),
-    visitsByHour: zeroFilledHours(rows.hours, plan.hours),
+    visitsByDate: zeroFilled(rows.days, visitors.byDay, plan.shownFrom, plan.to),
+    visitsByHour: zeroFilledHours(rows.hours, visitors.byDay, plan.hours),
     utmStats: withOther(
       rows.utm.map((u) => ({ source: u.source || null, medium: u.medium || null, campaign: u.campaign || null, count: u.count })),
       rows.utmTotal,
@@ -151,14 +152,42 @@ const namedOther = (count: number): NameCount => ({ name: OTHER_NAME, count, oth
 /** The name of the entry that sums the values not listed. */
 export const OTHER_NAME = "Other";
 
-/** Every hour of the plan's window with its count and uniques, zero where nothing was recorded. */
-function zeroFilledHours(rows: StatsRows["hours"], window: StatsPlan["hours"]): HourCount[] {
+/**
+ * The unique visitors each day with clicks has, null for a day whose clicks were all imported
+ * (imported visits carry no visitor key: docs/importing.md: Moving from another shortener); the
+ * range's sum of the known ones, null when none is known; partial when some counted clicks were
+ * imported. An imported click is told apart with bots included: a day with imported bots and
+ * recorded people counts as mixed whatever the filter (the rollups keep no imported-bot count).
+ */
+function knownVisitors(days: StatsRows["days"]): { byDay: Map<string, number | null>; total: number | null; partial: boolean } {
+  const byDay = new Map<string, number | null>();
+  let total = 0;
+  let known = false;
+  let partial = false;
+  for (const d of days) {
+    if (d.count === 0) continue;
+    const unknown = d.imported > 0 && d.total - d.imported === 0;
+    byDay.set(d.day, unknown ? null : d.uniques);
+    if (d.imported > 0) partial = true;
+    if (unknown) continue;
+    known = true;
+    total += d.uniques;
+  }
+  return { byDay, total: known ? total : partial ? null : 0, partial: known && partial };
+}
+
+/**
+ * Every hour of the plan's window with its count and uniques, zero where nothing was recorded;
+ * unique null in a day whose clicks were all imported (hourly rollups keep no imported count).
+ */
+function zeroFilledHours(rows: StatsRows["hours"], byDay: ReadonlyMap<string, number | null>, window: StatsPlan["hours"]): HourCount[] {
   if (window === null) return [];
   const byHour = new Map(rows.map((r) => [r.hour, r]));
   const out: HourCount[] = [];
   for (let t = window.start; t <= window.end; t += HOUR_MS) {
     const r = byHour.get(hourOf(t));
-    out.push({ hour: new Date(t).toISOString(), count: r?.count ?? 0, unique: r?.uniques ?? 0 });
+    const hour = new Date(t).toISOString();
+    out.push({ hour, count: r?.count ?? 0, unique: r?.count && byDay.get(hour.slice(0, 10)) === null ? null : (r?.uniques ?? 0) });
   }
   return out;
 }
@@ -167,15 +196,15 @@ function maxDay(a: string, b: string): string {
   return a > b ? a : b;
 }
 
-/** Every day from..to with its count and uniques, zero where nothing was recorded. */
-function zeroFilled(days: { day: string; count: number; uniques: number }[], from: string, to: string): DateCount[] {
+/** Every day from..to with its count and uniques (`visitors`: as knownVisitors found them), zero where nothing was recorded. */
+function zeroFilled(days: StatsRows["days"], visitors: ReadonlyMap<string, number | null>, from: string, to: string): DateCount[] {
   const byDay = new Map(days.map((d) => [d.day, d]));
   const out: DateCount[] = [];
   const n = daysBetween(from, to);
   for (let i = 0; i <= n; i++) {
     const date = addDays(from, i);
     const d = byDay.get(date);
-    out.push({ date, count: d?.count ?? 0, unique: d?.uniques ?? 0 });
+    out.push({ date, count: d?.count ?? 0, unique: visitors.has(date) ? (visitors.get(date) as number | null) : 0 });
   }
   return out;
 }

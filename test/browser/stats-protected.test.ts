@@ -49,7 +49,7 @@ describe("the stats page of a password-protected link, opened by someone who is 
     expect(await page.textContent("#original-url")).toBe(MESSAGES.en.stats_protected);
     const variants = await page.locator("#bd-variant li").allTextContents();
     expect(variants.length).toBeGreaterThan(0);
-    for (const row of variants) expect(row).toMatch(/^Variant [12]\d+$/);
+    for (const row of variants) expect(row).toMatch(/^Variant [12]\d+(\.\d)?%$/); // name, count, share
     const column = await page.locator("#recent-table tbody tr td:last-child").allTextContents();
     expect(column.every((cell) => /^Variant [12]$/.test(cell))).toBe(true);
     const html = await page.content();

@@ -45,6 +45,33 @@ forEachEngine("stats", (db) => {
     expect(humans.recentVisits.every((v) => !v.isBot)).toBe(true);
   });
 
+  test("imported clicks carry no visitor: null uniques for a day (and its hours) of imported clicks only, partial for a range with some", async () => {
+    const link = await linkWith(db(), "imp", 5);
+    await db().storage.imports.addVisits("contract", [], [
+      visit("imp", { ts: NOW - 30 * HOUR }), // 2026-11-22 06:00: that day's only clicks
+      visit("imp", { ts: NOW - 30 * HOUR + 1, isBot: true }),
+      visit("imp", { ts: NOW - 3 * DAY }), // 2026-11-20, beside a click recorded here
+    ]);
+    db().writer.record(visit("imp", { ts: NOW - 3 * DAY + 1 }));
+    db().writer.record(visit("imp", { ts: NOW - HOUR }));
+    await db().writer.flush();
+    const day22 = await db().storage.stats.read(link, { from: "2026-11-22", to: "2026-11-22", excludeBots: false }, NOW);
+    expect({ total: day22.totalClicks, uniques: day22.uniqueVisitors, partial: day22.uniqueVisitorsPartial }).toEqual({ total: 2, uniques: null, partial: false });
+    expect(day22.visitsByDate).toEqual([{ date: "2026-11-22", count: 2, unique: null }]);
+    expect(day22.visitsByHour.filter((h) => h.count > 0)).toEqual([{ hour: "2026-11-22T06:00:00.000Z", count: 2, unique: null }]);
+    const humans = await db().storage.stats.read(link, { from: "2026-11-22", to: "2026-11-22", excludeBots: true }, NOW);
+    expect(humans.visitsByDate).toEqual([{ date: "2026-11-22", count: 1, unique: null }]);
+    const s = await db().storage.stats.read(link, all, NOW);
+    expect({ total: s.totalClicks, uniques: s.uniqueVisitors, partial: s.uniqueVisitorsPartial }).toEqual({ total: 5, uniques: 2, partial: true });
+    expect(s.visitsByDate.filter((d) => d.count > 0)).toEqual([
+      { date: "2026-11-20", count: 2, unique: 1 },
+      { date: "2026-11-22", count: 2, unique: null },
+      { date: "2026-11-23", count: 1, unique: 1 },
+    ]);
+    // Days without clicks are known: none, not unknown.
+    expect(s.visitsByDate.find((d) => d.date === "2026-11-21")).toEqual({ date: "2026-11-21", count: 0, unique: 0 });
+  });
+
   test("from/to narrow every figure to those days; recent visits too", async () => {
     const link = await linkWith(db(), "r");
     for (let d = 0; d < 3; d++) db().writer.record(visit("r", { ts: NOW - d * DAY, country: ["DE", "FR", "IT"][d]! }));

@@ -169,7 +169,7 @@ describe("import from YOURLS", () => {
     };
     expect(comparable(imported)).toEqual(comparable(live));
     expect(live.uniqueVisitors).toBeGreaterThan(0);
-    expect(imported.uniqueVisitors).toBe(0);
+    expect(imported.uniqueVisitors).toBeNull(); // not known: "—" on the stats page
   });
 
   test("refusals: a wrong password, a server that does not answer, another prefix", async () => {

@@ -7,6 +7,7 @@ import { addDays, dayOf } from "../../src/util/day.ts";
 import { startServer, type RunningServer } from "../support/server.ts";
 import { seed } from "../support/seed.ts";
 import { stats } from "../support/clicks.ts";
+import { openImports } from "../../src/db/open-storage.ts";
 
 const DAY = 86_400_000;
 const now = Date.now();
@@ -30,7 +31,23 @@ beforeAll(async () => {
     record(visit(5, { utmSource: "mail", utmCampaign: "spring" }));
     record(visit(5, { utmSource: "mail", utmCampaign: "spring", isBot: true }));
     record(visit(0, { browser: "Safari", os: "iOS", device: "mobile", referrer: "news.ycombinator.com" }));
+    // Links that do not redirect now, each for its own reason, and one that is imported.
+    await links.create({ url: "https://example.com/off", alias: "off" }, now - 2 * DAY);
+    await links.update("off", { disabled: true });
+    await links.create({ url: "https://example.com/over", alias: "over", expiresAt: now - DAY }, now - 2 * DAY);
+    await links.create({ url: "https://example.com/full", alias: "full", maxClicks: 1 }, now - 2 * DAY);
+    record(visit(1, { linkId: "full" }));
+    await links.create({ url: "https://example.com/soon", alias: "soon", validFrom: now + DAY }, now - 2 * DAY);
+    await links.create({ url: "https://example.com/moved", alias: "moved" }, now - 3 * DAY);
+    record(visit(0, { linkId: "moved" }));
   });
+  // Visits an import wrote carry no visitor key (docs/importing.md: Moving from another shortener).
+  const { imports, close } = await openImports(server.dbPath, null);
+  try {
+    await imports.addVisits("test", [], [visit(2, { linkId: "moved" }), visit(2, { linkId: "moved", browser: "Chrome" })]);
+  } finally {
+    await close();
+  }
 });
 afterAll(() => server.dispose());
 
@@ -38,10 +55,12 @@ describe("stats", () => {
   test("the whole history: totals, bot share, zero-filled days from creation to today", async () => {
     const body = await stats(server.url, "id=hist");
     expect(body.success).toBe(true);
-    expect(body.data.link).toEqual({ id: "hist", originalUrl: "https://example.com/history", createdAt: new Date(now - 10 * DAY).toISOString(), passwordProtected: false });
+    expect(body.data.link).toEqual({
+      id: "hist", originalUrl: "https://example.com/history", createdAt: new Date(now - 10 * DAY).toISOString(), passwordProtected: false, status: "active", totalClicks: 5,
+    });
     const s = body.data.stats;
     expect(Object.keys(s).sort()).toEqual(
-      ["botPercentage", "browserStats", "countryStats", "deviceStats", "humanClicks", "osStats", "recentVisits", "referrerStats", "totalClicks", "uniqueVisitors", "utmStats", "visitsByDate", "visitsByHour", "ruleStats", "variantStats", "fallbackStats"].sort(),
+      ["botPercentage", "browserStats", "countryStats", "deviceStats", "humanClicks", "osStats", "recentVisits", "referrerStats", "totalClicks", "uniqueVisitors", "uniqueVisitorsPartial", "utmStats", "visitsByDate", "visitsByHour", "ruleStats", "variantStats", "fallbackStats"].sort(),
     );
     expect(s.totalClicks).toBe(5);
     expect(s.humanClicks).toBe(3);
@@ -104,6 +123,35 @@ describe("stats", () => {
     expect(s.browserStats).toEqual([]);
     expect(s.recentVisits).toEqual([]);
     expect(s.visitsByDate.map((d: any) => d.count)).toEqual([0, 0, 0]);
+  });
+
+  test("link.status says whether the link redirects now, and why not; link.totalClicks counts its whole life", async () => {
+    const link = async (id: string) => (await stats(server.url, `id=${id}&from=${today}`)).data.link;
+    expect(await link("empty")).toMatchObject({ status: "active", totalClicks: 0 });
+    expect(await link("off")).toMatchObject({ status: "disabled", totalClicks: 0 });
+    expect(await link("over")).toMatchObject({ status: "expired", totalClicks: 0 });
+    expect(await link("full")).toMatchObject({ status: "limit_reached", totalClicks: 1 });
+    expect(await link("soon")).toMatchObject({ status: "scheduled", totalClicks: 0 });
+    // The whole life, whatever the range: today's range has none of hist's bot clicks of day -9.
+    expect(await link("hist")).toMatchObject({ status: "active", totalClicks: 5 });
+  });
+
+  test("imported clicks carry no visitor: unique visitors are null where every click was imported, partial where some were", async () => {
+    const day = addDays(today, -2);
+    const imported = (await stats(server.url, `id=moved&from=${day}&to=${day}`)).data.stats;
+    expect(imported.totalClicks).toBe(2);
+    expect(imported.uniqueVisitors).toBeNull();
+    expect(imported.uniqueVisitorsPartial).toBe(false);
+    expect(imported.visitsByDate).toEqual([{ date: day, count: 2, unique: null }]);
+    const whole = (await stats(server.url, "id=moved")).data.stats;
+    expect(whole.totalClicks).toBe(3);
+    expect(whole.uniqueVisitors).toBe(1); // today's click, recorded here
+    expect(whole.uniqueVisitorsPartial).toBe(true);
+    expect(whole.visitsByDate.map((d: { unique: number | null }) => d.unique)).toEqual([0, null, 0, 1]);
+    // A link without imports: every figure known.
+    const hist = (await stats(server.url, "id=hist")).data.stats;
+    expect(hist.uniqueVisitorsPartial).toBe(false);
+    expect(hist.visitsByDate.every((d: { unique: number | null }) => d.unique !== null)).toBe(true);
   });
 
   const BAD: [string, number, string][] = [

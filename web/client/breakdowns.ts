@@ -1,11 +1,13 @@
-// Renders breakdown lists and tables from /api/stats. Every visitor-supplied value (referrer host,
-// UTM values) goes in through textContent, never as HTML.
+// Renders breakdown lists and tables from /api/stats, each count with its share of the period's
+// clicks. Every visitor-supplied value (referrer host, UTM values) goes in through textContent,
+// never as HTML.
 import type { MessageKey } from "../i18n/index.ts";
 import { el, formatNumber, lang, t } from "./common.ts";
 import { displayUrl } from "./display-url.ts";
+import { flagElement } from "./flags.ts";
 import { REMOVED_VARIANT } from "../../src/stats/hidden-destinations.ts";
 
-import type { NameCount, RecentVisit as Visit, UtmCount as UtmRow } from "../../src/api/types.ts";
+import type { NameCount, UtmCount as UtmRow } from "../../src/api/types.ts";
 
 const regionNames = (() => {
   try {
@@ -14,12 +16,13 @@ const regionNames = (() => {
     return null;
   }
 })();
-const timeFormat = new Intl.DateTimeFormat(lang, { dateStyle: "short", timeStyle: "medium" });
+const percent = new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 1 });
 
-/** Flag emoji for an ISO 3166-1 alpha-2 code (regional indicator pair), "" for anything else. */
-export function flagOf(code: string): string {
-  if (!/^[A-Z]{2}$/.test(code)) return "";
-  return String.fromCodePoint(...[...code].map((c) => 0x1f1e6 + c.charCodeAt(0) - 65));
+/** A count's share of `total` (the period's clicks: 100%); "<0.1%" rather than a 0% that is not. */
+export function shareOf(count: number, total: number): string {
+  if (total <= 0) return "";
+  const share = count / total;
+  return share > 0 && share < 0.001 ? `<${percent.format(0.001)}` : percent.format(share);
 }
 
 /** The localized country name for an ISO code; the code itself when Intl does not know it. */
@@ -74,8 +77,12 @@ export function labelOf(kind: Kind, name: string): string {
 /** The rows shown: the ten largest, and "Other" for the rest (the API's Other entry included). */
 const SHOWN = 10;
 
-/** Fills an <ol class="bars"> with the top rows, each with a bar sized by its share of the total. */
-export function renderBars(list: HTMLElement, empty: HTMLElement, kind: Kind, rows: readonly NameCount[]): void {
+/**
+ * Fills an <ol class="bars"> with the top rows, each with a bar sized by its share of the list and
+ * beside its count its percentage of `clicks` (the period's clicks; null: no percentages, for
+ * figures that are not clicks).
+ */
+export function renderBars(list: HTMLElement, empty: HTMLElement, kind: Kind, rows: readonly NameCount[], clicks: number | null): void {
   const total = rows.reduce((a, r) => a + r.count, 0);
   const shown: NameCount[] = rows.filter((r) => !r.other).slice(0, SHOWN);
   const rest = total - shown.reduce((a, r) => a + r.count, 0);
@@ -84,16 +91,14 @@ export function renderBars(list: HTMLElement, empty: HTMLElement, kind: Kind, ro
     const li = el("li", "bar");
     li.style.setProperty("--share", `${total ? (row.count / total) * 100 : 0}%`);
     const name = el("span", "bar-name");
-    if (kind === "country") {
-      // An empty flag box for "Unknown" keeps the names aligned.
-      const f = el("span", "flag", flagOf(row.name));
-      f.setAttribute("aria-hidden", "true");
-      name.append(f);
-    }
+    if (kind === "country") name.append(row.other ? flagElement("") : flagElement(row.name));
     const label = row.other ? t("other") : labelOf(kind, row.name);
     name.append(el("span", "", label));
     name.title = label;
-    li.append(name, el("span", "bar-count", formatNumber(row.count)));
+    const figures = el("span", "bar-figures");
+    figures.append(el("span", "bar-count", formatNumber(row.count)));
+    if (clicks !== null) figures.append(el("span", "bar-share", shareOf(row.count, clicks)));
+    li.append(name, figures);
     return li;
   });
   list.replaceChildren(...items);
@@ -104,45 +109,14 @@ function cell(text: string, className = ""): HTMLTableCellElement {
   return el("td", className, text);
 }
 
-/** Fills the UTM table (source / medium / campaign / clicks). */
-export function renderUtm(tbody: HTMLElement, empty: HTMLElement, rows: readonly UtmRow[]): void {
+/** Fills the UTM table (source / medium / campaign / clicks with their share of the period's `clicks`). */
+export function renderUtm(tbody: HTMLElement, empty: HTMLElement, rows: readonly UtmRow[], clicks: number): void {
   const trs = rows.map((r) => {
     const tr = el("tr");
-    tr.append(cell(r.other ? t("other") : (r.source ?? "—"), "wrap-cell"), cell(r.medium ?? "—", "wrap-cell"), cell(r.campaign ?? "—", "wrap-cell"), cell(formatNumber(r.count), "num"));
-    return tr;
-  });
-  tbody.replaceChildren(...trs);
-  empty.hidden = trs.length > 0;
-}
-
-/** The routed columns (rule, variant) of the recent visits, each shown or not. */
-type RoutedColumns = { rule: boolean; variant: boolean };
-
-/** Which of the routed columns the recent visits need: those some visit has. */
-export function routedColumns(visits: readonly Visit[]): RoutedColumns {
-  return { rule: visits.some((v) => v.rule !== undefined), variant: visits.some((v) => v.variant !== undefined) };
-}
-
-/** Fills the recent visits table, newest first as the API sends them; `columns`: the routed ones shown. */
-export function renderVisits(tbody: HTMLElement, empty: HTMLElement, visits: readonly Visit[], columns: RoutedColumns): void {
-  const trs = visits.map((v) => {
-    const tr = el("tr");
-    const country = cell("");
-    const flag = flagOf(v.country);
-    country.textContent = flag ? `${flag} ${countryName(v.country)}` : countryName(v.country);
-    const type = cell("");
-    type.append(el("span", v.isBot ? "badge badge-bot" : "badge", v.isBot ? t("visitor_bot") : t("visitor_human")));
-    tr.append(
-      cell(timeFormat.format(new Date(v.timestamp))),
-      cell(labelOf("browser", v.browser)),
-      cell(labelOf("os", v.os)),
-      cell(labelOf("device", v.device)),
-      country,
-      cell(labelOf("referrer", v.referrer), "wrap-cell ref-cell"),
-      type,
-    );
-    if (columns.rule) tr.append(cell(v.rule === undefined ? "—" : labelOf("rule", v.rule)));
-    if (columns.variant) tr.append(cell(v.variant === undefined ? "—" : labelOf("variant", v.variant), "wrap-cell ref-cell"));
+    // The share beside the count, as in the lists: a column of its own would not fit a half-width card.
+    const count = cell(formatNumber(r.count), "num");
+    count.append(el("span", "share", shareOf(r.count, clicks)));
+    tr.append(cell(r.other ? t("other") : (r.source ?? "—"), "wrap-cell"), cell(r.medium ?? "—", "wrap-cell"), cell(r.campaign ?? "—", "wrap-cell"), count);
     return tr;
   });
   tbody.replaceChildren(...trs);

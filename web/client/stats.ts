@@ -1,19 +1,23 @@
 // Stats page: loads /api/stats for the link in data-id with the chosen period and bot filter,
 // fills the cards, chart and tables, and polls every 10 s while the tab is visible. The live view
-// (stats-live.ts) adds each new visit to the totals and the recent visits in between.
-import { renderBars, renderUtm, renderVisits, routedColumns, type Kind } from "./breakdowns.ts";
-import { VisitsChart } from "./chart.ts";
+// (stats-live.ts) adds each new visit to the totals and the recent visits in between. A link
+// without a single visit shows one empty state instead (stats-empty.ts).
+import { renderBars, renderUtm, type Kind } from "./breakdowns.ts";
+import { sumUnique, uniqueText, VisitsChart } from "./chart.ts";
 import { bindCopyButton, byId, formatNumber, lang, t } from "./common.ts";
 import type { ApiErrorBody, DateCount as DayCount, HourCount, LinkStats as Stats, NameCount, RecentVisit as Visit, StatsAnswer } from "../../src/api/types.ts";
 import { displayUrl } from "./display-url.ts";
 import { iconElement } from "./icons.ts";
+import { RecentVisits } from "./recent-visits.ts";
+import { EmptyState } from "./stats-empty.ts";
 import { watchLive } from "./stats-live.ts";
 
 type StatsResponse = { success: true; data: StatsAnswer } | ApiErrorBody;
 
 const POLL_MS = 10_000;
 const id = document.body.dataset.id ?? "";
-const chart = new VisitsChart(byId("chart"));
+const chart = new VisitsChart(byId("chart"), byId("chart-readout"));
+const recent = new RecentVisits();
 const percent = new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 1 });
 const createdFormat = new Intl.DateTimeFormat(lang, { dateStyle: "long", timeStyle: "short" });
 const clockFormat = new Intl.DateTimeFormat(lang, { timeStyle: "medium" });
@@ -26,6 +30,9 @@ const shortUrl = `${location.origin}/${encodeURIComponent(id)}`;
 
 byId("short-url").textContent = shortUrl;
 bindCopyButton(byId<HTMLButtonElement>("copy-short"), () => shortUrl);
+const emptyState = new EmptyState(shortUrl, id);
+/** A visit came while the page was open: the link has visits, whatever a read a moment ago said. */
+let visited = false;
 
 /** YYYY-MM-DD of a UTC day `daysAgo` days before today. */
 function utcDay(daysAgo: number): string {
@@ -65,53 +72,63 @@ function query(bots = excludeBots.checked ? "exclude" : "include"): URLSearchPar
   return params;
 }
 
-/** The chart's days: the chosen period, or for "all" the API's days, at least a week. */
+/**
+ * The chart's days: the chosen period, or for "all" the API's days, from the link's creation (a
+ * young link opens on "all": its own days, not a month of empty ones before it existed).
+ */
 function chartSpan(days: readonly DayCount[]): { from: string; to: string } {
   const p = period();
   if (p) return p;
-  const to = days[days.length - 1]?.date ?? utcDay(0);
-  const weekBefore = new Date(Date.parse(`${to}T00:00:00Z`) - 6 * 86_400_000).toISOString().slice(0, 10);
-  const first = days[0]?.date ?? weekBefore;
-  return { from: first < weekBefore ? first : weekBefore, to };
+  return { from: days[0]?.date ?? utcDay(0), to: days[days.length - 1]?.date ?? utcDay(0) };
 }
 
-/** The totals the cards show: the period's, or in the 24-hour view the sum of its hours. */
-type Totals = { total: number; unique: number; human: number };
+/**
+ * The totals the cards show: the period's, or in the 24-hour view the sum of its hours. `unique`
+ * null: not known (every click imported); `partial`: imported clicks are not in it.
+ */
+type Totals = { total: number; unique: number | null; partial: boolean; human: number };
 
 /** The API's recent visits (RECENT_VISITS in src/stats/link-stats.ts): the list keeps this length. */
-const RECENT_SHOWN = 50;
+const RECENT_KEPT = 50;
 
 /** What the cards and the recent visits show now, for the live view to add to. */
 let shown: { totals: Totals; visits: Visit[] } | null = null;
 
 function showTotals(totals: Totals): void {
   byId("kpi-total").textContent = formatNumber(totals.total);
-  byId("kpi-unique").textContent = formatNumber(totals.unique);
+  byId("kpi-unique").textContent = uniqueText(totals.unique);
+  // Imported clicks carry no visitor (docs/importing.md): the card says what its figure leaves out.
+  const note = byId("kpi-unique-note");
+  note.hidden = totals.unique !== null && !totals.partial;
+  note.textContent = t(totals.unique === null ? "kpi_unique_unknown" : "kpi_unique_partial");
   byId("kpi-human").textContent = formatNumber(totals.human);
   byId("kpi-bots").textContent = percent.format(totals.total === 0 ? 0 : (totals.total - totals.human) / totals.total);
 }
 
-function showVisits(visits: readonly Visit[]): void {
-  const columns = routedColumns(visits);
-  byId("col-rule").hidden = !columns.rule;
-  byId("col-variant").hidden = !columns.variant;
-  renderVisits(byId("recent-table").querySelector("tbody")!, byId("recent-empty"), visits, columns);
+/** The live view heard of a visit; true when the page shows the empty state, which a read now replaces by the figures. */
+function leftEmpty(): boolean {
+  visited = true;
+  if (byId("stats-empty").hidden) return false;
+  void refresh();
+  return true;
 }
 
 /** A visit the live view reports: counted and listed as the next reload would, if the view shows now. */
 function addVisit(visit: Visit): void {
+  if (leftEmpty()) return;
   const p = period();
   if (!shown || (p !== null && p.to < utcDay(0)) || (visit.isBot && excludeBots.checked)) return;
   const was = shown.totals;
   // Unique visitors stay: whether this visitor came before today is the server's to say.
   shown.totals = { ...was, total: was.total + 1, human: was.human + (visit.isBot ? 0 : 1) };
-  shown.visits = [visit, ...shown.visits].slice(0, RECENT_SHOWN);
+  shown.visits = [visit, ...shown.visits].slice(0, RECENT_KEPT);
   showTotals(shown.totals);
-  showVisits(shown.visits);
+  recent.show(shown.visits);
 }
 
 /** Clicks the live view counted without listing them (a link clicked faster than it lists). */
 function addCounts(clicks: number, humans: number): void {
+  if (leftEmpty()) return;
   const p = period();
   if (!shown || (p !== null && p.to < utcDay(0))) return;
   const was = shown.totals;
@@ -138,10 +155,13 @@ function render(link: StatsAnswer["link"], s: Stats, hourly: { all: HourCount[];
   const created = byId("created-at");
   created.textContent = createdFormat.format(new Date(link.createdAt));
   created.title = link.createdAt;
-  let totals: Totals = { total: s.totalClicks, unique: s.uniqueVisitors, human: s.humanClicks };
+  emptyState.show(link, link.totalClicks === 0 && s.totalClicks === 0 && !visited);
+  let totals: Totals = { total: s.totalClicks, unique: s.uniqueVisitors, partial: s.uniqueVisitorsPartial, human: s.humanClicks };
   if (hourly) {
-    const sum = (rows: HourCount[], key: "count" | "unique") => rows.reduce((a, r) => a + r[key], 0);
-    totals = { total: sum(hourly.all, "count"), unique: sum(hourly.all, "unique"), human: sum(hourly.humans, "count") };
+    const count = (rows: HourCount[]) => rows.reduce((a, r) => a + r.count, 0);
+    const unique = sumUnique(hourly.all);
+    const partial = unique !== null && hourly.all.some((h) => h.count > 0 && h.unique === null);
+    totals = { total: count(hourly.all), unique, partial: partial || s.uniqueVisitorsPartial, human: count(hourly.humans) };
     chart.showHours(hourly.all);
   } else {
     const span = chartSpan(s.visitsByDate);
@@ -165,12 +185,13 @@ function render(link: StatsAnswer["link"], s: Stats, hourly: { all: HourCount[];
     ["fallback", s.fallbackStats],
   ];
   for (const [kind, rows] of routed) byId(`bd-${kind}-card`).hidden = rows.length === 0;
-  for (const [kind, rows] of [...lists, ...routed]) renderBars(byId(`bd-${kind}`), byId(`bd-${kind}-empty`), kind, rows);
-  renderUtm(byId("utm-table").querySelector("tbody")!, byId("utm-empty"), s.utmStats);
-  const columns = routedColumns(s.recentVisits);
-  byId("col-rule").hidden = !columns.rule;
-  byId("col-variant").hidden = !columns.variant;
-  renderVisits(byId("recent-table").querySelector("tbody")!, byId("recent-empty"), s.recentVisits, columns);
+  // Shares are of the period's clicks (those the lists cover); a fallback's visitors are not clicks.
+  for (const [kind, rows] of [...lists, ...routed]) renderBars(byId(`bd-${kind}`), byId(`bd-${kind}-empty`), kind, rows, kind === "fallback" ? null : s.totalClicks);
+  renderUtm(byId("utm-table").querySelector("tbody")!, byId("utm-empty"), s.utmStats, s.totalClicks);
+  const shareNote = byId("share-note");
+  shareNote.hidden = s.totalClicks === 0;
+  shareNote.textContent = t("breakdown_share_note", { count: formatNumber(s.totalClicks) });
+  recent.show(s.recentVisits);
 }
 
 let controller: AbortController | null = null;

@@ -8,7 +8,7 @@ import { EVENT_TYPES, eventKey } from "../client/dashboard/webhook-api.ts";
 import { esc, jsonForScript } from "./html.ts";
 
 /** URLs of the built assets a page links to. */
-export type PageAssets = { css: string; home: string; stats: string; dashboard: string; icon: string };
+export type PageAssets = { css: string; home: string; stats: string; dashboard: string; icon: string; flags: string };
 
 type Page = "home" | "stats" | "dashboard" | "none";
 
@@ -25,7 +25,7 @@ type LayoutOptions = {
   head?: string;
 };
 
-function t(lang: Language, key: MessageKey, vars?: Record<string, string | number>): string {
+export function t(lang: Language, key: MessageKey, vars?: Record<string, string | number>): string {
   return esc(format(MESSAGES[lang][key], vars));
 }
 
@@ -37,7 +37,7 @@ function languageMenu(lang: Language, pathFor: (l: Language) => string): string 
   return `<details class="lang-menu"><summary><span class="globe" aria-hidden="true"></span><span class="sr-only">${t(lang, "nav_language")}: </span><span class="lang-current">${t(lang, "language_name")}</span></summary><ul>${items}</ul></details>`;
 }
 
-function layout(o: LayoutOptions): string {
+export function layout(o: LayoutOptions): string {
   const script = o.page === "none" ? "" : `<script type="module" src="${esc(o.assets[o.page])}"></script>`;
   const messages = o.page === "none" ? "" : `<script type="application/json" id="i18n">${jsonForScript(MESSAGES[o.lang])}</script>`;
   const alternates = LANGUAGES.map((l) => `<link rel="alternate" hreflang="${l}" href="${esc(o.pathFor(l))}">`).join("");
@@ -75,8 +75,12 @@ ${o.body}
 `;
 }
 
-/** The home page: the form that creates a short link, and the (hidden) result card. */
-export function renderHome(lang: Language, assets: PageAssets): string {
+/**
+ * The home page: the form that creates a short link, and the (hidden) result card. `statsPublic`:
+ * --stats-access public, which the card says (anyone with the short link can read its statistics).
+ */
+export function renderHome(lang: Language, assets: PageAssets, statsPublic: boolean): string {
+  const publicNote = statsPublic ? `\n<p class="public-note" id="result-public">${iconMarkup("eye")}<span>${t(lang, "result_stats_public")}</span></p>` : "";
   const body = `<section class="hero">
 <h1>${t(lang, "home_title")}</h1>
 <p class="lead">${t(lang, "home_lead")}</p>
@@ -107,7 +111,7 @@ export function renderHome(lang: Language, assets: PageAssets): string {
 <dl class="copy-list">
 <div class="copy-item"><dt id="short-url-label">${t(lang, "result_short")}</dt><dd><span id="short-url" class="copy-value"></span><button type="button" class="btn btn-small" data-copy="short-url" aria-describedby="short-url-label">${t(lang, "copy")}</button></dd></div>
 <div class="copy-item"><dt id="stats-url-label">${t(lang, "result_stats")}</dt><dd><span id="stats-url" class="copy-value"></span><button type="button" class="btn btn-small" data-copy="stats-url" aria-describedby="stats-url-label">${t(lang, "copy")}</button></dd></div>
-</dl>
+</dl>${publicNote}
 <a id="stats-link" class="btn btn-secondary" href="/${lang}/">${t(lang, "open_stats")}</a>
 </div>
 <figure class="qr">
@@ -127,97 +131,9 @@ export function renderHome(lang: Language, assets: PageAssets): string {
   return layout({ lang, title: MESSAGES[lang].home_title, page: "home", body, assets, pathFor: (l) => `/${l}/` });
 }
 
-/** A breakdown's card; `routed`: one only a link with rules, a split or a fallback has, hidden until it has data. */
-function breakdownCard(lang: Language, key: string, title: MessageKey, routed?: { note?: MessageKey }): string {
-  const note = routed?.note ? `\n<p class="hint card-note">${t(lang, routed.note)}</p>` : "";
-  return `<section class="card breakdown" id="bd-${key}-card" aria-labelledby="bd-${key}-title"${routed ? " hidden" : ""}>
-<h2 id="bd-${key}-title">${t(lang, title)}</h2>${note}
-<ol class="bars" id="bd-${key}"></ol>
-<p class="empty" id="bd-${key}-empty" hidden>${t(lang, "no_data")}</p>
-</section>`;
-}
-
-/** What stands in for a password-protected link's destination (stats.ts shows the same). */
-function protectedNote(lang: Language): string {
-  return `<span class="protected-note">${iconMarkup("lock")}<span>${t(lang, "stats_protected")}</span></span>`;
-}
-
 /** The pulsing "Live" mark, shown while a live stream is open; `extra`: more inside it. */
-function liveMark(lang: Language, id: string, extra: string): string {
+export function liveMark(lang: Language, id: string, extra: string): string {
   return `<p class="live" id="${id}" hidden><span class="live-dot" aria-hidden="true"></span><span class="live-label">${t(lang, "live")}</span>${extra}</p>`;
-}
-
-/**
- * The stats page skeleton for an existing link; stats.ts fetches /api/stats and fills it.
- * `destinationHidden`: a link with a password, for someone who may not see where it leads (the
- * notice stands in for the destination; docs/security.md: Security).
- */
-export function renderStats(lang: Language, id: string, assets: PageAssets, destinationHidden = false): string {
-  const ranges = (["24h", "7d", "30d", "90d", "all", "custom"] as const)
-    .map((r) => `<label class="seg"><input type="radio" name="range" value="${r}"${r === "30d" ? " checked" : ""}><span>${t(lang, `range_${r}`)}</span></label>`)
-    .join("");
-  const th = (k: MessageKey) => `<th scope="col">${t(lang, k)}</th>`;
-  const body = `<section class="link-head">
-<h1>${t(lang, "stats_title", { id })}</h1>
-<dl class="link-meta">
-<div class="meta-item meta-wide"><dt>${t(lang, "stats_original")}</dt><dd id="original-url" class="break">${destinationHidden ? protectedNote(lang) : "…"}</dd></div>
-<div class="meta-item"><dt>${t(lang, "stats_short")}</dt><dd class="copy-inline"><span id="short-url" class="break"></span><button type="button" class="btn btn-small" id="copy-short">${t(lang, "copy")}</button></dd></div>
-<div class="meta-item"><dt>${t(lang, "stats_created")}</dt><dd id="created-at">…</dd></div>
-</dl>
-</section>
-<section class="toolbar" aria-label="${t(lang, "range_label")}">
-<fieldset class="segmented"><legend class="sr-only">${t(lang, "range_label")}</legend>${ranges}</fieldset>
-<form class="custom-range" id="custom-range" hidden>
-<label>${t(lang, "range_from")} <input type="date" id="range-from" required></label>
-<label>${t(lang, "range_to")} <input type="date" id="range-to" required></label>
-<button type="submit" class="btn btn-small">${t(lang, "range_apply")}</button>
-</form>
-<label class="switch"><input type="checkbox" id="exclude-bots" role="switch"><span class="switch-track" aria-hidden="true"></span><span>${t(lang, "exclude_bots")}</span></label>
-${liveMark(lang, "live", "")}
-<p class="updated" id="updated" aria-live="polite">${t(lang, "loading")}</p>
-<p class="range-note" id="range-note" hidden>${t(lang, "range_24h_note")}</p>
-</section>
-<p class="form-error" id="stats-error" role="alert" hidden></p>
-<section class="kpis kpis-stats">
-<div class="card kpi"><h2>${t(lang, "kpi_total")}</h2><p class="kpi-value" id="kpi-total">–</p></div>
-<div class="card kpi"><h2>${t(lang, "kpi_unique")}</h2><p class="kpi-value" id="kpi-unique">–</p></div>
-<div class="card kpi"><h2>${t(lang, "kpi_human")}</h2><p class="kpi-value" id="kpi-human">–</p></div>
-<div class="card kpi"><h2>${t(lang, "kpi_bots")}</h2><p class="kpi-value" id="kpi-bots">–</p></div>
-</section>
-<section class="card chart-card" aria-labelledby="chart-title">
-<h2 id="chart-title">${t(lang, "chart_title")}</h2>
-<div id="chart" class="chart" role="img" aria-label="${t(lang, "chart_title")}"></div>
-</section>
-<div class="breakdowns">
-${breakdownCard(lang, "rule", "breakdown_rule", {})}
-${breakdownCard(lang, "variant", "breakdown_variant", {})}
-${breakdownCard(lang, "fallback", "breakdown_fallback", { note: "breakdown_fallback_note" })}
-${breakdownCard(lang, "browser", "breakdown_browser")}
-${breakdownCard(lang, "os", "breakdown_os")}
-${breakdownCard(lang, "device", "breakdown_device")}
-${breakdownCard(lang, "country", "breakdown_country")}
-${breakdownCard(lang, "referrer", "breakdown_referrer")}
-<section class="card breakdown" aria-labelledby="utm-title">
-<h2 id="utm-title">${t(lang, "breakdown_utm")}</h2>
-<div class="table-wrap" tabindex="0" role="region" aria-labelledby="utm-title"><table class="table" id="utm-table"><thead><tr>${th("col_source")}${th("col_medium")}${th("col_campaign")}<th scope="col" class="num">${t(lang, "col_clicks")}</th></tr></thead><tbody></tbody></table></div>
-<p class="empty" id="utm-empty" hidden>${t(lang, "no_data")}</p>
-</section>
-</div>
-<section class="card" aria-labelledby="recent-title">
-<h2 id="recent-title">${t(lang, "recent_title")}</h2>
-<div class="table-wrap" tabindex="0" role="region" aria-labelledby="recent-title"><table class="table" id="recent-table"><thead><tr>${th("col_time")}${th("col_browser")}${th("col_os")}${th("col_device")}${th("col_country")}${th("col_referrer")}${th("col_type")}<th scope="col" id="col-rule" hidden>${t(lang, "col_rule")}</th><th scope="col" id="col-variant" hidden>${t(lang, "col_variant")}</th></tr></thead><tbody></tbody></table></div>
-<p class="empty" id="recent-empty" hidden>${t(lang, "no_data")}</p>
-</section>
-<noscript><p class="form-error">${t(lang, "noscript")}</p></noscript>`;
-  return layout({
-    lang,
-    title: format(MESSAGES[lang].stats_title, { id }),
-    page: "stats",
-    id,
-    body,
-    assets,
-    pathFor: (l) => `/${l}/stats/${encodeURIComponent(id)}`,
-  });
 }
 
 /** A message with `{command}` set as code: the message is escaped, the command is ours. */

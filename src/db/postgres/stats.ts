@@ -17,7 +17,7 @@ export function postgresStats(sql: Pg): StatsSource {
   return async (linkId, plan) => {
     const { minus, from, to } = plan;
     const [days, hours, dimensions, utm, utmTotal, recent] = await sql.begin("isolation level repeatable read read only", (sql) => Promise.all([
-      sql`SELECT day, total - bots * ${minus} AS count, bots, uniques - unique_bots * ${minus} AS uniques FROM daily_rollup
+      sql`SELECT day, total - bots * ${minus} AS count, bots, uniques - unique_bots * ${minus} AS uniques, imported, total FROM daily_rollup
           WHERE link_id = ${linkId} AND day BETWEEN ${from} AND ${to} ORDER BY day`,
       plan.hours === null
         ? []
@@ -40,7 +40,7 @@ export function postgresStats(sql: Pg): StatsSource {
     const breakdown: Record<string, NameCount[]> = { browser: [], os: [], device: [], country: [], referrer: [], rule: [], variant: [], fallback: [] };
     for (const r of dimensions) breakdown[r.dimension]?.push({ name: r.name, count: num(r.count) });
     return {
-      days: days.map((r: Record<string, unknown>) => ({ day: r.day as string, count: num(r.count), bots: num(r.bots), uniques: num(r.uniques) })),
+      days: days.map((r: Record<string, unknown>) => ({ day: r.day as string, count: num(r.count), bots: num(r.bots), uniques: num(r.uniques), imported: num(r.imported), total: num(r.total) })),
       hours: hours.map((r: Record<string, unknown>) => ({ hour: r.hour as string, count: num(r.count), uniques: num(r.uniques) })),
       browser: breakdown.browser!,
       os: breakdown.os!,

@@ -13,8 +13,8 @@ import { OTHER } from "../../visits/other.ts";
 
 export function sqliteStats(db: Database): SyncFunction<StatsSource> {
   // `bots * ?1` with ?1 = 1 subtracts bot clicks, with 0 keeps them: one statement serves both filters.
-  const daily = db.query<{ day: string; count: number; bots: number; uniques: number }, [number, string, string, string]>(
-    `SELECT day, total - bots * ?1 AS count, bots, uniques - unique_bots * ?1 AS uniques FROM daily_rollup
+  const daily = db.query<StatsRows["days"][number], [number, string, string, string]>(
+    `SELECT day, total - bots * ?1 AS count, bots, uniques - unique_bots * ?1 AS uniques, imported, total FROM daily_rollup
      WHERE link_id = ?2 AND day BETWEEN ?3 AND ?4 ORDER BY day`,
   );
   const hourly = db.query<{ hour: string; count: number; uniques: number }, [number, string, string, string]>(

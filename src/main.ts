@@ -78,6 +78,7 @@ async function main(): Promise<number> {
   if (command === "user") return await runUserCommand(config.dbPath, databasePassword, parsed.commandArgs);
   if (command === "webhook") return await (await import("./cli/webhooks.ts")).runWebhookCommand(config, databasePassword, parsed.commandArgs, parsed.commandFlags);
   if (command === "import") return await (await import("./cli/import.ts")).runImportCommand(config, databasePassword, parsed.commandFlags, process.env);
+  if (command === "copy") return await (await import("./cli/copy.ts")).runCopyCommand(config, databasePassword, parsed.commandFlags);
   if (command !== null) {
     console.error(`shortener: unknown command ${command} (see --help)`);
     return 2;

@@ -3,11 +3,14 @@
 // rows read with the engines' own clients so that two databases can be compared row for row.
 
 import { expect } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { COPIED_TABLES } from "../../src/db/shared/copy-plan.ts";
 import { api, cli, importedThroughApi, type CliResult } from "./admin.ts";
 import { drained, visit, UA } from "./clicks.ts";
 import { openStored } from "./stored.ts";
-import type { Engine } from "./server.ts";
+import { serverCommand, type Engine } from "./server.ts";
 
 export const RULES = [{ conditions: [{ type: "device", value: "mobile" }], url: "https://mobile.example/" }];
 export const VARIANTS = [{ url: "https://split-a.example/", weight: 3 }, { url: "https://split-b.example/", weight: 7 }];
@@ -113,6 +116,18 @@ export async function expectSameTables(from: Location, to: Location, result: Cli
 }
 
 /** `shortener copy` with the database password as the systemd credential (never on the command line). */
-export function copy(args: string[], credentials: string | null): CliResult {
-  return cli(["copy", ...args], credentials === null ? {} : { CREDENTIALS_DIRECTORY: credentials });
+export function copy(args: string[], credentials: string | null, env: Record<string, string> = {}): CliResult {
+  return cli(["copy", ...args], { ...env, ...(credentials === null ? {} : { CREDENTIALS_DIRECTORY: credentials }) });
+}
+
+/** `shortener copy` as a process of its own while this one goes on (clicking a running service). */
+export async function copyAsync(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  const cwd = mkdtempSync(join(tmpdir(), "shortener-cli-"));
+  try {
+    const proc = Bun.spawn([...serverCommand(), "copy", ...args], { cwd, env: { PATH: process.env.PATH ?? "", ...env }, stdout: "pipe", stderr: "pipe" });
+    const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    return { code, out, err };
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
+  }
 }

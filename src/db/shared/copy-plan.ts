@@ -29,8 +29,8 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
   { table: "retired_ids", batch: ROWS },
   { table: "import_links", batch: ROWS },
   { table: "import_cursors", batch: ROWS },
-  // A row holds up to 200 visits as JSON (about 16 kB): 500 rows are a few MB in memory at most.
-  { table: "visit_batches", batch: 500 },
+  // A row holds up to 200 visits as JSON (about 16 kB): 100 rows are under 2 MB.
+  { table: "visit_batches", batch: 100 },
   { table: "daily_rollup", batch: ROWS },
   { table: "hourly_rollup", batch: ROWS },
   { table: "dimension_rollup", batch: ROWS },

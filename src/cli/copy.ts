@@ -8,7 +8,7 @@ import { dirname, resolve } from "node:path";
 import type { Config } from "../config.ts";
 import { describeLocation, engineOf, type Engine } from "../db/storage.ts";
 import { copyDatabase, CopyPlanError, type CopyProgress, type CopyReport, type CopySource, type CopyTarget } from "../db/copy.ts";
-import { openCopySource, openCopyTarget } from "../db/open-copy.ts";
+import { ForeignTarget, openCopySource, openCopyTarget } from "../db/open-copy.ts";
 import { createProgress } from "../imports/progress.ts";
 import { STDIO, type Output } from "./table.ts";
 import { copyReportLines } from "./copy-report.ts";
@@ -55,6 +55,10 @@ export async function runCopyCommand(config: Config, databasePassword: string | 
   } catch (err) {
     await reading.close();
     discard();
+    if (err instanceof ForeignTarget) {
+      say(`${into} ${err.message}; copy into a database of shortener's own (a new file, or a new PostgreSQL database: createdb)`);
+      return 2;
+    }
     say(`cannot open ${into}: ${messageOf(err)}`);
     return 1;
   }

@@ -6,6 +6,7 @@
 // service keeps writing reads one snapshot and still verifies. Always both engines.
 
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { Database } from "bun:sqlite";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -147,6 +148,24 @@ describe("a target that is not empty (exit 2, saying what it holds, nothing writ
     expect({ code: r.code, said: said(r) }).toEqual({ code: 2, said: [expect.stringMatching(/is not empty: api_keys \(1 row\), links \(2 rows\), .*visit_batches/)] });
     expect(await tableContents({ dbPath: source, engine: "sqlite" })).toEqual(before);
   });
+});
+
+test("a database of another application is refused (exit 2) before shortener's tables are made in it", async () => {
+  const file = join(dir, "notes.db");
+  const pg = await newDatabase();
+  new Database(file, { create: true }).close();
+  for (const target of [file, pg]) await run(target, "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)");
+  const intoFile = copy(["--db", filled, "--to", file], null);
+  const intoPg = copy(["--db", source, "--to", plain(pg)], null, passwordOf(pg));
+  for (const r of [intoFile, intoPg]) expect({ code: r.code, said: said(r) }).toEqual({ code: 2, said: [expect.stringContaining("holds tables that are not shortener's: notes; copy into a database of shortener's own")] });
+  const tables = async (at: string) => {
+    const stored = await openStored({ dbPath: at, engine: at === file ? "sqlite" : "postgres" });
+    const sql = at === file ? "SELECT name FROM sqlite_master WHERE type = 'table'" : "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema()";
+    const names = (await stored.all<{ name: string }>(sql)).map((t) => t.name);
+    await stored.close();
+    return names;
+  };
+  expect([await tables(file), await tables(pg)]).toEqual([["notes"], ["notes"]]);
 });
 
 describe("a copy that differs from its source, or fails (exit 1, the target keeps nothing)", () => {

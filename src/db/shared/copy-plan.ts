@@ -71,6 +71,11 @@ export const ONE_ENGINE_COLUMNS: Readonly<Record<string, string>> = {
   "links.answered_clicks": "PostgreSQL's clicks of limited links answered across instances: it counts on from the copied total_clicks",
 };
 
+/** A table of shortener's schemas (copied or not); anything else is some other application's. */
+export function isShortenerTable(name: string): boolean {
+  return LEFT_OUT[name] !== undefined || COPIED_TABLES.some((t) => t.table === name);
+}
+
 export type CopyPlan = {
   tables: (CopiedTable & { columns: readonly string[] })[];
   /** tables of neither list (not shortener's: an operator's own table in the same database) */
@@ -81,8 +86,7 @@ export type CopyPlan = {
 
 /** The tables and columns to copy from a source of these tables into a target of those. */
 export function planCopy(source: TableColumns, target: TableColumns): CopyPlan {
-  const known = new Set([...COPIED_TABLES.map((t) => t.table), ...Object.keys(LEFT_OUT)]);
-  const unknown = [...new Set([...source.keys(), ...target.keys()])].filter((t) => !known.has(t)).sort();
+  const unknown = [...new Set([...source.keys(), ...target.keys()])].filter((t) => !isShortenerTable(t)).sort();
   const problems: string[] = [];
   const tables: CopyPlan["tables"] = [];
   for (const entry of COPIED_TABLES) {

@@ -39,7 +39,8 @@ async function* fetched(tx: TransactionSQL, query: string, batch: number): Async
       yield rows;
     }
   } finally {
-    await tx.unsafe(`CLOSE ${cursor}`);
+    // After a failed FETCH the transaction only rolls back: its error is the one to report.
+    await tx.unsafe(`CLOSE ${cursor}`).catch(() => {});
   }
 }
 

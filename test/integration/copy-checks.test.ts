@@ -10,7 +10,7 @@ import { Database } from "bun:sqlite";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startServer } from "../support/server.ts";
+import { serverCommand, startServer } from "../support/server.ts";
 import { sharedPostgres } from "../support/postgres.ts";
 import { api, makeKey, type CliResult } from "../support/admin.ts";
 import { click, drained, visit, UA } from "../support/clicks.ts";
@@ -148,6 +148,20 @@ describe("a target that is not empty (exit 2, saying what it holds, nothing writ
     expect({ code: r.code, said: said(r) }).toEqual({ code: 2, said: [expect.stringMatching(/is not empty: api_keys \(1 row\), links \(2 rows\), .*visit_batches/)] });
     expect(await tableContents({ dbPath: source, engine: "sqlite" })).toEqual(before);
   });
+});
+
+test("on a terminal the progress is a bar redrawn in place on stderr; in a pipe, plain lines", async () => {
+  const target = await newDatabase();
+  // util-linux's script(1) runs the command on a pseudo-terminal and passes on what it shows.
+  const line = [...serverCommand(), "copy", "--db", source, "--to", plain(target)].map((a) => `'${a}'`).join(" ");
+  const shown = Bun.spawnSync(["script", "-qec", line, "/dev/null"], { env: { PATH: process.env.PATH ?? "", ...passwordOf(target) }, cwd: dir });
+  const text = shown.stdout.toString();
+  expect(shown.exitCode).toBe(0);
+  expect(text).toMatch(/\r\x1b\[2Klinks: \[#{20}\] 2 of 2, /);
+  expect(text).toContain("verified: start the service with --db");
+  const piped = copy(["--db", filled, "--to", join(dir, "piped.db")], null);
+  expect(piped.err).not.toContain("\x1b[");
+  expect(piped.err).toMatch(/^links: \[#{20}\] 2 of 2, [\d,]+\/s$/m);
 });
 
 test("a database of another application is refused (exit 2) before shortener's tables are made in it", async () => {

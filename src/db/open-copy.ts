@@ -45,7 +45,7 @@ async function migrated(location: string, password: string | null, target = fals
   const sql = connectPostgres(location, { max: 1, password });
   try {
     if (target) {
-      const rows = await sql`SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY table_name`;
+      const rows = await sql`SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name`;
       const foreign = (rows as { table_name: string }[]).map((r) => r.table_name).filter((t) => !isShortenerTable(t));
       if (foreign.length > 0) throw new ForeignTarget(foreign);
     }

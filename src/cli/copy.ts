@@ -115,7 +115,12 @@ function where(location: string): string {
 /** A URL's password as written and as meant (percent-decoded). */
 function passwordsOf(location: string): string[] {
   const password = engineOf(location) === "postgres" ? (URL.parse(location)?.password ?? "") : "";
-  return password === "" ? [] : [password, decodeURIComponent(password)];
+  if (password === "") return [];
+  try {
+    return [password, decodeURIComponent(password)];
+  } catch {
+    return [password]; // a stray % that decodes to nothing: the client reads it as written
+  }
 }
 
 function messageOf(err: unknown): string {

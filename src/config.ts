@@ -110,6 +110,7 @@ export const FLAGS: readonly Flag[] = [
   { name: "events", value: true, help: "webhook add: the event types, comma-separated: link.created, link.updated, link.deleted, link.gone, link.clicks, link.milestone", command: "webhook" },
   { name: "link", value: true, help: "webhook add: only this link's events", command: "webhook" },
   { name: "tag", value: true, help: "webhook add: only events of links with this tag", command: "webhook" },
+  { name: "to", value: true, help: "copy: the empty database to copy into, postgres://user@host/database (its password in $CREDENTIALS_DIRECTORY/db-password or PGPASSWORD, never in the URL) or a new SQLite file", command: "copy" },
 ];
 
 export type ParsedArgs = {
@@ -393,6 +394,9 @@ export function helpText(version: string): string {
     "  shortener webhook list         every webhook: events, filter, state, deliveries waiting, the last one",
     "  shortener webhook remove ID    delete a webhook and its delivery log",
     "  shortener webhook enable ID    start a webhook again (after a 410 or a day of failures)",
+    "  shortener copy --to postgres://USER@HOST/DATABASE | --to FILE.db",
+    "                                 copy everything (links, visits, statistics, keys, users, sessions, webhooks) into an empty",
+    "                                 database of the other engine, then check that both hold the same (docs/postgresql.md)",
     "",
     "Flags (each also as SHORTENER_<NAME> in the environment, e.g. SHORTENER_BASE_URL):",
   ];

@@ -87,6 +87,7 @@ async function main(): Promise<number> {
   if (command === "user") return await runUserCommand(database, databasePassword, parsed.commandArgs);
   if (command === "webhook") return await (await import("./cli/webhooks.ts")).runWebhookCommand(config, database, databasePassword, parsed.commandArgs, parsed.commandFlags);
   if (command === "import") return await (await import("./cli/import.ts")).runImportCommand(config, database, databasePassword, parsed.commandFlags, process.env);
+  if (command === "copy") return await (await import("./cli/copy.ts")).runCopyCommand(database, databasePassword, parsed.commandFlags);
   if (command !== null) {
     console.error(`shortener: unknown command ${command}${didYouMean(command, ["backup", "healthcheck", "key", "user", "import", "webhook"]) || " (see --help)"}`);
     return 2;

@@ -49,7 +49,7 @@ export type StartOptions = {
   /** Reuse a folder (and so its database) from an earlier server. */
   dir?: string;
   cwd?: string;
-  /** A postgres:// URL of the test's own (whatever SHORTENER_TEST_ENGINE says); the test drops it. */
+  /** A database of the test's own, whatever SHORTENER_TEST_ENGINE says: a postgres:// URL (the test drops it) or a SQLite file. */
   database?: string;
 };
 
@@ -61,7 +61,7 @@ export function serverCommand(): string[] {
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), "shortener-test-"));
   const dbPath = options.database ?? (onPostgres ? await postgresDatabaseOf(dir) : join(dir, "shortener.db"));
-  const ownEngine: Engine = options.database ? "postgres" : engine;
+  const ownEngine: Engine = options.database ? (/^postgres(ql)?:\/\//i.test(options.database) ? "postgres" : "sqlite") : engine;
   const args = ["--port", "0", "--host", "127.0.0.1", "--db", dbPath, ...(options.args ?? [])];
   const served = await startListening("server", [...serverCommand(), ...args], {
     cwd: options.cwd ?? dir,

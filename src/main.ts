@@ -89,7 +89,7 @@ async function main(): Promise<number> {
   if (command === "import") return await (await import("./cli/import.ts")).runImportCommand(config, database, databasePassword, parsed.commandFlags, process.env);
   if (command === "copy") return await (await import("./cli/copy.ts")).runCopyCommand(database, databasePassword, parsed.commandFlags);
   if (command !== null) {
-    console.error(`shortener: unknown command ${command}${didYouMean(command, ["backup", "healthcheck", "key", "user", "import", "webhook"]) || " (see --help)"}`);
+    console.error(`shortener: unknown command ${command}${didYouMean(command, ["backup", "healthcheck", "key", "user", "import", "webhook", "copy"]) || " (see --help)"}`);
     return 2;
   }
   return await serve(config, log, credentialHash ?? null, databasePassword, oidcSecret);

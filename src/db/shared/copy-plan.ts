@@ -64,6 +64,7 @@ export const LEFT_OUT: Readonly<Record<string, string>> = {
   shortener_schema: "PostgreSQL's schema version: the target's own migrations set it",
   link_changes: "an hour of changes announced to other instances' link caches: no instance runs on the new database yet",
   live_watches: "which links a running instance's live view watches: instances on the new database make their own",
+  instances: "the instances that ran on the source and what they allowed: the new database's instances record themselves at their start",
 };
 
 /** Columns that only one engine has, and why the copy leaves them to the target's default. */

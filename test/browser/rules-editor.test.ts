@@ -314,7 +314,8 @@ describe("stats page", () => {
       await page.goto(`${server.url}/en/stats/routed`);
       await page.waitForFunction(() => document.getElementById("kpi-total")?.textContent === "6");
       expect(await page.isVisible("#bd-rule-card")).toBe(true);
-      expect(await page.locator("#bd-rule li").allTextContents()).toEqual([`${format(en.rule_title, { n: 1 })}3`, `${format(en.rule_title, { n: 2 })}2`, `${en.rule_default}1`]);
+      // Each with its share of the six clicks (every breakdown shows percentages: docs/web-ui.md).
+      expect(await page.locator("#bd-rule li").allTextContents()).toEqual([`${format(en.rule_title, { n: 1 })}350%`, `${format(en.rule_title, { n: 2 })}233.3%`, `${en.rule_default}116.7%`]);
       expect(await page.isVisible("#bd-variant-card")).toBe(true);
       const variants = await page.locator("#bd-variant li .bar-name").allTextContents();
       expect(variants.every((v) => v.startsWith("https://m.example.com/"))).toBe(true);

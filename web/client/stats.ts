@@ -155,7 +155,9 @@ function render(link: StatsAnswer["link"], s: Stats, hourly: { all: HourCount[];
   const created = byId("created-at");
   created.textContent = createdFormat.format(new Date(link.createdAt));
   created.title = link.createdAt;
-  emptyState.show(link, link.totalClicks === 0 && s.totalClicks === 0 && !visited);
+  // Visitors sent to the fallback are not clicks, but they are visits: such a link is not empty.
+  const fellBack = s.fallbackStats.some((f) => f.count > 0);
+  emptyState.show(link, link.totalClicks === 0 && s.totalClicks === 0 && !fellBack && !visited);
   let totals: Totals = { total: s.totalClicks, unique: s.uniqueVisitors, partial: s.uniqueVisitorsPartial, human: s.humanClicks };
   if (hourly) {
     const count = (rows: HourCount[]) => rows.reduce((a, r) => a + r.count, 0);

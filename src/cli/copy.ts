@@ -103,7 +103,6 @@ function checkLocations(from: string, to: string | undefined): string | null {
       ? `copy moves a database between SQLite and PostgreSQL, and ${where(from)} and ${where(to)} are both SQLite files: copy a file with \`shortener backup FILE\``
       : "copy moves a database between SQLite and PostgreSQL, and both are PostgreSQL databases: copy one with pg_dump and pg_restore";
   }
-  if (engineOf(from) === "sqlite" && !existsSync(from)) return `no database at ${resolve(from)} to copy from (name it with --db or SHORTENER_DB)`;
   if (engineOf(to) === "sqlite") return existsSync(dirname(resolve(to))) ? null : `--to: the folder ${dirname(resolve(to))} does not exist`;
   const url = URL.parse(to);
   if (url === null || url.hostname === "") return `--to: not a PostgreSQL URL with a host: ${describeLocation(to)} (postgres://user@host/database)`;

@@ -84,7 +84,8 @@ describe("refused before anything is opened (exit 2)", () => {
       [["--db", source], "copy needs a target: shortener copy --to postgres://"],
       [["--db", source, "--to", join(dir, "other.db")], "are both SQLite files: copy a file with `shortener backup FILE`"],
       [["--db", filled, "--to", filled], "both are PostgreSQL databases: copy one with pg_dump"],
-      [["--db", missing, "--to", await newDatabase()], `no database at ${missing} to copy from`],
+      // Found as every command finds its database (docs/configuration.md: Which database a command uses).
+      [["--db", missing, "--to", await newDatabase()], `--db names ${missing}, which does not exist`],
       [["--db", filled, "--to", join(dir, "no-folder", "x.db")], `--to: the folder ${join(dir, "no-folder")} does not exist`],
     ];
     for (const [args, message] of cases) {

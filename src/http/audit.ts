@@ -2,7 +2,7 @@
 // the result. Operators grep these; the format is stable.
 
 import type { Logger } from "../log.ts";
-import type { Principal } from "./auth.ts";
+import type { Principal } from "../auth/policy.ts";
 
 export type Action = "create" | "list" | "get" | "update" | "delete" | "export" | "import" | "overview" | "sign-in" | "sign-out" | "webhook-create" | "webhook-update" | "webhook-delete" | "webhook-redeliver";
 

@@ -13,10 +13,8 @@ import { hashSecret, looksLikeKey, type ApiKey, type KeyStore, type Scope } from
 import { USER_SESSION_MAX_MS, type Session, type SessionStore } from "../auth/sessions.ts";
 import { adminOf, allowedIn, USER_TOUCH_INTERVAL_MS, type Identity, type SignInRules, type User, type UserRepository } from "../auth/users.ts";
 import { NOBODY, type HeaderIdentity, type HeaderReading } from "../auth/header-identity.ts";
-import type { OwnerFilter } from "../links/list.ts";
-import type { Creator } from "../links/link.ts";
+import type { Principal } from "../auth/policy.ts";
 import type { Logger } from "../log.ts";
-import type { Link } from "../links/link.ts";
 import type { TrustedProxies } from "../visits/client-ip.ts";
 import type { RateLimiter } from "./rate-limit.ts";
 import { peerAddress, publicBase, requestClient, schemeIsKnown, type PeerServer } from "./request-origin.ts";
@@ -25,13 +23,6 @@ import { sessionToken } from "./cookies.ts";
 import { apiError } from "./responses.ts";
 import { oncePerMinute } from "./log-limit.ts";
 
-/**
- * Who a request is. `keyId`: the key it came with (or whose session it is); null for a user's own
- * session or a proxy's header. `user`: the person it acts as (signed in, named by the proxy, or the
- * key's user). `name`: the key's name when it came with a key (the audit log says which), else the user's. A user's scope is admin or create by the
- * admin rule; a key's is its own, whoever it belongs to.
- */
-export type Principal = { keyId: number | null; user: User | null; name: string; scope: Scope; via: "key" | "session" | "header" };
 
 export type AuthDeps = {
   config: Pick<Config, "baseUrl">;
@@ -239,35 +230,9 @@ export function fromThisService(request: Request, server: PeerServer, deps: Pick
 }
 
 
-/**
- * Admins see every link; anyone else only their own: a user's (made in their browser or with
- * their keys), or a key's own when the key belongs to nobody.
- */
-export function maySee(principal: Principal, link: Pick<Link, "ownerKeyId" | "ownerUserId">): boolean {
-  if (principal.scope === "admin") return true;
-  return principal.user !== null ? link.ownerUserId === principal.user.id : link.ownerKeyId === principal.keyId;
-}
 
-/**
- * Whether the asker (null: anonymous) may see where a link leads: its URL and its rules', variants'
- * and fallback's. A link with a password keeps them from anyone but those who may see it (its
- * owner, admins): the password protects where it leads (docs/security.md: Security). Any other link's are as
- * open as its statistics. The one rule for every surface that shows a link to more than its owner.
- */
-export function maySeeDestinations(principal: Principal | null, link: Pick<Link, "ownerKeyId" | "ownerUserId" | "passwordHash">): boolean {
-  return link.passwordHash === null || (principal !== null && maySee(principal, link));
-}
 
-/** The owner filter for lists: null (every link) for admins. */
-export function ownerFilter(principal: Principal): OwnerFilter {
-  if (principal.scope === "admin") return null;
-  return principal.user !== null ? { userId: principal.user.id } : { keyId: principal.keyId! };
-}
 
-/** Who a new link made by this principal belongs to. */
-export function creatorOf(principal: Principal | null): Creator | null {
-  return principal === null ? null : { keyId: principal.keyId, userId: principal.user?.id ?? null, name: principal.user?.name ?? principal.name };
-}
 
 /** The key in use with this hash (an API key or the systemd credential), as a principal; "disabled" for a disabled user's key. */
 async function principalForHash(hash: Uint8Array, via: Principal["via"], deps: AuthDeps, now: number): Promise<Principal | null | "disabled"> {

@@ -3,7 +3,8 @@
 // Admins only: an import writes links for everyone, and reaches out to the address it is given.
 
 import type { Static } from "elysia";
-import { requireAdmin, creatorOf, type AuthDeps } from "./auth.ts";
+import { requireAdmin, type AuthDeps } from "./auth.ts";
+import { creatorOf } from "../auth/policy.ts";
 import { logAction } from "./audit.ts";
 import type { PeerServer } from "./request-origin.ts";
 import { apiError, json } from "./responses.ts";

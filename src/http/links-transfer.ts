@@ -4,7 +4,8 @@
 import { createLink, type CreateFields } from "../links/create.ts";
 import { BEHAVIOUR_COLUMNS, csvValues, EXPORT_COLUMNS, IMPORT_COLUMNS, transferRecord } from "../links/transfer.ts";
 import { csvRecord, CsvError, parseCsv } from "../util/csv.ts";
-import { creatorOf, ownerFilter, requirePrincipal, type Principal } from "./auth.ts";
+import { requirePrincipal } from "./auth.ts";
+import { creatorOf, ownerFilter, type Principal } from "../auth/policy.ts";
 import { looksLikeId } from "../links/alias.ts";
 import type { Link } from "../links/link.ts";
 import { mediaType, readBodyText, wellFormedText } from "./form-body.ts";

@@ -1,7 +1,8 @@
 // GET /api/overview: the dashboard's figures above the list, for the links the key may see.
 
 import type { OverviewReader } from "../stats/overview.ts";
-import { ownerFilter, requirePrincipal, type AuthDeps } from "./auth.ts";
+import { requirePrincipal, type AuthDeps } from "./auth.ts";
+import { ownerFilter } from "../auth/policy.ts";
 import { logAction } from "./audit.ts";
 import type { PeerServer } from "./request-origin.ts";
 import { json } from "./responses.ts";

@@ -6,7 +6,8 @@ import { activityNow, type Link } from "../links/link.ts";
 import { DEFAULT_DAYS, type StatsReader } from "../stats/link-stats.ts";
 import { addDays, dayOf, daysBetween, isDay } from "../util/day.ts";
 import { statsWithoutDestinations, variantLabels } from "../stats/hidden-destinations.ts";
-import { authenticate, authRequired, maySee, maySeeDestinations, unauthenticated, type AuthDeps } from "./auth.ts";
+import { authenticate, authRequired, unauthenticated, type AuthDeps } from "./auth.ts";
+import { maySee, maySeeDestinations } from "../auth/policy.ts";
 import type { PeerServer } from "./request-origin.ts";
 import { apiError, json, linkNotFound } from "./responses.ts";
 

@@ -1,0 +1,55 @@
+// Who may do what with a link: the one policy every operation asks (docs/architecture.md: Who is
+// asking). A principal is who a request or a command acts as; how it was recognized (a key, a
+// session, a proxy's header) is the surfaces' business, what it may do is decided here.
+
+import type { Scope } from "./keys.ts";
+import type { User } from "./users.ts";
+import type { Creator, Link } from "../links/link.ts";
+import type { OwnerFilter } from "../links/list.ts";
+
+/**
+ * Who is acting. `keyId`: the key it came with (or whose session it is); null for a user's own
+ * session or a proxy's header. `user`: the person it acts as (signed in, named by the proxy, or the
+ * key's user). `name`: the key's name when it came with a key (the audit log says which), else the
+ * user's. A user's scope is admin or create by the admin rule; a key's is its own, whoever it
+ * belongs to.
+ */
+export type Principal = { keyId: number | null; user: User | null; name: string; scope: Scope; via: "key" | "session" | "header" | "command" };
+
+/** Someone acting, or nobody known (the public form, an anonymous reader of statistics). */
+export type Actor = Principal | null;
+
+/**
+ * Admins see every link; anyone else only their own: a user's (made in their browser or with
+ * their keys), or a key's own when the key belongs to nobody.
+ */
+export function maySee(principal: Principal, link: Pick<Link, "ownerKeyId" | "ownerUserId">): boolean {
+  if (principal.scope === "admin") return true;
+  return principal.user !== null ? link.ownerUserId === principal.user.id : link.ownerKeyId === principal.keyId;
+}
+
+/**
+ * Whether the asker (null: anonymous) may see where a link leads: its URL and its rules', variants'
+ * and fallback's. A link with a password keeps them from anyone but those who may see it (its
+ * owner, admins): the password protects where it leads (docs/security.md: Security, "A protected
+ * link keeps its secrets"). Any other link's are as open as its statistics.
+ */
+export function maySeeDestinations(actor: Actor, link: Pick<Link, "ownerKeyId" | "ownerUserId" | "passwordHash">): boolean {
+  return link.passwordHash === null || (actor !== null && maySee(actor, link));
+}
+
+/** The owner filter for lists: null (every link) for admins. */
+export function ownerFilter(principal: Principal): OwnerFilter {
+  if (principal.scope === "admin") return null;
+  return principal.user !== null ? { userId: principal.user.id } : { keyId: principal.keyId! };
+}
+
+/** Who a new link made by this actor belongs to (nobody's, when nobody known made it). */
+export function creatorOf(actor: Actor): Creator | null {
+  return actor === null ? null : { keyId: actor.keyId, userId: actor.user?.id ?? null, name: actor.user?.name ?? actor.name };
+}
+
+/** Whether the actor may manage the whole instance: keys, users, webhooks, imports from other shorteners. */
+export function isAdmin(actor: Actor): actor is Principal {
+  return actor !== null && actor.scope === "admin";
+}

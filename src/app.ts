@@ -111,7 +111,7 @@ export function createApp(deps: AppDeps) {
       const path = URL.parse(request.url)?.pathname ?? "(unreadable)";
       if (code === "NOT_FOUND") return path.startsWith("/api/") ? apiError(404, "not_found", `no API endpoint ${path}`) : deps.pageNotFound(request);
       // The database cannot answer (a PostgreSQL server away, a disk gone): the operator's trouble
-      // for a while, not a bug. Writes say so themselves (write-retry.ts); this covers reads.
+      // for a while, not a bug. Writes say so themselves (storage-failure.ts); this covers reads.
       if (isStorageFailure(error)) {
         deps.log.error("request failed: storage unavailable", { path, cause: describeStorageFailure(error) });
         return apiError(503, "storage_unavailable", "the database cannot be reached right now; try again later");

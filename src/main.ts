@@ -34,7 +34,7 @@ import { commandDatabase, probeFile } from "./cli/database.ts";
 import { cannotListen, cannotOpen } from "./cli/permission.ts";
 import { didYouMean } from "./cli/suggest.ts";
 import { isNewInstance, nextStep } from "./cli/next-step.ts";
-import { CLICK_THREAD_BUSY_TIMEOUT_MS, retryWhileBusy } from "./http/write-retry.ts";
+import { CLICK_THREAD_BUSY_TIMEOUT_MS } from "./db/sqlite/busy-retry.ts";
 import { createEventWants, wantsRefresher } from "./events/wants.ts";
 import { linkEvents } from "./events/link-events.ts";
 import { startDelivery, type DeliveryThread } from "./events/delivery.ts";
@@ -101,11 +101,18 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
   const wants = createEventWants();
   let delivery: DeliveryThread | null = null;
   let storage: Storage;
+  let hurryRecorder = () => {};
   try {
     // SQLite: this connection writes only single links, keys and sessions. It does not wait for
     // the write lock, so that the event loop never stalls behind the recorder; a write that finds
-    // it taken retries without blocking (src/http/write-retry.ts). The migrations had a 5 s timeout.
-    storage = await openStorage(config.dbPath, { busyTimeoutMs: CLICK_THREAD_BUSY_TIMEOUT_MS, password: databasePassword, linkEvents: linkEvents(wants, config.baseUrl, Date.now, () => delivery?.poke()) });
+    // it taken retries without blocking (src/db/sqlite/busy-retry.ts). The migrations had a 5 s timeout.
+    storage = await openStorage(config.dbPath, {
+      busyTimeoutMs: CLICK_THREAD_BUSY_TIMEOUT_MS,
+      password: databasePassword,
+      linkEvents: linkEvents(wants, config.baseUrl, Date.now, () => delivery?.poke()),
+      // A write that finds SQLite's lock taken asks the recorder to hurry, once it runs (below).
+      onWriteBusy: () => hurryRecorder(),
+    });
   } catch (err) {
     console.error(`shortener: ${cannotOpen(config.dbPath, err, "service")}`);
     return 1;
@@ -140,6 +147,8 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
         relay?.announce(batch);
       },
     });
+    const started = recorder;
+    hurryRecorder = () => started.hurry();
   } catch (err) {
     // Nearly always an unusable --geoip-db, which the message names; a configuration error, hence 2.
     console.error(`shortener: ${err instanceof Error ? err.message : String(err)}`);
@@ -240,7 +249,7 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
   // Elysia handlers read the socket peer through the app's server (context.server → app.getServer()).
   app.server = server as unknown as typeof app.server;
   // What this instance allows, for the commands and instances beside it (docs/webhooks.md: Webhooks).
-  presence = await announcePresence(storage.instances, `${hostname()}:${server.port}`, { webhookAllowPrivate: config.webhookAllowPrivate }, { log, retry: (write) => retryWhileBusy(write, recorder!.hurry) });
+  presence = await announcePresence(storage.instances, `${hostname()}:${server.port}`, { webhookAllowPrivate: config.webhookAllowPrivate }, { log });
   log.info(versionLine());
   log.info(`database ${where}`);
   log.info(`geoip ${recorder.geoSource}, built ${recorder.geoBuildDate}`);

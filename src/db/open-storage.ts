@@ -34,10 +34,12 @@ export type StorageOptions = {
   password: string | null;
   /** The events links' changes write with them (docs/webhooks.md: Webhooks); none when absent. */
   linkEvents?: LinkEvents;
+  /** SQLite: a write found the write lock taken and tries again; the recorder is asked to hurry. */
+  onWriteBusy?: () => void;
 };
 
 export async function openStorage(location: string, options: StorageOptions): Promise<Storage> {
-  const engine = engineOf(location) === "postgres" ? await openPostgresStorage(location, options.password) : await openSqliteStorage(location, options.busyTimeoutMs);
+  const engine = engineOf(location) === "postgres" ? await openPostgresStorage(location, options.password) : await openSqliteStorage(location, options.busyTimeoutMs, true, options.onWriteBusy);
   try {
     return await withRules(engine, options.linkEvents);
   } catch (err) {

@@ -18,7 +18,6 @@ import type { Logger } from "../log.ts";
 import type { TrustedProxies } from "../visits/client-ip.ts";
 import type { RateLimiter } from "./rate-limit.ts";
 import { peerAddress, publicBase, requestClient, schemeIsKnown, type PeerServer } from "./request-origin.ts";
-import { retryWhileBusy } from "./write-retry.ts";
 import { sessionToken } from "./cookies.ts";
 import { apiError } from "./responses.ts";
 import { oncePerMinute } from "./log-limit.ts";
@@ -123,7 +122,7 @@ export async function signInUser(
     return { ok: false, reason: "group_not_allowed", response: apiError(403, "group_not_allowed", `${identity.name} is not in the group allowed to sign in (${rules.allowedGroup})`) };
   }
   const now = deps.now();
-  const user = await retryWhileBusy(() => deps.users.upsert(identity, adminOf(identity, rules.admin), now, USER_TOUCH_INTERVAL_MS), deps.recorder.hurry);
+  const user = await deps.users.upsert(identity, adminOf(identity, rules.admin), now, USER_TOUCH_INTERVAL_MS);
   if (user.disabledAt !== null) {
     deps.log.info("auth failed", { reason: "user_disabled", user: user.name });
     return { ok: false, reason: "user_disabled", response: userDisabled() };

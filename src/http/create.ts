@@ -15,7 +15,7 @@ import { readFormFields, type FieldKind } from "./form-body.ts";
 import { destinationRules } from "./destination-rules.ts";
 import { publicBase, requestClient, type PeerServer } from "./request-origin.ts";
 import { apiError, badHost, fieldErrors, json } from "./responses.ts";
-import { retryWhileBusy, storageUnavailable } from "./write-retry.ts";
+import { storageUnavailable } from "./storage-failure.ts";
 import { logAction } from "./audit.ts";
 import { warnings } from "./link-json.ts";
 
@@ -62,10 +62,7 @@ export async function handleCreate(request: Request, server: PeerServer, deps: C
   const rules = destinationRules(deps, base, request, server);
   let result;
   try {
-    result = await retryWhileBusy(
-      () => createLink(deps.links, { ...rules, fields: body.fields, names: spelled.names, creator: creatorOf(principal), now }),
-      deps.recorder.hurry,
-    );
+    result = await createLink(deps.links, { ...rules, fields: body.fields, names: spelled.names, creator: creatorOf(principal), now });
   } catch (err) {
     return storageUnavailable(err, deps.log, "creating a link");
   }

@@ -14,7 +14,7 @@ import { logAction } from "./audit.ts";
 import { publicBase, type PeerServer } from "./request-origin.ts";
 import { destinationRules } from "./destination-rules.ts";
 import { apiError, badHost, json } from "./responses.ts";
-import { retryWhileBusy, storageUnavailable } from "./write-retry.ts";
+import { storageUnavailable } from "./storage-failure.ts";
 import { dayOf } from "../util/day.ts";
 
 /**
@@ -105,10 +105,7 @@ export async function handleImport(request: Request, server: PeerServer, deps: L
     }
     let result;
     try {
-      result = await retryWhileBusy(
-        () => createLink(deps.links, { ...rules, fields, creator: creatorOf(auth.principal), now: deps.now() }),
-        deps.recorder.hurry,
-      );
+      result = await createLink(deps.links, { ...rules, fields, creator: creatorOf(auth.principal), now: deps.now() });
     } catch (err) {
       // The disk refuses writes: stop here and say how far it got; every row created is committed,
       // and the client must learn which, or a second attempt would duplicate the generated ids.

@@ -21,7 +21,7 @@ import { parseListQuery } from "./link-query.ts";
 import { publicBase, type PeerServer } from "./request-origin.ts";
 import { destinationRules } from "./destination-rules.ts";
 import { apiError, badHost, fieldErrors, json, linkNotFound } from "./responses.ts";
-import { retryWhileBusy, storageUnavailable } from "./write-retry.ts";
+import { storageUnavailable } from "./storage-failure.ts";
 import { logAction } from "./audit.ts";
 
 export type LinksDeps = AuthDeps & {
@@ -106,7 +106,7 @@ export async function handlePatchLink(request: Request, id: string, server: Peer
   try {
     // The store drops its cached entry before this returns: the next click uses the new values.
     const changes = { ...parsed.changes, ...(await hashBehaviour(parsed.behaviour)) };
-    updated = await retryWhileBusy(() => deps.links.update(id, changes), deps.recorder.hurry);
+    updated = await deps.links.update(id, changes);
   } catch (err) {
     logAction(deps.log, principal, "update", id, "storage_unavailable");
     return storageUnavailable(err, deps.log, "updating a link");
@@ -126,7 +126,7 @@ export async function handleDeleteLink(request: Request, id: string, server: Pee
   }
   let removed: boolean;
   try {
-    removed = await retryWhileBusy(() => deps.links.remove(id, deps.now()), deps.recorder.hurry);
+    removed = await deps.links.remove(id, deps.now());
   } catch (err) {
     logAction(deps.log, principal, "delete", id, "storage_unavailable");
     return storageUnavailable(err, deps.log, "deleting a link");

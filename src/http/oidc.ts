@@ -18,7 +18,7 @@ import { requestClient, type PeerServer } from "./request-origin.ts";
 import { oncePerMinute } from "./log-limit.ts";
 import { apiError } from "./responses.ts";
 import { HTML_HEADERS } from "./web.ts";
-import { retryWhileBusy, storageUnavailable } from "./write-retry.ts";
+import { storageUnavailable } from "./storage-failure.ts";
 import type { ErrorCode } from "../errors.ts";
 
 export type OidcDeps = AuthDeps & { config: Pick<Config, "baseUrl">; oidc: OidcClient | null };
@@ -73,7 +73,7 @@ export async function handleOidcCallback(request: Request, server: PeerServer, d
   const headers = new Headers({ ...HTML_HEADERS, "Content-Language": lang, "Cache-Control": "no-store" });
   let token: string;
   try {
-    token = await retryWhileBusy(() => deps.sessions.start({ userId: signedIn.user.id }, deps.now()), deps.recorder.hurry);
+    token = await deps.sessions.start({ userId: signedIn.user.id }, deps.now());
   } catch (err) {
     return storageUnavailable(err, deps.log, "signing in");
   }

@@ -18,7 +18,7 @@ import { sessionCookie, sessionToken } from "./cookies.ts";
 import type { PeerServer } from "./request-origin.ts";
 import { readFormFields } from "./form-body.ts";
 import { apiError, json } from "./responses.ts";
-import { retryWhileBusy, storageUnavailable } from "./write-retry.ts";
+import { storageUnavailable } from "./storage-failure.ts";
 
 export type SessionDeps = AuthDeps & {
   config: Pick<Config, "baseUrl" | "createAccess" | "statsAccess" | "oidcOnly" | "oidc">;
@@ -41,7 +41,7 @@ export async function handleSignIn(request: Request, server: PeerServer, deps: S
   if (!checked.ok) return checked.response;
   let token: string;
   try {
-    token = await retryWhileBusy(() => deps.sessions.start({ keyHash: hashSecret(secret) }, deps.now()), deps.recorder.hurry);
+    token = await deps.sessions.start({ keyHash: hashSecret(secret) }, deps.now());
   } catch (err) {
     return storageUnavailable(err, deps.log, "signing in");
   }
@@ -80,7 +80,7 @@ export async function handleSignOut(request: Request, server: PeerServer, deps: 
   if (token !== null) {
     try {
       // Like every write from this thread: the lock may be the recorder's or an import's for a moment.
-      await retryWhileBusy(() => deps.sessions.end(token), deps.recorder.hurry);
+      await deps.sessions.end(token);
     } catch (err) {
       return storageUnavailable(err, deps.log, "signing out");
     }

@@ -18,7 +18,7 @@ import { publicBase, type PeerServer } from "./request-origin.ts";
 import { apiError, badHost, fieldErrors, json } from "./responses.ts";
 import type { WebhookJson, DeliveryJson } from "../api/types.ts";
 import type { ClickRecorder } from "../visits/recorder.ts";
-import { retryWhileBusy, storageUnavailable } from "./write-retry.ts";
+import { storageUnavailable } from "./storage-failure.ts";
 
 export type WebhooksDeps = AuthDeps & {
   config: Pick<Config, "host" | "port" | "allowLoopbackDestinations" | "baseUrl">;
@@ -31,10 +31,10 @@ export type WebhooksDeps = AuthDeps & {
   webhookLeave: () => Promise<WebhookLeave>;
 };
 
-/** A write of the click thread's connection, which does not wait for SQLite's write lock (write-retry.ts); a refused one is a 503. */
+/** A write the database refused (disk full, read-only; SQLite's busy lock is retried by its adapters): a 503. */
 async function written<T>(deps: WebhooksDeps, what: string, write: () => T | Promise<T>): Promise<{ ok: true; value: T } | { ok: false; response: Response }> {
   try {
-    return { ok: true, value: await retryWhileBusy(write, deps.recorder.hurry) };
+    return { ok: true, value: await write() };
   } catch (err) {
     return { ok: false, response: storageUnavailable(err, deps.log, what) };
   }

@@ -9,8 +9,6 @@ export type Presence = { name: string; stop(): Promise<void> };
 
 export type PresenceOptions = {
   log: Logger;
-  /** Runs a write again while the database is busy (the click thread's connection does not wait: src/http/write-retry.ts). */
-  retry: <T>(write: () => T | Promise<T>) => Promise<T>;
   now?: () => number;
   /** How often the row is renewed (tests); HEARTBEAT_MS by default. */
   everyMs?: number;
@@ -20,13 +18,13 @@ export type PresenceOptions = {
 export async function announcePresence(registry: InstanceRegistry, name: string, settings: InstanceSettings, o: PresenceOptions): Promise<Presence> {
   const now = o.now ?? Date.now;
   const failed = (what: string) => (err: unknown) => o.log.error(`recording this instance (${name}) in the database failed ${what}`, { error: err instanceof Error ? err.message : String(err) });
-  await o.retry(() => registry.started(name, now(), settings)).catch(failed("at start; commands such as `shortener webhook add` judge by an older record"));
+  await Promise.resolve(registry.started(name, now(), settings)).catch(failed("at start; commands such as `shortener webhook add` judge by an older record"));
   let beating = false;
   let lastFailed = false;
   const timer = setInterval(() => {
     if (beating) return;
     beating = true;
-    o.retry(() => registry.seen(name, now()))
+    Promise.resolve(registry.seen(name, now()))
       .then(() => void (lastFailed = false))
       // Said once per run of failures, not every minute.
       .catch((err) => void (lastFailed || failed("(its heartbeat)")(err), (lastFailed = true)))
@@ -37,7 +35,7 @@ export async function announcePresence(registry: InstanceRegistry, name: string,
     name,
     async stop() {
       clearInterval(timer);
-      await o.retry(() => registry.stopped(name, now())).catch(failed("at stop"));
+      await Promise.resolve(registry.stopped(name, now())).catch(failed("at stop"));
     },
   };
 }

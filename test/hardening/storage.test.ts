@@ -20,7 +20,7 @@ import { openDatabase } from "../../src/db/sqlite/open.ts";
 import { sqliteLinks } from "../../src/db/sqlite/links.ts";
 import { createLinkStore, localClickBudget } from "../../src/links/store.ts";
 import { createLink as createLinkDirect } from "../../src/links/create.ts";
-import { storageUnavailable } from "../../src/http/write-retry.ts";
+import { storageUnavailable } from "../../src/http/storage-failure.ts";
 import { createLogger } from "../../src/log.ts";
 
 function tryMount(args: string[]): boolean {

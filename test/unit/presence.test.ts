@@ -17,14 +17,13 @@ let dir: string;
 beforeEach(() => void (dir = mkdtempSync(join(tmpdir(), "shortener-presence-"))));
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const direct = <T>(write: () => T | Promise<T>) => Promise.resolve().then(write);
 
 test("written at start, renewed while it runs, marked at stop and left so", async () => {
   const db = openDatabase(join(dir, "s.db"));
   const registry = sqliteInstances(db);
   const clock = { now: 1_000 };
   const errors: string[] = [];
-  const presence = await announcePresence(registry, "vm:8080", { webhookAllowPrivate: true }, { log: { info() {}, error: (m) => errors.push(m) }, retry: direct, now: () => clock.now, everyMs: 10 });
+  const presence = await announcePresence(registry, "vm:8080", { webhookAllowPrivate: true }, { log: { info() {}, error: (m) => errors.push(m) }, now: () => clock.now, everyMs: 10 });
   expect(registry.all()).toEqual([{ name: "vm:8080", startedAt: 1_000, seenAt: 1_000, stoppedAt: null, webhookAllowPrivate: true }]);
   clock.now = 5_000;
   expect((await eventually(async () => registry.all()[0]!, (r) => r.seenAt === 5_000, 5_000, 5)).seenAt).toBe(5_000);
@@ -55,7 +54,7 @@ test("a heartbeat the database refuses is said once per run of failures; the sta
     all: () => [],
   };
   const errors: string[] = [];
-  const presence = await announcePresence(registry, "vm:8080", { webhookAllowPrivate: false }, { log: { info() {}, error: (m, f) => errors.push(`${m} ${f?.error}`) }, retry: direct, everyMs: 5 });
+  const presence = await announcePresence(registry, "vm:8080", { webhookAllowPrivate: false }, { log: { info() {}, error: (m, f) => errors.push(`${m} ${f?.error}`) }, everyMs: 5 });
   expect(errors).toEqual([expect.stringMatching(/^recording this instance \(vm:8080\) in the database failed at start.* disk I\/O error$/)]);
   await eventually(async () => beats, (n) => n >= 5, 5_000, 5); // five refused heartbeats
   expect(errors).toHaveLength(2);

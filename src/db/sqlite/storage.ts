@@ -16,14 +16,17 @@ import { sqliteImports } from "./imports.ts";
 import { startSqliteReader, type SqliteReader } from "./reader.ts";
 import { sqliteEvents } from "./events.ts";
 import { sqliteInstances } from "./instances.ts";
+import { retryingWrites } from "./busy-retry.ts";
 
 /**
  * Opens the file at path (creating it, never its folder) and brings its schema up to date.
  * `busyTimeoutMs`: how long this connection waits for the write lock after the migrations.
  * `readerThread`: statistics, list pages and the overview are read on a thread of their own
  * (reader.ts), as the service does; without it, on this connection, at once (tests of SQLite alone).
+ * `onWriteBusy`: a write found the lock taken and will try again (busy-retry.ts): the recorder is
+ * asked to hurry.
  */
-export async function openSqliteStorage(path: string, busyTimeoutMs: number, readerThread = true): Promise<EngineStorage> {
+export async function openSqliteStorage(path: string, busyTimeoutMs: number, readerThread = true, onWriteBusy: () => void = () => {}): Promise<EngineStorage> {
   const db = openDatabase(path);
   db.run(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
   let reader: SqliteReader | null = null;
@@ -35,20 +38,21 @@ export async function openSqliteStorage(path: string, busyTimeoutMs: number, rea
   }
   const ids = db.query<{ id: string }, [string]>("SELECT id FROM links WHERE lower(id) IN (SELECT value FROM json_each(?))");
   const count = db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM links");
+  const retried = <T extends object>(port: T, writes: readonly (keyof T)[]) => retryingWrites(port, writes, onWriteBusy);
   return {
     engine: "sqlite",
     where: path,
-    links: sqliteLinks(db),
-    events: sqliteEvents(db),
-    instances: sqliteInstances(db),
+    links: retried(sqliteLinks(db), ["insert", "update", "remove", "setBlocked"]),
+    events: retried(sqliteEvents(db), ["createWebhook", "updateWebhook", "removeWebhook", "redeliver"]),
+    instances: retried(sqliteInstances(db), ["started", "seen", "stopped"]),
     // One process owns the file: it counts the clicks of limited links itself.
     budget: localClickBudget(),
     lister: reader?.lister ?? sqliteLister(db),
     stats: reader?.stats ?? sqliteStats(db),
     overview: reader?.overview ?? sqliteOverview(db),
-    keys: sqliteKeys(db),
-    sessions: sqliteSessions(db),
-    users: sqliteUsers(db),
+    keys: retried(sqliteKeys(db), ["insert", "revoke"]),
+    sessions: retried(sqliteSessions(db), ["insert", "remove"]),
+    users: retried(sqliteUsers(db), ["upsert", "setDisabled", "setAdmin"]),
     salts: sqliteSalts(db),
     imports: sqliteImports(db),
     ping() {

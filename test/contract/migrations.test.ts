@@ -1,0 +1,159 @@
+// The migrations of both engines, from the one list (src/db/migrations/index.ts), on real
+// databases: the shipped steps on an empty database give exactly the schema that the two arrays
+// they came from gave (test/fixtures/schema/, dumped from the code of 88a0fff, the last with the
+// arrays); a database written by the binary of 31f911e (test/fixtures/31f911e/: the SQLite file,
+// and pg_dump's SQL; made by make.ts there) upgrades, each missing step once, to the schema of a
+// fresh database with every row it held; a database newer than this release is refused and left
+// as it was.
+
+import { afterEach, describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { SQL } from "bun";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { migrate, SCHEMA_VERSION } from "../../src/db/sqlite/schema.ts";
+import { migratePostgres, PG_SCHEMA_VERSION } from "../../src/db/postgres/schema.ts";
+import { openDatabase } from "../../src/db/sqlite/open.ts";
+import { engineVersion } from "../../src/db/migrations/versions.ts";
+import type { Engine } from "../../src/db/storage.ts";
+import { ENGINES } from "../support/engines.ts";
+import { sharedPostgres } from "../support/postgres.ts";
+import { postgresSchema, sqliteSchema } from "../support/schema-dump.ts";
+
+const FIXTURES = join(import.meta.dir, "../fixtures");
+/** The last step that the two arrays held: what the schema dumps show. */
+const ARRAYS_LAST_STEP = 11;
+
+/** An empty database of one engine, read and migrated the way each test needs. */
+type Raw = {
+  /** becomes the database the binary of 31f911e wrote (test/fixtures/31f911e/) */
+  loadFixture(): Promise<void>;
+  /** the engine's runner, as the service opens the database (to `target`, an engine version) */
+  migrate(target?: number): Promise<void>;
+  schema(): Promise<{ version: number }>;
+  setVersion(version: number): Promise<void>;
+  /** every table's rows, each table's sorted, as text */
+  rows(): Promise<Record<string, string[]>>;
+  close(): Promise<void>;
+};
+
+async function openRaw(engine: Engine): Promise<Raw> {
+  return engine === "sqlite" ? openRawSqlite() : await openRawPostgres();
+}
+
+function openRawSqlite(): Raw {
+  const dir = mkdtempSync(join(tmpdir(), "shortener-migrations-"));
+  const path = join(dir, "s.db");
+  let db = new Database(path, { create: true, strict: true });
+  return {
+    loadFixture: async () => {
+      db.close();
+      copyFileSync(join(FIXTURES, "31f911e/sqlite.db"), path);
+      db = new Database(path, { strict: true });
+    },
+    migrate: async (target) => {
+      if (target !== undefined) return migrate(db, target);
+      db.close();
+      try {
+        db = openDatabase(path); // the service's own open: its pragmas, then every missing step
+      } catch (error) {
+        db = new Database(path, { strict: true }); // to read what the refusal left
+        throw error;
+      }
+    },
+    schema: async () => sqliteSchema(db),
+    setVersion: async (version) => void db.run(`PRAGMA user_version = ${version}`),
+    rows: async () => {
+      const tables = db.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[];
+      return Object.fromEntries(tables.map(({ name }) => [name, (db.query(`SELECT * FROM "${name}"`).all() as object[]).map(text).sort()]));
+    },
+    close: async () => {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function openRawPostgres(): Promise<Raw> {
+  const pg = await sharedPostgres();
+  const url = await pg.createDatabase();
+  let sql = new SQL(url, { max: 1 });
+  return {
+    loadFixture: async () => {
+      await sql.unsafe(readFileSync(join(FIXTURES, "31f911e/postgres.sql"), "utf8"));
+      // A dump sets the session's search_path to nothing: the runner gets a connection of its own.
+      await sql.close();
+      sql = new SQL(url, { max: 1 });
+    },
+    migrate: async (target) => void (await migratePostgres(sql, target)),
+    schema: async () => await postgresSchema(sql),
+    setVersion: async (version) => void (await sql.unsafe(`UPDATE shortener_schema SET version = ${version}`)),
+    rows: async () => {
+      const tables = (await sql.unsafe("SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY 1")) as { table_name: string }[];
+      const out: Record<string, string[]> = {};
+      for (const { table_name } of tables) out[table_name] = ((await sql.unsafe(`SELECT * FROM "${table_name}"`)) as object[]).map(text).sort();
+      return out;
+    },
+    close: async () => {
+      await sql.close();
+      await pg.dropDatabase(url);
+    },
+  };
+}
+
+/** A row as comparable text (bytes as hex). */
+function text(row: object): string {
+  return JSON.stringify(row, (_k, v) => (v instanceof Uint8Array ? Buffer.from(v).toString("hex") : typeof v === "bigint" ? String(v) : v));
+}
+
+const opened: Raw[] = [];
+async function raw(engine: Engine): Promise<Raw> {
+  const db = await openRaw(engine);
+  opened.push(db);
+  return db;
+}
+afterEach(async () => {
+  for (const db of opened.splice(0)) await db.close();
+});
+
+const LATEST: Record<Engine, number> = { sqlite: SCHEMA_VERSION, postgres: PG_SCHEMA_VERSION };
+/** The tables the 31f911e fixture must hold rows in, for the upgrade to show that it keeps them. */
+const FILLED = ["links", "link_tags", "retired_ids", "visit_batches", "daily_rollup", "hourly_rollup", "dimension_rollup", "utm_rollup",
+  "api_keys", "users", "sessions", "webhooks", "events", "webhook_deliveries"];
+/** Tables the runner itself writes: the recorded version, checked on its own. */
+const VERSION_TABLES = new Set(["shortener_schema"]);
+
+for (const engine of ENGINES) {
+  describe(`migrations (${engine})`, () => {
+    test(`steps 1 to ${ARRAYS_LAST_STEP} on an empty database give exactly the schema the engine's array of migrations gave`, async () => {
+      const db = await raw(engine);
+      await db.migrate(engineVersion(engine, ARRAYS_LAST_STEP));
+      const expected = JSON.parse(readFileSync(join(FIXTURES, `schema/step-0${ARRAYS_LAST_STEP}.${engine}.json`), "utf8"));
+      expect(await db.schema()).toEqual(expected);
+    }, 60_000);
+
+    test("a database written by the binary of 31f911e upgrades to a fresh database's schema, every row kept", async () => {
+      const old = await raw(engine);
+      await old.loadFixture();
+      const before = await old.rows();
+      expect({ engine, empty: FILLED.filter((t) => !(before[t]?.length)) }).toEqual({ engine, empty: [] });
+      expect((await old.schema()).version).toBe(engineVersion(engine, 10)); // 31f911e had steps 1 to 10
+      await old.migrate();
+      const fresh = await raw(engine);
+      await fresh.migrate();
+      expect(await old.schema()).toEqual(await fresh.schema());
+      const after = await old.rows();
+      for (const [table, rows] of Object.entries(before)) if (!VERSION_TABLES.has(table)) expect({ table, rows: after[table] }).toEqual({ table, rows });
+    }, 60_000);
+
+    test("a database newer than this release is refused, and left as it was", async () => {
+      const db = await raw(engine);
+      await db.migrate();
+      await db.setVersion(LATEST[engine] + 1);
+      const schema = await db.schema();
+      await expect(db.migrate()).rejects.toThrow(`database schema version ${LATEST[engine] + 1} is newer than this release understands (${LATEST[engine]})`);
+      expect(await db.schema()).toEqual(schema);
+    }, 60_000);
+  });
+}

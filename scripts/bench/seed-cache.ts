@@ -3,6 +3,7 @@
 // seeding writes, plus the day, so a changed schema, writer or classifier (or a new day) seeds again.
 
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { seed, type SeedResult } from "./seed.ts";
 
@@ -10,7 +11,9 @@ const INPUTS = ["src/db/sqlite/schema.ts", "src/db/sqlite/open.ts", "src/db/sqli
 
 export async function seededDatabase(root: string, dbPath: string, visitsPerLink: Record<string, number>): Promise<SeedResult & { cached: boolean }> {
   const hasher = new Bun.CryptoHasher("sha256");
-  for (const file of INPUTS) hasher.update(readFileSync(join(root, file)));
+  // The migrations are one file a step (src/db/migrations): a new step changes what seeding makes.
+  const steps = readdirSync(join(root, "src/db/migrations")).sort().map((f) => `src/db/migrations/${f}`);
+  for (const file of [...INPUTS, ...steps]) hasher.update(readFileSync(join(root, file)));
   hasher.update(JSON.stringify(visitsPerLink) + new Date().toISOString().slice(0, 10));
   const key = hasher.digest("hex").slice(0, 16);
   const dir = join(root, "bench-results", "seed-cache");

@@ -20,6 +20,13 @@ export type Principal = { keyId: number | null; user: User | null; name: string;
 export type Actor = Principal | null;
 
 /**
+ * The machine's operator, running a command on the host (docs/architecture.md: Who is asking): whoever
+ * can open the database may do what an admin may, and what they make belongs to nobody (as a
+ * credential's link does not belong to a user).
+ */
+export const OPERATOR: Principal = { keyId: null, user: null, name: "operator", scope: "admin", via: "command" };
+
+/**
  * Admins see every link; anyone else only their own: a user's (made in their browser or with
  * their keys), or a key's own when the key belongs to nobody.
  */
@@ -44,9 +51,9 @@ export function ownerFilter(principal: Principal): OwnerFilter {
   return principal.user !== null ? { userId: principal.user.id } : { keyId: principal.keyId! };
 }
 
-/** Who a new link made by this actor belongs to (nobody's, when nobody known made it). */
+/** Who a new link made by this actor belongs to (nobody's, when nobody known or the operator made it). */
 export function creatorOf(actor: Actor): Creator | null {
-  return actor === null ? null : { keyId: actor.keyId, userId: actor.user?.id ?? null, name: actor.user?.name ?? actor.name };
+  return actor === null || actor.via === "command" ? null : { keyId: actor.keyId, userId: actor.user?.id ?? null, name: actor.user?.name ?? actor.name };
 }
 
 /** Whether the actor may manage the whole instance: keys, users, webhooks, imports from other shorteners. */

@@ -9,13 +9,15 @@ import type { Config } from "../config.ts";
 import { openSource } from "../imports/sources/index.ts";
 import { SourceError } from "../imports/source.ts";
 import { CONFLICT_POLICIES, type ConflictPolicy } from "../imports/plan.ts";
-import { runImport } from "../imports/run.ts";
+import { OPERATOR } from "../auth/policy.ts";
+import { importHere } from "../ops/imports/run.ts";
 import { createProgress } from "../imports/progress.ts";
 import { reportLines } from "../imports/report.ts";
 import { STDIO, type Output } from "./table.ts";
 import type { DatabaseLocator } from "./database.ts";
 import { cannotOpen } from "./permission.ts";
 import { OPERATOR_REACH } from "../outbound/reach.ts";
+import { COMMAND_LOG, sayProblem } from "./problems.ts";
 
 export async function runImportCommand(config: Config, database: DatabaseLocator, databasePassword: string | null, flags: Record<string, string>, env: Record<string, string | undefined>, io: Output = STDIO, terminal = process.stderr.isTTY === true): Promise<number> {
   const policy = (flags["on-conflict"] ?? "fail") as ConflictPolicy;
@@ -50,12 +52,15 @@ export async function runImportCommand(config: Config, database: DatabaseLocator
   io.err(`shortener: importing into ${describeLocation(found.location)}`);
   try {
     const checkUrl = await importDestinations({ baseUrl: config.baseUrl, allowLocal: config.allowLoopbackDestinations, blocklist: config.blocklist });
-    const report = await runImport(source, storage.imports, {
-      policy, dryRun: flags["dry-run"] === "true", history: flags.visits === "true", owner: null, checkUrl,
-      progress: createProgress((text) => process.stderr.write(text), terminal),
+    const imported = await importHere(OPERATOR, { from: flags.from!, source, policy, dryRun: flags["dry-run"] === "true", history: flags.visits === "true" }, {
+      target: storage.imports, log: COMMAND_LOG, checkUrl, progress: createProgress((text) => process.stderr.write(text), terminal),
     });
-    for (const line of reportLines(report)) io.out(line);
-    return report.outcome === "done" ? 0 : 1;
+    if (!imported.ok) {
+      await source.close?.();
+      return sayProblem(imported.problem, io, describeLocation(found.location));
+    }
+    for (const line of reportLines(imported.value)) io.out(line);
+    return imported.value.outcome === "done" ? 0 : 1;
   } finally {
     await storage.close();
   }

@@ -1,10 +1,18 @@
 // `shortener key create|list|revoke|generate`: API keys from the command line, against the same
 // database file as the service (it may be running: WAL lets both write, and the service looks keys
-// up on every request, so a revoked key stops working at once).
+// up on every request, so a revoked key stops working at once). The operator acts through the same
+// operations as any surface (src/ops/keys).
 
-import { generateKey, KEY_NAME_PATTERN, KeyNameTakenError, SCOPES, type Scope } from "../auth/keys.ts";
+import { generateKey, KEY_NAME_PATTERN, SCOPES, type Scope } from "../auth/keys.ts";
+import { OPERATOR } from "../auth/policy.ts";
+import { createKey } from "../ops/keys/create.ts";
+import { listKeys } from "../ops/keys/list.ts";
+import { revokeKey } from "../ops/keys/revoke.ts";
+import { listUsers } from "../ops/users/list.ts";
+import type { AccountsDeps } from "../ops/accounts.ts";
 import { oneUser, withAccounts } from "./accounts.ts";
 import type { DatabaseLocator } from "./database.ts";
+import { COMMAND_LOG, sayProblem } from "./problems.ts";
 import { didYouMean } from "./suggest.ts";
 import { STDIO, table, when, type Output } from "./table.ts";
 
@@ -30,45 +38,39 @@ export async function runKeyCommand(database: DatabaseLocator, databasePassword:
   if (action === "list" ? name !== undefined : name === undefined || !KEY_NAME_PATTERN.test(name)) {
     return usage(action === "list" ? "key list takes no name" : "a key name is 1 to 64 letters, digits, dots, hyphens or underscores");
   }
-  // A user's key takes the user's rights unless told otherwise: their scripts see what their browser sees.
-  let scope = flags.scope ?? "admin";
-  if (!(SCOPES as readonly string[]).includes(scope)) return usage(`--scope must be admin or create, got ${scope}`);
+  if (flags.scope !== undefined && !(SCOPES as readonly string[]).includes(flags.scope)) return usage(`--scope must be admin or create, got ${flags.scope}`);
 
-  return withAccounts(database, databasePassword, io, async ({ keys, users }, where) => {
-    if (action === "create") {
-      let userId: number | null = null;
-      if (flags.user !== undefined) {
-        const user = oneUser(await users.list(), flags.user, io, where);
-        if (user === null) return 1;
-        userId = user.id;
-        if (flags.scope === undefined) scope = user.admin ? "admin" : "create";
-      }
-      try {
-        const { key } = await keys.create(name!, scope as Scope, now, userId);
-        io.out(key);
-        io.err(`shortener: created ${scope} key "${name}"${flags.user === undefined ? "" : ` for user ${flags.user}`} in ${where}; this is the only time the key is shown`);
-        return 0;
-      } catch (err) {
-        if (err instanceof KeyNameTakenError) {
-          io.err(`shortener: a key named "${name}" exists; revoke it first or choose another name`);
-          return 1;
-        }
-        throw err;
-      }
-    }
+  return withAccounts(database, databasePassword, io, async (accounts, where) => {
+    const deps: AccountsDeps = { ...accounts, log: COMMAND_LOG, now: () => now };
+    if (action === "create") return create(name!, (flags.scope as Scope | undefined) ?? null, flags.user, deps, io, where);
     if (action === "revoke") {
-      if (!(await keys.revoke(name!, now))) {
-        io.err(`shortener: no key in use named "${name}" in ${where}`);
-        return 1;
-      }
+      const revoked = await revokeKey(OPERATOR, { name: name! }, deps);
+      if (!revoked.ok) return sayProblem(revoked.problem, io, where);
       io.err(`shortener: revoked key "${name}" in ${where}`);
       return 0;
     }
-    const rows = await keys.list();
-    const userNames = new Map((await users.list()).map((u) => [u.id, u.name]));
+    const listed = await listKeys(OPERATOR, null, deps);
+    if (!listed.ok) return sayProblem(listed.problem, io, where);
     const state = (revokedAt: number | null) => (revokedAt === null ? "active" : `revoked ${when(revokedAt)}`);
-    const user = (id: number | null) => (id === null ? "-" : (userNames.get(id) ?? `#${id}`));
-    for (const line of table([["NAME", "SCOPE", "USER", "CREATED", "LAST USED", "STATE"], ...rows.map((k) => [k.name, k.scope, user(k.userId), when(k.createdAt), when(k.lastUsedAt), state(k.revokedAt)])])) io.out(line);
+    const rows = listed.value.map((k) => [k.name, k.scope, k.userName ?? "-", when(k.createdAt), when(k.lastUsedAt), state(k.revokedAt)]);
+    for (const line of table([["NAME", "SCOPE", "USER", "CREATED", "LAST USED", "STATE"], ...rows])) io.out(line);
     return 0;
   });
+}
+
+/** `key create`: the user named on the command line found first (a name or #id), then the key made for them. */
+async function create(name: string, scope: Scope | null, userGiven: string | undefined, deps: AccountsDeps, io: Output, where: string): Promise<number> {
+  let userId: number | null = null;
+  if (userGiven !== undefined) {
+    const users = await listUsers(OPERATOR, null, deps);
+    if (!users.ok) return sayProblem(users.problem, io, where);
+    const user = oneUser(users.value, userGiven, io, where);
+    if (user === null) return 1;
+    userId = user.id;
+  }
+  const made = await createKey(OPERATOR, { name, scope, userId }, deps);
+  if (!made.ok) return sayProblem(made.problem, io, where);
+  io.out(made.value.key);
+  io.err(`shortener: created ${made.value.record.scope} key "${name}"${userGiven === undefined ? "" : ` for user ${userGiven}`} in ${where}; this is the only time the key is shown`);
+  return 0;
 }

@@ -1,10 +1,17 @@
 // `shortener user list|disable|enable|admin|member`: the people who signed in, from the command
-// line, against the same database as the service. Sessions and proxy sign-ins are looked up in the
-// database on every request, so a disable takes effect at once on every instance.
+// line, against the same database as the service, through the same operations as any surface
+// (src/ops/users). Sessions and proxy sign-ins are looked up in the database on every request, so
+// a disable takes effect at once on every instance.
 
 import { sourceLabel } from "../auth/users.ts";
+import { OPERATOR } from "../auth/policy.ts";
+import { listUsers } from "../ops/users/list.ts";
+import { setUserDisabled } from "../ops/users/disable.ts";
+import { setUserRole } from "../ops/users/role.ts";
+import type { AccountsDeps } from "../ops/accounts.ts";
 import { oneUser, withAccounts } from "./accounts.ts";
 import type { DatabaseLocator } from "./database.ts";
+import { COMMAND_LOG, sayProblem } from "./problems.ts";
 import { didYouMean } from "./suggest.ts";
 import { STDIO, table, when, type Output } from "./table.ts";
 
@@ -22,21 +29,25 @@ export async function runUserCommand(database: DatabaseLocator, databasePassword
   if (action === "list" ? given !== undefined : given === undefined) return usage(action === "list" ? "user list takes no name" : `user ${action} needs a user's name (or #id)`);
 
   return withAccounts(database, databasePassword, io, async (accounts, where) => {
-    const users = await accounts.users.list();
+    const deps: AccountsDeps = { ...accounts, log: COMMAND_LOG, now: () => now };
+    const users = await listUsers(OPERATOR, null, deps);
+    if (!users.ok) return sayProblem(users.problem, io, where);
     if (action === "list") {
       const state = (at: number | null) => (at === null ? "active" : `disabled ${when(at)}`);
-      const rows = users.map((u) => [`#${u.id}`, u.name, sourceLabel(u.source), u.email ?? "-", u.admin ? "admin" : "member", when(u.lastSeenAt), state(u.disabledAt)]);
+      const rows = users.value.map((u) => [`#${u.id}`, u.name, sourceLabel(u.source), u.email ?? "-", u.admin ? "admin" : "member", when(u.lastSeenAt), state(u.disabledAt)]);
       for (const line of table([["ID", "NAME", "SOURCE", "EMAIL", "ROLE", "LAST SEEN", "STATE"], ...rows])) io.out(line);
       return 0;
     }
-    const user = oneUser(users, given!, io, where);
+    const user = oneUser(users.value, given!, io, where);
     if (user === null) return 1;
     if (action === "disable" || action === "enable") {
-      await accounts.users.setDisabled(user.id, action === "disable" ? now : null);
+      const changed = await setUserDisabled(OPERATOR, { userId: user.id, disabled: action === "disable" }, deps);
+      if (!changed.ok) return sayProblem(changed.problem, io, where);
       io.err(action === "disable" ? `shortener: disabled ${user.name} in ${where}; their sessions have ended and their keys are refused` : `shortener: enabled ${user.name} in ${where}`);
       return 0;
     }
-    await accounts.users.setAdmin(user.id, action === "admin");
+    const changed = await setUserRole(OPERATOR, { userId: user.id, admin: action === "admin" }, deps);
+    if (!changed.ok) return sayProblem(changed.problem, io, where);
     io.err(`shortener: ${user.name} is now ${action === "admin" ? "an admin" : "a member"} in ${where}`);
     return 0;
   });

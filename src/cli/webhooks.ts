@@ -3,11 +3,8 @@
 // (its delivery thread reads the webhooks every tick). The secret is printed once, on stdout alone.
 
 import { openEvents } from "../db/open-storage.ts";
-import { checkWebhookName, checkWebhookUrl } from "../events/webhook-url.ts";
 import { commandLeave } from "../events/webhook-leave.ts";
-import type { EventStore } from "../events/store.ts";
 import type { InstanceRegistry } from "../instances/registry.ts";
-import { newSecret } from "../events/signing.ts";
 import { EVENT_TYPES, isEventType, webhookStatus, type EventType, type WebhookSummary } from "../events/types.ts";
 import { readBlocklist } from "../links/blocklist-file.ts";
 import { looksLikeId } from "../links/alias.ts";
@@ -18,6 +15,13 @@ import type { DatabaseLocator } from "./database.ts";
 import { cannotOpen } from "./permission.ts";
 import { didYouMean } from "./suggest.ts";
 import { describeLocation } from "../db/storage.ts";
+import { OPERATOR } from "../auth/policy.ts";
+import type { ReceiverRules, WebhooksDeps } from "../ops/webhooks/access.ts";
+import { createWebhook } from "../ops/webhooks/create.ts";
+import { listWebhooks } from "../ops/webhooks/list.ts";
+import { changeWebhook } from "../ops/webhooks/change.ts";
+import { removeWebhook } from "../ops/webhooks/remove.ts";
+import { COMMAND_LOG, sayProblem } from "./problems.ts";
 
 type NewHook = { url: string; events: EventType[]; linkId: string | null; tag: string | null };
 
@@ -59,10 +63,13 @@ export async function runWebhookCommand(config: Config, database: DatabaseLocato
   }
   const where = describeLocation(found.location);
   try {
-    const store = opened.events;
-    if (add !== null) return await addWebhook(add, config, opened, now, io, where);
+    // The running service reads the webhooks every tick: nothing to tell it.
+    const deps: WebhooksDeps = { events: opened.events, log: COMMAND_LOG, now: () => now, webhooksChanged: async () => {} };
+    if (add !== null) return await addWebhook(add, receiverRules(config, opened, now), deps, io, where);
     if (action === "list") {
-      const rows = (await store.webhooks()).map((w) => [
+      const listed = await listWebhooks(OPERATOR, null, deps);
+      if (!listed.ok) return sayProblem(listed.problem, io, where);
+      const rows = listed.value.map((w) => [
         String(w.id), w.url, w.events.join(","), w.linkId !== null ? `link ${w.linkId}` : w.tag !== null ? `tag ${w.tag}` : "every link",
         stateOf(w), String(w.pending), w.lastDelivery === null ? "-" : `${w.lastDelivery.state} ${when(w.lastDelivery.at)}`,
       ]);
@@ -70,11 +77,10 @@ export async function runWebhookCommand(config: Config, database: DatabaseLocato
       return 0;
     }
     const id = Number(target);
-    const done = action === "remove" ? await store.removeWebhook(id) : await store.updateWebhook(id, { enabled: true, disabledReason: null });
-    if (!done) {
-      io.err(`shortener: no webhook ${id} in ${where}`);
-      return 1;
-    }
+    const changed = action === "remove"
+      ? await removeWebhook(OPERATOR, { id }, deps)
+      : await changeWebhook(OPERATOR, { id, fields: { enabled: true } }, { ...deps, rules: receiverRules(config, opened, now) });
+    if (!changed.ok) return sayProblem(changed.problem, io, where);
     io.err(`shortener: webhook ${id} in ${where} ${action === "remove" ? "removed, with its delivery log" : "enabled; its waiting deliveries go out again"}`);
     return 0;
   } finally {
@@ -83,26 +89,27 @@ export async function runWebhookCommand(config: Config, database: DatabaseLocato
 }
 
 /**
- * Adds the webhook if the service that uses this database would post to it: a special-purpose
- * address only when that service allows it (src/events/webhook-leave.ts), refused with exit 2 and
- * the flag to set, as the service itself would never deliver it. Other URL problems exit 1.
+ * What the service that uses this database would post to: a special-purpose address only when that
+ * service allows it (src/events/webhook-leave.ts); its own hosts by --base-url and --port.
  */
-async function addWebhook(add: NewHook, config: Config, opened: { events: EventStore; instances: InstanceRegistry }, now: number, io: Output, where: string): Promise<number> {
+function receiverRules(config: Config, opened: { instances: InstanceRegistry }, now: number): ReceiverRules {
   const blocklist = readBlocklist(config.blocklist);
-  const leave = commandLeave(await opened.instances.all(), now, config.webhookAllowPrivate);
-  const written = checkWebhookUrl(add.url, {
+  return {
     ownHosts: [...(config.baseUrl === null ? [] : [new URL(config.baseUrl).host]), `localhost:${config.port}`, `127.0.0.1:${config.port}`],
-    leave,
     isBlocked: (url) => blocklist.matches(url),
-  });
-  const checked = written.ok ? await checkWebhookName(written.url, leave) : written;
-  if (!checked.ok) {
-    io.err(`shortener: ${checked.error}`);
-    return checked.code === "url_private" ? 2 : 1;
-  }
-  const made = await opened.events.createWebhook({ ...add, url: checked.url, secret: newSecret(), createdAt: now });
-  io.out(made.secret);
-  io.err(`shortener: webhook ${made.id} posts ${made.events.join(", ")} to ${made.url}, saved in ${where}; the secret above (for verifying signatures) is shown only this once`);
+    leave: async () => commandLeave(await opened.instances.all(), now, config.webhookAllowPrivate),
+  };
+}
+
+/**
+ * Adds the webhook if the service would post to it: a receiver it would never deliver to is refused
+ * with exit 2 and the flag to set (src/cli/problems.ts); other URL problems exit 1.
+ */
+async function addWebhook(add: NewHook, rules: ReceiverRules, deps: WebhooksDeps, io: Output, where: string): Promise<number> {
+  const made = await createWebhook(OPERATOR, { fields: add }, { ...deps, rules });
+  if (!made.ok) return sayProblem(made.problem, io, where);
+  io.out(made.value.secret);
+  io.err(`shortener: webhook ${made.value.id} posts ${made.value.events.join(", ")} to ${made.value.url}, saved in ${where}; the secret above (for verifying signatures) is shown only this once`);
   return 0;
 }
 

@@ -11,9 +11,12 @@ import type { Config } from "../config.ts";
 import { CREDENTIAL_KEY_ID, CREDENTIAL_PRINCIPAL_NAME } from "../auth/credential.ts";
 import { hashSecret, looksLikeKey, type ApiKey, type KeyStore, type Scope } from "../auth/keys.ts";
 import { USER_SESSION_MAX_MS, type Session, type SessionStore } from "../auth/sessions.ts";
-import { adminOf, allowedIn, USER_TOUCH_INTERVAL_MS, type Identity, type SignInRules, type User, type UserRepository } from "../auth/users.ts";
+import type { User, UserRepository } from "../auth/users.ts";
+import { admitUser, userDisabled } from "../ops/sessions/admit.ts";
 import { NOBODY, type HeaderIdentity, type HeaderReading } from "../auth/header-identity.ts";
 import type { Principal } from "../auth/policy.ts";
+import type { Problem } from "../ops/outcome.ts";
+import { problemResponse } from "./problems.ts";
 import type { Logger } from "../log.ts";
 import type { TrustedProxies } from "../visits/client-ip.ts";
 import type { RateLimiter } from "./rate-limit.ts";
@@ -60,10 +63,10 @@ export async function authenticate(request: Request, server: PeerServer, deps: A
   if (!reading.ok) return refuse(headerRefused(reading, deps));
   const proxied = reading.identity;
   if (proxied !== null) {
-    const signedIn = await signInUser(proxied, deps.headerIdentity!, deps);
-    if (!signedIn.ok) return signedIn;
+    const admitted = await admitUser(null, { identity: proxied, rules: deps.headerIdentity! }, deps);
+    if (!admitted.ok) return refuse(problemResponse(admitted.problem));
     const changeRefused = crossSiteChange(request, server, deps);
-    return changeRefused ?? { ok: true, principal: userPrincipal(signedIn.user, "header"), sessionEnded: false };
+    return changeRefused ?? { ok: true, principal: userPrincipal(admitted.value, "header"), sessionEnded: false };
   }
   const token = sessionToken(request);
   if (token === null) return { ok: true, principal: null, sessionEnded: false };
@@ -71,7 +74,7 @@ export async function authenticate(request: Request, server: PeerServer, deps: A
   const session = await deps.sessions.find(token, now);
   const principal = session === null ? null : await sessionPrincipal(session, deps, now);
   if (principal === null) return { ok: true, principal: null, sessionEnded: true };
-  if (principal === "disabled") return refuse(userDisabled());
+  if (principal === "disabled") return refuse(userDisabledResponse());
   const changeRefused = crossSiteChange(request, server, deps);
   if (changeRefused) return changeRefused;
   deps.sessions.touch(token, session!, now);
@@ -107,31 +110,9 @@ function crossSiteChange(request: Request, server: PeerServer, deps: AuthDeps): 
   return refuse(apiError(403, "origin_mismatch", "a change made with a session cookie must come from this service's own pages (Origin)"));
 }
 
-/**
- * The user of an identity a provider or a proxy vouched for, created on first sight; refused when
- * outside the allowed group or disabled. A proxy's user is looked up on every request (a read), so
- * a disable takes effect at once on every instance.
- */
-export async function signInUser(
-  identity: Identity,
-  rules: SignInRules,
-  deps: Pick<AuthDeps, "users" | "recorder" | "now" | "log">,
-): Promise<{ ok: true; user: User } | { ok: false; reason: "group_not_allowed" | "user_disabled"; response: Response }> {
-  if (!allowedIn(identity, rules.allowedGroup)) {
-    deps.log.info("auth failed", { reason: "group_not_allowed", user: identity.name });
-    return { ok: false, reason: "group_not_allowed", response: apiError(403, "group_not_allowed", `${identity.name} is not in the group allowed to sign in (${rules.allowedGroup})`) };
-  }
-  const now = deps.now();
-  const user = await deps.users.upsert(identity, adminOf(identity, rules.admin), now, USER_TOUCH_INTERVAL_MS);
-  if (user.disabledAt !== null) {
-    deps.log.info("auth failed", { reason: "user_disabled", user: user.name });
-    return { ok: false, reason: "user_disabled", response: userDisabled() };
-  }
-  return { ok: true, user };
-}
-
-export function userDisabled(): Response {
-  return apiError(403, "user_disabled", "this user is disabled; an admin can enable them again (shortener user enable)");
+/** A disabled user's refusal, however they come. */
+export function userDisabledResponse(): Response {
+  return problemResponse(userDisabled());
 }
 
 export function userPrincipal(user: User, via: Principal["via"]): Principal {
@@ -160,11 +141,20 @@ export async function requirePrincipal(request: Request, server: PeerServer, dep
   return refuse(unauthenticated(auth));
 }
 
-/** Like requirePrincipal, and the principal must be an admin: anyone else gets 403 admin_only, saying `why`. */
-export async function requireAdmin(request: Request, server: PeerServer, deps: AuthDeps, why: string): Promise<{ ok: true; principal: Principal } | { ok: false; response: Response }> {
+/**
+ * Like requirePrincipal, and then the operation's own guard (src/ops), asked before the request's
+ * body is read: who may not is refused before anything of theirs is parsed.
+ */
+export async function requireAllowed(
+  request: Request,
+  server: PeerServer,
+  deps: AuthDeps,
+  guard: (principal: Principal) => { ok: false; problem: Problem } | null,
+): Promise<{ ok: true; principal: Principal } | { ok: false; response: Response }> {
   const auth = await requirePrincipal(request, server, deps);
-  if (!auth.ok || auth.principal.scope === "admin") return auth;
-  return refuse(apiError(403, "admin_only", why));
+  if (!auth.ok) return auth;
+  const refusal = guard(auth.principal);
+  return refusal === null ? auth : refuse(problemResponse(refusal.problem));
 }
 
 /** The 401 for a request that needs credentials and came without usable ones: an ended session is told so. */
@@ -198,7 +188,7 @@ export async function checkSecret(secret: string | null, request: Request, serve
     if (!limit.allowed) return rateLimited(client, path, limit.retryAfterSeconds, now, deps);
   }
   const principal = secret === null ? null : await principalForHash(hashSecret(secret), "key", deps, now);
-  if (principal === "disabled") return refuse(userDisabled());
+  if (principal === "disabled") return refuse(userDisabledResponse());
   if (principal !== null) return { ok: true, principal };
   const limit = deps.authFailures.take(client, now);
   if (!limit.allowed) return rateLimited(client, path, limit.retryAfterSeconds, now, deps);

@@ -3,16 +3,17 @@
 // Admins only: an import writes links for everyone, and reaches out to the address it is given.
 
 import type { Static } from "elysia";
-import { requireAdmin, type AuthDeps } from "./auth.ts";
-import { creatorOf } from "../auth/policy.ts";
-import { logAction } from "./audit.ts";
+import { requireAllowed, type AuthDeps } from "./auth.ts";
 import type { PeerServer } from "./request-origin.ts";
 import { apiError, json } from "./responses.ts";
+import { problemResponse } from "./problems.ts";
 import { readJsonBody } from "./form-body.ts";
 import type { SourceOptions } from "../imports/sources/index.ts";
-import { SourceError } from "../imports/source.ts";
 import { CONFLICT_POLICIES, type ConflictPolicy } from "../imports/plan.ts";
 import type { ImportJob, ImportJobs } from "../imports/jobs.ts";
+import { importJobRefusal, importsRefusal } from "../ops/imports/access.ts";
+import { importJob, startImport } from "../ops/imports/start.ts";
+import type { Problem } from "../ops/outcome.ts";
 import { isoTime } from "../util/day.ts";
 import type * as S from "../api/schemas.ts";
 
@@ -32,14 +33,14 @@ const FIELD_OF_FLAG: Record<string, string> = {
 };
 
 export async function handleStartImport(request: Request, server: PeerServer, deps: ImportsDeps): Promise<Response> {
-  const auth = await requireAdmin(request, server, deps, "imports need an admin: they write links for everyone");
+  const auth = await requireAllowed(request, server, deps, importsRefusal);
   if (!auth.ok) return auth.response;
   const body = await readJsonBody(request, MAX_REQUEST_BYTES);
   if (!body.ok) return apiError(body.status, body.code, body.error);
   const fields = body.value as Record<string, unknown>;
   if (typeof fields !== "object" || fields === null || Array.isArray(fields)) return apiError(400, "bad_request", "the body must be a JSON object");
   // Loaded when an import is asked for: the sources' clients stay out of the click thread's start.
-  const { openSource, SOURCES } = await import("../imports/sources/index.ts");
+  const { SOURCES } = await import("../imports/sources/index.ts");
   if (!(SOURCES as readonly unknown[]).includes(fields.from)) return apiError(400, "bad_request", `from must be one of ${SOURCES.join(", ")}`);
   const policy = (fields.onConflict ?? "fail") as ConflictPolicy;
   if (!CONFLICT_POLICIES.includes(policy)) return apiError(400, "bad_request", `onConflict must be one of ${CONFLICT_POLICIES.join(", ")}`);
@@ -51,31 +52,21 @@ export async function handleStartImport(request: Request, server: PeerServer, de
     options[OPTION_NAMES[name]] = value;
   }
   for (const flag of ["dryRun", "visits"] as const) if (fields[flag] !== undefined && typeof fields[flag] !== "boolean") return apiError(400, "bad_request", `${flag} must be true or false`);
-  // The options are checked here, so that the dialog says what is missing before anything starts,
-  // and a written address the outbound policy refuses is refused now (a name when it is resolved).
-  try {
-    await openSource(fields.from as string, options, {}, deps.imports.reach).close?.();
-  } catch (err) {
-    if (!(err instanceof SourceError)) throw err;
-    // The request's field names for the command line's flags; the service's own flag stays a flag.
-    const message = err.message.replace(/--([a-z-]+)/g, (whole, flag: string) => (whole === deps.imports.reach.flag ? whole : (FIELD_OF_FLAG[flag] ?? flag)));
-    if (err.code === "private") return apiError(400, "url_private", message, fields.from === "yourls" ? "sourceDb" : "url");
-    return apiError(400, "bad_request", message);
-  }
-  const job = deps.imports.start({
-    from: fields.from as string, options, policy, dryRun: fields.dryRun === true, history: fields.visits === true, owner: creatorOf(auth.principal),
-  });
-  if (job === null) return apiError(409, "import_running", "another import is running; wait for it to end");
-  logAction(deps.log, auth.principal, "import", null, `started from ${job.from}${fields.dryRun === true ? " (dry run)" : ""}`);
-  return json(202, { success: true, data: jobJson(job) });
+  const started = await startImport(auth.principal, { from: fields.from as string, options, policy, dryRun: fields.dryRun === true, history: fields.visits === true }, deps);
+  return started.ok ? json(202, { success: true, data: jobJson(started.value) }) : problemResponse(inRequestWords(started.problem, deps));
+}
+
+/** A source's problem in the request's field names for the command line's flags; the service's own flag stays a flag. */
+function inRequestWords(problem: Problem, deps: ImportsDeps): Problem {
+  const message = problem.message.replace(/--([a-z-]+)/g, (whole, flag: string) => (whole === deps.imports.reach.flag ? whole : (FIELD_OF_FLAG[flag] ?? flag)));
+  return { ...problem, message };
 }
 
 export async function handleImportJob(request: Request, id: string, server: PeerServer, deps: ImportsDeps): Promise<Response> {
-  const auth = await requireAdmin(request, server, deps, "imports need an admin");
+  const auth = await requireAllowed(request, server, deps, importJobRefusal);
   if (!auth.ok) return auth.response;
-  const job = deps.imports.get(id);
-  if (job === null) return apiError(404, "not_found", `no import ${id} (the last ten are kept until a restart)`);
-  return json(200, { success: true, data: jobJson(job) });
+  const job = await importJob(auth.principal, { id }, deps);
+  return job.ok ? json(200, { success: true, data: jobJson(job.value) }) : problemResponse(job.problem);
 }
 
 function jobJson(job: ImportJob): Static<typeof S.ImportJob>["data"] {

@@ -11,8 +11,9 @@ import { SESSION_IDLE_MS } from "../auth/sessions.ts";
 import { OidcError, type OidcClient, type OidcFlow, type SignInFailure } from "../auth/oidc.ts";
 import { renderSignedIn, renderSignInFailed } from "../../web/server/pages.ts";
 import { ENTRIES } from "./web-assets.generated.ts";
-import { signInUser, type AuthDeps } from "./auth.ts";
-import { logAction } from "./audit.ts";
+import { userPrincipal, type AuthDeps } from "./auth.ts";
+import { admitUser } from "../ops/sessions/admit.ts";
+import { signIn } from "../ops/sessions/sign-in.ts";
 import { cookieValue, FLOW_COOKIE, FLOW_LIFETIME_MS, flowCookie, sessionCookie } from "./cookies.ts";
 import { requestClient, type PeerServer } from "./request-origin.ts";
 import { oncePerMinute } from "./log-limit.ts";
@@ -65,19 +66,22 @@ export async function handleOidcCallback(request: Request, server: PeerServer, d
     logFailure(request, server, deps, err);
     return refusal(request, server, deps, err.reason, err.message);
   }
-  const signedIn = await signInUser(identity, deps.oidc, deps);
-  if (!signedIn.ok) return refusal(request, server, deps, signedIn.reason, `${identity.name}: ${signedIn.reason}`);
+  const admitted = await admitUser(null, { identity, rules: deps.oidc }, deps);
+  if (!admitted.ok) return refusal(request, server, deps, admitted.problem.code as SignInFailure, `${identity.name}: ${admitted.problem.code}`);
   // Built before the session is: nothing after the session's start may fail.
   const lang = pickLanguage(request.headers.get("accept-language"));
   const page = renderSignedIn(lang, flow!.next, ENTRIES);
   const headers = new Headers({ ...HTML_HEADERS, "Content-Language": lang, "Cache-Control": "no-store" });
-  let token: string;
+  let started;
   try {
-    token = await deps.sessions.start({ userId: signedIn.user.id }, deps.now());
+    // A provider's sign-in is never a key's: --oidc-only does not concern it.
+    started = await signIn(userPrincipal(admitted.value, "session"), { owner: { userId: admitted.value.id } }, { ...deps, keySignIn: { allowed: true, provider: deps.oidc.label } });
   } catch (err) {
     return storageUnavailable(err, deps.log, "signing in");
   }
-  logAction(deps.log, { name: signedIn.user.name }, "sign-in", null, "ok oidc");
+  // signIn refuses only nobody, and a key where keys may not sign in: neither is the case here.
+  if (!started.ok) throw new Error(`signing in ${identity.name}: ${started.problem.message}`);
+  const token = started.value.token;
   headers.append("Set-Cookie", sessionCookie(request, server, deps, token, SESSION_IDLE_MS));
   headers.append("Set-Cookie", flowCookie(request, server, deps, "", 0));
   return new Response(page, { status: 200, headers });

@@ -9,11 +9,12 @@
 import type { Config } from "../config.ts";
 import { hashSecret } from "../auth/keys.ts";
 import { SESSION_IDLE_MS } from "../auth/sessions.ts";
-import { userJson } from "../auth/users.ts";
 import type { OidcClient } from "../auth/oidc.ts";
 import { authenticate, checkSecret, fromThisService, type AuthDeps } from "./auth.ts";
-import { type Principal } from "../auth/policy.ts";
-import { logAction } from "./audit.ts";
+import { keySignInRefusal, signIn, type KeySignIn } from "../ops/sessions/sign-in.ts";
+import { signOut } from "../ops/sessions/sign-out.ts";
+import { whoIsAsking } from "../ops/sessions/who.ts";
+import { problemResponse } from "./problems.ts";
 import { sessionCookie, sessionToken } from "./cookies.ts";
 import type { PeerServer } from "./request-origin.ts";
 import { readFormFields } from "./form-body.ts";
@@ -25,38 +26,41 @@ export type SessionDeps = AuthDeps & {
   oidc: OidcClient | null;
 };
 
+/** Whether a key may sign in here (not with --oidc-only), and what the provider is called. */
+function keySignIn(deps: SessionDeps): KeySignIn {
+  return { allowed: !deps.config.oidcOnly, provider: deps.oidc?.label ?? null };
+}
+
 export async function handleSignIn(request: Request, server: PeerServer, deps: SessionDeps): Promise<Response> {
   // Login CSRF: another site must not sign a browser in to a key of its choosing.
   if (request.headers.has("origin") && !fromThisService(request, server, deps)) {
     return apiError(403, "origin_mismatch", "sign in from this service's own pages");
   }
-  if (deps.config.oidcOnly) {
-    return apiError(403, "key_sign_in_off", `the dashboard signs in through ${deps.oidc?.label ?? "the identity provider"} only (--oidc-only); keys still work as Authorization: Bearer for scripts`);
-  }
+  const off = keySignInRefusal(keySignIn(deps));
+  if (off !== null) return problemResponse(off.problem);
   const body = await readFormFields(request, { key: "text" });
   if (!body.ok) return apiError(body.status, body.code, body.error);
   const secret = typeof body.fields.key === "string" ? body.fields.key.trim() : "";
   if (secret === "") return apiError(400, "bad_request", "key is required", "key");
   const checked = await checkSecret(secret, request, server, deps);
   if (!checked.ok) return checked.response;
-  let token: string;
+  let started;
   try {
-    token = await deps.sessions.start({ keyHash: hashSecret(secret) }, deps.now());
+    started = await signIn(checked.principal, { owner: { keyHash: hashSecret(secret) } }, { ...deps, keySignIn: keySignIn(deps) });
   } catch (err) {
     return storageUnavailable(err, deps.log, "signing in");
   }
-  logAction(deps.log, checked.principal, "sign-in", null, "ok");
-  return json(200, { success: true, data: { name: checked.principal.name, scope: checked.principal.scope } }, { "Set-Cookie": sessionCookie(request, server, deps, token, SESSION_IDLE_MS) });
+  if (!started.ok) return problemResponse(started.problem);
+  const { token, principal } = started.value;
+  return json(200, { success: true, data: { name: principal.name, scope: principal.scope } }, { "Set-Cookie": sessionCookie(request, server, deps, token, SESSION_IDLE_MS) });
 }
 
 export async function handleWhoAmI(request: Request, server: PeerServer, deps: SessionDeps): Promise<Response> {
   const auth = await authenticate(request, server, deps);
   if (!auth.ok) return auth.response;
-  const policy = {
-    createAccess: deps.config.createAccess,
-    statsAccess: deps.config.statsAccess,
-    signIn: { key: !deps.config.oidcOnly, oidc: deps.oidc === null ? null : { name: deps.oidc.label, url: "/api/session/oidc" } },
-  };
+  const signIn = { key: !deps.config.oidcOnly, oidc: deps.oidc === null ? null : { name: deps.oidc.label, url: "/api/session/oidc" } };
+  const who = await whoIsAsking(auth.principal, null, { policy: { createAccess: deps.config.createAccess, statsAccess: deps.config.statsAccess, signIn } });
+  if (!who.ok) return problemResponse(who.problem);
   const token = sessionToken(request);
   const headers: Record<string, string> = {};
   // A session in use stays signed in: its cookie lives 30 days from now, like the session itself.
@@ -64,30 +68,21 @@ export async function handleWhoAmI(request: Request, server: PeerServer, deps: S
   // it is left as it is: the browser's session may well be alive.
   if (token !== null && auth.principal?.via === "session") headers["Set-Cookie"] = sessionCookie(request, server, deps, token, SESSION_IDLE_MS);
   else if (auth.sessionEnded) headers["Set-Cookie"] = sessionCookie(request, server, deps, "", 0);
-  const p = auth.principal;
-  return json(200, { success: true, data: p === null ? { signedIn: false, ...policy } : { signedIn: true, ...who(p), ...policy } }, headers);
-}
-
-/** Who a principal is, as GET /api/session says it. */
-function who(p: Principal) {
-  return { name: p.name, scope: p.scope, user: p.user === null ? null : userJson(p.user), via: p.via };
+  return json(200, { success: true, data: who.value }, headers);
 }
 
 export async function handleSignOut(request: Request, server: PeerServer, deps: SessionDeps): Promise<Response> {
   const auth = await authenticate(request, server, deps); // refuses a cross-site sign-out (Origin)
   if (!auth.ok) return auth.response;
-  const token = sessionToken(request);
-  if (token !== null) {
-    try {
-      // Like every write from this thread: the lock may be the recorder's or an import's for a moment.
-      await deps.sessions.end(token);
-    } catch (err) {
-      return storageUnavailable(err, deps.log, "signing out");
-    }
-    if (auth.principal !== null) logAction(deps.log, auth.principal, "sign-out", null, "ok");
+  const provider = deps.oidc === null || deps.config.oidc === null ? null : { issuer: deps.config.oidc.issuer, endSessionUrl: (to: string) => deps.oidc!.endSessionUrl(to) };
+  let ended;
+  try {
+    // Like every write from this thread: the lock may be the recorder's or an import's for a moment.
+    ended = await signOut(auth.principal, { token: sessionToken(request) }, { ...deps, provider, baseUrl: deps.config.baseUrl });
+  } catch (err) {
+    return storageUnavailable(err, deps.log, "signing out");
   }
-  // Signed out here; the provider's own session would sign them straight back in, so offer its end.
-  const fromProvider = auth.principal?.via === "session" && auth.principal.user?.source === deps.config.oidc?.issuer;
-  const endSessionUrl = fromProvider && deps.config.baseUrl !== null ? deps.oidc?.endSessionUrl(`${deps.config.baseUrl}/`) : null;
+  if (!ended.ok) return problemResponse(ended.problem);
+  const { endSessionUrl } = ended.value;
   return json(200, { success: true, data: { signedOut: true, ...(endSessionUrl ? { endSessionUrl } : {}) } }, { "Set-Cookie": sessionCookie(request, server, deps, "", 0) });
 }

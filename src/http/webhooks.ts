@@ -3,19 +3,26 @@
 
 import type { Config } from "../config.ts";
 import type { Blocklist } from "../links/blocklist.ts";
-import type { EventStore, WebhookChanges } from "../events/store.ts";
+import type { EventStore } from "../events/store.ts";
 import { parseWebhookFields } from "../events/webhook-fields.ts";
 import { checkWebhookName } from "../events/webhook-url.ts";
 import type { WebhookLeave } from "../events/webhook-leave.ts";
 import { newSecret } from "../events/signing.ts";
 import { disabledCause, webhookStatus, type Delivery, type WebhookSummary } from "../events/types.ts";
 import { isoTime } from "../util/day.ts";
-import { requireAdmin, type AuthDeps } from "./auth.ts";
-import { logAction } from "./audit.ts";
+import { requireAllowed, type AuthDeps } from "./auth.ts";
 import { MAX_BODY_BYTES, readJsonBody } from "./form-body.ts";
 import { destinationRules } from "./destination-rules.ts";
 import { publicBase, type PeerServer } from "./request-origin.ts";
-import { apiError, badHost, fieldErrors, json } from "./responses.ts";
+import { apiError, badHost, json } from "./responses.ts";
+import { problemResponse } from "./problems.ts";
+import type { Outcome } from "../ops/outcome.ts";
+import { webhooksRefusal, type ReceiverRules } from "../ops/webhooks/access.ts";
+import { createWebhook } from "../ops/webhooks/create.ts";
+import { getWebhook, listWebhooks } from "../ops/webhooks/list.ts";
+import { changeWebhook } from "../ops/webhooks/change.ts";
+import { removeWebhook } from "../ops/webhooks/remove.ts";
+import { listDeliveries, redeliver } from "../ops/webhooks/deliveries.ts";
 import type { WebhookJson, DeliveryJson } from "../api/types.ts";
 import type { ClickRecorder } from "../visits/recorder.ts";
 import { storageUnavailable } from "./storage-failure.ts";
@@ -31,16 +38,19 @@ export type WebhooksDeps = AuthDeps & {
   webhookLeave: () => Promise<WebhookLeave>;
 };
 
-/** A write the database refused (disk full, read-only; SQLite's busy lock is retried by its adapters): a 503. */
-async function written<T>(deps: WebhooksDeps, what: string, write: () => T | Promise<T>): Promise<{ ok: true; value: T } | { ok: false; response: Response }> {
+/**
+ * The operation's answer, `answer`ed when it was done, its problem's when not; a write the database
+ * refused (disk full, read-only; SQLite's busy lock is retried by its adapters) is a 503.
+ */
+async function answered<T>(deps: WebhooksDeps, what: string, operation: () => Promise<Outcome<T>>, answer: (value: T) => Response): Promise<Response> {
+  let outcome: Outcome<T>;
   try {
-    return { ok: true, value: await write() };
+    outcome = await operation();
   } catch (err) {
-    return { ok: false, response: storageUnavailable(err, deps.log, what) };
+    return storageUnavailable(err, deps.log, what);
   }
+  return outcome.ok ? answer(outcome.value) : problemResponse(outcome.problem);
 }
-
-const DELIVERY_PAGE = 50;
 
 export function webhookJson(w: WebhookSummary): WebhookJson {
   const last = w.lastDelivery;
@@ -58,111 +68,85 @@ export function deliveryJson(d: Delivery): DeliveryJson {
   };
 }
 
-const ADMIN_ONLY = "webhooks need an admin: they hear about every link";
+/** Who is asking, refused unless they may manage webhooks: before the request's body is read. */
+const admin = (request: Request, server: PeerServer, deps: WebhooksDeps) => requireAllowed(request, server, deps, webhooksRefusal);
 
-/** The body's fields checked as a create (all needed) or a change takes them, or the answer refusing them. */
-async function bodyFields(request: Request, server: PeerServer, deps: WebhooksDeps, creating: boolean): Promise<{ ok: true; fields: WebhookChanges } | { ok: false; response: Response }> {
+/** What a receiver is checked against, for this request (the hosts it reached this service under); null without a usable Host. */
+function receiverRules(request: Request, server: PeerServer, deps: WebhooksDeps): ReceiverRules | null {
+  const base = publicBase(deps.config, server, request, deps.trusted);
+  if (base === null) return null;
+  const rules = destinationRules(deps, base, request, server);
+  return { ownHosts: rules.ownHosts, isBlocked: rules.isBlocked, leave: deps.webhookLeave };
+}
+
+/** The body as JSON and the rules its receiver is checked against, or the answer refusing the request. */
+async function bodyAndRules(request: Request, server: PeerServer, deps: WebhooksDeps): Promise<{ ok: true; fields: unknown; rules: ReceiverRules } | { ok: false; response: Response }> {
   const body = await readJsonBody(request, MAX_BODY_BYTES);
   if (!body.ok) return { ok: false, response: apiError(body.status, body.code, body.error) };
-  const base = publicBase(deps.config, server, request, deps.trusted);
-  if (base === null) return { ok: false, response: badHost() };
-  const rules = destinationRules(deps, base, request, server);
-  const leave = await deps.webhookLeave();
-  const parsed = parseWebhookFields(body.value, { ownHosts: rules.ownHosts, isBlocked: rules.isBlocked, leave }, creating);
-  if (!parsed.ok) return { ok: false, response: "malformed" in parsed ? apiError(400, "bad_request", parsed.malformed) : fieldErrors(parsed.problems) };
-  // A name is judged by what it resolves to as well, as the sender will judge it.
-  const named = parsed.fields.url === undefined ? null : await checkWebhookName(parsed.fields.url, leave);
-  if (named !== null && !named.ok) return { ok: false, response: fieldErrors([{ code: named.code, field: "url", error: named.error }]) };
-  return parsed;
+  const rules = receiverRules(request, server, deps);
+  return rules === null ? { ok: false, response: badHost() } : { ok: true, fields: body.value, rules };
 }
 
 const webhookId = (raw: string): number | null => (/^[1-9]\d{0,15}$/.test(raw) ? Number(raw) : null);
 const noWebhook = (raw: string) => apiError(404, "not_found", `no webhook ${raw}`);
 
 export async function handleCreateWebhook(request: Request, server: PeerServer, deps: WebhooksDeps): Promise<Response> {
-  const auth = await requireAdmin(request, server, deps, ADMIN_ONLY);
+  const auth = await admin(request, server, deps);
   if (!auth.ok) return auth.response;
-  const parsed = await bodyFields(request, server, deps, true);
-  if (!parsed.ok) return parsed.response;
-  const f = parsed.fields;
-  const made = await written(deps, "adding a webhook", () => deps.events.createWebhook({ url: f.url!, events: f.events!, linkId: f.linkId ?? null, tag: f.tag ?? null, secret: newSecret(), createdAt: deps.now() }));
-  if (!made.ok) return made.response;
-  const { secret, ...created } = made.value;
-  await deps.webhooksChanged();
-  // The host only: a webhook's path is often its credential (Slack's, n8n's), and logs travel further than the database.
-  logAction(deps.log, auth.principal, "webhook-create", String(created.id), `ok ${new URL(created.url).host} ${created.events.join(",")}`);
-  // New: nothing waits and nothing was tried yet.
-  return json(201, { success: true, data: { ...webhookJson({ ...created, pending: 0, lastDelivery: null }), secret } });
+  const read = await bodyAndRules(request, server, deps);
+  if (!read.ok) return read.response;
+  return answered(deps, "adding a webhook", () => createWebhook(auth.principal, { fields: read.fields }, { ...deps, rules: read.rules }), ({ secret, ...created }) =>
+    json(201, { success: true, data: { ...webhookJson(created), secret } }));
 }
 
 export async function handleListWebhooks(request: Request, server: PeerServer, deps: WebhooksDeps): Promise<Response> {
-  const auth = await requireAdmin(request, server, deps, ADMIN_ONLY);
+  const auth = await admin(request, server, deps);
   if (!auth.ok) return auth.response;
-  return json(200, { success: true, data: { webhooks: (await deps.events.webhooks()).map(webhookJson) } });
+  return answered(deps, "listing webhooks", () => listWebhooks(auth.principal, null, deps), (webhooks) => json(200, { success: true, data: { webhooks: webhooks.map(webhookJson) } }));
 }
 
 export async function handleGetWebhook(request: Request, raw: string, server: PeerServer, deps: WebhooksDeps): Promise<Response> {
-  const auth = await requireAdmin(request, server, deps, ADMIN_ONLY);
+  const auth = await admin(request, server, deps);
   if (!auth.ok) return auth.response;
   const id = webhookId(raw);
-  const found = id === null ? null : await deps.events.webhook(id);
-  return found === null ? noWebhook(raw) : json(200, { success: true, data: webhookJson(found) });
+  if (id === null) return noWebhook(raw);
+  return answered(deps, "reading a webhook", () => getWebhook(auth.principal, { id }, deps), (found) => json(200, { success: true, data: webhookJson(found) }));
 }
 
 export async function handlePatchWebhook(request: Request, raw: string, server: PeerServer, deps: WebhooksDeps): Promise<Response> {
-  const auth = await requireAdmin(request, server, deps, ADMIN_ONLY);
+  const auth = await admin(request, server, deps);
   if (!auth.ok) return auth.response;
   const id = webhookId(raw);
   if (id === null) return noWebhook(raw);
-  const parsed = await bodyFields(request, server, deps, false);
-  if (!parsed.ok) return parsed.response;
-  const updated = await written(deps, "changing a webhook", () => deps.events.updateWebhook(id, parsed.fields));
-  if (!updated.ok) return updated.response;
-  if (!updated.value) return noWebhook(raw);
-  await deps.webhooksChanged();
-  logAction(deps.log, auth.principal, "webhook-update", String(id), `ok ${Object.keys(parsed.fields).filter((k) => k !== "disabledReason").join(",")}`);
-  return json(200, { success: true, data: webhookJson((await deps.events.webhook(id))!) });
+  const read = await bodyAndRules(request, server, deps);
+  if (!read.ok) return read.response;
+  return answered(deps, "changing a webhook", () => changeWebhook(auth.principal, { id, fields: read.fields }, { ...deps, rules: read.rules }), (changed) =>
+    json(200, { success: true, data: webhookJson(changed) }));
 }
 
 export async function handleDeleteWebhook(request: Request, raw: string, server: PeerServer, deps: WebhooksDeps): Promise<Response> {
-  const auth = await requireAdmin(request, server, deps, ADMIN_ONLY);
+  const auth = await admin(request, server, deps);
   if (!auth.ok) return auth.response;
   const id = webhookId(raw);
   if (id === null) return noWebhook(raw);
-  const removed = await written(deps, "deleting a webhook", () => deps.events.removeWebhook(id));
-  if (!removed.ok) return removed.response;
-  if (!removed.value) return noWebhook(raw);
-  await deps.webhooksChanged();
-  logAction(deps.log, auth.principal, "webhook-delete", String(id), "ok");
-  return json(200, { success: true, data: { id, deleted: true } });
+  return answered(deps, "deleting a webhook", () => removeWebhook(auth.principal, { id }, deps), (removed) => json(200, { success: true, data: removed }));
 }
 
 export async function handleDeliveries(request: Request, raw: string, server: PeerServer, deps: WebhooksDeps): Promise<Response> {
-  const auth = await requireAdmin(request, server, deps, ADMIN_ONLY);
+  const auth = await admin(request, server, deps);
   if (!auth.ok) return auth.response;
   const id = webhookId(raw);
-  if (id === null || (await deps.events.webhook(id)) === null) return noWebhook(raw);
+  if (id === null) return noWebhook(raw);
   const query = new URL(request.url).searchParams;
-  const before = query.get("before");
-  if (before !== null && webhookId(before) === null) return apiError(400, "bad_request", "before must be a delivery's id", "cursor");
-  const limitText = query.get("limit");
-  const limit = limitText === null ? DELIVERY_PAGE : Number(limitText);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 200) return apiError(400, "bad_request", "limit must be 1 to 200", "limit");
-  const page = await deps.events.deliveries(id, before === null ? null : Number(before), limit);
-  return json(200, { success: true, data: { deliveries: page.map(deliveryJson), nextBefore: page.length === limit ? page[page.length - 1]!.id : null } });
+  return answered(deps, "reading deliveries", () => listDeliveries(auth.principal, { webhookId: id, before: query.get("before"), limit: query.get("limit") }, deps), (page) =>
+    json(200, { success: true, data: { deliveries: page.deliveries.map(deliveryJson), nextBefore: page.nextBefore } }));
 }
 
 export async function handleRedeliver(request: Request, rawWebhook: string, rawDelivery: string, server: PeerServer, deps: WebhooksDeps & { pokeDelivery: () => void }): Promise<Response> {
-  const auth = await requireAdmin(request, server, deps, ADMIN_ONLY);
+  const auth = await admin(request, server, deps);
   if (!auth.ok) return auth.response;
   const id = webhookId(rawWebhook);
   const deliveryId = webhookId(rawDelivery);
   if (id === null || deliveryId === null) return apiError(404, "not_found", `no delivery ${rawDelivery} of webhook ${rawWebhook}`);
-  const queued = await written(deps, "queueing a redelivery", () => deps.events.redeliver(id, deliveryId, deps.now()));
-  if (!queued.ok) return queued.response;
-  const again = queued.value;
-  if (again === null) return apiError(404, "not_found", `no delivery ${rawDelivery} of webhook ${rawWebhook}`);
-  deps.pokeDelivery();
-  logAction(deps.log, auth.principal, "webhook-redeliver", String(id), `ok ${again.messageId}`);
-  return json(202, { success: true, data: deliveryJson(again) });
+  return answered(deps, "queueing a redelivery", () => redeliver(auth.principal, { webhookId: id, deliveryId }, deps), (again) => json(202, { success: true, data: deliveryJson(again) }));
 }

@@ -1,11 +1,16 @@
 // The one way a worker thread starts and stops (src/threads/start.ts, docs/architecture.md:
 // Threads), over real Workers running a test entry (test/fixtures/threads/) on the real thread side
 // (src/threads/serve.ts): ready, a thread that cannot start, one that dies later, and a close that
-// is answered or that is cut short by the bound.
+// is answered or that is cut short by the bound; and one client's side of it (the reader's).
 
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { startThread } from "../../src/threads/start.ts";
 import type { Logger } from "../../src/log.ts";
+import { startSqliteReader } from "../../src/threads/reader/client.ts";
+import { openDatabase } from "../../src/db/sqlite/open.ts";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Behaviour, TestInit } from "../fixtures/threads/worker.ts";
 
 setDefaultTimeout(60_000);
@@ -85,4 +90,17 @@ test("a thread that hangs when asked to close is terminated once the close bound
   // wake this wait within microseconds, so a wait that times out means it is gone.
   expect(Atomics.load(spins, 0)).toBeGreaterThan(0);
   expect(Atomics.wait(spins, 0, Atomics.load(spins, 0), 500)).toBe("timed-out");
+});
+
+test("the reader thread's client: reads are answered until close, and a read after close is refused rather than left waiting", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "shortener-reader-"));
+  try {
+    openDatabase(join(dir, "reader.db")).close(); // made and migrated as the service makes it
+    const reader = await startSqliteReader(join(dir, "reader.db"), testLog().log);
+    expect(await reader.overview.daily(["nothing-here"], "2026-01-01")).toEqual([]);
+    await reader.close();
+    await expect(reader.overview.daily(["nothing-here"], "2026-01-01")).rejects.toThrow("the reader thread is closed");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

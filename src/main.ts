@@ -8,7 +8,7 @@ import { parseArgs, helpText, ConfigError, type Config } from "./config.ts";
 import { createLogger, describeError, type Logger } from "./log.ts";
 import { VERSION, versionLine } from "./version.ts";
 import { openStorage } from "./db/open-storage.ts";
-import { describeLocation, type Storage } from "./db/storage.ts";
+import { describeLocation, type LiveRelay, type Storage } from "./db/storage.ts";
 import { RESERVED_WORDS } from "./links/alias.ts";
 import { reportLockedLinks } from "./links/locked-links.ts";
 import { EVERY_LINK } from "./links/store.ts";
@@ -20,9 +20,9 @@ import { createOidcClient } from "./auth/oidc.ts";
 import { createHeaderIdentity } from "./auth/header-identity.ts";
 import { runKeyCommand } from "./cli/keys.ts";
 import { runUserCommand } from "./cli/users.ts";
-import { createImportJobs, importReach } from "./imports/jobs.ts";
+import { createImportJobs } from "./threads/import/client.ts";
 import { AUTH_FAILURES_PER_MINUTE } from "./http/auth.ts";
-import { startClickRecorder, type ClickRecorder } from "./visits/recorder.ts";
+import { startClickRecorder, type ClickRecorder } from "./threads/recorder/client.ts";
 import { parseTrustedProxies } from "./visits/client-ip.ts";
 import { createRateLimiter } from "./http/rate-limit.ts";
 import { createApp } from "./app.ts";
@@ -37,9 +37,8 @@ import { isNewInstance, nextStep } from "./cli/next-step.ts";
 import { CLICK_THREAD_BUSY_TIMEOUT_MS } from "./db/sqlite/busy-retry.ts";
 import { createEventWants, wantsRefresher } from "./events/wants.ts";
 import { linkEvents } from "./events/link-events.ts";
-import { startDelivery, type DeliveryThread } from "./events/delivery.ts";
+import { startDelivery, type DeliveryThread } from "./threads/delivery/client.ts";
 import { createLiveHub } from "./events/live-hub.ts";
-import type { LiveRelay } from "./db/storage.ts";
 import { hostname } from "node:os";
 import { announcePresence, type Presence } from "./instances/presence.ts";
 import { currentServiceLeave } from "./events/webhook-leave.ts";
@@ -109,6 +108,7 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
     storage = await openStorage(config.dbPath, {
       busyTimeoutMs: CLICK_THREAD_BUSY_TIMEOUT_MS,
       password: databasePassword,
+      log,
       linkEvents: linkEvents(wants, config.baseUrl, Date.now, () => delivery?.poke()),
       // A write that finds SQLite's lock taken asks the recorder to hurry, once it runs (below).
       onWriteBusy: () => hurryRecorder(),
@@ -202,7 +202,7 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
     metricsAllow: config.metricsAllow === "off" ? null : parseTrustedProxies(config.metricsAllow),
     requests: createRequestMetrics(),
     recorder,
-    imports: createImportJobs({ db: config.dbPath, dbPassword: databasePassword, destinations: { baseUrl: config.baseUrl, allowLocal: config.allowLoopbackDestinations, blocklist: config.blocklist }, env: {}, reach: importReach(config.importAllowPrivate) }),
+    imports: createImportJobs({ db: config.dbPath, dbPassword: databasePassword, destinations: { baseUrl: config.baseUrl, allowLocal: config.allowLoopbackDestinations, blocklist: config.blocklist }, env: {}, allowPrivate: config.importAllowPrivate, log }),
     clickFacts,
     events: storage.events,
     webhooksChanged: async () => {

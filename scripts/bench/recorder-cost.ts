@@ -1,7 +1,7 @@
 // The recorder thread's work per click, measured alone on one thread: the bench's click mix (the
 // agents, referrers, UTM queries and 2,000 forwarded addresses of load.lua, on 20 links) packed as
 // the click thread hands clicks over, then parsed, turned into visits and written to a real SQLite
-// file in batches, exactly as src/recorder-thread.ts does. Prints µs per click.
+// file in batches, exactly as src/threads/recorder/entry.ts does. Prints µs per click.
 //   bun scripts/bench/recorder-cost.ts [clicks=400000]
 
 import { createEventWants } from "../../src/events/wants.ts";

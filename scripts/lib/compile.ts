@@ -34,7 +34,8 @@ const FLAGS = [
 const BYTECODE = "--bytecode";
 
 // Clicks are recorded, and SQLite's longer reads run, in Workers: each file must be an entry point of its own to be embedded.
-const ENTRY_POINTS = ["src/main.ts", "src/recorder-thread.ts", "src/reader-thread.ts", "src/import-thread.ts", "src/events-thread.ts"];
+// Named in the binary by their path below src/, as src/threads/start.ts threadEntry() asks for them.
+const ENTRY_POINTS = ["src/main.ts", "src/threads/recorder/entry.ts", "src/threads/reader/entry.ts", "src/threads/import/entry.ts", "src/threads/delivery/entry.ts"];
 
 /** Bundles the web UI (and its asset manifest, which src imports) and reads the build stamp. */
 export async function prepareBuild(root: string): Promise<BuildStamp> {

@@ -26,6 +26,7 @@ import { postgresEvents } from "./postgres/events.ts";
 import type { InstanceRegistry } from "../instances/registry.ts";
 import { sqliteInstances } from "./sqlite/instances.ts";
 import { postgresInstances } from "./postgres/instances.ts";
+import type { Logger } from "../log.ts";
 
 export type StorageOptions = {
   /** SQLite: how long the click thread's connection waits for the write lock */
@@ -36,10 +37,12 @@ export type StorageOptions = {
   linkEvents?: LinkEvents;
   /** SQLite: a write found the write lock taken and tries again; the recorder is asked to hurry. */
   onWriteBusy?: () => void;
+  /** SQLite: where the reader thread's death is told (src/threads/start.ts). */
+  log?: Logger;
 };
 
 export async function openStorage(location: string, options: StorageOptions): Promise<Storage> {
-  const engine = engineOf(location) === "postgres" ? await openPostgresStorage(location, options.password) : await openSqliteStorage(location, options.busyTimeoutMs, true, options.onWriteBusy);
+  const engine = engineOf(location) === "postgres" ? await openPostgresStorage(location, options.password) : await openSqliteStorage(location, options.busyTimeoutMs, true, options.onWriteBusy, options.log);
   try {
     return await withRules(engine, options.linkEvents);
   } catch (err) {

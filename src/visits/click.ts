@@ -2,7 +2,7 @@
 // derived from them (browser, bot, country, referrer host, UTM, visitor) is worked out on the
 // recorder's thread, so the thread that answers clicks does no parsing and no lookups.
 //
-// The hand-over between the two threads (src/visits/recorder.ts to src/visits/recording.ts) is one
+// The hand-over between the two threads (src/threads/recorder/client.ts to src/visits/recording.ts) is one
 // JSON string per tick. The strings that repeat across clicks (link id, User-Agent, Referer, peer,
 // destination) are sent once each and then as numbers: the click thread's JSON stays short, and
 // the recorder parses each distinct string once and works out what follows from it (browser, bot,

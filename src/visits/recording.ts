@@ -2,7 +2,7 @@
 // each hand-over (click.ts) becomes Visits (trusted-proxy rule, UA and bot classification,
 // country, referrer host, UTM, visitor key), queued and written in batches; the day's salts are
 // read first where the engine answers later; salts and seen visitors are forgotten every minute.
-// The thread's entry point (src/recorder-thread.ts) only wires messages to this; the benchmark runs
+// The thread's entry point (src/threads/recorder/entry.ts) only wires messages to this; the benchmark runs
 // it in-process (scripts/bench/recorder-cost.ts).
 //
 // What follows from a repeated string is worked out once per string of the hand-over's dictionary

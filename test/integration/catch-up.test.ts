@@ -5,7 +5,7 @@
 // past the threshold wait until the writer has caught up, none before, and none is dropped.
 
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { startClickRecorder, type ClickRecorder } from "../../src/visits/recorder.ts";
+import { startClickRecorder, type ClickRecorder } from "../../src/threads/recorder/client.ts";
 import { createLink, startServer, type RunningServer } from "../support/server.ts";
 import { stats } from "../support/clicks.ts";
 import { holdWriteLock } from "../support/write-lock.ts";

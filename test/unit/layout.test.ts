@@ -40,3 +40,9 @@ test("each engine has an adapter file of the same name for every port", () => {
     expect({ engine, missing: PORTS.filter((p) => !files.has(p)) }).toEqual({ engine, missing: [] });
   }
 });
+
+test("a worker thread is started only by src/threads/start.ts: no `new Worker` in a domain folder, nor anywhere else in src/", () => {
+  const all = readdirSync(join(REPO_ROOT, "src"), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts")).map((f) => join("src", f));
+  const starters = all.filter((f) => /\bnew\s+Worker\b/.test(readFileSync(join(REPO_ROOT, f), "utf8")));
+  expect(starters).toEqual(["src/threads/start.ts"]);
+});

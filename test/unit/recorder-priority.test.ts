@@ -1,6 +1,6 @@
 import { test, expect, describe } from "bun:test";
-import { createPriorityFlag, manageRecorderPriority, recorderThreadPriority, type PriorityControl } from "../../src/visits/recorder-priority.ts";
-import { currentThreadId, mayRaiseToNormal } from "../../src/util/thread-policy.ts";
+import { createPriorityFlag, manageRecorderPriority, recorderThreadPriority, type PriorityControl } from "../../src/threads/recorder/priority.ts";
+import { currentThreadId, mayRaiseToNormal } from "../../src/threads/policy.ts";
 
 // A kernel stand-in that records every level set, and can refuse.
 function fakeControl(mayRaise = true) {

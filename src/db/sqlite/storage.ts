@@ -13,7 +13,8 @@ import { sqliteUsers } from "./users.ts";
 import { sqliteSalts } from "./visitor-salts.ts";
 import { sqliteOverview } from "./overview.ts";
 import { sqliteImports } from "./imports.ts";
-import { startSqliteReader, type SqliteReader } from "./reader.ts";
+import { startSqliteReader, type SqliteReader } from "../../threads/reader/client.ts";
+import type { Logger } from "../../log.ts";
 import { sqliteEvents } from "./events.ts";
 import { sqliteInstances } from "./instances.ts";
 import { retryingWrites } from "./busy-retry.ts";
@@ -22,16 +23,16 @@ import { retryingWrites } from "./busy-retry.ts";
  * Opens the file at path (creating it, never its folder) and brings its schema up to date.
  * `busyTimeoutMs`: how long this connection waits for the write lock after the migrations.
  * `readerThread`: statistics, list pages and the overview are read on a thread of their own
- * (reader.ts), as the service does; without it, on this connection, at once (tests of SQLite alone).
+ * (src/threads/reader/), as the service does; without it, on this connection, at once (tests of SQLite alone).
  * `onWriteBusy`: a write found the lock taken and will try again (busy-retry.ts): the recorder is
- * asked to hurry.
+ * asked to hurry. `log`: where the reader thread's death is told.
  */
-export async function openSqliteStorage(path: string, busyTimeoutMs: number, readerThread = true, onWriteBusy: () => void = () => {}): Promise<EngineStorage> {
+export async function openSqliteStorage(path: string, busyTimeoutMs: number, readerThread = true, onWriteBusy: () => void = () => {}, log?: Logger): Promise<EngineStorage> {
   const db = openDatabase(path);
   db.run(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
   let reader: SqliteReader | null = null;
   try {
-    if (readerThread) reader = await startSqliteReader(path);
+    if (readerThread) reader = await startSqliteReader(path, log);
   } catch (err) {
     db.close();
     throw err;

@@ -1,16 +1,14 @@
-// The delivery thread's entry point (a Worker started by src/events/delivery.ts): its own
-// connection to the database, and the dispatcher ticking on it, so that neither fanning out nor
-// signing and sending ever runs on the thread that answers clicks.
+// The delivery thread's entry point (started by client.ts through ../start.ts): its own
+// connection to the database, and the dispatcher ticking on it (src/events/dispatcher.ts), so that
+// neither fanning out nor signing and sending ever runs on the thread that answers clicks.
 
-import { createLogger } from "./log.ts";
-import { openEvents } from "./db/open-storage.ts";
-import { createDispatcher, type Dispatcher } from "./events/dispatcher.ts";
-import { httpSender } from "./events/sender.ts";
-import type { DeliveryInit, FromDelivery, ToDelivery } from "./events/thread-protocol.ts";
-import { nameThisThread } from "./util/thread-policy.ts";
-
-declare const self: Worker;
-const post = (msg: FromDelivery) => self.postMessage(msg);
+import { createLogger } from "../../log.ts";
+import { openEvents } from "../../db/open-storage.ts";
+import { createDispatcher, type Dispatcher } from "../../events/dispatcher.ts";
+import { httpSender } from "../../events/sender.ts";
+import type { DeliveryInit, FromDelivery, ToDelivery } from "./protocol.ts";
+import { nameThisThread } from "../policy.ts";
+import { serveThread } from "../serve.ts";
 
 let dispatcher: Dispatcher | null = null;
 let close: (() => Promise<void>) | null = null;
@@ -25,15 +23,14 @@ const TICK_MS = 500;
 /** The sign that webhooks changed is given again this often: a read of the click thread that failed must not leave it behind for good. */
 const SAY_AGAIN_MS = 10_000;
 
-async function init(o: DeliveryInit): Promise<void> {
+async function start(o: DeliveryInit): Promise<true> {
   nameThisThread("delivery");
   const log = createLogger(o.logFormat);
   let opened;
   try {
     opened = await openEvents(o.database, o.databasePassword, true);
   } catch (err) {
-    post({ failed: `the delivery thread cannot open the database: ${err instanceof Error ? err.message : String(err)}` });
-    return;
+    throw new Error(`the delivery thread cannot open the database: ${err instanceof Error ? err.message : String(err)}`);
   }
   close = opened.close;
   const store = opened.events;
@@ -72,20 +69,14 @@ async function init(o: DeliveryInit): Promise<void> {
     });
   };
   pokeNow = run;
-  post({ ready: true });
-  run();
+  // Once ready is posted (serve.ts posts it when this returns): the first round's sign follows it.
+  timer = setTimeout(run, 0);
+  return true;
 }
 
 let pokeNow = () => {};
 
-self.onmessage = (event: MessageEvent<ToDelivery>) => {
-  const msg = event.data;
-  if ("init" in msg) void init(msg.init);
-  else if ("poke" in msg) pokeNow();
-  else void stop();
-};
-
-async function stop(): Promise<void> {
+async function stop(): Promise<true> {
   stopped = true;
   clearTimeout(timer);
   await running;
@@ -93,5 +84,7 @@ async function stop(): Promise<void> {
   // after the restart (at least once: its receiver de-duplicates by webhook-id).
   if (dispatcher !== null) await Promise.race([dispatcher.idle(), Bun.sleep(2_000)]);
   await close?.();
-  post({ closed: true });
+  return true;
 }
+
+const post = serveThread<DeliveryInit, true, true, ToDelivery, FromDelivery>({ start, message: () => pokeNow(), close: stop });

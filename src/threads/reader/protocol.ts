@@ -1,4 +1,5 @@
-// The messages between the click thread (reader.ts) and the reader thread (src/reader-thread.ts).
+// The messages between the click thread (client.ts) and the reader thread (entry.ts), beside the
+// lifecycle's (../lifecycle.ts): init is the SQLite file's path, ready and closed are `true`.
 
 import type { ListQuery, LinkPage, OwnerFilter } from "../../links/list.ts";
 import type { StatsPlan, StatsRows } from "../../stats/link-stats.ts";
@@ -10,13 +11,8 @@ export type ReadRequest =
   | { overview: [owner: OwnerFilter, first: string, top: number] }
   | { daily: [ids: readonly string[], first: string] };
 
-export type ToReader = { open: string } | { close: true } | (ReadRequest & { id: number });
+export type ToReader = ReadRequest & { id: number };
 
 export type ReadResult = StatsRows | LinkPage | OverviewRows | { link_id: string; day: string; total: number }[];
 
-export type FromReader =
-  | { ready: true }
-  | { failed: string }
-  | { closed: true }
-  | { id: number; result: ReadResult }
-  | { id: number; error: { message: string; code?: string } };
+export type FromReader = { id: number; result: ReadResult } | { id: number; error: { message: string; code?: string } };

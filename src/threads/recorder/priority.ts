@@ -1,5 +1,5 @@
 // The recorder thread only uses CPU the thread that answers clicks leaves idle (SCHED_IDLE; nice 19
-// where that is refused or unavailable: src/util/thread-policy.ts).
+// where that is refused or unavailable: src/threads/policy.ts).
 //
 // Why: on a small machine the click thread, the recorder and whatever sends the requests share two
 // cores. At normal priority the recorder's wake-ups preempt the click thread while the other core
@@ -20,7 +20,7 @@
 // - No way back: going back to normal needs CAP_SYS_NICE or RLIMIT_NICE >= 20 (LimitNICE=+0 in
 //   deploy/systemd/shortener.service). Without either, the recorder is never lowered.
 
-import { mayRaiseToNormal, setThreadLevel } from "../util/thread-policy.ts";
+import { mayRaiseToNormal, setThreadLevel } from "../policy.ts";
 
 /** Shared between the two threads: what the click thread wants the recorder to run at. */
 const UNMANAGED = 0;

@@ -1,19 +1,18 @@
-// The recorder thread's entry point (a Worker started by src/visits/recorder.ts): like main.ts for
+// The recorder thread's entry point (started by client.ts through ../start.ts): like main.ts for
 // the click thread, it wires an engine (src/db/open-recorder.ts) to the domain's recording pipeline
-// (src/visits/recording.ts), and the pipeline to the messages of src/visits/recorder-protocol.ts.
-// In: init, {clicks: JSON}, {reloadGeo}, {close}. Out: {ready}|{failed} once, {stats} as they change, {closed}.
+// (src/visits/recording.ts), and the pipeline to the messages of protocol.ts.
+// In: init, {clicks: JSON}, {reloadGeo}, {wants}, {watch}, close. Out: ready|failed once, {stats} as they change, {live}, closed.
 
-import { createLogger } from "./log.ts";
-import { createRecordingPipeline, type RecordingPipeline } from "./visits/recording.ts";
-import type { FromRecorder, RecorderInit, ToRecorder } from "./visits/recorder-protocol.ts";
-import { openRecorderStorage } from "./db/open-recorder.ts";
-import { currentThreadId, nameThisThread } from "./util/thread-policy.ts";
-import { recorderThreadPriority, type RecorderThreadPriority } from "./visits/recorder-priority.ts";
-import { createEventWants } from "./events/wants.ts";
-import { liveBatch } from "./events/live.ts";
-
-declare const self: Worker;
-const post = (msg: FromRecorder) => self.postMessage(msg);
+import { createLogger } from "../../log.ts";
+import { createRecordingPipeline, type RecordingPipeline } from "../../visits/recording.ts";
+import type { FromRecorder, RecorderInit, RecorderReady, ToRecorder } from "./protocol.ts";
+import type { WriterStats } from "../../visits/visit-queue.ts";
+import { openRecorderStorage } from "../../db/open-recorder.ts";
+import { currentThreadId, nameThisThread } from "../policy.ts";
+import { recorderThreadPriority, type RecorderThreadPriority } from "./priority.ts";
+import { createEventWants } from "../../events/wants.ts";
+import { liveBatch } from "../../events/live.ts";
+import { serveThread } from "../serve.ts";
 
 let pipeline: RecordingPipeline;
 let priority: RecorderThreadPriority;
@@ -42,15 +41,14 @@ const reportSoon = () => {
   }, reportEveryMs);
 };
 
-async function init(opts: RecorderInit): Promise<void> {
+async function start(opts: RecorderInit): Promise<RecorderReady> {
   const log = createLogger(opts.logFormat);
   reportEveryMs = opts.flushIntervalMs;
   let storage;
   try {
     storage = await openRecorderStorage(opts.database, opts.databasePassword, log, wants);
   } catch (err) {
-    post({ failed: `the recorder cannot open the database: ${err instanceof Error ? err.message : String(err)}` });
-    return;
+    throw new Error(`the recorder cannot open the database: ${err instanceof Error ? err.message : String(err)}`);
   }
   try {
     pipeline = await createRecordingPipeline({
@@ -71,34 +69,33 @@ async function init(opts: RecorderInit): Promise<void> {
     });
   } catch (err) {
     await storage.close();
-    post({ failed: err instanceof Error ? err.message : String(err) });
-    return;
+    throw err;
   }
   const threadId = currentThreadId();
   nameThisThread("recorder");
   priority = recorderThreadPriority(opts.priorityFlag, threadId);
   priority.settle();
-  // The thread id lets the click thread raise this thread when it falls behind (recorder-priority.ts).
-  post({ ready: { geoSource: pipeline.geoSource, geoBuildDate: pipeline.geoBuildDate, threadId } });
+  return { geoSource: pipeline.geoSource, geoBuildDate: pipeline.geoBuildDate, threadId };
 }
 
-self.onmessage = (event: MessageEvent<ToRecorder>) => {
-  const msg = event.data;
-  if ("init" in msg) void init(msg.init);
-  else if ("clicks" in msg) {
+function message(msg: ToRecorder): void {
+  if ("clicks" in msg) {
     pipeline.receive(msg.clicks);
     priority.settle();
   } else if ("reloadGeo" in msg) void pipeline.reloadGeo();
   else if ("wants" in msg) wants.set(msg.wants);
-  else if ("watch" in msg) {
+  else {
     watched = new Set(msg.watch.ids);
     watchingAll = msg.watch.all;
-  } else void close();
-};
+  }
+}
 
-async function close(): Promise<void> {
+/** Writes every queued visit (SIGTERM: docs/clicks.md), then says how many were written. */
+async function close(): Promise<WriterStats> {
   const stats = await pipeline.close();
   if (reportTimer !== null) clearTimeout(reportTimer);
   report();
-  post({ closed: stats });
+  return stats;
 }
+
+const post = serveThread<RecorderInit, RecorderReady, WriterStats, ToRecorder, FromRecorder>({ start, message, close });

@@ -1,0 +1,14 @@
+// The messages between the click thread (client.ts) and the delivery thread (entry.ts), beside the
+// lifecycle's (../lifecycle.ts): init is DeliveryInit, ready and closed are `true`.
+
+import type { LogFormat } from "../../config.ts";
+
+export type DeliveryInit = { database: string; databasePassword: string | null; allowPrivate: boolean; logFormat: LogFormat; userAgent: string };
+
+/** `poke`: something was written to the outbox or a webhook changed: tick now rather than at the next interval. */
+export type ToDelivery = { poke: true };
+/**
+ * `webhooksChanged`: what enabled webhooks want changed (another process may have changed it), or
+ * some time passed: a sign only, the click thread reads them itself (src/events/wants.ts wantsRefresher).
+ */
+export type FromDelivery = { webhooksChanged: true };

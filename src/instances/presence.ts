@@ -15,16 +15,19 @@ export type PresenceOptions = {
 };
 
 /** `name`: host:port, the same again when this instance restarts there. */
+// A registry's write may throw at once (SQLite) or reject (PostgreSQL, or SQLite's busy retry): either is a failure said in the log.
+const attempt = (write: () => unknown): Promise<unknown> => new Promise((resolve) => resolve(write()));
+
 export async function announcePresence(registry: InstanceRegistry, name: string, settings: InstanceSettings, o: PresenceOptions): Promise<Presence> {
   const now = o.now ?? Date.now;
   const failed = (what: string) => (err: unknown) => o.log.error(`recording this instance (${name}) in the database failed ${what}`, { error: err instanceof Error ? err.message : String(err) });
-  await Promise.resolve(registry.started(name, now(), settings)).catch(failed("at start; commands such as `shortener webhook add` judge by an older record"));
+  await attempt(() => registry.started(name, now(), settings)).catch(failed("at start; commands such as `shortener webhook add` judge by an older record"));
   let beating = false;
   let lastFailed = false;
   const timer = setInterval(() => {
     if (beating) return;
     beating = true;
-    Promise.resolve(registry.seen(name, now()))
+    attempt(() => registry.seen(name, now()))
       .then(() => void (lastFailed = false))
       // Said once per run of failures, not every minute.
       .catch((err) => void (lastFailed || failed("(its heartbeat)")(err), (lastFailed = true)))
@@ -35,7 +38,7 @@ export async function announcePresence(registry: InstanceRegistry, name: string,
     name,
     async stop() {
       clearInterval(timer);
-      await Promise.resolve(registry.stopped(name, now())).catch(failed("at stop"));
+      await attempt(() => registry.stopped(name, now())).catch(failed("at stop"));
     },
   };
 }

@@ -1,11 +1,4 @@
-// One log line per management action: the key's name (never the key), the action, the link id and
-// the result. Operators grep these; the format is stable.
+// The audit line moved to the operations (src/ops/audit.ts); the handlers that do not call an
+// operation yet still write it through here.
 
-import type { Logger } from "../log.ts";
-import type { Principal } from "../auth/policy.ts";
-
-export type Action = "create" | "list" | "get" | "update" | "delete" | "export" | "import" | "overview" | "sign-in" | "sign-out" | "webhook-create" | "webhook-update" | "webhook-delete" | "webhook-redeliver";
-
-export function logAction(log: Logger, principal: Pick<Principal, "name">, action: Action, id: string | null, result: string): void {
-  log.info("management", { key: principal.name, action, id, result });
-}
+export { logAction, type Action } from "../ops/audit.ts";

@@ -1,0 +1,12 @@
+// One log line per management action: the key's name (never the key), the action, the link id and
+// the result. Operators grep these; the format is stable. Written by the operations (src/ops), so
+// that every surface logs an action the same (docs/architecture.md: Operations).
+
+import type { Logger } from "../log.ts";
+import type { Principal } from "../auth/policy.ts";
+
+export type Action = "create" | "list" | "get" | "update" | "delete" | "export" | "import" | "overview" | "sign-in" | "sign-out" | "webhook-create" | "webhook-update" | "webhook-delete" | "webhook-redeliver";
+
+export function logAction(log: Logger, principal: Pick<Principal, "name">, action: Action, id: string | null, result: string): void {
+  log.info("management", { key: principal.name, action, id, result });
+}

@@ -193,6 +193,21 @@ describe("GET /api/overview: figures over the links one may see", () => {
   });
 });
 
+describe("GET /api/stats (--stats-access public): anyone reads a link's statistics", () => {
+  test.each<Row>([
+    { who: "nobody", status: 200, shape: ok({ link: { id: "bob-1", originalUrl: "https://example.com/bob-1" } }) },
+    // Nobody is asked about a link without a password: a key, good or not, is not read.
+    { who: "bad key", status: 200, shape: ok({ link: { id: "bob-1" } }) },
+    { who: "alice", status: 200, shape: ok({ link: { id: "bob-1" } }) },
+  ])("$who: $status", async (row) => {
+    expectRow(await call(row.who, "GET", "/api/stats?id=bob-1"), row, () => []);
+  });
+
+  test("an unknown link: 404 not_found", async () => {
+    expect((await call("nobody", "GET", "/api/stats?id=no-such-link")).body).toMatchObject({ ...refused("not_found"), field: "id" });
+  });
+});
+
 test("each action of a key is one audit line: its name, the action, the id, the result", () => {
   const lines = app.logged.filter((l) => l.startsWith("management "));
   expect(lines).toContain('management {"key":"bob","action":"update","id":"alice-1","result":"not_found"}');
@@ -203,11 +218,29 @@ test("each action of a key is one audit line: its name, the action, the id, the 
   expect(lines.some((l) => l.includes('"key":"alice","action":"export"') && l.includes('"result":"started csv"'))).toBe(true);
 });
 
-describe("--create-access key: nobody may create", () => {
+describe("--create-access key --stats-access key: nobody may create, or read statistics", () => {
   let closed: InProcess;
+  const closedKeys = {} as Record<Who, string | null>;
   beforeAll(async () => {
-    closed = await inProcessApp(["--create-access", "key"]);
+    closed = await inProcessApp(["--create-access", "key", "--stats-access", "key"]);
+    const now = Date.now();
+    closedKeys.nobody = null;
+    closedKeys["bad key"] = generateKey();
+    for (const [who, scope] of [["alice", "create"], ["bob", "create"], ["admin", "admin"]] as const) closedKeys[who] = (await closed.storage.keys.create(who, scope, now)).key;
+    expect((await closed.call(closedKeys.alice, "POST", "/api/create", { url: "https://example.com/a", custom_url: "alice-1" })).status).toBe(201);
   }, 30_000);
+
+  test.each<Row>([
+    { who: "nobody", status: 401, shape: refused("auth_required") },
+    { who: "bad key", status: 401, shape: refused("auth_invalid") },
+    { who: "bob", status: 404, shape: refused("not_found") }, // another's link looks unknown
+    { who: "alice", status: 200, shape: ok({ link: { id: "alice-1", originalUrl: "https://example.com/a" } }) },
+    { who: "admin", status: 200, shape: ok({ link: { id: "alice-1" } }) },
+  ])("GET /api/stats, $who: $status", async (row) => {
+    const answer = await closed.call(closedKeys[row.who], "GET", "/api/stats?id=alice-1");
+    expect(answer.contract).toBeNull();
+    expectRow(answer, row, () => []);
+  });
   afterAll(async () => {
     await closed.close();
   }, 30_000);

@@ -1,9 +1,6 @@
 // Entry point: parse config → open db (migrate) → start the click recorder thread → listen;
 // on SIGTERM/SIGINT stop accepting, finish requests, write every queued visit, close, exit 0.
 
-import { createClickFactsSource } from "./http/click-facts.ts";
-import { createPasswordGuard } from "./http/link-password.ts";
-import { notFoundAnswers } from "./http/not-found.ts";
 import { parseArgs, helpText, ConfigError, type Config } from "./config.ts";
 import { createLogger, describeError, type Logger } from "./log.ts";
 import { VERSION, versionLine } from "./version.ts";
@@ -12,23 +9,17 @@ import { describeLocation, type LiveRelay, type Storage } from "./db/storage.ts"
 import { RESERVED_WORDS } from "./links/alias.ts";
 import { reportLockedLinks } from "./links/locked-links.ts";
 import { EVERY_LINK } from "./links/store.ts";
-import { createRequestMetrics } from "./metrics/requests.ts";
 import { openBlocklistFile } from "./links/blocklist-file.ts";
 import { BlocklistError } from "./links/blocklist.ts";
 import { CredentialError, readAdminCredential, readDatabasePassword, readOidcClientSecret } from "./auth/credential.ts";
-import { createOidcClient } from "./auth/oidc.ts";
-import { createHeaderIdentity } from "./auth/header-identity.ts";
 import { runKeyCommand } from "./cli/keys.ts";
 import { runUserCommand } from "./cli/users.ts";
 import { createImportJobs } from "./threads/import/client.ts";
-import { AUTH_FAILURES_PER_MINUTE } from "./http/auth.ts";
 import { startClickRecorder, type ClickRecorder } from "./threads/recorder/client.ts";
-import { parseTrustedProxies } from "./visits/client-ip.ts";
-import { createRateLimiter } from "./http/rate-limit.ts";
 import { createApp } from "./app.ts";
+import { appDeps } from "./app-deps.ts";
 import { withClickDoor } from "./http/click-door.ts";
 import { routeTable } from "./http/route-table.ts";
-import { createLastResort } from "./http/front-door.ts";
 import { runBackupCommand } from "./cli/backup.ts";
 import { commandDatabase, probeFile } from "./cli/database.ts";
 import { cannotListen, cannotOpen } from "./cli/permission.ts";
@@ -179,50 +170,21 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
     await storage.close();
     return 1;
   }
-  // --trust-proxy, parsed once for everything that believes forwarded headers.
-  const trusted = parseTrustedProxies(config.trustProxy);
-  const clickFacts = createClickFactsSource({ trusted, geoipDb: config.geoipDb, salts: storage.salts, log });
-  const notFound = notFoundAnswers(config);
-  const deps = {
-    config,
+  const deps = appDeps(config, log, { credentialHash, oidcSecret }, {
     storage,
-    links: storage.links,
-    lister: storage.lister,
-    stats: storage.stats,
-    keys: storage.keys,
-    sessions: storage.sessions,
-    users: storage.users,
-    oidc: config.oidc === null ? null : createOidcClient({ ...config.oidc, clientSecret: oidcSecret }),
-    headerIdentity: config.authHeader === null ? null : createHeaderIdentity(config.authHeader, trusted),
-    overview: storage.overview,
-    dailyCounts: storage.dailyCounts,
-    credentialHash,
-    authFailures: createRateLimiter(AUTH_FAILURES_PER_MINUTE),
-    blocklist: () => blocklist.current(),
-    metricsAllow: config.metricsAllow === "off" ? null : parseTrustedProxies(config.metricsAllow),
-    requests: createRequestMetrics(),
     recorder,
+    blocklist,
     imports: createImportJobs({ db: config.dbPath, dbPassword: databasePassword, destinations: { baseUrl: config.baseUrl, allowLocal: config.allowLoopbackDestinations, blocklist: config.blocklist }, env: {}, allowPrivate: config.importAllowPrivate, log }),
-    clickFacts,
-    events: storage.events,
-    webhooksChanged: async () => {
-      await refreshWants();
-      delivery!.poke();
-    },
-    pokeDelivery: () => delivery!.poke(),
-    webhookLeave: () => currentServiceLeave(storage.instances, config.webhookAllowPrivate, presence?.name ?? null),
     live,
-    passwords: createPasswordGuard(),
-    notFound: notFound.link,
-    pageNotFound: notFound.page,
-    trusted,
-    limiter: createRateLimiter(config.createRateLimit),
-    log,
-    // One for every surface: each failure it answers has its own request id (docs/security.md: Security).
-    lastResort: createLastResort(log),
-    version: VERSION,
-    now: Date.now,
-  };
+    webhooks: {
+      changed: async () => {
+        await refreshWants();
+        delivery!.poke();
+      },
+      poke: () => delivery!.poke(),
+      leave: () => currentServiceLeave(storage.instances, config.webhookAllowPrivate, presence?.name ?? null),
+    },
+  });
   const app = createApp(deps);
   // Asked before listening, said after: the start-up log's last line, for a new instance only.
   const welcome = await isNewInstance(storage, credentialHash !== null);
@@ -290,7 +252,7 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
     };
     process.on("SIGHUP", () => {
       recorder!.reloadGeo();
-      clickFacts.reloadGeo();
+      deps.clickFacts.reloadGeo();
       void blocklist.reload();
     });
     process.on("SIGTERM", () => void stop("SIGTERM"));

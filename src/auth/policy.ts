@@ -60,3 +60,11 @@ export function creatorOf(actor: Actor): Creator | null {
 export function isAdmin(actor: Actor): actor is Principal {
   return actor !== null && actor.scope === "admin";
 }
+
+/**
+ * Whether the actor may create links: anyone under --create-access public, only someone known
+ * under --create-access key (docs/configuration.md: Flags).
+ */
+export function mayCreateLinks(actor: Actor, createAccess: "public" | "key"): boolean {
+  return actor !== null || createAccess === "public";
+}

@@ -1,31 +1,21 @@
-// POST /api/create: who may create (public or key), rate limit for public creates, read the form,
-// create the link, answer with its two URLs.
+// POST /api/create: who is asking, read the form, create the link (src/ops/links/create.ts),
+// answer with its two URLs.
 
 import type { Config } from "../config.ts";
 import { pickLanguage } from "../lang.ts";
-import { createLink } from "../links/create.ts";
 import { CREATE_SPELLINGS, createNames, type CreateField } from "../links/field-names.ts";
-import type { LinkStore } from "../links/store.ts";
-import type { Blocklist } from "../links/blocklist.ts";
-import type { RateLimiter } from "./rate-limit.ts";
-import type { ClickRecorder } from "../visits/recorder.ts";
+import { admitCreate, create } from "../ops/links/create.ts";
+import type { LinkOpsDeps } from "../ops/links/deps.ts";
 import { authenticate, unauthenticated, type AuthDeps } from "./auth.ts";
-import { creatorOf } from "../auth/policy.ts";
 import { readFormFields, type FieldKind } from "./form-body.ts";
-import { destinationRules } from "./destination-rules.ts";
+import { ownHostsOf } from "./destination-rules.ts";
+import { problemResponse } from "./problems.ts";
 import { publicBase, requestClient, type PeerServer } from "./request-origin.ts";
-import { apiError, badHost, fieldErrors, json } from "./responses.ts";
+import { apiError, badHost, json } from "./responses.ts";
 import { storageUnavailable } from "./storage-failure.ts";
-import { logAction } from "./audit.ts";
 import { warnings } from "./link-json.ts";
 
-export type CreateDeps = AuthDeps & {
-  config: Config;
-  links: LinkStore;
-  limiter: RateLimiter;
-  blocklist: () => Blocklist;
-  recorder: Pick<ClickRecorder, "hurry">;
-};
+export type CreateDeps = AuthDeps & Pick<LinkOpsDeps, "links" | "limiter" | "blocklist"> & { config: Config };
 
 const KINDS: Record<CreateField, FieldKind> = {
   url: "text", custom_url: "text", expires_at: "text", max_clicks: "count", tags: "list",
@@ -39,43 +29,19 @@ export const CREATE_FIELDS: Record<string, FieldKind> = Object.fromEntries(
 export async function handleCreate(request: Request, server: PeerServer, deps: CreateDeps): Promise<Response> {
   const auth = await authenticate(request, server, deps);
   if (!auth.ok) return auth.response;
-  const principal = auth.principal;
-  if (principal === null && deps.config.createAccess === "key") return unauthenticated(auth);
-  const now = deps.now();
-  // A key holder is the owner or someone the owner trusts: the flood limit is for anonymous creates.
-  if (principal === null) {
-    const verdict = deps.limiter.take(requestClient(server, request, deps.trusted), now);
-    if (!verdict.allowed) {
-      return apiError(429, "rate_limited", `too many links created from your address; try again in ${verdict.retryAfterSeconds} s`, undefined, {
-        "Retry-After": String(verdict.retryAfterSeconds),
-      });
-    }
-  }
+  const admitted = admitCreate(auth.principal, requestClient(server, request, deps.trusted), deps);
+  if (!admitted.ok) return admitted.problem.code === "auth_required" ? unauthenticated(auth) : problemResponse(admitted.problem);
   const base = publicBase(deps.config, server, request, deps.trusted);
   if (base === null) return badHost();
-
   const body = await readFormFields(request, CREATE_FIELDS);
   if (!body.ok) return apiError(body.status, body.code, body.error);
   const spelled = createNames(body.given, body.json);
   if (!spelled.ok) return apiError(400, "bad_request", spelled.error);
-
-  const rules = destinationRules(deps, base, request, server);
-  let result;
-  try {
-    result = await createLink(deps.links, { ...rules, fields: body.fields, names: spelled.names, creator: creatorOf(principal), now });
-  } catch (err) {
-    return storageUnavailable(err, deps.log, "creating a link");
-  }
-  if (!result.ok) {
-    if (result.status === 400) return fieldErrors(result.problems);
-    const [problem] = result.problems;
-    return apiError(409, problem.code, problem.error, problem.field);
-  }
-  if (principal !== null) logAction(deps.log, principal, "create", result.link.id, "ok");
-
+  const input = { fields: body.fields, names: spelled.names, ownHosts: ownHostsOf(deps, base, request, server) };
+  const created = await create(auth.principal, input, deps).catch((err: unknown) => storageUnavailable(err, deps.log, "creating a link"));
+  if (created instanceof Response) return created;
+  if (!created.ok) return problemResponse(created.problem);
+  const { id } = created.value;
   const lang = pickLanguage(request.headers.get("accept-language"));
-  return json(201, {
-    success: true,
-    data: { shortUrl: `${base}/${result.link.id}`, statsUrl: `${base}/${lang}/stats/${result.link.id}`, ...warnings(result.link) },
-  });
+  return json(201, { success: true, data: { shortUrl: `${base}/${id}`, statsUrl: `${base}/${lang}/stats/${id}`, ...warnings(created.value) } });
 }

@@ -12,12 +12,17 @@ type Deps = { config: Pick<Config, "host" | "port" | "allowLoopbackDestinations"
 /** `base`: the request's public base (publicBase); `server`: the listening server (its port, when --port was 0). */
 export function destinationRules(deps: Deps, base: string, request: Request, server: PeerServer): DestinationRules {
   const blocklist = deps.blocklist();
-  const port = (server as { port?: number } | null | undefined)?.port ?? deps.config.port;
   return {
-    ownHosts: [...ownHosts(base, request), ...listeningHosts(deps.config.host, port)],
+    ownHosts: ownHostsOf(deps, base, request, server),
     allowLocal: deps.config.allowLoopbackDestinations,
     isBlocked: (url) => blocklist.matches(url),
   };
+}
+
+/** The hosts this service is reached under, which a destination must not name (an operation's `ownHosts`). */
+export function ownHostsOf(deps: Pick<Deps, "config">, base: string, request: Request, server: PeerServer): string[] {
+  const port = (server as { port?: number } | null | undefined)?.port ?? deps.config.port;
+  return [...ownHosts(base, request), ...listeningHosts(deps.config.host, port)];
 }
 
 // The service is also its own listening address: on 0.0.0.0 (or ::) every address of this

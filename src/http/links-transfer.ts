@@ -1,21 +1,23 @@
 // GET /api/links/export?format=csv|json streams every link a key may see; POST /api/links/import
-// creates each row of a CSV or JSON array like a create would and reports every row's outcome.
+// creates each row of a CSV or JSON array like a create would and reports every row's outcome. The
+// operations (src/ops/links/export.ts, import.ts) decide; here the query, the files and the stream.
 
-import { createLink, type CreateFields } from "../links/create.ts";
-import { BEHAVIOUR_COLUMNS, csvValues, EXPORT_COLUMNS, IMPORT_COLUMNS, transferRecord } from "../links/transfer.ts";
+import type { CreateFields } from "../links/create.ts";
+import { csvValues, EXPORT_COLUMNS, IMPORT_COLUMNS, BEHAVIOUR_COLUMNS, type TransferRecord } from "../links/transfer.ts";
+import { exportLinks } from "../ops/links/export.ts";
+import { importLinks } from "../ops/links/import.ts";
 import { csvRecord, CsvError, parseCsv } from "../util/csv.ts";
 import { requirePrincipal } from "./auth.ts";
-import { creatorOf, ownerFilter, type Principal } from "../auth/policy.ts";
-import { looksLikeId } from "../links/alias.ts";
-import type { Link } from "../links/link.ts";
 import { mediaType, readBodyText, wellFormedText } from "./form-body.ts";
-import { visibleLink, type LinksDeps } from "./links.ts";
-import { logAction } from "./audit.ts";
+import type { LinksDeps } from "./links.ts";
+import { problemResponse } from "./problems.ts";
 import { publicBase, type PeerServer } from "./request-origin.ts";
-import { destinationRules } from "./destination-rules.ts";
+import { ownHostsOf } from "./destination-rules.ts";
 import { apiError, badHost, json } from "./responses.ts";
 import { storageUnavailable } from "./storage-failure.ts";
 import { dayOf } from "../util/day.ts";
+
+export { MAX_EXPORT_IDS } from "../ops/links/export.ts";
 
 /**
  * Rows one import may hold: a large homelab's whole collection. 4 MiB is 400 bytes a row at the
@@ -23,64 +25,46 @@ import { dayOf } from "../util/day.ts";
  */
 export const MAX_IMPORT_ROWS = 10_000;
 export const MAX_IMPORT_BYTES = 4 * 1024 * 1024;
-/** Links an export of chosen ids may name (a page of the list). */
-export const MAX_EXPORT_IDS = 200;
-// Rows created between yields to the event loop, so that clicks are answered during a long import
-// (each create is a transaction of some 30 µs: about a millisecond at a time).
-const ROWS_PER_TURN = 25;
+/** Records written into the stream at a time. */
+const RECORDS_PER_CHUNK = 200;
 
 export async function handleExport(request: Request, server: PeerServer, deps: LinksDeps): Promise<Response> {
   const auth = await requirePrincipal(request, server, deps);
   if (!auth.ok) return auth.response;
-  const format = new URL(request.url).searchParams.get("format") ?? "csv";
+  const query = new URL(request.url).searchParams;
+  const format = query.get("format") ?? "csv";
   if (format !== "csv" && format !== "json") return apiError(400, "bad_request", "format must be csv or json", "format");
-  // ids=a,b,c: only those (the dashboard's "export selected"); ids the key may not see are left out.
-  const ids = new URL(request.url).searchParams.get("ids");
-  const chosen = ids === null ? null : ids.split(",").filter((id) => looksLikeId(id));
-  if (chosen !== null && chosen.length > MAX_EXPORT_IDS) return apiError(400, "bad_request", `ids may name at most ${MAX_EXPORT_IDS} links`, "ids");
-  const now = deps.now();
-  const links = (chosen === null ? deps.lister.all(ownerFilter(auth.principal)) : visibleLinks(chosen, auth.principal, deps))[Symbol.asyncIterator]();
-  // The first read before the answer: a database that cannot be read is a 503, not a broken download.
-  let ahead: IteratorResult<Link> | null = await links.next();
+  const exported = await exportLinks(auth.principal, { format, ids: query.get("ids")?.split(",") ?? null }, deps);
+  if (!exported.ok) return problemResponse(exported.problem);
+  const type = format === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8";
+  return new Response(exportStream(exported.value.records, format), {
+    headers: { "Content-Type": type, "Cache-Control": "no-store", "Content-Disposition": `attachment; filename="links-${dayOf(exported.value.now)}.${format}"` },
+  });
+}
+
+/** The records as CSV or a JSON array, pulled a chunk at a time: a slow client holds no read transaction open between chunks. */
+function exportStream(records: AsyncIterator<TransferRecord>, format: "csv" | "json"): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let first = true;
-  // Logged when it starts: a client that hangs up half-way still leaves its line.
-  logAction(deps.log, auth.principal, "export", null, `started ${format}${chosen === null ? "" : ` ${chosen.length} ids`}`);
-  // Pulled a chunk at a time: a slow client holds no read transaction open between chunks.
-  const stream = new ReadableStream<Uint8Array>({
+  return new ReadableStream<Uint8Array>({
     async pull(controller) {
       let text = "";
       if (first) text += format === "csv" ? csvRecord(EXPORT_COLUMNS) : "[";
-      for (let i = 0; i < 200; i++) {
-        const next = ahead ?? (await links.next());
-        ahead = null;
+      for (let i = 0; i < RECORDS_PER_CHUNK; i++) {
+        const next = await records.next();
         if (next.done) {
           if (format === "json") text += first ? "]\n" : "\n]\n";
           controller.enqueue(encoder.encode(text));
           controller.close();
           return;
         }
-        const record = transferRecord(next.value, now, deps.links.clicksAnswered(next.value.id));
-        text += format === "csv" ? csvRecord(csvValues(record)) : `${first ? "\n" : ",\n"}${JSON.stringify(record)}`;
+        text += format === "csv" ? csvRecord(csvValues(next.value)) : `${first ? "\n" : ",\n"}${JSON.stringify(next.value)}`;
         first = false;
       }
       controller.enqueue(encoder.encode(text));
     },
   });
-  const type = format === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8";
-  return new Response(stream, {
-    headers: { "Content-Type": type, "Cache-Control": "no-store", "Content-Disposition": `attachment; filename="links-${dayOf(now)}.${format}"` },
-  });
 }
-
-async function* visibleLinks(ids: readonly string[], principal: Principal, deps: LinksDeps): AsyncGenerator<Link> {
-  for (const id of new Set(ids)) {
-    const link = await visibleLink(id, principal, deps);
-    if (link !== null) yield link;
-  }
-}
-
-type Outcome = { created: { row: number; id: string; shortUrl: string }[]; failed: { row: number; code: string; error: string }[] };
 
 export async function handleImport(request: Request, server: PeerServer, deps: LinksDeps): Promise<Response> {
   const auth = await requirePrincipal(request, server, deps);
@@ -93,33 +77,14 @@ export async function handleImport(request: Request, server: PeerServer, deps: L
   if (!body.ok) return apiError(body.status, body.code, body.error);
   const rows = type === "text/csv" ? csvRows(body.text) : jsonRows(body.text);
   if (!rows.ok) return apiError(rows.status, rows.status === 413 ? "too_many_rows" : "bad_request", rows.error);
-
-  const rules = destinationRules(deps, base, request, server);
-  const outcome: Outcome = { created: [], failed: [] };
-  for (let i = 0; i < rows.rows.length; i++) {
-    const row = i + 1;
-    const fields = rows.rows[i] ?? null;
-    if (fields === null) {
-      outcome.failed.push({ row, code: "bad_request", error: "the row is not an object" });
-      continue;
-    }
-    let result;
-    try {
-      result = await createLink(deps.links, { ...rules, fields, creator: creatorOf(auth.principal), now: deps.now() });
-    } catch (err) {
-      // The disk refuses writes: stop here and say how far it got; every row created is committed,
-      // and the client must learn which, or a second attempt would duplicate the generated ids.
-      logAction(deps.log, auth.principal, "import", null, `storage_unavailable after ${outcome.created.length} created`);
-      const refused = storageUnavailable(err, deps.log, `importing links (row ${row}; ${outcome.created.length} created before it)`);
-      const body = (await refused.json()) as Record<string, unknown>;
-      return json(refused.status, { ...body, data: { ...outcome, stoppedAtRow: row } });
-    }
-    if (result.ok) outcome.created.push({ row, id: result.link.id, shortUrl: `${base}/${result.link.id}` });
-    else outcome.failed.push({ row, code: result.problems[0].code, error: result.problems[0].error });
-    if (row % ROWS_PER_TURN === 0) await Bun.sleep(0);
-  }
-  logAction(deps.log, auth.principal, "import", null, `ok ${outcome.created.length} created, ${outcome.failed.length} failed`);
-  return json(200, { success: true, data: outcome });
+  const imported = await importLinks(auth.principal, { rows: rows.rows, ownHosts: ownHostsOf(deps, base, request, server) }, deps);
+  if (!imported.ok) return problemResponse(imported.problem);
+  const { stopped, failed } = imported.value;
+  const created = imported.value.created.map(({ row, id }) => ({ row, id, shortUrl: `${base}/${id}` }));
+  if (stopped === null) return json(200, { success: true, data: { created, failed } });
+  // The disk refused a write: say how far it got (every row created is committed).
+  const refused = storageUnavailable(stopped.error, deps.log, `importing links (row ${stopped.row}; ${created.length} created before it)`);
+  return json(refused.status, { ...((await refused.json()) as Record<string, unknown>), data: { created, failed, stoppedAtRow: stopped.row } });
 }
 
 /** What a row may say: an export's first five columns, its behaviour columns, and a password to set. */

@@ -1,18 +1,18 @@
-// GET /api/overview: the dashboard's figures above the list, for the links the key may see.
+// GET /api/overview: the dashboard's figures above the list, for the links the key may see
+// (src/ops/links/overview.ts).
 
-import type { OverviewReader } from "../stats/overview.ts";
+import { linksOverview } from "../ops/links/overview.ts";
+import type { LinkOpsDeps } from "../ops/links/deps.ts";
 import { requirePrincipal, type AuthDeps } from "./auth.ts";
-import { ownerFilter } from "../auth/policy.ts";
-import { logAction } from "./audit.ts";
+import { problemResponse } from "./problems.ts";
 import type { PeerServer } from "./request-origin.ts";
 import { json } from "./responses.ts";
 
-export type OverviewDeps = AuthDeps & { overview: OverviewReader };
+export type OverviewDeps = AuthDeps & Pick<LinkOpsDeps, "overview">;
 
 export async function handleOverview(request: Request, server: PeerServer, deps: OverviewDeps): Promise<Response> {
   const auth = await requirePrincipal(request, server, deps);
   if (!auth.ok) return auth.response;
-  const data = await deps.overview(ownerFilter(auth.principal), deps.now());
-  logAction(deps.log, auth.principal, "overview", null, "ok");
-  return json(200, { success: true, data });
+  const overview = await linksOverview(auth.principal, {}, deps);
+  return overview.ok ? json(200, { success: true, data: overview.value }) : problemResponse(overview.problem);
 }

@@ -1,0 +1,81 @@
+// The HTTP application's parts, built from the configuration and what main has opened and started
+// (docs/architecture.md: Composition roots). One function, used by main's serve() and by the
+// in-process tests (test/support/in-process.ts), so that a test's app is wired as the service's.
+
+import type { AppDeps } from "./app.ts";
+import type { Config } from "./config.ts";
+import type { Storage } from "./db/storage.ts";
+import type { LiveHub } from "./events/live-hub.ts";
+import type { WebhookLeave } from "./events/webhook-leave.ts";
+import { createHeaderIdentity } from "./auth/header-identity.ts";
+import { createOidcClient } from "./auth/oidc.ts";
+import { AUTH_FAILURES_PER_MINUTE } from "./http/auth.ts";
+import { createClickFactsSource } from "./http/click-facts.ts";
+import { createLastResort } from "./http/front-door.ts";
+import { createPasswordGuard } from "./http/link-password.ts";
+import { notFoundAnswers } from "./http/not-found.ts";
+import { createRateLimiter } from "./http/rate-limit.ts";
+import type { ImportJobs } from "./imports/jobs.ts";
+import type { BlocklistFile } from "./links/blocklist-file.ts";
+import type { Logger } from "./log.ts";
+import { createRequestMetrics } from "./metrics/requests.ts";
+import { VERSION } from "./version.ts";
+import { parseTrustedProxies } from "./visits/client-ip.ts";
+
+/** What main opened and started before the app: the database, the threads' clients, the live view. */
+export type StartedParts = {
+  storage: Storage;
+  recorder: AppDeps["recorder"];
+  blocklist: BlocklistFile;
+  imports: ImportJobs;
+  live: LiveHub;
+  /** the delivery thread: webhooks changed here (their wants are read again), a poke to deliver, whether webhooks may leave */
+  webhooks: { changed(): Promise<void>; poke(): void; leave(): Promise<WebhookLeave> };
+};
+
+/** Secrets main read from the systemd credentials: the admin key's hash, the OpenID client's secret. */
+export type Secrets = { credentialHash: Uint8Array | null; oidcSecret: string | null };
+
+export function appDeps(config: Config, log: Logger, secrets: Secrets, parts: StartedParts): AppDeps {
+  const { storage, blocklist } = parts;
+  // --trust-proxy, parsed once for everything that believes forwarded headers.
+  const trusted = parseTrustedProxies(config.trustProxy);
+  const notFound = notFoundAnswers(config);
+  return {
+    config,
+    storage,
+    links: storage.links,
+    lister: storage.lister,
+    stats: storage.stats,
+    keys: storage.keys,
+    sessions: storage.sessions,
+    users: storage.users,
+    oidc: config.oidc === null ? null : createOidcClient({ ...config.oidc, clientSecret: secrets.oidcSecret }),
+    headerIdentity: config.authHeader === null ? null : createHeaderIdentity(config.authHeader, trusted),
+    overview: storage.overview,
+    dailyCounts: storage.dailyCounts,
+    credentialHash: secrets.credentialHash,
+    authFailures: createRateLimiter(AUTH_FAILURES_PER_MINUTE),
+    blocklist: () => blocklist.current(),
+    metricsAllow: config.metricsAllow === "off" ? null : parseTrustedProxies(config.metricsAllow),
+    requests: createRequestMetrics(),
+    recorder: parts.recorder,
+    imports: parts.imports,
+    clickFacts: createClickFactsSource({ trusted, geoipDb: config.geoipDb, salts: storage.salts, log }),
+    events: storage.events,
+    webhooksChanged: () => parts.webhooks.changed(),
+    pokeDelivery: () => parts.webhooks.poke(),
+    webhookLeave: () => parts.webhooks.leave(),
+    live: parts.live,
+    passwords: createPasswordGuard(),
+    notFound: notFound.link,
+    pageNotFound: notFound.page,
+    trusted,
+    limiter: createRateLimiter(config.createRateLimit),
+    log,
+    // One for every surface: each failure it answers has its own request id (docs/security.md: Security).
+    lastResort: createLastResort(log),
+    version: VERSION,
+    now: Date.now,
+  };
+}

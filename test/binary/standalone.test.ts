@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { REPO_ROOT, serverCommand } from "../support/server.ts";
 import { startListening, type Served } from "../../scripts/lib/processes.ts";
 import { click, UA, waitForClicks } from "../support/clicks.ts";
+import { eventually } from "../support/eventually.ts";
 
 // The compiled binary must not reach back into the build tree (a worker or asset loaded from the
 // source path would work on the build machine and fail everywhere else): as root, run it in a
@@ -126,11 +127,8 @@ test("the delivery thread and the live view run from inside the executable: a we
   expect(hook.status).toBe(201);
   const id = (await hook.json()).data.id;
   expect((await fetch(`${base}/api/create`, { method: "POST", headers: auth, body: JSON.stringify({ url: "https://example.com/hooked", custom_url: "hooked" }) })).status).toBe(201);
-  let log: any = null;
-  for (let i = 0; i < 100 && !(log?.data.deliveries[0]?.attempts > 0); i++) {
-    await Bun.sleep(100);
-    log = await (await fetch(`${base}/api/webhooks/${id}/deliveries`, { headers: auth })).json();
-  }
+  const deliveries = async (): Promise<any> => await (await fetch(`${base}/api/webhooks/${id}/deliveries`, { headers: auth })).json();
+  const log = await eventually(deliveries, (l) => l.data.deliveries[0]?.attempts > 0, 10_000);
   expect(log.data.deliveries[0]).toMatchObject({ type: "link.created", attempts: 1, state: "pending", error: expect.stringContaining("hooks.invalid") });
 
   const abort = new AbortController();

@@ -6,6 +6,7 @@ import type { Browser, Page } from "playwright-core";
 import { LANGUAGES } from "../../src/lang.ts";
 import { MESSAGES } from "../../web/i18n/index.ts";
 import { api, makeKey } from "../support/admin.ts";
+import { drained } from "../support/clicks.ts";
 import { startServer, type RunningServer } from "../support/server.ts";
 import { guardedPage, hasHorizontalScroll, launchBrowser, screenshot, seriousViolations } from "./browser.ts";
 import { closed, focused, row, settled, signedIn, visit } from "./dashboard-support.ts";
@@ -33,7 +34,7 @@ beforeAll(async () => {
   }
   await api(server.url, admin, "PATCH", "/api/links/old-promo", { disabled: true });
   for (const [id, n] of [["spring-sale", 6], ["guide", 3], ["talk-slides", 1]] as const) for (let i = 0; i < n; i++) await visit(server.url, id);
-  await Bun.sleep(300);
+  await drained(server.url); // every click written: the list's counts are final before the screenshots
 });
 
 afterAll(async () => {

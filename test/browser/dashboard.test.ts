@@ -476,6 +476,8 @@ describe("who sees and changes what", () => {
     expect(await page.locator("#links-body img, #links-body script, #top-links img").count()).toBe(0);
     await choose(page, "hostile-dash", "edit");
     expect(await page.inputValue("#lf-url")).toBe(stored);
+    // Kept: this proves an absence (no dialog, no error), which has no fact to wait on; an injected
+    // handler that fires late (after a failed load, say) gets this long to show.
     await Bun.sleep(200);
     expect(g.dialogs).toEqual([]);
     expect(g.errors).toEqual([]);

@@ -4,6 +4,7 @@
 import { expect, test } from "bun:test";
 import { generateKey, hashSecret, KeyNameTakenError } from "../../src/auth/keys.ts";
 import { forEachEngine } from "../support/contract-suite.ts";
+import { eventually } from "../support/eventually.ts";
 
 test("keys are sk_ and 32 base62 characters (over 128 random bits), all different", () => {
   const keys = new Set(Array.from({ length: 1000 }, () => generateKey()));
@@ -44,10 +45,8 @@ forEachEngine("keys", (db) => {
     const { keys } = db().storage;
     const { record } = await keys.create("k", "admin", 0);
     const lastUsed = async () => (await db().stored.get<{ at: number | null }>("SELECT last_used_at AS at FROM api_keys"))!.at;
-    const settle = async (expected: number) => {
-      for (let i = 0; i < 100 && (await lastUsed()) !== expected; i++) await Bun.sleep(5); // PostgreSQL writes it in the background
-      return lastUsed();
-    };
+    // PostgreSQL writes it in the background: the stored value, once it is the expected one.
+    const settle = (expected: number) => eventually(lastUsed, (at) => at === expected, 5_000, 5);
     keys.touch(record.id, 100_000);
     expect(await settle(100_000)).toBe(100_000);
     keys.touch(record.id, 130_000);

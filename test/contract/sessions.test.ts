@@ -5,6 +5,7 @@ import { expect, test } from "bun:test";
 import { createSessionStore, SESSION_IDLE_MS } from "../../src/auth/sessions.ts";
 import { hashSecret } from "../../src/auth/keys.ts";
 import { forEachEngine } from "../support/contract-suite.ts";
+import { eventually } from "../support/eventually.ts";
 
 const T0 = Date.parse("2026-11-01T00:00:00Z");
 const DAY = 86_400_000;
@@ -12,10 +13,8 @@ const KEY_HASH = hashSecret("sk_00000000000000000000000000000000");
 
 forEachEngine("sessions", (db) => {
   const lastUsed = async () => (await db().stored.get<{ at: number }>("SELECT last_used_at AS at FROM sessions"))!.at;
-  const settle = async (expected: number) => {
-    for (let i = 0; i < 100 && (await lastUsed()) !== expected; i++) await Bun.sleep(5); // written in the background on PostgreSQL
-    return lastUsed();
-  };
+  // Written in the background on PostgreSQL: the stored value, once it is the expected one.
+  const settle = (expected: number) => eventually(lastUsed, (at) => at === expected, 5_000, 5);
 
   test("a session lives until 30 days after its last use; touching it moves that on, at most hourly", async () => {
     // The adapter's own write, counted on its way.

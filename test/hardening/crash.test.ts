@@ -32,7 +32,10 @@ async function inspect(server: RunningServer) {
   }
 }
 
-/** Resolves after ms, or as soon as the load has stopped on its own (which would be a failure). */
+/**
+ * Resolves after ms, or as soon as the load has stopped on its own (which would be a failure).
+ * A duration, not a wait for something: how long the load runs before the kill is the scenario.
+ */
 async function loadFor(ms: number, ledger: Ledger): Promise<void> {
   const start = Date.now();
   while (Date.now() - start < ms && ledger.unexpected.length === 0) await Bun.sleep(20);

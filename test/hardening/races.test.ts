@@ -7,6 +7,7 @@ import { startServer, type RunningServer } from "../support/server.ts";
 import { openStored } from "../support/stored.ts";
 import { click, drained } from "../support/clicks.ts";
 import { makeKey } from "../support/admin.ts";
+import { eventually } from "../support/eventually.ts";
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -71,12 +72,13 @@ test("clicks racing the creation of their link: only 404 before and 302 after, n
         seen.push({ status: res.status, afterAck });
       }
     });
-    await Bun.sleep(5);
+    // Clicks have been answered before the create is sent (each one a 404).
+    expect(await eventually(async () => seen.length, (n) => n >= 8, 10_000, 2)).toBeGreaterThanOrEqual(8);
     const res = await createAs(round, alias, `https://example.com/born/${round}`);
     expect(res.status).toBe(201);
     created = true;
     // Let every clicker finish at least a few clicks that started after the acknowledgement.
-    while (seen.filter((s) => s.afterAck).length < 16) await Bun.sleep(2);
+    expect(await eventually(async () => seen.filter((s) => s.afterAck).length, (n) => n >= 16, 10_000, 2)).toBeGreaterThanOrEqual(16);
     stop = true;
     await Promise.all(clickers);
     expect(seen.every((s) => s.status === 302 || s.status === 404)).toBe(true);

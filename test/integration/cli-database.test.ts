@@ -9,6 +9,7 @@ import { join, relative } from "node:path";
 import { startListening } from "../../scripts/lib/processes.ts";
 import { cli, makeKey } from "../support/admin.ts";
 import { engine, serverCommand, startServer } from "../support/server.ts";
+import { eventually } from "../support/eventually.ts";
 
 setDefaultTimeout(60_000);
 
@@ -36,12 +37,8 @@ async function serviceIn(cwd: string, env: Record<string, string> = {}): Promise
 
 /** The line of `output` that starts with `prefix`, waited for (up to 20 s) while the process runs. */
 async function lineOf(output: () => string, prefix: string): Promise<string | undefined> {
-  for (let i = 0; i < 200; i++) {
-    const line = output().split("\n").find((l) => l.startsWith(prefix));
-    if (line !== undefined) return line;
-    await Bun.sleep(100);
-  }
-  return undefined;
+  const line = async () => output().split("\n").find((l) => l.startsWith(prefix));
+  return await eventually(line, (found) => found !== undefined, 20_000);
 }
 
 describe.skipIf(systemHasOne)("which database a command uses", () => {

@@ -3,7 +3,7 @@
 
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createLink, startServer, type RunningServer } from "../support/server.ts";
-import { click, stats, UA } from "../support/clicks.ts";
+import { click, drained, stats, UA } from "../support/clicks.ts";
 
 const LINKS = 8;
 const CLICKS = 2000;
@@ -15,18 +15,6 @@ beforeAll(async () => {
   server = await startServer({ args: ["--create-rate-limit", "0", "--trust-proxy", "127.0.0.1"] });
 });
 afterAll(() => server.dispose());
-
-type Health = { visits: { queued: number; written: number; dropped: number } };
-
-async function drained(): Promise<Health["visits"]> {
-  // The writer flushes every ~100 ms; an empty queue means every recorded visit is committed.
-  for (let i = 0; i < 200; i++) {
-    const health = (await (await fetch(`${server.url}/health`)).json()) as Health;
-    if (health.visits.queued === 0) return health.visits;
-    await Bun.sleep(25);
-  }
-  throw new Error("visits still queued after 5 s");
-}
 
 test(`${CLICKS} clicks from ${CONCURRENCY} concurrent clients are each counted exactly once`, async () => {
   const ids: string[] = [];
@@ -58,7 +46,7 @@ test(`${CLICKS} clicks from ${CONCURRENCY} concurrent clients are each counted e
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
 
   expect(Object.fromEntries(statuses)).toEqual({ 302: CLICKS });
-  const visits = await drained();
+  const visits = await drained(server.url); // an empty queue: every recorded visit is committed
   expect(visits.dropped).toBe(0);
   expect(visits.written).toBe(CLICKS);
 

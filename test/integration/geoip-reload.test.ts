@@ -6,7 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeMmdb } from "../support/mmdb-writer.ts";
 import { createLink, startServer } from "../support/server.ts";
-import { click, stats, UA } from "../support/clicks.ts";
+import { click, UA, waitForClicks } from "../support/clicks.ts";
+import { eventually } from "../support/eventually.ts";
 
 // Our own clicks come from loopback, so the test database places loopback in a country.
 function countryDb(iso: string): Uint8Array {
@@ -19,14 +20,7 @@ function countryDb(iso: string): Uint8Array {
 
 async function countriesAfterClick(base: string, id: string, expectedTotal: number) {
   await click(base, id, { "user-agent": UA.firefoxLinux });
-  const deadline = Date.now() + 5000;
-  let body: any;
-  do {
-    body = await stats(base, `id=${id}`);
-    if (body.data.stats.totalClicks >= expectedTotal) break;
-    await Bun.sleep(25);
-  } while (Date.now() < deadline);
-  return body.data.stats.countryStats;
+  return (await waitForClicks(base, id, expectedTotal)).data.stats.countryStats;
 }
 
 test("a MaxMind-format --geoip-db is used, and SIGHUP reloads it after the file is replaced", async () => {
@@ -41,9 +35,7 @@ test("a MaxMind-format --geoip-db is used, and SIGHUP reloads it after the file 
 
     writeFileSync(path, countryDb("JP"));
     live.proc.kill("SIGHUP");
-    const deadline = Date.now() + 5000;
-    while (!live.output().includes("geoip reloaded") && Date.now() < deadline) await Bun.sleep(25);
-    expect(live.output()).toContain("geoip reloaded");
+    expect(await eventually(async () => live.output(), (out) => out.includes("geoip reloaded"))).toContain("geoip reloaded");
     expect(await countriesAfterClick(live.url, "geo-reload", 2)).toEqual([
       { name: "FR", count: 1 },
       { name: "JP", count: 1 },

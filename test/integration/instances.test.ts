@@ -51,10 +51,10 @@ afterAll(async () => {
 
 /**
  * Sends `total` clicks on id (or clicks until `until()` says stop), round-robin over the given
- * instances, `concurrency` at a time; returns the statuses per instance (0: no answer).
+ * instances, `concurrency` at a time; returns the statuses per instance (0: no answer), which
+ * go into `statuses` as they come (a test watches them while the load runs).
  */
-async function spread(id: string, total: number, targets: RunningServer[], concurrency = 48, until?: () => boolean) {
-  const statuses = targets.map(() => [] as number[]);
+async function spread(id: string, total: number, targets: RunningServer[], concurrency = 48, until?: () => boolean, statuses = targets.map(() => [] as number[])) {
   let next = 0;
   const worker = async () => {
     while (next < total && !(until?.() ?? false)) {
@@ -76,6 +76,18 @@ async function spread(id: string, total: number, targets: RunningServer[], concu
   return statuses;
 }
 
+/** Until every target has answered clicks of the load: it is under way everywhere. */
+async function underLoad(live: number[][]): Promise<void> {
+  expect(await eventually(async () => Math.min(...live.map((s) => s.filter((x) => x === 302).length)), (n) => n >= 20, 30_000, 10)).toBeGreaterThanOrEqual(20);
+}
+
+/** After the middle target went away: until a click to it found no one, and the other two answered 100 more. */
+async function loadWentOn(live: number[][]): Promise<void> {
+  const others = () => live[0]!.length + live[2]!.length;
+  const before = others();
+  const wentOn = await eventually(async () => live[1]!.includes(0) && others() >= before + 100, (ok) => ok, 30_000, 10);
+  expect(wentOn).toBe(true);
+}
 
 describe.skipIf(!onPostgres)("three instances on one PostgreSQL", () => {
   test("30,000 clicks spread over three instances: totals, breakdowns and unique visitors exact", async () => {
@@ -192,10 +204,11 @@ describe.skipIf(!onPostgres)("three instances on one PostgreSQL", () => {
     const extra = await startServer({ database: url, args: ARGS });
     const targets = [instances[0]!, extra, instances[1]!];
     let done = false;
-    const load = spread("stopping", Infinity, targets, 36, () => done);
-    await Bun.sleep(500);
+    const live = targets.map(() => [] as number[]);
+    const load = spread("stopping", Infinity, targets, 36, () => done, live);
+    await underLoad(live);
     expect(await extra.stop()).toBe(0);
-    await Bun.sleep(500); // the load goes on against the other two
+    await loadWentOn(live); // against the other two
     done = true;
     const statuses = await load;
     const answered = statuses.flat().filter((s) => s === 302).length;
@@ -228,10 +241,11 @@ describe.skipIf(!onPostgres)("three instances on one PostgreSQL", () => {
     })();
     const targets = [instances[0]!, victim, instances[2]!];
     let done = false;
-    const load = spread("killed", Infinity, targets, 36, () => done);
-    await Bun.sleep(500);
+    const live = targets.map(() => [] as number[]);
+    const load = spread("killed", Infinity, targets, 36, () => done, live);
+    await underLoad(live);
     victim.proc.kill("SIGKILL");
-    await Bun.sleep(500); // the load goes on against the other two
+    await loadWentOn(live); // against the other two
     done = true;
     const statuses = await load;
     creating = false;

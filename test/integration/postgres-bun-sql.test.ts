@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { SQL } from "bun";
 import { sharedPostgres, type Postgres } from "../support/postgres.ts";
+import { eventually } from "../support/eventually.ts";
 
 let pg: Postgres;
 let url: string;
@@ -19,11 +20,7 @@ function client(options: { bigint?: boolean } = {}): SQL {
 
 /** Polls check until it is true; throws after 10 s (a bound on a hang, not a timing to assert). */
 async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`still not ${what} after 10 s`);
-    await Bun.sleep(10);
-  }
+  if (!(await eventually(async () => await check(), (done) => done, 10_000, 10))) throw new Error(`still not ${what} after 10 s`);
 }
 
 /** The rejection of a query (or any promise) that must reject. */

@@ -9,6 +9,9 @@ import { join } from "node:path";
 import { sharedPostgres, startPostgres, type Postgres } from "../support/postgres.ts";
 import { postgresBinDir } from "../support/postgres-bin.ts";
 import { isRunning } from "../../scripts/lib/processes.ts";
+import { eventually } from "../support/eventually.ts";
+import { migratedDatabase } from "../support/postgres-template.ts";
+import { openPostgresStorage } from "../../src/db/postgres/storage.ts";
 
 const START_TIMEOUT = 60_000; // a first start on a busy CI machine runs initdb too
 
@@ -79,6 +82,39 @@ describe("the shared cluster", () => {
   });
 });
 
+describe("databases copied from the migrated template", () => {
+  /** What a database's schema is: version, columns, indexes, extensions. */
+  async function shape(sql: SQL) {
+    return {
+      version: [...(await sql`SELECT version FROM shortener_schema`)],
+      columns: [...(await sql`SELECT table_name, column_name, data_type, is_nullable, column_default FROM information_schema.columns WHERE table_schema = 'public' ORDER BY 1, 2`)],
+      indexes: [...(await sql`SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' ORDER BY 1`)],
+      extensions: (await sql`SELECT extname FROM pg_extension ORDER BY 1`).map((r: { extname: string }) => r.extname),
+    };
+  }
+
+  test("a copy has exactly the schema the service's open gives a new database", async () => {
+    const opened = await pg.createDatabase();
+    await (await openPostgresStorage(opened, null)).close();
+    const copy = await migratedDatabase();
+    expect(copy).toMatch(/\/shortener_test_\d+$/);
+    const expected = await shape(connect(opened));
+    expect(expected.columns.length).toBeGreaterThan(0);
+    expect(await shape(connect(copy))).toEqual(expected);
+  });
+
+  test("each copy is its own, the template takes no connections, and createDatabase() stays empty", async () => {
+    const a = connect(await migratedDatabase());
+    const b = connect(await migratedDatabase());
+    await a`CREATE TABLE only_in_a (n INT)`;
+    expect((await b`SELECT to_regclass('only_in_a')::text AS t`)[0].t).toBeNull();
+    const refused = await connect(pg.url("shortener_template"))`SELECT 1`.catch((e: unknown) => e);
+    expect(String(refused)).toContain("not currently accepting connections");
+    const empty = connect(await pg.createDatabase());
+    expect((await empty`SELECT to_regclass('shortener_schema')::text AS t`)[0].t).toBeNull();
+  });
+});
+
 test("a cluster of its own stops for good: no server, no folder, and stop() again is a no-op", async () => {
   const own = await startPostgres();
   expect(own).not.toBe(pg);
@@ -91,9 +127,7 @@ test("a cluster of its own stops for good: no server, no folder, and stop() agai
   await own.stop();
   expect(existsSync(own.dir)).toBe(false);
   // pg_ctl -w returns once the pid file is gone, which the postmaster removes as it exits.
-  const deadline = Date.now() + 10_000;
-  while (isRunning(pid) && Date.now() < deadline) await Bun.sleep(20);
-  expect(isRunning(pid)).toBe(false);
+  expect(await eventually(async () => isRunning(pid), (running) => !running, 10_000, 20)).toBe(false);
   // Nothing listens on the port any more: Bun says so with a code of its own (no SQLSTATE).
   const after = new SQL(own.url("postgres"), { database: "postgres" });
   const error = (await after`SELECT 1`.catch((e: unknown) => e)) as SQL.PostgresError;

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startListening, type Served } from "../../scripts/lib/processes.ts";
 import { createLink, serverCommand } from "../support/server.ts";
+import { drained } from "../support/clicks.ts";
 
 const NOBODY = "65534";
 const AS_NOBODY = ["setpriv", `--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups"];
@@ -56,12 +57,7 @@ describe("recorder thread priority", () => {
       const created = await createLink(served.url, { url: "https://example.org/priority" });
       const id = String(created.body.data.shortUrl).split("/").pop();
       for (let i = 0; i < 5; i++) expect((await fetch(`${served.url}/${id}`, { redirect: "manual" })).status).toBe(302);
-      let written = 0;
-      for (let tries = 0; tries < 100 && written < 5; tries++) {
-        await Bun.sleep(50);
-        written = ((await (await fetch(`${served.url}/health`)).json()) as { visits: { written: number } }).visits.written;
-      }
-      expect(written).toBe(5);
+      expect((await drained(served.url)).written).toBe(5);
       expect(threads(served.pid).get("recorder")).toEqual({ policy: SCHED_IDLE, nice: 0 });
     } finally {
       await served.stop();

@@ -32,6 +32,8 @@ test("a create waits for a held write lock while clicks and stats are still answ
   }
   const stats = await fetch(`${server.url}/api/stats?id=${clickId}`);
   expect(stats.status).toBe(200);
+  // Kept: gives a create that did not wait time to finish while the lock is held (an absence, with
+  // no fact to wait on: the service does not say that a write is waiting for the lock).
   await Bun.sleep(300);
   expect(answeredWhileHeld).toEqual(Array(10).fill(302));
 
@@ -65,6 +67,7 @@ test("a sign-out that finds the write lock held waits for it, then ends the sess
   const other = await holdWriteLock(server);
   let released = false;
   const signOut = api(server.url, null, "DELETE", "/api/session", undefined, { cookie, origin: server.url }).then((r) => ({ ...r, afterRelease: released }));
+  // Kept, as above: time for a sign-out that did not wait to finish while the lock is held.
   await Bun.sleep(300);
   released = true;
   await other.release(true);

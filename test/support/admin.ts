@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serverCommand } from "./server.ts";
+import { eventually } from "./eventually.ts";
 
 export type CliResult = { code: number | null; out: string; err: string };
 
@@ -61,10 +62,8 @@ export async function madeLink(base: string, key: string, id: string, extra: Rec
 /** POST /api/imports with `body`, then GET /api/imports/{id} until it is no longer running (10 s at most): the job. */
 export async function importedThroughApi(base: string, key: string, body: Record<string, unknown>): Promise<{ started: ApiResult; job: any }> {
   const started = await api(base, key, "POST", "/api/imports", body);
-  let job = started.body.data;
-  for (let i = 0; i < 200 && job?.state === "running"; i++) {
-    await Bun.sleep(50);
-    job = (await api(base, key, "GET", `/api/imports/${job.id}`)).body.data;
-  }
+  const first = started.body.data;
+  if (first?.state !== "running") return { started, job: first };
+  const job = await eventually(async () => (await api(base, key, "GET", `/api/imports/${first.id}`)).body.data, (j) => j?.state !== "running", 10_000, 50);
   return { started, job };
 }

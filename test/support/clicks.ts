@@ -1,5 +1,7 @@
 // Helpers for tests that click links and read what was recorded, shared by every suite.
 
+import { eventually } from "./eventually.ts";
+
 export const UA = {
   chromeWindows: "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36",
   firefoxLinux: "Mozilla/5.0 (X11; Linux x86_64; rv:131.0) Gecko/20100101 Firefox/131.0",
@@ -36,16 +38,9 @@ export async function stats(base: string, query: string): Promise<any> {
   return await (await fetch(`${base}/api/stats?${query}`)).json();
 }
 
-/** Polls the stats until totalClicks reaches n (the writer flushes every ~100 ms), or gives up after 5 s. */
+/** The stats once totalClicks reaches n (the writer flushes every ~100 ms), or the last ones read after 15 s. */
 export async function waitForClicks(base: string, id: string, n: number): Promise<any> {
-  const deadline = Date.now() + 5000;
-  let body: any;
-  do {
-    body = await stats(base, `id=${encodeURIComponent(id)}`);
-    if (body.data?.stats.totalClicks >= n) return body;
-    await Bun.sleep(25);
-  } while (Date.now() < deadline);
-  return body;
+  return await eventually(() => stats(base, `id=${encodeURIComponent(id)}`), (body) => body.data?.stats.totalClicks >= n, 15_000, 25);
 }
 
 /**
@@ -54,12 +49,11 @@ export async function waitForClicks(base: string, id: string, n: number): Promis
  * A click is queued before its answer is sent, so every click this test has seen answered is in
  * the count. Throws after 10 s.
  */
-export async function drained(base: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const health = (await (await fetch(`${base}/health`)).json()) as { visits: { queued: number } };
-    if (health.visits.queued === 0) return;
-    if (Date.now() > deadline) throw new Error(`the visit queue did not drain: ${health.visits.queued} still queued`);
-    await Bun.sleep(10);
-  }
+export async function drained(base: string): Promise<HealthVisits> {
+  const visits = await eventually(async () => ((await (await fetch(`${base}/health`)).json()) as { visits: HealthVisits }).visits, (v) => v.queued === 0, 10_000, 10);
+  if (visits.queued !== 0) throw new Error(`the visit queue did not drain: ${visits.queued} still queued`);
+  return visits;
 }
+
+/** /health's account of the visit queue. */
+export type HealthVisits = { queued: number; written: number; dropped: number };

@@ -1,5 +1,6 @@
 // One contract suite per port, run against both engines: `forEachEngine(name, body)` declares the
-// body's tests once per engine, each test with a fresh database (support/engines.ts). A third
+// body's tests once per engine, each test with a fresh database (support/engines.ts; on PostgreSQL
+// a copy of the run's migrated template, support/postgres-template.ts). A third
 // engine, or an in-memory fake, would meet the same list of promises by being added to ENGINES.
 
 import { afterAll, afterEach, beforeAll, beforeEach, describe } from "bun:test";

@@ -1,8 +1,9 @@
 // Both engines for the contract suites (test/contract): a fresh database of either, opened the way
 // the service opens it, with the domain's rules over its adapters (Storage), the adapters
 // themselves (EngineStorage), the recorder thread's side (RecorderStorage) with a visit queue over
-// it, and a plain reader of what was stored. SQLite: a file in a temp folder; PostgreSQL: a fresh
-// database of the shared test cluster (support/postgres.ts).
+// it, and a plain reader of what was stored. SQLite: a file in a temp folder; PostgreSQL: a copy of
+// the shared test cluster's migrated template (support/postgres-template.ts), which the open below
+// finds already at the current schema.
 
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -16,6 +17,7 @@ import type { RecorderStorage } from "../../src/visits/recorder-storage.ts";
 import { createVisitQueue, type VisitWriter } from "../../src/visits/visit-queue.ts";
 import type { Logger } from "../../src/log.ts";
 import { sharedPostgres } from "./postgres.ts";
+import { migratedDatabase } from "./postgres-template.ts";
 import { openStored, type Stored } from "./stored.ts";
 
 export const ENGINES: readonly Engine[] = ["sqlite", "postgres"];
@@ -56,7 +58,7 @@ export async function openEngine(engine: Engine): Promise<OpenedEngine> {
     dir = mkdtempSync(join(tmpdir(), "shortener-contract-"));
     location = join(dir, "s.db");
   } else {
-    location = await (await sharedPostgres()).createDatabase();
+    location = await migratedDatabase();
   }
   const first = await openAt(engine, location);
   const writer = createVisitQueue(first.recorder.batches, { flushIntervalMs: 3_600_000 });

@@ -1,5 +1,6 @@
 // A throwaway PostgreSQL for tests: initdb in a fresh temp folder, pg_ctl start on a free port of
-// 127.0.0.1 (no unix socket), a password for the one user, one empty database per createDatabase().
+// 127.0.0.1 (no unix socket), a password for the one user, one database per createDatabase(): empty,
+// or a copy of the cluster's template (template(), made once: see postgres-template.ts).
 // sharedPostgres() starts one cluster per test process on first use. It is stopped by the preload
 // (postgres-preload.ts: bun test fires no process "exit" event), by a process "exit" handler
 // elsewhere, and, when the test process dies without either (kill -9, Ctrl-C), by a watchdog
@@ -15,8 +16,13 @@ import { clusterOwner, postgresBinDir, run, runSync, type ClusterOwner } from ".
 export type Postgres = {
   /** The postgres:// URL (user, password, 127.0.0.1, port) of a database of this cluster. */
   url: (dbName: string) => string;
-  /** A new, empty database (a copy of template1); resolves to its URL. */
-  createDatabase: () => Promise<string>;
+  /** A new database, empty (a copy of template1) or a copy of `template` (see template()); resolves to its URL. */
+  createDatabase: (template?: string) => Promise<string>;
+  /**
+   * The name of this cluster's template database, made on first call by prepare(url) (which must
+   * close its connections) and closed to connections after: createDatabase(name) copies it.
+   */
+  template: (prepare: (url: string) => Promise<void>) => Promise<string>;
   /** Drops a database made by createDatabase, ending its open connections. */
   dropDatabase: (url: string) => Promise<void>;
   /** Stops the cluster and removes its folder. Idempotent: every call gets the same promise. */
@@ -48,6 +54,7 @@ function settings(port: number): string {
 }
 
 const USER = "postgres";
+const TEMPLATE = "shortener_template";
 const START_ATTEMPTS = 3; // another process can take the free port between finding it and binding it
 
 /** Initialises and starts a new cluster; throws with the programs' output when that fails. */
@@ -156,6 +163,7 @@ function openCluster(c: Cluster): Postgres {
   const admin = new SQL({ url: url("postgres"), database: "postgres", max: 1 });
   let created = 0;
   let stopping: Promise<void> | null = null;
+  let template: Promise<string> | null = null;
 
   // Outside bun test (e.g. `bun some-script.ts`), "exit" fires; it only allows synchronous work.
   const onExit = () => {
@@ -192,10 +200,24 @@ function openCluster(c: Cluster): Postgres {
       const started = await run(c.owner, [join(c.bin, "pg_ctl"), "start", "-D", c.data, "-l", c.log, "-w", "-t", "60"]);
       if (started.code !== 0) throw new Error(`PostgreSQL for the tests: pg_ctl start failed:\n${started.output}`);
     },
-    createDatabase: async () => {
+    createDatabase: async (from?: string) => {
       const name = `shortener_test_${++created}`;
-      await admin.unsafe(`CREATE DATABASE ${name}`);
+      if (from !== undefined && from !== TEMPLATE) throw new Error(`not a template of this harness: ${from}`);
+      // A copy is made block by block (no statement of the template runs again); PostgreSQL refuses
+      // it while anyone is connected to the template, which is why template() closes it.
+      await admin.unsafe(from === undefined ? `CREATE DATABASE ${name}` : `CREATE DATABASE ${name} TEMPLATE ${from}`);
       return url(name);
+    },
+    template: (prepare) => {
+      template ??= (async () => {
+        const name = TEMPLATE;
+        await admin.unsafe(`CREATE DATABASE ${name}`);
+        await prepare(url(name));
+        // Nobody connects to it by mistake afterwards (a copy would then fail); copies allow connections again.
+        await admin.unsafe(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS false`);
+        return name;
+      })();
+      return template;
     },
     dropDatabase: async (databaseUrl: string) => {
       const name = decodeURIComponent(new URL(databaseUrl).pathname.slice(1));

@@ -2,7 +2,9 @@
 // SHORTENER_BIN=/path/to/shortener runs the compiled binary instead of `bun src/main.ts`,
 // so the same integration and browser suites exercise both.
 // SHORTENER_TEST_ENGINE=postgres gives each service a fresh database of the shared test
-// PostgreSQL (support/postgres.ts) instead of the SQLite file.
+// PostgreSQL (support/postgres.ts) instead of the SQLite file: a copy of the run's migrated
+// template (support/postgres-template.ts), or an empty one that a SHORTENER_BIN migrates itself
+// (a binary of another commit may want another schema).
 
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,6 +12,7 @@ import { join, resolve } from "node:path";
 import type { Subprocess } from "bun";
 import { startListening } from "../../scripts/lib/processes.ts";
 import { sharedPostgres } from "./postgres.ts";
+import { migratedDatabase } from "./postgres-template.ts";
 
 export const REPO_ROOT = resolve(import.meta.dir, "../..");
 
@@ -95,7 +98,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
 async function postgresDatabaseOf(dir: string): Promise<string> {
   const file = join(dir, "postgres-url");
   if (existsSync(file)) return readFileSync(file, "utf8").trim();
-  const url = await (await sharedPostgres()).createDatabase();
+  const url = process.env.SHORTENER_BIN ? await (await sharedPostgres()).createDatabase() : await migratedDatabase();
   writeFileSync(file, url + "\n");
   return url;
 }

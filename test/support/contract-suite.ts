@@ -11,6 +11,8 @@ import type { Visit } from "../../src/visits/visit.ts";
  * `db()`: the engine opened for the current test. `shared`: one database for all the body's tests
  * (opened before the first, with `setup` run on it), for suites that read a large seeded set.
  */
+const HOOK_TIMEOUT_MS = 120_000;
+
 export function forEachEngine(name: string, body: (db: () => OpenedEngine) => void, options: { shared?: (db: OpenedEngine) => Promise<void> } = {}): void {
   for (const engine of ENGINES) {
     describe(`${name} (${engine})`, () => {
@@ -23,12 +25,14 @@ export function forEachEngine(name: string, body: (db: () => OpenedEngine) => vo
         await opened?.dispose();
         opened = null;
       };
+      // Opening may start the run's PostgreSQL cluster (initdb) on a busy, shared machine: bun's
+      // 5 s default for hooks once killed initdb halfway and failed every test after it.
       if (options.shared) {
-        beforeAll(open);
-        afterAll(close);
+        beforeAll(open, HOOK_TIMEOUT_MS);
+        afterAll(close, HOOK_TIMEOUT_MS);
       } else {
-        beforeEach(open);
-        afterEach(close);
+        beforeEach(open, HOOK_TIMEOUT_MS);
+        afterEach(close, HOOK_TIMEOUT_MS);
       }
       body(() => opened!);
     });

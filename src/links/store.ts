@@ -1,7 +1,8 @@
 // Links as the service uses them: created under an alias or a generated id, changed, deleted, and
-// admitted on every click from a bounded in-memory map, so that a click on a known link touches no
-// database. The rules are here, once; each engine stores the rows (LinkRepository, in
-// src/db/<engine>/links.ts) and counts limited links' clicks its own way (ClickBudget).
+// admitted on every click from a bounded in-memory map (link-cache.ts), so that a click on a known
+// link touches no database. The rules are here, once, and the order of each write's steps in
+// change-script.ts; each engine stores the rows (LinkRepository, in src/db/<engine>/links.ts) and
+// counts limited links' clicks its own way (ClickBudget).
 //
 // Everything the repository answers at once stays at once here (src/util/maybe.ts `then`): over
 // SQLite a click, a create and an edit make no promise; over PostgreSQL they wait for the database.
@@ -11,7 +12,8 @@ import { isReserved, looksLikeId } from "./alias.ts";
 import type { Link } from "./link.ts";
 import { DELETED, targetOfLink, verdictBeforeBudget, type Admission, type Target } from "./click-rules.ts";
 import { PLAIN, type Behaviour } from "./behaviour.ts";
-import { Lru } from "../util/lru.ts";
+import { LinkCache } from "./link-cache.ts";
+import { EVERY_LINK, type DeleteEvents, type LinkWrites, type UpdateEvents } from "./change-script.ts";
 import { cryptoRandomBytes, type RandomBytes } from "../util/random.ts";
 import { then, type MaybePromise } from "../util/maybe.ts";
 import type { OutboxEvent } from "../events/types.ts";
@@ -41,8 +43,7 @@ export type { Admission, ClickRules, Target } from "./click-rules.ts";
 /** Where a link can send visitors: its URL, and `also` the URLs of its rules, variants and fallback. */
 export type LinkDestinations = { seq: number; url: string; blocked: boolean; also: string[] };
 
-/** The id that means "every link" in a change heard of (no link id can be "*": alias.ts). */
-export const EVERY_LINK = "*";
+export { EVERY_LINK } from "./change-script.ts";
 
 /** The links as the HTTP surfaces and the blocklist use them. */
 export type LinkStore = {
@@ -81,10 +82,7 @@ export type LinkStore = {
 /** A protected link's stored hash, as the start-up report reads it. */
 export type StoredPasswordHash = { id: string; passwordHash: string };
 
-/** What an edit's transaction writes to the outbox, from the link before and after it. */
-export type UpdateEvents = (after: Link, before: Link, changed: readonly string[]) => OutboxEvent[];
-/** What a delete's transaction writes to the outbox, from the link it deletes. */
-export type DeleteEvents = (before: Link) => OutboxEvent[];
+export type { DeleteEvents, UpdateEvents } from "./change-script.ts";
 
 /**
  * The events of links' changes (src/events/link-events.ts), written in the change's transaction.
@@ -101,19 +99,15 @@ export const NO_LINK_EVENTS: LinkEvents = { created: () => [], updated: () => nu
 /** Crawlable links robots.txt names; Google reads the first 500 KiB of it, about 20,000 such lines. */
 export const MAX_CRAWLABLE = 10_000;
 
-/** The rows of links, as an engine stores them (src/db/<engine>/links.ts). Each write is one transaction. */
-export type LinkRepository = {
-  /** Inserts under id, with its tags and its events; "taken" or "retired" (a deleted link's id) when it may not. */
-  insert(id: string, link: NewLink, now: number, events?: readonly OutboxEvent[]): MaybePromise<number | "taken" | "retired">;
+/**
+ * The rows of links, as an engine stores them (src/db/<engine>/links.ts): the writes are the link
+ * change script (change-script.ts) over the engine's statements, each one transaction.
+ */
+export type LinkRepository = LinkWrites & {
   /** The click path's entry for id: its target, DELETED for a retired id, null for no such link. */
   target(id: string): MaybePromise<Target | null>;
   read(id: string): MaybePromise<Link | null>;
-  /** Applies the changes (and writes `events` of the link before and after); false when there is no such link. */
-  update(id: string, changes: LinkChanges, events?: UpdateEvents | null): MaybePromise<boolean>;
-  /** Deletes the link and its rows in every table of src/db/shared/tables.ts, and retires the id (writing `events` of the link). */
-  remove(id: string, now: number, events?: DeleteEvents | null): MaybePromise<boolean>;
   destinations(): AsyncIterable<LinkDestinations>;
-  setBlocked(blocked: readonly number[], unblocked: readonly number[]): MaybePromise<void>;
   /** Ids of crawlable links, at most `limit`, in id order. */
   crawlable(limit: number): MaybePromise<string[]>;
   /** Every link with a password: its id and stored hash, oldest first. */
@@ -141,116 +135,96 @@ export const MAX_GENERATION_TRIES = 8;
 
 export type LinkStoreOptions = { random?: RandomBytes; cacheEntries?: number; events?: LinkEvents };
 
+/** What the store's functions share: the engine's rows and budget, the cache, the events, the id source. */
+type Parts = { repo: LinkRepository; budget: ClickBudget; cache: LinkCache; events: LinkEvents; random: RandomBytes };
+
 export function createLinkStore(repo: LinkRepository, budget: ClickBudget, options: LinkStoreOptions = {}): LinkStore {
-  const random = options.random ?? cryptoRandomBytes;
-  const events = options.events ?? NO_LINK_EVENTS;
-  const cache = new Lru<string, Target>(options.cacheEntries ?? DEFAULT_CACHE_ENTRIES);
-  let hits = 0;
-  let misses = 0;
-  // Bumped by every change: a read that was under way meanwhile may be stale, and is used for its
-  // own click but not cached (only an engine that answers later can have one under way).
-  let changes = 0;
-
-  const listeners: ((id: string) => void)[] = [];
-  const forget = (id: string) => {
-    changes++;
-    if (id === EVERY_LINK) cache.clear();
-    else cache.delete(id);
-    budget.changed(id);
-    for (const listener of listeners) listener(id);
-  };
-
-  /**
-   * Inserts under id with the link's events: the link as stored (the row is exactly what is
-   * inserted, built once for the events and the cache: no need to read it back), or why not.
-   */
-  const insert = (id: string, link: NewLink, now: number): MaybePromise<Link | "taken" | "retired"> => {
-    const stored: Link = {
-      ...behaviourOf(link),
-      seq: 0, id, url: link.url, createdAt: now, ownerKeyId: link.ownerKeyId ?? null, ownerUserId: link.ownerUserId ?? null, owner: link.ownerName ?? null, expiresAt: link.expiresAt ?? null, maxClicks: link.maxClicks ?? null,
-      disabled: false, blocked: false, tags: [...new Set(link.tags ?? [])].sort(), totalClicks: 0, humanClicks: 0, lastClickAt: null,
-    };
-    return then(repo.insert(id, link, now, events.created(stored)), (outcome) => {
-      if (typeof outcome !== "number") return outcome;
-      stored.seq = outcome;
-      cache.set(id, targetOfLink(stored));
-      return stored;
-    });
-  };
-
-  /** A generated id, tried up to MAX_GENERATION_TRIES times while the ids drawn are taken, retired or reserved. */
-  const createUnderNewId = (link: NewLink, now: number, tries: number): MaybePromise<Link> => {
-    if (tries >= MAX_GENERATION_TRIES) throw new Error(`no free id after ${MAX_GENERATION_TRIES} tries`);
-    const id = generateId(random);
-    if (isReserved(id)) return createUnderNewId(link, now, tries + 1);
-    return then(insert(id, link, now), (outcome) => (typeof outcome === "string" ? createUnderNewId(link, now, tries + 1) : outcome));
-  };
-
-  const resolve = (id: string): MaybePromise<Target | null> => {
-    const hit = cache.get(id);
-    if (hit !== undefined) {
-      hits++;
-      return hit;
-    }
-    misses++;
-    const seen = changes;
-    return then(repo.target(id), (target) => {
-      if (target !== null && changes === seen) cache.set(id, target);
-      return target;
-    });
-  };
-
+  const cache = new LinkCache(options.cacheEntries ?? DEFAULT_CACHE_ENTRIES, budget);
+  const parts: Parts = { repo, budget, cache, events: options.events ?? NO_LINK_EVENTS, random: options.random ?? cryptoRandomBytes };
+  // Made once, not per click (the click path).
+  const readTarget = (id: string) => repo.target(id);
   const verdict = (id: string, target: Target | null, click: boolean, now: number, unlocked: boolean): MaybePromise<Admission | null> => {
     if (target === null) return null;
     const before = verdictBeforeBudget(target, now);
     if (before !== undefined) return before;
     return budget.spend(id, target, click && (unlocked || target.route?.passwordHash == null));
   };
-
   return {
-    create(link, now) {
-      if (link.alias == null) return createUnderNewId(link, now, 0);
-      const alias = link.alias;
-      return then(insert(alias, link, now), (outcome) => {
-        if (outcome === "taken") throw new AliasTakenError(alias);
-        if (outcome === "retired") throw new AliasRetiredError(alias);
-        return outcome;
-      });
-    },
+    create: (link, now) => create(parts, link, now),
     admit(id, click, now, unlocked = false) {
-      const target = resolve(id);
+      const target = cache.resolve(id, readTarget);
       // The common case, a cached link: no promise on the way.
       return target instanceof Promise ? target.then((t) => verdict(id, t, click, now, unlocked)) : verdict(id, target, click, now, unlocked);
     },
     clicksAnswered: (id) => budget.answered(id),
-    cacheStats: () => ({ hits, misses }),
+    cacheStats: () => cache.stats(),
     get: (id) => (looksLikeId(id) ? repo.read(id) : null),
-    update(id, change) {
-      if (!looksLikeId(id)) return null;
-      return then(repo.update(id, change, events.updated()), (found) => {
-        if (!found) return null;
-        forget(id); // the next click reads the new values
-        return repo.read(id);
-      });
-    },
-    remove(id, now) {
-      if (!looksLikeId(id)) return false;
-      return then(repo.remove(id, now, events.deleted()), (removed) => {
-        if (removed) {
-          forget(id);
-          cache.set(id, DELETED);
-          budget.deleted(id);
-        }
-        return removed;
-      });
-    },
+    update: (id, changes) => update(parts, id, changes),
+    remove: (id, now) => remove(parts, id, now),
     destinations: () => repo.destinations(),
-    setBlocked: (blocked, unblocked) => then(repo.setBlocked(blocked, unblocked), () => forget(EVERY_LINK)),
-    forget,
-    onChange: (listener) => void listeners.push(listener),
+    setBlocked: (blocked, unblocked) => then(repo.setBlocked(blocked, unblocked), () => cache.forget(EVERY_LINK)),
+    forget: cache.forget,
+    onChange: (listener) => cache.onChange(listener),
     crawlable: () => repo.crawlable(MAX_CRAWLABLE),
     passwordHashes: () => repo.passwordHashes(),
   };
+}
+
+function create(parts: Parts, link: NewLink, now: number): MaybePromise<Link> {
+  if (link.alias == null) return createUnderNewId(parts, link, now, 0);
+  const alias = link.alias;
+  return then(insert(parts, alias, link, now), (outcome) => {
+    if (outcome === "taken") throw new AliasTakenError(alias);
+    if (outcome === "retired") throw new AliasRetiredError(alias);
+    return outcome;
+  });
+}
+
+/**
+ * Inserts under id with the link's events: the link as stored (the row is exactly what is
+ * inserted, built once for the events and the cache: no need to read it back), or why not.
+ */
+function insert({ repo, cache, events }: Parts, id: string, link: NewLink, now: number): MaybePromise<Link | "taken" | "retired"> {
+  const stored: Link = {
+    ...behaviourOf(link),
+    seq: 0, id, url: link.url, createdAt: now, ownerKeyId: link.ownerKeyId ?? null, ownerUserId: link.ownerUserId ?? null, owner: link.ownerName ?? null, expiresAt: link.expiresAt ?? null, maxClicks: link.maxClicks ?? null,
+    disabled: false, blocked: false, tags: [...new Set(link.tags ?? [])].sort(), totalClicks: 0, humanClicks: 0, lastClickAt: null,
+  };
+  return then(repo.insert(id, link, now, events.created(stored)), (outcome) => {
+    if (typeof outcome !== "number") return outcome;
+    stored.seq = outcome;
+    cache.set(id, targetOfLink(stored));
+    return stored;
+  });
+}
+
+/** A generated id, tried up to MAX_GENERATION_TRIES times while the ids drawn are taken, retired or reserved. */
+function createUnderNewId(parts: Parts, link: NewLink, now: number, tries: number): MaybePromise<Link> {
+  if (tries >= MAX_GENERATION_TRIES) throw new Error(`no free id after ${MAX_GENERATION_TRIES} tries`);
+  const id = generateId(parts.random);
+  if (isReserved(id)) return createUnderNewId(parts, link, now, tries + 1);
+  return then(insert(parts, id, link, now), (outcome) => (typeof outcome === "string" ? createUnderNewId(parts, link, now, tries + 1) : outcome));
+}
+
+function update({ repo, cache, events }: Parts, id: string, changes: LinkChanges): MaybePromise<Link | null> {
+  if (!looksLikeId(id)) return null;
+  return then(repo.update(id, changes, events.updated()), (found) => {
+    if (!found) return null;
+    cache.forget(id); // the next click reads the new values
+    return repo.read(id);
+  });
+}
+
+function remove({ repo, cache, budget, events }: Parts, id: string, now: number): MaybePromise<boolean> {
+  if (!looksLikeId(id)) return false;
+  return then(repo.remove(id, now, events.deleted()), (removed) => {
+    if (removed) {
+      cache.forget(id);
+      cache.set(id, DELETED);
+      budget.deleted(id);
+    }
+    return removed;
+  });
 }
 
 /** A new link's behaviour: what it was given, the rest as a plain link has it. */

@@ -1,4 +1,5 @@
-// Links in PostgreSQL (the LinkRepository of src/links/store.ts), and the click budget that
+// Links in PostgreSQL (the LinkRepository of src/links/store.ts: the statements of the link change
+// script, src/links/change-script.ts, and its transaction, and the reads), and the click budget that
 // several instances share. What differs from SQLite: every change is announced to the other
 // instances in its own transaction (link-changes.ts), and a link with a click limit spends its
 // clicks in the database, where every instance counts against one budget.
@@ -6,7 +7,8 @@
 import type { Link } from "../../links/link.ts";
 import { targetOfRow } from "../../links/click-rules.ts";
 import type { TransactionSQL } from "bun";
-import { behaviourOf, EVERY_LINK, type ClickBudget, type LinkRepository, type NewLink } from "../../links/store.ts";
+import { behaviourOf, EVERY_LINK, type ClickBudget, type LinkDestinations, type LinkRepository, type NewLink, type StoredPasswordHash, type Target } from "../../links/store.ts";
+import { linkWrites, type LinkStatements } from "../../links/change-script.ts";
 import { behaviourValues, LINK_COLUMNS, otherDestinations, PASSWORD_HASHES_PAGE, PASSWORD_HASHES_SQL, TARGET_SQL, toLink } from "../shared/link-rows.ts";
 import { changedColumns } from "../shared/link-columns.ts";
 import { LINK_DATA_TABLES } from "../shared/tables.ts";
@@ -14,106 +16,102 @@ import { num, numOrNull, numbered, type Pg } from "./connect.ts";
 import { announce } from "./link-changes.ts";
 import { linkRow, tagsOf } from "./rows.ts";
 import { writeEventsIn } from "./events.ts";
-import type { OutboxEvent } from "../../events/types.ts";
 
 const DESTINATIONS_PAGE = 5_000;
 const TARGET = numbered(TARGET_SQL);
 const PASSWORD_HASHES = numbered(PASSWORD_HASHES_SQL);
 
 export function postgresLinks(sql: Pg): LinkRepository {
-  /** The link, read by `db`: the pool, or a transaction (an edit's events read it before and after). */
-  const read = async (id: string, db: Pg | TransactionSQL = sql): Promise<Link | null> => {
-    const rows = await db.unsafe(`SELECT ${LINK_COLUMNS} FROM links WHERE id = $1`, [id]);
-    if (rows.length === 0) return null;
-    const row = linkRow(rows[0]);
-    return toLink(row, (await tagsOf(db, [row.seq])).get(row.seq) ?? []);
-  };
-
   return {
-    insert: (id, link, now, events = []) =>
-      sql.begin(async (tx) => {
-        const outcome = await insertLinkIn(tx, sql, id, link, now);
-        if (typeof outcome === "number") await writeEventsIn(tx, sql, events);
-        return outcome;
-      }),
-    async target(id) {
-      const [row] = await sql.unsafe(TARGET, [id]);
-      return targetOfRow({
-        url: row.url,
-        expires_at: numOrNull(row.expires_at),
-        max_clicks: numOrNull(row.max_clicks),
-        disabled: num(row.disabled ?? 0),
-        blocked: num(row.blocked ?? 0),
-        total_clicks: numOrNull(row.total_clicks),
-        valid_from: numOrNull(row.valid_from),
-        fallback_url: row.fallback_url ?? null,
-        rules: row.rules ?? null,
-        variants: row.variants ?? null,
-        password_hash: row.password_hash ?? null,
-        redirect_type: num(row.redirect_type ?? 302),
-        retired: row.retired === true,
-      });
-    },
-    read: (id) => read(id),
-    update: (id, changes, events = null) =>
-      sql.begin(async (tx) => {
-        const [row] = await tx`SELECT seq FROM links WHERE id = ${id} FOR UPDATE`;
-        if (row === undefined) return false;
-        const before = events === null ? null : await read(id, tx);
-        const seq = num(row.seq);
-        const columns = changedColumns(changes);
-        if (columns.length > 0) {
-          await tx.unsafe(`UPDATE links SET ${columns.map(([c], i) => `${c} = $${i + 1}`).join(", ")} WHERE seq = $${columns.length + 1}`, [...columns.map(([, v]) => v), seq]);
-        }
-        if (changes.tags !== undefined) {
-          await tx`DELETE FROM link_tags WHERE link_seq = ${seq}`;
-          const tags = [...new Set(changes.tags)];
-          if (tags.length > 0) await tx`INSERT INTO link_tags (link_seq, tag) SELECT ${seq}, unnest(${sql.array(tags, "TEXT")}::text[])`;
-        }
-        if (events !== null) await writeEventsIn(tx, sql, events((await read(id, tx))!, before!, Object.keys(changes)));
-        await announce(tx, id);
-        return true;
-      }),
-    remove: (id, now, events = null) =>
-      sql.begin(async (tx) => {
-        const before = events === null ? null : await read(id, tx);
-        const gone = await tx`DELETE FROM links WHERE id = ${id} RETURNING seq`; // tags cascade
-        if (gone.length === 0) return false;
-        if (events !== null && before !== null) await writeEventsIn(tx, sql, events(before));
-        for (const table of LINK_DATA_TABLES) await tx.unsafe(`DELETE FROM ${table} WHERE link_id = $1`, [id]);
-        await tx`INSERT INTO retired_ids (id, retired_at) VALUES (${id}, ${now}) ON CONFLICT DO NOTHING`;
-        await announce(tx, id);
-        return true;
-      }),
-    async *destinations() {
-      let after = 0;
-      for (;;) {
-        const rows = await sql`SELECT seq, url, blocked, rules, variants, fallback_url FROM links WHERE seq > ${after} ORDER BY seq LIMIT ${DESTINATIONS_PAGE}`;
-        for (const r of rows) yield { seq: num(r.seq), url: r.url as string, blocked: r.blocked === 1, also: otherDestinations(r) };
-        if (rows.length < DESTINATIONS_PAGE) return;
-        after = num(rows[rows.length - 1].seq);
-      }
-    },
-    async *passwordHashes() {
-      let after = 0;
-      for (;;) {
-        const rows = await sql.unsafe(PASSWORD_HASHES, [after, PASSWORD_HASHES_PAGE]);
-        for (const r of rows) yield { id: r.id as string, passwordHash: r.password_hash as string };
-        if (rows.length < PASSWORD_HASHES_PAGE) return;
-        after = num(rows[rows.length - 1].seq);
-      }
-    },
+    // Each write in one transaction of its own, whose commit also tells the other instances.
+    ...linkWrites((work) => sql.begin((tx) => work(postgresLinkStatements(tx, sql)))),
+    target: (id) => target(sql, id),
+    read: (id) => readLink(sql, id),
+    destinations: () => destinations(sql),
+    passwordHashes: () => passwordHashes(sql),
     async crawlable(limit) {
       return (await sql`SELECT id FROM links WHERE crawlable = 1 ORDER BY id LIMIT ${limit}`).map((r: { id: string }) => r.id);
     },
-    async setBlocked(blocked, unblocked) {
-      await sql.begin(async (tx) => {
-        if (blocked.length > 0) await tx`UPDATE links SET blocked = 1 WHERE seq = ANY(${sql.array([...blocked], "INT8")})`;
-        if (unblocked.length > 0) await tx`UPDATE links SET blocked = 0 WHERE seq = ANY(${sql.array([...unblocked], "INT8")})`;
-        await announce(tx, EVERY_LINK);
-      });
-    },
   };
+}
+
+/** The statements of src/links/change-script.ts, inside tx. */
+function postgresLinkStatements(tx: TransactionSQL, sql: Pg): LinkStatements {
+  return {
+    insertRow: (id, link, now) => insertLinkIn(tx, sql, id, link, now),
+    async lock(id) {
+      const [row] = await tx`SELECT seq FROM links WHERE id = ${id} FOR UPDATE`;
+      return row === undefined ? null : num(row.seq);
+    },
+    read: (id) => readLink(tx, id),
+    async setColumns(seq, changes) {
+      const columns = changedColumns(changes);
+      if (columns.length === 0) return;
+      await tx.unsafe(`UPDATE links SET ${columns.map(([c], i) => `${c} = $${i + 1}`).join(", ")} WHERE seq = $${columns.length + 1}`, [...columns.map(([, v]) => v), seq]);
+    },
+    async replaceTags(seq, tags) {
+      await tx`DELETE FROM link_tags WHERE link_seq = ${seq}`;
+      const distinct = [...new Set(tags)];
+      if (distinct.length > 0) await tx`INSERT INTO link_tags (link_seq, tag) SELECT ${seq}, unnest(${sql.array(distinct, "TEXT")}::text[])`;
+    },
+    deleteRow: async (seq) => void (await tx`DELETE FROM links WHERE seq = ${seq}`), // tags cascade
+    async deleteData(id) {
+      for (const table of LINK_DATA_TABLES) await tx.unsafe(`DELETE FROM ${table} WHERE link_id = $1`, [id]);
+    },
+    retire: async (id, now) => void (await tx`INSERT INTO retired_ids (id, retired_at) VALUES (${id}, ${now}) ON CONFLICT DO NOTHING`),
+    async markBlocked(seqs, blocked) {
+      await tx`UPDATE links SET blocked = ${blocked ? 1 : 0} WHERE seq = ANY(${sql.array([...seqs], "INT8")})`;
+    },
+    writeEvents: (events) => writeEventsIn(tx, sql, events),
+    announce: (id) => announce(tx, id),
+  };
+}
+
+/** The link, read by `db`: the pool, or a transaction (an edit's events read it before and after). */
+async function readLink(db: Pg | TransactionSQL, id: string): Promise<Link | null> {
+  const rows = await db.unsafe(`SELECT ${LINK_COLUMNS} FROM links WHERE id = $1`, [id]);
+  if (rows.length === 0) return null;
+  const row = linkRow(rows[0]);
+  return toLink(row, (await tagsOf(db, [row.seq])).get(row.seq) ?? []);
+}
+
+async function target(sql: Pg, id: string): Promise<Target | null> {
+  const [row] = await sql.unsafe(TARGET, [id]);
+  return targetOfRow({
+    url: row.url,
+    expires_at: numOrNull(row.expires_at),
+    max_clicks: numOrNull(row.max_clicks),
+    disabled: num(row.disabled ?? 0),
+    blocked: num(row.blocked ?? 0),
+    total_clicks: numOrNull(row.total_clicks),
+    valid_from: numOrNull(row.valid_from),
+    fallback_url: row.fallback_url ?? null,
+    rules: row.rules ?? null,
+    variants: row.variants ?? null,
+    password_hash: row.password_hash ?? null,
+    redirect_type: num(row.redirect_type ?? 302),
+    retired: row.retired === true,
+  });
+}
+
+async function* destinations(sql: Pg): AsyncIterable<LinkDestinations> {
+  let after = 0;
+  for (;;) {
+    const rows = await sql`SELECT seq, url, blocked, rules, variants, fallback_url FROM links WHERE seq > ${after} ORDER BY seq LIMIT ${DESTINATIONS_PAGE}`;
+    for (const r of rows) yield { seq: num(r.seq), url: r.url as string, blocked: r.blocked === 1, also: otherDestinations(r) };
+    if (rows.length < DESTINATIONS_PAGE) return;
+    after = num(rows[rows.length - 1].seq);
+  }
+}
+
+async function* passwordHashes(sql: Pg): AsyncIterable<StoredPasswordHash> {
+  let after = 0;
+  for (;;) {
+    const rows = await sql.unsafe(PASSWORD_HASHES, [after, PASSWORD_HASHES_PAGE]);
+    for (const r of rows) yield { id: r.id as string, passwordHash: r.password_hash as string };
+    if (rows.length < PASSWORD_HASHES_PAGE) return;
+    after = num(rows[rows.length - 1].seq);
+  }
 }
 
 /**

@@ -59,100 +59,121 @@ export function isLoopbackUrl(url: URL): boolean {
   return host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
+/** One provider's settings and its cached metadata (or failure), shared by the functions below. */
+type Provider = {
+  config: OidcConfig;
+  now: () => number;
+  issuer: URL;
+  http: object;
+  client: oauth.Client;
+  auth: oauth.ClientAuth;
+  metadata: { as: oauth.AuthorizationServer; at: number } | null;
+  failed: { error: OidcError; at: number } | null;
+};
+
 export function createOidcClient(config: OidcConfig, now: () => number = Date.now): OidcClient {
   const issuer = new URL(config.issuer);
-  // http only on loopback (config.ts refuses it elsewhere): a provider on the same host, and the tests.
-  const http = isLoopbackUrl(issuer) ? { [oauth.allowInsecureRequests]: true } : {};
-  const client: oauth.Client = { client_id: config.clientId };
-  const auth = config.clientSecret === null ? oauth.None() : oauth.ClientSecretBasic(config.clientSecret);
-  let metadata: { as: oauth.AuthorizationServer; at: number } | null = null;
-  let failed: { error: OidcError; at: number } | null = null;
-
-  const discover = async (): Promise<oauth.AuthorizationServer> => {
-    if (metadata !== null && now() - metadata.at < DISCOVERY_TTL_MS) return metadata.as;
-    if (failed !== null && now() - failed.at < DISCOVERY_FAILURE_TTL_MS) throw failed.error;
-    try {
-      const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { ...http, signal: AbortSignal.timeout(TIMEOUT_MS) }));
-      // What we build URLs from must be URLs: garbage is the provider's fault, not a crash of ours.
-      if (!URL.canParse(as.authorization_endpoint ?? "") || (as.end_session_endpoint !== undefined && !URL.canParse(as.end_session_endpoint))) {
-        throw new Error("its metadata has no usable authorization_endpoint (or a broken end_session_endpoint)");
-      }
-      metadata = { as, at: now() };
-      failed = null;
-      return as;
-    } catch (err) {
-      failed = { error: new OidcError("provider_down", `discovery at ${config.issuer} failed: ${describe(err)}`), at: now() };
-      throw failed.error;
-    }
+  const p: Provider = {
+    config,
+    now,
+    issuer,
+    // http only on loopback (config.ts refuses it elsewhere): a provider on the same host, and the tests.
+    http: isLoopbackUrl(issuer) ? { [oauth.allowInsecureRequests]: true } : {},
+    client: { client_id: config.clientId },
+    auth: config.clientSecret === null ? oauth.None() : oauth.ClientSecretBasic(config.clientSecret),
+    metadata: null,
+    failed: null,
   };
-
   return {
     label: config.label,
     ...signInRules(config.adminGroup, config.allowedGroup),
-    async start(redirectUri, next) {
-      const as = await discover();
-      const flow: OidcFlow = { state: oauth.generateRandomState(), nonce: oauth.generateRandomNonce(), verifier: oauth.generateRandomCodeVerifier(), next };
-      const url = new URL(as.authorization_endpoint!);
-      url.search = new URLSearchParams({
-        client_id: config.clientId,
-        redirect_uri: redirectUri,
-        response_type: "code",
-        scope: SCOPES,
-        code_challenge: await oauth.calculatePKCECodeChallenge(flow.verifier),
-        code_challenge_method: "S256",
-        state: flow.state,
-        nonce: flow.nonce,
-      }).toString();
-      return { url: url.href, flow };
-    },
-    async finish(callback, flow, redirectUri) {
-      // The flow cookie is the browser's proof that it started this sign-in: without it, or with
-      // another state, the callback may be someone else's (login CSRF) and is refused.
-      if (flow === null || callback.get("state") !== flow.state) {
-        throw new OidcError("state_mismatch", "the sign-in's state does not match the one this browser started");
-      }
-      const as = await discover();
-      let params: URLSearchParams;
-      try {
-        params = oauth.validateAuthResponse(as, client, callback, flow.state);
-      } catch (err) {
-        if (err instanceof oauth.AuthorizationResponseError) throw new OidcError("provider_refused", `${err.error}${err.error_description ? `: ${err.error_description}` : ""}`);
-        throw new OidcError("state_mismatch", describe(err));
-      }
-      let response: Response;
-      try {
-        response = await oauth.authorizationCodeGrantRequest(as, client, auth, params, redirectUri, flow.verifier, { ...http, signal: AbortSignal.timeout(TIMEOUT_MS) });
-      } catch (err) {
-        throw new OidcError("provider_down", `the token request failed: ${describe(err)}`);
-      }
-      let result: oauth.TokenEndpointResponse;
-      try {
-        result = await oauth.processAuthorizationCodeResponse(as, client, response, { expectedNonce: flow.nonce, requireIdToken: true });
-      } catch (err) {
-        throw tokenFailure(err);
-      }
-      const claims = oauth.getValidatedIdTokenClaims(result)!;
-      await verifySignature(as, response, http, result.id_token!, config.clientSecret);
-      if (!cleanText(claims.sub)) throw new OidcError("token_invalid", "the ID token's sub is not a usable identifier");
-      const extra = claims[config.groupsClaim] === undefined ? await userInfo(as, client, result, claims.sub, http) : {};
-      const all: Record<string, unknown> = { ...extra, ...claims };
-      return {
-        source: config.issuer,
-        subject: claims.sub,
-        name: nameFromClaims(all),
-        email: cleanText(all.email) ? all.email : null,
-        groups: groupsFromClaim(all[config.groupsClaim]),
-      };
-    },
+    start: (redirectUri, next) => startSignIn(p, redirectUri, next),
+    finish: (callback, flow, redirectUri) => finishSignIn(p, callback, flow, redirectUri),
     endSessionUrl(postLogoutUri) {
       // Checked to be a URL by discover().
-      const endpoint = metadata?.as.end_session_endpoint;
+      const endpoint = p.metadata?.as.end_session_endpoint;
       if (!endpoint) return null;
       const url = new URL(endpoint);
       url.searchParams.set("client_id", config.clientId);
       url.searchParams.set("post_logout_redirect_uri", postLogoutUri);
       return url.href;
     },
+  };
+}
+
+async function discover(p: Provider): Promise<oauth.AuthorizationServer> {
+  if (p.metadata !== null && p.now() - p.metadata.at < DISCOVERY_TTL_MS) return p.metadata.as;
+  if (p.failed !== null && p.now() - p.failed.at < DISCOVERY_FAILURE_TTL_MS) throw p.failed.error;
+  try {
+    const as = await oauth.processDiscoveryResponse(p.issuer, await oauth.discoveryRequest(p.issuer, { ...p.http, signal: AbortSignal.timeout(TIMEOUT_MS) }));
+    // What we build URLs from must be URLs: garbage is the provider's fault, not a crash of ours.
+    if (!URL.canParse(as.authorization_endpoint ?? "") || (as.end_session_endpoint !== undefined && !URL.canParse(as.end_session_endpoint))) {
+      throw new Error("its metadata has no usable authorization_endpoint (or a broken end_session_endpoint)");
+    }
+    p.metadata = { as, at: p.now() };
+    p.failed = null;
+    return as;
+  } catch (err) {
+    p.failed = { error: new OidcError("provider_down", `discovery at ${p.config.issuer} failed: ${describe(err)}`), at: p.now() };
+    throw p.failed.error;
+  }
+}
+
+async function startSignIn(p: Provider, ...[redirectUri, next]: Parameters<OidcClient["start"]>): ReturnType<OidcClient["start"]> {
+  const as = await discover(p);
+  const flow: OidcFlow = { state: oauth.generateRandomState(), nonce: oauth.generateRandomNonce(), verifier: oauth.generateRandomCodeVerifier(), next };
+  const url = new URL(as.authorization_endpoint!);
+  url.search = new URLSearchParams({
+    client_id: p.config.clientId,
+    redirect_uri: redirectUri,
+    response_type: "code",
+    scope: SCOPES,
+    code_challenge: await oauth.calculatePKCECodeChallenge(flow.verifier),
+    code_challenge_method: "S256",
+    state: flow.state,
+    nonce: flow.nonce,
+  }).toString();
+  return { url: url.href, flow };
+}
+
+async function finishSignIn(p: Provider, ...[callback, flow, redirectUri]: Parameters<OidcClient["finish"]>): ReturnType<OidcClient["finish"]> {
+  const { config, client, http } = p;
+  // The flow cookie is the browser's proof that it started this sign-in: without it, or with
+  // another state, the callback may be someone else's (login CSRF) and is refused.
+  if (flow === null || callback.get("state") !== flow.state) {
+    throw new OidcError("state_mismatch", "the sign-in's state does not match the one this browser started");
+  }
+  const as = await discover(p);
+  let params: URLSearchParams;
+  try {
+    params = oauth.validateAuthResponse(as, client, callback, flow.state);
+  } catch (err) {
+    if (err instanceof oauth.AuthorizationResponseError) throw new OidcError("provider_refused", `${err.error}${err.error_description ? `: ${err.error_description}` : ""}`);
+    throw new OidcError("state_mismatch", describe(err));
+  }
+  let response: Response;
+  try {
+    response = await oauth.authorizationCodeGrantRequest(as, client, p.auth, params, redirectUri, flow.verifier, { ...http, signal: AbortSignal.timeout(TIMEOUT_MS) });
+  } catch (err) {
+    throw new OidcError("provider_down", `the token request failed: ${describe(err)}`);
+  }
+  let result: oauth.TokenEndpointResponse;
+  try {
+    result = await oauth.processAuthorizationCodeResponse(as, client, response, { expectedNonce: flow.nonce, requireIdToken: true });
+  } catch (err) {
+    throw tokenFailure(err);
+  }
+  const claims = oauth.getValidatedIdTokenClaims(result)!;
+  await verifySignature(as, response, http, result.id_token!, config.clientSecret);
+  if (!cleanText(claims.sub)) throw new OidcError("token_invalid", "the ID token's sub is not a usable identifier");
+  const extra = claims[config.groupsClaim] === undefined ? await userInfo(as, client, result, claims.sub, http) : {};
+  const all: Record<string, unknown> = { ...extra, ...claims };
+  return {
+    source: config.issuer,
+    subject: claims.sub,
+    name: nameFromClaims(all),
+    email: cleanText(all.email) ? all.email : null,
+    groups: groupsFromClaim(all[config.groupsClaim]),
   };
 }
 

@@ -89,136 +89,146 @@ function linkChunks(batch: LiveBatch, watched: (linkId: string) => boolean): Map
   return out;
 }
 
+/** The hub's state, shared by the functions below. */
+type HubState = {
+  onWatchChange: (watch: { ids: string[]; all: boolean }) => void;
+  now: () => number;
+  streams: Set<Stream>;
+  byLink: Map<string, Set<Stream>>;
+  perAddress: Map<string, number>;
+  allStreams: number;
+  heartbeat: ReturnType<typeof setInterval> | null;
+  counts: ReturnType<typeof setInterval> | null;
+  // Set by closeAll: a stream opened after it would hold the server's stop for good.
+  closed: boolean;
+  changes: number;
+};
+
 /** `onWatchChange`: the watched set changed (told to the recorder, and to other instances). */
 export function createLiveHub(onWatchChange: (watch: { ids: string[]; all: boolean }) => void, now: () => number = Date.now): LiveHub {
-  const streams = new Set<Stream>();
-  const byLink = new Map<string, Set<Stream>>();
-  const perAddress = new Map<string, number>();
-  let allStreams = 0;
-  let heartbeat: ReturnType<typeof setInterval> | null = null;
-  let counts: ReturnType<typeof setInterval> | null = null;
-  // Set by closeAll: a stream opened after it would hold the server's stop for good.
-  let closed = false;
-  let changes = 0;
-
-  const watched = () => ({ ids: [...byLink.keys()], all: allStreams > 0 });
-
-  const write = (s: Stream, chunk: Uint8Array) => {
-    // desiredSize goes below zero by what the reader has not taken: past the bound it is dropped.
-    if ((s.controller.desiredSize ?? 0) < -MAX_BUFFERED_BYTES) {
-      remove(s);
-      try {
-        s.controller.error(new Error("the reader fell too far behind"));
-      } catch {}
-      return;
-    }
-    try {
-      s.controller.enqueue(chunk);
-    } catch {
-      remove(s); // closed by the client meanwhile
-    }
-  };
-
-  const remove = (s: Stream) => {
-    if (!streams.delete(s)) return;
-    const left = (perAddress.get(s.address) ?? 1) - 1;
-    if (left === 0) perAddress.delete(s.address);
-    else perAddress.set(s.address, left);
-    if (s.linkId === null) allStreams--;
-    else {
-      const set = byLink.get(s.linkId)!;
-      set.delete(s);
-      if (set.size === 0) byLink.delete(s.linkId);
-    }
-    if (streams.size === 0 && heartbeat !== null) {
-      clearInterval(heartbeat);
-      heartbeat = null;
-    }
-    if (allStreams === 0 && counts !== null) {
-      clearInterval(counts);
-      counts = null;
-    }
-    onWatchChange(watched());
-  };
-
-  /** Ends a stream: the reader gets what was queued, then the end. */
-  const end = (s: Stream) => {
-    remove(s);
-    try {
-      s.controller.close();
-    } catch {}
-  };
-
-  const sendCounts = () => {
-    for (const s of streams) {
-      if (s.linkId !== null || s.clicks === 0) continue;
-      write(s, frame("clicks", { clicks: s.clicks, humans: s.humans }));
-      s.clicks = 0;
-      s.humans = 0;
-    }
-  };
-
+  const hub: HubState = { onWatchChange, now, streams: new Set(), byLink: new Map(), perAddress: new Map(), allStreams: 0, heartbeat: null, counts: null, closed: false, changes: 0 };
   return {
-    open(request) {
-      if (closed) return "closed";
-      if (streams.size >= MAX_STREAMS || (perAddress.get(request.address) ?? 0) >= MAX_STREAMS_PER_ADDRESS) return "too_many";
-      let stream!: Stream;
-      const body = new ReadableStream<Uint8Array>(
-        {
-          start(controller) {
-            stream = { address: request.address, linkId: request.linkId, mayCount: request.mayCount, guarded: request.guarded, controller, clicks: 0, humans: 0 };
-            controller.enqueue(frame("ready", request.ready));
-          },
-          cancel: () => remove(stream),
-        },
-        new ByteLengthQueuingStrategy({ highWaterMark: 16 * 1024 }),
-      );
-      streams.add(stream);
-      perAddress.set(request.address, (perAddress.get(request.address) ?? 0) + 1);
-      if (request.linkId === null) allStreams++;
-      else (byLink.get(request.linkId) ?? byLink.set(request.linkId, new Set()).get(request.linkId)!).add(stream);
-      heartbeat ??= setInterval(() => {
-        const beat = frame("heartbeat", { at: isoTime(now()) });
-        for (const s of streams) write(s, beat);
-      }, HEARTBEAT_MS);
-      if (allStreams > 0) counts ??= setInterval(sendCounts, COUNTS_EVERY_MS);
-      onWatchChange(watched());
-      // Decided on a link that has changed since: the reader gets "ready" and the end, and asks again.
-      if (request.guarded !== undefined && request.guarded.decidedAt !== changes) end(stream);
-      return new Response(body, {
-        headers: { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache, no-store", "X-Accel-Buffering": "no", "X-Content-Type-Options": "nosniff" },
-      });
-    },
-    publish(batch) {
-      // One chunk per link and batch (and per view of it), written once to each of its streams.
-      for (const [linkId, chunk] of linkChunks(batch, (id) => byLink.has(id))) {
-        for (const s of [...byLink.get(linkId)!]) write(s, chunk(s.guarded?.shown ?? null));
-      }
-      if (allStreams === 0) return;
-      for (const [linkId, clicks, humans] of batch.counts) {
-        for (const s of streams) {
-          if (s.linkId !== null) continue;
-          const add = () => {
-            s.clicks += clicks;
-            s.humans += humans;
-          };
-          const may = s.mayCount?.(linkId) ?? true;
-          if (may instanceof Promise) void may.then((ok) => ok && add(), () => {});
-          else if (may) add();
-        }
-      }
-    },
-    watched,
-    streams: () => streams.size,
-    version: () => changes,
+    open: (request) => open(hub, request),
+    publish: (batch) => publish(hub, batch),
+    watched: () => watched(hub),
+    streams: () => hub.streams.size,
+    version: () => hub.changes,
     changed(linkId) {
-      changes++;
-      const of = linkId === null ? [...byLink.values()].flatMap((set) => [...set]) : [...(byLink.get(linkId) ?? [])];
-      for (const s of of) if (s.guarded !== undefined) end(s);
+      hub.changes++;
+      const of = linkId === null ? [...hub.byLink.values()].flatMap((set) => [...set]) : [...(hub.byLink.get(linkId) ?? [])];
+      for (const s of of) if (s.guarded !== undefined) end(hub, s);
     },
     closeAll() {
-      closed = true;
-      for (const s of [...streams]) end(s);
+      hub.closed = true;
+      for (const s of [...hub.streams]) end(hub, s);
     },
   };
+}
+
+const watched = (hub: HubState) => ({ ids: [...hub.byLink.keys()], all: hub.allStreams > 0 });
+
+function write(hub: HubState, s: Stream, chunk: Uint8Array): void {
+  // desiredSize goes below zero by what the reader has not taken: past the bound it is dropped.
+  if ((s.controller.desiredSize ?? 0) < -MAX_BUFFERED_BYTES) {
+    remove(hub, s);
+    try {
+      s.controller.error(new Error("the reader fell too far behind"));
+    } catch {}
+    return;
+  }
+  try {
+    s.controller.enqueue(chunk);
+  } catch {
+    remove(hub, s); // closed by the client meanwhile
+  }
+}
+
+function remove(hub: HubState, s: Stream): void {
+  if (!hub.streams.delete(s)) return;
+  const left = (hub.perAddress.get(s.address) ?? 1) - 1;
+  if (left === 0) hub.perAddress.delete(s.address);
+  else hub.perAddress.set(s.address, left);
+  if (s.linkId === null) hub.allStreams--;
+  else {
+    const set = hub.byLink.get(s.linkId)!;
+    set.delete(s);
+    if (set.size === 0) hub.byLink.delete(s.linkId);
+  }
+  if (hub.streams.size === 0 && hub.heartbeat !== null) {
+    clearInterval(hub.heartbeat);
+    hub.heartbeat = null;
+  }
+  if (hub.allStreams === 0 && hub.counts !== null) {
+    clearInterval(hub.counts);
+    hub.counts = null;
+  }
+  hub.onWatchChange(watched(hub));
+}
+
+/** Ends a stream: the reader gets what was queued, then the end. */
+function end(hub: HubState, s: Stream): void {
+  remove(hub, s);
+  try {
+    s.controller.close();
+  } catch {}
+}
+
+function sendCounts(hub: HubState): void {
+  for (const s of hub.streams) {
+    if (s.linkId !== null || s.clicks === 0) continue;
+    write(hub, s, frame("clicks", { clicks: s.clicks, humans: s.humans }));
+    s.clicks = 0;
+    s.humans = 0;
+  }
+}
+
+function open(hub: HubState, request: LiveStreamRequest): Response | "too_many" | "closed" {
+  if (hub.closed) return "closed";
+  if (hub.streams.size >= MAX_STREAMS || (hub.perAddress.get(request.address) ?? 0) >= MAX_STREAMS_PER_ADDRESS) return "too_many";
+  let stream!: Stream;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        stream = { address: request.address, linkId: request.linkId, mayCount: request.mayCount, guarded: request.guarded, controller, clicks: 0, humans: 0 };
+        controller.enqueue(frame("ready", request.ready));
+      },
+      cancel: () => remove(hub, stream),
+    },
+    new ByteLengthQueuingStrategy({ highWaterMark: 16 * 1024 }),
+  );
+  hub.streams.add(stream);
+  hub.perAddress.set(request.address, (hub.perAddress.get(request.address) ?? 0) + 1);
+  if (request.linkId === null) hub.allStreams++;
+  else (hub.byLink.get(request.linkId) ?? hub.byLink.set(request.linkId, new Set()).get(request.linkId)!).add(stream);
+  hub.heartbeat ??= setInterval(() => {
+    const beat = frame("heartbeat", { at: isoTime(hub.now()) });
+    for (const s of hub.streams) write(hub, s, beat);
+  }, HEARTBEAT_MS);
+  if (hub.allStreams > 0) hub.counts ??= setInterval(() => sendCounts(hub), COUNTS_EVERY_MS);
+  hub.onWatchChange(watched(hub));
+  // Decided on a link that has changed since: the reader gets "ready" and the end, and asks again.
+  if (request.guarded !== undefined && request.guarded.decidedAt !== hub.changes) end(hub, stream);
+  return new Response(body, {
+    headers: { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache, no-store", "X-Accel-Buffering": "no", "X-Content-Type-Options": "nosniff" },
+  });
+}
+
+function publish(hub: HubState, batch: LiveBatch): void {
+  // One chunk per link and batch (and per view of it), written once to each of its streams.
+  for (const [linkId, chunk] of linkChunks(batch, (id) => hub.byLink.has(id))) {
+    for (const s of [...hub.byLink.get(linkId)!]) write(hub, s, chunk(s.guarded?.shown ?? null));
+  }
+  if (hub.allStreams === 0) return;
+  for (const [linkId, clicks, humans] of batch.counts) {
+    for (const s of hub.streams) {
+      if (s.linkId !== null) continue;
+      const add = () => {
+        s.clicks += clicks;
+        s.humans += humans;
+      };
+      const may = s.mayCount?.(linkId) ?? true;
+      if (may instanceof Promise) void may.then((ok) => ok && add(), () => {});
+      else if (may) add();
+    }
+  }
 }

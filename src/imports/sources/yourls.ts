@@ -19,7 +19,36 @@ const NEEDED = { url: ["keyword", "url", "title", "timestamp", "clicks"], log: [
 
 export type YourlsOptions = { sourceDb: string | undefined; prefix: string | undefined; password?: string | undefined; reach: OutboundPolicy };
 
+/** One YOURLS database: where it is, and its connection and schema check once made. */
+type Yourls = {
+  url: URL;
+  database: string;
+  prefix: string;
+  /** What messages say: the URL without its password. */
+  where: string;
+  password: string | null;
+  reach: OutboundPolicy;
+  // Connected at the first query, once the host is resolved and checked.
+  connection: Promise<SQL> | null;
+  checked: Promise<void> | null;
+};
+
 export function yourlsSource(o: YourlsOptions): ImportSource {
+  const y = readOptions(o);
+  return {
+    kind: "yourls",
+    // Which YOURLS this is, whoever reads it: the host, port, database and prefix (not the user).
+    identity: `yourls ${y.url.hostname.toLowerCase()}:${y.url.port || "3306"}/${y.database} ${y.prefix}`,
+    keeps: "visits",
+    links: () => links(y),
+    history: (known, cursors) => history(y, known, cursors),
+    close: async () => {
+      await (await y.connection?.catch(() => null))?.close();
+    },
+  };
+}
+
+function readOptions(o: YourlsOptions): Yourls {
   if (o.sourceDb === undefined || o.sourceDb === "") throw new SourceError("--source-db is required: the YOURLS database, e.g. mysql://yourls@127.0.0.1:3306/yourls (the password in YOURLS_DB_PASSWORD)", "bad_option");
   if (!/^(mysql|mariadb):\/\//i.test(o.sourceDb)) throw new SourceError("--source-db must be a mysql:// URL (YOURLS keeps its links in MySQL or MariaDB)", "bad_option");
   const prefix = o.prefix ?? "yourls_";
@@ -34,7 +63,6 @@ export function yourlsSource(o: YourlsOptions): ImportSource {
   }
   const database = decodeURIComponent(url.pathname.slice(1));
   if (url.hostname === "" || database === "" || database.includes("/")) throw new SourceError("--source-db needs a host and a database: mysql://user:password@host:3306/database", "bad_option");
-  // What messages say: the URL without its password.
   const masked = new URL(url);
   if (masked.password !== "") masked.password = "***";
   const where = masked.toString();
@@ -42,95 +70,91 @@ export function yourlsSource(o: YourlsOptions): ImportSource {
   if (refusal !== null) throw new SourceError(`--source-db ${where} is refused: ${refusal} (docs/importing.md: Moving from another shortener)`, "private");
   // The password from the environment (YOURLS_DB_PASSWORD) when the URL has none: out of the process list.
   const password = url.password === "" && o.password ? o.password : null;
-  // Connected at the first query, once the host is resolved and checked.
-  let connection: Promise<SQL> | null = null;
-  // Which YOURLS this is, whoever reads it: the host, port, database and prefix (not the user).
-  const identity = `yourls ${url.hostname.toLowerCase()}:${url.port || "3306"}/${database} ${prefix}`;
-  const table = (name: keyof typeof NEEDED) => `\`${prefix}${name}\``;
-  let checked: Promise<void> | null = null;
+  return { url, database, prefix, where, password, reach: o.reach, connection: null, checked: null };
+}
 
-  const query = async <T,>(text: string, params: unknown[] = []): Promise<T[]> => {
-    connection ??= connectYourls(url, password, o.reach, where);
-    const sql = await connection;
-    try {
-      return (await sql.unsafe(text, params)) as T[];
-    } catch (err) {
-      throw sourceError(err, where);
-    }
-  };
-  // The tables and columns, once, before anything is read: a clear refusal instead of a SQL error half-way.
-  const check = () =>
-    (checked ??= (async () => {
-      const rows = await query<{ t: string; c: string }>(
-        "SELECT TABLE_NAME AS t, COLUMN_NAME AS c FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME IN (?, ?)",
-        [`${prefix}url`, `${prefix}log`],
+const table = (y: Yourls, name: keyof typeof NEEDED) => `\`${y.prefix}${name}\``;
+
+async function query<T>(y: Yourls, text: string, params: unknown[] = []): Promise<T[]> {
+  y.connection ??= connectYourls(y.url, y.password, y.reach, y.where);
+  const sql = await y.connection;
+  try {
+    return (await sql.unsafe(text, params)) as T[];
+  } catch (err) {
+    throw sourceError(err, y.where);
+  }
+}
+
+// The tables and columns, once, before anything is read: a clear refusal instead of a SQL error half-way.
+function check(y: Yourls): Promise<void> {
+  return (y.checked ??= (async () => {
+    const { prefix } = y;
+    const rows = await query<{ t: string; c: string }>(
+      y,
+      "SELECT TABLE_NAME AS t, COLUMN_NAME AS c FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME IN (?, ?)",
+      [`${prefix}url`, `${prefix}log`],
+    );
+    const missing = Object.entries(NEEDED).flatMap(([t, columns]) => columns.filter((c) => !rows.some((r) => r.t === `${prefix}${t}` && r.c === c)).map((c) => `${prefix}${t}.${c}`));
+    if (missing.length > 0) {
+      // Only a number is quoted back (YOURLS writes one), not whatever else the row holds.
+      const version = (await query<{ v: string }>(y, `SELECT option_value AS v FROM \`${prefix}options\` WHERE option_name = 'db_version'`).catch(() => [])).filter((r) => /^\d{1,6}$/.test(String(r.v)));
+      throw new SourceError(
+        `${y.where} is not a YOURLS database this importer knows (prefix "${prefix}"${version[0] ? `, db_version ${version[0].v}` : ""}): missing ${missing.join(", ")}. Check --prefix, or upgrade YOURLS to 1.7 or later first.`,
+        "schema",
       );
-      const missing = Object.entries(NEEDED).flatMap(([t, columns]) => columns.filter((c) => !rows.some((r) => r.t === `${prefix}${t}` && r.c === c)).map((c) => `${prefix}${t}.${c}`));
-      if (missing.length > 0) {
-        // Only a number is quoted back (YOURLS writes one), not whatever else the row holds.
-        const version = (await query<{ v: string }>(`SELECT option_value AS v FROM \`${prefix}options\` WHERE option_name = 'db_version'`).catch(() => [])).filter((r) => /^\d{1,6}$/.test(String(r.v)));
-        throw new SourceError(
-          `${where} is not a YOURLS database this importer knows (prefix "${prefix}"${version[0] ? `, db_version ${version[0].v}` : ""}): missing ${missing.join(", ")}. Check --prefix, or upgrade YOURLS to 1.7 or later first.`,
-          "schema",
-        );
-      }
-    })());
+    }
+  })());
+}
 
-  return {
-    kind: "yourls",
-    identity,
-    keeps: "visits",
-    async *links() {
-      await check();
-      let after = "";
-      for (;;) {
-        // Keyset paging in the column's own (binary) order: stable while YOURLS goes on running.
-        const rows = await query<{ keyword: string; url: string; title: string | null; created: string; clicks: number | string }>(
-          `SELECT keyword, url, title, DATE_FORMAT(\`timestamp\`, '%Y-%m-%d %H:%i:%s') AS created, clicks FROM ${table("url")} WHERE keyword > ? ORDER BY keyword LIMIT ${LINKS_PER_PAGE}`,
-          [after],
-        );
-        if (rows.length === 0) return;
-        yield rows.map(toLink);
-        after = rows[rows.length - 1]!.keyword;
-        if (rows.length < LINKS_PER_PAGE) return;
-      }
-    },
-    async *history(links, cursors): AsyncGenerator<HistoryPage> {
-      await check();
-      // A cursor per link (the last click_id here), so that a link imported by a later run (after
-      // a skip, say) still gets all its clicks, and a re-run only the newer ones. The log is read
-      // link by link (its shorturl index), not in click order: a page then holds the visits of a
-      // few hundred links, whose rollup rows lie together, and a transaction writes a few pages of
-      // the database instead of one for each visit.
-      const done = await cursors.all("visits ");
-      const idOf = new Map([...links].map(([key, { id }]) => [key, id]));
-      let at: [string, number] = ["", 0];
-      for (;;) {
-        const rows = await query<{ id: number | string; at: string; keyword: string; referrer: string; ua: string; country: string }>(
-          `SELECT click_id AS id, DATE_FORMAT(click_time, '%Y-%m-%d %H:%i:%s') AS at, shorturl AS keyword, referrer, user_agent AS ua, country_code AS country
-           FROM ${table("log")} WHERE shorturl > ? OR (shorturl = ? AND click_id > ?) ORDER BY shorturl, click_id LIMIT ${VISITS_PER_PAGE}`,
-          [at[0], at[0], at[1]],
-        );
-        if (rows.length === 0) return;
-        const last = rows[rows.length - 1]!;
-        at = [last.keyword, Number(last.id)];
-        const fresh = rows.filter((r) => {
-          const id = idOf.get(r.keyword);
-          return id === undefined || Number(r.id) > Number(done.get(`visits ${id}`) ?? 0);
-        });
-        const moved = new Map<string, string>();
-        for (const r of fresh) {
-          const id = idOf.get(r.keyword);
-          if (id !== undefined) moved.set(`visits ${id}`, String(r.id));
-        }
-        yield { cursors: [...moved], visits: fresh.map(toVisit) };
-        if (rows.length < VISITS_PER_PAGE) return;
-      }
-    },
-    close: async () => {
-      await (await connection?.catch(() => null))?.close();
-    },
-  };
+async function* links(y: Yourls): AsyncGenerator<SourceLink[]> {
+  await check(y);
+  let after = "";
+  for (;;) {
+    // Keyset paging in the column's own (binary) order: stable while YOURLS goes on running.
+    const rows = await query<{ keyword: string; url: string; title: string | null; created: string; clicks: number | string }>(
+      y,
+      `SELECT keyword, url, title, DATE_FORMAT(\`timestamp\`, '%Y-%m-%d %H:%i:%s') AS created, clicks FROM ${table(y, "url")} WHERE keyword > ? ORDER BY keyword LIMIT ${LINKS_PER_PAGE}`,
+      [after],
+    );
+    if (rows.length === 0) return;
+    yield rows.map(toLink);
+    after = rows[rows.length - 1]!.keyword;
+    if (rows.length < LINKS_PER_PAGE) return;
+  }
+}
+
+async function* history(y: Yourls, ...[links, cursors]: Parameters<NonNullable<ImportSource["history"]>>): AsyncGenerator<HistoryPage> {
+  await check(y);
+  // A cursor per link (the last click_id here), so that a link imported by a later run (after
+  // a skip, say) still gets all its clicks, and a re-run only the newer ones. The log is read
+  // link by link (its shorturl index), not in click order: a page then holds the visits of a
+  // few hundred links, whose rollup rows lie together, and a transaction writes a few pages of
+  // the database instead of one for each visit.
+  const done = await cursors.all("visits ");
+  const idOf = new Map([...links].map(([key, { id }]) => [key, id]));
+  let at: [string, number] = ["", 0];
+  for (;;) {
+    const rows = await query<{ id: number | string; at: string; keyword: string; referrer: string; ua: string; country: string }>(
+      y,
+      `SELECT click_id AS id, DATE_FORMAT(click_time, '%Y-%m-%d %H:%i:%s') AS at, shorturl AS keyword, referrer, user_agent AS ua, country_code AS country
+       FROM ${table(y, "log")} WHERE shorturl > ? OR (shorturl = ? AND click_id > ?) ORDER BY shorturl, click_id LIMIT ${VISITS_PER_PAGE}`,
+      [at[0], at[0], at[1]],
+    );
+    if (rows.length === 0) return;
+    const last = rows[rows.length - 1]!;
+    at = [last.keyword, Number(last.id)];
+    const fresh = rows.filter((r) => {
+      const id = idOf.get(r.keyword);
+      return id === undefined || Number(r.id) > Number(done.get(`visits ${id}`) ?? 0);
+    });
+    const moved = new Map<string, string>();
+    for (const r of fresh) {
+      const id = idOf.get(r.keyword);
+      if (id !== undefined) moved.set(`visits ${id}`, String(r.id));
+    }
+    yield { cursors: [...moved], visits: fresh.map(toVisit) };
+    if (rows.length < VISITS_PER_PAGE) return;
+  }
 }
 
 function toLink(r: { keyword: string; url: string; title: string | null; created: string; clicks: number | string }): SourceLink {

@@ -1,0 +1,116 @@
+// Links (docs/api.md: The management API): a create's fields, redirect rules, a link as its owner
+// manages it, and its changes.
+
+import { t, type TSchema } from "elysia";
+import { LINK_STATUSES } from "../../links/link.ts";
+import { MAX_TAGS } from "../../links/options.ts";
+import { CONDITION_TYPES, DEVICES, MAX_CONDITIONS, MAX_RULES, MAX_VARIANTS, MAX_WEIGHT, MIN_VARIANTS, SYSTEMS } from "../../links/rules.ts";
+import { MAX_PASSWORD_LENGTH, REDIRECT_TYPES } from "../../links/behaviour.ts";
+import { CREATE_SPELLINGS, type CreateField } from "../../links/field-names.ts";
+import { Count, NullableTime, Tag, Time, closed, ok, oneOf } from "./common.ts";
+
+// Redirect rules (docs/redirect-rules.md: Redirect rules): the same shape in requests and answers.
+export const Variant = t.Object({ url: t.String(), weight: t.Integer({ minimum: 1, maximum: MAX_WEIGHT }) }, closed);
+export const Variants = t.Array(Variant, { minItems: MIN_VARIANTS, maxItems: MAX_VARIANTS, description: "a split by integer weights; a visitor keeps their variant for the UTC day" });
+export const Condition = t.Union(
+  [
+    t.Object({ type: t.Literal("device"), value: oneOf(DEVICES) }, closed),
+    t.Object({ type: t.Literal("os"), value: oneOf(Object.keys(SYSTEMS) as (keyof typeof SYSTEMS)[]) }, closed),
+    t.Object({ type: t.Literal("browser"), value: t.String({ description: "a name as the stats show it: Chrome, Firefox, Safari, Edge, …" }) }, closed),
+    t.Object({ type: t.Literal("language"), value: t.String({ description: "de (any region) or pt-BR; compared with the visitor's most preferred language" }) }, closed),
+    t.Object({ type: t.Literal("country"), value: t.String({ pattern: "^[A-Za-z]{2}$", description: "ISO 3166 alpha-2" }) }, closed),
+    t.Object({ type: t.Literal("query"), key: t.String(), value: t.Optional(t.String({ description: "without it, the parameter being present is enough" })) }, closed),
+    t.Object({ type: t.Literal("cidr"), value: t.String({ description: "203.0.113.0/24, 2001:db8::/32, or one address" }) }, closed),
+    t.Object({ type: t.Union([t.Literal("after"), t.Literal("before")]), value: t.String({ description: "ISO 8601 with a zone; after: from this instant, before: until it" }) }, closed),
+  ],
+  { description: `one of ${CONDITION_TYPES.join(", ")}` },
+);
+export const Rule = t.Object(
+  { conditions: t.Array(Condition, { minItems: 1, maxItems: MAX_CONDITIONS }), url: t.Optional(t.String()), variants: t.Optional(Variants) },
+  { ...closed, description: "all conditions must hold; then url, or a split among variants" },
+);
+export const Rules = t.Array(Rule, { maxItems: MAX_RULES, description: "the first rule whose conditions all hold gives the destination, else the link's own" });
+export const RedirectType = t.Union(REDIRECT_TYPES.map((n) => t.Literal(n)), { description: "302 by default; 301 and 308 may be cached by browsers, and repeat clicks then go uncounted" });
+const Warnings = t.Optional(t.Array(t.String(), { description: "what the owner should know about the link as saved (a permanent redirect)" }));
+
+// A create's fields (docs/api.md: Create a short link): the spec's names in every body type; in JSON also
+// the management API's camelCase names (src/links/field-names.ts), one spelling per field.
+const createFields = {
+  url: t.String({ description: "absolute http(s) URL, at most 2,048 characters" }),
+  custom_url: t.Optional(t.String({ description: "alias: 3-30 letters, digits, hyphens, underscores; empty means none" })),
+  expires_at: t.Optional(t.String({ description: "ISO 8601 time with a zone, or YYYY-MM-DD (the end of that UTC day); in the future" })),
+  max_clicks: t.Optional(t.Union([t.Integer({ minimum: 1 }), t.String({ pattern: "^\\s*\\d+\\s*$" })])),
+  tags: t.Optional(t.Union([t.String({ description: "comma-separated" }), t.Array(Tag, { maxItems: MAX_TAGS })])),
+  rules: t.Optional(Rules),
+  variants: t.Optional(Variants),
+  password: t.Optional(t.String({ minLength: 1, maxLength: MAX_PASSWORD_LENGTH, description: "visitors must give it; stored only as an argon2id hash" })),
+  redirect_type: t.Optional(t.Union([RedirectType, t.String({ pattern: "^30[1278]$" })])),
+  valid_from: t.Optional(t.String({ description: "ISO 8601 with a zone; before it the link answers like an unknown id" })),
+  fallback_url: t.Optional(t.String({ description: "where an expired, click-limited or disabled link sends visitors instead of its 410 page" })),
+  crawlable: t.Optional(t.Union([t.Boolean(), t.String()])),
+};
+const camelFields = Object.fromEntries(
+  (Object.keys(createFields) as CreateField[]).filter((f) => CREATE_SPELLINGS[f] !== f).map((f) => [CREATE_SPELLINGS[f], createFields[f]]),
+) as Record<string, TSchema>;
+export const CreateForm = t.Object(createFields, {
+  ...closed,
+  description: "multipart/form-data (the spec's type) or urlencoded: these names only; any other name, a camelCase one included, is 400 bad_request",
+});
+export const CreateJson = t.Object(
+  { ...createFields, ...camelFields },
+  {
+    ...closed,
+    description: `each field under its spec name or its camelCase one (${Object.keys(camelFields).join(", ")}), never both (400 bad_request naming both); any other name is 400 bad_request`,
+  },
+);
+
+export const Created = ok(t.Object({ shortUrl: t.String(), statsUrl: t.String(), warnings: Warnings }, closed));
+
+const linkFields = {
+  id: t.String(),
+  shortUrl: t.String(),
+  statsUrl: t.String(),
+  originalUrl: t.String(),
+  createdAt: Time,
+  expiresAt: NullableTime,
+  maxClicks: t.Union([t.Integer({ minimum: 1 }), t.Null()]),
+  disabled: t.Boolean(),
+  tags: t.Array(Tag),
+  status: oneOf(LINK_STATUSES),
+  totalClicks: Count,
+  humanClicks: Count,
+  lastClickAt: NullableTime,
+  rules: Rules,
+  variants: t.Union([Variants, t.Null()]),
+  passwordProtected: t.Boolean(),
+  owner: t.Union([t.String(), t.Null()], { description: "who owns it: the user's name, else the key's; null for a public create" }),
+  redirectType: RedirectType,
+  validFrom: NullableTime,
+  fallbackUrl: t.Union([t.String(), t.Null()]),
+  crawlable: t.Boolean(),
+  warnings: Warnings,
+};
+export const Link = t.Object(linkFields, { ...closed, description: "A link as the owner manages it" });
+export const ListedLink = t.Object({ ...linkFields, daily: t.Optional(t.Array(Count, { minItems: 30, maxItems: 30, description: "with include=daily: clicks per UTC day of the last 30, today last" })) }, closed);
+
+export const LinkResponse = ok(Link);
+export const LinkPage = ok(t.Object({ links: t.Array(ListedLink), nextCursor: t.Union([t.String(), t.Null()]) }, closed));
+export const Deleted = ok(t.Object({ id: t.String(), deleted: t.Literal(true) }, closed));
+
+export const LinkChanges = t.Object(
+  {
+    url: t.Optional(t.String()),
+    expiresAt: t.Optional(t.Union([t.String(), t.Null()])),
+    maxClicks: t.Optional(t.Union([t.Integer({ minimum: 1 }), t.String(), t.Null()])),
+    disabled: t.Optional(t.Union([t.Boolean(), t.Null()])),
+    tags: t.Optional(t.Union([t.Array(Tag, { maxItems: MAX_TAGS }), t.String(), t.Null()])),
+    rules: t.Optional(t.Union([Rules, t.Null()])),
+    variants: t.Optional(t.Union([Variants, t.Null()])),
+    password: t.Optional(t.Union([t.String({ minLength: 1, maxLength: MAX_PASSWORD_LENGTH }), t.Null()])),
+    redirectType: t.Optional(t.Union([RedirectType, t.Null()])),
+    validFrom: t.Optional(t.Union([t.String(), t.Null()])),
+    fallbackUrl: t.Optional(t.Union([t.String(), t.Null()])),
+    crawlable: t.Optional(t.Union([t.Boolean(), t.Null()])),
+  },
+  { ...closed, description: "Any of these; null clears expiresAt, maxClicks, tags, rules, variants, password, validFrom and fallbackUrl (and sets redirectType to 302, crawlable to false)" },
+);

@@ -1,0 +1,68 @@
+// Every flag, once: its name, whether it takes a value, its help line, and the command it belongs to.
+// The --help text, the .deb's /etc/default and the man page are made from this table
+// (scripts/lib/deb), and every global flag is also read from SHORTENER_<FLAG> (environmentVariable).
+
+export type Flag = {
+  name: string;
+  value: boolean; // takes a value (vs. a switch like --help)
+  help: string;
+  /** only valid with this command (e.g. --scope with `key create`) */
+  command?: string;
+};
+
+export const FLAGS: readonly Flag[] = [
+  { name: "port", value: true, help: "TCP port to listen on (default 8080; 0 picks a free one)" },
+  { name: "host", value: true, help: "address to listen on (default 0.0.0.0)" },
+  { name: "db", value: true, help: "SQLite file (the service makes ./shortener.db, or $STATE_DIRECTORY/shortener.db; commands find an existing one), or postgres://user@host/database for several instances" },
+  { name: "base-url", value: true, help: "public URL of the service, e.g. https://s.example.org (default: from the Host header)" },
+  { name: "trust-proxy", value: true, help: "comma-separated IPs/CIDRs of reverse proxies whose X-Forwarded-* headers are believed (default: none)" },
+  { name: "geoip-db", value: true, help: "path to your own GeoLite2/GeoIP2 Country or City .mmdb (default: the embedded GeoLite2 Country)" },
+  { name: "create-rate-limit", value: true, help: "link creations per minute per client address without a key, 0 = off (default 60)" },
+  { name: "create-access", value: true, help: "who may create links: public or key (default public)" },
+  { name: "stats-access", value: true, help: "who may read statistics: public or key (the link's owner key or an admin key; default public)" },
+  { name: "blocklist", value: true, help: "file of blocked domains and /regex/ entries, one a line (reloaded on SIGHUP or change)" },
+  { name: "metrics-allow", value: true, help: "addresses that may read /metrics without an admin key: IPs/CIDRs, loopback, private, or off (default loopback)" },
+  { name: "allow-loopback-destinations", value: false, help: "accept links to localhost, loopback and link-local addresses (refused by default; private LAN addresses are always accepted)" },
+  { name: "webhook-allow-private", value: false, help: "let webhooks post to loopback, private (LAN) and link-local addresses, e.g. Home Assistant or n8n at home (refused by default)" },
+  { name: "import-allow-private", value: false, help: "let the dashboard's import reach loopback, private (LAN) and link-local addresses, e.g. a Shlink or YOURLS database on this host (refused by default; `shortener import` always may)" },
+  { name: "root-redirect", value: true, help: "an http(s) URL that / redirects to instead of showing the public form" },
+  { name: "not-found-redirect", value: true, help: "an http(s) URL that unknown short links redirect to instead of the not-found page" },
+  { name: "log-format", value: true, help: "text or json (default text)" },
+  { name: "oidc-issuer", value: true, help: "sign in through this OpenID provider (https, or http on loopback); needs --base-url and --oidc-client-id" },
+  { name: "oidc-client-id", value: true, help: "the client id registered at the provider (the secret: $CREDENTIALS_DIRECTORY/oidc-client-secret or SHORTENER_OIDC_CLIENT_SECRET)" },
+  { name: "oidc-admin-group", value: true, help: "members of this group are admins (default: the first user to sign in)" },
+  { name: "oidc-allowed-group", value: true, help: "only members of this group may sign in (default: everyone the provider lets through)" },
+  { name: "oidc-groups-claim", value: true, help: "the claim that lists a user's groups (default groups)" },
+  { name: "oidc-name", value: true, help: "the provider's name on the sign-in button (default: the issuer's host)" },
+  { name: "oidc-only", value: false, help: "the dashboard signs in through the provider only (no pasted keys; bearer keys still work for scripts)" },
+  { name: "auth-header", value: true, help: "believe an auth proxy's user header from --trust-proxy peers (e.g. Remote-User), or tailscale (Tailscale-User-Login from loopback)" },
+  { name: "auth-groups-header", value: true, help: "the proxy's groups header, separated by commas or | (default Remote-Groups)" },
+  { name: "auth-email-header", value: true, help: "the proxy's email header (default Remote-Email)" },
+  { name: "auth-admin-group", value: true, help: "members of this proxy group are admins (default: the first user there was)" },
+  { name: "auth-allowed-group", value: true, help: "only members of this proxy group are let in (default: every user the proxy names)" },
+  { name: "help", value: false, help: "show this help and exit" },
+  { name: "version", value: false, help: "print the version and exit" },
+  { name: "scope", value: true, help: "admin (every link) or create (creates links, sees only its own); default admin, or the user's own with --user", command: "key" },
+  { name: "user", value: true, help: "with key create: the user the key acts as (their links); a name from `shortener user list`", command: "key" },
+  { name: "from", value: true, help: "import: the source, shlink, yourls, kutt, bitly or csv (docs/importing.md: Moving from another shortener)", command: "import" },
+  { name: "url", value: true, help: "import from shlink or kutt: where it answers, e.g. https://s.example.org (bitly: its API, default https://api-ssl.bitly.com)", command: "import" },
+  { name: "api-key-file", value: true, help: "import from shlink or kutt: a file holding its API key (or SHLINK_API_KEY, KUTT_API_KEY)", command: "import" },
+  { name: "source-db", value: true, help: "import from yourls: its database, mysql://user@host:3306/yourls (read only; the password in YOURLS_DB_PASSWORD)", command: "import" },
+  { name: "prefix", value: true, help: "import from yourls: its table prefix (default yourls_)", command: "import" },
+  { name: "token-file", value: true, help: "import from bitly: a file holding an access token (or BITLY_TOKEN)", command: "import" },
+  { name: "group", value: true, help: "import from bitly: the group's guid (default: every group the token sees)", command: "import" },
+  { name: "file", value: true, help: "import from csv: the file", command: "import" },
+  { name: "map", value: true, help: "import from csv: our field=its column, e.g. long=Destination,alias=Keyword,created=Date,tags=Tags", command: "import" },
+  { name: "on-conflict", value: true, help: "import: fail (default: nothing is written), skip, or rename (a new id) for codes that cannot be kept", command: "import" },
+  { name: "dry-run", value: false, help: "import: say what would happen, write nothing", command: "import" },
+  { name: "visits", value: false, help: "import: the click history too (visits, or the counts Kutt and Bitly keep)", command: "import" },
+  { name: "events", value: true, help: "webhook add: the event types, comma-separated: link.created, link.updated, link.deleted, link.gone, link.clicks, link.milestone", command: "webhook" },
+  { name: "link", value: true, help: "webhook add: only this link's events", command: "webhook" },
+  { name: "tag", value: true, help: "webhook add: only events of links with this tag", command: "webhook" },
+  { name: "to", value: true, help: "copy: the empty database to copy into, postgres://user@host/database (its password in $CREDENTIALS_DIRECTORY/db-password or PGPASSWORD, never in the URL) or a new SQLite file", command: "copy" },
+];
+
+/** SHORTENER_BASE_URL for base-url: where a global flag is also read from the environment (the .deb's /etc/default lists them). */
+export function environmentVariable(flag: string): string {
+  return `SHORTENER_${flag.toUpperCase().replaceAll("-", "_")}`;
+}

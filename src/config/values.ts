@@ -1,0 +1,54 @@
+// The checks of single values: each a ConfigError naming how the value was given (--port or
+// SHORTENER_PORT), so that a bad value never starts a half-configured service.
+
+import { describeLocation } from "../db/storage.ts";
+import type { Access } from "../config.ts";
+
+export class ConfigError extends Error {}
+
+/** An instance redirect: an absolute http(s) URL, kept in the form a Location header carries. */
+export function redirectUrl(raw: string | undefined, name: string): string | null {
+  return raw === undefined || raw === "" ? null : httpUrl(raw.trim(), name).href;
+}
+
+/** An absolute http(s) URL with a host, or a ConfigError naming the flag. */
+export function httpUrl(raw: string, name: string): URL {
+  const url = URL.parse(raw);
+  if (url === null) throw new ConfigError(`${name}: not a URL: ${raw}`);
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new ConfigError(`${name}: must start with http:// or https://`);
+  if (url.hostname === "") throw new ConfigError(`${name}: needs a host: ${raw}`);
+  return url;
+}
+
+/** `name`: how the value was given (--port or SHORTENER_PORT), for the error message. */
+export function integer(raw: string, name: string, min: number, max: number): number {
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name}: expected a whole number, got ${JSON.stringify(raw)}`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(`${name}: must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+export function access(raw: string | undefined, name: string): Access {
+  const value = raw ?? "public";
+  if (value !== "public" && value !== "key") throw new ConfigError(`${name}: expected public or key, got ${value}`);
+  return value;
+}
+
+export function parseBaseUrl(raw: string | undefined, name: string): string | null {
+  if (raw === undefined || raw === "") return null;
+  const url = httpUrl(raw, name);
+  if (url.search || url.hash) throw new ConfigError(`${name}: must not have a query or fragment`);
+  return url.href.replace(/\/+$/, "");
+}
+
+/** A postgres:// URL the client can use: a host, and a database named in its path. */
+export function checkPostgresUrl(value: string, name: string): void {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`${name}: not a URL: ${describeLocation(value)}`);
+  }
+  if (url.hostname === "") throw new ConfigError(`${name}: the PostgreSQL URL names no host: ${describeLocation(value)}`);
+  if (url.pathname.length <= 1) throw new ConfigError(`${name}: the PostgreSQL URL names no database (postgres://user@host/DATABASE): ${describeLocation(value)}`);
+}

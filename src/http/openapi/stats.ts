@@ -1,0 +1,34 @@
+// The statistics' routes (docs/api.md: Statistics element shapes): one link's, live, the overview.
+
+import { t } from "elysia";
+import * as S from "../../api/schemas.ts";
+import { errors, id, q, text, type Operation } from "./operation.ts";
+
+export const READ_STATS: Operation = {
+  method: "get", path: "/api/stats", operationId: "readStats", auth: "optional",
+  summary: "Statistics of a link (public unless --stats-access key: then the owner key or an admin key); a password-protected link's destination and variant URLs only for its owner and admins (docs/security.md: Security)",
+  parameters: [
+    { name: "id", in: "query", required: true, description: "the link's id or alias", schema: t.String() },
+    q("from", "first UTC day, YYYY-MM-DD"),
+    q("to", "last UTC day, YYYY-MM-DD"),
+    q("bots", "exclude: leave bot clicks out of every figure", t.Union([t.Literal("include"), t.Literal("exclude")])),
+  ],
+  responses: { 200: { description: "the link and its statistics", json: S.Stats }, ...errors([400, 401, 403, 404, 429, 503], "id_missing, bad_range or bad_request") },
+};
+
+export const LIVE_STATS: Operation = {
+  method: "get", path: "/api/stats/live", operationId: "liveStats", auth: "optional",
+  summary: "Server-Sent Events: with id, the link's visits as they are written (as its statistics' access, variant URLs as its statistics show them); without, clicks of every link the key may see (docs/webhooks.md: Live view)",
+  parameters: [q("id", "the link's id; leave out for every link (a key or session needed)")],
+  responses: {
+    200: { description: "text/event-stream: event ready, then visit (with id) or clicks (without), and heartbeat every 5 s", content: { "text/event-stream": text } },
+    ...errors([400, 401, 403, 404, 421, 503]),
+    429: { description: `too_many_streams: at most ${10} streams from one address and ${500} in all`, json: S.ApiError },
+  },
+};
+
+export const OVERVIEW: Operation = {
+  method: "get", path: "/api/overview", operationId: "overview", auth: "required",
+  summary: "The dashboard's figures for the links a key may see",
+  responses: { 200: { description: "links, clicks today / 7 / 30 days, per day, top 5", json: S.Overview }, ...errors([401, 403, 421, 429, 503]) },
+};

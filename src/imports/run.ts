@@ -169,6 +169,7 @@ async function importHistory(
   o.progress.phase(source.keeps === "counts" ? "click counts" : "visits", source.keeps === "visits" ? sumClicks(known) : null);
   const convert = visitConverter();
   const idOf = (key: string) => ids.get(key);
+  const urlOf = (key: string) => links.get(key)?.url;
   // A dry run reads from where the last real run stopped too, and says what a real run would add.
   const cursors = {
     one: (scope: string) => Promise.resolve(target.cursor(source.identity, scope)),
@@ -179,7 +180,7 @@ async function importHistory(
     if (o.stopping?.()) throw new Interrupted();
     if (!o.dryRun) await renew();
     if ("visits" in page) {
-      const { visits, unmatched } = convert(page.visits, idOf);
+      const { visits, unmatched } = convert(page.visits, idOf, urlOf);
       report.history.otherLinks += unmatched;
       if (!o.dryRun) await target.addVisits(source.identity, page.cursors, visits);
       report.history.visits += visits.length;

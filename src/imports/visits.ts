@@ -1,18 +1,32 @@
 // The source's history as our own: a visit parsed exactly as a click recorded here is (browser,
 // system, device and bot by our own detection on its User-Agent, the referring host, UTM from the
-// visited URL), and counts (Kutt, Bitly) as rollup rows without inventing a single visit.
+// URL the click was sent to: the link's destination with the visited URL's query added, as
+// src/http/redirect.ts sends it), and counts (Kutt, Bitly) as rollup rows without inventing a
+// single visit. Both are written by the recorder's own recipe (src/visits/batch-recipe.ts).
 
 import { createClientClassifier } from "../visits/ua.ts";
-import { referrerHost, utmParameters } from "../visits/visitor.ts";
+import { referrerHost, utmParameters, type Utm } from "../visits/visitor.ts";
+import { compileDestination, withClickQuery, type Destination } from "../links/destination.ts";
 import { UNKNOWN, type Visit } from "../visits/visit.ts";
 import type { DailyRow, DimensionRow } from "../visits/rollup.ts";
 import type { SourceCounts, SourceVisit } from "./source.ts";
 import type { CountRows } from "./target.ts";
 
-/** Turns a source's visits into ours, for the links imported (visits of others are left out and counted). */
+/**
+ * Turns a source's visits into ours, for the links imported (visits of others are left out and
+ * counted); `urlOf`: the destination of the link a key names.
+ */
 export function visitConverter() {
   const classify = createClientClassifier();
-  return (visits: readonly SourceVisit[], idOf: (key: string) => string | undefined): { visits: Visit[]; unmatched: number } => {
+  const destinations = new Map<string, Destination | null>();
+  const utmOf = (url: string | undefined, visitedUrl: string | null): Utm | null => {
+    if (url === undefined) return visitedUrl === null ? null : utmParameters(visitedUrl);
+    let d = destinations.get(url);
+    if (d === undefined) destinations.set(url, (d = compiled(url)));
+    if (d === null) return visitedUrl === null ? null : utmParameters(visitedUrl);
+    return utmParameters(visitedLocation(d, visitedUrl));
+  };
+  return (visits: readonly SourceVisit[], idOf: (key: string) => string | undefined, urlOf: (key: string) => string | undefined): { visits: Visit[]; unmatched: number } => {
     const out: Visit[] = [];
     let unmatched = 0;
     for (const v of visits) {
@@ -22,7 +36,7 @@ export function visitConverter() {
         continue;
       }
       const client = classify(v.userAgent);
-      const utm = v.visitedUrl === null ? null : utmParameters(v.visitedUrl);
+      const utm = utmOf(urlOf(v.key), v.visitedUrl);
       out.push({
         linkId, ts: v.ts, browser: client.browser, os: client.os, device: client.device, country: countryOf(v.country), referrer: referrerHost(v.referrer),
         utmSource: utm?.source ?? null, utmMedium: utm?.medium ?? null, utmCampaign: utm?.campaign ?? null, isBot: client.isBot,
@@ -32,6 +46,24 @@ export function visitConverter() {
     }
     return { visits: out, unmatched };
   };
+}
+
+/** A destination as the redirect compiles it; null for one it could not (then the visited URL alone is read). */
+function compiled(url: string): Destination | null {
+  try {
+    return compileDestination(url);
+  } catch {
+    return null;
+  }
+}
+
+/** Where the click went: the link's destination, with the visited URL's query added (links/destination.ts). */
+function visitedLocation(d: Destination, visitedUrl: string | null): string {
+  const q = visitedUrl === null ? -1 : visitedUrl.indexOf("?");
+  if (q === -1) return d.location;
+  const hash = visitedUrl!.indexOf("#", q);
+  const query = visitedUrl!.slice(q + 1, hash === -1 ? undefined : hash);
+  return query === "" ? d.location : withClickQuery(d, query);
 }
 
 /** An ISO 3166-1 alpha-2 code, upper-case; "", "XX" (Cloudflare's unknown) and anything else are Unknown. */

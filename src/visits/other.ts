@@ -9,8 +9,8 @@
 // MAX_BOT_NAMES_PER_DAY may be ones only bots sent: a crowd of made-up crawler names cannot take the
 // places of the browsers people use; further bot-only names that day are Other's too.
 //
-// Both engines' batch writers call foldOther on a batch's rollups with the values the database
-// already holds for the batch's links and days (read in the batch's own transaction).
+// The batch recipe (batch-recipe.ts) calls foldOther on a batch's rollups with the values the
+// database already holds for the batch's links and days (read in the batch's own transaction).
 
 import type { DimensionRow, Rollups, UtmRow, Dimension } from "./rollup.ts";
 

@@ -21,7 +21,7 @@ import { referrerHost, utmParameters, type Utm } from "./visitor.ts";
 import { makeProfile } from "./profiles.ts";
 import { parseRoute, UNKNOWN, type Visit, type VisitProfile, type VisitRoute } from "./visit.ts";
 import { createVisitQueue, type VisitWriter, type WriterStats } from "./visit-queue.ts";
-import { createVisitorIds, userAgentDigest } from "./visitor-id.ts";
+import { createVisitorIds, userAgentDigest, type VisitorIds } from "./visitor-id.ts";
 import { createForgetting } from "./forget.ts";
 import type { RecorderStorage } from "./recorder-storage.ts";
 import type { MaybePromise } from "../util/maybe.ts";
@@ -71,14 +71,7 @@ export type RecordingPipeline = {
 /** Rejects with a message naming --geoip-db when that file is unusable. */
 export async function createRecordingPipeline(o: RecordingOptions): Promise<RecordingPipeline> {
   const now = o.now ?? Date.now;
-  let geo;
-  try {
-    geo = await openCountryLookup(o.geoipDb, { log: o.log });
-  } catch (err) {
-    throw new Error(`--geoip-db: ${err instanceof Error ? err.message : String(err)}`);
-  }
-  const countries: CountryResolver = createCountryResolver(o.geoipDb, geo, o.log);
-  const trusted = parseTrustedProxies(o.trustProxy);
+  const { geo, countries } = await openCountries(o);
   const writer: VisitWriter = createVisitQueue(o.storage.batches, {
     flushIntervalMs: o.flushIntervalMs,
     maxQueued: o.maxQueued,
@@ -88,8 +81,71 @@ export async function createRecordingPipeline(o: RecordingOptions): Promise<Reco
     onWritten: o.onWritten,
   });
   const visitorIds = createVisitorIds(o.storage.salts, now);
-  // Salts and seen visitors go an hour after their day (or hour) is over: checked every minute.
-  const forgetting = createForgetting(visitorIds, o.storage);
+  const stopForgetting = startForgetting(visitorIds, o.storage, now);
+  const addressOf = clientAddresses(o.trustProxy);
+  const reader = createClickReader();
+  const codes = codeCaches(reader);
+  let received = 0;
+  const build = (handover: ParsedHandover) => {
+    // The dictionary starts over with this hand-over: so do the caches of its codes.
+    if (handover.startsOver) codes.startOver();
+    reader.read(handover, (click) => {
+      const address = addressOf(click);
+      const agent = codes.agentOf(click.userAgent);
+      const p = codes.profileOf(click, agent.client);
+      const visit: Visit = {
+        linkId: click.linkId, ts: click.ts, browser: p.browser, os: p.os, device: p.device, country: countries.country(address) ?? UNKNOWN, referrer: p.referrer,
+        utmSource: p.utmSource, utmMedium: p.utmMedium, utmCampaign: p.utmCampaign, isBot: p.isBot,
+        visitor: visitorIds.of(click.ts, click.linkId, address, agent.digest), profile: p, route: codes.routeOf(click.route),
+      };
+      writer.record(visit);
+      received++;
+    });
+    o.onChange?.();
+  };
+  const salted = afterSalts(visitorIds, reader, build);
+  const drain = async () => {
+    await salted.waiting();
+    while (writer.stats().queued > 0) {
+      await writer.flush();
+      if (writer.stats().lastError !== null) return; // refused: it stays queued
+    }
+  };
+  return {
+    receive: salted.receive,
+    received: () => received,
+    stats: () => writer.stats(),
+    flush: () => writer.flush(),
+    drain,
+    reloadGeo: () => countries.reload(),
+    async close() {
+      stopForgetting();
+      countries.stop();
+      await salted.waiting(); // clicks still waiting for their salts are queued first
+      await writer.close(); // writes what is queued
+      await o.storage.close();
+      return writer.stats();
+    },
+    geoSource: geo.source,
+    geoBuildDate: geo.buildDate,
+  };
+}
+
+/** The country lookup (--geoip-db) and the resolver over it. */
+async function openCountries(o: RecordingOptions) {
+  let geo;
+  try {
+    geo = await openCountryLookup(o.geoipDb, { log: o.log });
+  } catch (err) {
+    throw new Error(`--geoip-db: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const countries: CountryResolver = createCountryResolver(o.geoipDb, geo, o.log);
+  return { geo, countries };
+}
+
+/** Salts and seen visitors go an hour after their day (or hour) is over: checked every minute. Answers the stop. */
+function startForgetting(visitorIds: VisitorIds, storage: RecorderStorage, now: () => number): () => void {
+  const forgetting = createForgetting(visitorIds, storage);
   const forget = async () => {
     try {
       await forgetting(now());
@@ -98,8 +154,13 @@ export async function createRecordingPipeline(o: RecordingOptions): Promise<Reco
     }
   };
   void forget();
-  const forgetTimer = setInterval(() => void forget(), 60_000);
+  const timer = setInterval(() => void forget(), 60_000);
+  return () => clearInterval(timer);
+}
 
+/** A click's client address by the trusted-proxy rule (--trust-proxy), decided once per proxy chain. */
+function clientAddresses(trustProxy: string): (click: CodedClick) => string {
+  const trusted = parseTrustedProxies(trustProxy);
   // One reusable view of a click's two forwarding headers for the trusted-proxy rule.
   let forwardedFor: string | null = null;
   let forwarded: string | null = null;
@@ -110,7 +171,7 @@ export async function createRecordingPipeline(o: RecordingOptions): Promise<Reco
   // The same proxy chain repeats for every click of a visitor: decide it once (bounded). Nearly
   // always one peer (the proxy) and X-Forwarded-For alone: that header is the key.
   const addresses = new Lru<string, string>(10_000);
-  const addressOf = (click: CodedClick): string => {
+  return (click) => {
     if (trusted.empty) return click.peer;
     const key = click.forwarded === null ? `${click.peer} ${click.forwardedFor}` : `${click.peer} ${click.forwardedFor}\n${click.forwarded}`;
     let address = addresses.get(key);
@@ -121,102 +182,75 @@ export async function createRecordingPipeline(o: RecordingOptions): Promise<Reco
     }
     return address;
   };
+}
 
-  // Per code of the hand-over's dictionary, forgotten with it: an agent's client and digest, a
-  // Referer's host, a destination's UTM; per combination of them and the country, its profile.
-  const reader = createClickReader();
+/**
+ * Per code of the hand-over's dictionary, forgotten with it: an agent's client and digest, a
+ * Referer's host, a destination's UTM, a route; per combination of them, its profile.
+ */
+function codeCaches(reader: ReturnType<typeof createClickReader>) {
   let agents: { client: Client; digest: string }[] = [];
   let referrers: string[] = [];
   let campaigns: Utm[] = [];
   let routes: (VisitRoute | null)[] = [];
   let profiles = new Map<number, VisitProfile>();
-  const agentOf = (code: number) => {
-    let a = agents[code + 1]; // -1, no User-Agent, is index 0
-    if (a === undefined) {
-      const text = reader.text(code);
-      agents[code + 1] = a = { client: classifyUserAgent(text), digest: userAgentDigest(text) };
-    }
-    return a;
-  };
   const referrerOf = (code: number) => (referrers[code + 1] ??= referrerHost(reader.text(code)));
   const campaignOf = (code: number) => (campaigns[code + 1] ??= utmParameters(reader.text(code) ?? ""));
-  const routeOf = (code: number) => (code === -1 ? null : (routes[code] ??= parseRoute(reader.text(code) ?? "")));
-  const profileOf = (click: CodedClick, client: Client): VisitProfile => {
-    // The three codes (from -1) as digits of one number: a Map key with no string made.
-    const key = ((click.userAgent + 1) * CODE_RADIX + click.referer + 1) * CODE_RADIX + click.destination + 1;
-    let p = profiles.get(key);
-    if (p === undefined) {
-      const utm = campaignOf(click.destination);
-      const f = { ...client, referrer: referrerOf(click.referer), utmSource: utm.source, utmMedium: utm.medium, utmCampaign: utm.campaign };
-      // Bounded: a flood of combinations only makes them be worked out again.
-      if (profiles.size >= MAX_PROFILES) profiles = new Map();
-      profiles.set(key, (p = makeProfile(f)));
-    }
-    return p;
-  };
-
-  let received = 0;
-  const build = (handover: ParsedHandover) => {
-    if (handover.startsOver) {
-      // The dictionary starts over with this hand-over: so do the caches of its codes.
+  return {
+    startOver() {
       agents = [];
       referrers = [];
       campaigns = [];
       routes = [];
       profiles = new Map();
-    }
-    reader.read(handover, (click) => {
-      const address = addressOf(click);
-      const agent = agentOf(click.userAgent);
-      const p = profileOf(click, agent.client);
-      const visit: Visit = {
-        linkId: click.linkId, ts: click.ts, browser: p.browser, os: p.os, device: p.device, country: countries.country(address) ?? UNKNOWN, referrer: p.referrer,
-        utmSource: p.utmSource, utmMedium: p.utmMedium, utmCampaign: p.utmCampaign, isBot: p.isBot,
-        visitor: visitorIds.of(click.ts, click.linkId, address, agent.digest), profile: p, route: routeOf(click.route),
-      };
-      writer.record(visit);
-      received++;
-    });
-    o.onChange?.();
-  };
-  // Clicks whose salts PostgreSQL is still reading, in order; SQLite never waits here.
-  let recording: Promise<void> | null = null;
-  const receive = (message: string) => {
-    const handover = reader.parse(message);
-    const before = recording;
-    const loading = before === null ? visitorIds.prepare(handover.times()) : before.then(() => visitorIds.prepare(handover.times()));
-    if (!(loading instanceof Promise)) return build(handover);
-    // Waiting for salts (this hand-over's, or an earlier one's): built in order once they are read.
-    const next: Promise<void> = loading
-      .then(() => build(handover), () => build(handover))
-      .finally(() => {
-        if (recording === next) recording = null;
-      });
-    recording = next;
-  };
-  const drain = async () => {
-    await recording;
-    while (writer.stats().queued > 0) {
-      await writer.flush();
-      if (writer.stats().lastError !== null) return; // refused: it stays queued
-    }
-  };
-  return {
-    receive,
-    received: () => received,
-    stats: () => writer.stats(),
-    flush: () => writer.flush(),
-    drain,
-    reloadGeo: () => countries.reload(),
-    async close() {
-      clearInterval(forgetTimer);
-      countries.stop();
-      await recording; // clicks still waiting for their salts are queued first
-      await writer.close(); // writes what is queued
-      await o.storage.close();
-      return writer.stats();
     },
-    geoSource: geo.source,
-    geoBuildDate: geo.buildDate,
+    agentOf(code: number) {
+      let a = agents[code + 1]; // -1, no User-Agent, is index 0
+      if (a === undefined) {
+        const text = reader.text(code);
+        agents[code + 1] = a = { client: classifyUserAgent(text), digest: userAgentDigest(text) };
+      }
+      return a;
+    },
+    routeOf: (code: number) => (code === -1 ? null : (routes[code] ??= parseRoute(reader.text(code) ?? ""))),
+    profileOf(click: CodedClick, client: Client): VisitProfile {
+      // The three codes (from -1) as digits of one number: a Map key with no string made.
+      const key = ((click.userAgent + 1) * CODE_RADIX + click.referer + 1) * CODE_RADIX + click.destination + 1;
+      let p = profiles.get(key);
+      if (p === undefined) {
+        const utm = campaignOf(click.destination);
+        const f = { ...client, referrer: referrerOf(click.referer), utmSource: utm.source, utmMedium: utm.medium, utmCampaign: utm.campaign };
+        // Bounded: a flood of combinations only makes them be worked out again.
+        if (profiles.size >= MAX_PROFILES) profiles = new Map();
+        profiles.set(key, (p = makeProfile(f)));
+      }
+      return p;
+    },
+  };
+}
+
+/**
+ * Hand-overs built in order once their salts are read: at once over SQLite, which never waits
+ * here; PostgreSQL's are read first. `waiting`: the hand-overs still waiting, done.
+ */
+function afterSalts(visitorIds: VisitorIds, reader: ReturnType<typeof createClickReader>, build: (handover: ParsedHandover) => void) {
+  let recording: Promise<void> | null = null;
+  return {
+    receive(message: string): void {
+      const handover = reader.parse(message);
+      const before = recording;
+      const loading = before === null ? visitorIds.prepare(handover.times()) : before.then(() => visitorIds.prepare(handover.times()));
+      if (!(loading instanceof Promise)) return build(handover);
+      // Waiting for salts (this hand-over's, or an earlier one's): built in order once they are read.
+      const next: Promise<void> = loading
+        .then(() => build(handover), () => build(handover))
+        .finally(() => {
+          if (recording === next) recording = null;
+        });
+      recording = next;
+    },
+    waiting: async (): Promise<void> => {
+      await recording;
+    },
   };
 }

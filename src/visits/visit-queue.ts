@@ -47,95 +47,120 @@ export type VisitWriter = {
 };
 
 export function createVisitQueue(store: BatchStore, options: QueueOptions = {}): VisitWriter {
-  const flushIntervalMs = options.flushIntervalMs ?? 100;
   const batchSize = options.batchSize ?? 10_000;
   const maxQueued = options.maxQueued ?? 200_000;
-
-  let queue: Visit[] = [];
-  // The batch being written by an engine that answers later: one at a time, in order.
-  let writing: Promise<number> | null = null;
-  let inFlight = 0;
-  let written = 0;
-  let dropped = 0;
-  let discarded = 0;
-  let lastError: string | null = null;
-  const batchWrite = newHistogram();
-
-  const done = (batch: Visit[], outcome: BatchOutcome, started: number): number => {
-    outcome.committed?.();
-    observe(batchWrite, (performance.now() - started) / 1000);
-    written += batch.length - outcome.gone;
-    discarded += outcome.gone;
-    lastError = null;
-    options.onWritten?.(batch);
-    options.onFlushed?.();
-    return batch.length - outcome.gone;
-  };
-  const failed = (batch: Visit[], err: unknown): number => {
+  const pending: Pending = { visits: [], writing: null, inFlight: 0 };
+  const tally = createTally(options);
+  const tick = createTick(options.flushIntervalMs ?? 100, () => void flush());
+  const refused = (batch: Visit[], err: unknown): number => {
     // Keep the batch for the next tick (disk full, locked file, database away): nothing
     // acknowledged is dropped while the queue has room.
-    queue = batch.concat(queue);
-    const message = err instanceof Error ? err.message : String(err);
-    if (message !== lastError) options.onError?.(err);
-    lastError = message;
-    arm(); // tried again on the next tick
+    pending.visits = batch.concat(pending.visits);
+    tally.refused(err);
+    tick.arm(); // tried again on the next tick
     options.onFlushed?.();
     return 0;
   };
+  const flush = batchFlusher(store, pending, tally, refused);
+  return {
+    record(visit) {
+      if (pending.visits.length + pending.inFlight >= maxQueued) {
+        tally.dropped++;
+        return;
+      }
+      pending.visits.push(visit);
+      if (pending.visits.length >= batchSize && tally.lastError === null && pending.writing === null) void flush();
+      else tick.arm();
+    },
+    flush,
+    close() {
+      tick.stop();
+      const left = flush();
+      if (left instanceof Promise) return left.then(() => undefined);
+    },
+    stats: () => tally.stats(pending.visits.length + pending.inFlight),
+  };
+}
 
+/** What waits: the visits queued, and the batch being written by an engine that answers later (one at a time, in order). */
+type Pending = { visits: Visit[]; writing: Promise<number> | null; inFlight: number };
+
+/** Takes what is queued as one batch and writes it; a refused batch goes back to the queue (`refused`). */
+function batchFlusher(store: BatchStore, pending: Pending, tally: Tally, refused: (batch: Visit[], err: unknown) => number): () => MaybePromise<number> {
   const flush = (): MaybePromise<number> => {
-    if (writing !== null) return writing.then(() => flush());
-    if (queue.length === 0) return 0;
-    const batch = queue;
-    queue = [];
+    if (pending.writing !== null) return pending.writing.then(() => flush());
+    if (pending.visits.length === 0) return 0;
+    const batch = pending.visits;
+    pending.visits = [];
     const started = performance.now();
     let outcome: MaybePromise<BatchOutcome>;
     try {
       outcome = store.write(batch);
     } catch (err) {
-      return failed(batch, err);
+      return refused(batch, err);
     }
-    if (!(outcome instanceof Promise)) return done(batch, outcome, started);
-    inFlight = batch.length;
-    writing = outcome.then(
-      (o) => done(batch, o, started),
-      (err: unknown) => failed(batch, err),
+    if (!(outcome instanceof Promise)) return tally.written(batch, outcome, started);
+    pending.inFlight = batch.length;
+    pending.writing = outcome.then(
+      (o) => tally.written(batch, o, started),
+      (err: unknown) => refused(batch, err),
     ).finally(() => {
-      writing = null;
-      inFlight = 0;
+      pending.writing = null;
+      pending.inFlight = 0;
     });
-    return writing;
+    return pending.writing;
   };
+  return flush;
+}
 
-  // The tick runs only while visits wait: an idle writer sets no timer at all.
+type Tally = ReturnType<typeof createTally>;
+
+/** The writer's figures (stats()), and what follows a batch written or refused. */
+function createTally(options: QueueOptions) {
+  let written = 0;
+  let discarded = 0;
+  const batchWrite = newHistogram();
+  const tally = {
+    dropped: 0,
+    lastError: null as string | null,
+    /** A batch committed: counts it and tells; answers how many of its visits were written. */
+    written(batch: Visit[], outcome: BatchOutcome, started: number): number {
+      outcome.committed?.();
+      observe(batchWrite, (performance.now() - started) / 1000);
+      written += batch.length - outcome.gone;
+      discarded += outcome.gone;
+      tally.lastError = null;
+      options.onWritten?.(batch);
+      options.onFlushed?.();
+      return batch.length - outcome.gone;
+    },
+    /** A batch refused: its error is told once, not again while the same error repeats. */
+    refused(err: unknown): void {
+      const message = err instanceof Error ? err.message : String(err);
+      if (message !== tally.lastError) options.onError?.(err);
+      tally.lastError = message;
+    },
+    stats: (queued: number): WriterStats => ({ queued, written, dropped: tally.dropped, discarded, lastError: tally.lastError, batchWrite }),
+  };
+  return tally;
+}
+
+/** The tick runs only while visits wait: an idle writer sets no timer at all. */
+function createTick(intervalMs: number, run: () => void): { arm(): void; stop(): void } {
   let timer: ReturnType<typeof setTimeout> | null = null;
-  let closed = false;
-  const arm = () => {
-    if (timer === null && !closed) {
-      timer = setTimeout(() => {
-        timer = null;
-        void flush();
-      }, flushIntervalMs);
-    }
-  };
-
+  let stopped = false;
   return {
-    record(visit) {
-      if (queue.length + inFlight >= maxQueued) {
-        dropped++;
-        return;
+    arm() {
+      if (timer === null && !stopped) {
+        timer = setTimeout(() => {
+          timer = null;
+          run();
+        }, intervalMs);
       }
-      queue.push(visit);
-      if (queue.length >= batchSize && lastError === null && writing === null) void flush();
-      else arm();
     },
-    flush,
-    close() {
-      closed = true;
+    stop() {
+      stopped = true;
       if (timer !== null) clearTimeout(timer);
-      const left = flush();
-      if (left instanceof Promise) return left.then(() => undefined);
     },
-    stats: () => ({ queued: queue.length + inFlight, written, dropped, discarded, lastError, batchWrite }),
   };
 }

@@ -140,6 +140,32 @@ describe("Shlink", () => {
   }, 60_000);
 });
 
+describe("Shlink, a link whose destination carries UTM", () => {
+  let shlink: Peer;
+  beforeAll(async () => {
+    // Visited without a query of their own: what they count under comes from the link's URL alone.
+    const visits = Array.from({ length: 7 }, (_, i) =>
+      shlinkVisit({ date: new Date(Date.UTC(2025, 6, 1 + i, 12)).toISOString().replace(".000Z", "+00:00"), userAgent: UA.chromeWindows, visitedUrl: "https://s.test/sh-utm" }),
+    );
+    shlink = await startShlink({
+      apiKey: "shlink-key",
+      shortUrls: [shlinkShortUrl({ shortCode: "sh-utm", longUrl: "https://example.com/land?utm_source=x", visitsSummary: { total: 7, nonBots: 7, bots: 0 } })],
+      visits: new Map([[shlinkVisitsKey("sh-utm"), visits]]),
+    });
+  });
+  afterAll(async () => {
+    await shlink?.close();
+  });
+
+  test("imported visits count the destination's UTM, as the same clicks recorded live do (docs/importing.md: Moving from another shortener)", async () => {
+    const r = await importer("shlink", "--url", shlink.url, "--api-key-file", keyFile("utm", "shlink-key"), "--visits");
+    expect(r.code).toBe(0);
+    const st = (await api(s.url, key, "GET", "/api/stats?id=sh-utm&from=2025-07-01&to=2025-07-31")).body.data.stats;
+    expect(st.totalClicks).toBe(7);
+    expect(st.utmStats).toEqual([{ source: "x", medium: null, campaign: null, count: 7 }]);
+  }, 60_000);
+});
+
 describe("Kutt", () => {
   let kutt: Peer;
   beforeAll(async () => {

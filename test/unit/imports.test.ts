@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { sourceTime } from "../../src/imports/sources/time.ts";
 import { planImport, type ConflictPolicy } from "../../src/imports/plan.ts";
-import { countRows, countryOf } from "../../src/imports/visits.ts";
+import { countRows, countryOf, visitConverter } from "../../src/imports/visits.ts";
 import { csvSource } from "../../src/imports/sources/csv.ts";
 import { retryAfterMs } from "../../src/imports/sources/http.ts";
 import type { SourceLink } from "../../src/imports/source.ts";
@@ -92,6 +92,16 @@ describe("counts as rollup rows", () => {
 
   test("countries: two letters, upper-case; empty and Cloudflare's XX are Unknown", () => {
     expect([countryOf("de"), countryOf(""), countryOf("XX"), countryOf(null), countryOf("Germany")]).toEqual(["DE", "Unknown", "Unknown", "Unknown", "Unknown"]);
+  });
+});
+
+describe("visits as ours", () => {
+  test("UTM as a click here counts it: the link's URL with the visited URL's query added, the link's own parameters kept", () => {
+    const convert = visitConverter();
+    const at = (visitedUrl: string | null) => ({ key: "k", ts: Date.UTC(2025, 0, 1), referrer: null, userAgent: null, country: null, visitedUrl });
+    const urls = new Map([["k", "https://example.com/land?utm_source=x#top"]]);
+    const { visits } = convert([at(null), at("https://s.test/k"), at("https://s.test/k?utm_source=y&utm_medium=mail"), at("https://s.test/k?utm_campaign=c#frag")], () => "k", (key) => urls.get(key));
+    expect(visits.map((v) => [v.utmSource, v.utmMedium, v.utmCampaign])).toEqual([["x", null, null], ["x", null, null], ["x", "mail", null], ["x", null, "c"]]);
   });
 });
 

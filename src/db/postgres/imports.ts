@@ -5,7 +5,7 @@ import type { TransactionSQL } from "bun";
 import type { Cursor, ImportTarget } from "../../imports/target.ts";
 import type { Pg } from "./connect.ts";
 import { insertLinksIn } from "./links.ts";
-import { writeBatchIn, writeCountsIn } from "./visit-batches.ts";
+import { writeCountsIn, writeImportedVisitsIn } from "./visit-batches.ts";
 
 export function postgresImports(sql: Pg): ImportTarget {
   const moveCursors = (tx: TransactionSQL, source: string, cursors: readonly Cursor[]) =>
@@ -54,7 +54,7 @@ export function postgresImports(sql: Pg): ImportTarget {
     },
     addVisits: (source, cursors, visits) =>
       sql.begin(async (tx) => {
-        if (visits.length > 0) await writeBatchIn(tx, sql, visits, "imported", Date.now());
+        if (visits.length > 0) await writeImportedVisitsIn(tx, sql, visits);
         await moveCursors(tx, source, cursors);
       }),
     addCounts: (source, cursors, counts) =>

@@ -1,18 +1,20 @@
-// The recorder's PostgreSQL transaction per batch of visits: the links' totals, the raw visits, the
-// visitors seen for the first time (decided by the database, so that every instance counts a
-// visitor once) and the rollups. Rows are locked in one order (by key) in every instance, so
-// that instances writing the same links at once wait for each other instead of deadlocking.
+// PostgreSQL's primitive writes of a batch of visits (the VisitBatchWrites of
+// src/visits/batch-recipe.ts, which decides what a batch becomes) and its transaction: the links'
+// totals, the raw visits, the visitors seen for the first time (decided by the database, so that
+// every instance counts a visitor once) and the rollups. Rows are locked in one order (by key) in
+// every instance, so that instances writing the same links at once wait for each other instead of
+// deadlocking.
 
 import type { TransactionSQL } from "bun";
 import type { Visit } from "../../visits/visit.ts";
 import type { BatchStore } from "../../visits/visit-queue.ts";
-import { dayCache, FIRST_IN_DAY, FIRST_IN_HOUR, hourCache, hourOf, linkTotals, NO_FIRST_VISITS, summarize, withoutFallbacks, type BatchKind, type DimensionRow, type LinkTotal, type Rollups } from "../../visits/rollup.ts";
-import { CAPPED_DIMENSIONS, foldOther, type StoredValues } from "../../visits/other.ts";
-import { batchRows } from "../../visits/visit-batch.ts";
+import { dayCache, FIRST_IN_DAY, FIRST_IN_HOUR, hourCache, hourOf, type DimensionRow, type LinkTotal, type Rollups } from "../../visits/rollup.ts";
+import { CAPPED_DIMENSIONS, type StoredValues } from "../../visits/other.ts";
+import type { VisitBatchRow } from "../../visits/visit-batch.ts";
+import { countsRecipe, runLater, visitBatchRecipe, type CountedRows, type Imported, type VisitBatchWrites } from "../../visits/batch-recipe.ts";
 import { GRACE_MS, oldestKeptDay } from "../../visits/visitor-id.ts";
 import { num, type Pg } from "./connect.ts";
-import type { CountRows } from "../../imports/target.ts";
-import { batchEvents, type TotalAfter } from "../../events/batch-events.ts";
+import type { TotalAfter } from "../../events/batch-events.ts";
 import { createEventWants, type EventWants } from "../../events/wants.ts";
 import { writeEventsIn } from "./events.ts";
 
@@ -20,23 +22,30 @@ const NO_EVENTS = createEventWants();
 
 /** `wants`: the events a batch writes with it (clicks, milestones, click limits reached). */
 export function postgresBatches(sql: Pg, now: () => number, wants: EventWants = NO_EVENTS): BatchStore {
-  return { write: (received) => sql.begin((tx) => writeBatchIn(tx, sql, received, "recorded", now(), wants)) };
+  return { write: (received) => sql.begin((tx) => runLater(visitBatchRecipe(postgresWrites(tx, sql), received, "recorded", now(), wants))) };
 }
 
-/**
- * One batch inside the caller's transaction: the recorder's, or an import's with its cursor
- * (imported: marked, and counted as no unique visitors).
- */
-export async function writeBatchIn(tx: TransactionSQL, sql: Pg, received: Visit[], kind: BatchKind, at: number, wants: EventWants = NO_EVENTS): Promise<{ gone: number }> {
-  const { clicks: all, fallbacks } = withoutFallbacks(received);
-  if (fallbacks.length > 0) await addFallbacks(tx, sql, fallbacks);
-  const totals = linkTotals(all);
-  const after = await addTotalsOfPresent(tx, sql, totals);
-  const batch = after.size === totals.size ? all : all.filter((v) => after.has(v.linkId));
-  if (batch.length > 0) await writeVisits(tx, sql, batch, kind, at);
-  // An import announces nothing: its history is not news (docs/webhooks.md: Webhooks).
-  if (kind === "recorded" && wants.anyOfClicks()) await writeEventsIn(tx, sql, batchEvents(wants, batch, [...after.values()], at));
-  return { gone: all.length - batch.length };
+/** An import's visits inside the caller's transaction (with its cursor): marked imported, counted as no unique visitors. */
+export function writeImportedVisitsIn(tx: TransactionSQL, sql: Pg, visits: Visit[]): Promise<{ gone: number }> {
+  return runLater(visitBatchRecipe(postgresWrites(tx, sql), visits, "imported", Date.now(), NO_EVENTS));
+}
+
+/** Counts an import brought (no raw visits), inside the caller's transaction: the links' totals and the rollup rows. */
+export function writeCountsIn(tx: TransactionSQL, sql: Pg, rows: CountedRows): Promise<void> {
+  return runLater(countsRecipe(postgresWrites(tx, sql), rows));
+}
+
+/** The primitive writes inside one transaction (tx). */
+function postgresWrites(tx: TransactionSQL, sql: Pg): VisitBatchWrites {
+  return {
+    addFallbacks: (rows) => addFallbacks(tx, sql, rows),
+    addTotals: (totals) => addTotalsOfPresent(tx, sql, totals),
+    insertRaw: (rows, imported) => insertRaw(tx, sql, rows, imported),
+    firstVisits: (batch, at) => firstVisits(tx, sql, batch, at),
+    storedValues: (rollups) => stored(tx, sql, rollups),
+    addRollups: (rollups, imported) => writeRollups(tx, sql, rollups, imported),
+    writeEvents: (events) => writeEventsIn(tx, sql, events),
+  };
 }
 
 /**
@@ -81,28 +90,17 @@ async function addFallbacks(tx: TransactionSQL, sql: Pg, rows: DimensionRow[]): 
     ON CONFLICT (link_id, dimension, day, name) DO UPDATE SET total = t.total + excluded.total, bots = t.bots + excluded.bots`;
 }
 
-async function writeVisits(tx: TransactionSQL, sql: Pg, batch: Visit[], kind: BatchKind, at: number): Promise<void> {
-  const raw = batchRows(batch);
-  const imported = kind === "imported" ? 1 : 0;
+async function insertRaw(tx: TransactionSQL, sql: Pg, raw: VisitBatchRow[], imported: Imported): Promise<void> {
   await tx`
     INSERT INTO visit_batches (link_id, first_ts, last_ts, humans, visits, imported)
     SELECT *, ${imported}::int2 FROM unnest(${sql.array(raw.map((r) => r.linkId), "TEXT")}::text[], ${sql.array(raw.map((r) => r.firstTs), "INT8")}::int8[],
                          ${sql.array(raw.map((r) => r.lastTs), "INT8")}::int8[], ${sql.array(raw.map((r) => r.humans), "INT4")}::int4[],
                          ${sql.array(raw.map((r) => r.visits), "TEXT")}::text[])`;
-  const summed = summarize(batch, imported ? NO_FIRST_VISITS(batch.length) : await firstVisits(tx, sql, batch, at));
-  await writeRollups(tx, sql, summed, imported);
 }
 
-/** Counts an import brought (no raw visits), inside the caller's transaction: the links' totals and the rollup rows. */
-export async function writeCountsIn(tx: TransactionSQL, sql: Pg, rows: CountRows): Promise<void> {
-  const present = await addTotalsOfPresent(tx, sql, rows.totals);
-  const daily = rows.daily.filter((r) => present.has(r.linkId));
-  const dimensions = rows.dimensions.filter((r) => present.has(r.linkId));
-  await writeRollups(tx, sql, { daily, hourly: [], dimensions, utm: [] }, 1);
-}
-
-async function writeRollups(tx: TransactionSQL, sql: Pg, summed: Rollups, imported: 0 | 1): Promise<void> {
-  const { daily, hourly, dimensions, utm } = foldOther(summed, await stored(tx, sql, summed));
+/** The rollups' rows, upserted in key order (as every instance locks them). */
+async function writeRollups(tx: TransactionSQL, sql: Pg, rollups: Rollups, imported: Imported): Promise<void> {
+  const { daily, hourly, dimensions, utm } = rollups;
   const col = <T,>(rows: T[], pick: (r: T) => string | number) => rows.map(pick);
   const text = (values: (string | number)[]) => sql.array(values, "TEXT");
   const int8 = (values: (string | number)[]) => sql.array(values, "INT8");

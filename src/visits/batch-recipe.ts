@@ -1,0 +1,101 @@
+// What a batch of visits becomes, written once for both engines and for imports: the fallbacks'
+// rows, the links' totals (a link deleted meanwhile gets nothing more), the raw visits, the
+// visitors seen for the first time, the summed rollups with the values past a day's limit folded
+// into Other (other.ts), and the events the batch announces. The engines only write: each gives
+// its primitive writes (VisitBatchWrites, src/db/<engine>/visit-batches.ts) inside one
+// transaction of its own (docs/architecture.md: The batch recipe).
+//
+// The recipe is a generator that yields each write's answer: SQLite's writes answer at once and
+// its transaction must stay synchronous (runNow), PostgreSQL's answer through promises (runLater).
+// One text, no promise made over SQLite.
+
+import type { Visit } from "./visit.ts";
+import { linkTotals, NO_FIRST_VISITS, summarize, withoutFallbacks, type BatchKind, type DailyRow, type DimensionRow, type FirstVisits, type LinkTotal, type Rollups } from "./rollup.ts";
+import { foldOther, type StoredValues } from "./other.ts";
+import { batchRows, type VisitBatchRow } from "./visit-batch.ts";
+import { batchEvents, type TotalAfter } from "../events/batch-events.ts";
+import type { OutboxEvent } from "../events/types.ts";
+import type { EventWants } from "../events/wants.ts";
+import type { MaybePromise } from "../util/maybe.ts";
+
+/** 1 for an import's rows (marked imported, in visit_batches and in daily_rollup's imported count). */
+export type Imported = 0 | 1;
+
+/** The primitive writes of one engine, all inside the one transaction its adapter opened. */
+export type VisitBatchWrites = {
+  /** Visitors a fallback URL took: each row added only while its link exists (a delete took its rows). */
+  addFallbacks(rows: DimensionRow[]): MaybePromise<void>;
+  /** Adds to the totals shown in the link list; answers the links still there, with their new totals and limits. */
+  addTotals(totals: ReadonlyMap<string, LinkTotal>): MaybePromise<Map<string, TotalAfter>>;
+  insertRaw(rows: VisitBatchRow[], imported: Imported): MaybePromise<void>;
+  /** Which visits are their visitor's first in its day and hour; null: every visit counts as a new visitor. */
+  firstVisits(batch: Visit[], at: number): MaybePromise<FirstVisits | null>;
+  /** What is stored for the rollups' links and days, for the limit on distinct values (other.ts). */
+  storedValues(rollups: Rollups): MaybePromise<StoredValues>;
+  /** Adds the rows to the rollups (upserts). */
+  addRollups(rollups: Rollups, imported: Imported): MaybePromise<void>;
+  writeEvents(events: OutboxEvent[]): MaybePromise<void>;
+};
+
+/** Counts a source keeps instead of visits, as rows of our rollups, and what they add to a link's totals. */
+export type CountedRows = { daily: DailyRow[]; dimensions: DimensionRow[]; totals: ReadonlyMap<string, LinkTotal> };
+
+/** The recipe's steps: each yields a write's answer (now or a promise) and is given it back. */
+export type Steps<R> = Generator<MaybePromise<unknown>, R, unknown>;
+
+function* step<T>(value: MaybePromise<T>): Steps<T> {
+  return (yield value) as T;
+}
+
+/**
+ * One batch: the recorder's ("recorded"), or an import's (marked imported, nobody's first visit,
+ * announcing nothing: its history is not news, docs/webhooks.md: Webhooks). `gone`: visits of
+ * links deleted before they could be written.
+ */
+export function* visitBatchRecipe(w: VisitBatchWrites, received: Visit[], kind: BatchKind, at: number, wants: EventWants): Steps<{ gone: number }> {
+  const { clicks: all, fallbacks } = withoutFallbacks(received);
+  if (fallbacks.length > 0) yield w.addFallbacks(fallbacks);
+  const totals = linkTotals(all);
+  const after = yield* step(w.addTotals(totals));
+  // A deleted link's visits and rollups are gone for good: clicks still queued for it are not
+  // written back (its delete runs in a transaction of its own, seen here whole or not at all).
+  const batch = after.size === totals.size ? all : all.filter((v) => after.has(v.linkId));
+  const imported: Imported = kind === "imported" ? 1 : 0;
+  if (batch.length > 0) {
+    yield w.insertRaw(batchRows(batch), imported);
+    const firsts = imported ? NO_FIRST_VISITS(batch.length) : yield* step(w.firstVisits(batch, at));
+    yield* rollupsRecipe(w, summarize(batch, firsts), imported);
+  }
+  if (!imported && wants.anyOfClicks()) yield w.writeEvents(batchEvents(wants, batch, [...after.values()], at));
+  return { gone: all.length - batch.length };
+}
+
+/** Counts an import brought (no raw visits): the links' totals and the rollup rows of the links still there. */
+export function* countsRecipe(w: VisitBatchWrites, rows: CountedRows): Steps<void> {
+  const present = yield* step(w.addTotals(rows.totals));
+  const daily = rows.daily.filter((r) => present.has(r.linkId));
+  const dimensions = rows.dimensions.filter((r) => present.has(r.linkId));
+  yield* rollupsRecipe(w, { daily, hourly: [], dimensions, utm: [] }, 1);
+}
+
+function* rollupsRecipe(w: VisitBatchWrites, summed: Rollups, imported: Imported): Steps<void> {
+  const stored = yield* step(w.storedValues(summed));
+  yield w.addRollups(foldOther(summed, stored), imported);
+}
+
+/** Runs steps whose writes answer at once (SQLite, inside its synchronous transaction). */
+export function runNow<R>(steps: Steps<R>): R {
+  let r = steps.next();
+  while (!r.done) {
+    if (r.value instanceof Promise) throw new Error("a write answered later inside a synchronous transaction");
+    r = steps.next(r.value);
+  }
+  return r.value;
+}
+
+/** Runs steps whose writes answer through promises (PostgreSQL), one after the other. */
+export async function runLater<R>(steps: Steps<R>): Promise<R> {
+  let r = steps.next();
+  while (!r.done) r = steps.next(await r.value);
+  return r.value;
+}

@@ -22,3 +22,20 @@ export function runSteps<T>(script: Steps<T>, input?: unknown): MaybePromise<T> 
   }
   return next.value;
 }
+
+/** Runs a script whose steps must all answer at once (inside SQLite's synchronous transaction): a promise is a bug. */
+export function runNow<T>(script: Steps<T>): T {
+  let next = script.next();
+  while (!next.done) {
+    if (next.value instanceof Promise) throw new Error("a step answered later inside a synchronous transaction");
+    next = script.next(next.value);
+  }
+  return next.value;
+}
+
+/** Runs a script whose steps answer through promises (PostgreSQL), one after the other. */
+export async function runLater<T>(script: Steps<T>): Promise<T> {
+  let next = script.next();
+  while (!next.done) next = script.next(await next.value);
+  return next.value;
+}

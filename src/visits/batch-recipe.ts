@@ -17,6 +17,7 @@ import { batchEvents, type TotalAfter } from "../events/batch-events.ts";
 import type { OutboxEvent } from "../events/types.ts";
 import type { EventWants } from "../events/wants.ts";
 import type { MaybePromise } from "../util/maybe.ts";
+import { step, type Steps } from "../util/steps.ts";
 
 /** 1 for an import's rows (marked imported, in visit_batches and in daily_rollup's imported count). */
 export type Imported = 0 | 1;
@@ -39,13 +40,6 @@ export type VisitBatchWrites = {
 
 /** Counts a source keeps instead of visits, as rows of our rollups, and what they add to a link's totals. */
 export type CountedRows = { daily: DailyRow[]; dimensions: DimensionRow[]; totals: ReadonlyMap<string, LinkTotal> };
-
-/** The recipe's steps: each yields a write's answer (now or a promise) and is given it back. */
-export type Steps<R> = Generator<MaybePromise<unknown>, R, unknown>;
-
-function* step<T>(value: MaybePromise<T>): Steps<T> {
-  return (yield value) as T;
-}
 
 /**
  * One batch: the recorder's ("recorded"), or an import's (marked imported, nobody's first visit,
@@ -81,21 +75,4 @@ export function* countsRecipe(w: VisitBatchWrites, rows: CountedRows): Steps<voi
 function* rollupsRecipe(w: VisitBatchWrites, summed: Rollups, imported: Imported): Steps<void> {
   const stored = yield* step(w.storedValues(summed));
   yield w.addRollups(foldOther(summed, stored), imported);
-}
-
-/** Runs steps whose writes answer at once (SQLite, inside its synchronous transaction). */
-export function runNow<R>(steps: Steps<R>): R {
-  let r = steps.next();
-  while (!r.done) {
-    if (r.value instanceof Promise) throw new Error("a write answered later inside a synchronous transaction");
-    r = steps.next(r.value);
-  }
-  return r.value;
-}
-
-/** Runs steps whose writes answer through promises (PostgreSQL), one after the other. */
-export async function runLater<R>(steps: Steps<R>): Promise<R> {
-  let r = steps.next();
-  while (!r.done) r = steps.next(await r.value);
-  return r.value;
 }

@@ -12,12 +12,12 @@ import type { Storage } from "./db/storage.ts";
 import type { Logger } from "./log.ts";
 import type { LastResort } from "./http/front-door.ts";
 import type { Blocklist } from "./links/blocklist.ts";
-import { looksLikeId } from "./links/alias.ts";
 import type { TrustedProxies } from "./visits/client-ip.ts";
 import type { ClickRecorder } from "./visits/recorder.ts";
 import type { RateLimiter } from "./http/rate-limit.ts";
 import { handleCreate } from "./http/create.ts";
-import { handleStats, mayReadStats } from "./http/stats.ts";
+import { handleStats, statsAsker } from "./http/stats.ts";
+import { admitStatsReader } from "./ops/stats/read.ts";
 import { handlePasswordForm, handleRedirect } from "./http/redirect.ts";
 import type { ClickFactsSource } from "./http/click-facts.ts";
 import type { PasswordGuard } from "./http/link-password.ts";
@@ -32,7 +32,6 @@ import { handleSignIn, handleSignOut, handleWhoAmI } from "./http/session.ts";
 import { handleOidcCallback, handleOidcStart, OIDC_CALLBACK_PATH } from "./http/oidc.ts";
 import type { OidcClient } from "./auth/oidc.ts";
 import type { HeaderIdentity } from "./auth/header-identity.ts";
-import { isHeaderRefusal } from "./http/auth.ts";
 import { apiError, misdirected, NOSNIFF } from "./http/responses.ts";
 import { addressedToUs, type PeerServer } from "./http/request-origin.ts";
 import { describeStorageFailure, isStorageFailure } from "./db/errors.ts";
@@ -170,12 +169,11 @@ export function createApp(deps: AppDeps) {
     .use(
       webRoutes({
         statsPage: async (request, server, id) => {
-          const link = looksLikeId(id) ? await deps.links.get(id) : null;
-          const verdict = await mayReadStats(request, server, link, deps);
+          const asker = statsAsker(request, server, deps);
+          const verdict = await admitStatsReader(id, asker.ask, deps);
           if (verdict === "not_found") return "not_found";
-          // (Under --stats-access key an unknown link is "private" like another's: mayReadStats says so.)
-          if (typeof verdict === "object" && "destinations" in verdict) return link === null ? "not_found" : { destinationHidden: !verdict.destinations, createdAt: link.createdAt };
-          return typeof verdict === "object" && isHeaderRefusal(verdict.refused) ? "header_invalid" : "private";
+          if (typeof verdict === "object") return { destinationHidden: !verdict.destinations, createdAt: verdict.link.createdAt };
+          return asker.headerRefused() ? "header_invalid" : "private";
         },
         statsPublic: () => deps.config.statsAccess === "public",
         now: deps.now,

@@ -56,7 +56,7 @@ export type AppDeps = Pick<Storage, "links" | "lister" | "stats" | "keys" | "ses
   /** who may read /metrics without an admin key; null = nobody */
   metricsAllow: TrustedProxies | null;
   requests: RequestMetrics;
-  recorder: Pick<ClickRecorder, "record" | "stats" | "hurry">;
+  recorder: Pick<ClickRecorder, "record" | "stats">;
   /** the dashboard's imports from other shorteners, on a thread of their own */
   imports: ImportJobs;
   /** webhooks and their delivery log; what they want; the delivery thread's poke (docs/webhooks.md: Webhooks) */

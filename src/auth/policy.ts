@@ -104,3 +104,8 @@ export function statsSight(actor: Actor, link: Link | null, statsAccess: "public
 export function seesEveryLink(principal: Principal): boolean {
   return principal.scope === "admin";
 }
+
+/** Whether a key may read /metrics: an admin's (an address in --metrics-allow needs no key: docs/configuration.md: Flags). */
+export function mayReadMetrics(principal: Principal): boolean {
+  return isAdmin(principal);
+}

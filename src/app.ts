@@ -12,12 +12,12 @@ import type { Storage } from "./db/storage.ts";
 import type { Logger } from "./log.ts";
 import type { LastResort } from "./http/front-door.ts";
 import type { Blocklist } from "./links/blocklist.ts";
-import { looksLikeId } from "./links/alias.ts";
 import type { TrustedProxies } from "./visits/client-ip.ts";
 import type { ClickRecorder } from "./visits/recorder.ts";
 import type { RateLimiter } from "./http/rate-limit.ts";
 import { handleCreate } from "./http/create.ts";
-import { handleStats, mayReadStats } from "./http/stats.ts";
+import { handleStats, statsAsker } from "./http/stats.ts";
+import { admitStatsReader } from "./ops/stats/read.ts";
 import { handlePasswordForm, handleRedirect } from "./http/redirect.ts";
 import type { ClickFactsSource } from "./http/click-facts.ts";
 import type { PasswordGuard } from "./http/link-password.ts";
@@ -32,11 +32,10 @@ import { handleSignIn, handleSignOut, handleWhoAmI } from "./http/session.ts";
 import { handleOidcCallback, handleOidcStart, OIDC_CALLBACK_PATH } from "./http/oidc.ts";
 import type { OidcClient } from "./auth/oidc.ts";
 import type { HeaderIdentity } from "./auth/header-identity.ts";
-import { isHeaderRefusal } from "./http/auth.ts";
 import { apiError, misdirected, NOSNIFF } from "./http/responses.ts";
 import { addressedToUs, type PeerServer } from "./http/request-origin.ts";
 import { describeStorageFailure, isStorageFailure } from "./db/errors.ts";
-import { webRoutes } from "./http/web.ts";
+import { webRoutes, type WebDeps } from "./http/web.ts";
 import { routeTable, type RouteTable } from "./http/route-table.ts";
 import type { WebhookLeave } from "./events/webhook-leave.ts";
 
@@ -57,7 +56,7 @@ export type AppDeps = Pick<Storage, "links" | "lister" | "stats" | "keys" | "ses
   /** who may read /metrics without an admin key; null = nobody */
   metricsAllow: TrustedProxies | null;
   requests: RequestMetrics;
-  recorder: Pick<ClickRecorder, "record" | "stats" | "hurry">;
+  recorder: Pick<ClickRecorder, "record" | "stats">;
   /** the dashboard's imports from other shorteners, on a thread of their own */
   imports: ImportJobs;
   /** webhooks and their delivery log; what they want; the delivery thread's poke (docs/webhooks.md: Webhooks) */
@@ -85,6 +84,9 @@ export type AppDeps = Pick<Storage, "links" | "lister" | "stats" | "keys" | "ses
   now: () => number;
 };
 
+/** Whether a request is sent to this service by name; the answer when it is, else 421. */
+type Ours = (request: Request, server: PeerServer, answer: () => Promise<Response>) => Promise<Response> | Response;
+
 export function createApp(deps: AppDeps) {
   // Built once: it depends only on the code and the version.
   const openApi = JSON.stringify(openApiDocument(deps.version));
@@ -93,8 +95,7 @@ export function createApp(deps: AppDeps) {
   let routes: RouteTable | null = null;
   // The management API and /metrics answer only a request sent to this service by name (with
   // --base-url): a page whose own DNS name points here (DNS rebinding) gets 421 (docs/security.md: Security).
-  const ours = (request: Request, server: PeerServer, answer: () => Promise<Response>) =>
-    addressedToUs(deps.config, server, request, deps.trusted) ? answer() : misdirected();
+  const ours: Ours = (request, server, answer) => (addressedToUs(deps.config, server, request, deps.trusted) ? answer() : misdirected());
   // standardHostname off: the router cuts the path at the first "/" after "http://", as the front
   // door does (src/http/front-door.ts). On, it skips 11 characters, and with `Host: x` it answered
   // `/zz/metrics` as `/metrics`.
@@ -106,56 +107,11 @@ export function createApp(deps: AppDeps) {
         responseValue.headers.set("X-Content-Type-Options", NOSNIFF["X-Content-Type-Options"]);
       }
     })
-    .onError(({ code, error, request }) => {
-      // The front door let only parsable URLs in; still, this handler must never throw itself.
-      const path = URL.parse(request.url)?.pathname ?? "(unreadable)";
-      if (code === "NOT_FOUND") return path.startsWith("/api/") ? apiError(404, "not_found", `no API endpoint ${path}`) : deps.pageNotFound(request);
-      // The database cannot answer (a PostgreSQL server away, a disk gone): the operator's trouble
-      // for a while, not a bug. Writes say so themselves (storage-failure.ts); this covers reads.
-      if (isStorageFailure(error)) {
-        deps.log.error("request failed: storage unavailable", { path, cause: describeStorageFailure(error) });
-        return apiError(503, "storage_unavailable", "the database cannot be reached right now; try again later");
-      }
-      // The client's body did not parse: its trouble, said to it, not logged as ours.
-      if (code === "PARSE" || code === "VALIDATION") return apiError(400, "bad_request", "the request could not be read");
-      // Anything else reaching here is our bug, not the client's: logged under a request id, and
-      // answered without details (docs/security.md: Security, "Hostile requests").
-      return deps.lastResort(error, request);
-    })
-    .post("/api/create", ({ request, server }) => handleCreate(request, server, deps), { parse: "none" })
-    .get("/api/stats", ({ request, server }) => handleStats(request, server, deps))
-    // A link's live view follows its statistics' access; every link's needs a key (and our name).
-    .get("/api/stats/live", ({ request, server }) =>
-      new URL(request.url).searchParams.has("id") ? handleLive(request, server, deps) : ours(request, server, () => handleLive(request, server, deps)),
-    )
-    // Management (docs/managing-links.md: Managing links): every route needs a key.
-    .get("/api/links", ({ request, server }) => ours(request, server, () => handleListLinks(request, server, deps)))
-    .get("/api/links/export", ({ request, server }) => ours(request, server, () => handleExport(request, server, deps)))
-    .post("/api/links/import", ({ request, server }) => ours(request, server, () => handleImport(request, server, deps)), { parse: "none" })
-    // Imports from another shortener (docs/importing.md: Moving from another shortener): admins only.
-    .post("/api/imports", ({ request, server }) => ours(request, server, () => handleStartImport(request, server, deps)), { parse: "none" })
-    .get("/api/imports/:id", ({ request, params, server }) => ours(request, server, () => handleImportJob(request, params.id ?? "", server, deps)))
-    // Webhooks (docs/webhooks.md: Webhooks): admins only.
-    .post("/api/webhooks", ({ request, server }) => ours(request, server, () => handleCreateWebhook(request, server, deps)), { parse: "none" })
-    .get("/api/webhooks", ({ request, server }) => ours(request, server, () => handleListWebhooks(request, server, deps)))
-    .get("/api/webhooks/:id", ({ request, params, server }) => ours(request, server, () => handleGetWebhook(request, params.id ?? "", server, deps)))
-    .patch("/api/webhooks/:id", ({ request, params, server }) => ours(request, server, () => handlePatchWebhook(request, params.id ?? "", server, deps)), { parse: "none" })
-    .delete("/api/webhooks/:id", ({ request, params, server }) => ours(request, server, () => handleDeleteWebhook(request, params.id ?? "", server, deps)), { parse: "none" })
-    .get("/api/webhooks/:id/deliveries", ({ request, params, server }) => ours(request, server, () => handleDeliveries(request, params.id ?? "", server, deps)))
-    .post("/api/webhooks/:id/deliveries/:delivery/redeliver", ({ request, params, server }) =>
-      ours(request, server, () => handleRedeliver(request, params.id ?? "", params.delivery ?? "", server, deps)), { parse: "none" })
-    .get("/api/links/:id", ({ request, params, server }) => ours(request, server, () => handleGetLink(request, params.id ?? "", server, deps)))
-    .patch("/api/links/:id", ({ request, params, server }) => ours(request, server, () => handlePatchLink(request, params.id ?? "", server, deps)), { parse: "none" })
-    .delete("/api/links/:id", ({ request, params, server }) => ours(request, server, () => handleDeleteLink(request, params.id ?? "", server, deps)), { parse: "none" })
-    .get("/api/overview", ({ request, server }) => ours(request, server, () => handleOverview(request, server, deps)))
+    .onError(({ code, error, request }) => answerError(code, error, request, deps))
+    .use(linkApi(deps, ours))
+    .use(adminApi(deps, ours))
     .get("/api/openapi.json", () => new Response(openApi, { headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-cache" } }))
-    // The dashboard's sign-in: a session cookie in place of the bearer key.
-    .get("/api/session", ({ request, server }) => ours(request, server, () => handleWhoAmI(request, server, deps)))
-    .post("/api/session", ({ request, server }) => ours(request, server, () => handleSignIn(request, server, deps)), { parse: "none" })
-    .delete("/api/session", ({ request, server }) => ours(request, server, () => handleSignOut(request, server, deps)), { parse: "none" })
-    // Sign-in through the OpenID provider (docs/sign-in.md: Signing in): out to it, and back.
-    .get("/api/session/oidc", ({ request, server }) => ours(request, server, () => handleOidcStart(request, server, deps)))
-    .get(OIDC_CALLBACK_PATH, ({ request, server }) => ours(request, server, () => handleOidcCallback(request, server, deps)))
+    .use(sessionApi(deps, ours))
     .all("/api/*", ({ request }) => {
       const path = new URL(request.url).pathname;
       const allow = (routes ??= routeTable(routeList())).allowed(path);
@@ -169,14 +125,7 @@ export function createApp(deps: AppDeps) {
     .get("/metrics", ({ request, server }) => ours(request, server, () => handleMetrics(request, server, deps)))
     .use(
       webRoutes({
-        statsPage: async (request, server, id) => {
-          const link = looksLikeId(id) ? await deps.links.get(id) : null;
-          const verdict = await mayReadStats(request, server, link, deps);
-          if (verdict === "not_found") return "not_found";
-          // (Under --stats-access key an unknown link is "private" like another's: mayReadStats says so.)
-          if (typeof verdict === "object" && "destinations" in verdict) return link === null ? "not_found" : { destinationHidden: !verdict.destinations, createdAt: link.createdAt };
-          return typeof verdict === "object" && isHeaderRefusal(verdict.refused) ? "header_invalid" : "private";
-        },
+        statsPage: (request, server, id) => statsPageVerdict(request, server, id, deps),
         statsPublic: () => deps.config.statsAccess === "public",
         now: deps.now,
         version: deps.version,
@@ -190,4 +139,82 @@ export function createApp(deps: AppDeps) {
     .post("/:id", ({ request, params, server }) => handlePasswordForm(request, params.id, server, deps), { parse: "none" });
   routeList = () => app.routes;
   return app;
+}
+
+/** The answer to an error no route answered itself: an unknown route, a database away, a body unread, our bug. */
+function answerError(code: string | number, error: unknown, request: Request, deps: AppDeps): Response {
+  // The front door let only parsable URLs in; still, this handler must never throw itself.
+  const path = URL.parse(request.url)?.pathname ?? "(unreadable)";
+  if (code === "NOT_FOUND") return path.startsWith("/api/") ? apiError(404, "not_found", `no API endpoint ${path}`) : deps.pageNotFound(request);
+  // The database cannot answer (a PostgreSQL server away, a disk gone): the operator's trouble
+  // for a while, not a bug. Writes say so themselves (storage-failure.ts); this covers reads.
+  if (isStorageFailure(error)) {
+    deps.log.error("request failed: storage unavailable", { path, cause: describeStorageFailure(error) });
+    return apiError(503, "storage_unavailable", "the database cannot be reached right now; try again later");
+  }
+  // The client's body did not parse: its trouble, said to it, not logged as ours.
+  if (code === "PARSE" || code === "VALIDATION") return apiError(400, "bad_request", "the request could not be read");
+  // Anything else reaching here is our bug, not the client's: logged under a request id, and
+  // answered without details (docs/security.md: Security, "Hostile requests").
+  return deps.lastResort(error, request);
+}
+
+/** Creating links, their statistics and live view, managing them (docs/managing-links.md: Managing links) and the overview. */
+function linkApi(deps: AppDeps, ours: Ours) {
+  return (
+    new Elysia()
+      .post("/api/create", ({ request, server }) => handleCreate(request, server, deps), { parse: "none" })
+      .get("/api/stats", ({ request, server }) => handleStats(request, server, deps))
+      // A link's live view follows its statistics' access; every link's needs a key (and our name).
+      .get("/api/stats/live", ({ request, server }) =>
+        new URL(request.url).searchParams.has("id") ? handleLive(request, server, deps) : ours(request, server, () => handleLive(request, server, deps)),
+      )
+      // Management: every route needs a key.
+      .get("/api/links", ({ request, server }) => ours(request, server, () => handleListLinks(request, server, deps)))
+      .get("/api/links/export", ({ request, server }) => ours(request, server, () => handleExport(request, server, deps)))
+      .post("/api/links/import", ({ request, server }) => ours(request, server, () => handleImport(request, server, deps)), { parse: "none" })
+      .get("/api/links/:id", ({ request, params, server }) => ours(request, server, () => handleGetLink(request, params.id ?? "", server, deps)))
+      .patch("/api/links/:id", ({ request, params, server }) => ours(request, server, () => handlePatchLink(request, params.id ?? "", server, deps)), { parse: "none" })
+      .delete("/api/links/:id", ({ request, params, server }) => ours(request, server, () => handleDeleteLink(request, params.id ?? "", server, deps)), { parse: "none" })
+      .get("/api/overview", ({ request, server }) => ours(request, server, () => handleOverview(request, server, deps)))
+  );
+}
+
+/** The admins' routes: imports from another shortener and webhooks. */
+function adminApi(deps: AppDeps, ours: Ours) {
+  return (
+    new Elysia()
+      // Imports from another shortener (docs/importing.md: Moving from another shortener): admins only.
+      .post("/api/imports", ({ request, server }) => ours(request, server, () => handleStartImport(request, server, deps)), { parse: "none" })
+      .get("/api/imports/:id", ({ request, params, server }) => ours(request, server, () => handleImportJob(request, params.id ?? "", server, deps)))
+      // Webhooks (docs/webhooks.md: Webhooks): admins only.
+      .post("/api/webhooks", ({ request, server }) => ours(request, server, () => handleCreateWebhook(request, server, deps)), { parse: "none" })
+      .get("/api/webhooks", ({ request, server }) => ours(request, server, () => handleListWebhooks(request, server, deps)))
+      .get("/api/webhooks/:id", ({ request, params, server }) => ours(request, server, () => handleGetWebhook(request, params.id ?? "", server, deps)))
+      .patch("/api/webhooks/:id", ({ request, params, server }) => ours(request, server, () => handlePatchWebhook(request, params.id ?? "", server, deps)), { parse: "none" })
+      .delete("/api/webhooks/:id", ({ request, params, server }) => ours(request, server, () => handleDeleteWebhook(request, params.id ?? "", server, deps)), { parse: "none" })
+      .get("/api/webhooks/:id/deliveries", ({ request, params, server }) => ours(request, server, () => handleDeliveries(request, params.id ?? "", server, deps)))
+      .post("/api/webhooks/:id/deliveries/:delivery/redeliver", ({ request, params, server }) =>
+        ours(request, server, () => handleRedeliver(request, params.id ?? "", params.delivery ?? "", server, deps)), { parse: "none" })
+  );
+}
+
+/** The dashboard's sign-in: a session cookie in place of the bearer key; and through the OpenID provider (docs/sign-in.md: Signing in). */
+function sessionApi(deps: AppDeps, ours: Ours) {
+  return new Elysia()
+    .get("/api/session", ({ request, server }) => ours(request, server, () => handleWhoAmI(request, server, deps)))
+    .post("/api/session", ({ request, server }) => ours(request, server, () => handleSignIn(request, server, deps)), { parse: "none" })
+    .delete("/api/session", ({ request, server }) => ours(request, server, () => handleSignOut(request, server, deps)), { parse: "none" })
+    .get("/api/session/oidc", ({ request, server }) => ours(request, server, () => handleOidcStart(request, server, deps)))
+    .get(OIDC_CALLBACK_PATH, ({ request, server }) => ours(request, server, () => handleOidcCallback(request, server, deps)));
+}
+
+/** The stats page's verdict: the operation's (src/ops/stats/read.ts), in the page's words. */
+async function statsPageVerdict(request: Request, server: PeerServer, id: string, deps: AppDeps): ReturnType<WebDeps["statsPage"]> {
+  const asker = statsAsker(request, server, deps);
+  const verdict = await admitStatsReader(id, asker.ask, deps);
+  if (verdict === "not_found") return "not_found";
+  if (typeof verdict === "object") return { destinationHidden: !verdict.destinations, createdAt: verdict.link.createdAt };
+  // Nobody known under --stats-access key, or a session ended: "private"; a proxy's bad header says so.
+  return asker.headerRefused() ? "header_invalid" : "private";
 }

@@ -1,11 +1,11 @@
-// Entry point: parse config → open db (migrate) → start the click recorder thread → listen;
-// on SIGTERM/SIGINT stop accepting, finish requests, write every queued visit, close, exit 0.
+// Entry point: parse config → a command, or the service: open db (migrate) → start the threads →
+// build the app → listen; on SIGTERM/SIGINT stop in order (src/lifecycle.ts), exit 0.
 
 import { parseArgs, helpText, ConfigError, type Config } from "./config.ts";
 import { createLogger, describeError, type Logger } from "./log.ts";
 import { VERSION, versionLine } from "./version.ts";
 import { openStorage } from "./db/open-storage.ts";
-import { describeLocation, type LiveRelay, type Storage } from "./db/storage.ts";
+import type { LiveRelay, Storage } from "./db/storage.ts";
 import { RESERVED_WORDS } from "./links/alias.ts";
 import { reportLockedLinks } from "./links/locked-links.ts";
 import { EVERY_LINK } from "./links/store.ts";
@@ -16,17 +16,18 @@ import { runKeyCommand } from "./cli/keys.ts";
 import { runUserCommand } from "./cli/users.ts";
 import { createImportJobs } from "./threads/import/client.ts";
 import { startClickRecorder, type ClickRecorder } from "./threads/recorder/client.ts";
-import { createApp } from "./app.ts";
-import { appDeps } from "./app-deps.ts";
+import { createApp, type AppDeps } from "./app.ts";
+import { appDeps, type Secrets } from "./app-deps.ts";
+import { logStart, untilStopped, type Opened, type Threads } from "./lifecycle.ts";
 import { withClickDoor } from "./http/click-door.ts";
 import { routeTable } from "./http/route-table.ts";
 import { runBackupCommand } from "./cli/backup.ts";
 import { commandDatabase, probeFile } from "./cli/database.ts";
 import { cannotListen, cannotOpen } from "./cli/permission.ts";
 import { didYouMean } from "./cli/suggest.ts";
-import { isNewInstance, nextStep } from "./cli/next-step.ts";
+import { isNewInstance } from "./cli/next-step.ts";
 import { CLICK_THREAD_BUSY_TIMEOUT_MS } from "./db/sqlite/busy-retry.ts";
-import { createEventWants, wantsRefresher } from "./events/wants.ts";
+import { createEventWants, wantsRefresher, type EventWants } from "./events/wants.ts";
 import { linkEvents } from "./events/link-events.ts";
 import { startDelivery, type DeliveryThread } from "./threads/delivery/client.ts";
 import { createLiveHub } from "./events/live-hub.ts";
@@ -82,16 +83,69 @@ async function main(): Promise<number> {
     console.error(`shortener: unknown command ${command}${didYouMean(command, ["backup", "healthcheck", "key", "user", "import", "webhook", "copy"]) || " (see --help)"}`);
     return 2;
   }
-  return await serve(config, log, credentialHash ?? null, databasePassword, oidcSecret);
+  return await serve(config, log, { credentialHash: credentialHash ?? null, oidcSecret }, databasePassword);
 }
 
-async function serve(config: Config, log: Logger, credentialHash: Uint8Array | null, databasePassword: string | null, oidcSecret: string | null): Promise<number> {
-  const where = describeLocation(config.dbPath);
+/**
+ * The parts that start later, which parts started earlier call once they run: a write that finds
+ * SQLite's lock taken hurries the recorder, a link change pokes the delivery thread, the live view
+ * watches through the relay (PostgreSQL) or the recorder, webhooks ask this instance's name.
+ */
+type Later = { recorder?: ClickRecorder; delivery?: DeliveryThread; relay: LiveRelay | null; presence?: Presence };
+
+/**
+ * The service, in order (docs/architecture.md: Composition roots): open the database, start the
+ * threads, build the app's parts, listen, say so; then wait for a signal and stop in order. Each
+ * step that fails closes what the steps before it opened, and the exit code says whose trouble it is.
+ */
+async function serve(config: Config, log: Logger, secrets: Secrets, databasePassword: string | null): Promise<number> {
+  const later: Later = { relay: null };
   // What webhooks want (docs/webhooks.md: Webhooks): the delivery thread tells, and so does every change made here.
   const wants = createEventWants();
-  let delivery: DeliveryThread | null = null;
+  const opened = await openParts(config, log, databasePassword, wants, later);
+  if (typeof opened === "number") return opened;
+  const threads = await startThreads(config, log, databasePassword, opened, wants, later);
+  if (typeof threads === "number") return threads;
+  const { storage, blocklist, live } = opened;
+  const { recorder, delivery } = threads;
+  const deps = appDeps(config, log, secrets, {
+    storage,
+    recorder,
+    blocklist,
+    imports: createImportJobs({ db: config.dbPath, dbPassword: databasePassword, destinations: { baseUrl: config.baseUrl, allowLocal: config.allowLoopbackDestinations, blocklist: config.blocklist }, env: {}, allowPrivate: config.importAllowPrivate, log }),
+    live,
+    webhooks: {
+      changed: async () => {
+        await threads.refreshWants();
+        delivery.poke();
+      },
+      poke: () => delivery.poke(),
+      leave: () => currentServiceLeave(storage.instances, config.webhookAllowPrivate, later.presence?.name ?? null),
+    },
+  });
+  const app = createApp(deps);
+  // Asked before listening, said after: the start-up log's last line, for a new instance only.
+  const welcome = await isNewInstance(storage, secrets.credentialHash !== null);
+  const server = listen(config, app, deps);
+  if (server === null) {
+    await recorder.close();
+    await delivery.close();
+    await storage.close();
+    return 1;
+  }
+  keepRunningOnErrors(log);
+  // Elysia handlers read the socket peer through the app's server (context.server → app.getServer()).
+  app.server = server as unknown as typeof app.server;
+  // What this instance allows, for the commands and instances beside it (docs/webhooks.md: Webhooks).
+  const presence = await announcePresence(storage.instances, `${hostname()}:${server.port}`, { webhookAllowPrivate: config.webhookAllowPrivate }, { log });
+  later.presence = presence;
+  logStart(config, log, secrets, recorder, server, welcome);
+  return await untilStopped(log, { ...opened, ...threads, deps, server, presence, relay: () => later.relay });
+}
+
+/** The database (migrated), the start-up warnings about its links, the --blocklist, the live view's hub; an exit code when one cannot be opened. */
+async function openParts(config: Config, log: Logger, databasePassword: string | null, wants: EventWants, later: Later): Promise<Opened | number> {
   let storage: Storage;
-  let hurryRecorder = () => {};
   try {
     // SQLite: this connection writes only single links, keys and sessions. It does not wait for
     // the write lock, so that the event loop never stalls behind the recorder; a write that finds
@@ -100,9 +154,9 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
       busyTimeoutMs: CLICK_THREAD_BUSY_TIMEOUT_MS,
       password: databasePassword,
       log,
-      linkEvents: linkEvents(wants, config.baseUrl, Date.now, () => delivery?.poke()),
-      // A write that finds SQLite's lock taken asks the recorder to hurry, once it runs (below).
-      onWriteBusy: () => hurryRecorder(),
+      linkEvents: linkEvents(wants, config.baseUrl, Date.now, () => later.delivery?.poke()),
+      // A write that finds SQLite's lock taken asks the recorder to hurry, once it runs.
+      onWriteBusy: () => later.recorder?.hurry(),
     });
   } catch (err) {
     console.error(`shortener: ${cannotOpen(config.dbPath, err, "service")}`);
@@ -119,12 +173,20 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
     return 2;
   }
   // The live view: its streams tell the recorder (and, on PostgreSQL, the other instances) what they watch.
-  let relay: LiveRelay | null = null;
-  const live = createLiveHub((watch) => (relay !== null ? relay.watchHere(watch) : recorder?.watch(watch.ids, watch.all)));
+  const live = createLiveHub((watch) => (later.relay !== null ? later.relay.watchHere(watch) : later.recorder?.watch(watch.ids, watch.all)));
   // A changed link's streams of viewers who do not manage it are decided again (docs/security.md: Security).
   storage.links.onChange((id) => live.changed(id === EVERY_LINK ? null : id));
-  // After the migration above: the recorder thread opens the same database with its own connection.
-  let recorder: ClickRecorder | undefined;
+  return { storage, blocklist, live };
+}
+
+/**
+ * The recorder thread, then webhook delivery and (PostgreSQL) the live relay; what webhooks want is
+ * read before the first request. An exit code when one cannot start, what started before closed.
+ */
+async function startThreads(config: Config, log: Logger, databasePassword: string | null, opened: Opened, wants: EventWants, later: Later): Promise<Threads | number> {
+  const { storage, blocklist, live } = opened;
+  // After the migration: the recorder thread opens the same database with its own connection.
+  let recorder: ClickRecorder;
   try {
     recorder = await startClickRecorder({
       database: config.dbPath,
@@ -135,11 +197,10 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
       onError: (error) => log.error("writing visits failed; keeping them queued", { error }),
       onLive: (batch) => {
         live.publish(batch);
-        relay?.announce(batch);
+        later.relay?.announce(batch);
       },
     });
-    const started = recorder;
-    hurryRecorder = () => started.hurry();
+    later.recorder = recorder;
   } catch (err) {
     // Nearly always an unusable --geoip-db, which the message names; a configuration error, hence 2.
     console.error(`shortener: ${err instanceof Error ? err.message : String(err)}`);
@@ -151,18 +212,20 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
     () => storage.events.wantedTypes(),
     (types) => {
       wants.set(types);
-      recorder!.setWants(types);
+      recorder.setWants(types);
     },
   );
   try {
-    delivery = await startDelivery(
+    const delivery = await startDelivery(
       { database: config.dbPath, databasePassword, allowPrivate: config.webhookAllowPrivate, logFormat: config.logFormat, userAgent: `shortener/${VERSION} (webhooks)` },
       // A read that fails is tried again with the thread's next sign (every 10 s at most).
       () => void refreshWants().catch(() => {}),
     );
+    later.delivery = delivery;
     // Before the first request: a change made then already writes the events webhooks want.
     await refreshWants();
-    relay = (await storage.relayLive?.((batch) => live.publish(batch), (watch) => recorder!.watch(watch.ids, watch.all))) ?? null;
+    later.relay = (await storage.relayLive?.((batch) => live.publish(batch), (watch) => recorder.watch(watch.ids, watch.all))) ?? null;
+    return { recorder, delivery, refreshWants };
   } catch (err) {
     console.error(`shortener: ${err instanceof Error ? err.message : String(err)}`);
     await recorder.close();
@@ -170,94 +233,31 @@ async function serve(config: Config, log: Logger, credentialHash: Uint8Array | n
     await storage.close();
     return 1;
   }
-  const deps = appDeps(config, log, { credentialHash, oidcSecret }, {
-    storage,
-    recorder,
-    blocklist,
-    imports: createImportJobs({ db: config.dbPath, dbPassword: databasePassword, destinations: { baseUrl: config.baseUrl, allowLocal: config.allowLoopbackDestinations, blocklist: config.blocklist }, env: {}, allowPrivate: config.importAllowPrivate, log }),
-    live,
-    webhooks: {
-      changed: async () => {
-        await refreshWants();
-        delivery!.poke();
-      },
-      poke: () => delivery!.poke(),
-      leave: () => currentServiceLeave(storage.instances, config.webhookAllowPrivate, presence?.name ?? null),
-    },
-  });
-  const app = createApp(deps);
-  // Asked before listening, said after: the start-up log's last line, for a new instance only.
-  const welcome = await isNewInstance(storage, credentialHash !== null);
+}
 
+/** Listening on --host and --port behind the click door; null (said on stderr) when the address cannot be had. */
+function listen(config: Config, app: ReturnType<typeof createApp>, deps: AppDeps): ReturnType<typeof Bun.serve> | null {
   let server: ReturnType<typeof Bun.serve> | undefined;
-  let presence: Presence | undefined;
   try {
     // reusePort off: a second instance on the same port must fail, not silently share it.
     const fetch = withClickDoor(app.fetch, routeTable(app.routes), { ...deps, ownHost: () => ownHost(config, server) });
     // development: false, so that Bun's error page (source lines, paths, a stack) is never served;
     // `error` answers whatever escapes the click door's own last resort (docs/security.md: Security).
     server = Bun.serve({ port: config.port, hostname: config.host, reusePort: false, development: false, fetch, error: (error) => deps.lastResort(error, null) });
+    return server;
   } catch (err) {
     console.error(`shortener: ${cannotListen(config.host, config.port, err)}`);
-    await recorder.close();
-    await delivery.close();
-    await storage.close();
-    return 1;
+    return null;
   }
-  // After start-up an error that escapes every handler is logged, never fatal: one request must
-  // not stop the service, nor lose the queued clicks with it (docs/security.md: Security, "Hostile requests").
+}
+
+/**
+ * After start-up an error that escapes every handler is logged, never fatal: one request must
+ * not stop the service, nor lose the queued clicks with it (docs/security.md: Security, "Hostile requests").
+ */
+function keepRunningOnErrors(log: Logger): void {
   process.on("uncaughtException", (error) => log.error("uncaught error", { error: describeError(error) }));
   process.on("unhandledRejection", (reason) => log.error("unhandled rejection", { error: describeError(reason) }));
-  // Elysia handlers read the socket peer through the app's server (context.server → app.getServer()).
-  app.server = server as unknown as typeof app.server;
-  // What this instance allows, for the commands and instances beside it (docs/webhooks.md: Webhooks).
-  presence = await announcePresence(storage.instances, `${hostname()}:${server.port}`, { webhookAllowPrivate: config.webhookAllowPrivate }, { log });
-  log.info(versionLine());
-  log.info(`database ${where}`);
-  log.info(`geoip ${recorder.geoSource}, built ${recorder.geoBuildDate}`);
-  log.info(`base url ${config.baseUrl ?? "(from each request's Host header)"}`);
-  log.info(`create access ${config.createAccess}, stats access ${config.statsAccess}${credentialHash ? ", admin key from the systemd credential" : ""}`);
-  if (config.oidc !== null) log.info(`sign-in through ${config.oidc.issuer} (client ${config.oidc.clientId}, ${oidcSecret === null ? "public client" : "client secret set"}; admins: ${config.oidc.adminGroup ? `group ${config.oidc.adminGroup}` : "the first user"})`);
-  if (config.authHeader !== null) log.info(config.authHeader.kind === "tailscale" ? "sign-in by Tailscale-User-Login from loopback (tailscale serve)" : `sign-in by ${config.authHeader.userHeader} from ${config.trustProxy}`);
-  log.info(
-    recorder!.priority() === "low"
-      ? "recorder thread at low CPU priority (SCHED_IDLE; normal while it falls behind or a create waits for it)"
-      : "recorder thread at normal CPU priority (lowering it needs CAP_SYS_NICE or LimitNICE=+0: docs/clicks.md: How clicks are counted)",
-  );
-  // Last: "listening on" is the readiness line that launchers and tests wait for, so every line
-  // describing the start is already out when it appears.
-  log.info(`listening on http://${server.hostname}:${server.port}`);
-  if (welcome) log.info(nextStep({ baseUrl: config.baseUrl, host: config.host, port: server.port ?? config.port, database: config.dbPath, signIn: config.oidc !== null || config.authHeader !== null }));
-
-  return await new Promise<number>((resolve) => {
-    let stopping = false;
-    const stop = async (signal: string) => {
-      if (stopping) return;
-      stopping = true;
-      log.info(`${signal}: stopping`);
-      live.closeAll(); // open streams would hold the stop below for good
-      await server.stop(false); // stop accepting, let in-flight requests finish
-      // An import half-way is stopped: every page it wrote is committed with its place, and the
-      // same import started again goes on from there.
-      await deps.imports.stop();
-      const { written, dropped } = await recorder!.close(); // writes every queued visit
-      // After the recorder: its last batch's events are in the outbox, delivered after a restart.
-      await relay?.stop();
-      await delivery!.close();
-      blocklist.stop();
-      await presence?.stop();
-      await storage.close();
-      log.info("stopped", { visitsWritten: written, visitsDropped: dropped });
-      resolve(0);
-    };
-    process.on("SIGHUP", () => {
-      recorder!.reloadGeo();
-      deps.clickFacts.reloadGeo();
-      void blocklist.reload();
-    });
-    process.on("SIGTERM", () => void stop("SIGTERM"));
-    process.on("SIGINT", () => void stop("SIGINT"));
-  });
 }
 
 /** The host a request without a Host header is taken to name: --base-url's, else the listening address. */

@@ -68,3 +68,44 @@ export function isAdmin(actor: Actor): actor is Principal {
 export function mayCreateLinks(actor: Actor, createAccess: "public" | "key"): boolean {
   return actor !== null || createAccess === "public";
 }
+
+/**
+ * What a reader of a link's statistics may see with them: `destinations`, where the link leads
+ * (maySeeDestinations); `manages`, the reader is known to be its owner or an admin (false when
+ * nobody was asked).
+ */
+export type StatsSight = { destinations: boolean; manages: boolean };
+
+/**
+ * Whether who asks matters for a link's statistics (docs/configuration.md: Flags):
+ * always with --stats-access key; with public statistics only for a link with a password (its
+ * counts are public, where it leads is not). When it does not, nobody is authenticated.
+ */
+export function statsAskWho(statsAccess: "public" | "key", link: Pick<Link, "passwordHash"> | null): boolean {
+  return statsAccess === "key" || (link !== null && link.passwordHash !== null);
+}
+
+/**
+ * Whether the actor (null: anonymous, or not asked) may read a link's statistics, and what of it:
+ * with --stats-access key only its owner or an admin, and an unknown link and another's look the
+ * same (not_found); nobody known is asked to authenticate (auth_required). With public statistics
+ * anyone, with a password-protected link's destinations kept from all but its owner and admins.
+ */
+export function statsSight(actor: Actor, link: Link | null, statsAccess: "public" | "key"): StatsSight | "not_found" | "auth_required" {
+  if (statsAccess === "public") {
+    if (link === null) return "not_found";
+    return { destinations: maySeeDestinations(actor, link), manages: actor !== null && maySee(actor, link) };
+  }
+  if (actor === null) return "auth_required";
+  return link !== null && maySee(actor, link) ? { destinations: true, manages: true } : "not_found";
+}
+
+/** Whether the actor sees every link's clicks (the live view's counter): an admin; anyone else counts their own (maySee). */
+export function seesEveryLink(principal: Principal): boolean {
+  return principal.scope === "admin";
+}
+
+/** Whether a key may read /metrics: an admin's (an address in --metrics-allow needs no key: docs/configuration.md: Flags). */
+export function mayReadMetrics(principal: Principal): boolean {
+  return isAdmin(principal);
+}

@@ -33,8 +33,6 @@ export type AuthDeps = {
   users: UserRepository;
   /** the identity headers of --auth-header, or null */
   headerIdentity: HeaderIdentity | null;
-  /** asks the recorder to let go of SQLite's write lock (a proxy's user written on first sight) */
-  recorder: { hurry(): void };
   /** SHA-256 of the systemd credential admin-key, if there is one */
   credentialHash: Uint8Array | null;
   /** failed attempts per client address (10 a minute) */

@@ -3,16 +3,14 @@
 // named by label to anyone but its owner and admins, docs/security.md: Security); without an id, the clicks
 // of every link the asker may see (the dashboard's live counter), which needs a key or a session.
 
-import type { Link } from "../links/link.ts";
-import { looksLikeId } from "../links/alias.ts";
 import type { LiveHub } from "../events/live-hub.ts";
 import type { LiveVisit } from "../events/live.ts";
 import { variantLabels, visitWithoutDestination } from "../stats/hidden-destinations.ts";
 import { MAX_STREAMS, MAX_STREAMS_PER_ADDRESS } from "../events/live-hub.ts";
-import { Lru } from "../util/lru.ts";
-import { requirePrincipal, authRequired } from "./auth.ts";
-import { maySee, type Principal } from "../auth/policy.ts";
-import { mayReadStats, type StatsDeps } from "./stats.ts";
+import { admitStatsReader } from "../ops/stats/read.ts";
+import { liveCounted } from "../ops/stats/live.ts";
+import { requirePrincipal } from "./auth.ts";
+import { statsAsker, type StatsDeps } from "./stats.ts";
 import { requestClient, type PeerServer } from "./request-origin.ts";
 import { apiError, linkNotFound } from "./responses.ts";
 
@@ -32,11 +30,11 @@ export async function handleLive(request: Request, server: PeerServer, deps: Liv
   const address = requestClient(server, request, deps.trusted);
   if (id === null || id === "") return openOverview(request, server, deps, address, id === "");
   const decidedAt = deps.live.version();
-  const link = looksLikeId(id) ? await deps.links.get(id) : null;
-  const verdict = await mayReadStats(request, server, link, deps);
-  if (verdict === "auth_required") return authRequired();
-  if (typeof verdict === "object" && "refused" in verdict) return verdict.refused;
-  if (verdict === "not_found" || link === null) return linkNotFound(id);
+  const asker = statsAsker(request, server, deps);
+  const verdict = await admitStatsReader(id, asker.ask, deps);
+  if (verdict === "not_found") return linkNotFound(id);
+  if (typeof verdict === "string") return asker.refusal(verdict);
+  const { link } = verdict;
   // A viewer not known to manage the link (its owner or an admin; with public statistics, the
   // viewers of a link without a password are not asked who they are) sees what it allows now: a
   // change to it (a password set, a split edited) ends their stream, and the page opens it again.
@@ -49,25 +47,5 @@ async function openOverview(request: Request, server: PeerServer, deps: LiveDeps
   if (emptyId) return apiError(400, "id_missing", "id is empty: leave it out for every link you may see, or name one", "id");
   const auth = await requirePrincipal(request, server, deps);
   if (!auth.ok) return auth.response;
-  return answer(deps.live.open({ address, linkId: null, mayCount: mayCount(auth.principal, deps), ready: {} }));
-}
-
-/**
- * The owners of links clicked, for the counters of viewers who are not admins: one cache for every
- * stream (read once a minute at most per link), so that more streams do not mean more reads.
- */
-const owners = new Lru<string, { link: Pick<Link, "ownerKeyId" | "ownerUserId"> | null; at: number }>(10_000);
-const OWNER_FOR_MS = 60_000;
-
-/** Whether a link's clicks count for this viewer: every link for an admin, else their own. */
-function mayCount(principal: Principal, deps: LiveDeps): ((linkId: string) => boolean | Promise<boolean>) | undefined {
-  if (principal.scope === "admin") return undefined;
-  return (linkId) => {
-    const known = owners.get(linkId);
-    if (known !== undefined && deps.now() - known.at < OWNER_FOR_MS) return known.link !== null && maySee(principal, known.link);
-    return Promise.resolve(deps.links.get(linkId)).then((link) => {
-      owners.set(linkId, { link: link === null ? null : { ownerKeyId: link.ownerKeyId, ownerUserId: link.ownerUserId }, at: deps.now() });
-      return link !== null && maySee(principal, link);
-    });
-  };
+  return answer(deps.live.open({ address, linkId: null, mayCount: liveCounted(auth.principal, deps), ready: {} }));
 }

@@ -11,6 +11,7 @@ import { histogramLines } from "../metrics/histogram.ts";
 import { processLines } from "../metrics/process.ts";
 import { BUILD } from "../version.ts";
 import { bearerSecret, checkSecret, type AuthDeps } from "./auth.ts";
+import { mayReadMetrics } from "../auth/policy.ts";
 import { requestClient, type PeerServer } from "./request-origin.ts";
 import { apiError } from "./responses.ts";
 
@@ -29,7 +30,7 @@ export async function handleMetrics(request: Request, server: PeerServer, deps: 
   if (header !== null) {
     const checked = await checkSecret(bearerSecret(header), request, server, deps);
     if (!checked.ok) return checked.response;
-    if (checked.principal.scope !== "admin") return forbidden("metrics need an admin key (or an address in --metrics-allow)");
+    if (!mayReadMetrics(checked.principal)) return forbidden("metrics need an admin key (or an address in --metrics-allow)");
   } else if (deps.metricsAllow === null || !deps.metricsAllow.contains(requestClient(server, request, deps.trusted))) {
     return forbidden("this address may not read the metrics (--metrics-allow), and no admin key was sent");
   }

@@ -1,44 +1,39 @@
 // GET /api/stats?id=…[&from=YYYY-MM-DD&to=YYYY-MM-DD&bots=exclude]: a link and its statistics.
 
-import type { Config } from "../config.ts";
-import type { LinkStore } from "../links/store.ts";
-import { activityNow, type Link } from "../links/link.ts";
-import { DEFAULT_DAYS, type StatsReader } from "../stats/link-stats.ts";
+import { DEFAULT_DAYS } from "../stats/link-stats.ts";
 import { addDays, dayOf, daysBetween, isDay } from "../util/day.ts";
-import { statsWithoutDestinations, variantLabels } from "../stats/hidden-destinations.ts";
-import { authenticate, authRequired, unauthenticated, type AuthDeps } from "./auth.ts";
-import { maySee, maySeeDestinations } from "../auth/policy.ts";
+import { readLinkStats, type Asker, type StatsOpsDeps } from "../ops/stats/read.ts";
+import { authenticate, isHeaderRefusal, unauthenticated, type AuthDeps } from "./auth.ts";
 import type { PeerServer } from "./request-origin.ts";
 import { apiError, json, linkNotFound } from "./responses.ts";
 
 /** The longest from..to span answered; visitsByDate lists every day of it. */
 export const MAX_RANGE_DAYS = 3660;
 
-export type StatsDeps = AuthDeps & { config: Pick<Config, "statsAccess">; links: LinkStore; stats: StatsReader };
+export type StatsDeps = AuthDeps & StatsOpsDeps;
 
 /**
- * May read the stats, or why not. `destinations`: and see where the link leads (maySeeDestinations);
- * `manages`: the asker is known to be its owner or an admin (false when no one was asked).
+ * Who is asking, found out only when the policy asks (src/ops/stats/read.ts): a refusal is kept to
+ * be answered as it is; a session that has ended is said so where one is needed.
  */
-export type StatsVerdict = { destinations: boolean; manages: boolean } | "not_found" | "auth_required" | { refused: Response };
-
-/**
- * Whether this request may read a link's statistics, and its destinations with them: decided once
- * per request, for the API, the stats page and the live view alike. With --stats-access key only
- * the link's owner or an admin may read them; an unknown link and another's link look the same
- * (not_found). With public statistics, who asks matters only for a link with a password (only
- * then is anyone authenticated): its counts are public, where it leads is not.
- */
-export async function mayReadStats(request: Request, server: PeerServer, link: Link | null, deps: StatsDeps): Promise<StatsVerdict> {
-  const open = deps.config.statsAccess === "public";
-  if (open && link === null) return "not_found";
-  if (open && link!.passwordHash === null) return { destinations: true, manages: false };
-  const auth = await authenticate(request, server, deps);
-  // A key that is not valid is refused, even for public statistics: it would be asking as no one.
-  if (!auth.ok) return { refused: auth.response };
-  if (open) return { destinations: maySeeDestinations(auth.principal, link!), manages: auth.principal !== null && maySee(auth.principal, link!) };
-  if (auth.principal === null) return auth.sessionEnded ? { refused: unauthenticated(auth) } : "auth_required";
-  return link && maySee(auth.principal, link) ? { destinations: true, manages: true } : "not_found";
+export function statsAsker(request: Request, server: PeerServer, deps: AuthDeps) {
+  let refusal: Response | null = null;
+  let sessionEnded = false;
+  return {
+    ask: async (): Promise<Asker> => {
+      const auth = await authenticate(request, server, deps);
+      if (!auth.ok) {
+        refusal = auth.response;
+        return "refused";
+      }
+      sessionEnded = auth.sessionEnded;
+      return auth.principal;
+    },
+    /** the answer to a reader the operation did not admit (its "not_found" is the surface's own) */
+    refusal: (why: "auth_required" | "refused"): Response => (why === "refused" ? refusal! : unauthenticated({ sessionEnded })),
+    /** whether the credentials were refused for a proxy's identity header (a page says so in its own words) */
+    headerRefused: (): boolean => refusal !== null && isHeaderRefusal(refusal),
+  };
 }
 
 export async function handleStats(request: Request, server: PeerServer, deps: StatsDeps): Promise<Response> {
@@ -61,14 +56,12 @@ export async function handleStats(request: Request, server: PeerServer, deps: St
   const bots = query.get("bots") ?? "include";
   if (bots !== "include" && bots !== "exclude") return apiError(400, "bad_request", "bots must be include or exclude", "bots");
 
-  const link = id.length <= 30 ? await deps.links.get(id) : null;
-  const verdict = await mayReadStats(request, server, link, deps);
-  if (verdict === "auth_required") return authRequired();
-  if (typeof verdict === "object" && "refused" in verdict) return verdict.refused;
-  if (verdict === "not_found" || !link) return linkNotFound(id);
-  const now = deps.now();
-  const stats = await deps.stats.read(link, { from, to, excludeBots: bots === "exclude" }, now);
-  const shown = verdict.destinations;
+  // An id longer than 30 characters is not looked up here (the API's limit since before imported codes).
+  const asker = statsAsker(request, server, deps);
+  const read = await readLinkStats({ id: id.length <= 30 ? id : "", filter: { from, to, excludeBots: bots === "exclude" } }, asker.ask, deps);
+  if (read === "not_found") return linkNotFound(id);
+  if (typeof read === "string") return asker.refusal(read);
+  const { link, destinations: shown } = read;
   return json(200, {
     success: true,
     data: {
@@ -78,10 +71,10 @@ export async function handleStats(request: Request, server: PeerServer, deps: St
         createdAt: new Date(link.createdAt).toISOString(),
         passwordProtected: link.passwordHash !== null,
         // Whether it redirects now, and why not: public like its counts; never where it leads.
-        status: activityNow(link, deps.links.clicksAnswered(link.id), now),
+        status: read.activity,
         totalClicks: link.totalClicks,
       },
-      stats: shown ? stats : statsWithoutDestinations(stats, variantLabels(link)),
+      stats: read.stats,
     },
   });
 }

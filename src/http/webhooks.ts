@@ -24,7 +24,6 @@ import { changeWebhook } from "../ops/webhooks/change.ts";
 import { removeWebhook } from "../ops/webhooks/remove.ts";
 import { listDeliveries, redeliver } from "../ops/webhooks/deliveries.ts";
 import type { WebhookJson, DeliveryJson } from "../api/types.ts";
-import type { ClickRecorder } from "../visits/recorder.ts";
 import { storageUnavailable } from "./storage-failure.ts";
 
 export type WebhooksDeps = AuthDeps & {
@@ -33,7 +32,6 @@ export type WebhooksDeps = AuthDeps & {
   events: EventStore;
   /** told when webhooks changed here: the answer waits until the next change writes their events */
   webhooksChanged: () => Promise<void>;
-  recorder: Pick<ClickRecorder, "hurry">;
   /** Whether webhooks may post to special-purpose addresses: this service's flag and the other instances' (src/events/webhook-leave.ts). */
   webhookLeave: () => Promise<WebhookLeave>;
 };

@@ -32,6 +32,8 @@ export type InProcess = {
    * JSON. `contract`: how the answer breaks the OpenAPI document's table, or null (test/support/contract.ts).
    */
   call(key: string | null, method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Answer>;
+  /** The app's own answer, unread: for a stream (the live view) or a page. */
+  handle(request: Request): Promise<Response>;
   close(): Promise<void>;
 };
 
@@ -79,6 +81,7 @@ export async function inProcessApp(args: string[] = []): Promise<InProcess> {
       }
       return { status: response.status, headers: response.headers, body: parsed, contract };
     },
+    handle: (request) => app.handle(request),
     async close() {
       live.closeAll();
       await imports.stop();

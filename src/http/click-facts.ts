@@ -131,7 +131,7 @@ class Facts implements ClickFacts {
     return queryHas(this.click.url, key, value);
   }
   address() {
-    return (this.#address ??= clientAddress(this.click.peer(), this.click.request.headers, this.context.trusted));
+    return (this.#address ??= clientAddress(this.click.peer(), this.click.headers, this.context.trusted));
   }
   country() {
     return this.context.country(this.address());

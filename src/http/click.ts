@@ -9,6 +9,8 @@ import { peerAddress, type PeerServer } from "./request-origin.ts";
 export class RequestClick implements Click {
   readonly method: string;
   readonly query: string;
+  /** read once: each read of request.headers is a call into the server */
+  readonly headers: Headers;
   #peer: string | null = null;
   /** `url`: request.url, when the caller has read it already (it builds a new string on every read) */
   constructor(
@@ -19,6 +21,7 @@ export class RequestClick implements Click {
     readonly url: string = request.url,
   ) {
     this.method = request.method;
+    this.headers = request.headers;
     const q = url.indexOf("?");
     this.query = q === -1 ? "" : url.slice(q + 1);
   }
@@ -32,7 +35,7 @@ export class RequestClick implements Click {
     return this.url.slice(start, q === -1 ? undefined : q);
   }
   header(name: string): string | null {
-    return this.request.headers.get(name);
+    return this.headers.get(name);
   }
   peer(): string {
     return (this.#peer ??= peerAddress(this.server, this.request));
@@ -41,5 +44,5 @@ export class RequestClick implements Click {
 
 /** The address the click came from, after the trusted-proxy rule (docs/security.md: Security, "Trusted proxies"). */
 export function clickClient(click: RequestClick, trusted: TrustedProxies): string {
-  return trusted.empty ? click.peer() : clientAddress(click.peer(), click.request.headers, trusted);
+  return trusted.empty ? click.peer() : clientAddress(click.peer(), click.headers, trusted);
 }

@@ -19,6 +19,7 @@ import { handleCreate } from "./http/create.ts";
 import { handleStats, statsAsker } from "./http/stats.ts";
 import { admitStatsReader } from "./ops/stats/read.ts";
 import { handlePasswordForm, handleRedirect } from "./http/redirect.ts";
+import { RequestClick } from "./http/click.ts";
 import type { ClickFactsSource } from "./http/click-facts.ts";
 import type { PasswordGuard } from "./http/link-password.ts";
 import { handleHealth } from "./http/health.ts";
@@ -134,9 +135,9 @@ export function createApp(deps: AppDeps) {
         crawlable: () => deps.links.crawlable(),
       }),
     )
-    .get("/:id", ({ request, params, server }) => handleRedirect(request, params.id, server, deps))
+    .get("/:id", ({ request, params, server }) => handleRedirect(new RequestClick(request, params.id, server, deps.now()), deps))
     // A password-protected link's form posts here (link-password.ts).
-    .post("/:id", ({ request, params, server }) => handlePasswordForm(request, params.id, server, deps), { parse: "none" });
+    .post("/:id", ({ request, params, server }) => handlePasswordForm(new RequestClick(request, params.id, server, deps.now()), deps), { parse: "none" });
   routeList = () => app.routes;
   return app;
 }

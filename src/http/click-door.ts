@@ -9,6 +9,7 @@ import type { RequestMetrics } from "../metrics/requests.ts";
 import type { RouteTable } from "./route-table.ts";
 import { handleRedirect, type RedirectDeps } from "./redirect.ts";
 import type { PeerServer } from "./request-origin.ts";
+import { RequestClick } from "./click.ts";
 import { badRequest, createHostCheck, pathStart, targetPath, type LastResort } from "./front-door.ts";
 
 /** The link id of a GET/HEAD request's URL, or null when the request is for anything else. */
@@ -42,11 +43,11 @@ export function withClickDoor(app: (request: Request) => Response | Promise<Resp
       const admitted = checkHost(request);
       if (admitted instanceof Response) return observed(admitted, "other", started, deps.requests);
       request = admitted;
-      // request.url builds a new string on every read: read it once for the id and the query.
+      // request.url builds a new string on every read: read it once for the id and the click.
       const url = request.url;
       const id = clickId(request.method, url);
       if (id !== null) {
-        const response = handleRedirect(request, id, server, deps, url);
+        const response = handleRedirect(new RequestClick(request, id, server, deps.now(), url), deps);
         if (response instanceof Promise) return answered(response, "/:id", started, deps.requests, (e) => lastResort(e, request));
         return observed(response, "/:id", started, deps.requests);
       }

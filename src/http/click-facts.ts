@@ -16,15 +16,15 @@ import { preferredLanguage } from "../lang.ts";
 import { queryHas } from "../links/destination.ts";
 import type { MaybePromise } from "../util/maybe.ts";
 import type { Logger } from "../log.ts";
-import { peerAddress, type PeerServer } from "./request-origin.ts";
+import type { RequestClick } from "./click.ts";
 
 const AGENTS = 10_000;
 
 export type ClickFactsSource = {
   /** Resolves once what a route needs (NEEDS_* flags) is ready: the country lookup read, the day's salt known. */
   ready(needs: number, now: number): MaybePromise<void>;
-  /** `peer()`: the socket peer, read once for the rules and the click's record. */
-  facts(request: Request, server: PeerServer, requestUrl: string, linkId: string, now: number): ClickFacts & { peer(): string };
+  /** The click's facts; its socket peer is the click's own, read once for the rules and the record. */
+  facts(click: RequestClick): ClickFacts;
   /** SIGHUP: the --geoip-db file is read again. */
   reloadGeo(): void;
 };
@@ -85,7 +85,7 @@ export function createClickFactsSource(o: ClickFactsOptions): ClickFactsSource {
       }
       return waits.length === 0 ? undefined : Promise.all(waits).then(() => undefined);
     },
-    facts: (request, server, requestUrl, linkId, now) => new Facts(request, server, requestUrl, linkId, now, context),
+    facts: (click) => new Facts(click, context),
     reloadGeo() {
       void countries?.reload();
     },
@@ -105,19 +105,14 @@ type FactsContext = {
 /** One click's facts, each worked out on first use (one object a click: no closures made per click). */
 class Facts implements ClickFacts {
   #client: Client | null = null;
-  #peer: string | null = null;
   #address: string | null = null;
   #language: string | null | undefined = undefined;
   constructor(
-    readonly request: Request,
-    readonly server: PeerServer,
-    readonly requestUrl: string,
-    readonly linkId: string,
-    readonly now: number,
+    readonly click: RequestClick,
     readonly context: FactsContext,
   ) {}
   #agent(): Client {
-    return (this.#client ??= this.context.clientOf(this.request.headers.get("user-agent")));
+    return (this.#client ??= this.context.clientOf(this.click.header("user-agent")));
   }
   browser() {
     return this.#agent().browser;
@@ -129,23 +124,19 @@ class Facts implements ClickFacts {
     return this.#agent().device;
   }
   language() {
-    if (this.#language === undefined) this.#language = preferredLanguage(this.request.headers.get("accept-language"));
+    if (this.#language === undefined) this.#language = preferredLanguage(this.click.header("accept-language"));
     return this.#language;
   }
   hasParam(key: string, value: string | undefined) {
-    return queryHas(this.requestUrl, key, value);
-  }
-  /** the socket peer, read once (the click's record needs it too) */
-  peer(): string {
-    return (this.#peer ??= peerAddress(this.server, this.request));
+    return queryHas(this.click.url, key, value);
   }
   address() {
-    return (this.#address ??= clientAddress(this.peer(), this.request.headers, this.context.trusted));
+    return (this.#address ??= clientAddress(this.click.peer(), this.click.headers, this.context.trusted));
   }
   country() {
     return this.context.country(this.address());
   }
   visitor() {
-    return this.context.visitor(this.now, this.linkId, this.address(), this.context.digestOf(this.request.headers.get("user-agent")));
+    return this.context.visitor(this.click.now, this.click.id, this.address(), this.context.digestOf(this.click.header("user-agent")));
   }
 }

@@ -16,6 +16,8 @@ import { mediaType, readFormFields } from "./form-body.ts";
 import { MAX_PASSWORD_LENGTH } from "../links/behaviour.ts";
 import { clientKey, createRateLimiter, type RateLimiter } from "./rate-limit.ts";
 import { passwordHashWithinBounds } from "../links/password-hash.ts";
+import { isForm } from "../links/click.ts";
+import type { RequestClick } from "./click.ts";
 import { createPasswordQueue, QUEUE_RETRY_SECONDS, type PasswordQueue } from "./password-queue.ts";
 
 /** Wrong passwords a client address may try per minute, over all links. */
@@ -38,11 +40,14 @@ export function createPasswordGuard(queue: PasswordQueue = createPasswordQueue()
 export type PasswordCheck = { ok: true } | { ok: false; response: Response };
 
 /**
- * Checks a password given for a link. `page`: answer as the HTML page (a browser posted the form),
- * else as JSON (a script sent the header). Every guess is answered: at once when refused, else
- * after its verify, which waits its turn at most LONGEST_WAIT_MS (password-queue.ts).
+ * Checks a password given for a click's link, from `client` (its address after the trusted-proxy
+ * rule). The form's (a POST) is answered as the HTML page, a script's (X-Link-Password) as JSON.
+ * Every guess is answered: at once when refused, else after its verify, which waits its turn at
+ * most LONGEST_WAIT_MS (password-queue.ts).
  */
-export async function checkPassword(given: string, hash: string, id: string, client: string, guard: PasswordGuard, now: number, request: Request, page: boolean): Promise<PasswordCheck> {
+export async function checkPassword(given: string, hash: string, click: RequestClick, guard: PasswordGuard, client: string): Promise<PasswordCheck> {
+  const { id, now, request } = click;
+  const page = isForm(click);
   // Never verified, whatever stored it (the route says so before any guess: redirect.ts).
   if (!passwordHashWithinBounds(hash)) return { ok: false, response: lockedAnswer(request, !page) };
   // A place first: a second guess from an address whose first is still in the queue, or any guess

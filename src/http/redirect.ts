@@ -9,7 +9,8 @@ import { looksLikeId } from "../links/alias.ts";
 import { passwordHashWithinBounds } from "../links/password-hash.ts";
 import type { TrustedProxies } from "../visits/client-ip.ts";
 import type { ClickRecorder } from "../visits/recorder.ts";
-import { peerAddress, requestClient, type PeerServer } from "./request-origin.ts";
+import { clickClient, type RequestClick } from "./click.ts";
+import { isForm, spends } from "../links/click.ts";
 import { gonePage } from "./gone.ts";
 import { compileDestination, withClickQuery, type Destination } from "../links/destination.ts";
 import type { LinkRoute } from "../links/router.ts";
@@ -39,24 +40,24 @@ export type RedirectDeps = {
 
 const CACHE_CONTROL = "no-store, max-age=0";
 
+type Answer = Response | Promise<Response>;
+/** What is done with a link's admission; a module function, so no closure is made per click. */
+type OnAdmission = (admission: Admission | null, click: RequestClick, deps: RedirectDeps) => Answer;
+
 /** A GET or HEAD of /<id>. */
-export function handleRedirect(request: Request, id: string, server: PeerServer, deps: RedirectDeps, requestUrl = request.url): Response | Promise<Response> {
-  const click = request.method === "GET";
-  const now = deps.now();
-  if (!looksLikeId(id)) return deps.notFound(request);
+export function handleRedirect(click: RequestClick, deps: RedirectDeps): Answer {
+  if (!looksLikeId(click.id)) return deps.notFound(click.request);
   // A password-protected link's click is not spent here (the store knows it): only once its
   // password is right (unlock), never by its page or a wrong password.
-  const admission = deps.links.admit(id, click, now);
-  if (admission instanceof Promise) return admitted(admission, deps, id, (a) => answer(a, request, id, server, deps, requestUrl, click, now));
-  return answer(admission, request, id, server, deps, requestUrl, click, now);
+  return admitted(deps.links.admit(click.id, click.method === "GET", click.now), click, deps, answer);
 }
 
 /** A protected link's GET: the page without X-Link-Password, else the password checked, then the click spent. */
-function unlock(hash: string, request: Request, id: string, server: PeerServer, deps: RedirectDeps, requestUrl: string, now: number): Response | Promise<Response> {
-  const given = request.headers.get(PASSWORD_HEADER);
-  if (given === null) return passwordPage(request, 401, null);
-  return checkPassword(given, hash, id, requestClient(server, request, deps.trusted), deps.passwords, now, request, false).then((check) =>
-    check.ok ? admitted(deps.links.admit(id, true, now, true), deps, id, (a) => answer(a, request, id, server, deps, requestUrl, true, now, true)) : check.response,
+function unlock(hash: string, click: RequestClick, deps: RedirectDeps): Answer {
+  const given = click.header(PASSWORD_HEADER);
+  if (given === null) return passwordPage(click.request, 401, null);
+  return checkPassword(given, hash, click, deps.passwords, clickClient(click, deps.trusted)).then((check) =>
+    check.ok ? admitted(deps.links.admit(click.id, true, click.now, true), click, deps, answerUnlocked) : check.response,
   );
 }
 
@@ -64,138 +65,142 @@ function unlock(hash: string, request: Request, id: string, server: PeerServer, 
  * A POST of /<id>: the password page's form. The right password is a click, answered with a 303
  * (a 307 or 308 would post the password on to the destination).
  */
-export async function handlePasswordForm(request: Request, id: string, server: PeerServer, deps: RedirectDeps): Promise<Response> {
-  const now = deps.now();
-  if (!looksLikeId(id)) return deps.notFound(request);
-  return admitted(deps.links.admit(id, false, now), deps, id, async (seen) => {
-    // Anything but a protected link: the form has nothing to do here; the link answers as it would.
-    const hash = seen === null ? null : "gone" in seen ? (seen.passwordHash ?? null) : (seen.route?.passwordHash ?? null);
-    if (hash === null) return seeOther(request.url);
-    if (seen !== null && !("gone" in seen) && seen.route?.passwordLocked) return lockedAnswer(request, false);
-    const given = await postedPassword(request);
-    if (given === null) return passwordPage(request, 401, null);
-    const check = await checkPassword(given, hash, id, requestClient(server, request, deps.trusted), deps.passwords, now, request, true);
-    return check.ok ? spendUnlocked(request, id, server, deps, now) : check.response;
-  });
+export async function handlePasswordForm(click: RequestClick, deps: RedirectDeps): Promise<Response> {
+  if (!looksLikeId(click.id)) return deps.notFound(click.request);
+  return admitted(deps.links.admit(click.id, false, click.now), click, deps, formPosted);
+}
+
+/** The form's password checked against the link's: anything but a protected link answers as it would. */
+async function formPosted(seen: Admission | null, click: RequestClick, deps: RedirectDeps): Promise<Response> {
+  const hash = seen === null ? null : "gone" in seen ? (seen.passwordHash ?? null) : (seen.route?.passwordHash ?? null);
+  if (hash === null) return seeOther(click.url);
+  if (seen !== null && !("gone" in seen) && seen.route?.passwordLocked) return lockedAnswer(click.request, false);
+  const given = await postedPassword(click.request);
+  if (given === null) return passwordPage(click.request, 401, null);
+  const check = await checkPassword(given, hash, click, deps.passwords, clickClient(click, deps.trusted));
+  return check.ok ? admitted(deps.links.admit(click.id, true, click.now, true), click, deps, spendUnlocked) : check.response;
 }
 
 /** The form's right password: the click spent, and a 303 to where the link's rules send. */
-function spendUnlocked(request: Request, id: string, server: PeerServer, deps: RedirectDeps, now: number): Response | Promise<Response> {
-  return admitted(deps.links.admit(id, true, now, true), deps, id, (a) => {
-    // Gone meanwhile (its last click taken by another, disabled): a 303 back to the link, which
-    // says so, or to its fallback. The form's answers are 303s and pages, never a link's own 302 or 410.
-    if (a !== null && "gone" in a && a.fallback !== undefined) return fallback(a.fallback, a.gone, request, id, server, deps, true, now, 303);
-    if (a === null || "gone" in a) return seeOther(request.url);
-    if (a.route === null) return send((a.compiled ??= compileDestination(a.url)), 303, null, request, id, server, deps, request.url, true, now);
-    return routed(a.route, request, id, server, deps, request.url, true, now, 303, true);
-  });
+function spendUnlocked(a: Admission | null, click: RequestClick, deps: RedirectDeps): Answer {
+  // Gone meanwhile (its last click taken by another, disabled): a 303 back to the link, which
+  // says so, or to its fallback. The form's answers are 303s and pages, never a link's own 302 or 410.
+  if (a !== null && "gone" in a && a.fallback !== undefined) return fallback(a.fallback, a.gone, click, deps);
+  if (a === null || "gone" in a) return seeOther(click.url);
+  if (a.route === null) return send((a.compiled ??= compileDestination(a.url)), 303, null, click, deps);
+  return routed(a.route, click, deps, true);
 }
 
 /** Calls on with the admission, at once when it is there (SQLite, a cached link), else once the database answers. */
-function admitted(
-  admission: MaybePromise<Admission | null>, deps: RedirectDeps, id: string, on: (a: Admission | null) => Response | Promise<Response>,
-): Response | Promise<Response> {
+function admitted(admission: MaybePromise<Admission | null>, click: RequestClick, deps: RedirectDeps, on: OnAdmission): Answer {
   // SQLite answers from the cache or a synchronous read: no promise on the way. A database behind
   // the network (PostgreSQL, on a cache miss or a click limit) answers later.
-  if (!(admission instanceof Promise)) return on(admission);
-  return admission.then(on, (err: unknown) => {
-    if (!isStorageFailure(err)) throw err;
-    deps.log.error("a click could not be looked up: storage unavailable", { id, cause: describeStorageFailure(err) });
-    return unavailablePage();
-  });
+  if (!(admission instanceof Promise)) return on(admission, click, deps);
+  return admission.then(
+    (a) => on(a, click, deps),
+    (err: unknown) => {
+      if (!isStorageFailure(err)) throw err;
+      deps.log.error("a click could not be looked up: storage unavailable", { id: click.id, cause: describeStorageFailure(err) });
+      return unavailablePage();
+    },
+  );
+}
+
+/** A GET or HEAD whose link's password (if any) is still to be given. */
+function answer(admitted: Admission | null, click: RequestClick, deps: RedirectDeps): Answer {
+  return answerLink(admitted, click, deps, false);
+}
+
+/** A GET whose X-Link-Password was right. */
+function answerUnlocked(admitted: Admission | null, click: RequestClick, deps: RedirectDeps): Answer {
+  return answerLink(admitted, click, deps, true);
 }
 
 /** `unlocked`: the link's password was given and is right. */
-function answer(
-  admitted: Admission | null, request: Request, id: string, server: PeerServer, deps: RedirectDeps, requestUrl: string, click: boolean, now: number, unlocked = false,
-): Response | Promise<Response> {
-  if (admitted === null) return deps.notFound(request);
+function answerLink(admitted: Admission | null, click: RequestClick, deps: RedirectDeps, unlocked: boolean): Answer {
+  if (admitted === null) return deps.notFound(click.request);
   // Disabled, expired, blocked or deleted: 410 and not a click, or the owner's fallback URL (a
   // protected link's only after its password, docs/security.md: Security).
   if ("gone" in admitted) {
-    if (admitted.fallback === undefined) return gonePage(admitted.gone, request.headers.get("accept-language"));
+    if (admitted.fallback === undefined) return gonePage(admitted.gone, click.header("accept-language"));
     if (admitted.passwordHash !== undefined && !unlocked) {
       // Stopped links are rare: their hash is judged here, not when cached (router.ts does that for live ones).
-      if (!passwordHashWithinBounds(admitted.passwordHash)) return lockedAnswer(request, click && request.headers.has(PASSWORD_HEADER));
-      return click ? unlock(admitted.passwordHash, request, id, server, deps, requestUrl, now) : passwordPage(request, 401, null);
+      if (!passwordHashWithinBounds(admitted.passwordHash)) return lockedAnswer(click.request, spends(click) && click.header(PASSWORD_HEADER) !== null);
+      return spends(click) ? unlock(admitted.passwordHash, click, deps) : passwordPage(click.request, 401, null);
     }
-    return fallback(admitted.fallback, admitted.gone, request, id, server, deps, click, now);
+    return fallback(admitted.fallback, admitted.gone, click, deps);
   }
   // Rules, a split, a password or a redirect code of its own: decided by its route (router.ts).
-  if (admitted.route !== null) return routed(admitted.route, request, id, server, deps, requestUrl, click, now, admitted.route.status, unlocked);
-  return send((admitted.compiled ??= compileDestination(admitted.url)), 302, null, request, id, server, deps, requestUrl, click, now);
+  if (admitted.route !== null) return routed(admitted.route, click, deps, unlocked);
+  return send((admitted.compiled ??= compileDestination(admitted.url)), 302, null, click, deps);
 }
 
 /** A link with a route: its password first, then the destination its rules choose. */
-function routed(
-  route: LinkRoute, request: Request, id: string, server: PeerServer, deps: RedirectDeps, requestUrl: string, click: boolean, now: number, status: number, unlocked: boolean,
-): Response | Promise<Response> {
+function routed(route: LinkRoute, click: RequestClick, deps: RedirectDeps, unlocked: boolean): Answer {
   // A protected link: its HEAD gets the page, its GET the password check (unlock); the form's
   // (a POST) was checked before. A hash outside the bounds is never checked: locked, for all.
   if (route.passwordHash !== null && !unlocked) {
-    if (route.passwordLocked) return lockedAnswer(request, click && request.headers.has(PASSWORD_HEADER));
-    return click ? unlock(route.passwordHash, request, id, server, deps, requestUrl, now) : passwordPage(request, 401, null);
+    if (route.passwordLocked) return lockedAnswer(click.request, spends(click) && click.header(PASSWORD_HEADER) !== null);
+    return spends(click) ? unlock(route.passwordHash, click, deps) : passwordPage(click.request, 401, null);
   }
-  return choose(route, request, id, server, deps, requestUrl, click, now, status);
+  return choose(route, click, deps);
 }
 
-function choose(route: LinkRoute, request: Request, id: string, server: PeerServer, deps: RedirectDeps, requestUrl: string, click: boolean, now: number, status: number): Response | Promise<Response> {
+/** The destination the link's rules or split choose for this click. */
+function choose(route: LinkRoute, click: RequestClick, deps: RedirectDeps): Answer {
+  const status = isForm(click) ? 303 : route.status;
   const go = () => {
-    const facts = deps.clickFacts.facts(request, server, requestUrl, id, now);
-    const choice = route.choose(facts, now);
-    return send(choice.destination, status, choice.route, request, id, server, deps, requestUrl, click, now, facts.peer());
+    const choice = route.choose(deps.clickFacts.facts(click), click.now);
+    return send(choice.destination, status, choice.route, click, deps);
   };
   // The country lookup and the day's salt are read once, on the first click that needs them.
-  const ready = deps.clickFacts.ready(route.needs, now);
+  const ready = deps.clickFacts.ready(route.needs, click.now);
   return ready instanceof Promise ? ready.then(go) : go();
 }
 
 /** The redirect to a destination, and (for a GET) the click handed to the recorder. */
-function send(
-  destination: Destination, status: number, route: string | null, request: Request, id: string, server: PeerServer, deps: RedirectDeps, requestUrl: string, click: boolean, now: number,
-  peer?: string,
-): Response | Promise<Response> {
-  const q = requestUrl.indexOf("?");
-  const withQuery = q !== -1 && q < requestUrl.length - 1;
-  const location = withQuery ? withClickQuery(destination, requestUrl.slice(q + 1)) : destination.location;
+function send(destination: Destination, status: number, route: string | null, click: RequestClick, deps: RedirectDeps): Answer {
+  const query = click.query;
+  const location = query !== "" ? withClickQuery(destination, query) : destination.location;
   // A click's query may add parameters the blocklist refuses (?url=https://phish…): the merged
   // Location is checked as a created URL would be. Only /regex/ entries can tell it from the link's
   // own URL (the host is the same), so a list without them, like plain clicks, costs nothing here.
   if (location !== destination.location) {
     const blocklist = deps.blocklist();
-    if (blocklist.patterns > 0 && blocklist.matches(location)) return gonePage("blocked", request.headers.get("accept-language"));
+    if (blocklist.patterns > 0 && blocklist.matches(location)) return gonePage("blocked", click.header("accept-language"));
   }
   // no-store: a browser that cached the 302 would skip us on the next click and it would go uncounted.
   const response = new Response(null, { status, headers: { "Cache-Control": CACHE_CONTROL, Location: location } });
   // HEAD is what link checkers and previews send first: answer it, but it is not a click.
-  if (!click) return response;
-  const caughtUp = record(request, id, peer ?? peerAddress(server, request), deps, now, destination.utm || (withQuery && requestUrl.includes("utm_", q)) ? location : null, route);
+  if (!spends(click)) return response;
+  const caughtUp = record(click, deps, destination.utm || (query !== "" && query.includes("utm_")) ? location : null, route);
   // The visit writer is far behind a database that answers: the click is queued, its answer waits (catch-up.ts).
   return caughtUp === undefined ? response : caughtUp.then(() => response);
 }
 
 /** An expired or disabled link's fallback URL: not a click, but counted apart (stats: fallbackStats). */
-function fallback(url: string, reason: GoneReason, request: Request, id: string, server: PeerServer, deps: RedirectDeps, click: boolean, now: number, status = 302): Response | Promise<Response> {
+function fallback(url: string, reason: GoneReason, click: RequestClick, deps: RedirectDeps): Answer {
+  const status = isForm(click) ? 303 : 302;
   const response = new Response(null, { status, headers: { "Cache-Control": CACHE_CONTROL, Location: compileDestination(url).location } });
-  if (!click) return response;
-  const caughtUp = record(request, id, peerAddress(server, request), deps, now, null, fallbackText(reason));
+  if (!spends(click)) return response;
+  const caughtUp = record(click, deps, null, fallbackText(reason));
   return caughtUp === undefined ? response : caughtUp.then(() => response);
 }
 
-function record(request: Request, id: string, peer: string, deps: RedirectDeps, now: number, destination: string | null, route: string | null) {
-  const headers = request.headers;
+/** The click handed to the recorder, in the recorder's message format (src/visits/click.ts). */
+function record(click: RequestClick, deps: RedirectDeps, destination: string | null, route: string | null) {
   // Forwarding headers matter only behind a trusted proxy; otherwise they are not even read.
   // X-Forwarded-For wins over Forwarded (client-ip.ts), so Forwarded is read only without it.
   const proxied = !deps.trusted.empty;
-  const forwardedFor = proxied ? headers.get("x-forwarded-for") : null;
+  const forwardedFor = proxied ? click.header("x-forwarded-for") : null;
   return deps.recorder.record({
-    linkId: id,
-    ts: now,
-    userAgent: headers.get("user-agent"),
-    referer: headers.get("referer"),
-    peer,
+    linkId: click.id,
+    ts: click.now,
+    userAgent: click.header("user-agent"),
+    referer: click.header("referer"),
+    peer: click.peer(),
     forwardedFor,
-    forwarded: proxied && forwardedFor === null ? headers.get("forwarded") : null,
+    forwarded: proxied && forwardedFor === null ? click.header("forwarded") : null,
     destination,
     route,
   });

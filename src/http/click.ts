@@ -1,0 +1,48 @@
+// The Click (src/links/click.ts) made from a request, once, at the door. One object a click: the
+// fields every click reads are taken here, the rest read from the request when first asked.
+
+import type { Click } from "../links/click.ts";
+import { clientAddress, type TrustedProxies } from "../visits/client-ip.ts";
+import { pathStart } from "./front-door.ts";
+import { peerAddress, type PeerServer } from "./request-origin.ts";
+
+export class RequestClick implements Click {
+  readonly method: string;
+  readonly query: string;
+  /** read once: each read of request.headers is a call into the server */
+  readonly headers: Headers;
+  #peer: string | null = null;
+  /** `url`: request.url, when the caller has read it already (it builds a new string on every read) */
+  constructor(
+    readonly request: Request,
+    readonly id: string,
+    readonly server: PeerServer,
+    readonly now: number,
+    readonly url: string = request.url,
+  ) {
+    this.method = request.method;
+    this.headers = request.headers;
+    const q = url.indexOf("?");
+    this.query = q === -1 ? "" : url.slice(q + 1);
+  }
+  host(): string {
+    const start = this.url.indexOf("//") + 2;
+    return this.url.slice(start, pathStart(this.url));
+  }
+  path(): string {
+    const start = pathStart(this.url);
+    const q = this.url.indexOf("?", start);
+    return this.url.slice(start, q === -1 ? undefined : q);
+  }
+  header(name: string): string | null {
+    return this.headers.get(name);
+  }
+  peer(): string {
+    return (this.#peer ??= peerAddress(this.server, this.request));
+  }
+}
+
+/** The address the click came from, after the trusted-proxy rule (docs/security.md: Security, "Trusted proxies"). */
+export function clickClient(click: RequestClick, trusted: TrustedProxies): string {
+  return trusted.empty ? click.peer() : clientAddress(click.peer(), click.headers, trusted);
+}

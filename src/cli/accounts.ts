@@ -5,7 +5,7 @@ import { openAccounts } from "../db/open-storage.ts";
 import { describeLocation } from "../db/storage.ts";
 import { findUsers, type User } from "../auth/users.ts";
 import type { DatabaseLocator } from "./database.ts";
-import { cannotOpen } from "./permission.ts";
+import { cannotOpen, writeRefused } from "./permission.ts";
 import type { Output } from "./table.ts";
 
 type Accounts = Awaited<ReturnType<typeof openAccounts>>;
@@ -29,6 +29,11 @@ export async function withAccounts(database: DatabaseLocator, databasePassword: 
   }
   try {
     return await work(opened, describeLocation(found.location));
+  } catch (err) {
+    const refused = writeRefused(found.location, err, "command");
+    if (refused === null) throw err;
+    io.err(`shortener: ${refused}`);
+    return 1;
   } finally {
     await opened.close();
   }

@@ -120,3 +120,14 @@ export function cannotListen(host: string, port: number, err: unknown, user: Use
   }
   return `cannot listen on ${host}:${port}: ${err instanceof Error ? err.message : String(err)}`;
 }
+
+/**
+ * A command's write the database refused after it opened: a SQLite file it may read but not write
+ * opens (read-only) when its -wal and -shm files are there, and only the write fails. The same line
+ * as for one that would not open; null when the failure was another (rethrown by the caller).
+ */
+export function writeRefused(location: string, err: unknown, role: Role): string | null {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (engineOf(location) !== "sqlite" || (code !== "SQLITE_READONLY" && code !== "SQLITE_CANTOPEN" && code !== "SQLITE_PERM")) return null;
+  return permissionProblem(location, role) ?? `cannot write database ${describeLocation(location)}: ${err instanceof Error ? err.message : String(err)}`;
+}

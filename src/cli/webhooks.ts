@@ -12,7 +12,7 @@ import { parseTags } from "../links/options.ts";
 import type { Config } from "../config.ts";
 import { STDIO, table, when, type Output } from "./table.ts";
 import type { DatabaseLocator } from "./database.ts";
-import { cannotOpen } from "./permission.ts";
+import { cannotOpen, writeRefused } from "./permission.ts";
 import { didYouMean } from "./suggest.ts";
 import { describeLocation } from "../db/storage.ts";
 import { OPERATOR } from "../auth/policy.ts";
@@ -83,6 +83,11 @@ export async function runWebhookCommand(config: Config, database: DatabaseLocato
     if (!changed.ok) return sayProblem(changed.problem, io, where);
     io.err(`shortener: webhook ${id} in ${where} ${action === "remove" ? "removed, with its delivery log" : "enabled; its waiting deliveries go out again"}`);
     return 0;
+  } catch (err) {
+    const refused = writeRefused(found.location, err, "command");
+    if (refused === null) throw err;
+    io.err(`shortener: ${refused}`);
+    return 1;
   } finally {
     await opened.close();
   }

@@ -60,6 +60,23 @@ describe.skipIf(!nobodyCanRun)("permission problems, as user nobody", () => {
     expect(cli(["key", "list", "--db", join(dir, "shortener.db")]).out).not.toContain("me ");
   });
 
+  test("a command on a running service's database it may read but not write: permission denied, not a crash", async () => {
+    const dir = rootsFolder();
+    const served = await startListening("server", [...serverCommand(), "--port", "0", "--host", "127.0.0.1"], { cwd: dir, env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? tmpdir() } });
+    try {
+      // While the service runs its -wal and -shm files are there, so SQLite opens the file read-only
+      // for nobody and only the command's write fails (it once escaped as a stack trace).
+      for (const f of readdirSync(dir)) chmodSync(join(dir, f), 0o644);
+      const r = cli(["key", "create", "me"], {}, { cwd: dir, as: AS_NOBODY });
+      expect(r.err).toStartWith(`shortener: permission denied: ${WHO} cannot write ${join(dir, "shortener.db")}`);
+      expect(r.err).not.toContain(" at ");
+      expect(r.code).toBe(1);
+      expect(r.out).toBe("");
+    } finally {
+      await served.stop();
+    }
+  });
+
   test("a database behind a folder nobody may enter is not passed over: permission denied, run it as root", () => {
     const closed = rootsFolder();
     chmodSync(closed, 0o700);

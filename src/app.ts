@@ -20,6 +20,7 @@ import { handleStats, statsAsker } from "./http/stats.ts";
 import { admitStatsReader } from "./ops/stats/read.ts";
 import { handlePasswordForm, handleRedirect } from "./http/redirect.ts";
 import { RequestClick } from "./http/click.ts";
+import { looksLikeId } from "./links/alias.ts";
 import type { ClickFactsSource } from "./http/click-facts.ts";
 import type { PasswordGuard } from "./http/link-password.ts";
 import { handleHealth } from "./http/health.ts";
@@ -135,9 +136,10 @@ export function createApp(deps: AppDeps) {
         crawlable: () => deps.links.crawlable(),
       }),
     )
-    .get("/:id", ({ request, params, server }) => handleRedirect(new RequestClick(request, params.id, server, deps.now()), deps))
+    // What the click door passed over (it checked the id already): an id here may be anything.
+    .get("/:id", ({ request, params, server }) => (looksLikeId(params.id) ? handleRedirect(new RequestClick(request, params.id, server, deps.now()), deps) : deps.notFound(request)))
     // A password-protected link's form posts here (link-password.ts).
-    .post("/:id", ({ request, params, server }) => handlePasswordForm(new RequestClick(request, params.id, server, deps.now()), deps), { parse: "none" });
+    .post("/:id", ({ request, params, server }) => (looksLikeId(params.id) ? handlePasswordForm(new RequestClick(request, params.id, server, deps.now()), deps) : deps.notFound(request)), { parse: "none" });
   routeList = () => app.routes;
   return app;
 }

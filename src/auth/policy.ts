@@ -102,7 +102,7 @@ export function statsSight(actor: Actor, link: Link | null, statsAccess: "public
 
 /** Whether the actor sees every link's clicks (the live view's counter): an admin; anyone else counts their own (maySee). */
 export function seesEveryLink(principal: Principal): boolean {
-  return principal.scope === "admin";
+  return isAdmin(principal);
 }
 
 /** Whether a key may read /metrics: an admin's (an address in --metrics-allow needs no key: docs/configuration.md: Flags). */

@@ -6,6 +6,7 @@
 
 import { pinnedFetch } from "../outbound/pinned-fetch.ts";
 import { OutboundRefused, OutboundUnresolved, type OutboundPolicy } from "../outbound/reach.ts";
+import { WEBHOOK_FLAG } from "./webhook-leave.ts";
 
 export const SEND_TIMEOUT_MS = 15_000;
 
@@ -14,8 +15,8 @@ export type SendOutcome = { code: number | null; retryAfter: string | null; erro
 export type Send = (url: string, headers: Record<string, string>, body: string) => Promise<SendOutcome>;
 
 /** The policy webhooks post under: special-purpose addresses only with --webhook-allow-private. */
-export function webhookReach(allowPrivate: boolean): OutboundPolicy {
-  return { allowSpecial: allowPrivate, flag: "--webhook-allow-private" };
+function webhookReach(allowPrivate: boolean): OutboundPolicy {
+  return { allowSpecial: allowPrivate, flag: WEBHOOK_FLAG };
 }
 
 export function httpSender(options: { allowPrivate: boolean; timeoutMs?: number; userAgent: string }): Send {

@@ -5,7 +5,7 @@
 // (src/instances/registry.ts); when several run on one PostgreSQL database they share the sending,
 // so each of them must allow it.
 
-import { isRunning, rulingInstances, type InstanceRecord, type InstanceRegistry } from "../instances/registry.ts";
+import { isRunning, lastSeen, rulingInstances, type InstanceRecord, type InstanceRegistry } from "../instances/registry.ts";
 
 export const WEBHOOK_FLAG = "--webhook-allow-private";
 
@@ -45,7 +45,7 @@ export function serviceLeave(records: readonly InstanceRecord[], now: number, ow
 }
 
 function oneLacking(r: InstanceRecord, now: number): string {
-  const when = isRunning(r, now) ? `running since ${minute(r.startedAt)}` : `last running ${minute(r.stoppedAt ?? r.seenAt)}`;
+  const when = isRunning(r, now) ? `running since ${minute(r.startedAt)}` : `last running ${minute(lastSeen(r))}`;
   return `the service on this database (${r.name}, ${when}) was started without ${WEBHOOK_FLAG} and would never post there: start it with ${WEBHOOK_FLAG} (SHORTENER_WEBHOOK_ALLOW_PRIVATE=1)`;
 }
 

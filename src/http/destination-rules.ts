@@ -1,23 +1,11 @@
-// What a destination submitted through the API (create, edit, import) is checked against: the
-// hosts this service answers under, --allow-loopback-destinations and --blocklist.
+// The hosts this service answers under, which a destination submitted through the API (create,
+// edit, import) or a webhook's receiver must not name (the rules themselves: src/ops/links/deps.ts).
 
 import { networkInterfaces } from "node:os";
 import type { Config } from "../config.ts";
-import type { Blocklist } from "../links/blocklist.ts";
-import type { DestinationRules } from "../links/create.ts";
 import { ownHosts, type PeerServer } from "./request-origin.ts";
 
-type Deps = { config: Pick<Config, "host" | "port" | "allowLoopbackDestinations">; blocklist: () => Blocklist };
-
-/** `base`: the request's public base (publicBase); `server`: the listening server (its port, when --port was 0). */
-export function destinationRules(deps: Deps, base: string, request: Request, server: PeerServer): DestinationRules {
-  const blocklist = deps.blocklist();
-  return {
-    ownHosts: ownHostsOf(deps, base, request, server),
-    allowLocal: deps.config.allowLoopbackDestinations,
-    isBlocked: (url) => blocklist.matches(url),
-  };
-}
+type Deps = { config: Pick<Config, "host" | "port"> };
 
 /** The hosts this service is reached under, which a destination must not name (an operation's `ownHosts`). */
 export function ownHostsOf(deps: Pick<Deps, "config">, base: string, request: Request, server: PeerServer): string[] {

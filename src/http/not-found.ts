@@ -4,6 +4,7 @@
 
 import { pickLanguage, type Language } from "../lang.ts";
 import type { Config } from "../config.ts";
+import { mayCreateLinks } from "../auth/policy.ts";
 import { renderNotFound, type WayOn } from "../../web/server/pages.ts";
 import { ENTRIES } from "./web-assets.generated.ts";
 import { HTML_HEADERS } from "./web.ts";
@@ -24,7 +25,8 @@ export type NotFoundAnswers = {
  */
 export function wayOn(settings: Pick<NotFoundSettings, "rootRedirect" | "createAccess">): WayOn {
   if (settings.rootRedirect !== null) return "home";
-  return settings.createAccess === "key" ? "none" : "create";
+  // Whether someone not signed in may create: the policy decides (src/auth/policy.ts).
+  return mayCreateLinks(null, settings.createAccess) ? "create" : "none";
 }
 
 export function notFoundAnswers(settings: NotFoundSettings): NotFoundAnswers {

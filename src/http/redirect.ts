@@ -5,7 +5,6 @@
 import type { Admission, LinkStore } from "../links/store.ts";
 import { describeStorageFailure, isStorageFailure } from "../db/errors.ts";
 import { unavailablePage } from "./unavailable.ts";
-import { looksLikeId } from "../links/alias.ts";
 import { passwordHashWithinBounds } from "../links/password-hash.ts";
 import type { TrustedProxies } from "../visits/client-ip.ts";
 import type { ClickRecorder } from "../visits/recorder.ts";
@@ -44,12 +43,11 @@ type Answer = Response | Promise<Response>;
 /** What is done with a link's admission; a module function, so no closure is made per click. */
 type OnAdmission = (admission: Admission | null, click: RequestClick, deps: RedirectDeps) => Answer;
 
-/** A GET or HEAD of /<id>. */
+/** A GET or HEAD of /<id>, an id that looks like one (the click door and the app's route checked it). */
 export function handleRedirect(click: RequestClick, deps: RedirectDeps): Answer {
-  if (!looksLikeId(click.id)) return deps.notFound(click.request);
   // A password-protected link's click is not spent here (the store knows it): only once its
   // password is right (unlock), never by its page or a wrong password.
-  return admitted(deps.links.admit(click.id, click.method === "GET", click.now), click, deps, answer);
+  return admitted(deps.links.admit(click.id, spends(click), click.now), click, deps, answer);
 }
 
 /** A protected link's GET: the page without X-Link-Password, else the password checked, then the click spent. */
@@ -66,7 +64,6 @@ function unlock(hash: string, click: RequestClick, deps: RedirectDeps): Answer {
  * (a 307 or 308 would post the password on to the destination).
  */
 export async function handlePasswordForm(click: RequestClick, deps: RedirectDeps): Promise<Response> {
-  if (!looksLikeId(click.id)) return deps.notFound(click.request);
   return admitted(deps.links.admit(click.id, false, click.now), click, deps, formPosted);
 }
 
@@ -125,8 +122,7 @@ function answerLink(admitted: Admission | null, click: RequestClick, deps: Redir
     if (admitted.fallback === undefined) return gonePage(admitted.gone, click.header("accept-language"));
     if (admitted.passwordHash !== undefined && !unlocked) {
       // Stopped links are rare: their hash is judged here, not when cached (router.ts does that for live ones).
-      if (!passwordHashWithinBounds(admitted.passwordHash)) return lockedAnswer(click.request, spends(click) && click.header(PASSWORD_HEADER) !== null);
-      return spends(click) ? unlock(admitted.passwordHash, click, deps) : passwordPage(click.request, 401, null);
+      return passwordGate(admitted.passwordHash, !passwordHashWithinBounds(admitted.passwordHash), click, deps);
     }
     return fallback(admitted.fallback, admitted.gone, click, deps);
   }
@@ -139,23 +135,26 @@ function answerLink(admitted: Admission | null, click: RequestClick, deps: Redir
 function routed(route: LinkRoute, click: RequestClick, deps: RedirectDeps, unlocked: boolean): Answer {
   // A protected link: its HEAD gets the page, its GET the password check (unlock); the form's
   // (a POST) was checked before. A hash outside the bounds is never checked: locked, for all.
-  if (route.passwordHash !== null && !unlocked) {
-    if (route.passwordLocked) return lockedAnswer(click.request, spends(click) && click.header(PASSWORD_HEADER) !== null);
-    return spends(click) ? unlock(route.passwordHash, click, deps) : passwordPage(click.request, 401, null);
-  }
+  if (route.passwordHash !== null && !unlocked) return passwordGate(route.passwordHash, route.passwordLocked, click, deps);
   return choose(route, click, deps);
+}
+
+/** A protected link not yet unlocked: locked for all (a hash outside the bounds), its GET the check, its HEAD the page. */
+function passwordGate(hash: string, locked: boolean, click: RequestClick, deps: RedirectDeps): Answer {
+  if (locked) return lockedAnswer(click.request, spends(click) && click.header(PASSWORD_HEADER) !== null);
+  return spends(click) ? unlock(hash, click, deps) : passwordPage(click.request, 401, null);
 }
 
 /** The destination the link's rules or split choose for this click. */
 function choose(route: LinkRoute, click: RequestClick, deps: RedirectDeps): Answer {
-  const status = isForm(click) ? 303 : route.status;
-  const go = () => {
-    const choice = route.choose(deps.clickFacts.facts(click), click.now);
-    return send(choice.destination, status, choice.route, click, deps);
-  };
   // The country lookup and the day's salt are read once, on the first click that needs them.
   const ready = deps.clickFacts.ready(route.needs, click.now);
-  return ready instanceof Promise ? ready.then(go) : go();
+  return ready instanceof Promise ? ready.then(() => chosen(route, click, deps)) : chosen(route, click, deps);
+}
+
+function chosen(route: LinkRoute, click: RequestClick, deps: RedirectDeps): Answer {
+  const choice = route.choose(deps.clickFacts.facts(click), click.now);
+  return send(choice.destination, isForm(click) ? 303 : route.status, choice.route, click, deps);
 }
 
 /** The redirect to a destination, and (for a GET) the click handed to the recorder. */

@@ -4,15 +4,13 @@
 import type { Config } from "../config.ts";
 import type { Blocklist } from "../links/blocklist.ts";
 import type { EventStore } from "../events/store.ts";
-import { parseWebhookFields } from "../events/webhook-fields.ts";
-import { checkWebhookName } from "../events/webhook-url.ts";
 import type { WebhookLeave } from "../events/webhook-leave.ts";
-import { newSecret } from "../events/signing.ts";
 import { disabledCause, webhookStatus, type Delivery, type WebhookSummary } from "../events/types.ts";
 import { isoTime } from "../util/day.ts";
 import { requireAllowed, type AuthDeps } from "./auth.ts";
 import { MAX_BODY_BYTES, readJsonBody } from "./form-body.ts";
-import { destinationRules } from "./destination-rules.ts";
+import { ownHostsOf } from "./destination-rules.ts";
+import { destinationRules } from "../ops/links/deps.ts";
 import { publicBase, type PeerServer } from "./request-origin.ts";
 import { apiError, badHost, json } from "./responses.ts";
 import { problemResponse } from "./problems.ts";
@@ -73,7 +71,7 @@ const admin = (request: Request, server: PeerServer, deps: WebhooksDeps) => requ
 function receiverRules(request: Request, server: PeerServer, deps: WebhooksDeps): ReceiverRules | null {
   const base = publicBase(deps.config, server, request, deps.trusted);
   if (base === null) return null;
-  const rules = destinationRules(deps, base, request, server);
+  const rules = destinationRules(ownHostsOf(deps, base, request, server), deps);
   return { ownHosts: rules.ownHosts, isBlocked: rules.isBlocked, leave: deps.webhookLeave };
 }
 

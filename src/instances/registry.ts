@@ -34,6 +34,11 @@ export function isRunning(record: InstanceRecord, now: number): boolean {
   return record.stoppedAt === null && now - record.seenAt < GONE_AFTER_MS;
 }
 
+/** When an instance was last known to run: its stop, else its last heartbeat. */
+export function lastSeen(r: InstanceRecord): number {
+  return r.stoppedAt ?? r.seenAt;
+}
+
 /**
  * The instances whose settings rule now: every one that runs (they share the work, so each must
  * be able to do it); when none runs, the one that ran last, as it will most likely start again.
@@ -42,7 +47,6 @@ export function isRunning(record: InstanceRecord, now: number): boolean {
 export function rulingInstances(records: readonly InstanceRecord[], now: number): InstanceRecord[] {
   const running = records.filter((r) => isRunning(r, now));
   if (running.length > 0) return running;
-  const lastSeen = (r: InstanceRecord) => r.stoppedAt ?? r.seenAt;
   const last = records.reduce<InstanceRecord | null>((best, r) => (best === null || lastSeen(r) > lastSeen(best) ? r : best), null);
   return last === null ? [] : [last];
 }

@@ -14,7 +14,7 @@ const WRITE_LOCK_PATIENCE_MS = 5_000;
 const RETRY_AFTER_MS = 10;
 
 /** Runs attempt, again while the write lock is busy (for up to 5 s); rethrows anything else. */
-export async function retryWhileBusy<T>(attempt: () => T | Promise<T>, hurry: () => void): Promise<T> {
+async function retryWhileBusy<T>(attempt: () => T | Promise<T>, hurry: () => void): Promise<T> {
   const giveUpAt = Date.now() + WRITE_LOCK_PATIENCE_MS;
   for (;;) {
     try {

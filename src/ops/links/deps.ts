@@ -32,7 +32,7 @@ export type LinkOpsDeps = {
  * knows them: the base URL, the request's Host, the listening address), --allow-loopback-destinations
  * and the --blocklist of this moment.
  */
-export function destinationRules(ownHosts: readonly string[], deps: Pick<LinkOpsDeps, "config" | "blocklist">): DestinationRules {
+export function destinationRules(ownHosts: readonly string[], deps: { config: Pick<LinkOpsDeps["config"], "allowLoopbackDestinations">; blocklist: LinkOpsDeps["blocklist"] }): DestinationRules {
   const blocklist = deps.blocklist();
   return { ownHosts, allowLocal: deps.config.allowLoopbackDestinations, isBlocked: (url) => blocklist.matches(url) };
 }

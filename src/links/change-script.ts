@@ -32,9 +32,10 @@ export type LinkStatements = {
   replaceTags(seq: number, tags: readonly string[]): MaybePromise<void>;
   /** Deletes the row (its tags go with it). */
   deleteRow(seq: number): MaybePromise<void>;
-  /** Deletes the link's rows in every table of src/db/shared/tables.ts LINK_DATA_TABLES. */
-  deleteData(id: string): MaybePromise<void>;
-  retire(id: string, now: number): MaybePromise<void>;
+  /** Deletes the link's rows in every table of src/db/shared/tables.ts LINK_DATA_TABLES (keyed by its seq). */
+  deleteData(seq: number): MaybePromise<void>;
+  /** Keeps the id (in the default domain) and the seq it had: never given again, still named by the link's events and webhooks. */
+  retire(id: string, seq: number, now: number): MaybePromise<void>;
   markBlocked(seqs: readonly number[], blocked: boolean): MaybePromise<void>;
   writeEvents(events: readonly OutboxEvent[]): MaybePromise<void>;
   /** Tells the other instances sharing the database that the link (or EVERY_LINK) changed; nothing where one process owns it. */
@@ -96,8 +97,8 @@ function* removeScript(s: LinkStatements, id: string, now: number, events: Delet
   const before = events === null ? null : yield* step(s.read(id));
   yield* step(s.deleteRow(seq));
   if (events !== null) yield* step(s.writeEvents(events(before!)));
-  yield* step(s.deleteData(id));
-  yield* step(s.retire(id, now));
+  yield* step(s.deleteData(seq));
+  yield* step(s.retire(id, seq, now));
   yield* step(s.announce(id));
   return true;
 }

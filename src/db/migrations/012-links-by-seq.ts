@@ -37,7 +37,7 @@ export const sqlite: SqliteDialect | null = `
   UPDATE sqlite_sequence SET seq = (SELECT MAX(seq) FROM retired_ids)
     WHERE name = 'links' AND seq < (SELECT MAX(seq) FROM retired_ids);
   INSERT INTO sqlite_sequence (name, seq) SELECT 'links', MAX(seq) FROM retired_ids
-    WHERE EXISTS (SELECT 1 FROM retired_ids) AND NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'links');
+    HAVING COUNT(*) > 0 AND NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'links');
 
   CREATE TEMP TABLE seq_of_12 AS SELECT id, seq FROM links UNION ALL SELECT id, seq FROM retired_ids;
   CREATE UNIQUE INDEX temp.seq_of_12_by_id ON seq_of_12(id);

@@ -113,7 +113,9 @@ function text(row: object): string {
 
 /** A row as text with its columns in name order (an engine may add a column at the end). */
 function sortedKeys(row: Record<string, unknown>): string {
-  return JSON.stringify(Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v]).sort(([a], [b]) => a.localeCompare(b))));
+  const columns = Object.keys(row).sort();
+  // PostgreSQL's int8 arrives as text: compared as numbers, as SQLite gives them.
+  return JSON.stringify(Object.fromEntries(columns.map((k) => [k, typeof row[k] === "string" && /^\d+$/.test(row[k]) ? Number(row[k]) : row[k]])));
 }
 
 /** Each link's and retired id's seq after step 12 (a retired id's is new: read, then checked apart). */

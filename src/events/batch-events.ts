@@ -14,7 +14,7 @@ import type { EventWants } from "./wants.ts";
 export const ITEMIZED_PER_BATCH = 100;
 
 /** A link's total before and after the batch, as its UPDATE answered, and its limit. */
-export type TotalAfter = { linkId: string; added: number; total: number; maxClicks: number | null };
+export type TotalAfter = { linkSeq: number; linkId: string; added: number; total: number; maxClicks: number | null };
 
 export function batchEvents(wants: EventWants, visits: readonly Visit[], totals: readonly TotalAfter[], at: number): OutboxEvent[] {
   const out: OutboxEvent[] = [];

@@ -33,8 +33,13 @@ const SECOND = 1_000;
 const MINUTE = 60_000;
 const HOUR = 3_600_000;
 
+/** Each link id its own seq, as a database numbers its links: what events and webhooks are matched by. */
+const seqs = new Map<string, number>();
+const seqOf = (id: string): number => seqs.get(id) ?? seqs.set(id, 100 + seqs.size).get(id)!;
+const ref = (id: string) => ({ seq: seqOf(id), id });
+
 const visit = (linkId: string, o: Partial<Visit> = {}): Visit => ({
-  linkId, ts: T, browser: "Chrome", os: "Linux", device: "desktop", country: "DE", referrer: "Direct",
+  linkSeq: seqOf(linkId), linkId, ts: T, browser: "Chrome", os: "Linux", device: "desktop", country: "DE", referrer: "Direct",
   utmSource: null, utmMedium: null, utmCampaign: null, isBot: false, visitor: null, ...o,
 });
 
@@ -264,7 +269,7 @@ describe("events of a recorded batch", () => {
 
   test("clicks per link first, then each link's milestones and its click limit", () => {
     const visits = [visit("a"), visit("b", { browser: "Firefox" }), visit("a", { isBot: true })];
-    const out = batchEvents(ALL, visits, [{ linkId: "a", added: 2, total: 10, maxClicks: 10 }, { linkId: "b", added: 1, total: 1, maxClicks: null }], T);
+    const out = batchEvents(ALL, visits, [{ linkSeq: seqOf("a"), linkId: "a", added: 2, total: 10, maxClicks: 10 }, { linkSeq: seqOf("b"), linkId: "b", added: 1, total: 1, maxClicks: null }], T);
     expect(out).toEqual([
       linkClicks("a", [visits[0]!, visits[2]!], 0, T),
       linkClicks("b", [visits[1]!], 0, T),
@@ -285,7 +290,7 @@ describe("events of a recorded batch", () => {
   });
 
   test("link.gone (click_limit) exactly when the total reaches the limit: not before, not again after", () => {
-    const gone = (added: number, total: number) => batchEvents(ALL, [], [{ linkId: "a", added, total, maxClicks: 5 }], T).filter((e) => e.type === "link.gone");
+    const gone = (added: number, total: number) => batchEvents(ALL, [], [{ linkSeq: seqOf("a"), linkId: "a", added, total, maxClicks: 5 }], T).filter((e) => e.type === "link.gone");
     expect(gone(1, 4)).toEqual([]); // below
     expect(gone(1, 5)).toEqual([linkGone("a", "click_limit", null, T)]); // reached
     expect(gone(3, 7)).toEqual([linkGone("a", "click_limit", null, T)]); // passed in one batch
@@ -295,7 +300,7 @@ describe("events of a recorded batch", () => {
 
   test("nothing that no webhook wants: none at all, or only the wanted types", () => {
     const visits = [visit("a")];
-    const totals = [{ linkId: "a", added: 1, total: 10, maxClicks: 10 }];
+    const totals = [{ linkSeq: seqOf("a"), linkId: "a", added: 1, total: 10, maxClicks: 10 }];
     expect(batchEvents(createEventWants([]), visits, totals, T)).toEqual([]);
     expect(batchEvents(createEventWants(["link.created", "link.deleted"]), visits, totals, T)).toEqual([]);
     expect(batchEvents(createEventWants(["link.milestone"]), visits, totals, T).map((e) => e.type)).toEqual(["link.milestone"]);

@@ -78,6 +78,7 @@ async function readLink(db: Pg | TransactionSQL, id: string): Promise<Link | nul
 async function target(sql: Pg, id: string): Promise<Target | null> {
   const [row] = await sql.unsafe(TARGET, [id]);
   return targetOfRow({
+    seq: numOrNull(row.seq),
     url: row.url,
     expires_at: numOrNull(row.expires_at),
     max_clicks: numOrNull(row.max_clicks),

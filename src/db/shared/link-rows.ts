@@ -62,7 +62,7 @@ export function toLink(row: LinkRow, tags: string[]): Link {
 }
 
 /** A cache miss's row (links LEFT JOIN retired_ids for one id): what the click path needs. */
-export const TARGET_SQL = `SELECT l.url, l.expires_at, l.max_clicks, l.disabled, l.blocked, l.total_clicks,
+export const TARGET_SQL = `SELECT l.seq, l.url, l.expires_at, l.max_clicks, l.disabled, l.blocked, l.total_clicks,
   l.rules, l.variants, l.password_hash, l.redirect_type, l.valid_from, l.fallback_url, r.id IS NOT NULL AS retired
   FROM (SELECT CAST(? AS TEXT) AS id) AS q LEFT JOIN links AS l ON l.id = q.id LEFT JOIN retired_ids AS r ON r.id = q.id`;
 

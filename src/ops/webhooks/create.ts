@@ -40,11 +40,11 @@ export async function checkedFields(fields: unknown, deps: Pick<WebhooksDeps, "l
   const leave = await rules.leave();
   const parsed = parseWebhookFields(fields, { ownHosts: rules.ownHosts, isBlocked: rules.isBlocked, leave }, creating);
   if (!parsed.ok) return "malformed" in parsed ? refused("bad_request", parsed.malformed) : refusedFields(parsed.problems);
-  const { linkId, ...rest } = parsed.fields;
+  const { url, linkId } = parsed.fields;
   const problems: FieldProblem[] = [];
-  const named = rest.url === undefined ? null : await checkWebhookName(rest.url, leave);
+  const named = url === undefined ? null : await checkWebhookName(url, leave);
   if (named !== null && !named.ok) problems.push({ code: named.code, field: "url", error: named.error });
-  const link = linkId === undefined || linkId === null ? null : await deps.links.get(linkId);
+  const link = typeof linkId === "string" ? await deps.links.get(linkId) : null;
   if (typeof linkId === "string" && link === null) problems.push({ code: "bad_request", field: "linkId", error: `no link with the id ${linkId}` });
   if (problems.length > 0) return refusedFields(problems);
   // In the fields' order, linkId traded for linkSeq in its place (the audit line names them in this order).

@@ -6,6 +6,7 @@ import type { Cursor, ImportTarget } from "../../imports/target.ts";
 import { num, type Pg } from "./connect.ts";
 import { insertLinksIn } from "./links.ts";
 import { writeCountsIn, writeImportedVisitsIn } from "./visit-batches.ts";
+import { DEFAULT_DOMAIN } from "../shared/tables.ts";
 
 export function postgresImports(sql: Pg): ImportTarget {
   const moveCursors = (tx: TransactionSQL, source: string, cursors: readonly Cursor[]) =>
@@ -20,7 +21,7 @@ export function postgresImports(sql: Pg): ImportTarget {
     },
     async takenIds(ids) {
       const list = sql.array([...ids], "TEXT");
-      const rows = await sql`SELECT id, 'taken' AS how FROM links WHERE id = ANY(${list}) UNION ALL SELECT id, 'retired' FROM retired_ids WHERE id = ANY(${list})`;
+      const rows = await sql`SELECT id, 'taken' AS how FROM links WHERE id = ANY(${list}) UNION ALL SELECT id, 'retired' FROM retired_ids WHERE domain = ${DEFAULT_DOMAIN} AND id = ANY(${list})`;
       return new Map(rows.map((r: { id: string; how: "taken" | "retired" }) => [r.id, r.how]));
     },
     addLinks: (source, rows) =>

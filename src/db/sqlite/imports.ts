@@ -8,6 +8,7 @@ import type { Visit } from "../../visits/visit.ts";
 import type { Synchronous } from "../../util/maybe.ts";
 import { sqliteLinks } from "./links.ts";
 import { sqliteImportWriter } from "./visit-batches.ts";
+import { DEFAULT_DOMAIN } from "../shared/tables.ts";
 
 export function sqliteImports(db: Database): Synchronous<ImportTarget> {
   const links = sqliteLinks(db);
@@ -17,7 +18,7 @@ export function sqliteImports(db: Database): Synchronous<ImportTarget> {
   );
   const taken = db.query<{ id: string; how: "taken" | "retired" }, [string]>(
     `SELECT id, 'taken' AS how FROM links WHERE id IN (SELECT value FROM json_each(?1))
-     UNION ALL SELECT id, 'retired' FROM retired_ids WHERE id IN (SELECT value FROM json_each(?1))`,
+     UNION ALL SELECT id, 'retired' FROM retired_ids WHERE domain = '${DEFAULT_DOMAIN}' AND id IN (SELECT value FROM json_each(?1))`,
   );
   const remember = db.query<void, [string, string, number]>("INSERT OR REPLACE INTO import_links (source, code, link_seq) VALUES (?, ?, ?)");
   const disable = db.query<void, [number]>("UPDATE links SET disabled = 1 WHERE seq = ?");

@@ -464,14 +464,15 @@ forEachEngine("events: a link's writes and their events, in one transaction", (d
   /** SQLite's adapters throw rather than reject: both read as a rejection. */
   const attempt = (f: () => unknown) => (async () => f())();
 
-  test("insert writes its events; refused as taken or retired, it writes none", async () => {
+  test("insert writes its events, made with the seq it gave the link; refused as taken or retired, it writes none", async () => {
     const links = db().adapters.links;
-    // The events are the caller's (src/links/store.ts builds them before the insert gives the seq).
-    expect(typeof (await links.insert("k", { url: "https://example.com/" }, NOW, [named("link.created", null, "first")]))).toBe("number");
-    expect(await links.insert("k", { url: "https://example.com/other" }, NOW, [named("link.created", null, "taken")])).toBe("taken");
+    const created = (note: string) => (seq: number) => [named("link.created", { seq, id: "k" }, note)];
+    const seq = await links.insert("k", { url: "https://example.com/" }, NOW, created("first"));
+    expect(typeof seq).toBe("number");
+    expect(await links.insert("k", { url: "https://example.com/other" }, NOW, created("taken"))).toBe("taken");
     expect(await links.remove("k", NOW)).toBe(true);
-    expect(await links.insert("k", { url: "https://example.com/again" }, NOW, [named("link.created", null, "retired")])).toBe("retired");
-    expect((await outbox()).map(({ type, data }) => ({ type, data }))).toEqual([{ type: "link.created", data: '{"note":"first"}' }]);
+    expect(await links.insert("k", { url: "https://example.com/again" }, NOW, created("retired"))).toBe("retired");
+    expect((await outbox()).map(({ type, link_seq, data }) => ({ type, seq: Number(link_seq), data }))).toEqual([{ type: "link.created", seq: Number(seq), data: '{"note":"first"}' }]);
   });
 
   test("update hands its events the link after and before the change and the fields named; none for no such link; failing, it changes nothing", async () => {

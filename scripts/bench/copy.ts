@@ -12,6 +12,7 @@ import { join, resolve } from "node:path";
 import { startPostgres } from "../../test/support/postgres.ts";
 import { openDatabase } from "../../src/db/sqlite/open.ts";
 import { createLinkStore, localClickBudget } from "../../src/links/store.ts";
+import type { Link } from "../../src/links/link.ts";
 import { createVisitWriter } from "../../src/db/sqlite/visit-batches.ts";
 import { sqliteLinks } from "../../src/db/sqlite/links.ts";
 import { buildVisit } from "../../src/visits/visitor.ts";
@@ -38,13 +39,14 @@ function seedSparse(path: string): void {
   const store = createLinkStore(sqliteLinks(db), localClickBudget());
   const writer = createVisitWriter(db, { flushIntervalMs: 3_600_000, batchSize: 2_000 });
   const now = Date.now();
+  const seqs: number[] = [];
   db.transaction(() => {
-    for (let i = 0; i < links; i++) store.create({ url: `https://site${i % 100}.example/p/${i}`, alias: `sparse-${i}` }, now - 31 * DAY);
+    for (let i = 0; i < links; i++) seqs.push((store.create({ url: `https://site${i % 100}.example/p/${i}`, alias: `sparse-${i}` }, now - 31 * DAY) as Link).seq);
   })();
   const classify = createClientClassifier();
   const step = (30 * DAY) / visits;
   for (let i = 0; i < visits; i++) {
-    const visit = { linkId: `sparse-${i % links}`, destination: "https://x.example/", userAgent: AGENTS[i % 4]!, referer: i % 3 === 0 ? null : "https://t.co/", clientAddress: "seed", now: now - 30 * DAY + Math.floor(i * step) };
+    const visit = { linkSeq: seqs[i % links]!, linkId: `sparse-${i % links}`, destination: "https://x.example/", userAgent: AGENTS[i % 4]!, referer: i % 3 === 0 ? null : "https://t.co/", clientAddress: "seed", now: now - 30 * DAY + Math.floor(i * step) };
     writer.record(buildVisit(visit, { classify, country: () => ["DE", "US", "FR", "GB", "JP"][(i >> 2) % 5]! }));
   }
   writer.close();

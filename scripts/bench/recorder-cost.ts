@@ -31,8 +31,8 @@ try {
   const path = join(dir, "s.db");
   const db = openDatabase(path);
   const links = createLinkStore(sqliteLinks(db), localClickBudget());
-  const ids: string[] = [];
-  for (let i = 0; i < 20; i++) ids.push((await links.create({ url: `https://example.com/bench/${i}?from=bench` }, Date.now())).id);
+  const made: { seq: number; id: string }[] = [];
+  for (let i = 0; i < 20; i++) made.push(await links.create({ url: `https://example.com/bench/${i}?from=bench` }, Date.now()));
   const storage = openSqliteRecorder(path, { info() {}, error() {} }, createEventWants());
   const pipeline = await createRecordingPipeline({ storage, trustProxy: "127.0.0.1", geoipDb: null, log: { info() {}, error() {} }, flushIntervalMs: 3_600_000, maxQueued: 1_000_000, batchSize: 1_000_000 });
   // Hand-overs of 375 clicks (5 ms at 75,000 clicks/s), each one JSON string as the click thread sends them.
@@ -41,10 +41,10 @@ try {
   const packer = createClickPacker();
   for (let sent = 0; sent < total; ) {
     for (let i = 0; i < 375 && sent < total; i++, sent++) {
-      const id = ids[random(ids.length)]!;
+      const link = made[random(made.length)]!;
       const query = queries[random(queries.length)]!;
       const destination = `https://example.com/bench/x?from=bench${query ? `&${query.slice(1)}` : ""}`;
-      const click: Click = { linkId: id, ts: now + sent / 75, userAgent: agents[random(agents.length)]!, referer: referers[random(referers.length)] ?? null, peer: "127.0.0.1", forwardedFor: addresses[random(addresses.length)]!, forwarded: null, destination: destination.includes("utm_") ? destination : null };
+      const click: Click = { linkSeq: link.seq, linkId: link.id, ts: now + sent / 75, userAgent: agents[random(agents.length)]!, referer: referers[random(referers.length)] ?? null, peer: "127.0.0.1", forwardedFor: addresses[random(addresses.length)]!, forwarded: null, destination: destination.includes("utm_") ? destination : null };
       packer.add(click);
     }
     handovers.push(packer.take()!.message);

@@ -98,7 +98,7 @@ export async function recordVisits(
       const country = pick(countries);
       record(
         buildVisit(
-          { linkId: link.id, destination: url + pick(QUERIES), userAgent: pick(AGENTS), referer: pick(REFERERS), clientAddress: "seed", now: now - days * DAY_MS + 60_000 + Math.floor(i * step) },
+          { linkSeq: link.seq, linkId: link.id, destination: url + pick(QUERIES), userAgent: pick(AGENTS), referer: pick(REFERERS), clientAddress: "seed", now: now - days * DAY_MS + 60_000 + Math.floor(i * step) },
           { classify, country: () => country },
         ),
       );

@@ -64,7 +64,7 @@ export async function runWebhookCommand(config: Config, database: DatabaseLocato
   const where = describeLocation(found.location);
   try {
     // The running service reads the webhooks every tick: nothing to tell it.
-    const deps: WebhooksDeps = { events: opened.events, log: COMMAND_LOG, now: () => now, webhooksChanged: async () => {} };
+    const deps: WebhooksDeps = { events: opened.events, links: opened.links, log: COMMAND_LOG, now: () => now, webhooksChanged: async () => {} };
     if (add !== null) return await addWebhook(add, receiverRules(config, opened, now), deps, io, where);
     if (action === "list") {
       const listed = await listWebhooks(OPERATOR, null, deps);

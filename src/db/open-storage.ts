@@ -4,7 +4,9 @@
 import { engineOf, type EngineStorage, type Storage } from "./storage.ts";
 import { openSqliteStorage } from "./sqlite/storage.ts";
 import { openPostgresStorage } from "./postgres/storage.ts";
-import { createLinkStore, type LinkEvents } from "../links/store.ts";
+import { createLinkStore, type LinkEvents, type LinkRepository, type LinkStore } from "../links/store.ts";
+import { sqliteLinks } from "./sqlite/links.ts";
+import { postgresLinks } from "./postgres/links.ts";
 import { createStatsReader } from "../stats/link-stats.ts";
 import { createKeyStore, type KeyStore } from "../auth/keys.ts";
 import { createSessionStore } from "../auth/sessions.ts";
@@ -104,18 +106,25 @@ export async function openImports(location: string, password: string | null): Pr
 
 /**
  * Only the events' port, for the delivery thread and `shortener webhook`, on a connection of its own,
- * with the instances' records (what the service that delivers allows).
+ * with the instances' records (what the service that delivers allows) and a link's read by id (a
+ * webhook's link filter names one; SQLite's link statements are prepared on the first read).
  * `delivering`: the delivery thread, which owns the sends of a SQLite file (what a killed process had claimed is free again).
  */
-export async function openEvents(location: string, password: string | null, delivering: boolean): Promise<{ events: EventStore; instances: InstanceRegistry; close: () => Promise<void> }> {
+export async function openEvents(location: string, password: string | null, delivering: boolean): Promise<{ events: EventStore; instances: InstanceRegistry; links: LinkReader; close: () => Promise<void> }> {
   if (engineOf(location) === "sqlite") {
     const db = openDatabase(location);
     if (delivering) releaseClaims(db);
-    return { events: sqliteEvents(db), instances: sqliteInstances(db), close: async () => db.close() };
+    let repo: LinkRepository | undefined;
+    const links: LinkReader = { get: (id) => (repo ??= sqliteLinks(db)).read(id) };
+    return { events: sqliteEvents(db), instances: sqliteInstances(db), links, close: async () => db.close() };
   }
   const sql = await connectMigrated(location, password, 3);
-  return { events: postgresEvents(sql), instances: postgresInstances(sql), close: () => sql.close({ timeout: 5 }) };
+  const repo = postgresLinks(sql);
+  return { events: postgresEvents(sql), instances: postgresInstances(sql), links: { get: (id) => repo.read(id) }, close: () => sql.close({ timeout: 5 }) };
 }
+
+/** A link read by its id (null: no such link). */
+type LinkReader = Pick<LinkStore, "get">;
 
 /** A small pool of a command's own, the schema brought up to date first (closed again if that fails). */
 async function connectMigrated(location: string, password: string | null, max: number) {

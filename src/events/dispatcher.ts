@@ -90,7 +90,7 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
     async tick() {
       const now = o.now();
       const wanted = await o.store.wantedTypes();
-      if (wanted.includes("link.gone")) await o.store.sweepExpired(now, (links) => links.map((l) => linkGone(l.id, "expired", l.tags, l.expiresAt)));
+      if (wanted.includes("link.gone")) await o.store.sweepExpired(now, (links) => links.map((l) => linkGone(l, "expired", l.tags, l.expiresAt)));
       // Without a link.gone webhook the mark still moves: a new one hears no old news.
       else if (now - sweptAt >= EXPIRY_MARK_EVERY_MS) {
         sweptAt = now;

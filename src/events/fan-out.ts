@@ -14,11 +14,12 @@ export const MAX_CLICKS = 1_000;
 
 type Bundle = { clicks: object[]; omitted: Record<string, number> };
 
-export function matches(webhook: Webhook, event: StoredEvent, tagsOf: ReadonlyMap<string, readonly string[]>): boolean {
+/** A webhook's link filter is matched by seq (the id is only what the payloads show). */
+export function matches(webhook: Webhook, event: StoredEvent, tagsOf: ReadonlyMap<number, readonly string[]>): boolean {
   if (!webhook.enabled || !webhook.events.includes(event.type)) return false;
-  if (webhook.linkId !== null && event.linkId !== webhook.linkId) return false;
+  if (webhook.linkSeq !== null && event.linkSeq !== webhook.linkSeq) return false;
   if (webhook.tag !== null) {
-    const tags = event.tags ?? (event.linkId === null ? [] : (tagsOf.get(event.linkId) ?? []));
+    const tags = event.tags ?? (event.linkSeq === null ? [] : (tagsOf.get(event.linkSeq) ?? []));
     if (!tags.includes(webhook.tag)) return false;
   }
   return true;

@@ -23,7 +23,7 @@ export function linkEvents(wants: EventWants, base: string | null, now: () => nu
         ? (after, before, changed) => {
             const out: OutboxEvent[] = [];
             if (wants.has("link.updated")) out.push(linkUpdated(after, changed, base, now()));
-            if (wants.has("link.gone") && after.disabled && !before.disabled) out.push(linkGone(after.id, "disabled", after.tags, now()));
+            if (wants.has("link.gone") && after.disabled && !before.disabled) out.push(linkGone(after, "disabled", after.tags, now()));
             return told(out);
           }
         : null,

@@ -16,33 +16,36 @@ export function eventLink(link: Link, base: string | null) {
   };
 }
 
+/** Which link an event is of: its seq (what the outbox stores) and its id (what the payload shows). */
+export type EventLinkRef = Pick<Link, "seq" | "id">;
+
 export function linkCreated(link: Link, base: string | null, at: number): OutboxEvent {
-  return { type: "link.created", linkId: link.id, tags: link.tags, at, data: JSON.stringify({ link: eventLink(link, base) }) };
+  return { type: "link.created", linkSeq: link.seq, linkId: link.id, tags: link.tags, at, data: JSON.stringify({ link: eventLink(link, base) }) };
 }
 
 /** `changed`: the fields the change named. */
 export function linkUpdated(link: Link, changed: readonly string[], base: string | null, at: number): OutboxEvent {
-  return { type: "link.updated", linkId: link.id, tags: link.tags, at, data: JSON.stringify({ link: eventLink(link, base), changed }) };
+  return { type: "link.updated", linkSeq: link.seq, linkId: link.id, tags: link.tags, at, data: JSON.stringify({ link: eventLink(link, base), changed }) };
 }
 
 export function linkDeleted(link: Link, base: string | null, at: number): OutboxEvent {
-  return { type: "link.deleted", linkId: link.id, tags: link.tags, at, data: JSON.stringify({ link: eventLink(link, base) }) };
+  return { type: "link.deleted", linkSeq: link.seq, linkId: link.id, tags: link.tags, at, data: JSON.stringify({ link: eventLink(link, base) }) };
 }
 
-export function linkGone(id: string, reason: GoneReason, tags: readonly string[] | null, at: number): OutboxEvent {
-  return { type: "link.gone", linkId: id, tags, at, data: JSON.stringify({ id, reason }) };
+export function linkGone(link: EventLinkRef, reason: GoneReason, tags: readonly string[] | null, at: number): OutboxEvent {
+  return { type: "link.gone", linkSeq: link.seq, linkId: link.id, tags, at, data: JSON.stringify({ id: link.id, reason }) };
 }
 
-export function linkMilestone(id: string, milestone: number, totalClicks: number, at: number): OutboxEvent {
-  return { type: "link.milestone", linkId: id, tags: null, at, data: JSON.stringify({ id, milestone, totalClicks }) };
+export function linkMilestone(link: EventLinkRef, milestone: number, totalClicks: number, at: number): OutboxEvent {
+  return { type: "link.milestone", linkSeq: link.seq, linkId: link.id, tags: null, at, data: JSON.stringify({ id: link.id, milestone, totalClicks }) };
 }
 
 /**
  * One link's clicks of a recorded batch: every field the stats page shows of a visit, and no
  * address (none is known); `omitted`: its clicks beyond the batch's itemized ones (counted only).
  */
-export function linkClicks(id: string, visits: readonly Visit[], omitted: number, at: number): OutboxEvent {
-  return { type: "link.clicks", linkId: id, tags: null, at, data: JSON.stringify({ clicks: visits.map(clickOf), omitted }) };
+export function linkClicks(link: EventLinkRef, visits: readonly Visit[], omitted: number, at: number): OutboxEvent {
+  return { type: "link.clicks", linkSeq: link.seq, linkId: link.id, tags: null, at, data: JSON.stringify({ clicks: visits.map(clickOf), omitted }) };
 }
 
 /** A click as webhooks get it: what the recent visits show (liveVisit), and its campaign. */

@@ -5,13 +5,15 @@
 import type { MaybePromise } from "../util/maybe.ts";
 import type { Delivery, EventType, OutboxEvent, StoredEvent, Webhook, WebhookSummary, WebhookWithSecret } from "./types.ts";
 
-export type NewWebhook = { url: string; events: EventType[]; linkId: string | null; tag: string | null; secret: string; createdAt: number };
-export type WebhookChanges = Partial<Pick<Webhook, "url" | "events" | "linkId" | "tag" | "enabled" | "disabledReason">>;
+/** `linkSeq`: the seq of the one link it hears of (the operations resolve the id a surface names). */
+export type NewWebhook = { url: string; events: EventType[]; linkSeq: number | null; tag: string | null; secret: string; createdAt: number };
+export type WebhookChanges = Partial<Pick<Webhook, "url" | "events" | "linkSeq" | "tag" | "enabled" | "disabledReason">>;
 
 /** A webhook's newest link.clicks delivery while nothing was sent of it: later clicks join it. */
 export type OpenClicks = { id: number; webhookId: number; body: string; clicks: number };
 export type NewDelivery = { webhookId: number; messageId: string; type: EventType; createdAt: number; body: string; clicks: number };
-export type FanOutInput = { events: StoredEvent[]; webhooks: Webhook[]; tagsOf: ReadonlyMap<string, readonly string[]>; open: ReadonlyMap<number, OpenClicks> };
+/** `tagsOf`: the tags of the links of events written without them, by link seq. */
+export type FanOutInput = { events: StoredEvent[]; webhooks: Webhook[]; tagsOf: ReadonlyMap<number, readonly string[]>; open: ReadonlyMap<number, OpenClicks> };
 export type FanOutPlan = { inserts: NewDelivery[]; grown: { id: number; body: string; clicks: number }[] };
 
 /** The head of a webhook's queue, claimed for one attempt; `lease`: until when (also what proves the claim is this one's). */
@@ -26,6 +28,9 @@ export type AttemptResult = {
   /** the webhook is disabled with this reason (410, or 24 hours of failures) */
   disable: string | null;
 };
+
+/** A link the expiry sweep found expired: what its link.gone event says. */
+export type ExpiredLink = { seq: number; id: string; tags: string[]; expiresAt: number };
 
 /** With nothing expired, sweepExpired moves its mark (a write) this seldom; the dispatcher sweeps no more often when no one wants link.gone. */
 export const EXPIRY_MARK_EVERY_MS = 60_000;
@@ -67,7 +72,7 @@ export type EventStore = {
    * Links that expired after the "expiry" mark and by `now`: `announce` makes their events, written
    * with the mark moved to `now` in one transaction (one instance at a time).
    */
-  sweepExpired(now: number, announce: (links: { id: string; tags: string[]; expiresAt: number }[]) => OutboxEvent[]): MaybePromise<number>;
+  sweepExpired(now: number, announce: (links: ExpiredLink[]) => OutboxEvent[]): MaybePromise<number>;
   /** Forgets deliveries made before `before` that are no longer pending (the delivery log's 7 days), and those of removed webhooks. */
   prune(before: number): MaybePromise<void>;
 };

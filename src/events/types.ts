@@ -7,11 +7,13 @@ export type EventType = (typeof EVENT_TYPES)[number];
 export type GoneReason = "expired" | "click_limit" | "disabled";
 
 /**
- * An event as the outbox keeps it, written in the transaction of the change it reports. `tags`:
- * the link's tags at that moment (a webhook's tag filter), or null when the fan-out reads them
- * (clicks and milestones, written by the recorder, which does not know them).
+ * An event as the outbox keeps it, written in the transaction of the change it reports. `linkSeq`:
+ * its link's seq, what is stored (null: an event of no one link); `linkId`: the link's id as people
+ * see it, read back by the seq (a deleted link's from its retired id; docs/architecture.md: A link's
+ * identity). `tags`: the link's tags at that moment (a webhook's tag filter), or null when the
+ * fan-out reads them (clicks and milestones, written by the recorder, which does not know them).
  */
-export type OutboxEvent = { type: EventType; linkId: string | null; tags: readonly string[] | null; at: number; data: string };
+export type OutboxEvent = { type: EventType; linkSeq: number | null; linkId: string | null; tags: readonly string[] | null; at: number; data: string };
 
 /** An event read back for the fan-out. */
 export type StoredEvent = OutboxEvent & { seq: number };
@@ -20,6 +22,9 @@ export type Webhook = {
   id: number;
   url: string;
   events: EventType[];
+  /** only this link's events (null: every link's): the seq is what is stored and matched */
+  linkSeq: number | null;
+  /** that link's id, read back by its seq (a deleted link's still named by its retired id) */
   linkId: string | null;
   tag: string | null;
   enabled: boolean;

@@ -5,12 +5,14 @@ import type { FieldProblem } from "../errors.ts";
 import { looksLikeId } from "../links/alias.ts";
 import { parseTags } from "../links/options.ts";
 import { checkWebhookUrl, type WebhookUrlRules } from "./webhook-url.ts";
-import type { WebhookChanges } from "./store.ts";
-import { DISABLED_REASONS, EVENT_TYPES, isEventType } from "./types.ts";
+import { DISABLED_REASONS, EVENT_TYPES, isEventType, type Webhook } from "./types.ts";
 
 const FIELDS = ["url", "events", "linkId", "tag", "enabled"] as const;
 
-export type ParsedWebhook = { ok: true; fields: WebhookChanges } | { ok: false; problems: FieldProblem[] } | { ok: false; malformed: string };
+/** A webhook's fields as a surface names them: its link by id (the operations resolve it to the seq stored). */
+export type WebhookFields = Partial<Pick<Webhook, "url" | "events" | "linkId" | "tag" | "enabled" | "disabledReason">>;
+
+export type ParsedWebhook = { ok: true; fields: WebhookFields } | { ok: false; problems: FieldProblem[] } | { ok: false; malformed: string };
 
 /** `creating`: url and events are required, enabled is not taken. */
 export function parseWebhookFields(body: unknown, rules: WebhookUrlRules, creating: boolean): ParsedWebhook {
@@ -19,7 +21,7 @@ export function parseWebhookFields(body: unknown, rules: WebhookUrlRules, creati
   const allowed: readonly string[] = creating ? FIELDS.filter((f) => f !== "enabled") : FIELDS;
   const unknown = Object.keys(record).find((k) => !allowed.includes(k));
   if (unknown !== undefined) return { ok: false, malformed: `unknown field ${unknown}: the body takes ${allowed.join(", ")}` };
-  const fields: WebhookChanges = {};
+  const fields: WebhookFields = {};
   const problems: FieldProblem[] = [];
   if (creating || "url" in record) {
     const url = checkWebhookUrl(record.url ?? "", rules);

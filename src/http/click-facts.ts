@@ -99,7 +99,7 @@ type FactsContext = {
   /** a User-Agent's digest for the visitor key (visitor-id.ts, cached) */
   digestOf: (ua: string | null) => string;
   country: (address: string) => string | null;
-  visitor: (ts: number, linkId: string, address: string, agent: string) => number;
+  visitor: (ts: number, linkSeq: number, address: string, agent: string) => number;
 };
 
 /** One click's facts, each worked out on first use (one object a click: no closures made per click). */
@@ -137,6 +137,6 @@ class Facts implements ClickFacts {
     return this.context.country(this.address());
   }
   visitor() {
-    return this.context.visitor(this.click.now, this.click.id, this.address(), this.context.digestOf(this.click.header("user-agent")));
+    return this.context.visitor(this.click.now, this.click.linkSeq, this.address(), this.context.digestOf(this.click.header("user-agent")));
   }
 }

@@ -11,6 +11,12 @@ export class RequestClick implements Click {
   readonly query: string;
   /** read once: each read of request.headers is a call into the server */
   readonly headers: Headers;
+  /**
+   * The seq of the link the click was admitted to (redirect.ts), 0 until then: what its visit and
+   * its visitor key are made of (docs/architecture.md: A link's identity). A field, not a
+   * parameter: the redirect's functions pass the click whole.
+   */
+  linkSeq = 0;
   #peer: string | null = null;
   /** `url`: request.url, when the caller has read it already (it builds a new string on every read) */
   constructor(

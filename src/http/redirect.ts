@@ -92,15 +92,21 @@ function spendUnlocked(a: Admission | null, click: RequestClick, deps: RedirectD
 function admitted(admission: MaybePromise<Admission | null>, click: RequestClick, deps: RedirectDeps, on: OnAdmission): Answer {
   // SQLite answers from the cache or a synchronous read: no promise on the way. A database behind
   // the network (PostgreSQL, on a cache miss or a click limit) answers later.
-  if (!(admission instanceof Promise)) return on(admission, click, deps);
+  if (!(admission instanceof Promise)) return onAdmitted(admission, click, deps, on);
   return admission.then(
-    (a) => on(a, click, deps),
+    (a) => onAdmitted(a, click, deps, on),
     (err: unknown) => {
       if (!isStorageFailure(err)) throw err;
       deps.log.error("a click could not be looked up: storage unavailable", { id: click.id, cause: describeStorageFailure(err) });
       return unavailablePage();
     },
   );
+}
+
+/** The click's link, known from here on: its seq is what a recorded visit is written under (a fallback's too). */
+function onAdmitted(admission: Admission | null, click: RequestClick, deps: RedirectDeps, on: OnAdmission): Answer {
+  if (admission !== null) click.linkSeq = admission.seq ?? 0; // a Gone without a fallback records nothing
+  return on(admission, click, deps);
 }
 
 /** A GET or HEAD whose link's password (if any) is still to be given. */
@@ -193,6 +199,7 @@ function record(click: RequestClick, deps: RedirectDeps, destination: string | n
   const proxied = !deps.trusted.empty;
   const forwardedFor = proxied ? click.header("x-forwarded-for") : null;
   return deps.recorder.record({
+    linkSeq: click.linkSeq,
     linkId: click.id,
     ts: click.now,
     userAgent: click.header("user-agent"),

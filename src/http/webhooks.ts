@@ -4,6 +4,7 @@
 import type { Config } from "../config.ts";
 import type { Blocklist } from "../links/blocklist.ts";
 import type { EventStore } from "../events/store.ts";
+import type { LinkStore } from "../links/store.ts";
 import type { WebhookLeave } from "../events/webhook-leave.ts";
 import { disabledCause, webhookStatus, type Delivery, type WebhookSummary } from "../events/types.ts";
 import { isoTime } from "../util/day.ts";
@@ -28,6 +29,8 @@ export type WebhooksDeps = AuthDeps & {
   config: Pick<Config, "host" | "port" | "allowLoopbackDestinations" | "baseUrl">;
   blocklist: () => Blocklist;
   events: EventStore;
+  /** a webhook's link, named by id, is read for its seq */
+  links: Pick<LinkStore, "get">;
   /** told when webhooks changed here: the answer waits until the next change writes their events */
   webhooksChanged: () => Promise<void>;
   /** Whether webhooks may post to special-purpose addresses: this service's flag and the other instances' (src/events/webhook-leave.ts). */

@@ -9,7 +9,7 @@ import type { Creator } from "../links/link.ts";
 import { ownedBy } from "../links/create.ts";
 import { SourceError, type ImportedLinks, type ImportSource, type SourceLink } from "./source.ts";
 import { planImport, PROBLEM_TEXT, type ConflictPolicy, type Plan, type Problem } from "./plan.ts";
-import type { ImportedLinkRow, ImportTarget } from "./target.ts";
+import type { ImportedLink, ImportedLinkRow, ImportTarget } from "./target.ts";
 import { countRows, visitConverter } from "./visits.ts";
 import type { Progress } from "./progress.ts";
 import { takeLease, type Lease } from "./lease.ts";
@@ -110,7 +110,7 @@ async function readLinks(source: ImportSource, progress: Progress, report: Impor
 }
 
 async function makePlan(links: Map<string, SourceLink>, identity: string, target: ImportTarget, o: ImportOptions): Promise<Plan> {
-  const imported = await target.importedLinks(identity);
+  const imported = new Map([...(await target.importedLinks(identity))].map(([key, link]) => [key, link.id]));
   const codes = [...new Set([...links.values()].flatMap((l) => (imported.has(l.key) || l.code === null ? [] : [l.code])))];
   const taken = new Map<string, "taken" | "retired">();
   for (let i = 0; i < codes.length; i += IDS_PER_LOOKUP) for (const [id, how] of await target.takenIds(codes.slice(i, i + IDS_PER_LOOKUP))) taken.set(id, how);
@@ -168,7 +168,13 @@ async function importHistory(
   const known = new Map([...links].filter(([key]) => ids.has(key)).map(([key, link]) => [key, { link, id: ids.get(key)! }]));
   o.progress.phase(source.keeps === "counts" ? "click counts" : "visits", source.keeps === "visits" ? sumClicks(known) : null);
   const convert = visitConverter();
-  const idOf = (key: string) => ids.get(key);
+  // The history is written under each link's seq: read once, now that every link is written. A
+  // dry run wrote none: its links have no seq, and none is needed (nothing is written).
+  const written = o.dryRun ? new Map<string, ImportedLink>() : await target.importedLinks(source.identity);
+  const linkOf = (key: string): ImportedLink | undefined => {
+    const id = ids.get(key);
+    return id === undefined ? undefined : { id, seq: written.get(key)?.seq ?? 0 };
+  };
   const urlOf = (key: string) => links.get(key)?.url;
   // A dry run reads from where the last real run stopped too, and says what a real run would add.
   const cursors = {
@@ -180,13 +186,13 @@ async function importHistory(
     if (o.stopping?.()) throw new Interrupted();
     if (!o.dryRun) await renew();
     if ("visits" in page) {
-      const { visits, unmatched } = convert(page.visits, idOf, urlOf);
+      const { visits, unmatched } = convert(page.visits, linkOf, urlOf);
       report.history.otherLinks += unmatched;
       if (!o.dryRun) await target.addVisits(source.identity, page.cursors, visits);
       report.history.visits += visits.length;
       o.progress.add(page.visits.length);
     } else {
-      const rows = countRows(page.counts, idOf);
+      const rows = countRows(page.counts, linkOf);
       if (!o.dryRun) await target.addCounts(source.identity, page.cursors, rows);
       let clicks = 0;
       for (const t of rows.totals.values()) clicks += t.total;

@@ -7,18 +7,21 @@ import type { Visit } from "../visits/visit.ts";
 import type { DailyRow, DimensionRow } from "../visits/rollup.ts";
 import type { MaybePromise } from "../util/maybe.ts";
 
+/** A link an import made: its id, and its seq, which its history is written under (docs/architecture.md: A link's identity). */
+export type ImportedLink = { id: string; seq: number };
+
 /** A link to insert for an import: under `id`, created when the source says, remembered as `key`. */
 export type ImportedLinkRow = { key: string; id: string; createdAt: number; disabled: boolean; link: NewLink };
 
 /** Counts a source keeps instead of visits, as rows of our rollups, and what they add to a link's totals. */
-export type CountRows = { daily: DailyRow[]; dimensions: DimensionRow[]; totals: Map<string, { total: number; humans: number; lastTs: number }> };
+export type CountRows = { daily: DailyRow[]; dimensions: DimensionRow[]; totals: Map<number, { total: number; humans: number; lastTs: number }> };
 
 /** Where an import stands in its source, for one scope (the whole source, or a link). */
 export type Cursor = [scope: string, cursor: string];
 
 export type ImportTarget = {
-  /** The source's keys imported before, and our ids for them. */
-  importedLinks(source: string): MaybePromise<Map<string, string>>;
+  /** The source's keys imported before (and still here), and our links for them. */
+  importedLinks(source: string): MaybePromise<Map<string, ImportedLink>>;
   /** Of these ids, those that are taken: by a link, or retired (a deleted link's). */
   takenIds(ids: readonly string[]): MaybePromise<Map<string, "taken" | "retired">>;
   /** Inserts the links and remembers their keys, in one transaction; answers the keys whose id was taken meanwhile (not inserted). */

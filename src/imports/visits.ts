@@ -10,11 +10,11 @@ import { compileDestination, withClickQuery, type Destination } from "../links/d
 import { UNKNOWN, type Visit } from "../visits/visit.ts";
 import type { DailyRow, DimensionRow } from "../visits/rollup.ts";
 import type { SourceCounts, SourceVisit } from "./source.ts";
-import type { CountRows } from "./target.ts";
+import type { CountRows, ImportedLink } from "./target.ts";
 
 /**
  * Turns a source's visits into ours, for the links imported (visits of others are left out and
- * counted); `urlOf`: the destination of the link a key names.
+ * counted); `linkOf`: our link (id and seq) a key names, `urlOf`: its destination.
  */
 export function visitConverter() {
   const classify = createClientClassifier();
@@ -26,19 +26,19 @@ export function visitConverter() {
     if (d === null) return visitedUrl === null ? null : utmParameters(visitedUrl);
     return utmParameters(visitedLocation(d, visitedUrl));
   };
-  return (visits: readonly SourceVisit[], idOf: (key: string) => string | undefined, urlOf: (key: string) => string | undefined): { visits: Visit[]; unmatched: number } => {
+  return (visits: readonly SourceVisit[], linkOf: (key: string) => ImportedLink | undefined, urlOf: (key: string) => string | undefined): { visits: Visit[]; unmatched: number } => {
     const out: Visit[] = [];
     let unmatched = 0;
     for (const v of visits) {
-      const linkId = idOf(v.key);
-      if (linkId === undefined) {
+      const link = linkOf(v.key);
+      if (link === undefined) {
         unmatched++;
         continue;
       }
       const client = classify(v.userAgent);
       const utm = utmOf(urlOf(v.key), v.visitedUrl);
       out.push({
-        linkId, ts: v.ts, browser: client.browser, os: client.os, device: client.device, country: countryOf(v.country), referrer: referrerHost(v.referrer),
+        linkSeq: link.seq, linkId: link.id, ts: v.ts, browser: client.browser, os: client.os, device: client.device, country: countryOf(v.country), referrer: referrerHost(v.referrer),
         utmSource: utm?.source ?? null, utmMedium: utm?.medium ?? null, utmCampaign: utm?.campaign ?? null, isBot: client.isBot,
         // No visitor key: an imported visit is nobody's first (docs/importing.md: Moving from another shortener).
         visitor: null,
@@ -80,12 +80,12 @@ const DIMENSIONS = ["browser", "os", "device", "country", "referrer"] as const;
  * with Unknown to the period's clicks so that every breakdown of it adds up. No bots: neither
  * source tells them apart, so all count as people, and no unique visitors.
  */
-export function countRows(counts: readonly SourceCounts[], idOf: (key: string) => string | undefined): CountRows {
+export function countRows(counts: readonly SourceCounts[], linkOf: (key: string) => ImportedLink | undefined): CountRows {
   const out: CountRows = { daily: [], dimensions: [], totals: new Map() };
   for (const c of counts) {
-    const linkId = idOf(c.key);
+    const linkSeq = linkOf(c.key)?.seq;
     const days = c.days.filter((d) => d.total > 0);
-    if (linkId === undefined || days.length === 0) continue;
+    if (linkSeq === undefined || days.length === 0) continue;
     // A source can name a day twice (Kutt: its older clicks on the creation day, inside the last 30):
     // one row a day, or PostgreSQL's upsert would meet the same row twice.
     const byDay = new Map<string, number>();
@@ -93,20 +93,20 @@ export function countRows(counts: readonly SourceCounts[], idOf: (key: string) =
     let total = 0;
     let newest = days[0]!.day;
     for (const [day, n] of byDay) {
-      out.daily.push({ linkId, day, total: n, bots: 0, uniques: 0, uniqueBots: 0 } satisfies DailyRow);
+      out.daily.push({ linkSeq, day, total: n, bots: 0, uniques: 0, uniqueBots: 0 } satisfies DailyRow);
       total += n;
       if (day > newest) newest = day;
     }
     const lastTs = Date.parse(`${newest}T00:00:00Z`);
-    const prior = out.totals.get(linkId);
-    out.totals.set(linkId, { total: (prior?.total ?? 0) + total, humans: (prior?.humans ?? 0) + total, lastTs: Math.max(prior?.lastTs ?? 0, lastTs) });
+    const prior = out.totals.get(linkSeq);
+    out.totals.set(linkSeq, { total: (prior?.total ?? 0) + total, humans: (prior?.humans ?? 0) + total, lastTs: Math.max(prior?.lastTs ?? 0, lastTs) });
     for (const dimension of DIMENSIONS) {
       // Past the limit of values a day, foldOther (the writer's) folds the rest into Other, as for clicks.
       const rows = new Map<string, number>();
       for (const d of c.dimensions) if (d.dimension === dimension && d.total > 0) rows.set(d.name, (rows.get(d.name) ?? 0) + d.total);
       const counted = [...rows.values()].reduce((a, b) => a + b, 0);
       if (counted < c.dimensionsTotal) rows.set(UNKNOWN, (rows.get(UNKNOWN) ?? 0) + c.dimensionsTotal - counted);
-      for (const [name, n] of rows) out.dimensions.push({ linkId, dimension, day: newest, name, total: n, bots: 0 } satisfies DimensionRow);
+      for (const [name, n] of rows) out.dimensions.push({ linkSeq, dimension, day: newest, name, total: n, bots: 0 } satisfies DimensionRow);
     }
   }
   return out;

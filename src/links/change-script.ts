@@ -15,6 +15,8 @@ import { runSteps, step, type Steps } from "../util/steps.ts";
 /** The id that means "every link" in a change heard of (no link id can be "*": alias.ts). */
 export const EVERY_LINK = "*";
 
+/** What an insert's transaction writes to the outbox, once the link has its seq (the events are keyed by it). */
+export type InsertEvents = (seq: number) => OutboxEvent[];
 /** What an edit's transaction writes to the outbox, from the link before and after it. */
 export type UpdateEvents = (after: Link, before: Link, changed: readonly string[]) => OutboxEvent[];
 /** What a delete's transaction writes to the outbox, from the link it deletes. */
@@ -32,9 +34,10 @@ export type LinkStatements = {
   replaceTags(seq: number, tags: readonly string[]): MaybePromise<void>;
   /** Deletes the row (its tags go with it). */
   deleteRow(seq: number): MaybePromise<void>;
-  /** Deletes the link's rows in every table of src/db/shared/tables.ts LINK_DATA_TABLES. */
-  deleteData(id: string): MaybePromise<void>;
-  retire(id: string, now: number): MaybePromise<void>;
+  /** Deletes the link's rows in every table of src/db/shared/tables.ts LINK_DATA_TABLES (keyed by its seq). */
+  deleteData(seq: number): MaybePromise<void>;
+  /** Keeps the id (in the default domain) and the seq it had: never given again, still named by the link's events and webhooks. */
+  retire(id: string, seq: number, now: number): MaybePromise<void>;
   markBlocked(seqs: readonly number[], blocked: boolean): MaybePromise<void>;
   writeEvents(events: readonly OutboxEvent[]): MaybePromise<void>;
   /** Tells the other instances sharing the database that the link (or EVERY_LINK) changed; nothing where one process owns it. */
@@ -47,7 +50,7 @@ export type LinkTransaction = <T>(work: (statements: LinkStatements) => MaybePro
 /** The writes of the links port (LinkRepository in store.ts): each one transaction. */
 export type LinkWrites = {
   /** Inserts under id, with its tags and its events; "taken" or "retired" when it may not. */
-  insert(id: string, link: NewLink, now: number, events?: readonly OutboxEvent[]): MaybePromise<number | "taken" | "retired">;
+  insert(id: string, link: NewLink, now: number, events?: InsertEvents | null): MaybePromise<number | "taken" | "retired">;
   /** Applies the changes (and writes `events` of the link before and after); false when there is no such link. */
   update(id: string, changes: LinkChanges, events?: UpdateEvents | null): MaybePromise<boolean>;
   /** Deletes the link, its tags and its rows in every link data table, and retires the id (writing `events` of the link as it was). */
@@ -59,7 +62,7 @@ export type LinkWrites = {
 /** The writes, each the script below run in one transaction of the engine's. */
 export function linkWrites(transaction: LinkTransaction): LinkWrites {
   return {
-    insert: (id, link, now, events = []) => transaction((s) => runSteps(insertScript(s, id, link, now, events))),
+    insert: (id, link, now, events = null) => transaction((s) => runSteps(insertScript(s, id, link, now, events))),
     update: (id, changes, events = null) => transaction((s) => runSteps(updateScript(s, id, changes, events))),
     remove: (id, now, events = null) => transaction((s) => runSteps(removeScript(s, id, now, events))),
     setBlocked: (blocked, unblocked) => transaction((s) => runSteps(blockScript(s, blocked, unblocked))),
@@ -67,10 +70,10 @@ export function linkWrites(transaction: LinkTransaction): LinkWrites {
 }
 
 /** A new link: nothing else changed, so nobody is told (no instance caches an id that did not exist). */
-function* insertScript(s: LinkStatements, id: string, link: NewLink, now: number, events: readonly OutboxEvent[]): Steps<number | "taken" | "retired"> {
+function* insertScript(s: LinkStatements, id: string, link: NewLink, now: number, events: InsertEvents | null): Steps<number | "taken" | "retired"> {
   const outcome = yield* step(s.insertRow(id, link, now));
   if (typeof outcome !== "number") return outcome;
-  yield* step(s.writeEvents(events));
+  if (events !== null) yield* step(s.writeEvents(events(outcome)));
   return outcome;
 }
 
@@ -96,8 +99,8 @@ function* removeScript(s: LinkStatements, id: string, now: number, events: Delet
   const before = events === null ? null : yield* step(s.read(id));
   yield* step(s.deleteRow(seq));
   if (events !== null) yield* step(s.writeEvents(events(before!)));
-  yield* step(s.deleteData(id));
-  yield* step(s.retire(id, now));
+  yield* step(s.deleteData(seq));
+  yield* step(s.retire(id, seq, now));
   yield* step(s.announce(id));
   return true;
 }

@@ -14,7 +14,7 @@ import type { Rule, Variant } from "./rules.ts";
  * clicks then do nothing but answer. `compiled`: the destination worked out for the Location, on
  * the first click that needs it (destination.ts).
  */
-export type Target = { url: string; rules: ClickRules | null; route: LinkRoute | null; compiled?: Destination };
+export type Target = { seq: number; url: string; rules: ClickRules | null; route: LinkRoute | null; compiled?: Destination };
 export type ClickRules = {
   /** set when the link answers 410 whatever the time: disabled, blocked or deleted */
   gone: Gone | null;
@@ -32,7 +32,7 @@ export type ClickRules = {
  * Why a link answers 410, and where it sends visitors instead when its owner gave a fallback URL;
  * `passwordHash`: a protected link's fallback is behind its password, as its destination is.
  */
-export type Gone = { gone: GoneReason; fallback?: string; passwordHash?: string };
+export type Gone = { gone: GoneReason; fallback?: string; passwordHash?: string; seq?: number };
 
 /** A click's verdict: the target to redirect to, or why the link answers 410. */
 export type Admission = Target | Gone;
@@ -43,7 +43,7 @@ const GONE: Record<GoneReason, Gone> = {
   blocked: { gone: "blocked" },
   deleted: { gone: "deleted" },
 };
-export const DELETED: Target = { url: "", route: null, rules: { gone: GONE.deleted, expiresAt: null, maxClicks: null, clicks: 0, validFrom: null, expired: GONE.expired } };
+export const DELETED: Target = { seq: 0, url: "", route: null, rules: { gone: GONE.deleted, expiresAt: null, maxClicks: null, clicks: 0, validFrom: null, expired: GONE.expired } };
 
 /**
  * The verdict that needs no click count: the target of a link without limits or state, the 410
@@ -68,20 +68,20 @@ type RuleFacts = {
 export type RouteFacts = { rules: string | null; variants: string | null; password_hash: string | null; redirect_type: number };
 
 /** A cache miss's row: the link's facts and destination (url null: no such link), and whether its id was retired. */
-export type TargetRow = Omit<RuleFacts, "total_clicks" | "password_hash"> & RouteFacts & { url: string | null; total_clicks: number | null; retired: boolean };
+export type TargetRow = Omit<RuleFacts, "total_clicks" | "password_hash"> & RouteFacts & { seq: number | null; url: string | null; total_clicks: number | null; retired: boolean };
 
 /** What the click path keeps for a link read from the database: its target, DELETED, or null (no such link). */
 export function targetOfRow(row: TargetRow): Target | null {
   if (row.url !== null) {
     const route = compileRoute(row.url, behaviourOfRow(row));
-    return { url: row.url, rules: clickRules({ ...row, total_clicks: row.total_clicks ?? 0 }), route };
+    return { seq: row.seq!, url: row.url, rules: clickRules({ ...row, total_clicks: row.total_clicks ?? 0 }, row.seq!), route };
   }
   return row.retired ? DELETED : null;
 }
 
 /** The click path's entry for a link just written (no need to read it back). */
 export function targetOfLink(link: Link): Target {
-  return { url: link.url, rules: clickRules({ ...rowFacts(link), total_clicks: link.totalClicks }), route: compileRoute(link.url, link) };
+  return { seq: link.seq, url: link.url, rules: clickRules({ ...rowFacts(link), total_clicks: link.totalClicks }, link.seq), route: compileRoute(link.url, link) };
 }
 
 function rowFacts(link: Link): Omit<RuleFacts, "total_clicks"> {
@@ -104,12 +104,13 @@ export function routingOfRow(row: Pick<RouteFacts, "rules" | "variants">): Pick<
   };
 }
 
-function clickRules(row: RuleFacts): ClickRules | null {
+/** `seq`: the link's, kept with a fallback (the visitors it takes are recorded as the link's). */
+function clickRules(row: RuleFacts, seq: number): ClickRules | null {
   if (row.blocked === 0 && row.disabled === 0 && row.expires_at === null && row.max_clicks === null && row.valid_from === null) return null;
   // A blocked link never falls back: its owner's fallback could lead where the blocklist refuses.
   const fallback = row.fallback_url;
   const locked = row.password_hash === null ? {} : { passwordHash: row.password_hash };
-  const gone = (reason: GoneReason): Gone => (fallback === null || reason === "blocked" ? GONE[reason] : { gone: reason, fallback, ...locked });
+  const gone = (reason: GoneReason): Gone => (fallback === null || reason === "blocked" ? GONE[reason] : { gone: reason, fallback, seq, ...locked });
   return {
     gone: row.blocked === 1 ? gone("blocked") : row.disabled === 1 ? gone("disabled") : null,
     expiresAt: row.expires_at,

@@ -190,7 +190,8 @@ function insert({ repo, cache, events }: Parts, id: string, link: NewLink, now: 
     seq: 0, id, url: link.url, createdAt: now, ownerKeyId: link.ownerKeyId ?? null, ownerUserId: link.ownerUserId ?? null, owner: link.ownerName ?? null, expiresAt: link.expiresAt ?? null, maxClicks: link.maxClicks ?? null,
     disabled: false, blocked: false, tags: [...new Set(link.tags ?? [])].sort(), totalClicks: 0, humanClicks: 0, lastClickAt: null,
   };
-  return then(repo.insert(id, link, now, events.created(stored)), (outcome) => {
+  // The events are made once the insert gives the link its seq, which they are keyed by.
+  return then(repo.insert(id, link, now, (seq) => events.created({ ...stored, seq })), (outcome) => {
     if (typeof outcome !== "number") return outcome;
     stored.seq = outcome;
     cache.set(id, targetOfLink(stored));

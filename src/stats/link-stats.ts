@@ -31,16 +31,17 @@ const HOUR_MS = 3_600_000;
 export type StatsReader = { read(link: Link, filter: StatsFilter, now: number): MaybePromise<LinkStats> };
 
 /**
- * The port each engine implements (src/db/<engine>/stats.ts): the rows a plan asks for, all read
- * in one snapshot, so that a batch of visits written meanwhile is in every figure or in none.
+ * The port each engine implements (src/db/<engine>/stats.ts): the rows a plan asks for of a link
+ * (by its seq), all read in one snapshot, so that a batch of visits written meanwhile is in every
+ * figure or in none.
  */
-export type StatsSource = (linkId: string, plan: StatsPlan) => MaybePromise<StatsRows>;
+export type StatsSource = (linkSeq: number, plan: StatsPlan) => MaybePromise<StatsRows>;
 
 export function createStatsReader(source: StatsSource): StatsReader {
   return {
     read(link, filter, now) {
       const plan = planStats(link, filter, now);
-      return then(source(link.id, plan), (rows) => assembleStats(plan, rows));
+      return then(source(link.seq, plan), (rows) => assembleStats(plan, rows));
     },
   };
 }

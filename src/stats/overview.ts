@@ -7,6 +7,7 @@ import { addDays, dayOf } from "../util/day.ts";
 import { then, type MaybePromise } from "../util/maybe.ts";
 import type { Overview } from "../api/types.ts";
 import type { OwnerFilter } from "../links/list.ts";
+import type { Link } from "../links/link.ts";
 
 export const OVERVIEW_DAYS = 30;
 export const OVERVIEW_TOP = 5;
@@ -14,8 +15,11 @@ export const OVERVIEW_TOP = 5;
 export type { Overview } from "../api/types.ts";
 
 export type OverviewReader = (owner: OwnerFilter, now: number) => MaybePromise<Overview>;
-/** Clicks per UTC day of the last `days` (oldest first, today last) for each of the given links. */
-export type DailyCounts = (ids: readonly string[], now: number, days: number) => MaybePromise<Map<string, number[]>>;
+/** Clicks per UTC day of the last `days` (oldest first, today last) for each of the given links, by id. */
+export type DailyCounts = (links: readonly Pick<Link, "seq" | "id">[], now: number, days: number) => MaybePromise<Map<string, number[]>>;
+
+/** A daily_rollup row as the sparklines read it: the link by its seq. */
+export type DailyRollupRow = { link_seq: number; day: string; total: number };
 
 /** What the overview reads, from the UTC day `first` on, of the links the owner filter lets through. */
 export type OverviewRows = {
@@ -28,8 +32,8 @@ export type OverviewRows = {
 /** The port each engine implements. */
 export type OverviewSource = {
   read(owner: OwnerFilter, first: string, top: number): MaybePromise<OverviewRows>;
-  /** The daily_rollup rows of these links from `first` on. */
-  daily(ids: readonly string[], first: string): MaybePromise<{ link_id: string; day: string; total: number }[]>;
+  /** The daily_rollup rows of these links (by seq) from `first` on. */
+  daily(seqs: readonly number[], first: string): MaybePromise<DailyRollupRow[]>;
 };
 
 export function createOverview(source: OverviewSource): { overview: OverviewReader; dailyCounts: DailyCounts } {
@@ -38,9 +42,9 @@ export function createOverview(source: OverviewSource): { overview: OverviewRead
       const first = overviewStart(now);
       return then(source.read(owner, first, OVERVIEW_TOP), (rows) => assembleOverview(first, rows));
     },
-    dailyCounts(ids, now, days) {
+    dailyCounts(links, now, days) {
       const first = addDays(dayOf(now), -(days - 1));
-      return then(source.daily(ids, first), (rows) => dailySeries(ids, first, days, rows));
+      return then(source.daily(links.map((l) => l.seq), first), (rows) => dailySeries(links, first, days, rows));
     },
   };
 }
@@ -65,13 +69,13 @@ export function assembleOverview(first: string, rows: OverviewRows): Overview {
   };
 }
 
-/** Each link's clicks per day from `first` on (zero-filled), from its daily_rollup rows. */
-export function dailySeries(ids: readonly string[], first: string, days: number, rows: { link_id: string; day: string; total: number }[]): Map<string, number[]> {
-  const out = new Map(ids.map((id) => [id, new Array<number>(days).fill(0)]));
+/** Each link's clicks per day from `first` on (zero-filled), from its daily_rollup rows; by id, as the list shows them. */
+export function dailySeries(links: readonly Pick<Link, "seq" | "id">[], first: string, days: number, rows: DailyRollupRow[]): Map<string, number[]> {
+  const bySeq = new Map(links.map((l) => [l.seq, new Array<number>(days).fill(0)]));
   for (const r of rows) {
     const index = Math.round((Date.parse(`${r.day}T00:00:00Z`) - Date.parse(`${first}T00:00:00Z`)) / 86_400_000);
-    const counts = out.get(r.link_id);
+    const counts = bySeq.get(r.link_seq);
     if (counts && index >= 0 && index < days) counts[index] = r.total;
   }
-  return out;
+  return new Map(links.map((l) => [l.id, bySeq.get(l.seq)!]));
 }

@@ -26,8 +26,8 @@ export type Imported = 0 | 1;
 export type VisitBatchWrites = {
   /** Visitors a fallback URL took: each row added only while its link exists (a delete took its rows). */
   addFallbacks(rows: DimensionRow[]): MaybePromise<void>;
-  /** Adds to the totals shown in the link list; answers the links still there, with their new totals and limits. */
-  addTotals(totals: ReadonlyMap<string, LinkTotal>): MaybePromise<Map<string, TotalAfter>>;
+  /** Adds to the totals shown in the link list (by seq); answers the links still there, by seq, with their new totals and limits. */
+  addTotals(totals: ReadonlyMap<number, LinkTotal>): MaybePromise<Map<number, TotalAfter>>;
   insertRaw(rows: VisitBatchRow[], imported: Imported): MaybePromise<void>;
   /** Which visits are their visitor's first in its day and hour; null: every visit counts as a new visitor. */
   firstVisits(batch: Visit[], at: number): MaybePromise<FirstVisits | null>;
@@ -39,7 +39,7 @@ export type VisitBatchWrites = {
 };
 
 /** Counts a source keeps instead of visits, as rows of our rollups, and what they add to a link's totals. */
-export type CountedRows = { daily: DailyRow[]; dimensions: DimensionRow[]; totals: ReadonlyMap<string, LinkTotal> };
+export type CountedRows = { daily: DailyRow[]; dimensions: DimensionRow[]; totals: ReadonlyMap<number, LinkTotal> };
 
 /**
  * One batch: the recorder's ("recorded"), or an import's (marked imported, nobody's first visit,
@@ -53,7 +53,7 @@ export function* visitBatchRecipe(w: VisitBatchWrites, received: Visit[], kind: 
   const after = yield* step(w.addTotals(totals));
   // A deleted link's visits and rollups are gone for good: clicks still queued for it are not
   // written back (its delete runs in a transaction of its own, seen here whole or not at all).
-  const batch = after.size === totals.size ? all : all.filter((v) => after.has(v.linkId));
+  const batch = after.size === totals.size ? all : all.filter((v) => after.has(v.linkSeq));
   const imported: Imported = kind === "imported" ? 1 : 0;
   if (batch.length > 0) {
     yield w.insertRaw(batchRows(batch), imported);
@@ -67,8 +67,8 @@ export function* visitBatchRecipe(w: VisitBatchWrites, received: Visit[], kind: 
 /** Counts an import brought (no raw visits): the links' totals and the rollup rows of the links still there. */
 export function* countsRecipe(w: VisitBatchWrites, rows: CountedRows): Steps<void> {
   const present = yield* step(w.addTotals(rows.totals));
-  const daily = rows.daily.filter((r) => present.has(r.linkId));
-  const dimensions = rows.dimensions.filter((r) => present.has(r.linkId));
+  const daily = rows.daily.filter((r) => present.has(r.linkSeq));
+  const dimensions = rows.dimensions.filter((r) => present.has(r.linkSeq));
   yield* rollupsRecipe(w, { daily, hourly: [], dimensions, utm: [] }, 1);
 }
 

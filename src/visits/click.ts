@@ -3,12 +3,15 @@
 // recorder's thread, so the thread that answers clicks does no parsing and no lookups.
 //
 // The hand-over between the two threads (src/threads/recorder/client.ts to src/visits/recording.ts) is one
-// JSON string per tick. The strings that repeat across clicks (link id, User-Agent, Referer, peer,
-// destination) are sent once each and then as numbers: the click thread's JSON stays short, and
+// JSON string per tick. The link goes as its seq, a number; the strings that repeat across clicks
+// (link id, User-Agent, Referer, peer, destination) are sent once each and then as numbers: the click thread's JSON stays short, and
 // the recorder parses each distinct string once and works out what follows from it (browser, bot,
 // referrer host, UTM) once per string, not once per click.
 
 export type Click = {
+  /** the link's seq, which its visit is written under (docs/architecture.md: A link's identity) */
+  linkSeq: number;
+  /** the alias, for what people see (the live view, webhook payloads) */
   linkId: string;
   ts: number;
   userAgent: string | null;
@@ -32,8 +35,8 @@ export const MAX_FORWARDING = 4096;
 /** Distinct strings the dictionary holds before it starts over (both threads forget it together). */
 export const MAX_CODES = 8192;
 /** How a click's fields sit in the flat list of a hand-over. */
-export const CLICK_FIELDS = 9;
-export const CLICK_TS = 1;
+export const CLICK_FIELDS = 10;
+export const CLICK_TS = 2;
 
 const NO_HOP = "unknown"; // RFC 7239's word for a hop it cannot name: client-ip.ts trusts nothing left of it
 
@@ -76,7 +79,7 @@ export function createClickPacker(maxCodes = MAX_CODES): ClickPacker {
       const referer = c.referer !== null && c.referer.length > MAX_REFERER ? c.referer.slice(0, MAX_REFERER) : c.referer;
       const forwardedFor = bounded(c.forwardedFor);
       const forwarded = bounded(c.forwarded);
-      flat.push(code(c.linkId), c.ts, code(ua), code(referer), code(c.peer), forwardedFor, forwarded, code(c.destination), c.route == null ? -1 : code(c.route));
+      flat.push(c.linkSeq, code(c.linkId), c.ts, code(ua), code(referer), code(c.peer), forwardedFor, forwarded, code(c.destination), c.route == null ? -1 : code(c.route));
       size += 16 + (forwardedFor?.length ?? 0) + (forwarded?.length ?? 0);
       count++;
     },
@@ -104,6 +107,7 @@ export function createClickPacker(maxCodes = MAX_CODES): ClickPacker {
 
 /** A click as the recorder reads it: strings where they vary per click, dictionary codes where they repeat. */
 export type CodedClick = {
+  linkSeq: number;
   linkId: string;
   ts: number;
   /** codes of the dictionary (-1: none); `strings[code]` is the text */
@@ -131,7 +135,7 @@ export type ParsedHandover = { readonly message: Message; readonly startsOver: b
 
 export function createClickReader(): ClickReader {
   let strings: string[] = [];
-  const click: CodedClick = { linkId: "", ts: 0, userAgent: -1, referer: -1, destination: -1, route: -1, peer: "", forwardedFor: null, forwarded: null };
+  const click: CodedClick = { linkSeq: 0, linkId: "", ts: 0, userAgent: -1, referer: -1, destination: -1, route: -1, peer: "", forwardedFor: null, forwarded: null };
   return {
     parse(text) {
       const message = JSON.parse(text) as Message;
@@ -150,15 +154,16 @@ export function createClickReader(): ClickReader {
       for (const s of fresh) strings.push(s);
       // One reused object: the caller takes what it needs before the next click.
       for (let i = 0; i + CLICK_FIELDS <= flat.length; i += CLICK_FIELDS) {
-        click.linkId = strings[flat[i] as number]!;
-        click.ts = flat[i + 1] as number;
-        click.userAgent = flat[i + 2] as number;
-        click.referer = flat[i + 3] as number;
-        click.peer = strings[flat[i + 4] as number]!;
-        click.forwardedFor = flat[i + 5] as string | null;
-        click.forwarded = flat[i + 6] as string | null;
-        click.destination = flat[i + 7] as number;
-        click.route = flat[i + 8] as number;
+        click.linkSeq = flat[i] as number;
+        click.linkId = strings[flat[i + 1] as number]!;
+        click.ts = flat[i + 2] as number;
+        click.userAgent = flat[i + 3] as number;
+        click.referer = flat[i + 4] as number;
+        click.peer = strings[flat[i + 5] as number]!;
+        click.forwardedFor = flat[i + 6] as string | null;
+        click.forwarded = flat[i + 7] as string | null;
+        click.destination = flat[i + 8] as number;
+        click.route = flat[i + 9] as number;
         each(click);
       }
     },

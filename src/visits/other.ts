@@ -25,8 +25,8 @@ const CAPPED = new Set<string>(CAPPED_DIMENSIONS);
 
 /** What is stored for the batch's links and days: the names per dimension (`bot_only`: bots = total; SQLite says 1 or 0), the UTM combinations. */
 export type StoredValues = {
-  dimensions: readonly { link_id: string; dimension: string; day: string; name: string; bot_only: boolean | number }[];
-  utm: readonly { link_id: string; day: string; source: string; medium: string; campaign: string }[];
+  dimensions: readonly { link_seq: number; dimension: string; day: string; name: string; bot_only: boolean | number }[];
+  utm: readonly { link_seq: number; day: string; source: string; medium: string; campaign: string }[];
 };
 
 const SEP = "\u0000";
@@ -43,15 +43,15 @@ export function foldOther(rollups: Rollups, stored: StoredValues): Rollups {
   };
   const botNames = new Map<string, number>(); // "link\0browser\0day" → stored names only bots sent
   for (const r of stored.dimensions) {
-    const group = r.link_id + SEP + r.dimension + SEP + r.day;
+    const group = r.link_seq + SEP + r.dimension + SEP + r.day;
     add(group, r.name);
     if (r.dimension === "browser" && r.bot_only && r.name !== OTHER) botNames.set(group, (botNames.get(group) ?? 0) + 1);
   }
-  for (const r of stored.utm) add(r.link_id + SEP + "\u0002utm" + SEP + r.day, utmKey(r.source, r.medium, r.campaign));
+  for (const r of stored.utm) add(r.link_seq + SEP + "\u0002utm" + SEP + r.day, utmKey(r.source, r.medium, r.campaign));
 
   const dimensions = fold(
     rollups.dimensions,
-    (r) => (CAPPED.has(r.dimension) ? r.linkId + SEP + r.dimension + SEP + r.day : null),
+    (r) => (CAPPED.has(r.dimension) ? r.linkSeq + SEP + r.dimension + SEP + r.day : null),
     (r) => r.name,
     known,
     (first) => ({ ...first, name: OTHER, total: 0, bots: 0 }),
@@ -62,7 +62,7 @@ export function foldOther(rollups: Rollups, stored: StoredValues): Rollups {
   );
   const utm = fold(
     rollups.utm,
-    (r) => r.linkId + SEP + "\u0002utm" + SEP + r.day,
+    (r) => r.linkSeq + SEP + "\u0002utm" + SEP + r.day,
     (r) => utmKey(r.source, r.medium, r.campaign),
     known,
     (first) => ({ ...first, source: OTHER, medium: "", campaign: "", total: 0, bots: 0 }),

@@ -94,9 +94,9 @@ export async function createRecordingPipeline(o: RecordingOptions): Promise<Reco
       const agent = codes.agentOf(click.userAgent);
       const p = codes.profileOf(click, agent.client);
       const visit: Visit = {
-        linkId: click.linkId, ts: click.ts, browser: p.browser, os: p.os, device: p.device, country: countries.country(address) ?? UNKNOWN, referrer: p.referrer,
+        linkSeq: click.linkSeq, linkId: click.linkId, ts: click.ts, browser: p.browser, os: p.os, device: p.device, country: countries.country(address) ?? UNKNOWN, referrer: p.referrer,
         utmSource: p.utmSource, utmMedium: p.utmMedium, utmCampaign: p.utmCampaign, isBot: p.isBot,
-        visitor: visitorIds.of(click.ts, click.linkId, address, agent.digest), profile: p, route: codes.routeOf(click.route),
+        visitor: visitorIds.of(click.ts, click.linkSeq, address, agent.digest), profile: p, route: codes.routeOf(click.route),
       };
       writer.record(visit);
       received++;

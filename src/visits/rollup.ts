@@ -16,11 +16,11 @@ const PROFILE_DIMENSIONS = ["browser", "os", "device", "referrer"] as const;
 export type Counts = { total: number; bots: number };
 /** Visitors seen for the first time in their day or hour (the writer knows from visitors_seen). */
 export type Uniques = { uniques: number; uniqueBots: number };
-export type DailyRow = Counts & Uniques & { linkId: string; day: string };
-export type HourlyRow = Counts & Uniques & { linkId: string; hour: string };
-export type DimensionRow = Counts & { linkId: string; dimension: Dimension; day: string; name: string };
+export type DailyRow = Counts & Uniques & { linkSeq: number; day: string };
+export type HourlyRow = Counts & Uniques & { linkSeq: number; hour: string };
+export type DimensionRow = Counts & { linkSeq: number; dimension: Dimension; day: string; name: string };
 /** '' stands for an absent UTM parameter (see the utm_rollup table). */
-export type UtmRow = Counts & { linkId: string; day: string; source: string; medium: string; campaign: string };
+export type UtmRow = Counts & { linkSeq: number; day: string; source: string; medium: string; campaign: string };
 
 export type Rollups = { daily: DailyRow[]; hourly: HourlyRow[]; dimensions: DimensionRow[]; utm: UtmRow[] };
 
@@ -40,7 +40,7 @@ export type LinkTotal = { total: number; humans: number; lastTs: number };
 
 // One accumulator per link and day: its counts, its hours, its visits per profile and per country.
 type LinkDay = Counts & Uniques & {
-  linkId: string;
+  linkSeq: number;
   day: string;
   /** only for links with rules or a split */
   routes: Map<VisitRoute, Counts> | null;
@@ -55,19 +55,19 @@ const SEP = "\u0000";
 export function summarize(batch: readonly Visit[], firsts: FirstVisits | null = null): Rollups {
   const linkDays = new Map<string, LinkDay>();
   // A batch nearly always falls in one day: a link's accumulator of the day last seen, without a key.
-  const current = new Map<string, LinkDay>();
+  const current = new Map<number, LinkDay>();
   const day = dayCache();
   const hour = hourCache();
   const profileOf = profileResolver();
   for (let i = 0; i < batch.length; i++) {
     const v = batch[i]!;
     const d = day(v.ts);
-    let acc = current.get(v.linkId);
+    let acc = current.get(v.linkSeq);
     if (acc === undefined || acc.day !== d) {
-      const key = v.linkId + SEP + d;
+      const key = v.linkSeq + SEP + d;
       acc = linkDays.get(key);
-      if (acc === undefined) linkDays.set(key, (acc = { linkId: v.linkId, day: d, total: 0, bots: 0, uniques: 0, uniqueBots: 0, routes: null, profiles: new Map(), countries: new Map(), hours: new Map() }));
-      current.set(v.linkId, acc);
+      if (acc === undefined) linkDays.set(key, (acc = { linkSeq: v.linkSeq, day: d, total: 0, bots: 0, uniques: 0, uniqueBots: 0, routes: null, profiles: new Map(), countries: new Map(), hours: new Map() }));
+      current.set(v.linkSeq, acc);
     }
     const bot = v.isBot ? 1 : 0;
     const first = firsts === null ? FIRST_IN_DAY | FIRST_IN_HOUR : firsts[i]!;
@@ -79,7 +79,7 @@ export function summarize(batch: readonly Visit[], firsts: FirstVisits | null = 
     }
     const h = hour(v.ts);
     let inHour = acc.hours.get(h);
-    if (inHour === undefined) acc.hours.set(h, (inHour = { linkId: v.linkId, hour: h, total: 0, bots: 0, uniques: 0, uniqueBots: 0 }));
+    if (inHour === undefined) acc.hours.set(h, (inHour = { linkSeq: v.linkSeq, hour: h, total: 0, bots: 0, uniques: 0, uniqueBots: 0 }));
     inHour.total++;
     inHour.bots += bot;
     if (first & FIRST_IN_HOUR) {
@@ -93,7 +93,7 @@ export function summarize(batch: readonly Visit[], firsts: FirstVisits | null = 
 
   const out: Rollups = { daily: [], hourly: [], dimensions: [], utm: [] };
   for (const acc of linkDays.values()) {
-    out.daily.push({ linkId: acc.linkId, day: acc.day, total: acc.total, bots: acc.bots, uniques: acc.uniques, uniqueBots: acc.uniqueBots });
+    out.daily.push({ linkSeq: acc.linkSeq, day: acc.day, total: acc.total, bots: acc.bots, uniques: acc.uniques, uniqueBots: acc.uniqueBots });
     out.hourly.push(...acc.hours.values());
     const values: Record<(typeof DIMENSIONS)[number], Map<string, Counts>> = { browser: new Map(), os: new Map(), device: new Map(), country: acc.countries, referrer: new Map() };
     const utm = new Map<string, UtmRow>();
@@ -105,13 +105,13 @@ export function summarize(batch: readonly Visit[], firsts: FirstVisits | null = 
         const campaign = p.utmCampaign ?? "";
         const utmKey = source + SEP + medium + SEP + campaign;
         let row = utm.get(utmKey);
-        if (row === undefined) utm.set(utmKey, (row = { linkId: acc.linkId, day: acc.day, source, medium, campaign, total: 0, bots: 0 }));
+        if (row === undefined) utm.set(utmKey, (row = { linkSeq: acc.linkSeq, day: acc.day, source, medium, campaign, total: 0, bots: 0 }));
         row.total += c.total;
         row.bots += c.bots;
       }
     }
     for (const dimension of DIMENSIONS) {
-      for (const [name, c] of values[dimension]) out.dimensions.push({ linkId: acc.linkId, dimension, day: acc.day, name, total: c.total, bots: c.bots });
+      for (const [name, c] of values[dimension]) out.dimensions.push({ linkSeq: acc.linkSeq, dimension, day: acc.day, name, total: c.total, bots: c.bots });
     }
     if (acc.routes !== null) {
       const rules = new Map<string, Counts>();
@@ -120,8 +120,8 @@ export function summarize(batch: readonly Visit[], firsts: FirstVisits | null = 
         add(rules, r.rule, c);
         if (r.variant !== "") add(variants, r.variant, c);
       }
-      for (const [name, c] of rules) out.dimensions.push({ linkId: acc.linkId, dimension: "rule", day: acc.day, name, total: c.total, bots: c.bots });
-      for (const [name, c] of variants) out.dimensions.push({ linkId: acc.linkId, dimension: "variant", day: acc.day, name, total: c.total, bots: c.bots });
+      for (const [name, c] of rules) out.dimensions.push({ linkSeq: acc.linkSeq, dimension: "rule", day: acc.day, name, total: c.total, bots: c.bots });
+      for (const [name, c] of variants) out.dimensions.push({ linkSeq: acc.linkSeq, dimension: "variant", day: acc.day, name, total: c.total, bots: c.bots });
     }
     out.utm.push(...utm.values());
   }
@@ -148,9 +148,9 @@ export function withoutFallbacks(batch: Visit[]): { clicks: Visit[]; fallbacks: 
       continue;
     }
     const d = day(v.ts);
-    const key = v.linkId + SEP + d + SEP + reason;
+    const key = v.linkSeq + SEP + d + SEP + reason;
     let row = rows.get(key);
-    if (row === undefined) rows.set(key, (row = { linkId: v.linkId, dimension: "fallback", day: d, name: reason, total: 0, bots: 0 }));
+    if (row === undefined) rows.set(key, (row = { linkSeq: v.linkSeq, dimension: "fallback", day: d, name: reason, total: 0, bots: 0 }));
     row.total++;
     if (v.isBot) row.bots++;
   }
@@ -210,13 +210,13 @@ export function dayCache(): (ts: number) => string {
   };
 }
 
-/** Per link: clicks, human clicks and the newest click of a batch. */
-export function linkTotals(batch: readonly Visit[]): Map<string, LinkTotal> {
-  const out = new Map<string, LinkTotal>();
+/** Per link (by seq): clicks, human clicks and the newest click of a batch. */
+export function linkTotals(batch: readonly Visit[]): Map<number, LinkTotal> {
+  const out = new Map<number, LinkTotal>();
   for (const v of batch) {
-    const t = out.get(v.linkId);
+    const t = out.get(v.linkSeq);
     const human = v.isBot ? 0 : 1;
-    if (t === undefined) out.set(v.linkId, { total: 1, humans: human, lastTs: v.ts });
+    if (t === undefined) out.set(v.linkSeq, { total: 1, humans: human, lastTs: v.ts });
     else {
       t.total++;
       t.humans += human;

@@ -13,7 +13,7 @@ export type StoredVisit = [number, string, string, string, string, string, strin
 export const STORED_TS = 0;
 export const STORED_IS_BOT = 9;
 
-export type VisitBatchRow = { linkId: string; firstTs: number; lastTs: number; humans: number; visits: string };
+export type VisitBatchRow = { linkSeq: number; firstTs: number; lastTs: number; humans: number; visits: string };
 
 /**
  * At most this many visits a row: the stats page reads the newest rows of a link for its recent
@@ -22,7 +22,7 @@ export type VisitBatchRow = { linkId: string; firstTs: number; lastTs: number; h
  */
 export const MAX_VISITS_PER_ROW = 200;
 
-type Group = { linkId: string; firstTs: number; lastTs: number; humans: number; visits: string[] };
+type Group = { linkSeq: number; firstTs: number; lastTs: number; humans: number; visits: string[] };
 
 /**
  * A write batch's visits as rows: per link, in the order they came, at most MAX_VISITS_PER_ROW a row.
@@ -30,15 +30,15 @@ type Group = { linkId: string; firstTs: number; lastTs: number; humans: number; 
  */
 export function batchRows(batch: readonly Visit[], maxPerRow = MAX_VISITS_PER_ROW): VisitBatchRow[] {
   const profileOf = profileResolver();
-  const open = new Map<string, Group>();
+  const open = new Map<number, Group>();
   const full: Group[] = [];
   for (const v of batch) {
-    let group = open.get(v.linkId);
+    let group = open.get(v.linkSeq);
     if (group !== undefined && group.visits.length >= maxPerRow) {
       full.push(group);
       group = undefined;
     }
-    if (group === undefined) open.set(v.linkId, (group = { linkId: v.linkId, firstTs: v.ts, lastTs: v.ts, humans: 0, visits: [] }));
+    if (group === undefined) open.set(v.linkSeq, (group = { linkSeq: v.linkSeq, firstTs: v.ts, lastTs: v.ts, humans: 0, visits: [] }));
     // Clicks arrive in time order from one thread, but min/max keep the bounds right regardless.
     if (v.ts < group.firstTs) group.firstTs = v.ts;
     if (v.ts > group.lastTs) group.lastTs = v.ts;
@@ -47,7 +47,7 @@ export function batchRows(batch: readonly Visit[], maxPerRow = MAX_VISITS_PER_RO
     const tail = v.route == null ? p.storedTail : p.storedTail.slice(0, -1) + v.route.stored;
     group.visits.push(`[${v.ts},${p.storedHead}${countryJson(v.country)}${tail}`);
   }
-  return [...full, ...open.values()].map((g) => ({ linkId: g.linkId, firstTs: g.firstTs, lastTs: g.lastTs, humans: g.humans, visits: `[${g.visits.join(",")}]` }));
+  return [...full, ...open.values()].map((g) => ({ linkSeq: g.linkSeq, firstTs: g.firstTs, lastTs: g.lastTs, humans: g.humans, visits: `[${g.visits.join(",")}]` }));
 }
 
 // Countries are a few hundred two-letter codes (and "Unknown"): their JSON is made once each.

@@ -1,6 +1,8 @@
 // One click, as recorded: parsed and classified at record time, with nothing that identifies a person.
 
 export type Visit = {
+  /** the link's seq: what every table of a link's data is keyed by (docs/architecture.md: A link's identity) */
+  linkSeq: number;
   linkId: string;
   /** ms since the Unix epoch */
   ts: number;

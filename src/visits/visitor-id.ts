@@ -1,7 +1,7 @@
 // Unique visitors without storing anyone (the way Plausible counts them): a visitor of a link on a
-// UTC day is a keyed hash of (link id, client address, User-Agent) under that day's random salt:
+// UTC day is a keyed hash of (link, client address, User-Agent) under that day's random salt:
 // SipHash-2-4 (src/util/siphash.ts), a pseudo-random function made for short inputs, keyed with the
-// salt, over the link id, the address and a digest of the User-Agent (SHA-256, worked out once per
+// salt, over the link's seq (its decimal text), the address and a digest of the User-Agent (SHA-256, worked out once per
 // distinct User-Agent). 52 bits are kept as a number (the chance that two of a million visitors of
 // one day share a key is 1e-4).
 // The salt lives in the database only while its day lasts and an hour after (so a restart does not
@@ -32,7 +32,7 @@ export type VisitorIds = {
   /** Reads the salts of the days of these click times that are not known yet. */
   prepare(times: Iterable<number>): MaybePromise<void>;
   /** The visitor key of a click (`agent`: userAgentDigest of its User-Agent), or null when its day's salt is gone (a click from long ago). */
-  of(ts: number, linkId: string, address: string, agent: string): number | null;
+  of(ts: number, linkSeq: number, address: string, agent: string): number | null;
   /** Deletes the salts of days over for more than GRACE_MS (as seen at `now`); returns how many. */
   forgetOldDays(now: number): MaybePromise<number>;
 };
@@ -79,7 +79,7 @@ export function createVisitorIds(store: SaltStore, now: () => number, random: Ra
       }
       return waiting === null ? undefined : Promise.all(waiting).then(() => undefined);
     },
-    of(ts, linkId, address, agent) {
+    of(ts, linkSeq, address, agent) {
       const day = dayOfClick(ts);
       let key = salts.get(day);
       if (key === undefined) {
@@ -93,7 +93,7 @@ export function createVisitorIds(store: SaltStore, now: () => number, random: Ra
           key = stopgaps.get(day)!.key;
         }
       }
-      return visitorKey(key, linkId, address, agent);
+      return visitorKey(key, linkSeq, address, agent);
     },
     forgetOldDays(at) {
       const keepFrom = oldestKeptDay(at);
@@ -110,10 +110,13 @@ export function oldestKeptDay(now: number): string {
   return dayOf(now - GRACE_MS);
 }
 
-/** The key of a visitor under a day's hash key: 52 bits of SipHash over the link, the address and the agent's digest. */
-export function visitorKey(key: SipKey, linkId: string, address: string, agent: string): number {
+/**
+ * The key of a visitor under a day's hash key: 52 bits of SipHash over the link's seq, the address
+ * and the agent's digest. The seq, not the alias, since a link is its seq (docs/clicks.md: Unique visitors).
+ */
+export function visitorKey(key: SipKey, linkSeq: number, address: string, agent: string): number {
   // NUL-separated, and the digest of a fixed length: no two different triples give the same input.
-  return sipHash52(key, `${linkId}\u0000${address}\u0000${agent}`);
+  return sipHash52(key, `${linkSeq}\u0000${address}\u0000${agent}`);
 }
 
 /** A User-Agent as the visitor key takes it: 64 bits of its SHA-256 as eight Latin-1 characters (worked out once per distinct agent). */

@@ -16,10 +16,12 @@ export type VisitorDeps = {
   classify: (userAgent: string | null) => Client;
   country: (address: string) => string | null;
   /** the salted visitor hash (visitor-id.ts, `agent`: userAgentDigest); without it every visit counts as a new visitor */
-  visitorId?: (ts: number, linkId: string, address: string, agent: string) => number | null;
+  visitorId?: (ts: number, linkSeq: number, address: string, agent: string) => number | null;
 };
 
 export type ClickFacts = {
+  /** the link's seq (what its visit is written under) and its alias */
+  linkSeq: number;
   linkId: string;
   /** the Location sent: its utm_* parameters are the visit's campaign */
   destination: string;
@@ -34,6 +36,7 @@ export function buildVisit(facts: ClickFacts, deps: VisitorDeps): Visit {
   const client = deps.classify(facts.userAgent);
   const utm = utmParameters(facts.destination);
   return {
+    linkSeq: facts.linkSeq,
     linkId: facts.linkId,
     ts: facts.now,
     browser: client.browser,
@@ -45,7 +48,7 @@ export function buildVisit(facts: ClickFacts, deps: VisitorDeps): Visit {
     utmMedium: utm.medium,
     utmCampaign: utm.campaign,
     isBot: client.isBot,
-    visitor: deps.visitorId ? deps.visitorId(facts.now, facts.linkId, facts.clientAddress, userAgentDigest(facts.userAgent)) : null,
+    visitor: deps.visitorId ? deps.visitorId(facts.now, facts.linkSeq, facts.clientAddress, userAgentDigest(facts.userAgent)) : null,
   };
 }
 

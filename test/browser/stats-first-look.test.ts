@@ -9,6 +9,7 @@ import { addDays, dayOf } from "../../src/util/day.ts";
 import { MESSAGES } from "../../web/i18n/index.ts";
 import { openImports } from "../../src/db/open-storage.ts";
 import type { Visit } from "../../src/visits/visit.ts";
+import type { Link } from "../../src/links/link.ts";
 import { createLink, startServer, type RunningServer } from "../support/server.ts";
 import { seed } from "../support/seed.ts";
 import { UA, click, guardedPage, hasHorizontalScroll, launchBrowser, screenshot, type Guarded } from "./browser.ts";
@@ -25,10 +26,12 @@ const dayLabel = (day: string) => fullDay.format(new Date(`${day}T00:00:00Z`));
 
 let server: RunningServer;
 let browser: Browser;
+let moved: Link;
 
-function visit(linkId: string, daysAgo: number, o: Partial<Visit> = {}): Visit {
+/** A visit of `link` (its seq and alias), `daysAgo`. */
+function visit(link: Pick<Link, "seq" | "id">, daysAgo: number, o: Partial<Visit> = {}): Visit {
   return {
-    linkId, ts: now - daysAgo * DAY, browser: "Firefox", os: "Linux", device: "desktop", country: "DE",
+    linkSeq: link.seq, linkId: link.id, ts: now - daysAgo * DAY, browser: "Firefox", os: "Linux", device: "desktop", country: "DE",
     referrer: "Direct", utmSource: null, utmMedium: null, utmCampaign: null, isBot: false, visitor: null, ...o,
   };
 }
@@ -48,16 +51,16 @@ beforeAll(async () => {
   await seed(server, async ({ links, record }) => {
     await links.create({ url: "https://example.com/paused", alias: "paused" }, now - DAY);
     await links.update("paused", { disabled: true });
-    await links.create({ url: "https://example.com/aged", alias: "aged" }, now - 40 * DAY);
-    record(visit("aged", 3));
-    await links.create({ url: "https://example.com/pair", alias: "pair" }, now - 5 * DAY);
-    record(visit("pair", 2));
-    record(visit("pair", 0));
-    await links.create({ url: "https://example.com/moved", alias: "moved" }, now - 5 * DAY);
+    const aged = await links.create({ url: "https://example.com/aged", alias: "aged" }, now - 40 * DAY);
+    record(visit(aged, 3));
+    const pair = await links.create({ url: "https://example.com/pair", alias: "pair" }, now - 5 * DAY);
+    record(visit(pair, 2));
+    record(visit(pair, 0));
+    moved = await links.create({ url: "https://example.com/moved", alias: "moved" }, now - 5 * DAY);
   });
   // Visits an import wrote carry no visitor (docs/importing.md: Moving from another shortener).
   const { imports, close } = await openImports(server.dbPath, null);
-  await imports.addVisits("test", [], [visit("moved", 2), visit("moved", 2, { browser: "Chrome" })]);
+  await imports.addVisits("test", [], [visit(moved, 2), visit(moved, 2, { browser: "Chrome" })]);
   await close();
 });
 

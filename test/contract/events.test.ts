@@ -6,18 +6,23 @@
 
 import { expect, test } from "bun:test";
 import { planFanOut } from "../../src/events/fan-out.ts";
-import type { AttemptResult, Claimed, EventStore, FanOutInput, NewWebhook } from "../../src/events/store.ts";
+import type { AttemptResult, Claimed, EventStore, ExpiredLink, FanOutInput, NewWebhook } from "../../src/events/store.ts";
+import type { EventLinkRef } from "../../src/events/payloads.ts";
 import type { EventType, OutboxEvent } from "../../src/events/types.ts";
 import type { Link } from "../../src/links/link.ts";
 import { forEachEngine, NOW } from "../support/contract-suite.ts";
+import type { OpenedEngine } from "../support/engines.ts";
 
 const SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 const LEASE = 30_000;
 
-const hookOf = (o: Partial<NewWebhook> = {}): NewWebhook => ({ url: "https://hooks.example.com/a", events: ["link.created"], linkId: null, tag: null, secret: SECRET, createdAt: NOW, ...o });
-const ev = (type: EventType, linkId: string, tags: string[] | null = [], at = NOW): OutboxEvent => ({ type, linkId, tags, at, data: JSON.stringify({ id: linkId }) });
-const clicksOf = (linkId: string, n: number, at = NOW): OutboxEvent => ({
-  type: "link.clicks", linkId, tags: null, at, data: JSON.stringify({ clicks: Array.from({ length: n }, () => ({ timestamp: new Date(at).toISOString() })), omitted: 0 }),
+const hookOf = (o: Partial<NewWebhook> = {}): NewWebhook => ({ url: "https://hooks.example.com/a", events: ["link.created"], linkSeq: null, tag: null, secret: SECRET, createdAt: NOW, ...o });
+/** An event whose payload names `id`; `of`: the stored link it is of (by its seq), none by default. */
+const ev = (type: EventType, id: string, tags: string[] | null = [], at = NOW, of: EventLinkRef | null = null): OutboxEvent =>
+  ({ type, linkSeq: of?.seq ?? null, linkId: of?.id ?? null, tags, at, data: JSON.stringify({ id }) });
+/** A link.clicks event of a stored link: the fan-out names its clicks by the id read back by the seq. */
+const clicksOf = (of: EventLinkRef, n: number, at = NOW): OutboxEvent => ({
+  type: "link.clicks", linkSeq: of.seq, linkId: of.id, tags: null, at, data: JSON.stringify({ clicks: Array.from({ length: n }, () => ({ timestamp: new Date(at).toISOString() })), omitted: 0 }),
 });
 const plan = (now = NOW) => (input: FanOutInput) => planFanOut(input, now);
 const result = (o: Partial<AttemptResult> & Pick<AttemptResult, "state">): AttemptResult => ({ at: NOW, nextAt: NOW, responseCode: 204, error: null, disable: null, ...o });
@@ -25,14 +30,25 @@ const result = (o: Partial<AttemptResult> & Pick<AttemptResult, "state">): Attem
 const linkIdsOf = async (e: EventStore, webhookId: number, bodies: Map<number, string>) =>
   [...(await e.deliveries(webhookId, null, 1_000))].reverse().map((d) => JSON.parse(bodies.get(d.id)!).data.id);
 
+/** A link stored under `id` (what an event's or a webhook's seq names), as the events see it. */
+async function storedLink(db: OpenedEngine, id: string, o: { tags?: string[]; expiresAt?: number } = {}, now = NOW): Promise<EventLinkRef> {
+  const seq = await db.adapters.links.insert(id, { url: `https://example.com/${id}`, ...o }, now);
+  if (typeof seq !== "number") throw new Error(`link ${id}: ${seq}`);
+  return { seq, id };
+}
+
 forEachEngine("events: webhooks", (db) => {
   const events = () => db().storage.events;
 
   test("createWebhook answers it with its secret; the list and webhook(id) leave the secret out and summarize the queue", async () => {
     const e = events();
-    const a = await e.createWebhook(hookOf({ events: ["link.created", "link.clicks"], linkId: "abc" }));
+    const abc = await storedLink(db(), "abc");
+    const a = await e.createWebhook(hookOf({ events: ["link.created", "link.clicks"], linkSeq: abc.seq }));
     const b = await e.createWebhook(hookOf({ url: "https://hooks.example.com/b", events: ["link.deleted"], tag: "red", createdAt: NOW + 1 }));
-    expect(a).toEqual({ id: a.id, url: "https://hooks.example.com/a", events: ["link.created", "link.clicks"], linkId: "abc", tag: null, secret: SECRET, enabled: true, disabledReason: null, createdAt: NOW });
+    expect(a).toEqual({
+      id: a.id, url: "https://hooks.example.com/a", events: ["link.created", "link.clicks"], linkSeq: abc.seq, linkId: "abc", tag: null, secret: SECRET, enabled: true, disabledReason: null, createdAt: NOW,
+    });
+    expect(b).toMatchObject({ linkSeq: null, linkId: null });
     expect(b.id).toBeGreaterThan(a.id);
     const { secret: _a, ...listedA } = a;
     const { secret: _b, ...listedB } = b;
@@ -46,12 +62,13 @@ forEachEngine("events: webhooks", (db) => {
     const e = events();
     const a = await e.createWebhook(hookOf());
     const other = await e.createWebhook(hookOf({ url: "https://hooks.example.com/other" }));
-    expect(await e.updateWebhook(a.id, { url: "https://hooks.example.com/new", events: ["link.gone", "link.milestone"], linkId: "abc", tag: "red" })).toBe(true);
-    expect(await e.webhook(a.id)).toMatchObject({ url: "https://hooks.example.com/new", events: ["link.gone", "link.milestone"], linkId: "abc", tag: "red", enabled: true, disabledReason: null });
+    const abc = await storedLink(db(), "abc");
+    expect(await e.updateWebhook(a.id, { url: "https://hooks.example.com/new", events: ["link.gone", "link.milestone"], linkSeq: abc.seq, tag: "red" })).toBe(true);
+    expect(await e.webhook(a.id)).toMatchObject({ url: "https://hooks.example.com/new", events: ["link.gone", "link.milestone"], linkSeq: abc.seq, linkId: "abc", tag: "red", enabled: true, disabledReason: null });
     expect(await e.updateWebhook(a.id, { enabled: false, disabledReason: "disabled by an admin" })).toBe(true);
     expect(await e.webhook(a.id)).toMatchObject({ url: "https://hooks.example.com/new", tag: "red", enabled: false, disabledReason: "disabled by an admin" });
-    expect(await e.updateWebhook(a.id, { linkId: null, tag: null, enabled: true, disabledReason: null })).toBe(true);
-    expect(await e.webhook(a.id)).toMatchObject({ linkId: null, tag: null, enabled: true, disabledReason: null, events: ["link.gone", "link.milestone"] });
+    expect(await e.updateWebhook(a.id, { linkSeq: null, tag: null, enabled: true, disabledReason: null })).toBe(true);
+    expect(await e.webhook(a.id)).toMatchObject({ linkSeq: null, linkId: null, tag: null, enabled: true, disabledReason: null, events: ["link.gone", "link.milestone"] });
     expect(await e.webhook(other.id)).toMatchObject({ url: "https://hooks.example.com/other", events: ["link.created"], enabled: true });
     expect(await e.updateWebhook(a.id, {})).toBe(true);
     expect(await e.updateWebhook(other.id + 1000, {})).toBe(false);
@@ -95,7 +112,8 @@ forEachEngine("events: webhooks", (db) => {
     const disabled = await e.createWebhook(hookOf({ events: ["link.created"] }));
     await e.updateWebhook(disabled.id, { enabled: false });
     expect(await e.hasEvents()).toBe(false);
-    const written = [ev("link.created", "a", ["red", "x"], NOW + 1), ev("link.deleted", "b", [], NOW + 2), { ...ev("link.milestone", "c", null, NOW + 3), data: '{"id":"c","milestone":10}' }];
+    const [la, lb, lc] = [await storedLink(db(), "a"), await storedLink(db(), "b"), await storedLink(db(), "c")];
+    const written = [ev("link.created", "a", ["red", "x"], NOW + 1, la), ev("link.deleted", "b", [], NOW + 2, lb), { ...ev("link.milestone", "c", null, NOW + 3, lc), data: '{"id":"c","milestone":10}' }];
     await e.append(written);
     expect(await e.hasEvents()).toBe(true);
     let input: FanOutInput | null = null;
@@ -121,17 +139,45 @@ forEachEngine("events: webhooks", (db) => {
 
   test("a tag webhook: events written without tags (clicks, milestones) are matched by their link's stored tags", async () => {
     const e = events();
-    const links = db().adapters.links;
-    await links.insert("t1", { url: "https://example.com/1", tags: ["red", "blue"] }, NOW);
-    await links.insert("t2", { url: "https://example.com/2", tags: ["blue"] }, NOW);
+    const t1 = await storedLink(db(), "t1", { tags: ["red", "blue"] });
+    const t2 = await storedLink(db(), "t2", { tags: ["blue"] });
     const red = await e.createWebhook(hookOf({ events: ["link.created", "link.milestone"], tag: "red" }));
-    await e.append([ev("link.milestone", "t1", null), ev("link.milestone", "t2", null), ev("link.created", "t3", ["red"]), ev("link.created", "t1", [])]);
+    await e.append([ev("link.milestone", "t1", null, NOW, t1), ev("link.milestone", "t2", null, NOW, t2), ev("link.created", "t3", ["red"]), ev("link.created", "t1", [], NOW, t1)]);
     let input: FanOutInput | null = null;
     await e.fanOut((i) => ((input = i), planFanOut(i, NOW)), 100);
-    expect([...(input!.tagsOf.get("t1") ?? [])].sort()).toEqual(["blue", "red"]);
-    expect(input!.tagsOf.get("t2")).toEqual(["blue"]);
+    expect([...(input!.tagsOf.get(t1.seq) ?? [])].sort()).toEqual(["blue", "red"]);
+    expect(input!.tagsOf.get(t2.seq)).toEqual(["blue"]);
     const log = [...(await e.deliveries(red.id, null, 10))].reverse();
     expect(log.map((d) => d.type)).toEqual(["link.milestone", "link.created"]);
+  });
+
+  test("a link webhook hears its link's events by seq, each read back with the link's id; another link's, or one of no link, not", async () => {
+    const e = events();
+    const [mine, other] = [await storedLink(db(), "mine"), await storedLink(db(), "other")];
+    const hook = await e.createWebhook(hookOf({ events: ["link.updated", "link.clicks"], linkSeq: mine.seq }));
+    await e.append([ev("link.updated", "mine", [], NOW, mine), ev("link.updated", "other", [], NOW, other), ev("link.updated", "none"), clicksOf(mine, 2), clicksOf(other, 1)]);
+    let input: FanOutInput | null = null;
+    await e.fanOut((i) => ((input = i), planFanOut(i, NOW)), 100);
+    expect(input!.events.map((x) => [x.linkSeq, x.linkId])).toEqual([[mine.seq, "mine"], [other.seq, "other"], [null, null], [mine.seq, "mine"], [other.seq, "other"]]);
+    const bodies = (await e.deliveries(hook.id, null, 10)).reverse().map((d) => d.type);
+    expect(bodies).toEqual(["link.updated", "link.clicks"]);
+    const clicks = JSON.parse((await db().stored.get<{ body: string }>("SELECT body FROM webhook_deliveries WHERE webhook_id = ? AND type = 'link.clicks'", hook.id))!.body);
+    expect(clicks.data.clicks.map((c: { id: string }) => c.id)).toEqual(["mine", "mine"]);
+  });
+
+  test("a deleted link's webhook and events still name it (its retired id, by the seq it had); the webhook hears nothing of links made later", async () => {
+    const e = events();
+    const gone = await storedLink(db(), "gone");
+    const hook = await e.createWebhook(hookOf({ events: ["link.created", "link.deleted"], linkSeq: gone.seq }));
+    expect(await db().adapters.links.remove("gone", NOW, (before) => [ev("link.deleted", "gone", before.tags, NOW, before)])).toBe(true);
+    expect(await e.webhook(hook.id)).toMatchObject({ linkSeq: gone.seq, linkId: "gone" });
+    const later = await storedLink(db(), "later");
+    await e.append([ev("link.created", "later", [], NOW, later)]);
+    let input: FanOutInput | null = null;
+    await e.fanOut((i) => ((input = i), planFanOut(i, NOW)), 100);
+    expect(input!.events.map((x) => [x.type, x.linkSeq, x.linkId])).toEqual([["link.deleted", gone.seq, "gone"], ["link.created", later.seq, "later"]]);
+    expect(input!.webhooks.map((w) => [w.id, w.linkSeq, w.linkId])).toEqual([[hook.id, gone.seq, "gone"]]);
+    expect((await e.deliveries(hook.id, null, 10)).map((d) => d.type)).toEqual(["link.deleted"]);
   });
 
   test("fanOut takes at most `limit` events a call, oldest first", async () => {
@@ -149,22 +195,23 @@ forEachEngine("events: webhooks", (db) => {
   test("clicks join the webhook's newest unsent link.clicks delivery; once it is claimed, they start another", async () => {
     const e = events();
     const a = await e.createWebhook(hookOf({ events: ["link.clicks"] }));
-    await e.append([clicksOf("x", 2)]);
+    const [x, y, z, w] = [await storedLink(db(), "x"), await storedLink(db(), "y"), await storedLink(db(), "z"), await storedLink(db(), "w")];
+    await e.append([clicksOf(x, 2)]);
     await e.fanOut(plan(), 100);
-    await e.append([clicksOf("y", 1)]);
+    await e.append([clicksOf(y, 1)]);
     let input: FanOutInput | null = null;
     await e.fanOut((i) => ((input = i), planFanOut(i, NOW)), 100);
     expect([...input!.open.values()].map((o) => [o.webhookId, o.clicks])).toEqual([[a.id, 2]]);
     expect(await e.deliveries(a.id, null, 10)).toHaveLength(1);
     const claimed = (await e.claim(a.id, NOW, LEASE))!;
     expect(JSON.parse(claimed.body).data.clicks.map((c: { id: string }) => c.id)).toEqual(["x", "x", "y"]);
-    await e.append([clicksOf("z", 1)]);
+    await e.append([clicksOf(z, 1)]);
     await e.fanOut((i) => ((input = i), planFanOut(i, NOW)), 100);
     expect(input!.open.size).toBe(0);
     expect(await e.deliveries(a.id, null, 10)).toHaveLength(2);
     // And after an attempt (pending again, nothing claimed), it is not reopened either.
     await e.finish(claimed.delivery, result({ state: "pending", responseCode: 500, error: "answered 500", nextAt: NOW + 10_000 }));
-    await e.append([clicksOf("w", 1)]);
+    await e.append([clicksOf(w, 1)]);
     await e.fanOut((i) => ((input = i), planFanOut(i, NOW)), 100);
     expect([...input!.open.values()].map((o) => o.id)).not.toContain(claimed.delivery.id);
   });
@@ -172,12 +219,13 @@ forEachEngine("events: webhooks", (db) => {
   test("a redelivered link.clicks message is never joined by new clicks: a receiver de-duplicating by webhook-id would drop them", async () => {
     const e = events();
     const a = await e.createWebhook(hookOf({ events: ["link.clicks"] }));
-    await e.append([clicksOf("x", 1)]);
+    const [x, y] = [await storedLink(db(), "x"), await storedLink(db(), "y")];
+    await e.append([clicksOf(x, 1)]);
     await e.fanOut(plan(), 100);
     const sent = (await e.claim(a.id, NOW, LEASE))!;
     await e.finish(sent.delivery, result({ state: "delivered" }));
     const again = (await e.redeliver(a.id, sent.delivery.id, NOW + 1_000))!;
-    await e.append([clicksOf("y", 1)]);
+    await e.append([clicksOf(y, 1)]);
     let input: FanOutInput | null = null;
     await e.fanOut((i) => ((input = i), planFanOut(i, NOW)), 100);
     expect(input!.open.size).toBe(0);
@@ -355,22 +403,22 @@ forEachEngine("events: webhooks", (db) => {
     const links = db().adapters.links;
     const mark = async () => (await db().stored.get<{ value: number }>("SELECT value FROM event_marks WHERE name = 'expiry'"))!.value;
     const M = await mark(); // set when the schema was made
-    await links.insert("before", { url: "https://example.com/0", expiresAt: M - 1_000 }, M - 10_000);
-    await links.insert("first", { url: "https://example.com/1", expiresAt: M + 1_000, tags: ["red", "blue"] }, M - 10_000);
-    await links.insert("second", { url: "https://example.com/2", expiresAt: M + 2_000 }, M - 10_000);
-    await links.insert("later", { url: "https://example.com/3", expiresAt: M + 5_000 }, M - 10_000);
-    await links.insert("never", { url: "https://example.com/4" }, M - 10_000);
-    const announced: { id: string; tags: string[]; expiresAt: number }[][] = [];
-    const announce = (ls: { id: string; tags: string[]; expiresAt: number }[]) => {
+    await storedLink(db(), "before", { expiresAt: M - 1_000 }, M - 10_000);
+    const first = await storedLink(db(), "first", { expiresAt: M + 1_000, tags: ["red", "blue"] }, M - 10_000);
+    const second = await storedLink(db(), "second", { expiresAt: M + 2_000 }, M - 10_000);
+    const later = await storedLink(db(), "later", { expiresAt: M + 5_000 }, M - 10_000);
+    await storedLink(db(), "never", {}, M - 10_000);
+    const announced: ExpiredLink[][] = [];
+    const announce = (ls: ExpiredLink[]) => {
       announced.push([...ls].sort((p, q) => p.id.localeCompare(q.id)));
-      return ls.map((l): OutboxEvent => ({ type: "link.gone", linkId: l.id, tags: l.tags, at: l.expiresAt, data: JSON.stringify({ id: l.id, reason: "expired" }) }));
+      return ls.map((l): OutboxEvent => ({ type: "link.gone", linkSeq: l.seq, linkId: l.id, tags: l.tags, at: l.expiresAt, data: JSON.stringify({ id: l.id, reason: "expired" }) }));
     };
     expect(await e.sweepExpired(M + 3_000, announce)).toBe(2);
-    expect(announced).toEqual([[{ id: "first", tags: ["blue", "red"], expiresAt: M + 1_000 }, { id: "second", tags: [], expiresAt: M + 2_000 }]]);
+    expect(announced).toEqual([[{ ...first, tags: ["blue", "red"], expiresAt: M + 1_000 }, { ...second, tags: [], expiresAt: M + 2_000 }]]);
     expect(await mark()).toBe(M + 3_000);
-    expect(await db().stored.all("SELECT type, link_id, tags, at FROM events ORDER BY link_id")).toEqual([
-      { type: "link.gone", link_id: "first", tags: "blue red", at: M + 1_000 },
-      { type: "link.gone", link_id: "second", tags: "", at: M + 2_000 },
+    expect(await db().stored.all("SELECT type, link_seq, tags, at FROM events ORDER BY link_seq")).toEqual([
+      { type: "link.gone", link_seq: first.seq, tags: "blue red", at: M + 1_000 },
+      { type: "link.gone", link_seq: second.seq, tags: "", at: M + 2_000 },
     ]);
     // Again at the same time, or earlier: nothing.
     expect(await e.sweepExpired(M + 3_000, announce)).toBe(0);
@@ -378,7 +426,7 @@ forEachEngine("events: webhooks", (db) => {
     expect(await mark()).toBe(M + 3_000);
     // Later: only what expired since.
     expect(await e.sweepExpired(M + 10_000, announce)).toBe(1);
-    expect(announced.at(-1)).toEqual([{ id: "later", tags: [], expiresAt: M + 5_000 }]);
+    expect(announced.at(-1)).toEqual([{ ...later, tags: [], expiresAt: M + 5_000 }]);
     expect(await mark()).toBe(M + 10_000);
     // Nothing expired: the mark still moves on (at least once a minute), announcing nothing.
     expect(await e.sweepExpired(M + 10_000 + 3_600_000, announce)).toBe(0);
@@ -410,46 +458,49 @@ forEachEngine("events: webhooks", (db) => {
 });
 
 forEachEngine("events: a link's writes and their events, in one transaction", (db) => {
-  const outbox = () => db().stored.all<{ type: string; link_id: string; data: string }>("SELECT type, link_id, data FROM events ORDER BY seq");
-  const named = (type: EventType, id: string, note: string): OutboxEvent => ({ type, linkId: id, tags: [], at: NOW, data: JSON.stringify({ note }) });
+  const outbox = () => db().stored.all<{ type: string; link_seq: number | null; data: string }>("SELECT type, link_seq, data FROM events ORDER BY seq");
+  /** An event of the link `of` (its seq is what is stored), saying `note`. */
+  const named = (type: EventType, of: EventLinkRef | null, note: string): OutboxEvent => ({ type, linkSeq: of?.seq ?? null, linkId: of?.id ?? null, tags: [], at: NOW, data: JSON.stringify({ note }) });
   /** SQLite's adapters throw rather than reject: both read as a rejection. */
   const attempt = (f: () => unknown) => (async () => f())();
 
-  test("insert writes its events; refused as taken or retired, it writes none", async () => {
+  test("insert writes its events, made with the seq it gave the link; refused as taken or retired, it writes none", async () => {
     const links = db().adapters.links;
-    expect(typeof (await links.insert("k", { url: "https://example.com/" }, NOW, [named("link.created", "k", "first")]))).toBe("number");
-    expect(await links.insert("k", { url: "https://example.com/other" }, NOW, [named("link.created", "k", "taken")])).toBe("taken");
+    const created = (note: string) => (seq: number) => [named("link.created", { seq, id: "k" }, note)];
+    const seq = await links.insert("k", { url: "https://example.com/" }, NOW, created("first"));
+    expect(typeof seq).toBe("number");
+    expect(await links.insert("k", { url: "https://example.com/other" }, NOW, created("taken"))).toBe("taken");
     expect(await links.remove("k", NOW)).toBe(true);
-    expect(await links.insert("k", { url: "https://example.com/again" }, NOW, [named("link.created", "k", "retired")])).toBe("retired");
-    expect(await outbox()).toEqual([{ type: "link.created", link_id: "k", data: '{"note":"first"}' }]);
+    expect(await links.insert("k", { url: "https://example.com/again" }, NOW, created("retired"))).toBe("retired");
+    expect((await outbox()).map(({ type, link_seq, data }) => ({ type, seq: Number(link_seq), data }))).toEqual([{ type: "link.created", seq: Number(seq), data: '{"note":"first"}' }]);
   });
 
   test("update hands its events the link after and before the change and the fields named; none for no such link; failing, it changes nothing", async () => {
     const links = db().adapters.links;
-    await links.insert("u", { url: "https://example.com/old", tags: ["red"] }, NOW);
+    const u = await storedLink(db(), "u", { tags: ["red"] });
     const calls: [Link, Link, readonly string[]][] = [];
-    expect(await links.update("u", { url: "https://example.com/new", tags: ["blue"] }, (after, before, changed) => (calls.push([after, before, changed]), [named("link.updated", "u", "edit")]))).toBe(true);
+    expect(await links.update("u", { url: "https://example.com/new", tags: ["blue"] }, (after, before, changed) => (calls.push([after, before, changed]), [named("link.updated", after, "edit")]))).toBe(true);
     expect(calls).toHaveLength(1);
     expect(calls[0]![0]).toMatchObject({ id: "u", url: "https://example.com/new", tags: ["blue"] });
-    expect(calls[0]![1]).toMatchObject({ id: "u", url: "https://example.com/old", tags: ["red"] });
+    expect(calls[0]![1]).toMatchObject({ id: "u", seq: u.seq, url: "https://example.com/u", tags: ["red"] });
     expect(calls[0]![2]).toEqual(["url", "tags"]);
-    expect(await links.update("nope", { url: "https://example.com/x" }, () => (calls.push([] as never), [named("link.updated", "nope", "none")]))).toBe(false);
+    expect(await links.update("nope", { url: "https://example.com/x" }, () => (calls.push([] as never), [named("link.updated", null, "none")]))).toBe(false);
     expect(calls).toHaveLength(1);
     await expect(attempt(() => links.update("u", { url: "https://example.com/failed" }, () => { throw new Error("boom"); }))).rejects.toThrow("boom");
     expect(await links.read("u")).toMatchObject({ url: "https://example.com/new" });
-    expect(await outbox()).toEqual([{ type: "link.updated", link_id: "u", data: '{"note":"edit"}' }]);
+    expect(await outbox()).toEqual([{ type: "link.updated", link_seq: u.seq, data: '{"note":"edit"}' }]);
   });
 
   test("remove hands its events the link it deletes; none for no such link; failing, the link stays", async () => {
     const links = db().adapters.links;
-    await links.insert("r", { url: "https://example.com/r", tags: ["red"] }, NOW);
+    const r = await storedLink(db(), "r", { tags: ["red"] });
     await expect(attempt(() => links.remove("r", NOW, () => { throw new Error("boom"); }))).rejects.toThrow("boom");
     expect(await links.read("r")).toMatchObject({ id: "r", url: "https://example.com/r" });
     const seen: Link[] = [];
-    expect(await links.remove("r", NOW, (before) => (seen.push(before), [named("link.deleted", "r", "gone")]))).toBe(true);
-    expect(seen.map((l) => [l.id, l.url, l.tags])).toEqual([["r", "https://example.com/r", ["red"]]]);
+    expect(await links.remove("r", NOW, (before) => (seen.push(before), [named("link.deleted", before, "gone")]))).toBe(true);
+    expect(seen.map((l) => [l.seq, l.id, l.url, l.tags])).toEqual([[r.seq, "r", "https://example.com/r", ["red"]]]);
     expect(await links.read("r")).toBeNull();
-    expect(await links.remove("r", NOW, () => [named("link.deleted", "r", "again")])).toBe(false);
-    expect(await outbox()).toEqual([{ type: "link.deleted", link_id: "r", data: '{"note":"gone"}' }]);
+    expect(await links.remove("r", NOW, () => [named("link.deleted", r, "again")])).toBe(false);
+    expect(await outbox()).toEqual([{ type: "link.deleted", link_seq: r.seq, data: '{"note":"gone"}' }]);
   });
 });

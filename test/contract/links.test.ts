@@ -11,16 +11,17 @@ import { countFor, forEachEngine, NOW, visit } from "../support/contract-suite.t
 forEachEngine("links: admit", (db) => {
   test("a plain link: its URL, with no rules to check; an unknown id: null", async () => {
     const { links } = db().storage;
-    await links.create({ url: "https://example.com/", alias: "plain" }, NOW);
-    expect(await links.admit("plain", true, NOW)).toEqual({ url: "https://example.com/", rules: null, route: null });
+    const plain = await links.create({ url: "https://example.com/", alias: "plain" }, NOW);
+    expect(await links.admit("plain", true, NOW)).toEqual({ seq: plain.seq, url: "https://example.com/", rules: null, route: null });
     expect(await links.admit("nope", true, NOW)).toBeNull();
   });
 
   test("a link read from the database (not cached) admits the same; SQLite answers without a promise", async () => {
-    await db().storage.links.create({ url: "https://example.com/x", alias: "fresh", expiresAt: NOW + 1000 }, NOW);
+    const fresh = await db().storage.links.create({ url: "https://example.com/x", alias: "fresh", expiresAt: NOW + 1000 }, NOW);
     const restarted = (await db().reopen()).storage.links; // an empty cache
     const miss = restarted.admit("fresh", true, NOW);
     expect(await miss).toEqual({
+      seq: fresh.seq,
       url: "https://example.com/x",
       route: null,
       rules: { gone: null, expiresAt: NOW + 1000, maxClicks: null, clicks: 0, validFrom: null, expired: { gone: "expired" } },
@@ -59,8 +60,8 @@ forEachEngine("links: admit", (db) => {
   });
 
   test("the click budget starts from the clicks already recorded (a restart does not reset it)", async () => {
-    await db().storage.links.create({ url: "https://example.com/", alias: "budget", maxClicks: 5 }, NOW);
-    for (let i = 0; i < 4; i++) db().writer.record(visit("budget"));
+    const budget = await db().storage.links.create({ url: "https://example.com/", alias: "budget", maxClicks: 5 }, NOW);
+    for (let i = 0; i < 4; i++) db().writer.record(visit(budget));
     await db().writer.flush();
     const restarted = (await db().reopen()).storage.links; // a new process: empty cache and budget
     expect(await restarted.admit("budget", true, NOW)).toMatchObject({ url: "https://example.com/" });
@@ -84,13 +85,13 @@ forEachEngine("links: admit", (db) => {
 
   test("a click limit cleared and set again counts every click since (the recorded total), not the old count", async () => {
     const { links } = db().storage;
-    await links.create({ url: "https://example.com/", alias: "again", maxClicks: 2 }, NOW);
+    const again = await links.create({ url: "https://example.com/", alias: "again", maxClicks: 2 }, NOW);
     expect(await links.admit("again", true, NOW)).toMatchObject({ url: "https://example.com/" });
     expect(await links.admit("again", true, NOW)).toMatchObject({ url: "https://example.com/" });
     await links.update("again", { maxClicks: null });
     for (let i = 0; i < 12; i++) {
       expect(await links.admit("again", true, NOW)).toMatchObject({ url: "https://example.com/" }); // unlimited now
-      db().writer.record(visit("again"));
+      db().writer.record(visit(again));
     }
     await db().writer.flush(); // 12 clicks recorded (the first 2 never reached this writer: 12 is the total)
     await links.update("again", { maxClicks: 5 });
@@ -143,7 +144,7 @@ forEachEngine("links: admit", (db) => {
     // Cleared: a plain link again, with no route on its clicks.
     await restarted.update("ruled", { rules: null, variants: null, passwordHash: null, redirectType: 302, validFrom: null, fallbackUrl: null, crawlable: false });
     expect(await restarted.get("ruled")).toMatchObject({ rules: null, variants: null, passwordHash: null, redirectType: 302, validFrom: null, fallbackUrl: null, crawlable: false });
-    expect(await restarted.admit("ruled", true, NOW)).toEqual({ url: "https://example.com/ruled", rules: null, route: null });
+    expect(await restarted.admit("ruled", true, NOW)).toEqual({ seq: (await restarted.get("ruled"))!.seq, url: "https://example.com/ruled", rules: null, route: null });
     expect(await restarted.crawlable()).toEqual([]);
   });
 
@@ -154,9 +155,10 @@ forEachEngine("links: admit", (db) => {
     expect(await links.admit("later", true, NOW + 60_000)).toMatchObject({ url: "https://example.com/later" });
     const fb = await links.create({ url: "https://example.com/fb", alias: "fallen", fallbackUrl: "https://example.com/else", maxClicks: 1 }, NOW);
     expect(await links.admit("fallen", true, NOW)).toMatchObject({ url: "https://example.com/fb" });
-    expect(await links.admit("fallen", true, NOW)).toEqual({ gone: "expired", fallback: "https://example.com/else" });
+    // The fallback's visitors are recorded under the link's seq (src/http/redirect.ts): the verdict carries it.
+    expect(await links.admit("fallen", true, NOW)).toEqual({ gone: "expired", fallback: "https://example.com/else", seq: fb.seq });
     await links.update("fallen", { disabled: true });
-    expect(await links.admit("fallen", true, NOW)).toEqual({ gone: "disabled", fallback: "https://example.com/else" });
+    expect(await links.admit("fallen", true, NOW)).toEqual({ gone: "disabled", fallback: "https://example.com/else", seq: fb.seq });
     await links.setBlocked([fb.seq], []);
     expect(await links.admit("fallen", true, NOW)).toEqual({ gone: "blocked" });
   });
@@ -179,13 +181,14 @@ forEachEngine("links: delete", (db) => {
     // Brought by an import, so that their rows in import_links (what the import remembers) are there too.
     const imported = (id: string, tags: string[]) => ({ key: id, id, createdAt: NOW, disabled: false, link: { url: "https://example.com/", alias: id, tags } });
     expect(await db().storage.imports.addLinks("test import", [imported("doomed", ["a", "b"]), imported("kept", [])])).toEqual([]);
-    for (const id of ["doomed", "kept"]) db().writer.record(visit(id, { utmSource: "x" }));
+    const [doomed, kept] = [(await links.get("doomed"))!, (await links.get("kept"))!];
+    for (const link of [doomed, kept]) db().writer.record(visit(link, { utmSource: "x" }));
     await db().writer.flush();
-    for (const table of LINK_DATA_TABLES) expect(await countFor(db(), table, "doomed")).toBeGreaterThan(0);
+    for (const table of LINK_DATA_TABLES) expect(await countFor(db(), table, doomed.seq)).toBeGreaterThan(0);
     expect(await links.remove("doomed", NOW)).toBe(true);
     for (const table of LINK_DATA_TABLES) {
-      expect(await countFor(db(), table, "doomed")).toBe(0);
-      expect(await countFor(db(), table, "kept")).toBeGreaterThan(0);
+      expect(await countFor(db(), table, doomed.seq)).toBe(0);
+      expect(await countFor(db(), table, kept.seq)).toBeGreaterThan(0);
     }
     expect((await db().stored.get<{ n: number }>("SELECT COUNT(*) AS n FROM link_tags"))!.n).toBe(0);
     expect(await links.get("doomed")).toBeNull();
@@ -197,10 +200,10 @@ forEachEngine("links: delete", (db) => {
 
   test("clicks still queued for a deleted link are not written back", async () => {
     const { links } = db().storage;
-    await links.create({ url: "https://example.com/", alias: "late" }, NOW);
-    db().writer.record(visit("late"));
+    const late = await links.create({ url: "https://example.com/", alias: "late" }, NOW);
+    db().writer.record(visit(late));
     await links.remove("late", NOW);
-    db().writer.record(visit("late"));
+    db().writer.record(visit(late));
     await db().writer.flush();
     expect(db().writer.stats()).toMatchObject({ written: 0, discarded: 2 });
     expect((await db().stored.get<{ n: number }>("SELECT COUNT(*) AS n FROM daily_rollup"))!.n).toBe(0);
@@ -261,10 +264,10 @@ forEachEngine("links: create and read", (db) => {
 
   test("the recorder keeps total, human and last-click figures on the link", async () => {
     const { links } = db().storage;
-    await links.create({ url: "https://example.com/", alias: "tot" }, NOW);
-    db().writer.record(visit("tot", { ts: NOW + 10 }));
-    db().writer.record(visit("tot", { ts: NOW + 30, isBot: true }));
-    db().writer.record(visit("tot", { ts: NOW + 20 }));
+    const tot = await links.create({ url: "https://example.com/", alias: "tot" }, NOW);
+    db().writer.record(visit(tot, { ts: NOW + 10 }));
+    db().writer.record(visit(tot, { ts: NOW + 30, isBot: true }));
+    db().writer.record(visit(tot, { ts: NOW + 20 }));
     await db().writer.flush();
     expect(await links.get("tot")).toMatchObject({ totalClicks: 3, humanClicks: 2, lastClickAt: NOW + 30 });
   });

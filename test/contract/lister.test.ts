@@ -25,7 +25,7 @@ async function seedList(db: OpenedEngine): Promise<void> {
     );
     if (i % 13 === 0) await links.update(link.id, { disabled: true });
     if (i % 17 === 0) await links.setBlocked([link.seq], []);
-    for (let c = 0; c < i % 6; c++) db.writer.record(visit(link.id, { ts: NOW - (i % 4) * 1000, isBot: c === 0 }));
+    for (let c = 0; c < i % 6; c++) db.writer.record(visit(link, { ts: NOW - (i % 4) * 1000, isBot: c === 0 }));
   }
   await db.writer.flush();
 }

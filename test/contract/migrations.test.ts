@@ -35,6 +35,8 @@ type Raw = {
   setVersion(version: number): Promise<void>;
   /** every table's rows, each table's sorted, as text */
   rows(): Promise<Record<string, string[]>>;
+  /** runs statements (to add rows the binary of 31f911e could have written) */
+  exec(statements: string): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -68,6 +70,7 @@ function openRawSqlite(): Raw {
       const tables = db.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[];
       return Object.fromEntries(tables.map(({ name }) => [name, (db.query(`SELECT * FROM "${name}"`).all() as object[]).map(text).sort()]));
     },
+    exec: async (statements) => void db.run(statements),
     close: async () => {
       db.close();
       rmSync(dir, { recursive: true, force: true });
@@ -95,6 +98,7 @@ async function openRawPostgres(): Promise<Raw> {
       for (const { table_name } of tables) out[table_name] = ((await sql.unsafe(`SELECT * FROM "${table_name}"`)) as object[]).map(text).sort();
       return out;
     },
+    exec: async (statements) => void (await sql.unsafe(statements)),
     close: async () => {
       await sql.close();
       await pg.dropDatabase(url);
@@ -105,6 +109,34 @@ async function openRawPostgres(): Promise<Raw> {
 /** A row as comparable text (bytes as hex). */
 function text(row: object): string {
   return JSON.stringify(row, (_k, v) => (v instanceof Uint8Array ? Buffer.from(v).toString("hex") : typeof v === "bigint" ? String(v) : v));
+}
+
+/** A row as text with its columns in name order (an engine may add a column at the end). */
+function sortedKeys(row: Record<string, unknown>): string {
+  const columns = Object.keys(row).sort();
+  // PostgreSQL's int8 arrives as text: compared as numbers, as SQLite gives them.
+  return JSON.stringify(Object.fromEntries(columns.map((k) => [k, typeof row[k] === "string" && /^\d+$/.test(row[k]) ? Number(row[k]) : row[k]])));
+}
+
+/** Each link's and retired id's seq after step 12 (a retired id's is new: read, then checked apart). */
+function seqsAfter(after: Record<string, string[]>): (id: string) => number | undefined {
+  const seqs = new Map<string, number>();
+  for (const table of ["links", "retired_ids"]) for (const row of after[table]!) seqs.set(JSON.parse(row).id, Number(JSON.parse(row).seq));
+  return (id) => seqs.get(id);
+}
+
+/** A row of the 31f911e database as step 12 leaves it (src/db/migrations/012-links-by-seq.ts). */
+function asOfStep12(table: string, row: Record<string, unknown>, seqOf: (id: string) => number | undefined, retiredSeqs: number[]): Record<string, unknown> {
+  const out = { ...row };
+  if (table === "links") out.domain = "";
+  // The links' counter moves past the seqs retired ids were given.
+  if (table === "sqlite_sequence" && row.name === "links") out.seq = Math.max(Number(row.seq), ...retiredSeqs);
+  if (table === "retired_ids") Object.assign(out, { domain: "", seq: seqOf(row.id as string) });
+  if ("link_id" in row && table !== "link_changes" && table !== "live_watches") {
+    delete out.link_id;
+    out.link_seq = row.link_id === null ? null : seqOf(row.link_id as string);
+  }
+  return out;
 }
 
 const opened: Raw[] = [];
@@ -144,7 +176,39 @@ for (const engine of ENGINES) {
       await fresh.migrate();
       expect(await old.schema()).toEqual(await fresh.schema());
       const after = await old.rows();
-      for (const [table, rows] of Object.entries(before)) if (!VERSION_TABLES.has(table)) expect({ table, rows: after[table] }).toEqual({ table, rows });
+      const seqOf = seqsAfter(after);
+      const retiredSeqs = after.retired_ids!.map((r) => Number(JSON.parse(r).seq));
+      for (const [table, rows] of Object.entries(before)) {
+        if (VERSION_TABLES.has(table)) continue;
+        const expected = rows.map((row) => sortedKeys(asOfStep12(table, JSON.parse(row), seqOf, retiredSeqs))).sort();
+        expect({ table, rows: after[table]!.map((row) => sortedKeys(JSON.parse(row))).sort() }).toEqual({ table, rows: expected });
+      }
+    }, 60_000);
+
+    test("step 12 keys a link's data by its seq: a retired id keeps one of its own, a webhook of no link is disabled, an orphan row goes", async () => {
+      const old = await raw(engine);
+      await old.loadFixture();
+      const fixtureDays = (await old.rows()).daily_rollup!.length;
+      // Rows the binary of 31f911e could write: a webhook of a link that never existed, the outbox's
+      // event of the deleted link "bye", and a day counted for "bye" as it was deleted.
+      await old.exec(`INSERT INTO webhooks (url, events, link_id, secret, created_at) VALUES ('http://127.0.0.1:9/h', 'link.deleted', 'never', 'whsec_x', 1);
+        INSERT INTO events (type, link_id, at, data) VALUES ('link.deleted', 'bye', 2, '{}');
+        INSERT INTO daily_rollup (link_id, day, total, bots) VALUES ('bye', '2026-11-28', 1, 0), ('nobody', '2026-11-28', 1, 0)`);
+      await old.migrate();
+      const after = await old.rows();
+      const retired = after.retired_ids!.map((r) => JSON.parse(r) as { id: string; seq: number; domain: string });
+      const links = after.links!.map((r) => JSON.parse(r) as { id: string; seq: number });
+      const bye = Number(retired.find((r) => r.id === "bye")!.seq);
+      expect({ domain: retired[0]!.domain, newerThanEveryLink: links.every((l) => Number(l.seq) < bye) }).toEqual({ domain: "", newerThanEveryLink: true });
+      const webhook = after.webhooks!.map((r) => JSON.parse(r)).find((w) => w.url === "http://127.0.0.1:9/h");
+      expect({ seq: Number(webhook.link_seq), enabled: Number(webhook.enabled), why: webhook.disabled_reason }).toEqual({ seq: 0, enabled: 0, why: "its link does not exist: never" });
+      expect(after.events!.map((r) => JSON.parse(r)).filter((e) => e.type === "link.deleted").map((e) => Number(e.link_seq))).toEqual([bye]);
+      expect(after.daily_rollup!.map((r) => JSON.parse(r)).filter((r) => Number(r.link_seq) === bye).length).toBe(1);
+      expect(after.daily_rollup!.length).toBe(fixtureDays + 1); // "nobody" went
+      // A link made now takes a seq past the retired one: no seq names two links.
+      await old.exec("INSERT INTO links (id, url, created_at) VALUES ('fresh', 'https://example.com/', 3)");
+      const fresh = (await old.rows()).links!.map((r) => JSON.parse(r)).find((l) => l.id === "fresh");
+      expect(Number(fresh.seq)).toBeGreaterThan(bye);
     }, 60_000);
 
     test("a database newer than this release is refused, and left as it was", async () => {

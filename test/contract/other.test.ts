@@ -10,11 +10,11 @@ const DAY = 86_400_000;
 const all = { from: null, to: null, excludeBots: false };
 
 forEachEngine("other", (db) => {
-  const stored = (table: string, where = "") => db().stored.all<Record<string, unknown>>(`SELECT * FROM ${table} WHERE link_id = 'o' ${where}`);
+  const stored = (table: string, where = "") => db().stored.all<Record<string, unknown>>(`SELECT * FROM ${table} WHERE link_seq = (SELECT seq FROM links WHERE id = 'o') ${where}`);
 
   test("150 referrers in a day: the 100 largest keep their names, the other 50 clicks are one Other row; the answer adds up", async () => {
     const link = await db().storage.links.create({ url: "https://example.com/", alias: "o" }, NOW - DAY);
-    for (let i = 0; i < 150; i++) for (let n = 0; n < (i < 10 ? 5 : 1); n++) db().writer.record(visit("o", { referrer: `r${String(i).padStart(3, "0")}.example` }));
+    for (let i = 0; i < 150; i++) for (let n = 0; n < (i < 10 ? 5 : 1); n++) db().writer.record(visit(link, { referrer: `r${String(i).padStart(3, "0")}.example` }));
     await db().writer.flush();
     const rows = await stored("dimension_rollup", "AND dimension = 'referrer'");
     expect(rows).toHaveLength(MAX_VALUES_PER_DAY + 1);
@@ -35,11 +35,11 @@ forEachEngine("other", (db) => {
 
   test("across batches: new values take the room left; a value already kept goes on counting when the day is full", async () => {
     const link = await db().storage.links.create({ url: "https://example.com/", alias: "o" }, NOW - DAY);
-    for (let i = 0; i < 80; i++) db().writer.record(visit("o", { browser: `B${i}` }));
+    for (let i = 0; i < 80; i++) db().writer.record(visit(link, { browser: `B${i}` }));
     await db().writer.flush();
-    for (let i = 80; i < 120; i++) db().writer.record(visit("o", { browser: `B${i}`, isBot: i % 2 === 0 }));
+    for (let i = 80; i < 120; i++) db().writer.record(visit(link, { browser: `B${i}`, isBot: i % 2 === 0 }));
     await db().writer.flush();
-    for (const i of [0, 99, 100, 119]) db().writer.record(visit("o", { browser: `B${i}` }));
+    for (const i of [0, 99, 100, 119]) db().writer.record(visit(link, { browser: `B${i}` }));
     await db().writer.flush();
     const rows = await stored("dimension_rollup", "AND dimension = 'browser'");
     expect(rows.filter((r) => r.name !== OTHER)).toHaveLength(MAX_VALUES_PER_DAY);
@@ -58,8 +58,8 @@ forEachEngine("other", (db) => {
   test(`bots' own names take at most ${MAX_BOT_NAMES_PER_DAY} of a day's browser names: people's browsers keep their places`, async () => {
     const link = await db().storage.links.create({ url: "https://example.com/", alias: "o" }, NOW - DAY);
     // 80 made-up crawler names with 2 clicks each, 30 browsers of people with 1: by size alone the bots would take 100 places.
-    for (let i = 0; i < 80; i++) for (let n = 0; n < 2; n++) db().writer.record(visit("o", { browser: `Crawler${String(i).padStart(2, "0")}`, isBot: true }));
-    for (let i = 0; i < 30; i++) db().writer.record(visit("o", { browser: `Browser${String(i).padStart(2, "0")}` }));
+    for (let i = 0; i < 80; i++) for (let n = 0; n < 2; n++) db().writer.record(visit(link, { browser: `Crawler${String(i).padStart(2, "0")}`, isBot: true }));
+    for (let i = 0; i < 30; i++) db().writer.record(visit(link, { browser: `Browser${String(i).padStart(2, "0")}` }));
     await db().writer.flush();
     let rows = await stored("dimension_rollup", "AND dimension = 'browser'");
     expect(rows.filter((r) => String(r.name).startsWith("Browser"))).toHaveLength(30);
@@ -67,11 +67,11 @@ forEachEngine("other", (db) => {
     expect(rows.find((r) => r.name === OTHER)).toMatchObject({ total: 60, bots: 60 });
     // A later batch: the bots' share is full (its new crawler goes to Other), a new browser still finds room,
     // and a crawler already kept goes on counting; a browser a bot also uses is not a bot-only name.
-    db().writer.record(visit("o", { browser: "Crawler99", isBot: true }));
-    db().writer.record(visit("o", { browser: "Browser99" }));
-    db().writer.record(visit("o", { browser: "Crawler00", isBot: true }));
-    db().writer.record(visit("o", { browser: "Shared", isBot: true }));
-    db().writer.record(visit("o", { browser: "Shared" }));
+    db().writer.record(visit(link, { browser: "Crawler99", isBot: true }));
+    db().writer.record(visit(link, { browser: "Browser99" }));
+    db().writer.record(visit(link, { browser: "Crawler00", isBot: true }));
+    db().writer.record(visit(link, { browser: "Shared", isBot: true }));
+    db().writer.record(visit(link, { browser: "Shared" }));
     await db().writer.flush();
     rows = await stored("dimension_rollup", "AND dimension = 'browser'");
     expect(rows.find((r) => r.name === "Crawler99")).toBeUndefined();
@@ -85,8 +85,8 @@ forEachEngine("other", (db) => {
 
   test("UTM combinations: 100 a day, then Other; another day has room again", async () => {
     const link = await db().storage.links.create({ url: "https://example.com/", alias: "o" }, NOW - 2 * DAY);
-    for (let i = 0; i < 130; i++) db().writer.record(visit("o", { utmSource: "mail", utmCampaign: `c${i}` }));
-    for (let i = 0; i < 5; i++) db().writer.record(visit("o", { ts: NOW - DAY, utmSource: "mail", utmCampaign: `c${200 + i}` }));
+    for (let i = 0; i < 130; i++) db().writer.record(visit(link, { utmSource: "mail", utmCampaign: `c${i}` }));
+    for (let i = 0; i < 5; i++) db().writer.record(visit(link, { ts: NOW - DAY, utmSource: "mail", utmCampaign: `c${200 + i}` }));
     await db().writer.flush();
     const today = await stored("utm_rollup", `AND day = '2026-11-23'`);
     expect(today).toHaveLength(MAX_VALUES_PER_DAY + 1);

@@ -24,10 +24,10 @@ forEachEngine("stats", (db) => {
   test("totals, bots and uniques per day; every figure without bots when they are excluded", async () => {
     const link = await linkWith(db(), "s");
     const w = db().writer;
-    w.record(visit("s", { ts: NOW - 2 * DAY, browser: "Firefox" }));
-    w.record(visit("s", { ts: NOW - 2 * DAY + 1, browser: "Googlebot", isBot: true, country: "US" }));
-    w.record(visit("s", { ts: NOW - HOUR, browser: "Firefox", referrer: "t.co", utmSource: "mail" }));
-    w.record(visit("s", { ts: NOW, browser: "Safari", device: "mobile", os: "iOS", utmSource: "mail", utmCampaign: "x", isBot: true }));
+    w.record(visit(link, { ts: NOW - 2 * DAY, browser: "Firefox" }));
+    w.record(visit(link, { ts: NOW - 2 * DAY + 1, browser: "Googlebot", isBot: true, country: "US" }));
+    w.record(visit(link, { ts: NOW - HOUR, browser: "Firefox", referrer: "t.co", utmSource: "mail" }));
+    w.record(visit(link, { ts: NOW, browser: "Safari", device: "mobile", os: "iOS", utmSource: "mail", utmCampaign: "x", isBot: true }));
     await w.flush();
     const s = await db().storage.stats.read(link, all, NOW);
     expect({ total: s.totalClicks, human: s.humanClicks, bots: s.botPercentage, uniques: s.uniqueVisitors }).toEqual({ total: 4, human: 2, bots: 50, uniques: 4 });
@@ -48,12 +48,12 @@ forEachEngine("stats", (db) => {
   test("imported clicks carry no visitor: null uniques for a day (and its hours) of imported clicks only, partial for a range with some", async () => {
     const link = await linkWith(db(), "imp", 5);
     await db().storage.imports.addVisits("contract", [], [
-      visit("imp", { ts: NOW - 30 * HOUR }), // 2026-11-22 06:00: that day's only clicks
-      visit("imp", { ts: NOW - 30 * HOUR + 1, isBot: true }),
-      visit("imp", { ts: NOW - 3 * DAY }), // 2026-11-20, beside a click recorded here
+      visit(link, { ts: NOW - 30 * HOUR }), // 2026-11-22 06:00: that day's only clicks
+      visit(link, { ts: NOW - 30 * HOUR + 1, isBot: true }),
+      visit(link, { ts: NOW - 3 * DAY }), // 2026-11-20, beside a click recorded here
     ]);
-    db().writer.record(visit("imp", { ts: NOW - 3 * DAY + 1 }));
-    db().writer.record(visit("imp", { ts: NOW - HOUR }));
+    db().writer.record(visit(link, { ts: NOW - 3 * DAY + 1 }));
+    db().writer.record(visit(link, { ts: NOW - HOUR }));
     await db().writer.flush();
     const day22 = await db().storage.stats.read(link, { from: "2026-11-22", to: "2026-11-22", excludeBots: false }, NOW);
     expect({ total: day22.totalClicks, uniques: day22.uniqueVisitors, partial: day22.uniqueVisitorsPartial }).toEqual({ total: 2, uniques: null, partial: false });
@@ -74,7 +74,7 @@ forEachEngine("stats", (db) => {
 
   test("from/to narrow every figure to those days; recent visits too", async () => {
     const link = await linkWith(db(), "r");
-    for (let d = 0; d < 3; d++) db().writer.record(visit("r", { ts: NOW - d * DAY, country: ["DE", "FR", "IT"][d]! }));
+    for (let d = 0; d < 3; d++) db().writer.record(visit(link, { ts: NOW - d * DAY, country: ["DE", "FR", "IT"][d]! }));
     await db().writer.flush();
     const s = await db().storage.stats.read(link, { from: "2026-11-22", to: "2026-11-22", excludeBots: false }, NOW);
     expect(s.totalClicks).toBe(1);
@@ -87,7 +87,7 @@ forEachEngine("stats", (db) => {
     const link = await linkWith(db(), "b");
     // Countries are not limited when stored (other.ts): 120 of them are all kept, and the answer lists 100.
     for (let i = 0; i < MAX_BREAKDOWN_ENTRIES + 20; i++) {
-      for (let n = 0; n < (i < 3 ? 3 - i : 1); n++) db().writer.record(visit("b", { country: `C${String(i).padStart(3, "0")}` }));
+      for (let n = 0; n < (i < 3 ? 3 - i : 1); n++) db().writer.record(visit(link, { country: `C${String(i).padStart(3, "0")}` }));
     }
     await db().writer.flush();
     const s = await db().storage.stats.read(link, all, NOW);
@@ -103,7 +103,7 @@ forEachEngine("stats", (db) => {
   test("recent visits: the newest across many batches, newest first, at most RECENT_VISITS", async () => {
     const link = await linkWith(db(), "n");
     for (let batch = 0; batch < 8; batch++) {
-      for (let i = 0; i < 20; i++) db().writer.record(visit("n", { ts: NOW - 100_000 + batch * 1000 + i, browser: `B${batch}` }));
+      for (let i = 0; i < 20; i++) db().writer.record(visit(link, { ts: NOW - 100_000 + batch * 1000 + i, browser: `B${batch}` }));
       await db().writer.flush();
     }
     const s = await db().storage.stats.read(link, all, NOW);
@@ -119,7 +119,7 @@ forEachEngine("stats", (db) => {
     // After the read's first statement, another connection (the recorder's) commits 5 visits.
     const between = async () => {
       if (++statements !== 1) return;
-      for (let i = 0; i < 5; i++) db().writer.record(visit("snap", { browser: "Firefox" }));
+      for (let i = 0; i < 5; i++) db().writer.record(visit(link, { browser: "Firefox" }));
       await db().writer.flush();
     };
     const { reader, close } = await interleavedReader(db(), between);

@@ -37,15 +37,15 @@ async function runPostgres(db: OpenedEngine, sql: string): Promise<void> {
 
 forEachEngine("visit batches", (db) => {
   test("one batch: totals on the link, the raw visits, and every rollup with exact counts", async () => {
-    await db().storage.links.create({ url: "https://example.com/", alias: "w" }, NOW - HOUR);
+    const link = await db().storage.links.create({ url: "https://example.com/", alias: "w" }, NOW - HOUR);
     const w = db().writer;
-    w.record(visit("w", { ts: NOW - HOUR, browser: "Firefox", utmSource: "a", utmMedium: "b", utmCampaign: "c" }));
-    w.record(visit("w", { ts: NOW, browser: "Firefox", isBot: true, referrer: "t.co" }));
-    w.record(visit("w", { ts: NOW + 1, browser: "Safari", country: "FR", utmSource: "a" }));
+    w.record(visit(link, { ts: NOW - HOUR, browser: "Firefox", utmSource: "a", utmMedium: "b", utmCampaign: "c" }));
+    w.record(visit(link, { ts: NOW, browser: "Firefox", isBot: true, referrer: "t.co" }));
+    w.record(visit(link, { ts: NOW + 1, browser: "Safari", country: "FR", utmSource: "a" }));
     expect(await w.flush()).toBe(3);
     const s = db().stored;
     expect(await s.get("SELECT total_clicks, human_clicks, last_click_at FROM links WHERE id = 'w'")).toEqual({ total_clicks: 3, human_clicks: 2, last_click_at: NOW + 1 });
-    expect(await s.all("SELECT link_id, first_ts, last_ts, humans FROM visit_batches")).toEqual([{ link_id: "w", first_ts: NOW - HOUR, last_ts: NOW + 1, humans: 2 }]);
+    expect(await s.all("SELECT link_seq, first_ts, last_ts, humans FROM visit_batches")).toEqual([{ link_seq: link.seq, first_ts: NOW - HOUR, last_ts: NOW + 1, humans: 2 }]);
     expect(await s.all("SELECT day, total, bots, uniques, unique_bots FROM daily_rollup")).toEqual([{ day: "2026-11-23", total: 3, bots: 1, uniques: 3, unique_bots: 1 }]);
     expect(await s.all("SELECT hour, total, bots FROM hourly_rollup ORDER BY hour")).toEqual([{ hour: "2026-11-23T11", total: 1, bots: 0 }, { hour: "2026-11-23T12", total: 2, bots: 1 }]);
     expect(await s.all("SELECT dimension, name, total, bots FROM dimension_rollup WHERE dimension IN ('browser', 'referrer') ORDER BY dimension, name")).toEqual([
@@ -56,26 +56,26 @@ forEachEngine("visit batches", (db) => {
     ]);
     expect(await s.all("SELECT source, medium, campaign, total FROM utm_rollup ORDER BY medium")).toEqual([{ source: "a", medium: "", campaign: "", total: 1 }, { source: "a", medium: "b", campaign: "c", total: 1 }]);
     // A second batch adds to the same rows.
-    w.record(visit("w", { ts: NOW + 2, browser: "Safari" }));
+    w.record(visit(link, { ts: NOW + 2, browser: "Safari" }));
     await w.flush();
     expect(await s.get("SELECT total, uniques FROM daily_rollup")).toEqual({ total: 4, uniques: 4 });
     expect(await s.get("SELECT total FROM dimension_rollup WHERE dimension = 'browser' AND name = 'Safari'")).toEqual({ total: 2 });
   });
 
   test("a visitor is counted once a day and once an hour, across batches and after a restart", async () => {
-    await db().storage.links.create({ url: "https://example.com/", alias: "u" }, NOW - HOUR);
+    const link = await db().storage.links.create({ url: "https://example.com/", alias: "u" }, NOW - HOUR);
     const w = db().writer;
-    w.record(visit("u", { ts: NOW - HOUR, visitor: 42 }));
-    w.record(visit("u", { ts: NOW - HOUR + 1, visitor: 42 }));
-    w.record(visit("u", { ts: NOW, visitor: 43, isBot: true }));
+    w.record(visit(link, { ts: NOW - HOUR, visitor: 42 }));
+    w.record(visit(link, { ts: NOW - HOUR + 1, visitor: 42 }));
+    w.record(visit(link, { ts: NOW, visitor: 43, isBot: true }));
     await w.flush();
-    w.record(visit("u", { ts: NOW + 1, visitor: 42 })); // a new hour for 42, not a new day
+    w.record(visit(link, { ts: NOW + 1, visitor: 42 })); // a new hour for 42, not a new day
     await w.flush();
     const restarted = await db().reopen();
     const { createVisitQueue } = await import("../../src/visits/visit-queue.ts");
     const later = createVisitQueue(restarted.recorder.batches, { flushIntervalMs: 3_600_000 });
-    later.record(visit("u", { ts: NOW + 2, visitor: 43, isBot: true }));
-    later.record(visit("u", { ts: NOW + 3, visitor: 44 }));
+    later.record(visit(link, { ts: NOW + 2, visitor: 43, isBot: true }));
+    later.record(visit(link, { ts: NOW + 3, visitor: 44 }));
     await later.close();
     expect(await db().stored.get("SELECT total, bots, uniques, unique_bots FROM daily_rollup")).toEqual({ total: 6, bots: 2, uniques: 3, unique_bots: 1 });
     expect(await db().stored.all("SELECT hour, total, uniques FROM hourly_rollup ORDER BY hour")).toEqual([
@@ -85,9 +85,9 @@ forEachEngine("visit batches", (db) => {
   });
 
   test("a batch the database refuses stays queued, and is written and counted once when it can be", async () => {
-    await db().storage.links.create({ url: "https://example.com/", alias: "f" }, NOW);
+    const link = await db().storage.links.create({ url: "https://example.com/", alias: "f" }, NOW);
     const w = db().writer;
-    w.record(visit("f", { visitor: 7 }));
+    w.record(visit(link, { visitor: 7 }));
     const undo = await refuseWrites(db());
     expect(await w.flush()).toBe(0);
     expect(w.stats()).toMatchObject({ queued: 1, written: 0, lastError: expect.stringContaining("disk trouble") });

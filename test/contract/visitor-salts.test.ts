@@ -18,27 +18,27 @@ forEachEngine("visitor salts", (db) => {
     await first.prepare([NOW]);
     await second.prepare([NOW]);
     const firefox = userAgentDigest("Firefox");
-    const key = first.of(NOW, "l", "203.0.113.5", firefox);
-    expect(second.of(NOW + 1000, "l", "203.0.113.5", firefox)).toBe(key);
-    expect(first.of(NOW, "l", "203.0.113.6", firefox)).not.toBe(key);
-    expect(first.of(NOW, "other", "203.0.113.5", firefox)).not.toBe(key);
-    expect(first.of(NOW, "l", "203.0.113.5", userAgentDigest("Chrome"))).not.toBe(key);
+    const key = first.of(NOW, 1, "203.0.113.5", firefox);
+    expect(second.of(NOW + 1000, 1, "203.0.113.5", firefox)).toBe(key);
+    expect(first.of(NOW, 1, "203.0.113.6", firefox)).not.toBe(key);
+    expect(first.of(NOW, 2, "203.0.113.5", firefox)).not.toBe(key);
+    expect(first.of(NOW, 1, "203.0.113.5", userAgentDigest("Chrome"))).not.toBe(key);
     clock.now = NOW + DAY;
     await first.prepare([NOW + DAY]);
-    expect(first.of(NOW + DAY, "l", "203.0.113.5", firefox)).not.toBe(key);
+    expect(first.of(NOW + DAY, 1, "203.0.113.5", firefox)).not.toBe(key);
     expect((await db().stored.all("SELECT day FROM visitor_salts ORDER BY day")).map((r) => r.day)).toEqual(["2026-11-23", "2026-11-24"]);
     expect(await db().recorder.salts.forgetBefore("2026-11-24")).toBe(1);
     expect((await db().stored.all("SELECT day FROM visitor_salts")).map((r) => r.day)).toEqual(["2026-11-24"]);
     // A click of a day whose salt is gone has no visitor key (it counts as a new visitor).
-    expect(first.of(NOW - 2 * DAY, "l", "203.0.113.5", firefox)).toBeNull();
+    expect(first.of(NOW - 2 * DAY, 1, "203.0.113.5", firefox)).toBeNull();
   });
 
   test("an hour after a day (or hour) is over, its salt and visitor keys are deleted; the counts stay", async () => {
-    await db().storage.links.create({ url: "https://example.com/", alias: "uv" }, NOW - DAY);
+    const uv = await db().storage.links.create({ url: "https://example.com/", alias: "uv" }, NOW - DAY);
     const clock = { now: NOW };
     const ids = createVisitorIds(db().recorder.salts, () => clock.now);
     const forget = createForgetting(ids, db().recorder);
-    db().writer.record(visit("uv", { visitor: ids.of(NOW, "uv", "203.0.113.10", userAgentDigest("Firefox")) }));
+    db().writer.record(visit(uv, { visitor: ids.of(NOW, uv.seq, "203.0.113.10", userAgentDigest("Firefox")) }));
     await db().writer.flush();
     const count = async (table: string) => (await db().stored.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`))!.n;
     expect(await count("visitor_salts")).toBe(1);

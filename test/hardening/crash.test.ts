@@ -23,7 +23,7 @@ async function inspect(server: RunningServer) {
   try {
     // PostgreSQL keeps its own pages whole whatever a client process does; SQLite's file is checked.
     const integrity = server.engine === "sqlite" ? (await db.get<{ integrity_check: string }>("PRAGMA integrity_check"))!.integrity_check : "ok";
-    const perLink = new Map((await db.all<{ link_id: string; n: number }>("SELECT link_id, COUNT(*) AS n FROM visits GROUP BY link_id")).map((r) => [r.link_id, r.n]));
+    const perLink = new Map((await db.all<{ id: string; n: number }>("SELECT l.id, COUNT(*) AS n FROM visits AS v JOIN links AS l ON l.seq = v.link_seq GROUP BY l.id")).map((r) => [r.id, r.n]));
     const visits = (await db.get<{ n: number }>("SELECT COUNT(*) AS n FROM visits"))!.n;
     const rolled = (await db.get<{ n: number }>("SELECT COALESCE(SUM(total), 0) AS n FROM daily_rollup"))!.n;
     return { integrity, perLink, visits, rolled };

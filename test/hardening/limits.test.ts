@@ -112,8 +112,8 @@ test("long User-Agent, Referer and UTM values: the click is a 302, is counted, a
   // And in the database itself: no stored text value longer than the longest DNS name.
   await server.stop();
   const db = await openStored(server);
-  const visits = await db.all<Record<string, unknown>>("SELECT browser, os, device, country, referrer, utm_source, utm_medium, utm_campaign FROM visits WHERE link_id = 'long-values'");
-  const names = await db.all<{ name: string }>("SELECT name FROM dimension_rollup WHERE link_id = 'long-values'");
+  const visits = await db.all<Record<string, unknown>>("SELECT browser, os, device, country, referrer, utm_source, utm_medium, utm_campaign FROM visits WHERE link_seq = (SELECT seq FROM links WHERE id = 'long-values')");
+  const names = await db.all<{ name: string }>("SELECT name FROM dimension_rollup WHERE link_seq = (SELECT seq FROM links WHERE id = 'long-values')");
   await db.close();
   const lengths = [...visits.flatMap((v) => Object.values(v)), ...names.map((r) => r.name)].map((v) => (typeof v === "string" ? v.length : 0));
   expect(visits.length).toBe(3);

@@ -9,6 +9,7 @@ import { startClickRecorder, type ClickRecorder } from "../../src/threads/record
 import { createLink, startServer, type RunningServer } from "../support/server.ts";
 import { stats } from "../support/clicks.ts";
 import { holdWriteLock } from "../support/write-lock.ts";
+import { openStored } from "../support/stored.ts";
 
 const ID = "behind";
 const MAX_QUEUED = 40;
@@ -16,9 +17,14 @@ const THRESHOLD = MAX_QUEUED / 4;
 
 let server: RunningServer;
 let recorder: ClickRecorder;
+/** The link's seq, which the click door hands the recorder with each click. */
+let seq = 0;
 beforeAll(async () => {
   server = await startServer();
   expect((await createLink(server.url, { url: "https://example.org/behind", custom_url: ID })).status).toBe(201);
+  const stored = await openStored(server);
+  seq = (await stored.get<{ seq: number }>("SELECT seq FROM links WHERE id = ?", ID))!.seq;
+  await stored.close();
   recorder = await startClickRecorder({
     database: server.dbPath,
     databasePassword: null,
@@ -33,6 +39,7 @@ beforeAll(async () => {
 afterAll(() => server.dispose());
 
 const click = (i: number) => ({
+  linkSeq: seq,
   linkId: ID,
   ts: Date.now(),
   userAgent: "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",

@@ -59,10 +59,10 @@ describe("a link with 200,000 distinct UTM sources", () => {
 
   beforeAll(async () => {
     await seed(server, async ({ links, record }) => {
-      await links.create({ url: "https://example.com/flooded", alias: "flooded" }, now - 1000);
+      const flooded = await links.create({ url: "https://example.com/flooded", alias: "flooded" }, now - 1000);
       for (let i = 0; i < DISTINCT; i++) {
         const v: Visit = {
-          linkId: "flooded", ts: now - 500, browser: "Firefox", os: "Linux", device: "desktop", country: "DE",
+          linkSeq: flooded.seq, linkId: "flooded", ts: now - 500, browser: "Firefox", os: "Linux", device: "desktop", country: "DE",
           referrer: "Direct", utmSource: `source-${i}`, utmMedium: null, utmCampaign: null, isBot: false, visitor: null,
         };
         record(v);

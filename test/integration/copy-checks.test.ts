@@ -186,8 +186,9 @@ test("a database of another application is refused (exit 2) before shortener's t
 describe("a copy that differs from its source, or fails (exit 1, the target keeps nothing)", () => {
   test("into PostgreSQL: a trigger drops busy's daily counts; the table and the link are named, and nothing is kept", async () => {
     const target = await migratedDatabase();
-    await run(target, "CREATE FUNCTION lose_row() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$");
-    await run(target, "CREATE TRIGGER lose_busy BEFORE INSERT ON daily_rollup FOR EACH ROW WHEN (NEW.link_id = 'busy') EXECUTE FUNCTION lose_row()");
+    // Rows are keyed by the link's seq (docs/architecture.md: A link's identity): busy's is the copied link's.
+    await run(target, "CREATE FUNCTION lose_busy() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.link_seq = (SELECT seq FROM links WHERE id = 'busy') THEN RETURN NULL; END IF; RETURN NEW; END $$");
+    await run(target, "CREATE TRIGGER lose_busy BEFORE INSERT ON daily_rollup FOR EACH ROW EXECUTE FUNCTION lose_busy()");
     const r = copy(["--db", source, "--to", plain(target)], null, passwordOf(target));
     expect(r.code).toBe(1);
     expect(r.out).toContain("differs from its source, so nothing was kept in");

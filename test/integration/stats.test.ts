@@ -3,6 +3,7 @@
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Visit } from "../../src/visits/visit.ts";
+import type { Link } from "../../src/links/link.ts";
 import { addDays, dayOf } from "../../src/util/day.ts";
 import { startServer, type RunningServer } from "../support/server.ts";
 import { seed } from "../support/seed.ts";
@@ -13,10 +14,12 @@ const DAY = 86_400_000;
 const now = Date.now();
 const today = dayOf(now);
 let server: RunningServer;
+let moved: Link;
 
-function visit(daysAgo: number, overrides: Partial<Visit> = {}): Visit {
+/** A visit of `link` (its seq and alias), `daysAgo`. */
+function visit(link: Pick<Link, "seq" | "id">, daysAgo: number, overrides: Partial<Visit> = {}): Visit {
   return {
-    linkId: "hist", ts: now - daysAgo * DAY, browser: "Firefox", os: "Linux", device: "desktop", country: "DE",
+    linkSeq: link.seq, linkId: link.id, ts: now - daysAgo * DAY, browser: "Firefox", os: "Linux", device: "desktop", country: "DE",
     referrer: "Direct", utmSource: null, utmMedium: null, utmCampaign: null, isBot: false, visitor: null, ...overrides,
   };
 }
@@ -24,27 +27,27 @@ function visit(daysAgo: number, overrides: Partial<Visit> = {}): Visit {
 beforeAll(async () => {
   server = await startServer();
   await seed(server, async ({ links, record }) => {
-    await links.create({ url: "https://example.com/history", alias: "hist" }, now - 10 * DAY);
+    const hist = await links.create({ url: "https://example.com/history", alias: "hist" }, now - 10 * DAY);
     await links.create({ url: "https://example.com/empty", alias: "empty" }, now - 2 * DAY);
-    record(visit(9, { country: "FR" }));
-    record(visit(9, { isBot: true, browser: "Chrome", referrer: "t.co" }));
-    record(visit(5, { utmSource: "mail", utmCampaign: "spring" }));
-    record(visit(5, { utmSource: "mail", utmCampaign: "spring", isBot: true }));
-    record(visit(0, { browser: "Safari", os: "iOS", device: "mobile", referrer: "news.ycombinator.com" }));
+    record(visit(hist, 9, { country: "FR" }));
+    record(visit(hist, 9, { isBot: true, browser: "Chrome", referrer: "t.co" }));
+    record(visit(hist, 5, { utmSource: "mail", utmCampaign: "spring" }));
+    record(visit(hist, 5, { utmSource: "mail", utmCampaign: "spring", isBot: true }));
+    record(visit(hist, 0, { browser: "Safari", os: "iOS", device: "mobile", referrer: "news.ycombinator.com" }));
     // Links that do not redirect now, each for its own reason, and one that is imported.
     await links.create({ url: "https://example.com/off", alias: "off" }, now - 2 * DAY);
     await links.update("off", { disabled: true });
     await links.create({ url: "https://example.com/over", alias: "over", expiresAt: now - DAY }, now - 2 * DAY);
-    await links.create({ url: "https://example.com/full", alias: "full", maxClicks: 1 }, now - 2 * DAY);
-    record(visit(1, { linkId: "full" }));
+    const full = await links.create({ url: "https://example.com/full", alias: "full", maxClicks: 1 }, now - 2 * DAY);
+    record(visit(full, 1));
     await links.create({ url: "https://example.com/soon", alias: "soon", validFrom: now + DAY }, now - 2 * DAY);
-    await links.create({ url: "https://example.com/moved", alias: "moved" }, now - 3 * DAY);
-    record(visit(0, { linkId: "moved" }));
+    moved = await links.create({ url: "https://example.com/moved", alias: "moved" }, now - 3 * DAY);
+    record(visit(moved, 0));
   });
   // Visits an import wrote carry no visitor key (docs/importing.md: Moving from another shortener).
   const { imports, close } = await openImports(server.dbPath, null);
   try {
-    await imports.addVisits("test", [], [visit(2, { linkId: "moved" }), visit(2, { linkId: "moved", browser: "Chrome" })]);
+    await imports.addVisits("test", [], [visit(moved, 2), visit(moved, 2, { browser: "Chrome" })]);
   } finally {
     await close();
   }

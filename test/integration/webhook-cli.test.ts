@@ -68,4 +68,18 @@ test("usage errors exit 2 and refusals 1, with a line that says why", () => {
   // (A private receiver is judged by what the service allows: webhook-refusal.test.ts. This service
   // allows it, and a webhook added here would be sent to.)
   expect(bad(["add", "ftp://hooks.example.com/x", "--events", "link.created"]).code).toBe(1);
+  // --link names a link that exists (refused like any other problem with what the database holds).
+  const noLink = bad(["add", receiver.url, "--events", "link.created", "--link", "no-such-link"]);
+  expect([noLink.code, noLink.err.trim()]).toEqual([1, "shortener: no link with the id no-such-link"]);
+  expect(cli(["webhook", "list", "--db", server.dbPath]).out.trim().split("\n")).toHaveLength(1); // the header: none added
 });
+
+test("--link: the webhook hears that link, and the list names it", async () => {
+  expect((await createLink(server.url, { url: "https://example.com/cli-link", custom_url: "cli-link" })).status).toBe(201);
+  const added = cli(["webhook", "add", `${receiver.url}/linked`, "--events", "link.updated", "--link", "cli-link", "--db", server.dbPath]);
+  expect(added.code).toBe(0);
+  const listed = cli(["webhook", "list", "--db", server.dbPath]);
+  const row = listed.out.split("\n").find((line) => line.includes(`${receiver.url}/linked`))!;
+  expect(row).toContain("link cli-link");
+  expect(cli(["webhook", "remove", row.split(/\s+/)[0]!, "--db", server.dbPath]).code).toBe(0);
+}, 30_000);

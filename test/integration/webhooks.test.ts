@@ -86,12 +86,13 @@ describe("what webhooks hear", () => {
     const hooks: number[] = [];
     try {
       hooks.push((await hook(server.url, key, all, { events: ALL_TYPES })).id);
-      hooks.push((await hook(server.url, key, one, { events: ["link.created", "link.updated"], linkId: "ev-one" })).id);
       hooks.push((await hook(server.url, key, tagged, { events: ["link.created", "link.updated", "link.clicks", "link.milestone"], tag: "launch" })).id);
       const deletesHook = (await hook(server.url, key, deletes, { events: ["link.deleted"] })).id;
       hooks.push(deletesHook);
 
       await madeLink(server.url, key, "ev-one", { tags: ["launch"] });
+      // A link webhook names a link that exists: added once ev-one is made, it hears what follows.
+      hooks.push((await hook(server.url, key, one, { events: ["link.created", "link.updated"], linkId: "ev-one" })).id);
       await madeLink(server.url, key, "ev-other");
       await madeLink(server.url, key, "ev-limit", { max_clicks: 2 });
       await madeLink(server.url, key, "ev-expires", { expires_at: new Date(Date.now() + 3_000).toISOString() });
@@ -171,9 +172,8 @@ describe("what webhooks hear", () => {
         expect(JSON.stringify(r.body)).not.toContain(VISITOR);
       }
 
-      // linkId ev-one: that link's creation and changes, nothing of the others.
+      // linkId ev-one: that link's changes, nothing of the others.
       expect(one.received.map((r) => [r.type, subject(r)])).toEqual([
-        ["link.created", "ev-one"],
         ["link.updated", "ev-one"],
         ["link.updated", "ev-one"],
       ]);
@@ -190,18 +190,35 @@ describe("what webhooks hear", () => {
     }
   }, 45_000);
 
-  test("one endpoint gets a link's created, updated and deleted in the order they happened", async () => {
+  test("one endpoint gets a link's updates and its delete in the order they happened; the webhook still names the deleted link and hears nothing new", async () => {
     const receiver = startReceiver();
+    await madeLink(server.url, key, "ev-order");
     const { id } = await hook(server.url, key, receiver, { events: ["link.created", "link.updated", "link.deleted"], linkId: "ev-order" });
     try {
-      await madeLink(server.url, key, "ev-order");
       const tags = ["a", "b", "c", "d", "e"];
       for (const tag of tags) expect((await api(server.url, key, "PATCH", "/api/links/ev-order", { tags: [tag] })).status).toBe(200);
       expect((await api(server.url, key, "DELETE", "/api/links/ev-order")).status).toBe(200);
-      const got = await eventually(async () => receiver.received, (r) => r.length >= 7, 15_000);
-      expect(got.map((r) => r.type)).toEqual(["link.created", ...tags.map(() => "link.updated"), "link.deleted"]);
+      const got = await eventually(async () => receiver.received, (r) => r.length >= 6, 15_000);
+      expect(got.map((r) => r.type)).toEqual([...tags.map(() => "link.updated"), "link.deleted"]);
       expect(got.filter((r) => r.type === "link.updated").map((r) => r.body.data.link.tags)).toEqual(tags.map((t) => [t]));
       expect(got.map((r) => r.verified)).toEqual(got.map(() => "ok"));
+      // Deleted: the webhook shows the link's id still (its retired id, by the seq it had), in the list too.
+      const kept = await api(server.url, key, "GET", `/api/webhooks/${id}`);
+      expect([kept.status, kept.body.data.linkId]).toEqual([200, "ev-order"]);
+      const listed = await api(server.url, key, "GET", "/api/webhooks");
+      expect(listed.body.data.webhooks.find((w: any) => w.id === id).linkId).toBe("ev-order");
+      // A link made after it (another id: a deleted link's id is never given again) is none of its business;
+      // the fence: a webhook of every link hears that link's creation, so it was fanned out.
+      const fence = startReceiver();
+      const all = await hook(server.url, key, fence, { events: ["link.created"] });
+      try {
+        await madeLink(server.url, key, "ev-order-next");
+        await eventually(async () => created(fence), (c) => c.includes("ev-order-next"), 15_000);
+        expect((await deliveries(server.url, key, id)).map((d) => d.type)).toEqual(["link.deleted", ...tags.map(() => "link.updated")]);
+      } finally {
+        await unhook([all.id]);
+        fence.stop();
+      }
     } finally {
       await unhook([id]);
       receiver.stop();
@@ -268,10 +285,11 @@ describe("failures and retries", () => {
     const limited = startReceiver();
     failing.answer((_, n) => new Response(null, { status: n === 0 ? 500 : 204 }));
     limited.answer((_, n) => (n === 0 ? new Response(null, { status: 429, headers: { "Retry-After": "1" } }) : new Response(null, { status: 204 })));
-    const f = await hook(server.url, key, failing, { events: ["link.created"], linkId: "retried" });
-    const l = await hook(server.url, key, limited, { events: ["link.created"], linkId: "retried" });
+    // A tag filter: a link webhook could only be added once its link exists, after its creation.
+    const f = await hook(server.url, key, failing, { events: ["link.created"], tag: "retried" });
+    const l = await hook(server.url, key, limited, { events: ["link.created"], tag: "retried" });
     try {
-      await madeLink(server.url, key, "retried");
+      await madeLink(server.url, key, "retried", { tags: ["retried"] });
       // After the 500 (the first retry is ~10 s away): the log says so and when it goes again.
       const first = await eventually(() => deliveries(server.url, key, f.id), (d) => d[0]?.attempts === 1, 15_000);
       expect(first).toHaveLength(1);
@@ -299,9 +317,9 @@ describe("failures and retries", () => {
 
   test("redeliver from the log sends the same message again", async () => {
     const receiver = startReceiver();
-    const { id } = await hook(server.url, key, receiver, { events: ["link.created"], linkId: "again" });
+    const { id } = await hook(server.url, key, receiver, { events: ["link.created"], tag: "again" });
     try {
-      await madeLink(server.url, key, "again");
+      await madeLink(server.url, key, "again", { tags: ["again"] });
       const [sent] = await eventually(() => deliveries(server.url, key, id), (d) => d[0]?.state === "delivered", 15_000);
       expect(receiver.received.map((r) => r.id)).toEqual([sent.messageId]);
       const redo = await api(server.url, key, "POST", `/api/webhooks/${id}/deliveries/${sent.id}/redeliver`);
@@ -330,10 +348,10 @@ describe("managing webhooks", () => {
   test("admins only; the secret is answered once and never listed, logged or put in the delivery log", async () => {
     const creator = makeKey(server.dbPath, "creator", "create");
     const receiver = startReceiver();
-    const { id, secret } = await hook(server.url, key, receiver, { events: ["link.created"], linkId: "hush" });
+    const { id, secret } = await hook(server.url, key, receiver, { events: ["link.created"], tag: "hush" });
     try {
       expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
-      await madeLink(server.url, key, "hush");
+      await madeLink(server.url, key, "hush", { tags: ["hush"] });
       const [sent] = await eventually(() => deliveries(server.url, key, id), (d) => d[0]?.state === "delivered", 15_000);
       const routes: [string, string, unknown?][] = [
         ["POST", "/api/webhooks", { url: receiver.url, events: ["link.created"] }],
@@ -361,7 +379,7 @@ describe("managing webhooks", () => {
       const answers = [
         list,
         await api(server.url, key, "GET", `/api/webhooks/${id}`),
-        await api(server.url, key, "PATCH", `/api/webhooks/${id}`, { tag: null }),
+        await api(server.url, key, "PATCH", `/api/webhooks/${id}`, { tag: "hush" }),
         await api(server.url, key, "GET", `/api/webhooks/${id}/deliveries`),
         await api(server.url, key, "POST", `/api/webhooks/${id}/deliveries/${sent.id}/redeliver`),
       ];
@@ -378,6 +396,31 @@ describe("managing webhooks", () => {
       expect(server.output()).not.toContain(bare);
     } finally {
       await unhook([id]);
+      receiver.stop();
+    }
+  }, 30_000);
+
+  test("a link webhook names a link that exists: none by that id, or a deleted one's, is refused (400 on linkId), on POST and PATCH", async () => {
+    await madeLink(server.url, key, "hook-gone");
+    expect((await api(server.url, key, "DELETE", "/api/links/hook-gone")).status).toBe(200);
+    const receiver = startReceiver();
+    const body = { url: receiver.url, events: ["link.created"] };
+    for (const linkId of ["no-such-link", "hook-gone"]) {
+      const r = await api(server.url, key, "POST", "/api/webhooks", { ...body, linkId });
+      expect({ linkId, status: r.status, body: r.body }).toEqual({
+        linkId, status: 400, body: { success: false, error: `no link with the id ${linkId}`, code: "bad_request", field: "linkId", errors: [{ code: "bad_request", field: "linkId", error: `no link with the id ${linkId}` }] },
+      });
+    }
+    const made = await api(server.url, key, "POST", "/api/webhooks", body);
+    expect(made.status).toBe(201);
+    try {
+      const moved = await api(server.url, key, "PATCH", `/api/webhooks/${made.body.data.id}`, { linkId: "no-such-link", enabled: false });
+      expect([moved.status, moved.body.code, moved.body.field]).toEqual([400, "bad_request", "linkId"]);
+      // Nothing was written: neither a webhook nor the change.
+      const list = await api(server.url, key, "GET", "/api/webhooks");
+      expect(list.body.data.webhooks.map((w: any) => [w.id, w.linkId, w.enabled])).toEqual([[made.body.data.id, null, true]]);
+    } finally {
+      await unhook([made.body.data.id]);
       receiver.stop();
     }
   }, 30_000);

@@ -22,7 +22,7 @@ beforeEach(async () => {
   opened = await tempStorage();
   told = 0;
   deps = {
-    events: opened.storage.events, log: keptLog(), now: () => 5_000,
+    events: opened.storage.events, links: opened.storage.links, log: keptLog(), now: () => 5_000,
     webhooksChanged: async () => void told++,
     rules: { ownHosts: ["s.example.org"], isBlocked: () => false, leave: async () => ({ allowPrivate: true, why: "" }) },
     pokeDelivery: () => {},
@@ -75,11 +75,60 @@ describe("who may", () => {
   });
 });
 
+describe("a webhook's link", () => {
+  test("named by its id, stored by its seq: added, changed to another and cleared (every link); the audit line names linkId", async () => {
+    const one = await opened.storage.links.create({ url: "https://example.com/one", alias: "one" }, 5_000);
+    const two = await opened.storage.links.create({ url: "https://example.com/two", alias: "two" }, 5_000);
+    const made = await createWebhook(OPERATOR, { fields: { ...fields, linkId: "one" } }, deps);
+    if (!made.ok) throw new Error(made.problem.message);
+    expect([made.value.linkId, made.value.linkSeq]).toEqual(["one", one.seq]);
+    const changed = await changeWebhook(OPERATOR, { id: made.value.id, fields: { linkId: "two", tag: "news" } }, deps);
+    expect(changed.ok && [changed.value.linkId, changed.value.linkSeq, changed.value.tag]).toEqual(["two", two.seq, "news"]);
+    const cleared = await changeWebhook(OPERATOR, { id: made.value.id, fields: { linkId: null } }, deps);
+    expect(cleared.ok && [cleared.value.linkId, cleared.value.linkSeq]).toEqual([null, null]);
+    expect(deps.log.actions().map((a) => (a as { result: string }).result).slice(1)).toEqual(["ok linkId,tag", "ok linkId"]);
+  });
+
+  test("a deleted link's webhook still names it (by its retired id); a change of another field keeps its link", async () => {
+    await opened.storage.links.create({ url: "https://example.com/old", alias: "old" }, 5_000);
+    const made = await createWebhook(OPERATOR, { fields: { ...fields, linkId: "old" } }, deps);
+    const id = made.ok ? made.value.id : 0;
+    expect(await opened.storage.links.remove("old", 5_000)).toBe(true);
+    const got = await getWebhook(OPERATOR, { id }, deps);
+    expect(got.ok && got.value.linkId).toBe("old");
+    const listed = await listWebhooks(OPERATOR, null, deps);
+    expect(listed.ok && listed.value.map((w) => w.linkId)).toEqual(["old"]);
+    // Another field changed: the link stays.
+    const changed = await changeWebhook(OPERATOR, { id, fields: { tag: "news" } }, deps);
+    expect(changed.ok && changed.value.linkId).toBe("old");
+  });
+});
+
 describe("what is refused", () => {
   test("every field problem at once, with the API's field names", async () => {
     const made = await createWebhook(OPERATOR, { fields: { url: "ftp://x", events: ["nope"], tag: "a b" } }, deps);
     expect(made.ok ? null : made.problem.fields?.map((f) => [f.code, f.field])).toEqual([["url_scheme", "url"], ["events_invalid", "events"], ["tags_invalid", "tag"]]);
     expect(await deps.events.webhooks()).toEqual([]);
+  });
+
+  test("a link filter must name an existing link: one of no link (never made, or deleted) is a field problem on linkId, and nothing is written", async () => {
+    await opened.storage.links.create({ url: "https://example.com/gone", alias: "gone" }, 5_000);
+    expect(await opened.storage.links.remove("gone", 5_000)).toBe(true);
+    const made = await createWebhook(OPERATOR, { fields: { ...fields, linkId: "nope" } }, deps);
+    const deleted = await createWebhook(OPERATOR, { fields: { ...fields, linkId: "gone" } }, deps);
+    for (const refused of [made, deleted]) expect(refused.ok ? null : [refused.problem.code, refused.problem.field]).toEqual(["bad_request", "linkId"]);
+    expect(made.ok ? null : made.problem.fields).toEqual([{ code: "bad_request", field: "linkId", error: "no link with the id nope" }]);
+    // A request with malformed fields is answered those: the link is looked up only for one otherwise well formed.
+    const both = await createWebhook(OPERATOR, { fields: { url: "ftp://x", events: ["link.created"], linkId: "nope" } }, deps);
+    expect(both.ok ? null : both.problem.fields?.map((f) => f.field)).toEqual(["url"]);
+    expect(await deps.events.webhooks()).toEqual([]);
+    // A change too: the webhook keeps the link it had.
+    await opened.storage.links.create({ url: "https://example.com/kept", alias: "kept" }, 5_000);
+    const kept = await createWebhook(OPERATOR, { fields: { ...fields, linkId: "kept" } }, deps);
+    const id = kept.ok ? kept.value.id : 0;
+    const changed = await changeWebhook(OPERATOR, { id, fields: { linkId: "nope" } }, deps);
+    expect(changed.ok ? null : [changed.problem.code, changed.problem.field, changed.problem.message]).toEqual(["bad_request", "linkId", "no link with the id nope"]);
+    expect(await deps.events.webhook(id)).toMatchObject({ linkId: "kept" });
   });
 
   test("a private receiver where the service would not post to one: url_private, saying why", async () => {

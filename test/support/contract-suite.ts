@@ -6,6 +6,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe } from "bun:test";
 import { ENGINES, openEngine, type OpenedEngine } from "./engines.ts";
 import type { Visit } from "../../src/visits/visit.ts";
+import type { Link } from "../../src/links/link.ts";
 
 /**
  * `db()`: the engine opened for the current test. `shared`: one database for all the body's tests
@@ -41,13 +42,13 @@ export function forEachEngine(name: string, body: (db: () => OpenedEngine) => vo
 
 export const NOW = Date.parse("2026-11-23T12:00:00.000Z");
 
-/** A visit with plain values; `o` overrides them. */
-export const visit = (linkId: string, o: Partial<Visit> = {}): Visit => ({
-  linkId, ts: NOW, browser: "Chrome", os: "Linux", device: "desktop", country: "DE", referrer: "Direct",
+/** A visit of `link` (its seq and alias, as a created Link has them) with plain values; `o` overrides them. */
+export const visit = (link: Pick<Link, "seq" | "id">, o: Partial<Visit> = {}): Visit => ({
+  linkSeq: link.seq, linkId: link.id, ts: NOW, browser: "Chrome", os: "Linux", device: "desktop", country: "DE", referrer: "Direct",
   utmSource: null, utmMedium: null, utmCampaign: null, isBot: false, visitor: null, ...o,
 });
 
-/** Rows of a table whose link_id is id, as the engine stored them. */
-export async function countFor(db: OpenedEngine, table: string, id: string): Promise<number> {
-  return (await db.stored.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table} WHERE link_id = ?`, id))!.n;
+/** Rows of a table that belong to the link of this seq, as the engine stored them. */
+export async function countFor(db: OpenedEngine, table: string, seq: number): Promise<number> {
+  return (await db.stored.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table} WHERE link_seq = ?`, seq))!.n;
 }

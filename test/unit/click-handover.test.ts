@@ -6,6 +6,7 @@ import { expect, test } from "bun:test";
 import { createClickPacker, createClickReader, MAX_FORWARDING, MAX_REFERER, MAX_USER_AGENT, type Click } from "../../src/visits/click.ts";
 
 const click = (i: number): Click => ({
+  linkSeq: 1_000 + (i % 7),
   linkId: `link${i % 7}`,
   ts: 1_700_000_000_000 + i,
   userAgent: i % 11 === 0 ? null : `Agent/${i % 13}`,
@@ -27,7 +28,7 @@ test("every click reads back as packed, across hand-overs and a dictionary that 
     const handover = reader.parse(taken.message);
     if (handover.startsOver) startsOver++;
     reader.read(handover, (c) => {
-      back.push({ linkId: c.linkId, ts: c.ts, userAgent: reader.text(c.userAgent), referer: reader.text(c.referer), peer: c.peer, forwardedFor: c.forwardedFor, forwarded: c.forwarded, destination: reader.text(c.destination) });
+      back.push({ linkSeq: c.linkSeq, linkId: c.linkId, ts: c.ts, userAgent: reader.text(c.userAgent), referer: reader.text(c.referer), peer: c.peer, forwardedFor: c.forwardedFor, forwarded: c.forwarded, destination: reader.text(c.destination) });
     });
   }
   expect(startsOver).toBeGreaterThan(5);

@@ -23,6 +23,8 @@ import type { LiveVisit } from "../../src/events/live.ts";
 import type { EventStore, OpenClicks } from "../../src/events/store.ts";
 import { EVENT_TYPES, type EventType, type OutboxEvent, type StoredEvent, type Webhook, type WebhookWithSecret } from "../../src/events/types.ts";
 import { openEvents } from "../../src/db/open-storage.ts";
+import { openDatabase } from "../../src/db/sqlite/open.ts";
+import { sqliteLinks } from "../../src/db/sqlite/links.ts";
 import { isoTime } from "../../src/util/day.ts";
 import type { Visit } from "../../src/visits/visit.ts";
 import { startReceiver, type Receiver } from "../support/webhook-receiver.ts";
@@ -33,8 +35,13 @@ const SECOND = 1_000;
 const MINUTE = 60_000;
 const HOUR = 3_600_000;
 
+/** Each link id its own seq, as a database numbers its links: what events and webhooks are matched by. */
+const seqs = new Map<string, number>();
+const seqOf = (id: string): number => seqs.get(id) ?? seqs.set(id, 100 + seqs.size).get(id)!;
+const ref = (id: string) => ({ seq: seqOf(id), id });
+
 const visit = (linkId: string, o: Partial<Visit> = {}): Visit => ({
-  linkId, ts: T, browser: "Chrome", os: "Linux", device: "desktop", country: "DE", referrer: "Direct",
+  linkSeq: seqOf(linkId), linkId, ts: T, browser: "Chrome", os: "Linux", device: "desktop", country: "DE", referrer: "Direct",
   utmSource: null, utmMedium: null, utmCampaign: null, isBot: false, visitor: null, ...o,
 });
 
@@ -115,15 +122,19 @@ describe("fan-out", () => {
   const NOW = T + MINUTE;
   let seq = 0;
   const hook = (id: number, o: Partial<Webhook> = {}): Webhook => ({
-    id, url: `https://hooks.example.com/${id}`, events: [...EVENT_TYPES], linkId: null, tag: null, enabled: true, disabledReason: null, createdAt: T, ...o,
+    id, url: `https://hooks.example.com/${id}`, events: [...EVENT_TYPES], linkSeq: null, linkId: null, tag: null, enabled: true, disabledReason: null, createdAt: T, ...o,
   });
-  const event = (type: EventType, linkId: string, tags: string[] | null = null, at = T): StoredEvent => ({ seq: ++seq, type, linkId, tags, at, data: JSON.stringify({ id: linkId, n: seq }) });
+  /** A webhook of the one link `linkId`. */
+  const of = (linkId: string): Partial<Webhook> => ({ linkSeq: seqOf(linkId), linkId });
+  const event = (type: EventType, linkId: string, tags: string[] | null = null, at = T, linkSeq = seqOf(linkId)): StoredEvent =>
+    ({ seq: ++seq, type, linkSeq, linkId, tags, at, data: JSON.stringify({ id: linkId, n: seq }) });
   /** A link.clicks event of n itemized clicks and `omitted` counted ones. */
   const clicks = (linkId: string, n: number, at = T, omitted = 0): StoredEvent => ({
-    seq: ++seq, type: "link.clicks", linkId, tags: null, at, data: JSON.stringify({ clicks: Array.from({ length: n }, (_, i) => ({ timestamp: isoTime(at), i })), omitted }),
+    seq: ++seq, type: "link.clicks", linkSeq: seqOf(linkId), linkId, tags: null, at, data: JSON.stringify({ clicks: Array.from({ length: n }, (_, i) => ({ timestamp: isoTime(at), i })), omitted }),
   });
+  /** `tagsOf`: link ids and their tags now (read by the links' seqs). */
   const plan = (events: StoredEvent[], webhooks: Webhook[], o: { tagsOf?: [string, string[]][]; open?: OpenClicks[] } = {}) =>
-    planFanOut({ events, webhooks, tagsOf: new Map(o.tagsOf ?? []), open: new Map((o.open ?? []).map((x) => [x.webhookId, x])) }, NOW);
+    planFanOut({ events, webhooks, tagsOf: new Map((o.tagsOf ?? []).map(([id, tags]) => [seqOf(id), tags])), open: new Map((o.open ?? []).map((x) => [x.webhookId, x])) }, NOW);
   const body = (d: { body: string }) => JSON.parse(d.body);
   /** A stored, still open link.clicks delivery of n clicks of link "z". */
   const openBundle = (webhookId: number, n: number): OpenClicks => ({
@@ -143,8 +154,14 @@ describe("fan-out", () => {
   });
 
   test("a webhook for one link hears only that link's events", () => {
-    const { inserts } = plan([event("link.created", "a"), event("link.created", "b"), event("link.updated", "a")], [hook(1, { linkId: "a" })]);
+    const { inserts } = plan([event("link.created", "a"), event("link.created", "b"), event("link.updated", "a")], [hook(1, of("a"))]);
     expect(inserts.map((d) => [d.type, body(d).data.id])).toEqual([["link.created", "a"], ["link.updated", "a"]]);
+  });
+
+  test("a webhook for one link matches it by seq, not by id: another link of the same id (another domain's) is not it", () => {
+    const elsewhere = seqOf("a") + 1_000;
+    const { inserts } = plan([event("link.updated", "a", null, T, elsewhere), clicks("a", 1), event("link.updated", "a")], [hook(1, of("a"))]);
+    expect(inserts.map((d) => [d.type, JSON.parse(d.body).data.n ?? null])).toEqual([["link.clicks", null], ["link.updated", seq]]);
   });
 
   test("a webhook for one tag: the event's own tags decide, and for events written without them (clicks, milestones) the link's tags now", () => {
@@ -264,13 +281,14 @@ describe("events of a recorded batch", () => {
 
   test("clicks per link first, then each link's milestones and its click limit", () => {
     const visits = [visit("a"), visit("b", { browser: "Firefox" }), visit("a", { isBot: true })];
-    const out = batchEvents(ALL, visits, [{ linkId: "a", added: 2, total: 10, maxClicks: 10 }, { linkId: "b", added: 1, total: 1, maxClicks: null }], T);
+    const out = batchEvents(ALL, visits, [{ linkSeq: seqOf("a"), linkId: "a", added: 2, total: 10, maxClicks: 10 }, { linkSeq: seqOf("b"), linkId: "b", added: 1, total: 1, maxClicks: null }], T);
     expect(out).toEqual([
-      linkClicks("a", [visits[0]!, visits[2]!], 0, T),
-      linkClicks("b", [visits[1]!], 0, T),
-      linkMilestone("a", 10, 10, T),
-      linkGone("a", "click_limit", null, T),
+      linkClicks(ref("a"), [visits[0]!, visits[2]!], 0, T),
+      linkClicks(ref("b"), [visits[1]!], 0, T),
+      linkMilestone(ref("a"), 10, 10, T),
+      linkGone(ref("a"), "click_limit", null, T),
     ]);
+    expect(out.map((e) => [e.linkSeq, e.linkId])).toEqual([[seqOf("a"), "a"], [seqOf("b"), "b"], [seqOf("a"), "a"], [seqOf("a"), "a"]]);
     const data = JSON.parse(out[0]!.data);
     expect(data.omitted).toBe(0);
     expect(data.clicks).toHaveLength(2);
@@ -285,17 +303,17 @@ describe("events of a recorded batch", () => {
   });
 
   test("link.gone (click_limit) exactly when the total reaches the limit: not before, not again after", () => {
-    const gone = (added: number, total: number) => batchEvents(ALL, [], [{ linkId: "a", added, total, maxClicks: 5 }], T).filter((e) => e.type === "link.gone");
+    const gone = (added: number, total: number) => batchEvents(ALL, [], [{ linkSeq: seqOf("a"), linkId: "a", added, total, maxClicks: 5 }], T).filter((e) => e.type === "link.gone");
     expect(gone(1, 4)).toEqual([]); // below
-    expect(gone(1, 5)).toEqual([linkGone("a", "click_limit", null, T)]); // reached
-    expect(gone(3, 7)).toEqual([linkGone("a", "click_limit", null, T)]); // passed in one batch
+    expect(gone(1, 5)).toEqual([linkGone(ref("a"), "click_limit", null, T)]); // reached
+    expect(gone(3, 7)).toEqual([linkGone(ref("a"), "click_limit", null, T)]); // passed in one batch
     expect(gone(1, 6)).toEqual([]); // already gone before this batch
     expect(gone(2, 7)).toEqual([]);
   });
 
   test("nothing that no webhook wants: none at all, or only the wanted types", () => {
     const visits = [visit("a")];
-    const totals = [{ linkId: "a", added: 1, total: 10, maxClicks: 10 }];
+    const totals = [{ linkSeq: seqOf("a"), linkId: "a", added: 1, total: 10, maxClicks: 10 }];
     expect(batchEvents(createEventWants([]), visits, totals, T)).toEqual([]);
     expect(batchEvents(createEventWants(["link.created", "link.deleted"]), visits, totals, T)).toEqual([]);
     expect(batchEvents(createEventWants(["link.milestone"]), visits, totals, T).map((e) => e.type)).toEqual(["link.milestone"]);
@@ -328,16 +346,27 @@ describe("dispatcher (an injected clock, a real SQLite file, a real receiver)", 
     const store = opened.events;
     // A whole second: Retry-After dates and webhook-timestamp are in seconds.
     const clock = { now: Math.floor(Date.now() / 1000) * 1000 };
-    const hook = await store.createWebhook({ url: receiver.url, events, linkId: null, tag: null, secret: newSecret(), createdAt: clock.now });
+    const hook = await store.createWebhook({ url: receiver.url, events, linkSeq: null, tag: null, secret: newSecret(), createdAt: clock.now });
     receiver.setSecret(hook.secret);
     const dispatcher = createDispatcher({ store, send: httpSender({ allowPrivate: true, userAgent: "test" }), now: () => clock.now, random: () => 0.5, log: quiet });
     return { store, dispatcher, receiver, clock, hook };
   }
+  /** A link stored in the rig's file under `id`, with the seq the file gave it. */
+  const storedLink = (id: string) => {
+    const db = openDatabase(join(dir, "s.db"));
+    try {
+      const seq = sqliteLinks(db).insert(id, { url: `https://example.com/${id}` }, T);
+      if (typeof seq !== "number") throw new Error(`link ${id}: ${seq}`);
+      return { seq, id };
+    } finally {
+      db.close();
+    }
+  };
   const step = async (r: Rig) => {
     await r.dispatcher.tick();
     await r.dispatcher.idle();
   };
-  const created = (id: string, at: number): OutboxEvent => ({ type: "link.created", linkId: id, tags: [], at, data: JSON.stringify({ link: { id } }) });
+  const created = (id: string, at: number): OutboxEvent => ({ type: "link.created", linkSeq: null, linkId: null, tags: [], at, data: JSON.stringify({ link: { id } }) });
   const deliveries = async (r: Rig, webhookId = r.hook.id) => [...(await r.store.deliveries(webhookId, null, 100))].reverse();
 
   test("a receiver answering 500 is tried again on the schedule, never earlier, until 24 hours have passed; then the delivery fails and the webhook is disabled", async () => {
@@ -419,7 +448,7 @@ describe("dispatcher (an injected clock, a real SQLite file, a real receiver)", 
 
   test("order per webhook: the next event waits behind a failing head, and another webhook's queue does not", async () => {
     const r = await rig();
-    const other = await r.store.createWebhook({ url: receiver.url.replace("/hook", "/other"), events: ["link.created"], linkId: null, tag: null, secret: r.hook.secret, createdAt: r.clock.now });
+    const other = await r.store.createWebhook({ url: receiver.url.replace("/hook", "/other"), events: ["link.created"], linkSeq: null, tag: null, secret: r.hook.secret, createdAt: r.clock.now });
     let failing = true;
     receiver.answer((request) => new Response(null, { status: failing && new URL(request.url).pathname === "/hook" ? 500 : 204 }));
     await r.store.append([created("first", r.clock.now), created("second", r.clock.now)]);
@@ -447,13 +476,15 @@ describe("dispatcher (an injected clock, a real SQLite file, a real receiver)", 
   test(`link.clicks goes to a webhook at most once every ${CLICKS_EVERY_MS} ms; clicks recorded meanwhile join one delivery`, async () => {
     const r = await rig(["link.clicks"]);
     const T0 = r.clock.now;
-    await r.store.append([linkClicks("a", [visit("a")], 0, T0)]);
+    // Stored links: a delivery names each click's link by the id read back by its seq.
+    const [a, b, c] = [storedLink("a"), storedLink("b"), storedLink("c")];
+    await r.store.append([linkClicks(a, [visit("a")], 0, T0)]);
     await step(r);
     expect(receiver.ofType("link.clicks").map((x) => x.body.data.clicks.length)).toEqual([1]);
-    await r.store.append([linkClicks("a", [visit("a"), visit("a")], 0, T0), linkClicks("b", [visit("b")], 0, T0)]);
+    await r.store.append([linkClicks(a, [visit("a"), visit("a")], 0, T0), linkClicks(b, [visit("b")], 0, T0)]);
     await step(r);
     r.clock.now = T0 + CLICKS_EVERY_MS - 1;
-    await r.store.append([linkClicks("c", [visit("c")], 0, r.clock.now)]);
+    await r.store.append([linkClicks(c, [visit("c")], 0, r.clock.now)]);
     await step(r);
     expect(receiver.received).toHaveLength(1); // too soon after the first
     r.clock.now = T0 + CLICKS_EVERY_MS;

@@ -81,10 +81,11 @@ describe("counts as rollup rows", () => {
   test("days as they are; each dimension on the newest day, filled up with Unknown to its period; no bots, no uniques", () => {
     const rows = countRows(
       [{ key: "k", days: [{ day: "2025-01-01", total: 3 }, { day: "2025-01-03", total: 2 }, { day: "2025-01-02", total: 0 }], dimensions: [{ dimension: "browser", name: "Chrome", total: 4 }], dimensionsTotal: 5 }],
-      (key) => (key === "k" ? "id" : undefined),
+      (key) => (key === "k" ? { id: "id", seq: 7 } : undefined),
     );
-    expect(rows.daily.map((d) => [d.day, d.total, d.bots, d.uniques])).toEqual([["2025-01-01", 3, 0, 0], ["2025-01-03", 2, 0, 0]]);
-    expect(rows.totals.get("id")).toEqual({ total: 5, humans: 5, lastTs: Date.UTC(2025, 0, 3) });
+    // Rows and totals under the link's seq, which its history is written under.
+    expect(rows.daily.map((d) => [d.linkSeq, d.day, d.total, d.bots, d.uniques])).toEqual([[7, "2025-01-01", 3, 0, 0], [7, "2025-01-03", 2, 0, 0]]);
+    expect(rows.totals.get(7)).toEqual({ total: 5, humans: 5, lastTs: Date.UTC(2025, 0, 3) });
     const browsers = rows.dimensions.filter((d) => d.dimension === "browser").map((d) => [d.day, d.name, d.total]);
     expect(browsers).toEqual([["2025-01-03", "Chrome", 4], ["2025-01-03", "Unknown", 1]]);
     expect(rows.dimensions.filter((d) => d.dimension === "device").map((d) => [d.name, d.total])).toEqual([["Unknown", 5]]);
@@ -100,8 +101,9 @@ describe("visits as ours", () => {
     const convert = visitConverter();
     const at = (visitedUrl: string | null) => ({ key: "k", ts: Date.UTC(2025, 0, 1), referrer: null, userAgent: null, country: null, visitedUrl });
     const urls = new Map([["k", "https://example.com/land?utm_source=x#top"]]);
-    const { visits } = convert([at(null), at("https://s.test/k"), at("https://s.test/k?utm_source=y&utm_medium=mail"), at("https://s.test/k?utm_campaign=c#frag")], () => "k", (key) => urls.get(key));
+    const { visits } = convert([at(null), at("https://s.test/k"), at("https://s.test/k?utm_source=y&utm_medium=mail"), at("https://s.test/k?utm_campaign=c#frag")], () => ({ id: "k", seq: 7 }), (key) => urls.get(key));
     expect(visits.map((v) => [v.utmSource, v.utmMedium, v.utmCampaign])).toEqual([["x", null, null], ["x", null, null], ["x", "mail", null], ["x", null, "c"]]);
+    expect(visits.every((v) => v.linkSeq === 7 && v.linkId === "k")).toBe(true);
   });
 });
 

@@ -97,9 +97,9 @@ test("the reader thread's client: reads are answered until close, and a read aft
   try {
     openDatabase(join(dir, "reader.db")).close(); // made and migrated as the service makes it
     const reader = await startSqliteReader(join(dir, "reader.db"), testLog().log);
-    expect(await reader.overview.daily(["nothing-here"], "2026-01-01")).toEqual([]);
+    expect(await reader.overview.daily([404], "2026-01-01")).toEqual([]);
     await reader.close();
-    await expect(reader.overview.daily(["nothing-here"], "2026-01-01")).rejects.toThrow("the reader thread is closed");
+    await expect(reader.overview.daily([404], "2026-01-01")).rejects.toThrow("the reader thread is closed");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

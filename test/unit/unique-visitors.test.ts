@@ -18,11 +18,14 @@ import { createVisitQueue } from "../../src/visits/visit-queue.ts";
 import { createLinkStore, localClickBudget } from "../../src/links/store.ts";
 import type { Visit } from "../../src/visits/visit.ts";
 import { tempDatabase, type TempDb } from "../support/db.ts";
+import type { Link } from "../../src/links/link.ts";
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
 const T0 = Date.parse("2026-11-23T10:15:00.000Z");
 let t: TempDb;
+/** The seq of the test's link "uv": what its visits and visitor keys are made of. */
+let uv = 0;
 afterEach(() => t?.dispose());
 
 type Clock = { value: number };
@@ -32,7 +35,7 @@ function processOn(clock: Clock) {
 }
 function setup(clock: Clock) {
   t = tempDatabase();
-  createLinkStore(sqliteLinks(t.db), localClickBudget()).create({ url: "https://example.com/", alias: "uv" }, T0 - DAY);
+  uv = (createLinkStore(sqliteLinks(t.db), localClickBudget()).create({ url: "https://example.com/", alias: "uv" }, T0 - DAY) as Link).seq;
   return processOn(clock);
 }
 
@@ -41,16 +44,16 @@ function record(p: ReturnType<typeof processOn>, clock: Clock, clicks: { ts: num
   const writer = createVisitWriter(t.db, { flushIntervalMs: 60_000, seen: p.seen, now: () => clock.value });
   for (const c of clicks) {
     const visit: Visit = {
-      linkId: "uv", ts: c.ts, browser: "X", os: "X", device: "desktop", country: "DE", referrer: "Direct", utmSource: null, utmMedium: null, utmCampaign: null,
-      isBot: c.bot ?? false, visitor: p.ids.of(c.ts, "uv", c.address, c.ua ?? "Firefox"),
+      linkSeq: uv, linkId: "uv", ts: c.ts, browser: "X", os: "X", device: "desktop", country: "DE", referrer: "Direct", utmSource: null, utmMedium: null, utmCampaign: null,
+      isBot: c.bot ?? false, visitor: p.ids.of(c.ts, uv, c.address, c.ua ?? "Firefox"),
     };
     writer.record(visit);
   }
   writer.close();
 }
 
-const dailyRow = (day: string) => t.db.query("SELECT total, bots, uniques, unique_bots FROM daily_rollup WHERE link_id = 'uv' AND day = ?").get(day);
-const hourlyRows = () => t.db.query("SELECT hour, total, uniques FROM hourly_rollup WHERE link_id = 'uv' ORDER BY hour").all();
+const dailyRow = (day: string) => t.db.query("SELECT total, bots, uniques, unique_bots FROM daily_rollup WHERE link_seq = ? AND day = ?").get(uv, day);
+const hourlyRows = () => t.db.query("SELECT hour, total, uniques FROM hourly_rollup WHERE link_seq = ? ORDER BY hour").all(uv);
 const count = (table: string) => (t.db.query(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
 
 describe("per day", () => {
@@ -80,11 +83,11 @@ describe("per day", () => {
   test("a process on a disk that refuses writes still finds the day's stored salt (the same visitor keys)", () => {
     const clock = { value: T0 };
     const p = setup(clock);
-    const before = p.ids.of(T0, "uv", "203.0.113.5", "Firefox");
+    const before = p.ids.of(T0, uv, "203.0.113.5", "Firefox");
     const readOnly = new Database(t.path, { readonly: true });
     try {
       const restarted = createVisitorIds(sqliteSalts(readOnly), () => clock.value);
-      expect(restarted.of(T0 + 1000, "uv", "203.0.113.5", "Firefox")).toBe(before);
+      expect(restarted.of(T0 + 1000, uv, "203.0.113.5", "Firefox")).toBe(before);
     } finally {
       readOnly.close();
     }
@@ -103,8 +106,8 @@ describe("per day", () => {
     const p = setup(clock);
     const writer = createVisitWriter(t.db, { flushIntervalMs: 60_000, seen: p.seen, now: () => clock.value });
     const visit = (address: string): Visit => ({
-      linkId: "uv", ts: T0, browser: "X", os: "X", device: "desktop", country: "DE", referrer: "Direct", utmSource: null, utmMedium: null, utmCampaign: null,
-      isBot: false, visitor: p.ids.of(T0, "uv", address, "Firefox"),
+      linkSeq: uv, linkId: "uv", ts: T0, browser: "X", os: "X", device: "desktop", country: "DE", referrer: "Direct", utmSource: null, utmMedium: null, utmCampaign: null,
+      isBot: false, visitor: p.ids.of(T0, uv, address, "Firefox"),
     });
     writer.record(visit("192.0.2.1"));
     t.db.run("CREATE TRIGGER fail_once BEFORE INSERT ON hourly_rollup BEGIN SELECT RAISE(ABORT, 'disk trouble'); END");
@@ -131,7 +134,7 @@ describe("bounded memory", () => {
   test("past the key limit new visitors are counted, not remembered, and the owner is told once", () => {
     const clock = { value: T0 };
     t = tempDatabase();
-    createLinkStore(sqliteLinks(t.db), localClickBudget()).create({ url: "https://example.com/", alias: "uv" }, T0 - DAY);
+    uv = (createLinkStore(sqliteLinks(t.db), localClickBudget()).create({ url: "https://example.com/", alias: "uv" }, T0 - DAY) as Link).seq;
     let full = 0;
     const p = { ids: createVisitorIds(sqliteSalts(t.db), () => clock.value), seen: createSeenVisitors(t.db, clock.value, 4, () => full++) };
     // Each new visitor takes two keys (its day and its hour): room for two.
@@ -181,7 +184,7 @@ describe("forgetting", () => {
     for (let i = 0; i < 700; i++) {
       const ts = T0 + i;
       const address = `198.51.${100 + (i >> 8)}.${i & 255}`;
-      writer.record({ linkId: "uv", ts, browser: "X", os: "X", device: "desktop", country: "DE", referrer: "Direct", utmSource: null, utmMedium: null, utmCampaign: null, isBot: false, visitor: ids.of(ts, "uv", address, "Firefox") });
+      writer.record({ linkSeq: uv, linkId: "uv", ts, browser: "X", os: "X", device: "desktop", country: "DE", referrer: "Direct", utmSource: null, utmMedium: null, utmCampaign: null, isBot: false, visitor: ids.of(ts, uv, address, "Firefox") });
     }
     await writer.close();
     const salt = Buffer.from((t.db.query("SELECT salt FROM visitor_salts").get() as { salt: Uint8Array }).salt);

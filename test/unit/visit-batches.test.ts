@@ -18,7 +18,7 @@ import type { StoredVisit } from "../../src/visits/visit-batch.ts";
 
 const T0 = Date.parse("2026-11-22T10:00:00.000Z");
 const visit = (o: Partial<Visit>): Visit => ({
-  linkId: "a", ts: T0, browser: "Chrome", os: "Windows", device: "desktop", country: "DE", referrer: "Direct",
+  linkSeq: 1, linkId: "a", ts: T0, browser: "Chrome", os: "Windows", device: "desktop", country: "DE", referrer: "Direct",
   utmSource: null, utmMedium: null, utmCampaign: null, isBot: false, visitor: null, ...o,
 });
 
@@ -36,12 +36,12 @@ describe("batchRows", () => {
   test("one row per link, visits in order, bounds and humans counted, every field kept", () => {
     const rows = batchRows([
       visit({ ts: T0 }),
-      visit({ linkId: "b", ts: T0 + 1, isBot: true, utmSource: "news", utmMedium: "mail", utmCampaign: "spring" }),
+      visit({ linkSeq: 2, linkId: "b", ts: T0 + 1, isBot: true, utmSource: "news", utmMedium: "mail", utmCampaign: "spring" }),
       visit({ ts: T0 + 2, browser: "Firefox", isBot: true }),
     ]);
     expect(rows.map(({ visits, ...r }) => r)).toEqual([
-      { linkId: "a", firstTs: T0, lastTs: T0 + 2, humans: 1 },
-      { linkId: "b", firstTs: T0 + 1, lastTs: T0 + 1, humans: 0 },
+      { linkSeq: 1, firstTs: T0, lastTs: T0 + 2, humans: 1 },
+      { linkSeq: 2, firstTs: T0 + 1, lastTs: T0 + 1, humans: 0 },
     ]);
     expect(parseBatch(rows[0]!.visits)).toEqual([
       [T0, "Chrome", "Windows", "desktop", "DE", "Direct", null, null, null, 0],
@@ -51,20 +51,21 @@ describe("batchRows", () => {
   });
 
   test("a link's visits are split into rows of at most maxPerRow, none lost", () => {
-    const batch = Array.from({ length: 25 }, (_, i) => visit({ linkId: i % 2 ? "a" : "b", ts: T0 + i }));
+    const batch = Array.from({ length: 25 }, (_, i) => visit({ linkSeq: i % 2 ? 1 : 2, ts: T0 + i }));
     const rows = batchRows(batch, 4);
     expect(rows.every((r) => parseBatch(r.visits).length <= 4)).toBe(true);
-    const back = rows.flatMap((r) => parseBatch(r.visits).map((v) => `${r.linkId}@${v[0]}`)).sort();
-    expect(back).toEqual(batch.map((v) => `${v.linkId}@${v.ts}`).sort());
+    const back = rows.flatMap((r) => parseBatch(r.visits).map((v) => `${r.linkSeq}@${v[0]}`)).sort();
+    expect(back).toEqual(batch.map((v) => `${v.linkSeq}@${v.ts}`).sort());
   });
 });
 
-/** The recent visits SQLite's stats read for a link (at most limit, in [fromTs, toTs)). */
+/** The recent visits SQLite's stats read for a link, by its alias (at most limit, in [fromTs, toTs)). */
 function recentReader(db: ReturnType<typeof openDatabase>) {
   const rows = sqliteStats(db);
+  const seqOf = db.query<{ seq: number }, [string]>("SELECT seq FROM links WHERE id = ?");
   return (linkId: string, fromTs: number, toTs: number, excludeBots: boolean, limit: number): StoredVisit[] => {
     const plan = planStats({ id: linkId, createdAt: 0 } as never, { from: null, to: null, excludeBots }, toTs);
-    return rows(linkId, { ...plan, recent: { fromTs, toTs } }).recent.slice(0, limit);
+    return rows(seqOf.get(linkId)!.seq, { ...plan, recent: { fromTs, toTs } }).recent.slice(0, limit);
   };
 }
 
@@ -73,9 +74,10 @@ describe("recent visits from batches (real SQLite file)", () => {
     const db = openDatabase(tempDb());
     // The writer keeps visits only of links that exist.
     const links = sqliteLinks(db);
-    for (const alias of new Set(visits.map((v) => v.linkId))) links.insert(alias, { url: "https://example.com/" }, T0);
+    const seqs = new Map<string, number>();
+    for (const alias of new Set(visits.map((v) => v.linkId))) seqs.set(alias, links.insert(alias, { url: "https://example.com/" }, T0) as number);
     const writer = createVisitWriter(db, { flushIntervalMs: 60_000, batchSize });
-    for (const v of visits) writer.record(v);
+    for (const v of visits) writer.record({ ...v, linkSeq: seqs.get(v.linkId)! });
     writer.close();
     return { db, recent: recentReader(db) };
   }
@@ -113,6 +115,8 @@ describe("migration 2: one row per visit → batches", () => {
     const path = tempDb();
     const v1 = new Database(path, { create: true, strict: true });
     migrate(v1, 1);
+    // The links exist: migration 12 keeps only the visits of links it knows (by their seq).
+    v1.run("INSERT INTO links (id, url, created_at) VALUES ('a', 'https://example.com/a', 0), ('b', 'https://example.com/b', 0)");
     const insert = v1.query(
       `INSERT INTO visits (link_id, ts, browser, os, device, country, referrer, utm_source, utm_medium, utm_campaign, is_bot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
@@ -130,7 +134,7 @@ describe("migration 2: one row per visit → batches", () => {
     const db = openDatabase(path); // runs migration 2
     expect((db.query("PRAGMA user_version").get() as { user_version: number }).user_version).toBe(SCHEMA_VERSION);
     const viewed = db
-      .query("SELECT link_id, ts, browser, os, device, country, referrer, utm_source, utm_medium, utm_campaign, is_bot FROM visits ORDER BY ts")
+      .query("SELECT l.id, ts, browser, os, device, country, referrer, utm_source, utm_medium, utm_campaign, is_bot FROM visits JOIN links AS l ON l.seq = visits.link_seq ORDER BY ts")
       .values();
     expect(viewed).toEqual(rows as never);
     const sizes = db.query("SELECT json_array_length(visits) AS n FROM visit_batches").all() as { n: number }[];

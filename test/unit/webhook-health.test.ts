@@ -129,10 +129,10 @@ describe("the log of a failing webhook", () => {
     let answer: SendOutcome = { code: 500, retryAfter: null, error: null };
     const clock = { now: T };
     const url = "https://hooks.example.org/services/T000/B000/s3cret?token=abc123";
-    const hook = await store.createWebhook({ url, events: ["link.created"], linkId: null, tag: null, secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", createdAt: T });
+    const hook = await store.createWebhook({ url, events: ["link.created"], linkSeq: null, tag: null, secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", createdAt: T });
     // The sender is injected: nothing is sent anywhere.
     const dispatcher = createDispatcher({ store, send: async () => answer, now: () => clock.now, random: () => 0.5, log });
-    const created = (id: string) => ({ type: "link.created" as const, linkId: id, tags: [], at: clock.now, data: JSON.stringify({ link: { id } }) });
+    const created = (id: string) => ({ type: "link.created" as const, linkSeq: null, linkId: null, tags: [], at: clock.now, data: JSON.stringify({ link: { id } }) });
     const attempt = async () => {
       const [head] = (await store.deliveries(hook.id, null, 100)).filter((d) => d.state === "pending").reverse();
       if (head) clock.now = Math.max(clock.now, head.nextAt);

@@ -10,14 +10,15 @@ export const WebhookFields = t.Object(
   {
     url: t.String({ description: "where deliveries are POSTed; a private or loopback address needs --webhook-allow-private" }),
     events: t.Array(EventTypeSchema, { minItems: 1 }),
-    linkId: t.Optional(t.Union([t.String(), t.Null()], { description: "only this link's events" })),
+    linkId: t.Optional(t.Union([t.String(), t.Null()], { description: "only this link's events: the id of a link that exists (otherwise 400, bad_request on linkId)" })),
     tag: t.Optional(t.Union([Tag, t.Null()], { description: "only events of links with this tag" })),
   },
   closed,
 );
 export const WebhookChanges = t.Object(
   {
-    url: t.Optional(t.String()), events: t.Optional(t.Array(EventTypeSchema, { minItems: 1 })), linkId: t.Optional(t.Union([t.String(), t.Null()])),
+    url: t.Optional(t.String()), events: t.Optional(t.Array(EventTypeSchema, { minItems: 1 })),
+    linkId: t.Optional(t.Union([t.String(), t.Null()], { description: "only this link's events: the id of a link that exists (otherwise 400, bad_request on linkId); null: every link" })),
     tag: t.Optional(t.Union([Tag, t.Null()])), enabled: t.Optional(t.Boolean()),
   },
   closed,
@@ -26,7 +27,7 @@ const webhookFields = {
   id: t.Integer({ minimum: 1 }),
   url: t.String(),
   events: t.Array(EventTypeSchema),
-  linkId: t.Union([t.String(), t.Null()]),
+  linkId: t.Union([t.String(), t.Null()], { description: "the one link it hears of (null: every link); a deleted link's id is still shown" }),
   tag: t.Union([t.String(), t.Null()]),
   enabled: t.Boolean(),
   disabledReason: t.Union([t.String(), t.Null()], { description: "why it is disabled: 410 from the receiver, 24 hours of failures, or an admin" }),

@@ -25,3 +25,4 @@ export * as step008 from "./008-users.ts";
 export * as step009 from "./009-imports.ts";
 export * as step010 from "./010-events.ts";
 export * as step011 from "./011-instances.ts";
+export * as step012 from "./012-links-by-seq.ts";

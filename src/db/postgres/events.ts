@@ -8,8 +8,8 @@ import type { TransactionSQL } from "bun";
 import { type Claimed, EXPIRY_MARK_EVERY_MS, type EventStore, type OpenClicks } from "../../events/store.ts";
 import type { Delivery, EventType, OutboxEvent, StoredEvent, Webhook, WebhookWithSecret } from "../../events/types.ts";
 import {
-  CLAIM_SQL, DELIVERY_COLUMNS, DUE_SQL, eventValues, EXPIRED_SQL, FINISH_SQL, groupTags, OPEN_BUNDLES_SQL, PRUNE_PAGE, PRUNE_SQL, toDelivery, toEvent, toSummary, toWebhook,
-  WEBHOOK_COLUMNS, WEBHOOK_SUMMARY_SQL, webhookColumns,
+  CLAIM_SQL, DELIVERY_COLUMNS, DUE_SQL, EVENTS_PAGE_SQL, eventValues, EXPIRED_SQL, FINISH_SQL, groupTags, OPEN_BUNDLES_SQL, PRUNE_PAGE, PRUNE_SQL, toDelivery, toEvent, toSummary, toWebhook,
+  WEBHOOK_COLUMNS, WEBHOOK_SUMMARY_SQL, webhookColumns, webhookSelect,
 } from "../shared/event-rows.ts";
 import { num, numbered, type Pg } from "./connect.ts";
 
@@ -18,8 +18,8 @@ export async function writeEventsIn(tx: TransactionSQL, sql: Pg, events: readonl
   if (events.length === 0) return;
   const rows = events.map(eventValues);
   await tx`
-    INSERT INTO events (type, link_id, tags, at, data)
-    SELECT * FROM unnest(${sql.array(rows.map((r) => r[0]), "TEXT")}::text[], ${sql.array(rows.map((r) => r[1]), "TEXT")}::text[],
+    INSERT INTO events (type, link_seq, tags, at, data)
+    SELECT * FROM unnest(${sql.array(rows.map((r) => r[0]), "TEXT")}::text[], ${sql.array(rows.map((r) => r[1]), "INT8")}::int8[],
                          ${sql.array(rows.map((r) => r[2]), "TEXT")}::text[], ${sql.array(rows.map((r) => r[3]), "INT8")}::int8[], ${sql.array(rows.map((r) => r[4]), "TEXT")}::text[])`;
 }
 
@@ -28,6 +28,7 @@ const CLAIM = numbered(CLAIM_SQL);
 const FINISH = numbered(FINISH_SQL);
 const PRUNE = numbered(PRUNE_SQL);
 const EXPIRED = numbered(EXPIRED_SQL);
+const EVENTS_PAGE = numbered(EVENTS_PAGE_SQL);
 
 /** `joinable`: a link.clicks bundle of the fan-out, which later clicks join until it is first sent (never a redelivery). */
 function insertDelivery(tx: TransactionSQL | Pg, d: { webhookId: number; messageId: string; type: string; createdAt: number; body: string; clicks: number }, joinable: boolean) {
@@ -75,9 +76,12 @@ export function postgresEvents(sql: Pg): EventStore {
 }
 
 async function createWebhook(sql: Pg, w: Parameters<EventStore["createWebhook"]>[0]): Promise<WebhookWithSecret> {
-  const [row] = await sql.unsafe(`INSERT INTO webhooks (url, events, link_id, tag, secret, created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${WEBHOOK_COLUMNS}`, [
-    w.url, w.events.join(" "), w.linkId, w.tag, w.secret, w.createdAt,
-  ]);
+  // Read back in the same statement: its link's id is joined by the seq.
+  const [row] = await sql.unsafe(
+    `WITH made AS (INSERT INTO webhooks (url, events, link_seq, tag, secret, created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *)
+     SELECT ${webhookSelect("made")} FROM made`,
+    [w.url, w.events.join(" "), w.linkSeq, w.tag, w.secret, w.createdAt],
+  );
   return toWebhook(row);
 }
 
@@ -105,14 +109,14 @@ async function wantedTypes(sql: Pg): Promise<EventType[]> {
 async function fanOutPage(sql: Pg, tx: TransactionSQL, plan: Parameters<EventStore["fanOut"]>[0], limit: number): Promise<number> {
   // Another instance is fanning out: it takes these events, and this one goes on to sending.
   if ((await tx`SELECT value FROM event_marks WHERE name = 'events' FOR UPDATE SKIP LOCKED`).length === 0) return 0;
-  const events: StoredEvent[] = (await tx`SELECT seq, type, link_id, tags, at, data FROM events ORDER BY seq LIMIT ${limit}`).map(toEvent);
+  const events: StoredEvent[] = (await tx.unsafe(EVENTS_PAGE, [limit])).map(toEvent);
   if (events.length === 0) return 0;
   const webhooks: Webhook[] = (await tx.unsafe(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE enabled = 1`)).map(toWebhook);
-  const untagged = [...new Set(events.filter((e) => e.tags === null && e.linkId !== null).map((e) => e.linkId!))];
+  const untagged = [...new Set(events.filter((e) => e.tags === null && e.linkSeq !== null).map((e) => e.linkSeq!))];
   const tagsOf =
     webhooks.some((w) => w.tag !== null) && untagged.length > 0
-      ? groupTags((await tx`SELECT l.id, t.tag FROM links l JOIN link_tags t ON t.link_seq = l.seq WHERE l.id = ANY(${sql.array(untagged, "TEXT")}) ORDER BY t.tag`) as { id: string; tag: string }[], (r) => r.id)
-      : new Map<string, string[]>();
+      ? groupTags((await tx`SELECT link_seq, tag FROM link_tags WHERE link_seq = ANY(${sql.array(untagged, "INT8")}) ORDER BY tag`) as { link_seq: string; tag: string }[], (r) => num(r.link_seq))
+      : new Map<number, string[]>();
   // Locked: an instance claiming one of these for sending waits, then finds it grown.
   const open = new Map<number, OpenClicks>();
   for (const r of await tx.unsafe(`${OPEN_BUNDLES_SQL} FOR UPDATE OF d`)) {
@@ -155,7 +159,7 @@ async function sweepExpired(sql: Pg, now: number, announce: Parameters<EventStor
     const rows = await tx.unsafe(EXPIRED, [after, now]);
     if (rows.length > 0) {
       const tags = groupTags((await tx`SELECT link_seq, tag FROM link_tags WHERE link_seq = ANY(${sql.array(rows.map((r: { seq: string }) => num(r.seq)), "INT8")}) ORDER BY tag`) as { link_seq: string; tag: string }[], (r) => num(r.link_seq));
-      await writeEventsIn(tx, sql, announce(rows.map((r: { seq: string; id: string; expires_at: string }) => ({ id: r.id, tags: tags.get(num(r.seq)) ?? [], expiresAt: num(r.expires_at) }))));
+      await writeEventsIn(tx, sql, announce(rows.map((r: { seq: string; id: string; expires_at: string }) => ({ seq: num(r.seq), id: r.id, tags: tags.get(num(r.seq)) ?? [], expiresAt: num(r.expires_at) }))));
     }
     await tx`UPDATE event_marks SET value = ${now} WHERE name = 'expiry'`;
     return rows.length;

@@ -3,9 +3,10 @@
 
 import type { TransactionSQL } from "bun";
 import type { Cursor, ImportTarget } from "../../imports/target.ts";
-import type { Pg } from "./connect.ts";
+import { num, type Pg } from "./connect.ts";
 import { insertLinksIn } from "./links.ts";
 import { writeCountsIn, writeImportedVisitsIn } from "./visit-batches.ts";
+import { DEFAULT_DOMAIN } from "../shared/tables.ts";
 
 export function postgresImports(sql: Pg): ImportTarget {
   const moveCursors = (tx: TransactionSQL, source: string, cursors: readonly Cursor[]) =>
@@ -15,22 +16,22 @@ export function postgresImports(sql: Pg): ImportTarget {
        ON CONFLICT (source, scope) DO UPDATE SET cursor = excluded.cursor`;
   return {
     async importedLinks(source) {
-      const rows = await sql`SELECT code, link_id FROM import_links WHERE source = ${source}`;
-      return new Map(rows.map((r: { code: string; link_id: string }) => [r.code, r.link_id]));
+      const rows = await sql`SELECT i.code, l.id, l.seq FROM import_links AS i JOIN links AS l ON l.seq = i.link_seq WHERE i.source = ${source}`;
+      return new Map(rows.map((r: { code: string; id: string; seq: string }) => [r.code, { id: r.id, seq: num(r.seq) }]));
     },
     async takenIds(ids) {
       const list = sql.array([...ids], "TEXT");
-      const rows = await sql`SELECT id, 'taken' AS how FROM links WHERE id = ANY(${list}) UNION ALL SELECT id, 'retired' FROM retired_ids WHERE id = ANY(${list})`;
+      const rows = await sql`SELECT id, 'taken' AS how FROM links WHERE id = ANY(${list}) UNION ALL SELECT id, 'retired' FROM retired_ids WHERE domain = ${DEFAULT_DOMAIN} AND id = ANY(${list})`;
       return new Map(rows.map((r: { id: string; how: "taken" | "retired" }) => [r.id, r.how]));
     },
     addLinks: (source, rows) =>
       sql.begin(async (tx) => {
         const outcomes = await insertLinksIn(tx, sql, rows);
-        const kept = rows.filter((_, i) => typeof outcomes[i] === "number");
+        const kept = rows.flatMap((r, i) => (typeof outcomes[i] === "number" ? [{ key: r.key, seq: outcomes[i] }] : []));
         if (kept.length > 0) {
-          await tx`INSERT INTO import_links (source, code, link_id)
-                   SELECT ${source}, * FROM unnest(${sql.array(kept.map((r) => r.key), "TEXT")}::text[], ${sql.array(kept.map((r) => r.id), "TEXT")}::text[])
-                   ON CONFLICT (source, code) DO UPDATE SET link_id = excluded.link_id`;
+          await tx`INSERT INTO import_links (source, code, link_seq)
+                   SELECT ${source}, * FROM unnest(${sql.array(kept.map((r) => r.key), "TEXT")}::text[], ${sql.array(kept.map((r) => r.seq), "INT8")}::int8[])
+                   ON CONFLICT (source, code) DO UPDATE SET link_seq = excluded.link_seq`;
         }
         return rows.filter((_, i) => typeof outcomes[i] !== "number").map((r) => r.key);
       }),

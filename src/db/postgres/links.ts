@@ -11,7 +11,7 @@ import { behaviourOf, EVERY_LINK, type ClickBudget, type LinkDestinations, type 
 import { linkWrites, type LinkStatements } from "../../links/change-script.ts";
 import { behaviourValues, LINK_COLUMNS, otherDestinations, PASSWORD_HASHES_PAGE, PASSWORD_HASHES_SQL, TARGET_SQL, toLink } from "../shared/link-rows.ts";
 import { changedColumns } from "../shared/link-columns.ts";
-import { LINK_DATA_TABLES } from "../shared/tables.ts";
+import { DEFAULT_DOMAIN, LINK_DATA_TABLES } from "../shared/tables.ts";
 import { num, numOrNull, numbered, type Pg } from "./connect.ts";
 import { announce } from "./link-changes.ts";
 import { linkRow, tagsOf } from "./rows.ts";
@@ -55,10 +55,10 @@ function postgresLinkStatements(tx: TransactionSQL, sql: Pg): LinkStatements {
       if (distinct.length > 0) await tx`INSERT INTO link_tags (link_seq, tag) SELECT ${seq}, unnest(${sql.array(distinct, "TEXT")}::text[])`;
     },
     deleteRow: async (seq) => void (await tx`DELETE FROM links WHERE seq = ${seq}`), // tags cascade
-    async deleteData(id) {
-      for (const table of LINK_DATA_TABLES) await tx.unsafe(`DELETE FROM ${table} WHERE link_id = $1`, [id]);
+    async deleteData(seq) {
+      for (const table of LINK_DATA_TABLES) await tx.unsafe(`DELETE FROM ${table} WHERE link_seq = $1`, [seq]);
     },
-    retire: async (id, now) => void (await tx`INSERT INTO retired_ids (id, retired_at) VALUES (${id}, ${now}) ON CONFLICT DO NOTHING`),
+    retire: async (id, seq, now) => void (await tx`INSERT INTO retired_ids (domain, id, seq, retired_at) VALUES (${DEFAULT_DOMAIN}, ${id}, ${seq}, ${now}) ON CONFLICT DO NOTHING`),
     async markBlocked(seqs, blocked) {
       await tx`UPDATE links SET blocked = ${blocked ? 1 : 0} WHERE seq = ANY(${sql.array([...seqs], "INT8")})`;
     },
@@ -78,6 +78,7 @@ async function readLink(db: Pg | TransactionSQL, id: string): Promise<Link | nul
 async function target(sql: Pg, id: string): Promise<Target | null> {
   const [row] = await sql.unsafe(TARGET, [id]);
   return targetOfRow({
+    seq: numOrNull(row.seq),
     url: row.url,
     expires_at: numOrNull(row.expires_at),
     max_clicks: numOrNull(row.max_clicks),
@@ -170,7 +171,7 @@ export async function insertLinksIn(tx: TransactionSQL, sql: Pg, rows: readonly 
                            ${text((_, b) => b[0])}::text[], ${text((_, b) => b[1])}::text[], ${text((_, b) => b[2])}::text[], ${int8((_, b) => b[3])}::int8[],
                            ${int8((_, b) => b[4])}::int8[], ${text((_, b) => b[5])}::text[], ${int8((_, b) => b[6])}::int8[], ${int8((r) => (r.disabled ? 1 : 0))}::int8[])
       AS v(id, url, created_at, owner_key_id, owner_user_id, expires_at, max_clicks, rules, variants, password_hash, redirect_type, valid_from, fallback_url, crawlable, disabled)
-    WHERE NOT EXISTS (SELECT 1 FROM retired_ids WHERE retired_ids.id = v.id)
+    WHERE NOT EXISTS (SELECT 1 FROM retired_ids WHERE retired_ids.domain = ${DEFAULT_DOMAIN} AND retired_ids.id = v.id)
     ON CONFLICT (id) DO NOTHING
     RETURNING id, seq`;
   const seqs = new Map(inserted.map((r) => [r.id, num(r.seq)]));
@@ -179,6 +180,6 @@ export async function insertLinksIn(tx: TransactionSQL, sql: Pg, rows: readonly 
     await tx`INSERT INTO link_tags (link_seq, tag) SELECT * FROM unnest(${sql.array(tagged.map(([seq]) => seq), "INT8")}::int8[], ${sql.array(tagged.map(([, tag]) => tag), "TEXT")}::text[])`;
   }
   const missing = rows.filter((r) => !seqs.has(r.id)).map((r) => r.id);
-  const retired = missing.length === 0 ? new Set<string>() : new Set((await tx`SELECT id FROM retired_ids WHERE id = ANY(${sql.array(missing, "TEXT")})`).map((r: { id: string }) => r.id));
+  const retired = missing.length === 0 ? new Set<string>() : new Set((await tx`SELECT id FROM retired_ids WHERE domain = ${DEFAULT_DOMAIN} AND id = ANY(${sql.array(missing, "TEXT")})`).map((r: { id: string }) => r.id));
   return rows.map((r) => seqs.get(r.id) ?? (retired.has(r.id) ? "retired" : "taken"));
 }

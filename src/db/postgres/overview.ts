@@ -13,15 +13,15 @@ export function postgresOverview(sql: Pg): OverviewSource {
         sql`SELECT COUNT(*) AS n FROM links WHERE (${user}::int8 IS NULL AND ${key}::int8 IS NULL) OR owner_user_id = ${user} OR owner_key_id = ${key}`,
         sql`SELECT day, SUM(total) AS clicks FROM daily_rollup
             WHERE day >= ${first} AND ((${user}::int8 IS NULL AND ${key}::int8 IS NULL)
-              OR link_id IN (SELECT id FROM links WHERE owner_user_id = ${user} OR owner_key_id = ${key}))
+              OR link_seq IN (SELECT seq FROM links WHERE owner_user_id = ${user} OR owner_key_id = ${key}))
             GROUP BY day`,
-        sql`SELECT t.link_id AS id, l.url AS url, t.clicks AS clicks
-            FROM (SELECT link_id, SUM(total) AS clicks FROM daily_rollup
+        sql`SELECT l.id AS id, l.url AS url, t.clicks AS clicks
+            FROM (SELECT link_seq, SUM(total) AS clicks FROM daily_rollup
                   WHERE day >= ${first} AND ((${user}::int8 IS NULL AND ${key}::int8 IS NULL)
-                    OR link_id IN (SELECT id FROM links WHERE owner_user_id = ${user} OR owner_key_id = ${key}))
-                  GROUP BY link_id) AS t
-            JOIN links AS l ON l.id = t.link_id
-            ORDER BY t.clicks DESC, t.link_id LIMIT ${n}`,
+                    OR link_seq IN (SELECT seq FROM links WHERE owner_user_id = ${user} OR owner_key_id = ${key}))
+                  GROUP BY link_seq) AS t
+            JOIN links AS l ON l.seq = t.link_seq
+            ORDER BY t.clicks DESC, l.id LIMIT ${n}`,
       ]);
       return {
         links: num(count[0].n),
@@ -29,9 +29,9 @@ export function postgresOverview(sql: Pg): OverviewSource {
         top: top.map((r: Record<string, unknown>) => ({ id: r.id as string, url: r.url as string, clicks: num(r.clicks) })),
       };
     },
-    async daily(ids, first) {
-      const rows = await sql`SELECT link_id, day, total FROM daily_rollup WHERE link_id = ANY(${sql.array([...ids], "TEXT")}) AND day >= ${first}`;
-      return rows.map((r: Record<string, unknown>) => ({ link_id: r.link_id as string, day: r.day as string, total: num(r.total) }));
+    async daily(seqs, first) {
+      const rows = await sql`SELECT link_seq, day, total FROM daily_rollup WHERE link_seq = ANY(${sql.array([...seqs], "INT8")}) AND day >= ${first}`;
+      return rows.map((r: Record<string, unknown>) => ({ link_seq: num(r.link_seq), day: r.day as string, total: num(r.total) }));
     },
   };
 }

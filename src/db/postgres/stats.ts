@@ -14,28 +14,28 @@ import { OTHER } from "../../visits/other.ts";
 const RECENT_BATCHES_PAGE = 20;
 
 export function postgresStats(sql: Pg): StatsSource {
-  return async (linkId, plan) => {
+  return async (linkSeq, plan) => {
     const { minus, from, to } = plan;
     const [days, hours, dimensions, utm, utmTotal, recent] = await sql.begin("isolation level repeatable read read only", (sql) => Promise.all([
       sql`SELECT day, total - bots * ${minus} AS count, bots, uniques - unique_bots * ${minus} AS uniques, imported, total FROM daily_rollup
-          WHERE link_id = ${linkId} AND day BETWEEN ${from} AND ${to} ORDER BY day`,
+          WHERE link_seq = ${linkSeq} AND day BETWEEN ${from} AND ${to} ORDER BY day`,
       plan.hours === null
         ? []
         : sql`SELECT hour, total - bots * ${minus} AS count, uniques - unique_bots * ${minus} AS uniques FROM hourly_rollup
-              WHERE link_id = ${linkId} AND hour BETWEEN ${hourOf(plan.hours.start)} AND ${hourOf(plan.hours.end)}`,
+              WHERE link_seq = ${linkSeq} AND hour BETWEEN ${hourOf(plan.hours.start)} AND ${hourOf(plan.hours.end)}`,
       // Every dimension in one query: each one's largest values, ties by name (byte order, as SQLite).
       sql`SELECT dimension, name, count FROM (
             SELECT dimension, name, SUM(total - bots * ${minus}) AS count,
                    row_number() OVER (PARTITION BY dimension ORDER BY SUM(total - bots * ${minus}) DESC, name) AS rank
-            FROM dimension_rollup WHERE link_id = ${linkId} AND day BETWEEN ${from} AND ${to} AND name <> ${OTHER}
+            FROM dimension_rollup WHERE link_seq = ${linkSeq} AND day BETWEEN ${from} AND ${to} AND name <> ${OTHER}
             GROUP BY dimension, name HAVING SUM(total - bots * ${minus}) > 0) AS ranked
           WHERE rank <= ${MAX_BREAKDOWN_ENTRIES} ORDER BY dimension, rank`,
       sql`SELECT source, medium, campaign, SUM(total - bots * ${minus}) AS count FROM utm_rollup
-          WHERE link_id = ${linkId} AND day BETWEEN ${from} AND ${to} AND source <> ${OTHER}
+          WHERE link_seq = ${linkSeq} AND day BETWEEN ${from} AND ${to} AND source <> ${OTHER}
           GROUP BY source, medium, campaign HAVING SUM(total - bots * ${minus}) > 0
           ORDER BY count DESC, source, medium, campaign LIMIT ${MAX_BREAKDOWN_ENTRIES}`,
-      sql`SELECT COALESCE(SUM(total - bots * ${minus}), 0) AS n FROM utm_rollup WHERE link_id = ${linkId} AND day BETWEEN ${from} AND ${to}`,
-      recentVisits(sql, linkId, plan.recent.fromTs, plan.recent.toTs, plan.excludeBots),
+      sql`SELECT COALESCE(SUM(total - bots * ${minus}), 0) AS n FROM utm_rollup WHERE link_seq = ${linkSeq} AND day BETWEEN ${from} AND ${to}`,
+      recentVisits(sql, linkSeq, plan.recent.fromTs, plan.recent.toTs, plan.excludeBots),
     ]));
     const breakdown: Record<string, NameCount[]> = { browser: [], os: [], device: [], country: [], referrer: [], rule: [], variant: [], fallback: [] };
     for (const r of dimensions) breakdown[r.dimension]?.push({ name: r.name, count: num(r.count) });
@@ -57,13 +57,13 @@ export function postgresStats(sql: Pg): StatsSource {
   };
 }
 
-async function recentVisits(sql: TransactionSQL, linkId: string, fromTs: number, toTs: number, excludeBots: boolean): Promise<StoredVisit[]> {
+async function recentVisits(sql: TransactionSQL, linkSeq: number, fromTs: number, toTs: number, excludeBots: boolean): Promise<StoredVisit[]> {
   const newest = newestVisits(fromTs, toTs, excludeBots, RECENT_VISITS);
   let before: { lastTs: number; id: number } | null = null;
   for (;;) {
     const batches: { id: string; last_ts: string; visits: string }[] = await sql`
       SELECT id, last_ts, visits FROM visit_batches
-      WHERE link_id = ${linkId} AND last_ts >= ${fromTs} AND first_ts < ${toTs} AND humans >= ${excludeBots ? 1 : 0}
+      WHERE link_seq = ${linkSeq} AND last_ts >= ${fromTs} AND first_ts < ${toTs} AND humans >= ${excludeBots ? 1 : 0}
         AND (${before === null} OR (last_ts, id) < (${before?.lastTs ?? 0}, ${before?.id ?? 0}))
       ORDER BY last_ts DESC, id DESC LIMIT ${RECENT_BATCHES_PAGE}`;
     for (const b of batches) if (!newest.add(num(b.last_ts), b.visits)) return newest.found();

@@ -50,29 +50,30 @@ function postgresWrites(tx: TransactionSQL, sql: Pg): VisitBatchWrites {
 }
 
 /**
- * Locks the links in id order and adds to the totals shown in the link list; answers the links
- * still there, with their new totals and limits (for the batch's events). A link missing was
+ * Locks the links in seq order and adds to the totals shown in the link list; answers the links
+ * still there, by seq, with their new totals and limits (for the batch's events). A link missing was
  * deleted: its visits and counts are not written (its rollups are gone for good, and would
  * otherwise stay behind its retired id).
  */
-async function addTotalsOfPresent(tx: TransactionSQL, sql: Pg, linkTotals: ReadonlyMap<string, LinkTotal>): Promise<Map<string, TotalAfter>> {
-  const sorted = [...linkTotals].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const present = new Set<string>(
-    (await tx`SELECT id FROM links WHERE id = ANY(${sql.array(sorted.map(([id]) => id), "TEXT")}) ORDER BY id FOR UPDATE`).map((r: { id: string }) => r.id),
+async function addTotalsOfPresent(tx: TransactionSQL, sql: Pg, linkTotals: ReadonlyMap<number, LinkTotal>): Promise<Map<number, TotalAfter>> {
+  const sorted = [...linkTotals].sort(([a], [b]) => a - b);
+  const present = new Set<number>(
+    (await tx`SELECT seq FROM links WHERE seq = ANY(${sql.array(sorted.map(([seq]) => seq), "INT8")}) ORDER BY seq FOR UPDATE`).map((r: { seq: string }) => num(r.seq)),
   );
-  const totals = sorted.filter(([id]) => present.has(id));
-  const after = new Map<string, TotalAfter>();
+  const totals = sorted.filter(([seq]) => present.has(seq));
+  const after = new Map<number, TotalAfter>();
   if (totals.length === 0) return after;
   const rows = await tx`
     UPDATE links AS l SET total_clicks = l.total_clicks + v.total, human_clicks = l.human_clicks + v.humans,
       last_click_at = GREATEST(l.last_click_at, v.last_ts)
-    FROM unnest(${sql.array(totals.map(([id]) => id), "TEXT")}::text[], ${sql.array(totals.map(([, t]) => t.total), "INT8")}::int8[],
+    FROM unnest(${sql.array(totals.map(([seq]) => seq), "INT8")}::int8[], ${sql.array(totals.map(([, t]) => t.total), "INT8")}::int8[],
                 ${sql.array(totals.map(([, t]) => t.humans), "INT8")}::int8[], ${sql.array(totals.map(([, t]) => t.lastTs), "INT8")}::int8[])
-      AS v(id, total, humans, last_ts)
-    WHERE l.id = v.id
-    RETURNING l.id, l.total_clicks, l.max_clicks`;
-  for (const r of rows as { id: string; total_clicks: string; max_clicks: string | null }[]) {
-    after.set(r.id, { linkId: r.id, added: linkTotals.get(r.id)!.total, total: num(r.total_clicks), maxClicks: r.max_clicks === null ? null : num(r.max_clicks) });
+      AS v(seq, total, humans, last_ts)
+    WHERE l.seq = v.seq
+    RETURNING l.seq, l.id, l.total_clicks, l.max_clicks`;
+  for (const r of rows as { seq: string; id: string; total_clicks: string; max_clicks: string | null }[]) {
+    const seq = num(r.seq);
+    after.set(seq, { linkSeq: seq, linkId: r.id, added: linkTotals.get(seq)!.total, total: num(r.total_clicks), maxClicks: r.max_clicks === null ? null : num(r.max_clicks) });
   }
   return after;
 }
@@ -82,19 +83,19 @@ async function addFallbacks(tx: TransactionSQL, sql: Pg, rows: DimensionRow[]): 
   const text = (values: string[]) => sql.array(values, "TEXT");
   const int8 = (values: number[]) => sql.array(values, "INT8");
   await tx`
-    INSERT INTO dimension_rollup AS t (link_id, dimension, day, name, total, bots)
-    SELECT v.* FROM unnest(${text(rows.map((r) => r.linkId))}::text[], ${text(rows.map((r) => r.dimension))}::text[], ${text(rows.map((r) => r.day))}::text[],
+    INSERT INTO dimension_rollup AS t (link_seq, dimension, day, name, total, bots)
+    SELECT v.* FROM unnest(${int8(rows.map((r) => r.linkSeq))}::int8[], ${text(rows.map((r) => r.dimension))}::text[], ${text(rows.map((r) => r.day))}::text[],
                            ${text(rows.map((r) => r.name))}::text[], ${int8(rows.map((r) => r.total))}::int8[], ${int8(rows.map((r) => r.bots))}::int8[])
-      AS v(link_id, dimension, day, name, total, bots)
-    WHERE EXISTS (SELECT 1 FROM links WHERE id = v.link_id)
+      AS v(link_seq, dimension, day, name, total, bots)
+    WHERE EXISTS (SELECT 1 FROM links WHERE seq = v.link_seq)
     ORDER BY 1, 2, 3, 4
-    ON CONFLICT (link_id, dimension, day, name) DO UPDATE SET total = t.total + excluded.total, bots = t.bots + excluded.bots`;
+    ON CONFLICT (link_seq, dimension, day, name) DO UPDATE SET total = t.total + excluded.total, bots = t.bots + excluded.bots`;
 }
 
 async function insertRaw(tx: TransactionSQL, sql: Pg, raw: VisitBatchRow[], imported: Imported): Promise<void> {
   await tx`
-    INSERT INTO visit_batches (link_id, first_ts, last_ts, humans, visits, imported)
-    SELECT *, ${imported}::int2 FROM unnest(${sql.array(raw.map((r) => r.linkId), "TEXT")}::text[], ${sql.array(raw.map((r) => r.firstTs), "INT8")}::int8[],
+    INSERT INTO visit_batches (link_seq, first_ts, last_ts, humans, visits, imported)
+    SELECT *, ${imported}::int2 FROM unnest(${sql.array(raw.map((r) => r.linkSeq), "INT8")}::int8[], ${sql.array(raw.map((r) => r.firstTs), "INT8")}::int8[],
                          ${sql.array(raw.map((r) => r.lastTs), "INT8")}::int8[], ${sql.array(raw.map((r) => r.humans), "INT4")}::int4[],
                          ${sql.array(raw.map((r) => r.visits), "TEXT")}::text[])`;
 }
@@ -107,55 +108,57 @@ async function writeRollups(tx: TransactionSQL, sql: Pg, rollups: Rollups, impor
   const int8 = (values: (string | number)[]) => sql.array(values, "INT8");
   if (daily.length > 0) {
     await tx`
-      INSERT INTO daily_rollup AS t (link_id, day, total, bots, uniques, unique_bots, imported)
-      SELECT *, total * ${imported}::int8 FROM unnest(${text(col(daily, (r) => r.linkId))}::text[], ${text(col(daily, (r) => r.day))}::text[], ${int8(col(daily, (r) => r.total))}::int8[],
+      INSERT INTO daily_rollup AS t (link_seq, day, total, bots, uniques, unique_bots, imported)
+      SELECT *, total * ${imported}::int8 FROM unnest(${int8(col(daily, (r) => r.linkSeq))}::int8[], ${text(col(daily, (r) => r.day))}::text[], ${int8(col(daily, (r) => r.total))}::int8[],
                            ${int8(col(daily, (r) => r.bots))}::int8[], ${int8(col(daily, (r) => r.uniques))}::int8[], ${int8(col(daily, (r) => r.uniqueBots))}::int8[])
-        AS v(link_id, day, total, bots, uniques, unique_bots)
+        AS v(link_seq, day, total, bots, uniques, unique_bots)
       ORDER BY 1, 2
-      ON CONFLICT (link_id, day) DO UPDATE SET total = t.total + excluded.total, bots = t.bots + excluded.bots,
+      ON CONFLICT (link_seq, day) DO UPDATE SET total = t.total + excluded.total, bots = t.bots + excluded.bots,
         uniques = t.uniques + excluded.uniques, unique_bots = t.unique_bots + excluded.unique_bots, imported = t.imported + excluded.imported`;
   }
   if (hourly.length > 0) {
     await tx`
-      INSERT INTO hourly_rollup AS t (link_id, hour, total, bots, uniques, unique_bots)
-      SELECT * FROM unnest(${text(col(hourly, (r) => r.linkId))}::text[], ${text(col(hourly, (r) => r.hour))}::text[], ${int8(col(hourly, (r) => r.total))}::int8[],
+      INSERT INTO hourly_rollup AS t (link_seq, hour, total, bots, uniques, unique_bots)
+      SELECT * FROM unnest(${int8(col(hourly, (r) => r.linkSeq))}::int8[], ${text(col(hourly, (r) => r.hour))}::text[], ${int8(col(hourly, (r) => r.total))}::int8[],
                            ${int8(col(hourly, (r) => r.bots))}::int8[], ${int8(col(hourly, (r) => r.uniques))}::int8[], ${int8(col(hourly, (r) => r.uniqueBots))}::int8[])
       ORDER BY 1, 2
-      ON CONFLICT (link_id, hour) DO UPDATE SET total = t.total + excluded.total, bots = t.bots + excluded.bots,
+      ON CONFLICT (link_seq, hour) DO UPDATE SET total = t.total + excluded.total, bots = t.bots + excluded.bots,
         uniques = t.uniques + excluded.uniques, unique_bots = t.unique_bots + excluded.unique_bots`;
   }
   if (dimensions.length > 0) {
     await tx`
-      INSERT INTO dimension_rollup AS t (link_id, dimension, day, name, total, bots)
-      SELECT * FROM unnest(${text(col(dimensions, (r) => r.linkId))}::text[], ${text(col(dimensions, (r) => r.dimension))}::text[],
+      INSERT INTO dimension_rollup AS t (link_seq, dimension, day, name, total, bots)
+      SELECT * FROM unnest(${int8(col(dimensions, (r) => r.linkSeq))}::int8[], ${text(col(dimensions, (r) => r.dimension))}::text[],
                            ${text(col(dimensions, (r) => r.day))}::text[], ${text(col(dimensions, (r) => r.name))}::text[],
                            ${int8(col(dimensions, (r) => r.total))}::int8[], ${int8(col(dimensions, (r) => r.bots))}::int8[])
       ORDER BY 1, 2, 3, 4
-      ON CONFLICT (link_id, dimension, day, name) DO UPDATE SET total = t.total + excluded.total, bots = t.bots + excluded.bots`;
+      ON CONFLICT (link_seq, dimension, day, name) DO UPDATE SET total = t.total + excluded.total, bots = t.bots + excluded.bots`;
   }
   if (utm.length > 0) {
     await tx`
-      INSERT INTO utm_rollup AS t (link_id, day, source, medium, campaign, total, bots)
-      SELECT * FROM unnest(${text(col(utm, (r) => r.linkId))}::text[], ${text(col(utm, (r) => r.day))}::text[], ${text(col(utm, (r) => r.source))}::text[],
+      INSERT INTO utm_rollup AS t (link_seq, day, source, medium, campaign, total, bots)
+      SELECT * FROM unnest(${int8(col(utm, (r) => r.linkSeq))}::int8[], ${text(col(utm, (r) => r.day))}::text[], ${text(col(utm, (r) => r.source))}::text[],
                            ${text(col(utm, (r) => r.medium))}::text[], ${text(col(utm, (r) => r.campaign))}::text[],
                            ${int8(col(utm, (r) => r.total))}::int8[], ${int8(col(utm, (r) => r.bots))}::int8[])
       ORDER BY 1, 2, 3, 4, 5
-      ON CONFLICT (link_id, day, source, medium, campaign) DO UPDATE SET total = t.total + excluded.total, bots = t.bots + excluded.bots`;
+      ON CONFLICT (link_seq, day, source, medium, campaign) DO UPDATE SET total = t.total + excluded.total, bots = t.bots + excluded.bots`;
   }
 }
 
 /** What is stored for the batch's links and days, for the limit on distinct values (other.ts); the links' rows are locked. */
 async function stored(tx: TransactionSQL, sql: Pg, rollups: Rollups): Promise<StoredValues> {
-  const links = sql.array(rollups.daily.map((r) => r.linkId), "TEXT");
+  const links = sql.array(rollups.daily.map((r) => r.linkSeq), "INT8");
   const days = sql.array(rollups.daily.map((r) => r.day), "TEXT");
   const [dimensions, utm] = await Promise.all([
-    tx`SELECT d.link_id, d.dimension, d.day, d.name, d.bots = d.total AS bot_only FROM dimension_rollup AS d
-       JOIN unnest(${links}::text[], ${days}::text[]) AS k(link_id, day) ON d.link_id = k.link_id AND d.day = k.day
+    tx`SELECT d.link_seq, d.dimension, d.day, d.name, d.bots = d.total AS bot_only FROM dimension_rollup AS d
+       JOIN unnest(${links}::int8[], ${days}::text[]) AS k(link_seq, day) ON d.link_seq = k.link_seq AND d.day = k.day
        WHERE d.dimension = ANY(${sql.array([...CAPPED_DIMENSIONS], "TEXT")}::text[])`,
-    tx`SELECT u.link_id, u.day, u.source, u.medium, u.campaign FROM utm_rollup AS u
-       JOIN unnest(${links}::text[], ${days}::text[]) AS k(link_id, day) ON u.link_id = k.link_id AND u.day = k.day`,
+    tx`SELECT u.link_seq, u.day, u.source, u.medium, u.campaign FROM utm_rollup AS u
+       JOIN unnest(${links}::int8[], ${days}::text[]) AS k(link_seq, day) ON u.link_seq = k.link_seq AND u.day = k.day`,
   ]);
-  return { dimensions, utm };
+  // int8 comes back as text: the seq as the number the batch's rows carry.
+  const seqOf = <R extends { link_seq: string }>(r: R) => ({ ...r, link_seq: num(r.link_seq) });
+  return { dimensions: dimensions.map(seqOf), utm: utm.map(seqOf) };
 }
 
 /**

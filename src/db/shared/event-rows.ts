@@ -2,15 +2,26 @@
 // run alike. PostgreSQL's int8 columns arrive as strings: every number goes through num().
 
 import type { WebhookChanges } from "../../events/store.ts";
-import type { Delivery, DeliveryState, EventType, StoredEvent, WebhookSummary, WebhookWithSecret } from "../../events/types.ts";
+import type { Delivery, DeliveryState, EventType, OutboxEvent, StoredEvent, WebhookSummary, WebhookWithSecret } from "../../events/types.ts";
 
 const num = (v: unknown): number => (typeof v === "number" ? v : Number(v));
 const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : num(v));
 
-export const WEBHOOK_COLUMNS = "id, url, events, link_id, tag, secret, enabled, disabled_reason, created_at";
+/**
+ * The id of the link whose seq `seq` (an SQL expression) is: the link's, or a deleted link's retired
+ * id, so that a webhook or an event of a deleted link still names it (docs/webhooks.md: Webhooks,
+ * "Events"). Both are found by index: links by their key, retired ids by their unique seq.
+ */
+const linkIdOf = (seq: string) => `COALESCE((SELECT id FROM links WHERE seq = ${seq}), (SELECT id FROM retired_ids WHERE seq = ${seq}))`;
+
+/** A webhook row's columns, `w` the webhooks table's name in the query, with its link's id read back by the seq. */
+export const webhookSelect = (w: string) =>
+  ["id", "url", "events", "link_seq", `${linkIdOf(`${w}.link_seq`)} AS link_id`, "tag", "secret", "enabled", "disabled_reason", "created_at"]
+    .map((c) => (c.includes(" AS ") ? c : `${w}.${c}`)).join(", ");
+export const WEBHOOK_COLUMNS = webhookSelect("webhooks");
 /** With the list's summary: deliveries waiting, and the last one tried. */
 export const WEBHOOK_SUMMARY_SQL = `
-  SELECT ${WEBHOOK_COLUMNS.split(", ").map((c) => `w.${c}`).join(", ")},
+  SELECT ${webhookSelect("w")},
     (SELECT COUNT(*) FROM webhook_deliveries d WHERE d.webhook_id = w.id AND d.state = 'pending') AS pending,
     l.last_attempt_at AS last_at, l.state AS last_state, l.response_code AS last_code, l.error AS last_error
   FROM webhooks w
@@ -44,6 +55,8 @@ export const PRUNE_PAGE = 1_000;
 /** ?1 cut: a page of the log past its 7 days (no longer pending), or of removed webhooks. */
 export const PRUNE_SQL = `DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM webhook_deliveries
   WHERE (created_at < ?1 AND state <> 'pending') OR webhook_id NOT IN (SELECT id FROM webhooks) LIMIT ${PRUNE_PAGE})`;
+/** The outbox's oldest events (?1 of them), each with its link's id read back by the seq. */
+export const EVENTS_PAGE_SQL = `SELECT seq, type, link_seq, ${linkIdOf("events.link_seq")} AS link_id, tags, at, data FROM events ORDER BY seq LIMIT ?1`;
 /** ?1 mark, ?2 now: links that expired since the mark. */
 export const EXPIRED_SQL = "SELECT seq, id, expires_at FROM links WHERE expires_at > ?1 AND expires_at <= ?2";
 
@@ -61,7 +74,7 @@ export function groupTags<R extends { tag: string }, K>(rows: Iterable<R>, keyOf
 
 export function toWebhook(r: Record<string, unknown>): WebhookWithSecret {
   return {
-    id: num(r.id), url: r.url as string, events: (r.events as string).split(" ").filter(Boolean) as EventType[], linkId: (r.link_id as string | null) ?? null,
+    id: num(r.id), url: r.url as string, events: (r.events as string).split(" ").filter(Boolean) as EventType[], linkSeq: numOrNull(r.link_seq), linkId: (r.link_id as string | null) ?? null,
     tag: (r.tag as string | null) ?? null, secret: r.secret as string, enabled: num(r.enabled) === 1, disabledReason: (r.disabled_reason as string | null) ?? null,
     createdAt: num(r.created_at),
   };
@@ -83,14 +96,15 @@ export function toDelivery(r: Record<string, unknown>): Delivery {
 
 export function toEvent(r: Record<string, unknown>): StoredEvent {
   return {
-    seq: num(r.seq), type: r.type as EventType, linkId: (r.link_id as string | null) ?? null, tags: r.tags === null ? null : (r.tags as string).split(" ").filter(Boolean),
+    seq: num(r.seq), type: r.type as EventType, linkSeq: numOrNull(r.link_seq), linkId: (r.link_id as string | null) ?? null,
+    tags: r.tags === null ? null : (r.tags as string).split(" ").filter(Boolean),
     at: num(r.at), data: r.data as string,
   };
 }
 
-/** The outbox row's columns: type, link_id, tags, at, data. */
-export function eventValues(e: { type: string; linkId: string | null; tags: readonly string[] | null; at: number; data: string }): [string, string | null, string | null, number, string] {
-  return [e.type, e.linkId, e.tags === null ? null : e.tags.join(" "), e.at, e.data];
+/** The outbox row's columns: type, link_seq, tags, at, data (the link's id is not stored: it is read back by the seq). */
+export function eventValues(e: Pick<OutboxEvent, "type" | "linkSeq" | "tags" | "at" | "data">): [string, number | null, string | null, number, string] {
+  return [e.type, e.linkSeq, e.tags === null ? null : e.tags.join(" "), e.at, e.data];
 }
 
 /** The columns a webhook's change sets, and their values (both engines' UPDATE). */
@@ -98,7 +112,7 @@ export function webhookColumns(c: WebhookChanges): [string, string | number | nu
   const sets: [string, string | number | null][] = [];
   if (c.url !== undefined) sets.push(["url", c.url]);
   if (c.events !== undefined) sets.push(["events", c.events.join(" ")]);
-  if (c.linkId !== undefined) sets.push(["link_id", c.linkId]);
+  if (c.linkSeq !== undefined) sets.push(["link_seq", c.linkSeq]);
   if (c.tag !== undefined) sets.push(["tag", c.tag]);
   if (c.enabled !== undefined) sets.push(["enabled", c.enabled ? 1 : 0]);
   if (c.disabledReason !== undefined) sets.push(["disabled_reason", c.disabledReason]);

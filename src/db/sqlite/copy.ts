@@ -31,8 +31,8 @@ function counting(db: Database): CopyCounting {
     async *clicks() {
       const query = db.query<{ id: string; total: number; humans: number; daily: number; visits: number }, []>(
         `SELECT l.id, l.total_clicks AS total, l.human_clicks AS humans,
-                COALESCE((SELECT SUM(d.total) FROM daily_rollup AS d WHERE d.link_id = l.id), 0) AS daily,
-                COALESCE((SELECT SUM(json_array_length(b.visits)) FROM visit_batches AS b WHERE b.link_id = l.id), 0) AS visits
+                COALESCE((SELECT SUM(d.total) FROM daily_rollup AS d WHERE d.link_seq = l.seq), 0) AS daily,
+                COALESCE((SELECT SUM(json_array_length(b.visits)) FROM visit_batches AS b WHERE b.link_seq = l.seq), 0) AS visits
          FROM links AS l ORDER BY l.id`,
       );
       for (const row of query.iterate()) yield row as LinkClicks;

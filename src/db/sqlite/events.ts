@@ -7,13 +7,13 @@ import { EXPIRY_MARK_EVERY_MS, type EventStore, type OpenClicks } from "../../ev
 import type { EventType, OutboxEvent } from "../../events/types.ts";
 import type { Synchronous } from "../../util/maybe.ts";
 import {
-  CLAIM_SQL, DELIVERY_COLUMNS, DUE_SQL, eventValues, EXPIRED_SQL, FINISH_SQL, groupTags, OPEN_BUNDLES_SQL, PRUNE_PAGE, PRUNE_SQL, toDelivery, toEvent, toSummary, toWebhook,
+  CLAIM_SQL, DELIVERY_COLUMNS, DUE_SQL, EVENTS_PAGE_SQL, eventValues, EXPIRED_SQL, FINISH_SQL, groupTags, OPEN_BUNDLES_SQL, PRUNE_PAGE, PRUNE_SQL, toDelivery, toEvent, toSummary, toWebhook,
   WEBHOOK_COLUMNS, WEBHOOK_SUMMARY_SQL, webhookColumns,
 } from "../shared/event-rows.ts";
 
 /** Writes events inside the caller's transaction. */
 export function outboxWriter(db: Database): (events: readonly OutboxEvent[]) => void {
-  const insert = db.query<void, ReturnType<typeof eventValues>>("INSERT INTO events (type, link_id, tags, at, data) VALUES (?, ?, ?, ?, ?)");
+  const insert = db.query<void, ReturnType<typeof eventValues>>("INSERT INTO events (type, link_seq, tags, at, data) VALUES (?, ?, ?, ?, ?)");
   return (events) => {
     for (const e of events) insert.run(...eventValues(e));
   };
@@ -27,6 +27,8 @@ function prepare(db: Database) {
     summaries: db.query<Record<string, unknown>, []>(`${WEBHOOK_SUMMARY_SQL} ORDER BY w.id`),
     summary: db.query<Record<string, unknown>, [number]>(`${WEBHOOK_SUMMARY_SQL} WHERE w.id = ?`),
     enabled: db.query<Record<string, unknown>, []>(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE enabled = 1`),
+    eventsPage: db.query<Record<string, unknown>, [number]>(EVENTS_PAGE_SQL),
+    tagsBySeq: db.query<{ link_seq: number; tag: string }, [string]>("SELECT link_seq, tag FROM link_tags WHERE link_seq IN (SELECT value FROM json_each(?)) ORDER BY tag"),
     mark: db.query<{ value: number }, [string]>("SELECT value FROM event_marks WHERE name = ?"),
     setMark: db.query<void, [number, string]>("UPDATE event_marks SET value = ? WHERE name = ?"),
     deliveryById: db.query<Record<string, unknown>, [number, number]>(`SELECT ${DELIVERY_COLUMNS}, body FROM webhook_deliveries WHERE id = ? AND webhook_id = ?`),
@@ -84,14 +86,14 @@ type Store = Synchronous<EventStore>;
 // Events fanned out are deleted: the outbox holds only what is still to be fanned out.
 function fanOutPage(s: Prepared, plan: Parameters<EventStore["fanOut"]>[0], limit: number): number {
   const { db } = s;
-  const events = db.query<Record<string, unknown>, [number]>("SELECT seq, type, link_id, tags, at, data FROM events ORDER BY seq LIMIT ?").all(limit).map(toEvent);
+  const events = s.eventsPage.all(limit).map(toEvent);
   if (events.length === 0) return 0;
   const webhooks = s.enabled.all().map(toWebhook);
-  const untagged = [...new Set(events.filter((e) => e.tags === null && e.linkId !== null).map((e) => e.linkId!))];
+  const untagged = [...new Set(events.filter((e) => e.tags === null && e.linkSeq !== null).map((e) => e.linkSeq!))];
   const tagsOf =
     webhooks.some((w) => w.tag !== null) && untagged.length > 0
-      ? groupTags(db.query<{ id: string; tag: string }, [string]>("SELECT l.id, t.tag FROM links l JOIN link_tags t ON t.link_seq = l.seq WHERE l.id IN (SELECT value FROM json_each(?))").all(JSON.stringify(untagged)), (r) => r.id)
-      : new Map<string, string[]>();
+      ? groupTags(s.tagsBySeq.all(JSON.stringify(untagged)), (r) => r.link_seq)
+      : new Map<number, string[]>();
   const open = new Map<number, OpenClicks>();
   for (const r of db.query<{ id: number; webhook_id: number; body: string; clicks: number }, []>(OPEN_BUNDLES_SQL).all()) open.set(r.webhook_id, { id: r.id, webhookId: r.webhook_id, body: r.body, clicks: r.clicks });
   const planned = plan({ events, webhooks, tagsOf, open });
@@ -107,17 +109,18 @@ function sweepPage(s: Prepared, now: number, announce: Parameters<EventStore["sw
   const rows = s.expired.all(after, now);
   if (rows.length > 0) {
     const tags = groupTags(s.db.query<{ link_seq: number; tag: string }, [string]>("SELECT link_seq, tag FROM link_tags WHERE link_seq IN (SELECT value FROM json_each(?)) ORDER BY tag").all(JSON.stringify(rows.map((r) => r.seq))), (r) => r.link_seq);
-    s.write(announce(rows.map((r) => ({ id: r.id, tags: tags.get(r.seq) ?? [], expiresAt: r.expires_at }))));
+    s.write(announce(rows.map((r) => ({ seq: r.seq, id: r.id, tags: tags.get(r.seq) ?? [], expiresAt: r.expires_at }))));
   }
   s.setMark.run(now, "expiry");
   return rows.length;
 }
 
 function createWebhook(db: Database, w: Parameters<Store["createWebhook"]>[0]): ReturnType<Store["createWebhook"]> {
-  const row = db.query<Record<string, unknown>, [string, string, string | null, string | null, string, number]>(
-    `INSERT INTO webhooks (url, events, link_id, tag, secret, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING ${WEBHOOK_COLUMNS}`,
-  ).get(w.url, w.events.join(" "), w.linkId, w.tag, w.secret, w.createdAt)!;
-  return toWebhook(row);
+  const { id } = db.query<{ id: number }, [string, string, number | null, string | null, string, number]>(
+    "INSERT INTO webhooks (url, events, link_seq, tag, secret, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+  ).get(w.url, w.events.join(" "), w.linkSeq, w.tag, w.secret, w.createdAt)!;
+  // Read back: its link's id is joined by the seq (a RETURNING names only the new row).
+  return toWebhook(db.query<Record<string, unknown>, [number]>(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE id = ?`).get(id)!);
 }
 
 function updateWebhook(db: Database, id: number, c: Parameters<Store["updateWebhook"]>[1]): boolean {

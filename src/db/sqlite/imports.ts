@@ -8,16 +8,19 @@ import type { Visit } from "../../visits/visit.ts";
 import type { Synchronous } from "../../util/maybe.ts";
 import { sqliteLinks } from "./links.ts";
 import { sqliteImportWriter } from "./visit-batches.ts";
+import { DEFAULT_DOMAIN } from "../shared/tables.ts";
 
 export function sqliteImports(db: Database): Synchronous<ImportTarget> {
   const links = sqliteLinks(db);
   const write = sqliteImportWriter(db);
-  const imported = db.query<{ code: string; link_id: string }, [string]>("SELECT code, link_id FROM import_links WHERE source = ?");
+  const imported = db.query<{ code: string; id: string; seq: number }, [string]>(
+    "SELECT i.code, l.id, l.seq FROM import_links AS i JOIN links AS l ON l.seq = i.link_seq WHERE i.source = ?",
+  );
   const taken = db.query<{ id: string; how: "taken" | "retired" }, [string]>(
     `SELECT id, 'taken' AS how FROM links WHERE id IN (SELECT value FROM json_each(?1))
-     UNION ALL SELECT id, 'retired' FROM retired_ids WHERE id IN (SELECT value FROM json_each(?1))`,
+     UNION ALL SELECT id, 'retired' FROM retired_ids WHERE domain = '${DEFAULT_DOMAIN}' AND id IN (SELECT value FROM json_each(?1))`,
   );
-  const remember = db.query<void, [string, string, string]>("INSERT OR REPLACE INTO import_links (source, code, link_id) VALUES (?, ?, ?)");
+  const remember = db.query<void, [string, string, number]>("INSERT OR REPLACE INTO import_links (source, code, link_seq) VALUES (?, ?, ?)");
   const disable = db.query<void, [number]>("UPDATE links SET disabled = 1 WHERE seq = ?");
   const readCursor = db.query<{ cursor: string }, [string, string]>("SELECT cursor FROM import_cursors WHERE source = ? AND scope = ?");
   const readCursors = db.query<{ scope: string; cursor: string }, [string, string, string]>(
@@ -37,7 +40,7 @@ export function sqliteImports(db: Database): Synchronous<ImportTarget> {
         continue;
       }
       if (r.disabled) disable.run(outcome);
-      remember.run(source, r.key, r.id);
+      remember.run(source, r.key, outcome);
     }
     return refused;
   });
@@ -51,7 +54,7 @@ export function sqliteImports(db: Database): Synchronous<ImportTarget> {
   });
 
   return {
-    importedLinks: (source) => new Map(imported.all(source).map((r) => [r.code, r.link_id])),
+    importedLinks: (source) => new Map(imported.all(source).map((r) => [r.code, { id: r.id, seq: r.seq }])),
     takenIds: (ids) => new Map(taken.all(JSON.stringify(ids)).map((r) => [r.id, r.how])),
     addLinks: (source, rows) => addLinks.immediate(source, rows),
     cursor: (source, scope) => readCursor.get(source, scope)?.cursor ?? null,

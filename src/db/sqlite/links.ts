@@ -11,7 +11,7 @@ import type { Link } from "../../links/link.ts";
 import type { Synchronous } from "../../util/maybe.ts";
 import { BEHAVIOUR_COLUMNS, behaviourValues, LINK_COLUMNS, otherDestinations, PASSWORD_HASHES_PAGE, PASSWORD_HASHES_SQL, TARGET_SQL, toLink, type LinkRow } from "../shared/link-rows.ts";
 import { changedColumns, type ColumnValue } from "../shared/link-columns.ts";
-import { LINK_DATA_TABLES } from "../shared/tables.ts";
+import { DEFAULT_DOMAIN, LINK_DATA_TABLES } from "../shared/tables.ts";
 import { isUniqueViolation } from "../errors.ts";
 import { tagReader } from "./tags.ts";
 import { outboxWriter } from "./events.ts";
@@ -52,7 +52,7 @@ function sqliteLinkStatements(db: Database): Synchronous<LinkStatements> {
   // Nothing is inserted under a retired id: the check is part of the insert itself.
   const insert = db.query<{ seq: number }, [string, string, number, number | null, number | null, number | null, number | null, ...ReturnType<typeof behaviourValues>]>(
     `INSERT INTO links (id, url, created_at, owner_key_id, owner_user_id, expires_at, max_clicks, ${BEHAVIOUR_COLUMNS})
-     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14 WHERE NOT EXISTS (SELECT 1 FROM retired_ids WHERE id = ?1)
+     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14 WHERE NOT EXISTS (SELECT 1 FROM retired_ids WHERE domain = '${DEFAULT_DOMAIN}' AND id = ?1)
      RETURNING seq`,
   );
   const insertTag = db.query<void, [number, string]>("INSERT OR IGNORE INTO link_tags (link_seq, tag) VALUES (?, ?)");
@@ -61,8 +61,8 @@ function sqliteLinkStatements(db: Database): Synchronous<LinkStatements> {
   // The transaction is IMMEDIATE: it holds the write lock, so the row is the caller's already.
   const selectSeq = db.query<{ seq: number }, [string]>("SELECT seq FROM links WHERE id = ?");
   const deleteLink = db.query<void, [number]>("DELETE FROM links WHERE seq = ?"); // tags cascade, search by trigger
-  const deleteData = LINK_DATA_TABLES.map((table) => db.query<void, [string]>(`DELETE FROM ${table} WHERE link_id = ?`));
-  const retire = db.query<void, [string, number]>("INSERT OR IGNORE INTO retired_ids (id, retired_at) VALUES (?, ?)");
+  const deleteData = LINK_DATA_TABLES.map((table) => db.query<void, [number]>(`DELETE FROM ${table} WHERE link_seq = ?`));
+  const retire = db.query<void, [string, string, number, number]>("INSERT OR IGNORE INTO retired_ids (domain, id, seq, retired_at) VALUES (?, ?, ?, ?)");
   const mark = db.query<void, [number, string]>("UPDATE links SET blocked = ? WHERE seq IN (SELECT value FROM json_each(?))");
   const tagsOf = tagReader(db);
   const read = (id: string): Link | null => {
@@ -97,10 +97,10 @@ function sqliteLinkStatements(db: Database): Synchronous<LinkStatements> {
       addTags(seq, tags);
     },
     deleteRow: (seq) => void deleteLink.run(seq),
-    deleteData(id) {
-      for (const statement of deleteData) statement.run(id);
+    deleteData(seq) {
+      for (const statement of deleteData) statement.run(seq);
     },
-    retire: (id, now) => void retire.run(id, now),
+    retire: (id, seq, now) => void retire.run(DEFAULT_DOMAIN, id, seq, now),
     markBlocked: (seqs, blocked) => void mark.run(blocked ? 1 : 0, JSON.stringify(seqs)),
     writeEvents: outboxWriter(db),
     // One process owns the file: its own cache is told by the link store.

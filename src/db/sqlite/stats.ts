@@ -13,47 +13,47 @@ import { OTHER } from "../../visits/other.ts";
 
 export function sqliteStats(db: Database): SyncFunction<StatsSource> {
   // `bots * ?1` with ?1 = 1 subtracts bot clicks, with 0 keeps them: one statement serves both filters.
-  const daily = db.query<StatsRows["days"][number], [number, string, string, string]>(
+  const daily = db.query<StatsRows["days"][number], [number, number, string, string]>(
     `SELECT day, total - bots * ?1 AS count, bots, uniques - unique_bots * ?1 AS uniques, imported, total FROM daily_rollup
-     WHERE link_id = ?2 AND day BETWEEN ?3 AND ?4 ORDER BY day`,
+     WHERE link_seq = ?2 AND day BETWEEN ?3 AND ?4 ORDER BY day`,
   );
-  const hourly = db.query<{ hour: string; count: number; uniques: number }, [number, string, string, string]>(
+  const hourly = db.query<{ hour: string; count: number; uniques: number }, [number, number, string, string]>(
     `SELECT hour, total - bots * ?1 AS count, uniques - unique_bots * ?1 AS uniques FROM hourly_rollup
-     WHERE link_id = ?2 AND hour BETWEEN ?3 AND ?4`,
+     WHERE link_seq = ?2 AND hour BETWEEN ?3 AND ?4`,
   );
   // The folded OTHER rows (other.ts) are not listed: assembleStats adds what the list leaves out.
-  const dimension = db.query<NameCount, [number, string, string, string, string, string, number]>(
+  const dimension = db.query<NameCount, [number, number, string, string, string, string, number]>(
     `SELECT name, SUM(total - bots * ?) AS count FROM dimension_rollup
-     WHERE link_id = ? AND dimension = ? AND day BETWEEN ? AND ? AND name <> ?
+     WHERE link_seq = ? AND dimension = ? AND day BETWEEN ? AND ? AND name <> ?
      GROUP BY name HAVING count > 0 ORDER BY count DESC, name LIMIT ?`,
   );
-  const utm = db.query<{ source: string; medium: string; campaign: string; count: number }, [number, string, string, string, string, number]>(
+  const utm = db.query<{ source: string; medium: string; campaign: string; count: number }, [number, number, string, string, string, number]>(
     `SELECT source, medium, campaign, SUM(total - bots * ?) AS count FROM utm_rollup
-     WHERE link_id = ? AND day BETWEEN ? AND ? AND source <> ?
+     WHERE link_seq = ? AND day BETWEEN ? AND ? AND source <> ?
      GROUP BY source, medium, campaign HAVING count > 0 ORDER BY count DESC, source, medium, campaign LIMIT ?`,
   );
-  const utmTotal = db.query<{ n: number }, [number, string, string, string]>(
-    "SELECT COALESCE(SUM(total - bots * ?), 0) AS n FROM utm_rollup WHERE link_id = ? AND day BETWEEN ? AND ?",
+  const utmTotal = db.query<{ n: number }, [number, number, string, string]>(
+    "SELECT COALESCE(SUM(total - bots * ?), 0) AS n FROM utm_rollup WHERE link_seq = ? AND day BETWEEN ? AND ?",
   );
-  const batches = db.query<{ last_ts: number; visits: string }, [string, number, number, number]>(
+  const batches = db.query<{ last_ts: number; visits: string }, [number, number, number, number]>(
     `SELECT last_ts, visits FROM visit_batches
-     WHERE link_id = ? AND last_ts >= ? AND first_ts < ? AND humans >= ?
+     WHERE link_seq = ? AND last_ts >= ? AND first_ts < ? AND humans >= ?
      ORDER BY last_ts DESC`,
   );
 
-  const recent = (linkId: string, plan: StatsPlan): StoredVisit[] => {
+  const recent = (linkSeq: number, plan: StatsPlan): StoredVisit[] => {
     const newest = newestVisits(plan.recent.fromTs, plan.recent.toTs, plan.excludeBots, RECENT_VISITS);
-    for (const batch of batches.iterate(linkId, plan.recent.fromTs, plan.recent.toTs, plan.excludeBots ? 1 : 0)) {
+    for (const batch of batches.iterate(linkSeq, plan.recent.fromTs, plan.recent.toTs, plan.excludeBots ? 1 : 0)) {
       if (!newest.add(batch.last_ts, batch.visits)) break;
     }
     return newest.found();
   };
 
-  const read = (linkId: string, plan: StatsPlan): StatsRows => {
-    const breakdown = (name: string) => dimension.all(plan.minus, linkId, name, plan.from, plan.to, OTHER, MAX_BREAKDOWN_ENTRIES);
+  const read = (linkSeq: number, plan: StatsPlan): StatsRows => {
+    const breakdown = (name: string) => dimension.all(plan.minus, linkSeq, name, plan.from, plan.to, OTHER, MAX_BREAKDOWN_ENTRIES);
     return {
-      days: daily.all(plan.minus, linkId, plan.from, plan.to),
-      hours: plan.hours === null ? [] : hourly.all(plan.minus, linkId, hourOf(plan.hours.start), hourOf(plan.hours.end)),
+      days: daily.all(plan.minus, linkSeq, plan.from, plan.to),
+      hours: plan.hours === null ? [] : hourly.all(plan.minus, linkSeq, hourOf(plan.hours.start), hourOf(plan.hours.end)),
       browser: breakdown("browser"),
       os: breakdown("os"),
       device: breakdown("device"),
@@ -62,12 +62,12 @@ export function sqliteStats(db: Database): SyncFunction<StatsSource> {
       rule: breakdown("rule"),
       variant: breakdown("variant"),
       fallback: breakdown("fallback"),
-      utm: utm.all(plan.minus, linkId, plan.from, plan.to, OTHER, MAX_BREAKDOWN_ENTRIES),
-      utmTotal: utmTotal.get(plan.minus, linkId, plan.from, plan.to)!.n,
-      recent: recent(linkId, plan),
+      utm: utm.all(plan.minus, linkSeq, plan.from, plan.to, OTHER, MAX_BREAKDOWN_ENTRIES),
+      utmTotal: utmTotal.get(plan.minus, linkSeq, plan.from, plan.to)!.n,
+      recent: recent(linkSeq, plan),
     };
   };
   // A deferred transaction: its snapshot is taken by the first SELECT and kept to the last.
   const snapshot = db.transaction(read);
-  return (linkId, plan) => snapshot(linkId, plan);
+  return (linkSeq, plan) => snapshot(linkSeq, plan);
 }

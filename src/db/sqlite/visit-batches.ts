@@ -63,33 +63,33 @@ const NO_EVENTS = createEventWants();
 
 /** The statements; `marks`: the new visitors firstVisits marked, committed to `seen` once the transaction is. */
 function sqliteWrites(db: Database, seen: SeenVisitors | null): Synchronous<VisitBatchWrites> & { marks: SeenMarks | null } {
-  const insertBatch = db.query(`INSERT INTO visit_batches (link_id, first_ts, last_ts, humans, visits, imported) VALUES (?, ?, ?, ?, ?, ?)`);
+  const insertBatch = db.query(`INSERT INTO visit_batches (link_seq, first_ts, last_ts, humans, visits, imported) VALUES (?, ?, ?, ?, ?, ?)`);
   // Visitors a fallback URL took: counted only while their link exists (a delete took its rows).
   const addFallback = db.query(
-    `INSERT INTO dimension_rollup (link_id, dimension, day, name, total, bots) SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE EXISTS (SELECT 1 FROM links WHERE id = ?1)
-     ON CONFLICT (link_id, dimension, day, name) DO UPDATE SET total = total + excluded.total, bots = bots + excluded.bots`,
+    `INSERT INTO dimension_rollup (link_seq, dimension, day, name, total, bots) SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE EXISTS (SELECT 1 FROM links WHERE seq = ?1)
+     ON CONFLICT (link_seq, dimension, day, name) DO UPDATE SET total = total + excluded.total, bots = bots + excluded.bots`,
   );
   // The totals shown in the link list; the update also tells whether the link still exists.
   // No row: the link was deleted. The new total and the limit: for the batch's events (milestones, limits reached).
-  const addTotals = db.query<{ total_clicks: number; max_clicks: number | null }, [number, number, number, string]>(
-    `UPDATE links SET total_clicks = total_clicks + ?, human_clicks = human_clicks + ?, last_click_at = MAX(last_click_at, ?) WHERE id = ? RETURNING total_clicks, max_clicks`,
+  const addTotals = db.query<{ id: string; total_clicks: number; max_clicks: number | null }, [number, number, number, number]>(
+    `UPDATE links SET total_clicks = total_clicks + ?, human_clicks = human_clicks + ?, last_click_at = MAX(last_click_at, ?) WHERE seq = ? RETURNING id, total_clicks, max_clicks`,
   );
   const writeEvents = outboxWriter(db);
   const w: Synchronous<VisitBatchWrites> & { marks: SeenMarks | null } = {
     marks: null,
     addFallbacks(rows) {
-      for (const r of rows) addFallback.run(r.linkId, r.dimension, r.day, r.name, r.total, r.bots);
+      for (const r of rows) addFallback.run(r.linkSeq, r.dimension, r.day, r.name, r.total, r.bots);
     },
     addTotals(totals) {
-      const after = new Map<string, TotalAfter>();
-      for (const [linkId, t] of totals) {
-        const row = addTotals.get(t.total, t.humans, t.lastTs, linkId);
-        if (row !== null) after.set(linkId, { linkId, added: t.total, total: row.total_clicks, maxClicks: row.max_clicks });
+      const after = new Map<number, TotalAfter>();
+      for (const [linkSeq, t] of totals) {
+        const row = addTotals.get(t.total, t.humans, t.lastTs, linkSeq);
+        if (row !== null) after.set(linkSeq, { linkSeq, linkId: row.id, added: t.total, total: row.total_clicks, maxClicks: row.max_clicks });
       }
       return after;
     },
     insertRaw(rows, imported) {
-      for (const r of rows) insertBatch.run(r.linkId, r.firstTs, r.lastTs, r.humans, r.visits, imported);
+      for (const r of rows) insertBatch.run(r.linkSeq, r.firstTs, r.lastTs, r.humans, r.visits, imported);
     },
     firstVisits(batch, at) {
       if (seen === null) return null;
@@ -106,15 +106,15 @@ function sqliteWrites(db: Database, seen: SeenVisitors | null): Synchronous<Visi
 
 /** What is stored for a link and day, for the limit on distinct values (other.ts). */
 function storedValuesReader(db: Database): (rollups: Rollups) => StoredValues {
-  const storedNames = db.query<{ dimension: string; name: string; bot_only: number }, [string, string]>(
-    `SELECT dimension, name, bots = total AS bot_only FROM dimension_rollup WHERE link_id = ?1 AND dimension IN (${CAPPED_DIMENSIONS.map((d) => `'${d}'`).join(", ")}) AND day = ?2`,
+  const storedNames = db.query<{ dimension: string; name: string; bot_only: number }, [number, string]>(
+    `SELECT dimension, name, bots = total AS bot_only FROM dimension_rollup WHERE link_seq = ?1 AND dimension IN (${CAPPED_DIMENSIONS.map((d) => `'${d}'`).join(", ")}) AND day = ?2`,
   );
-  const storedUtm = db.query<{ source: string; medium: string; campaign: string }, [string, string]>("SELECT source, medium, campaign FROM utm_rollup WHERE link_id = ? AND day = ?");
+  const storedUtm = db.query<{ source: string; medium: string; campaign: string }, [number, string]>("SELECT source, medium, campaign FROM utm_rollup WHERE link_seq = ? AND day = ?");
   return (rollups) => {
     const out = { dimensions: [] as StoredValues["dimensions"][number][], utm: [] as StoredValues["utm"][number][] };
-    for (const { linkId, day } of rollups.daily) {
-      for (const r of storedNames.all(linkId, day)) out.dimensions.push({ link_id: linkId, day, dimension: r.dimension, name: r.name, bot_only: r.bot_only });
-      for (const r of storedUtm.all(linkId, day)) out.utm.push({ link_id: linkId, day, ...r });
+    for (const { linkSeq, day } of rollups.daily) {
+      for (const r of storedNames.all(linkSeq, day)) out.dimensions.push({ link_seq: linkSeq, day, dimension: r.dimension, name: r.name, bot_only: r.bot_only });
+      for (const r of storedUtm.all(linkSeq, day)) out.utm.push({ link_seq: linkSeq, day, ...r });
     }
     return out;
   };
@@ -122,27 +122,27 @@ function storedValuesReader(db: Database): (rollups: Rollups) => StoredValues {
 
 function rollupWriter(db: Database): (rollups: Rollups, imported: 0 | 1) => void {
   const addDaily = db.query(
-    `INSERT INTO daily_rollup (link_id, day, total, bots, uniques, unique_bots, imported) VALUES (?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (link_id, day) DO UPDATE SET total = total + excluded.total, bots = bots + excluded.bots,
+    `INSERT INTO daily_rollup (link_seq, day, total, bots, uniques, unique_bots, imported) VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (link_seq, day) DO UPDATE SET total = total + excluded.total, bots = bots + excluded.bots,
        uniques = uniques + excluded.uniques, unique_bots = unique_bots + excluded.unique_bots, imported = imported + excluded.imported`,
   );
   const addHourly = db.query(
-    `INSERT INTO hourly_rollup (link_id, hour, total, bots, uniques, unique_bots) VALUES (?, ?, ?, ?, ?, ?)
-     ON CONFLICT (link_id, hour) DO UPDATE SET total = total + excluded.total, bots = bots + excluded.bots,
+    `INSERT INTO hourly_rollup (link_seq, hour, total, bots, uniques, unique_bots) VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT (link_seq, hour) DO UPDATE SET total = total + excluded.total, bots = bots + excluded.bots,
        uniques = uniques + excluded.uniques, unique_bots = unique_bots + excluded.unique_bots`,
   );
   const addDimension = db.query(
-    `INSERT INTO dimension_rollup (link_id, dimension, day, name, total, bots) VALUES (?, ?, ?, ?, ?, ?)
-     ON CONFLICT (link_id, dimension, day, name) DO UPDATE SET total = total + excluded.total, bots = bots + excluded.bots`,
+    `INSERT INTO dimension_rollup (link_seq, dimension, day, name, total, bots) VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT (link_seq, dimension, day, name) DO UPDATE SET total = total + excluded.total, bots = bots + excluded.bots`,
   );
   const addUtm = db.query(
-    `INSERT INTO utm_rollup (link_id, day, source, medium, campaign, total, bots) VALUES (?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (link_id, day, source, medium, campaign) DO UPDATE SET total = total + excluded.total, bots = bots + excluded.bots`,
+    `INSERT INTO utm_rollup (link_seq, day, source, medium, campaign, total, bots) VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (link_seq, day, source, medium, campaign) DO UPDATE SET total = total + excluded.total, bots = bots + excluded.bots`,
   );
   return ({ daily, hourly, dimensions, utm }, imported) => {
-    for (const r of daily) addDaily.run(r.linkId, r.day, r.total, r.bots, r.uniques, r.uniqueBots, imported * r.total);
-    for (const r of hourly) addHourly.run(r.linkId, r.hour, r.total, r.bots, r.uniques, r.uniqueBots);
-    for (const r of dimensions) addDimension.run(r.linkId, r.dimension, r.day, r.name, r.total, r.bots);
-    for (const r of utm) addUtm.run(r.linkId, r.day, r.source, r.medium, r.campaign, r.total, r.bots);
+    for (const r of daily) addDaily.run(r.linkSeq, r.day, r.total, r.bots, r.uniques, r.uniqueBots, imported * r.total);
+    for (const r of hourly) addHourly.run(r.linkSeq, r.hour, r.total, r.bots, r.uniques, r.uniqueBots);
+    for (const r of dimensions) addDimension.run(r.linkSeq, r.dimension, r.day, r.name, r.total, r.bots);
+    for (const r of utm) addUtm.run(r.linkSeq, r.day, r.source, r.medium, r.campaign, r.total, r.bots);
   };
 }

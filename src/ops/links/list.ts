@@ -19,7 +19,7 @@ export async function listLinks(actor: Principal, input: ListInput, deps: Pick<L
   const { daily, ...query } = input;
   const now = deps.now();
   const page = await deps.lister.page({ ...query, owner: ownerFilter(actor), now });
-  const counts = daily ? await deps.dailyCounts(page.links.map((l) => l.id), now, OVERVIEW_DAYS) : null;
+  const counts = daily ? await deps.dailyCounts(page.links, now, OVERVIEW_DAYS) : null;
   logAction(deps.log, actor, "list", null, `ok ${page.links.length}`);
   return done({ links: page.links, next: page.next, daily: counts, now });
 }

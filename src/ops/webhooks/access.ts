@@ -2,6 +2,7 @@
 // about every link; the ports they need; and how a change is made known.
 
 import type { EventStore } from "../../events/store.ts";
+import type { LinkStore } from "../../links/store.ts";
 import type { WebhookLeave } from "../../events/webhook-leave.ts";
 import type { Actor } from "../../auth/policy.ts";
 import type { Logger } from "../../log.ts";
@@ -10,6 +11,8 @@ import { refused, type Problem } from "../outcome.ts";
 
 export type WebhooksDeps = {
   events: EventStore;
+  /** a webhook's link filter names a link by id: read to know it exists, and its seq (what is stored) */
+  links: Pick<LinkStore, "get">;
   log: Logger;
   now: () => number;
   /** told when webhooks changed: the service reads the events they want again (a command: nothing to tell, the service reads them every tick) */

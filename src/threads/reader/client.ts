@@ -9,7 +9,7 @@ import { startThread } from "../start.ts";
 import type { LinkLister, LinkPage } from "../../links/list.ts";
 import { everyLink } from "../../links/list.ts";
 import type { StatsRows, StatsSource } from "../../stats/link-stats.ts";
-import type { OverviewRows, OverviewSource } from "../../stats/overview.ts";
+import type { DailyRollupRow, OverviewRows, OverviewSource } from "../../stats/overview.ts";
 import type { FromReader, ReadRequest, ReadResult, ToReader } from "./protocol.ts";
 
 export type SqliteReader = { stats: StatsSource; lister: LinkLister; overview: OverviewSource; close(): Promise<void> };
@@ -61,11 +61,11 @@ export async function startSqliteReader(path: string, log: Logger = createLogger
     });
   const page = (query: Parameters<LinkLister["page"]>[0]) => ask<LinkPage>({ page: query });
   return {
-    stats: (linkId, plan) => ask<StatsRows>({ stats: [linkId, plan] }),
+    stats: (linkSeq, plan) => ask<StatsRows>({ stats: [linkSeq, plan] }),
     lister: { page, all: (owner) => everyLink(page, owner) },
     overview: {
       read: (owner, first, top) => ask<OverviewRows>({ overview: [owner, first, top] }),
-      daily: (ids, first) => ask<{ link_id: string; day: string; total: number }[]>({ daily: [ids, first] }),
+      daily: (seqs, first) => ask<DailyRollupRow[]>({ daily: [seqs, first] }),
     },
     async close() {
       closed = true;

@@ -3,16 +3,16 @@
 
 import type { ListQuery, LinkPage, OwnerFilter } from "../../links/list.ts";
 import type { StatsPlan, StatsRows } from "../../stats/link-stats.ts";
-import type { OverviewRows } from "../../stats/overview.ts";
+import type { DailyRollupRow, OverviewRows } from "../../stats/overview.ts";
 
 export type ReadRequest =
-  | { stats: [linkId: string, plan: StatsPlan] }
+  | { stats: [linkSeq: number, plan: StatsPlan] }
   | { page: ListQuery }
   | { overview: [owner: OwnerFilter, first: string, top: number] }
-  | { daily: [ids: readonly string[], first: string] };
+  | { daily: [seqs: readonly number[], first: string] };
 
 export type ToReader = ReadRequest & { id: number };
 
-export type ReadResult = StatsRows | LinkPage | OverviewRows | { link_id: string; day: string; total: number }[];
+export type ReadResult = StatsRows | LinkPage | OverviewRows | DailyRollupRow[];
 
 export type FromReader = { id: number; result: ReadResult } | { id: number; error: { message: string; code?: string } };

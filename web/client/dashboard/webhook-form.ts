@@ -75,7 +75,9 @@ export class WebhookForm {
     try {
       const res = await call<CreatedWebhook>("POST", webhookPath(), { json: body });
       if (!res.ok) {
-        this.errors.show(problemsOf(res.body));
+        // The link field's one problem is an id that names no link (mistyped, or deleted): said as
+        // for a link that does not exist, not as the API's generic bad_request.
+        this.errors.show(problemsOf(res.body).map((p) => (p.field === "linkId" ? { ...p, code: "not_found" } : p)));
         return;
       }
       this.hide(false);

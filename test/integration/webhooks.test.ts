@@ -92,6 +92,9 @@ describe("what webhooks hear", () => {
 
       await madeLink(server.url, key, "ev-one", { tags: ["launch"] });
       // A link webhook names a link that exists: added once ev-one is made, it hears what follows.
+      // Fan-out matches the webhooks there are when it reads an event, so ev-one's link.created is
+      // waited for (fanned out to every webhook) first: otherwise the new one may hear it too.
+      await eventually(async () => all.received.some((r) => r.type === "link.created" && subject(r) === "ev-one"), (ok) => ok, 15_000);
       hooks.push((await hook(server.url, key, one, { events: ["link.created", "link.updated"], linkId: "ev-one" })).id);
       await madeLink(server.url, key, "ev-other");
       await madeLink(server.url, key, "ev-limit", { max_clicks: 2 });

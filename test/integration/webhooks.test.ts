@@ -196,7 +196,8 @@ describe("what webhooks hear", () => {
   test("one endpoint gets a link's updates and its delete in the order they happened; the webhook still names the deleted link and hears nothing new", async () => {
     const receiver = startReceiver();
     await madeLink(server.url, key, "ev-order");
-    const { id } = await hook(server.url, key, receiver, { events: ["link.created", "link.updated", "link.deleted"], linkId: "ev-order" });
+    // Not link.created: the link is made before its webhook, whose fan-out may still meet that event.
+    const { id } = await hook(server.url, key, receiver, { events: ["link.updated", "link.deleted"], linkId: "ev-order" });
     try {
       const tags = ["a", "b", "c", "d", "e"];
       for (const tag of tags) expect((await api(server.url, key, "PATCH", "/api/links/ev-order", { tags: [tag] })).status).toBe(200);

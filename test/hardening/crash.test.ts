@@ -8,6 +8,7 @@ import { rmSync } from "node:fs";
 import { createLink, startServer, type RunningServer } from "../support/server.ts";
 import { click } from "../support/clicks.ts";
 import { mixedLoad, newLedger, total, type Ledger } from "./load.ts";
+import { eventually } from "../support/eventually.ts";
 
 const LINKS = ["crash-a", "crash-b", "crash-c"];
 
@@ -41,17 +42,16 @@ async function loadFor(ms: number, ledger: Ledger): Promise<void> {
   while (Date.now() - start < ms && ledger.unexpected.length === 0) await Bun.sleep(20);
 }
 
-// How long before the kill an answered click must have been to count as "surely flushed": five
-// flush intervals, so a busy shared machine delaying the writer's timer does not make this flaky.
-const SAFE_MS = 500;
-
-test("kill -9 during mixed load: acknowledged links survive, integrity ok, visits lost only from the last flush window", async () => {
+test("kill -9 during mixed load: acknowledged links survive, integrity ok, every visit reported written survives", async () => {
   const server = await seeded();
   const ledger = newLedger();
   let stopped = false;
   const load = mixedLoad(server.url, LINKS, 8, ledger, () => stopped);
   await loadFor(1500, ledger);
-  const killedAt = Date.now();
+  // What the recorder says it has written, just before the kill (some, at least: waited for): all
+  // of it must be in the file.
+  const writtenSoFar = async () => ((await (await fetch(`${server.url}/health`)).json()) as { visits: { written: number } }).visits.written;
+  const written = await eventually(writtenSoFar, (n) => n > 0);
   server.proc.kill("SIGKILL");
   await server.proc.exited;
   stopped = true;
@@ -66,18 +66,12 @@ test("kill -9 during mixed load: acknowledged links survive, integrity ok, visit
   expect(after.integrity).toBe("ok");
   expect(after.rolled).toBe(after.visits); // visits and rollups commit together, never half
   const sum = (f: (id: string) => number) => LINKS.reduce((a, id) => a + f(id), 0);
-  console.log(
-    `kill -9: ${ledger.created.size} links acknowledged; clicks sent ${sum((id) => ledger.sent.get(id) ?? 0)}, answered ${total(ledger.answered)}, ` +
-      `answered >${SAFE_MS} ms before the kill ${sum((id) => (ledger.answered.get(id) ?? []).filter((t) => t <= killedAt - SAFE_MS).length)}, counted ${after.visits}`,
-  );
+  console.log(`kill -9: ${ledger.created.size} links acknowledged; clicks sent ${sum((id) => ledger.sent.get(id) ?? 0)}, answered ${total(ledger.answered)}, written before the kill ${written}, counted ${after.visits}`);
+  // Lower bound, a fact rather than a time: every visit the recorder reported written survived.
+  expect(after.visits).toBeGreaterThanOrEqual(written);
   for (const id of LINKS) {
-    const counted = after.perLink.get(id) ?? 0;
-    const answered = ledger.answered.get(id) ?? [];
-    const surelyFlushed = answered.filter((t) => t <= killedAt - SAFE_MS).length;
     // Upper bound: nothing is invented (a click may be counted though its 302 was lost in the kill).
-    expect(counted).toBeLessThanOrEqual(ledger.sent.get(id) ?? 0);
-    // Lower bound: every click answered well before the kill was written.
-    expect(counted).toBeGreaterThanOrEqual(surelyFlushed);
+    expect(after.perLink.get(id) ?? 0).toBeLessThanOrEqual(ledger.sent.get(id) ?? 0);
   }
 
   // Restart on the same file: every link that was answered 201 resolves to its URL.

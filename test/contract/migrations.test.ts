@@ -190,15 +190,20 @@ for (const engine of ENGINES) {
       await old.loadFixture();
       const fixtureDays = (await old.rows()).daily_rollup!.length;
       // Rows the binary of 31f911e could write: a webhook of a link that never existed, the outbox's
-      // event of the deleted link "bye", and a day counted for "bye" as it was deleted.
+      // event of the deleted link "bye", a day counted for "bye" as it was deleted, and the live
+      // link "hello" retired too.
       await old.exec(`INSERT INTO webhooks (url, events, link_id, secret, created_at) VALUES ('http://127.0.0.1:9/h', 'link.deleted', 'never', 'whsec_x', 1);
         INSERT INTO events (type, link_id, at, data) VALUES ('link.deleted', 'bye', 2, '{}');
-        INSERT INTO daily_rollup (link_id, day, total, bots) VALUES ('bye', '2026-11-28', 1, 0), ('nobody', '2026-11-28', 1, 0)`);
+        INSERT INTO daily_rollup (link_id, day, total, bots) VALUES ('bye', '2026-11-28', 1, 0), ('nobody', '2026-11-28', 1, 0);
+        INSERT INTO retired_ids (id, retired_at) VALUES ('hello', 4)`); // PostgreSQL's insert racing a delete could leave a live id retired
       await old.migrate();
       const after = await old.rows();
       const retired = after.retired_ids!.map((r) => JSON.parse(r) as { id: string; seq: number; domain: string });
       const links = after.links!.map((r) => JSON.parse(r) as { id: string; seq: number });
       const bye = Number(retired.find((r) => r.id === "bye")!.seq);
+      // The live link wins over its retired twin: one seq for the id, its data under it.
+      const hello = Number(links.find((l) => l.id === "hello")!.seq);
+      expect({ retired: retired.map((r) => r.id).sort(), helloDays: after.daily_rollup!.map((r) => JSON.parse(r)).filter((r) => Number(r.link_seq) === hello).length }).toEqual({ retired: ["bye"], helloDays: 1 });
       expect({ domain: retired[0]!.domain, newerThanEveryLink: links.every((l) => Number(l.seq) < bye) }).toEqual({ domain: "", newerThanEveryLink: true });
       const webhook = after.webhooks!.map((r) => JSON.parse(r)).find((w) => w.url === "http://127.0.0.1:9/h");
       expect({ seq: Number(webhook.link_seq), enabled: Number(webhook.enabled), why: webhook.disabled_reason }).toEqual({ seq: 0, enabled: 0, why: "its link does not exist: never" });

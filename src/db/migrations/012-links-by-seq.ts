@@ -17,6 +17,13 @@ import type { PostgresDialect, SqliteDialect } from "./step.ts";
 /** What a webhook whose link does not exist says once disabled (before step 12 it simply never fired). */
 const NO_LINK = "'its link does not exist: ' || link_id";
 
+/**
+ * An id both live and retired: PostgreSQL's insert checked the retired ids on its snapshot while a
+ * delete of the same id committed, so the link went in after its id was retired. The live link is
+ * what the click path answers; its retired twin goes, or the id would have two seqs.
+ */
+const LIVE_AND_RETIRED = "DELETE FROM retired_ids WHERE id IN (SELECT id FROM links);";
+
 export const sqlite: SqliteDialect | null = `
   ALTER TABLE links ADD COLUMN domain TEXT NOT NULL DEFAULT ''; -- '' the default domain
 
@@ -39,6 +46,7 @@ export const sqlite: SqliteDialect | null = `
   INSERT INTO sqlite_sequence (name, seq) SELECT 'links', MAX(seq) FROM retired_ids
     HAVING COUNT(*) > 0 AND NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'links');
 
+  ${LIVE_AND_RETIRED}
   CREATE TEMP TABLE seq_of_12 AS SELECT id, seq FROM links UNION ALL SELECT id, seq FROM retired_ids;
   CREATE UNIQUE INDEX temp.seq_of_12_by_id ON seq_of_12(id);
 
@@ -178,6 +186,7 @@ export const postgres: PostgresDialect | null = `
   ALTER TABLE retired_ids ADD PRIMARY KEY (domain, id);
   ALTER TABLE retired_ids ADD UNIQUE (seq);
 
+  ${LIVE_AND_RETIRED}
   CREATE TEMP TABLE seq_of_12 ON COMMIT DROP AS SELECT id, seq FROM links UNION ALL SELECT id, seq FROM retired_ids;
   CREATE UNIQUE INDEX ON seq_of_12(id);
 

@@ -4,9 +4,9 @@
 //
 // The hand-over between the two threads (src/threads/recorder/client.ts to src/visits/recording.ts) is one
 // JSON string per tick. The link goes as its seq, a number; the strings that repeat across clicks
-// (link id, User-Agent, Referer, peer, destination) are sent once each and then as numbers: the click thread's JSON stays short, and
-// the recorder parses each distinct string once and works out what follows from it (browser, bot,
-// referrer host, UTM) once per string, not once per click.
+// (link id, User-Agent, Referer, peer, destination) are sent once each and then as numbers: the
+// click thread's JSON stays short, and the recorder parses each distinct string once and works out
+// what follows from it (browser, bot, referrer host, UTM) once per string, not once per click.
 
 export type Click = {
   /** the link's seq, which its visit is written under (docs/architecture.md: A link's identity) */

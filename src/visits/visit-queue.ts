@@ -22,11 +22,8 @@ export type QueueOptions = {
   onWritten?: (batch: readonly Visit[]) => void;
 };
 
-/**
- * `gone`: visits of links deleted before they could be written (not counted anywhere, by design).
- * `committed`: runs once the transaction is committed (what must not happen for a batch that fails).
- */
-export type BatchOutcome = { gone: number; committed?: () => void };
+/** `gone`: visits of links deleted before they could be written (not counted anywhere, by design). */
+export type BatchOutcome = { gone: number };
 
 /** Writes one batch of visits (totals, raw visits, unique visitors, rollups) in one transaction. */
 export type BatchStore = { write(batch: Visit[]): MaybePromise<BatchOutcome> };
@@ -125,7 +122,6 @@ function createTally(options: QueueOptions) {
     lastError: null as string | null,
     /** A batch committed: counts it and tells; answers how many of its visits were written. */
     written(batch: Visit[], outcome: BatchOutcome, started: number): number {
-      outcome.committed?.();
       observe(batchWrite, (performance.now() - started) / 1000);
       written += batch.length - outcome.gone;
       discarded += outcome.gone;

@@ -131,17 +131,22 @@ describe("per hour", () => {
 });
 
 describe("bounded memory", () => {
-  test("past the key limit new visitors are counted, not remembered, and the owner is told once", () => {
-    const clock = { value: T0 };
+  test("past the visitor limit new visitors are counted, not remembered, and the owner is told once", () => {
+    const clock = { value: T0 + 60_000 };
     t = tempDatabase();
     uv = (createLinkStore(sqliteLinks(t.db), localClickBudget()).create({ url: "https://example.com/", alias: "uv" }, T0 - DAY) as Link).seq;
     let full = 0;
-    const p = { ids: createVisitorIds(sqliteSalts(t.db), () => clock.value), seen: createSeenVisitors(t.db, clock.value, 4, () => full++) };
-    // Each new visitor takes two keys (its day and its hour): room for two.
+    const p = { ids: createVisitorIds(sqliteSalts(t.db), () => clock.value), seen: createSeenVisitors(t.db, clock.value, 2, () => full++) };
+    // Room for two visitors.
     record(p, clock, [{ ts: T0, address: "192.0.2.1" }, { ts: T0, address: "192.0.2.2" }, { ts: T0, address: "192.0.2.3" }, { ts: T0, address: "192.0.2.3" }, { ts: T0, address: "192.0.2.1" }]);
     expect(dailyRow("2026-11-23")).toMatchObject({ total: 5, uniques: 4 }); // 1, 2, 3, 3 again (not remembered); 1 again is known
-    expect(p.seen.size).toBe(4);
+    expect(p.seen.size).toBe(2);
     expect(full).toBeGreaterThan(0);
+    // A visitor held is still told apart per hour at the limit: new in the next hour, once.
+    clock.value = T0 + HOUR + 60_000;
+    record(p, clock, [{ ts: T0 + HOUR, address: "192.0.2.2" }, { ts: T0 + HOUR + 1_000, address: "192.0.2.2" }]);
+    expect(hourlyRows().at(-1)).toEqual({ hour: "2026-11-23T11", total: 2, uniques: 1 });
+    expect(dailyRow("2026-11-23")).toMatchObject({ total: 7, uniques: 4 });
   });
 });
 

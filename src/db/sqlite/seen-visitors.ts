@@ -1,13 +1,17 @@
 // Which visitors a link already had in a day and in an hour, so that each is counted once there.
-// The sets live in the recorder thread's memory (a lookup per visit); each batch appends the keys
-// it adds to visitors_seen in the batch's own transaction, one row per day or hour, and a restart
-// rebuilds the sets from those rows. A set and its rows go an hour after their day or hour is over.
+// One table per day (day-visitors.ts) lives in the recorder thread's memory: a visitor's key and
+// the hours it was seen in, one probe per visit. Each batch appends the keys it adds to
+// visitors_seen in the batch's own transaction, one row per day or hour, and a restart rebuilds the
+// tables from those rows. A day's table and its rows go an hour after the day is over; an hour's
+// rows an hour after the hour is over (its bits are then never asked again).
 // A random-key index of every visitor cost 8.6 µs a visit and grew slower as it filled (measured);
-// this costs a Set lookup and 8 bytes per new visitor.
+// a Set per day and per hour cost two lookups, two insertions and about 104 bytes per new visitor;
+// this costs one probe and 12 to 24 bytes.
 
 import type { Database } from "bun:sqlite";
 import type { Visit } from "../../visits/visit.ts";
 import { dayCache, FIRST_IN_DAY, FIRST_IN_HOUR, hourCache, hourOf, type FirstVisits } from "../../visits/rollup.ts";
+import { DayVisitors } from "./day-visitors.ts";
 import { GRACE_MS, oldestKeptDay } from "../../visits/visitor-id.ts";
 
 export type SeenMarks = {
@@ -18,24 +22,25 @@ export type SeenMarks = {
 };
 
 export type SeenVisitors = {
-  /** Which visits of a batch are firsts; changes nothing until commit(). */
+  /** Which visits of a batch are firsts; they count as seen at once, until undo() takes them back. */
   mark(batch: readonly Visit[], now: number): SeenMarks;
   /** Appends the added keys to the database; call inside the batch's transaction. */
   persist(added: Map<string, number[]>): void;
-  /** After that transaction committed: the added keys count as seen from now on. */
-  commit(added: Map<string, number[]>): void;
+  /** The batch's transaction failed: its visitors are unseen again (it is written again later). */
+  undo(added: Map<string, number[]>): void;
   /** Drops days and hours over for more than an hour, from memory and the database; returns the rows deleted. */
   forget(now: number): number;
-  /** Keys held in memory (for tests and /health-like reporting). */
+  /** Visitors held in memory, all days together (for tests and /health-like reporting). */
   readonly size: number;
 };
 
 /**
- * At most this many keys in memory (about 52 bytes each: 25 MB), for a day's and an hour's sets
- * together, so about 250,000 visitors of links a day. Past it, new visitors are counted without
- * being remembered (so a flood from many addresses overcounts uniques instead of taking memory).
+ * At most this many visitors in memory, all days together: tables of 2^20 slots at most, 12 bytes
+ * a slot (12 MB; a table doubles when half full, hence 12 to 24 bytes a visitor). Past it, new
+ * visitors are counted without being remembered (so a flood from many addresses overcounts
+ * uniques instead of taking memory); a visitor already held is still told apart per hour.
  */
-export const MAX_SEEN_KEYS = 500_000;
+export const MAX_SEEN_VISITORS = 500_000;
 
 // Day buckets are YYYY-MM-DD (10 characters), hour buckets YYYY-MM-DDTHH (13). As strings a day
 // sorts just before its own hours ("2026-11-22" < "2026-11-22T05" < "2026-11-23"), and the oldest
@@ -49,102 +54,126 @@ export const SEEN_SQL = {
   forgetHours: "DELETE FROM visitors_seen WHERE bucket > ?1 AND bucket < ?2 AND length(bucket) = 13",
 } as const;
 
-export function createSeenVisitors(db: Database, now: number, maxKeys = MAX_SEEN_KEYS, onFull: () => void = () => {}): SeenVisitors {
+export function createSeenVisitors(db: Database, now: number, maxVisitors = MAX_SEEN_VISITORS, onFull: () => void = () => {}): SeenVisitors {
   const insert = db.query<void, [string, Uint8Array]>("INSERT INTO visitors_seen (bucket, visitors) VALUES (?, ?)");
   const forgetDays = db.query<void, [string]>(SEEN_SQL.forgetDays);
   const forgetHours = db.query<void, [string, string]>(SEEN_SQL.forgetHours);
-  const sets = new Map<string, Set<number>>();
-  let held = 0; // keys in the sets
+  const days = new Map<string, DayVisitors>();
+  const dayTable = (day: string) => {
+    let table = days.get(day);
+    if (table === undefined) days.set(day, (table = new DayVisitors()));
+    return table;
+  };
+  const held = () => {
+    let n = 0;
+    for (const table of days.values()) n += table.size;
+    return n;
+  };
+  // An hour's row holds keys its day's rows hold too: in whichever order, a key ends with its hours.
   for (const row of db.query<{ bucket: string; visitors: Uint8Array }, [string, string]>(SEEN_SQL.load).iterate(...limits(now))) {
-    const set = sets.get(row.bucket) ?? new Set<number>();
-    sets.set(row.bucket, set);
-    for (const key of decode(row.visitors)) set.add(key);
+    const table = dayTable(row.bucket.slice(0, 10));
+    const hours = row.bucket.length === 10 ? 0 : hourBit(row.bucket);
+    for (const key of decode(row.visitors)) table.add(key, hours);
   }
-  for (const set of sets.values()) held += set.size;
 
   return {
     mark(batch, at) {
-      const [oldestDay, oldestHour] = limits(at);
+      const marking = createMarking(limits(at), dayTable, maxVisitors - held());
       const flags = new Uint8Array(batch.length);
-      const added = new Map<string, number[]>();
-      const states = new Map<string, Bucket>();
-      // A batch spans a few hundred ms: its day and hour nearly never change, so each visit only
-      // compares strings and does the two Set lookups it must.
-      const room = { left: maxKeys - held };
-      const state = (bucket: string, kept: boolean): Bucket => {
-        let b = states.get(bucket);
-        if (b === undefined) {
-          const keys: number[] = [];
-          b = { seen: sets.get(bucket), mine: new Set(), keys, kept, room };
-          states.set(bucket, b);
-          if (kept) added.set(bucket, keys);
-        }
-        return b;
-      };
-      const dayOf = dayCache();
-      const hourOfVisit = hourCache();
-      let day = "";
-      let hour = "";
-      let dayState: Bucket | null = null;
-      let hourState: Bucket | null = null;
-      for (let i = 0; i < batch.length; i++) {
-        const v = batch[i]!;
-        if (v.visitor === null) {
-          flags[i] = FIRST_IN_DAY | FIRST_IN_HOUR;
-          continue;
-        }
-        const d = dayOf(v.ts);
-        if (d !== day || dayState === null) dayState = state((day = d), d >= oldestDay);
-        const h = hourOfVisit(v.ts);
-        if (h !== hour || hourState === null) hourState = state((hour = h), h >= oldestHour);
-        flags[i] = (isFirst(dayState, v.visitor) ? FIRST_IN_DAY : 0) | (isFirst(hourState, v.visitor) ? FIRST_IN_HOUR : 0);
-      }
-      for (const [bucket, keys] of added) if (keys.length === 0) added.delete(bucket);
-      if (room.left <= 0) onFull();
-      return { flags, added };
+      for (let i = 0; i < batch.length; i++) flags[i] = marking.visit(batch[i]!);
+      if (marking.full()) onFull();
+      for (const [bucket, keys] of marking.added) if (keys.length === 0) marking.added.delete(bucket);
+      return { flags, added: marking.added };
     },
     persist(added) {
       for (const [bucket, keys] of added) insert.run(bucket, encode(keys));
     },
-    commit(added) {
+    undo(added) {
+      // Hours first: a visitor new this day loses its hour's bit with its day's entry anyway.
       for (const [bucket, keys] of added) {
-        let set = sets.get(bucket);
-        if (set === undefined) sets.set(bucket, (set = new Set()));
-        for (const key of keys) set.add(key);
-        held += keys.length;
+        const table = days.get(bucket.slice(0, 10));
+        if (table === undefined) continue;
+        if (bucket.length === 10) for (const key of keys) table.remove(key);
+        else for (const key of keys) table.removeHours(key, hourBit(bucket));
       }
     },
     forget(at) {
       const [oldestDay, oldestHour] = limits(at);
       const deleted = forgetDays.run(oldestDay).changes + forgetHours.run(oldestDay, oldestHour).changes;
-      for (const [bucket, set] of sets) {
-        if (bucket >= (bucket.length === 10 ? oldestDay : oldestHour)) continue;
-        held -= set.size;
-        sets.delete(bucket);
-      }
+      for (const day of days.keys()) if (day < oldestDay) days.delete(day);
       return deleted;
     },
     get size() {
-      return held;
+      return held();
     },
   };
 }
 
-/** A day or hour while a batch is marked: its known visitors, the batch's new ones, room for more. */
-type Bucket = { seen: Set<number> | undefined; mine: Set<number>; keys: number[]; kept: boolean; room: { left: number } };
-
 /**
- * True when the visitor is new in the bucket (and notes it). A bucket long gone, or no room left,
- * counts the visit as new without remembering it.
+ * One batch's marking: per visit, FIRST_IN_DAY and FIRST_IN_HOUR where its visitor is new, noted
+ * at once in its day's table; the keys added, per day and hour bucket, for the rows the batch
+ * appends. A day or hour no longer kept counts every visit as new without noting it.
  */
-function isFirst(b: Bucket, key: number): boolean {
-  if (!b.kept) return true;
-  if (b.seen?.has(key) || b.mine.has(key)) return false;
-  if (b.room.left <= 0) return true;
-  b.room.left--;
-  b.mine.add(key);
-  b.keys.push(key);
-  return true;
+function createMarking([oldestDay, oldestHour]: [string, string], dayTable: (day: string) => DayVisitors, room: number) {
+  const added = new Map<string, number[]>();
+  const keysOf = (bucket: string) => {
+    let keys = added.get(bucket);
+    if (keys === undefined) added.set(bucket, (keys = []));
+    return keys;
+  };
+  const dayOf = dayCache();
+  const hourOfVisit = hourCache();
+  // A batch spans a few hundred ms: its day and hour nearly never change between visits.
+  let day = "";
+  let hour = "";
+  let table: DayVisitors | null = null;
+  let dayKeys: number[] = [];
+  let hourKeys: number[] | null = null;
+  let bit = 0;
+  let full = false;
+  const both = FIRST_IN_DAY | FIRST_IN_HOUR;
+  return {
+    added,
+    full: () => full,
+    visit(v: Visit): number {
+      if (v.visitor === null) return both;
+      const d = dayOf(v.ts);
+      if (d !== day) {
+        day = d;
+        table = d >= oldestDay ? dayTable(d) : null;
+        if (table !== null) dayKeys = keysOf(d);
+      }
+      if (table === null) return both;
+      const h = hourOfVisit(v.ts);
+      if (h !== hour) {
+        hour = h;
+        hourKeys = h >= oldestHour ? keysOf(h) : null;
+        bit = hourBit(h);
+      }
+      const hours = table.hoursOf(v.visitor);
+      if (hours === -1) {
+        if (room <= 0) {
+          full = true;
+          return both;
+        }
+        room--;
+        table.add(v.visitor, hourKeys === null ? 0 : bit);
+        dayKeys.push(v.visitor);
+        hourKeys?.push(v.visitor);
+        return both;
+      }
+      if (hourKeys === null) return FIRST_IN_HOUR; // an hour long gone: new there, as its rows are
+      if ((hours & bit) !== 0) return 0;
+      table.addHours(v.visitor, bit);
+      hourKeys.push(v.visitor);
+      return FIRST_IN_HOUR;
+    },
+  };
+}
+
+/** The bit of an hour bucket ("YYYY-MM-DDTHH") in its day's hours mask. */
+function hourBit(hour: string): number {
+  return 1 << Number(hour.slice(11, 13));
 }
 
 /** The oldest day and hour buckets still kept at `now`. */

@@ -34,15 +34,20 @@ export function sqliteBatches(db: Database, seen: SeenVisitors | null, now: () =
   const writes = sqliteWrites(db, seen);
   const writeBatch = db.transaction((batch: Visit[]) => {
     writes.marks = null;
-    const { gone } = runNow(visitBatchRecipe(writes, batch, "recorded", now(), wants));
-    return { gone, marks: writes.marks as SeenMarks | null };
+    return runNow(visitBatchRecipe(writes, batch, "recorded", now(), wants));
   });
   return {
     write(batch) {
-      // IMMEDIATE: the batch is all writes; taking the lock first avoids a busy upgrade midway.
-      const { gone, marks } = writeBatch.immediate(batch);
-      // Only after the commit: a batch that failed is written again later and must find its visitors unseen.
-      return { gone, committed: marks === null ? undefined : () => seen!.commit(marks.added) };
+      writes.marks = null;
+      try {
+        // IMMEDIATE: the batch is all writes; taking the lock first avoids a busy upgrade midway.
+        return { gone: writeBatch.immediate(batch).gone };
+      } catch (err) {
+        // A batch that failed is written again later and must find its visitors unseen.
+        const marks = writes.marks as SeenMarks | null; // set by firstVisits inside the transaction
+        if (marks !== null) seen!.undo(marks.added);
+        throw err;
+      }
     },
   };
 }
@@ -61,7 +66,7 @@ export function sqliteImportWriter(db: Database): { visits(visits: Visit[]): voi
 
 const NO_EVENTS = createEventWants();
 
-/** The statements; `marks`: the new visitors firstVisits marked, committed to `seen` once the transaction is. */
+/** The statements; `marks`: the new visitors firstVisits marked (noted in `seen` at once), for an undo when the transaction fails. */
 function sqliteWrites(db: Database, seen: SeenVisitors | null): Synchronous<VisitBatchWrites> & { marks: SeenMarks | null } {
   const insertBatch = db.query(`INSERT INTO visit_batches (link_seq, first_ts, last_ts, humans, visits, imported) VALUES (?, ?, ?, ?, ?, ?)`);
   // Visitors a fallback URL took: counted only while their link exists (a delete took its rows).

@@ -4,9 +4,20 @@
 
 import { expect, test } from "bun:test";
 import type { OpenedEngine } from "../support/engines.ts";
+import type { Visit } from "../../src/visits/visit.ts";
 import { forEachEngine, NOW, visit } from "../support/contract-suite.ts";
 
 const HOUR = 3_600_000;
+
+// mulberry32 with a fixed seed: a failure repeats exactly.
+function seeded(seed: number): (n: number) => number {
+  return (n) => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return Math.floor((((x ^ (x >>> 14)) >>> 0) / 4294967296) * n);
+  };
+}
 
 /** Makes every write to hourly_rollup fail (a disk in trouble) until the returned undo runs. */
 async function refuseWrites(db: OpenedEngine): Promise<() => Promise<void>> {
@@ -97,5 +108,48 @@ forEachEngine("visit batches", (db) => {
     expect(w.stats()).toMatchObject({ queued: 0, written: 1, lastError: null });
     expect(await db().stored.get("SELECT total, uniques FROM daily_rollup")).toEqual({ total: 1, uniques: 1 });
     expect(await db().stored.get("SELECT total_clicks FROM links")).toEqual({ total_clicks: 1 });
+  });
+
+  test("a random stream over two hours, in batches, one refused and a restart between: uniques as a Set per day and per hour counts them", async () => {
+    const link = await db().storage.links.create({ url: "https://example.com/", alias: "r" }, NOW - 2 * HOUR);
+    const random = seeded(36);
+    const pool = Array.from({ length: 40 }, () => random(2 ** 26) * 2 ** 26 + random(2 ** 26));
+    const visits: Visit[] = [];
+    for (let ts = NOW - HOUR; ts < NOW + 50_000; ts += 1 + random(90_000)) visits.push(visit(link, { ts, visitor: pool[random(pool.length)]!, isBot: random(5) === 0 }));
+    // The rule, plainly: the first time a key is seen in its day (its hour) counts there.
+    const seen = new Set<string>();
+    const expected = new Map<string, { total: number; uniques: number }>();
+    for (const v of visits) {
+      for (const bucket of [new Date(v.ts).toISOString().slice(0, 10), new Date(v.ts).toISOString().slice(0, 13)]) {
+        const row = expected.get(bucket) ?? { total: 0, uniques: 0 };
+        expected.set(bucket, row);
+        row.total++;
+        if (!seen.has(`${bucket} ${v.visitor}`)) row.uniques++;
+        seen.add(`${bucket} ${v.visitor}`);
+      }
+    }
+    const half = visits.length >> 1;
+    let w = db().writer;
+    for (const [i, v] of visits.slice(0, half).entries()) {
+      w.record(v);
+      if (i % 7 === 6) await w.flush();
+    }
+    const undo = await refuseWrites(db());
+    expect(await w.flush()).toBe(0); // refused: kept queued, its visitors unseen
+    await undo();
+    await w.flush();
+    const { createVisitQueue } = await import("../../src/visits/visit-queue.ts");
+    const restarted = await db().reopen();
+    const later = createVisitQueue(restarted.recorder.batches, { flushIntervalMs: 3_600_000 });
+    for (const [i, v] of visits.slice(half).entries()) {
+      later.record(v);
+      if (i % 5 === 4) await later.flush();
+    }
+    await later.close();
+    const day = await db().stored.get<{ total: number; uniques: number }>("SELECT total, uniques FROM daily_rollup WHERE link_seq = ?", link.seq);
+    expect(day).toEqual(expected.get("2026-11-23")!);
+    const hours = await db().stored.all<{ hour: string; total: number; uniques: number }>("SELECT hour, total, uniques FROM hourly_rollup WHERE link_seq = ? ORDER BY hour", link.seq);
+    expect(hours).toEqual([...expected].filter(([bucket]) => bucket.length === 13).map(([hour, row]) => ({ hour, ...row })));
+    expect(expected.get("2026-11-23")!.uniques).toBeLessThan(visits.length); // visitors came back
   });
 });

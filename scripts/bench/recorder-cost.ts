@@ -2,7 +2,9 @@
 // agents, referrers, UTM queries and 2,000 forwarded addresses of load.lua, on 20 links) packed as
 // the click thread hands clicks over, then parsed, turned into visits and written to a real SQLite
 // file in batches, exactly as src/threads/recorder/entry.ts does. Prints µs per click.
-//   bun scripts/bench/recorder-cost.ts [clicks=400000]
+//   bun scripts/bench/recorder-cost.ts [clicks=400000] [--visitors new]
+// --visitors new: every click from an address never sent before (load.lua's clicks-new), instead
+// of the 2,000 repeating ones.
 
 import { createEventWants } from "../../src/events/wants.ts";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -15,7 +17,8 @@ import { sqliteLinks } from "../../src/db/sqlite/links.ts";
 import { openSqliteRecorder } from "../../src/db/sqlite/recorder.ts";
 import { createRecordingPipeline } from "../../src/visits/recording.ts";
 
-const total = Number(process.argv[2] ?? 400_000);
+const total = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 400_000);
+const allNew = process.argv.includes("--visitors") && process.argv[process.argv.indexOf("--visitors") + 1] === "new";
 const lua = readFileSync(join(import.meta.dir, "load.lua"), "utf8");
 const listOf = (name: string) => [...lua.slice(lua.indexOf(`local ${name} = {`)).split("\n}")[0]!.matchAll(/"([^"]*)"|false/g)].map((m) => m[1] ?? null);
 const agents = listOf("agents") as string[];
@@ -25,6 +28,9 @@ const octets = [2, 5, 8, 24, 31, 41, 46, 62, 77, 81, 89, 101, 103, 110, 118, 133
 let seed = 42;
 const random = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff), seed % n);
 const addresses = Array.from({ length: 2000 }, () => `${octets[random(octets.length)]}.${random(256)}.${random(256)}.${1 + random(254)}`);
+// As load.lua numbers them: the n-th new address of a run.
+const numbered = (n: number) => `${octets[n % octets.length]}.${Math.floor(n / octets.length) % 256}.${Math.floor(n / octets.length / 256) % 256}.${(Math.floor(n / octets.length / 65536) % 254) + 1}`;
+const addressOf = (sent: number) => (allNew ? numbered(sent) : addresses[random(addresses.length)]!);
 
 const dir = mkdtempSync(join(tmpdir(), "shortener-recorder-cost-"));
 try {
@@ -44,7 +50,7 @@ try {
       const link = made[random(made.length)]!;
       const query = queries[random(queries.length)]!;
       const destination = `https://example.com/bench/x?from=bench${query ? `&${query.slice(1)}` : ""}`;
-      const click: Click = { linkSeq: link.seq, linkId: link.id, ts: now + sent / 75, userAgent: agents[random(agents.length)]!, referer: referers[random(referers.length)] ?? null, peer: "127.0.0.1", forwardedFor: addresses[random(addresses.length)]!, forwarded: null, destination: destination.includes("utm_") ? destination : null };
+      const click: Click = { linkSeq: link.seq, linkId: link.id, ts: now + sent / 75, userAgent: agents[random(agents.length)]!, referer: referers[random(referers.length)] ?? null, peer: "127.0.0.1", forwardedFor: addressOf(sent), forwarded: null, destination: destination.includes("utm_") ? destination : null };
       packer.add(click);
     }
     handovers.push(packer.take()!.message);

@@ -2,15 +2,23 @@
 // forged by clients, so they are believed only when the hop that added them is a
 // proxy the operator listed in --trust-proxy.
 //
-// CIDR matching uses node:net BlockList: Bun 1.4.5's implementation was checked
-// against a BigInt reference (first/last/just-outside addresses for every prefix
-// length, v4 and v6) and agreed, so there is no hand-rolled matcher to get wrong.
+// CIDR matching of IPv6 uses node:net BlockList: Bun 1.4.5's implementation was
+// checked against a BigInt reference (first/last/just-outside addresses for every
+// prefix length, v4 and v6) and agreed. IPv4, what nearly every click comes from,
+// is matched as start/mask numbers (parseIPv4): BlockList parses the address text
+// again on every check; test/unit/trusted-ranges.test.ts holds the two equal.
 import { BlockList, isIP } from "node:net";
+import { parseIPv4 } from "./ipv4.ts";
 
 /** The two headers a forwarding chain is read from; a Request's Headers, or the raw values of a recorded click. */
 export type ForwardingHeaders = Pick<Headers, "get" | "has">;
 
-export type TrustedProxies = { contains(address: string): boolean; readonly empty: boolean };
+export type TrustedProxies = {
+  contains(address: string): boolean;
+  /** the same for an IPv4 address already parsed (parseIPv4) */
+  containsIPv4(address: number): boolean;
+  readonly empty: boolean;
+};
 
 const MAX_HOPS = 20; // bounds the walk so a long forged chain costs nothing
 const MAX_HEADER_BYTES = 4096; // oversized headers are more likely abuse than real chains
@@ -23,31 +31,64 @@ const NAMED: Record<string, ReadonlyArray<readonly [string, number]>> = {
 /** Parses --trust-proxy ("a,b/n,loopback,private"; "" = none) and throws naming the first bad entry. */
 export function parseTrustedProxies(spec: string): TrustedProxies {
   const list = new BlockList();
+  const v4 = new IPv4Ranges();
   let count = 0;
   for (const raw of spec.split(",")) {
     const entry = raw.trim();
     if (entry === "") continue; // tolerate "a,,b" and trailing commas
     const named = NAMED[entry.toLowerCase()];
-    if (named) {
-      for (const [net, prefix] of named) list.addSubnet(net, prefix, isIP(net) === 4 ? "ipv4" : "ipv6");
-    } else {
-      addEntry(list, entry);
+    const ranges = named ? named.map(([address, bits]) => ({ address, bits, type: isIP(address) === 4 ? "ipv4" : "ipv6" }) as AddressRange) : [parseCidr(entry)];
+    for (const range of ranges) {
+      if (range === null) throw new Error(`--trust-proxy: not an IP or CIDR: ${entry}`);
+      list.addSubnet(range.address, range.bits, range.type);
+      v4.add(range);
     }
     count++;
   }
+  const containsIPv4 = (address: number) => v4.contains(address);
   return {
     empty: count === 0,
     contains(address: string): boolean {
       const a = normalizeAddress(address);
-      return a !== null && list.check(a, isIP(a) === 4 ? "ipv4" : "ipv6");
+      if (a === null) return false;
+      const n = parseIPv4(a);
+      return n >= 0 ? v4.contains(n) : list.check(a, "ipv6");
     },
+    containsIPv4,
   };
 }
 
-function addEntry(list: BlockList, entry: string): void {
-  const range = parseCidr(entry);
-  if (range === null) throw new Error(`--trust-proxy: not an IP or CIDR: ${entry}`);
-  list.addSubnet(range.address, range.bits, range.type);
+/** The IPv4 addresses a list of ranges holds, as start/mask pairs. */
+class IPv4Ranges {
+  #starts: number[] = [];
+  #masks: number[] = [];
+  add(range: AddressRange): void {
+    const v4 = range.type === "ipv4" ? { start: parseIPv4(range.address), bits: range.bits } : mappedIPv4(range);
+    if (v4 === null) return;
+    const mask = v4.bits === 0 ? 0 : (-1 << (32 - v4.bits)) >>> 0;
+    this.#starts.push((v4.start & mask) >>> 0);
+    this.#masks.push(mask);
+  }
+  contains(address: number): boolean {
+    for (let i = 0; i < this.#starts.length; i++) if (((address & this.#masks[i]!) >>> 0) === this.#starts[i]) return true;
+    return false;
+  }
+}
+
+// BlockList checks an IPv4 address as its mapped IPv6 form (::ffff:a.b.c.d) against IPv6 ranges
+// too: "::/0" or "::ffff:10.0.0.0/104" hold IPv4 addresses. The IPv4 part of such a range, or null.
+function mappedIPv4(range: AddressRange): { start: number; bits: number } | null {
+  const g = ipv6Groups(range.address);
+  if (g === null) return null;
+  const mapped = [0, 0, 0, 0, 0, 0xffff];
+  // The range's first min(bits, 96) bits must equal ::ffff:0:0/96's.
+  for (let bit = 0; bit < Math.min(range.bits, 96); bit += 16) {
+    const width = Math.min(16, range.bits - bit);
+    const mask = (0xffff << (16 - width)) & 0xffff;
+    if ((g[bit / 16]! & mask) !== (mapped[bit / 16]! & mask)) return null;
+  }
+  if (range.bits <= 96) return { start: 0, bits: 0 };
+  return { start: ((g[6]! << 16) | g[7]!) >>> 0, bits: range.bits - 96 };
 }
 
 export type AddressRange = { address: string; bits: number; type: "ipv4" | "ipv6" };
@@ -160,10 +201,11 @@ function parseHop(raw: string): string | null {
     const host = v.slice(1, end);
     return isIP(host) === 6 ? normalizeAddress(host) : null;
   }
+  if (parseIPv4(v) >= 0) return v; // the common case first: a bare IPv4 address
   const parts = v.split(":");
   if (parts.length === 2) {
     const [host, port] = parts as [string, string];
-    return isIP(host) === 4 && PORT.test(port) ? host : null;
+    return parseIPv4(host) >= 0 && PORT.test(port) ? host : null;
   }
   return normalizeAddress(v);
 }
@@ -171,10 +213,8 @@ function parseHop(raw: string): string | null {
 /** Canonical form of an IP (mapped v6 -> dotted v4, v6 compressed lowercase), or null if not an IP. */
 export function normalizeAddress(raw: string): string | null {
   const a = raw.trim();
-  if (a.includes("%")) return null;
-  const family = isIP(a);
-  if (family === 4) return a;
-  if (family !== 6) return null;
+  if (parseIPv4(a) >= 0) return a;
+  if (a.includes("%") || isIP(a) !== 6) return null;
   const g = ipv6Groups(a);
   if (g === null) return null;
   if (g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff) {

@@ -4,7 +4,9 @@ import { isIP } from "node:net";
 import { readFileSync } from "node:fs";
 import { Reader, type CountryResponse } from "maxmind";
 import { buildEpochFromTail, METADATA_TAIL_BYTES } from "./mmdb-metadata.ts";
-import { parseTrustedProxies } from "./client-ip.ts";
+import { ipv6Groups, parseTrustedProxies } from "./client-ip.ts";
+import { buildCountryTable, type CountryTable } from "./country-table.ts";
+import { parseIPv4 } from "./ipv4.ts";
 import type { Logger } from "../log.ts";
 // A file import, so `bun build --compile` embeds the database and this path points inside the binary.
 import embeddedDbPath from "@ip-location-db/geolite2-country-mmdb/geolite2-country.mmdb" with { type: "file" };
@@ -36,7 +38,10 @@ export type EmbeddedOptions = {
  * logged once and every country is unknown (null) until a restart.
  */
 export async function openCountryLookup(path: string | null, options: EmbeddedOptions = {}): Promise<CountryLookup> {
-  if (path !== null) return lookupOver(openReader(await readDatabase(path), path), path);
+  if (path !== null) {
+    const bytes = await readDatabase(path);
+    return lookupOver(openReader(bytes, path), bytes, path);
+  }
   const embedded = options.embeddedPath ?? embeddedDbPath;
   const file = Bun.file(embedded);
   const tail = new Uint8Array(await file.slice(Math.max(0, file.size - METADATA_TAIL_BYTES), file.size).arrayBuffer());
@@ -46,10 +51,12 @@ export async function openCountryLookup(path: string | null, options: EmbeddedOp
   return {
     country(address) {
       // Private and loopback addresses are in no country: no reason to read the database for them.
-      if (NOWHERE.contains(address) || unreadable) return null;
+      const v4 = parseIPv4(address);
+      if ((v4 >= 0 ? NOWHERE.containsIPv4(v4) : NOWHERE.contains(address)) || unreadable) return null;
       if (lookup === null) {
         try {
-          lookup = lookupOver(openReader(readFileSync(embedded), embedded), "embedded GeoLite2 Country");
+          const bytes = readFileSync(embedded);
+          lookup = lookupOver(openReader(bytes, embedded), bytes, "embedded GeoLite2 Country");
         } catch (err) {
           unreadable = true; // once: reading 17 MB again for every click would not help
           options.log?.error("the embedded GeoLite2 Country database cannot be read; every country is Unknown until a restart", { error: err instanceof Error ? err.message : String(err) });
@@ -65,21 +72,42 @@ export async function openCountryLookup(path: string | null, options: EmbeddedOp
 
 const NOWHERE = parseTrustedProxies("loopback,private");
 
-function lookupOver(reader: Reader<CountryResponse>, source: string): CountryLookup {
-  const ipv4Only = reader.metadata.ipVersion === 4;
+/**
+ * Countries from a range table (country-table.ts), built from the database when the first address
+ * asks. Once built, the database itself is let go (9 MB for the embedded one, the table is about
+ * 5.5 MB) unless its IPv6 did not fit a table; then the Reader still answers IPv6.
+ */
+function lookupOver(opened: Reader<CountryResponse>, bytes: Buffer, source: string): CountryLookup {
+  const ipv4Only = opened.metadata.ipVersion === 4;
+  const buildDate = opened.metadata.buildEpoch.toISOString().slice(0, 10);
+  let database: { reader: Reader<CountryResponse>; bytes: Buffer } | null = { reader: opened, bytes };
+  let table: CountryTable | null = null;
+  const countryOf = (reader: Reader<CountryResponse>, ip: string): string | null => {
+    try {
+      return isoCode(reader.get(ip));
+    } catch {
+      return null; // a corrupt record must not fail the click
+    }
+  };
+  const tableNow = (): CountryTable => {
+    if (table !== null) return table;
+    const { reader, bytes } = database!;
+    table = buildCountryTable(bytes, reader.metadata, (ip) => countryOf(reader, ip));
+    if (ipv4Only || table.hasIPv6) database = null;
+    return table;
+  };
   return {
     country(address: string): string | null {
       const ip = toLookupAddress(address);
+      if (ip === null) return null;
+      if (typeof ip === "number") return tableNow().ipv4(ip);
       // An IPv4-only tree would read the first 32 bits of an IPv6 address as some IPv4 network.
-      if (ip === null || (ipv4Only && isIP(ip) === 6)) return null;
-      try {
-        return isoCode(reader.get(ip));
-      } catch {
-        return null; // a corrupt record must not fail the click
-      }
+      if (ipv4Only) return null;
+      const countries = tableNow();
+      return countries.hasIPv6 ? countries.ipv6(ip.words) : countryOf(database!.reader, ip.text);
     },
     source,
-    buildDate: reader.metadata.buildEpoch.toISOString().slice(0, 10),
+    buildDate,
   };
 }
 
@@ -103,20 +131,24 @@ function openReader(bytes: Buffer, file: string): Reader<CountryResponse> {
   }
 }
 
-// Validated, trimmed address; IPv4-mapped IPv6 (how dual-stack sockets report IPv4 clients) becomes plain IPv4,
-// because not every database aliases ::ffff:0:0/96 (the embedded one does not). Null if not an IP at all:
-// the reader would otherwise walk the tree with NaN bits and return some unrelated country.
-function toLookupAddress(address: string): string | null {
+type IPv6Address = { text: string; words: number[] };
+
+// Validated, trimmed address: IPv4 as a number, IPv6 as text and four 32-bit words. IPv4-mapped IPv6 (how
+// dual-stack sockets report IPv4 clients) becomes plain IPv4, because not every database aliases
+// ::ffff:0:0/96 (the embedded one does not). Null if not an IP at all: the reader would otherwise walk the
+// tree with NaN bits and return some unrelated country.
+function toLookupAddress(address: string): number | IPv6Address | null {
   const ip = address.trim();
-  const version = isIP(ip);
-  if (version === 4) return ip;
-  if (version !== 6) return null;
+  const v4 = parseIPv4(ip);
+  if (v4 >= 0) return v4;
+  if (isIP(ip) !== 6) return null;
   const mapped = /^::ffff:(?:(\d+\.\d+\.\d+\.\d+)|([0-9a-f]{1,4}):([0-9a-f]{1,4}))$/i.exec(ip);
-  if (mapped === null) return ip;
-  if (mapped[1] !== undefined) return mapped[1];
-  const high = parseInt(mapped[2]!, 16);
-  const low = parseInt(mapped[3]!, 16);
-  return `${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`;
+  if (mapped !== null) return mapped[1] !== undefined ? parseIPv4(mapped[1]) : parseInt(mapped[2]!, 16) * 65536 + parseInt(mapped[3]!, 16);
+  // A zone id ("fe80::1%eth0") passes isIP; the reader ignored it, and so does this.
+  const zone = ip.indexOf("%");
+  const g = ipv6Groups(zone < 0 ? ip : ip.slice(0, zone));
+  if (g === null) return null;
+  return { text: ip, words: [g[0]! * 65536 + g[1]!, g[2]! * 65536 + g[3]!, g[4]! * 65536 + g[5]!, g[6]! * 65536 + g[7]!] };
 }
 
 // ip-location-db records are { country_code }; MaxMind Country/City records are { country: { iso_code } },

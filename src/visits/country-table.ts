@@ -40,10 +40,10 @@ const MAX_DEEP_RANGES = 65_536;
 type Ranges64 = { high: Uint32Array; low: Uint32Array; values: Uint16Array };
 
 /** Builds the table; `countryOf(address)` answers for the first address of each distinct data record. */
-export function buildCountryTable(db: Uint8Array, shape: TreeShape, countryOf: (address: string) => string | null): CountryTable {
+export function buildCountryTable(db: Uint8Array, shape: TreeShape, countryOf: (address: string) => string | null, options: { maxDeepRanges?: number } = {}): CountryTable {
   const tree = new Tree(db, shape, countryOf);
   const v4 = tree.ipv4Ranges();
-  const v6 = shape.ipVersion === 6 ? tree.ipv6Ranges() : null;
+  const v6 = shape.ipVersion === 6 ? tree.ipv6Ranges(options.maxDeepRanges ?? MAX_DEEP_RANGES) : null;
   const codes = tree.codes;
   const countryOfIPv4 = (address: number): string | null => codes[v4.values[rangeIndex(v4.starts, address)]!]!;
   const bytes = v4.starts.byteLength + v4.values.byteLength + (v6 === null ? 0 : [v6.main, ...v6.deep].reduce((sum, r) => sum + r.high.byteLength * 2 + r.values.byteLength, 0));
@@ -138,7 +138,7 @@ class Tree {
     this.#walk32(this.#record(node, 1), depth + 1, start + 2 ** (31 - depth), list);
   }
 
-  ipv6Ranges(): { main: Ranges64; deep: Ranges64[] } | null {
+  ipv6Ranges(maxDeepRanges: number): { main: Ranges64; deep: Ranges64[] } | null {
     const main = new RangeList();
     const deepNodes: { node: number; high: number; low: number }[] = [];
     this.#walk64(0, 0, 0, 0, main, (node, high, low) => {
@@ -151,7 +151,7 @@ class Tree {
       const list = new RangeList();
       this.#walk64(top.node, 64, 0, 0, list, (_, high, low) => list.add(high, low, 0), top);
       size += list.values.length;
-      if (size > MAX_DEEP_RANGES || deep.length >= DEEP - 1) return null;
+      if (size > maxDeepRanges || deep.length >= DEEP - 1) return null;
       deep.push(list.ranges64());
     }
     return { main: main.ranges64(), deep };

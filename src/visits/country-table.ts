@@ -45,8 +45,15 @@ export function buildCountryTable(db: Uint8Array, shape: TreeShape, countryOf: (
   const v4 = tree.ipv4Ranges();
   const v6 = shape.ipVersion === 6 ? tree.ipv6Ranges(options.maxDeepRanges ?? MAX_DEEP_RANGES) : null;
   const codes = tree.codes;
-  const countryOfIPv4 = (address: number): string | null => codes[v4.values[rangeIndex(v4.starts, address)]!]!;
-  const bytes = v4.starts.byteLength + v4.values.byteLength + (v6 === null ? 0 : [v6.main, ...v6.deep].reduce((sum, r) => sum + r.high.byteLength * 2 + r.values.byteLength, 0));
+  // Where the ranges of each /16 begin: a search of a few ranges instead of all (256 KB).
+  const by16 = new Uint32Array(65_537);
+  for (let top = 0; top < 65_536; top++) by16[top] = rangeIndex(v4.starts, top * 65_536);
+  by16[65_536] = v4.starts.length - 1;
+  const countryOfIPv4 = (address: number): string | null => {
+    const top = address >>> 16;
+    return codes[v4.values[rangeIndex(v4.starts, address, by16[top], by16[top + 1])]!]!;
+  };
+  const bytes = by16.byteLength + v4.starts.byteLength + v4.values.byteLength + (v6 === null ? 0 : [v6.main, ...v6.deep].reduce((sum, r) => sum + r.high.byteLength * 2 + r.values.byteLength, 0));
   return {
     ipv4: countryOfIPv4,
     ipv6(words) {

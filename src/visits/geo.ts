@@ -40,30 +40,39 @@ export type EmbeddedOptions = {
 export async function openCountryLookup(path: string | null, options: EmbeddedOptions = {}): Promise<CountryLookup> {
   if (path !== null) {
     const bytes = await readDatabase(path);
-    return lookupOver(openReader(bytes, path), bytes, path);
+    const reader = openReader(bytes, path);
+    const countries = countriesOf(reader, bytes);
+    return {
+      country: (address) => {
+        const ip = toLookupAddress(address);
+        return ip === null ? null : countries(ip);
+      },
+      source: path,
+      buildDate: reader.metadata.buildEpoch.toISOString().slice(0, 10),
+    };
   }
   const embedded = options.embeddedPath ?? embeddedDbPath;
   const file = Bun.file(embedded);
   const tail = new Uint8Array(await file.slice(Math.max(0, file.size - METADATA_TAIL_BYTES), file.size).arrayBuffer());
   const built = buildEpochFromTail(tail);
-  let lookup: CountryLookup | null = null;
+  let lookup: ((ip: LookupAddress) => string | null) | null = null;
   let unreadable = false;
   return {
     country(address) {
+      const ip = toLookupAddress(address);
       // Private and loopback addresses are in no country: no reason to read the database for them.
-      const v4 = parseIPv4(address);
-      if ((v4 >= 0 ? NOWHERE.containsIPv4(v4) : NOWHERE.contains(address)) || unreadable) return null;
+      if (ip === null || unreadable || (typeof ip === "number" ? NOWHERE.containsIPv4(ip) : NOWHERE.contains(ip.text))) return null;
       if (lookup === null) {
         try {
           const bytes = readFileSync(embedded);
-          lookup = lookupOver(openReader(bytes, embedded), bytes, "embedded GeoLite2 Country");
+          lookup = countriesOf(openReader(bytes, embedded), bytes);
         } catch (err) {
           unreadable = true; // once: reading 17 MB again for every click would not help
           options.log?.error("the embedded GeoLite2 Country database cannot be read; every country is Unknown until a restart", { error: err instanceof Error ? err.message : String(err) });
           return null;
         }
       }
-      return lookup.country(address);
+      return lookup(ip);
     },
     source: "embedded GeoLite2 Country",
     buildDate: built === null ? "unknown" : built.toISOString().slice(0, 10),
@@ -75,11 +84,10 @@ const NOWHERE = parseTrustedProxies("loopback,private");
 /**
  * Countries from a range table (country-table.ts), built from the database when the first address
  * asks. Once built, the database itself is let go (9 MB for the embedded one, the table is about
- * 5.5 MB) unless its IPv6 did not fit a table; then the Reader still answers IPv6.
+ * 6 MB) unless its IPv6 did not fit a table; then the Reader still answers IPv6.
  */
-function lookupOver(opened: Reader<CountryResponse>, bytes: Buffer, source: string): CountryLookup {
+function countriesOf(opened: Reader<CountryResponse>, bytes: Buffer): (ip: LookupAddress) => string | null {
   const ipv4Only = opened.metadata.ipVersion === 4;
-  const buildDate = opened.metadata.buildEpoch.toISOString().slice(0, 10);
   let database: { reader: Reader<CountryResponse>; bytes: Buffer } | null = { reader: opened, bytes };
   let table: CountryTable | null = null;
   const countryOf = (reader: Reader<CountryResponse>, ip: string): string | null => {
@@ -96,18 +104,12 @@ function lookupOver(opened: Reader<CountryResponse>, bytes: Buffer, source: stri
     if (ipv4Only || table.hasIPv6) database = null;
     return table;
   };
-  return {
-    country(address: string): string | null {
-      const ip = toLookupAddress(address);
-      if (ip === null) return null;
-      if (typeof ip === "number") return tableNow().ipv4(ip);
-      // An IPv4-only tree would read the first 32 bits of an IPv6 address as some IPv4 network.
-      if (ipv4Only) return null;
-      const countries = tableNow();
-      return countries.hasIPv6 ? countries.ipv6(ip.words) : countryOf(database!.reader, ip.text);
-    },
-    source,
-    buildDate,
+  return (ip) => {
+    if (typeof ip === "number") return tableNow().ipv4(ip);
+    // An IPv4-only tree would read the first 32 bits of an IPv6 address as some IPv4 network.
+    if (ipv4Only) return null;
+    const countries = tableNow();
+    return countries.hasIPv6 ? countries.ipv6(ip.words) : countryOf(database!.reader, ip.text);
   };
 }
 
@@ -132,12 +134,13 @@ function openReader(bytes: Buffer, file: string): Reader<CountryResponse> {
 }
 
 type IPv6Address = { text: string; words: number[] };
+type LookupAddress = number | IPv6Address;
 
 // Validated, trimmed address: IPv4 as a number, IPv6 as text and four 32-bit words. IPv4-mapped IPv6 (how
 // dual-stack sockets report IPv4 clients) becomes plain IPv4, because not every database aliases
 // ::ffff:0:0/96 (the embedded one does not). Null if not an IP at all: the reader would otherwise walk the
 // tree with NaN bits and return some unrelated country.
-function toLookupAddress(address: string): number | IPv6Address | null {
+function toLookupAddress(address: string): LookupAddress | null {
   const ip = address.trim();
   const v4 = parseIPv4(ip);
   if (v4 >= 0) return v4;

@@ -39,10 +39,8 @@ export function formatIPv4(value: number): string {
   return `${value >>> 24}.${(value >>> 16) & 255}.${(value >>> 8) & 255}.${value & 255}`;
 }
 
-/** The last index whose start is at most `value` in ascending `starts` (starts[0] is 0, so always found). */
-export function rangeIndex(starts: Uint32Array, value: number): number {
-  let low = 0;
-  let high = starts.length - 1;
+/** The last index whose start is at most `value` in ascending `starts` (starts[0] is 0, so always found), searched from `low` to `high`. */
+export function rangeIndex(starts: Uint32Array, value: number, low = 0, high = starts.length - 1): number {
   while (low < high) {
     const middle = (low + high + 1) >>> 1;
     if (starts[middle]! <= value) low = middle;

@@ -97,17 +97,27 @@ function index64(r: Ranges64, high: number, low: number): number {
 
 /** Range starts and values, appended in ascending order; a range with the previous one's value merges into it. */
 class RangeList {
-  high: number[] = [];
-  low: number[] = [];
-  values: number[] = [];
+  high = new Uint32Array(1024);
+  low = new Uint32Array(1024);
+  values = new Uint16Array(1024);
+  length = 0;
   add(high: number, low: number, value: number): void {
-    if (this.values.length > 0 && this.values[this.values.length - 1] === value && value < DEEP) return;
-    this.high.push(high);
-    this.low.push(low);
-    this.values.push(value);
+    const n = this.length;
+    if (n > 0 && this.values[n - 1] === value && value < DEEP) return;
+    if (n === this.values.length) this.#grow();
+    this.high[n] = high;
+    this.low[n] = low;
+    this.values[n] = value;
+    this.length = n + 1;
+  }
+  #grow(): void {
+    const grown = <T extends Uint32Array | Uint16Array>(from: T, to: T): T => (to.set(from), to);
+    this.high = grown(this.high, new Uint32Array(this.length * 2));
+    this.low = grown(this.low, new Uint32Array(this.length * 2));
+    this.values = grown(this.values, new Uint16Array(this.length * 2));
   }
   ranges64(): Ranges64 {
-    return { high: Uint32Array.from(this.high), low: Uint32Array.from(this.low), values: Uint16Array.from(this.values) };
+    return { high: this.high.slice(0, this.length), low: this.low.slice(0, this.length), values: this.values.slice(0, this.length) };
   }
 }
 
@@ -134,7 +144,7 @@ class Tree {
   ipv4Ranges(): { starts: Uint32Array; values: Uint16Array } {
     const list = new RangeList();
     this.#walk32(this.#ipv4Start, 0, 0, list);
-    return { starts: Uint32Array.from(list.low), values: Uint16Array.from(list.values) };
+    return { starts: list.low.slice(0, list.length), values: list.values.slice(0, list.length) };
   }
 
   // As maxmind's walk: a record >= nodeCount ends it (== nodeCount: not found); still a node after 32 bits: not found.
@@ -157,7 +167,7 @@ class Tree {
     for (const top of deepNodes) {
       const list = new RangeList();
       this.#walk64(top.node, 64, 0, 0, list, (_, high, low) => list.add(high, low, 0), top);
-      size += list.values.length;
+      size += list.length;
       if (size > maxDeepRanges || deep.length >= DEEP - 1) return null;
       deep.push(list.ranges64());
     }

@@ -95,30 +95,47 @@ function index64(r: Ranges64, high: number, low: number): number {
   return lo;
 }
 
-/** Range starts and values, appended in ascending order; a range with the previous one's value merges into it. */
+/**
+ * Range starts and values, appended in ascending order; a range with the previous one's value merges
+ * into it. Walked twice: once to count (no arrays), then into arrays of the exact size, so that the
+ * build leaves no grown-and-copied arrays behind for the allocator to keep (it showed in RSS).
+ */
 class RangeList {
-  high = new Uint32Array(1024);
-  low = new Uint32Array(1024);
-  values = new Uint16Array(1024);
+  readonly high: Uint32Array;
+  readonly low: Uint32Array;
+  readonly values: Uint16Array;
   length = 0;
-  add(high: number, low: number, value: number): void {
-    const n = this.length;
-    if (n > 0 && this.values[n - 1] === value && value < DEEP) return;
-    if (n === this.values.length) this.#grow();
-    this.high[n] = high;
-    this.low[n] = low;
-    this.values[n] = value;
-    this.length = n + 1;
+  #last = -1;
+  constructor(readonly size: number | null, withHigh: boolean) {
+    this.high = new Uint32Array(withHigh ? (size ?? 0) : 0);
+    this.low = new Uint32Array(size ?? 0);
+    this.values = new Uint16Array(size ?? 0);
   }
-  #grow(): void {
-    const grown = <T extends Uint32Array | Uint16Array>(from: T, to: T): T => (to.set(from), to);
-    this.high = grown(this.high, new Uint32Array(this.length * 2));
-    this.low = grown(this.low, new Uint32Array(this.length * 2));
-    this.values = grown(this.values, new Uint16Array(this.length * 2));
+  get storing(): boolean {
+    return this.size !== null;
+  }
+  add(high: number, low: number, value: number): void {
+    if (this.#last === value && value < DEEP) return;
+    this.#last = value;
+    if (this.size !== null) {
+      if (this.high.length > 0) this.high[this.length] = high;
+      this.low[this.length] = low;
+      this.values[this.length] = value;
+    }
+    this.length++;
   }
   ranges64(): Ranges64 {
-    return { high: this.high.slice(0, this.length), low: this.low.slice(0, this.length), values: this.values.slice(0, this.length) };
+    return { high: this.high, low: this.low, values: this.values };
   }
+}
+
+/** Runs a walk twice: counting, then storing into arrays of the counted size. */
+function collect(withHigh: boolean, walk: (list: RangeList) => void): RangeList {
+  const counted = new RangeList(null, withHigh);
+  walk(counted);
+  const list = new RangeList(counted.length, withHigh);
+  walk(list);
+  return list;
 }
 
 class Tree {
@@ -142,9 +159,8 @@ class Tree {
   }
 
   ipv4Ranges(): { starts: Uint32Array; values: Uint16Array } {
-    const list = new RangeList();
-    this.#walk32(this.#ipv4Start, 0, 0, list);
-    return { starts: list.low.slice(0, list.length), values: list.values.slice(0, list.length) };
+    const list = collect(false, (into) => this.#walk32(this.#ipv4Start, 0, 0, into));
+    return { starts: list.low, values: list.values };
   }
 
   // As maxmind's walk: a record >= nodeCount ends it (== nodeCount: not found); still a node after 32 bits: not found.
@@ -156,17 +172,17 @@ class Tree {
   }
 
   ipv6Ranges(maxDeepRanges: number): { main: Ranges64; deep: Ranges64[] } | null {
-    const main = new RangeList();
     const deepNodes: { node: number; high: number; low: number }[] = [];
-    this.#walk64(0, 0, 0, 0, main, (node, high, low) => {
-      main.add(high, low, DEEP + deepNodes.length);
-      deepNodes.push({ node, high, low });
-    });
+    const main = collect(true, (into) =>
+      this.#walk64(0, 0, 0, 0, into, (node, high, low) => {
+        into.add(high, low, DEEP + deepNodes.length);
+        if (into.storing) deepNodes.push({ node, high, low });
+      }),
+    );
     const deep: Ranges64[] = [];
     let size = 0;
     for (const top of deepNodes) {
-      const list = new RangeList();
-      this.#walk64(top.node, 64, 0, 0, list, (_, high, low) => list.add(high, low, 0), top);
+      const list = collect(true, (into) => this.#walk64(top.node, 64, 0, 0, into, (_, high, low) => into.add(high, low, 0), top));
       size += list.length;
       if (size > maxDeepRanges || deep.length >= DEEP - 1) return null;
       deep.push(list.ranges64());

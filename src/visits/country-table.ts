@@ -35,11 +35,14 @@ const DEEP = 0x8000;
 const IPV4 = 0x7fff;
 // Deeper /64s are rare (one, ::/64, in GeoLite2 Country): past this many ranges, keep the Reader.
 const MAX_DEEP_RANGES = 65_536;
+// A tree visits each node once, or a few times where the IPv4 tree is aliased; a damaged file
+// whose records point back up would make the walk endless: it is refused past this many visits.
+const VISITS_PER_NODE = 8;
 
 /** Sorted 64-bit range starts as two word arrays, and the value of each range. */
 type Ranges64 = { high: Uint32Array; low: Uint32Array; values: Uint16Array };
 
-/** Builds the table; `countryOf(address)` answers for the first address of each distinct data record. */
+/** Builds the table; `countryOf(address)` answers for the first address of each distinct data record. Throws for a tree that is not one. */
 export function buildCountryTable(db: Uint8Array, shape: TreeShape, countryOf: (address: string) => string | null, options: { maxDeepRanges?: number } = {}): CountryTable {
   const tree = new Tree(db, shape, countryOf);
   const v4 = tree.ipv4Ranges();
@@ -145,12 +148,14 @@ class Tree {
   readonly #nodeCount: number;
   readonly #ipv4Start: number;
   readonly #record: (node: number, right: number) => number;
+  #visitsLeft: number;
   constructor(
     db: Uint8Array,
     shape: TreeShape,
     readonly countryOf: (address: string) => string | null,
   ) {
     this.#nodeCount = shape.nodeCount;
+    this.#visitsLeft = VISITS_PER_NODE * (shape.nodeCount + 1024);
     this.#record = recordReader(db, shape.recordSize);
     let node = 0;
     // IPv4 in an IPv6 tree: 96 zero bits down (the spec's "IPv4 addresses in an IPv6 tree").
@@ -167,6 +172,7 @@ class Tree {
   #walk32(node: number, depth: number, start: number, list: RangeList): void {
     if (node >= this.#nodeCount) return list.add(0, start, this.#pointers.get(node) ?? this.#resolve(node, formatIPv4(start)));
     if (depth === 32) return list.add(0, start, 0);
+    this.#visit();
     this.#walk32(this.#record(node, 0), depth + 1, start, list);
     this.#walk32(this.#record(node, 1), depth + 1, start + 2 ** (31 - depth), list);
   }
@@ -196,10 +202,15 @@ class Tree {
     if (node >= this.#nodeCount) return list.add(high, low, this.#pointers.get(node) ?? this.#resolve(node, ipv6Text(top, high, low)));
     if (top !== undefined && depth === 96 && node === this.#ipv4Start) return list.add(high, low, IPV4);
     if (depth === end) return deeper(node, high, low);
+    this.#visit();
     const bit = depth % 64;
     this.#walk64(this.#record(node, 0), depth + 1, high, low, list, deeper, top);
     if (bit < 32) this.#walk64(this.#record(node, 1), depth + 1, high + 2 ** (31 - bit), low, list, deeper, top);
     else this.#walk64(this.#record(node, 1), depth + 1, high, low + 2 ** (63 - bit), list, deeper, top);
+  }
+
+  #visit(): void {
+    if (--this.#visitsLeft < 0) throw new Error("the MaxMind DB search tree is not a tree (a damaged file?)");
   }
 
   // A record's value the first time it is met (then #pointers has it): "not found" (== nodeCount)

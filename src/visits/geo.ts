@@ -6,7 +6,7 @@ import { Reader, type CountryResponse } from "maxmind";
 import { buildEpochFromTail, METADATA_TAIL_BYTES } from "./mmdb-metadata.ts";
 import { ipv6Groups, parseTrustedProxies } from "./client-ip.ts";
 import { buildCountryTable, type CountryTable } from "./country-table.ts";
-import { parseIPv4 } from "./ipv4.ts";
+import { formatIPv4, parseIPv4 } from "./ipv4.ts";
 import type { Logger } from "../log.ts";
 // A file import, so `bun build --compile` embeds the database and this path points inside the binary.
 import embeddedDbPath from "@ip-location-db/geolite2-country-mmdb/geolite2-country.mmdb" with { type: "file" };
@@ -89,7 +89,8 @@ const NOWHERE = parseTrustedProxies("loopback,private");
 function countriesOf(opened: Reader<CountryResponse>, bytes: Buffer): (ip: LookupAddress) => string | null {
   const ipv4Only = opened.metadata.ipVersion === 4;
   let database: { reader: Reader<CountryResponse>; bytes: Buffer } | null = { reader: opened, bytes };
-  let table: CountryTable | null = null;
+  // undefined: not built yet; null: the tree could not be walked (a damaged file), the Reader answers.
+  let table: CountryTable | null | undefined = undefined;
   const countryOf = (reader: Reader<CountryResponse>, ip: string): string | null => {
     try {
       return isoCode(reader.get(ip));
@@ -97,19 +98,23 @@ function countriesOf(opened: Reader<CountryResponse>, bytes: Buffer): (ip: Looku
       return null; // a corrupt record must not fail the click
     }
   };
-  const tableNow = (): CountryTable => {
-    if (table !== null) return table;
+  const tableNow = (): CountryTable | null => {
+    if (table !== undefined) return table;
     const { reader, bytes } = database!;
-    table = buildCountryTable(bytes, reader.metadata, (ip) => countryOf(reader, ip));
-    if (ipv4Only || table.hasIPv6) database = null;
+    try {
+      table = buildCountryTable(bytes, reader.metadata, (ip) => countryOf(reader, ip));
+    } catch {
+      table = null;
+    }
+    if (table !== null && (ipv4Only || table.hasIPv6)) database = null;
     return table;
   };
   return (ip) => {
-    if (typeof ip === "number") return tableNow().ipv4(ip);
     // An IPv4-only tree would read the first 32 bits of an IPv6 address as some IPv4 network.
-    if (ipv4Only) return null;
+    if (ipv4Only && typeof ip !== "number") return null;
     const countries = tableNow();
-    return countries.hasIPv6 ? countries.ipv6(ip.words) : countryOf(database!.reader, ip.text);
+    if (typeof ip === "number") return countries !== null ? countries.ipv4(ip) : countryOf(database!.reader, formatIPv4(ip));
+    return countries?.hasIPv6 ? countries.ipv6(ip.words) : countryOf(database!.reader, ip.text);
   };
 }
 

@@ -121,6 +121,19 @@ describe("user databases in each layout", () => {
     });
   }
 
+  test("a damaged tree whose record points back at the root: no table (no endless walk), the Reader answers", async () => {
+    const bytes = writeMmdb(networks, { ipVersion: 6, databaseType: "GeoIP2-Country", buildEpoch: 1_700_000_000 });
+    bytes.set([0, 0, 0], 3); // the root's right record (8000::/1) -> node 0
+    const path = join(dir, "looped.mmdb");
+    writeFileSync(path, bytes);
+    const reader = new Reader<CountryResponse>(Buffer.from(bytes));
+    expect(() => buildCountryTable(bytes, reader.metadata, () => null)).toThrow(/not a tree/);
+    const geo = await openCountryLookup(path);
+    for (const address of ["8.8.8.8", "1.0.0.1", "2a00:1450:4001::1", "8000::1", "2001:db8:5:6:7:8:9:a", "::ffff:8.8.8.8"]) {
+      expect([address, geo.country(address)]).toEqual([address, codeOf(reader.get(address.replace("::ffff:", "")))]);
+    }
+  });
+
   test("a database with more deep networks than the table takes keeps the Reader for IPv6", () => {
     const path = join(dir, "deep.mmdb");
     writeFileSync(path, writeMmdb(networks, { ipVersion: 6, databaseType: "GeoIP2-Country", buildEpoch: 1_700_000_000 }));

@@ -49,6 +49,8 @@ export function parseTrustedProxies(spec: string): TrustedProxies {
   return {
     empty: count === 0,
     contains(address: string): boolean {
+      const direct = parseIPv4(address); // an address clientAddress has normalized already: no second trim
+      if (direct >= 0) return v4.contains(direct);
       const a = normalizeAddress(address);
       if (a === null) return false;
       const n = parseIPv4(a);
@@ -212,6 +214,7 @@ function parseHop(raw: string): string | null {
 
 /** Canonical form of an IP (mapped v6 -> dotted v4, v6 compressed lowercase), or null if not an IP. */
 export function normalizeAddress(raw: string): string | null {
+  if (parseIPv4(raw) >= 0) return raw; // most addresses: nothing to trim
   const a = raw.trim();
   if (parseIPv4(a) >= 0) return a;
   if (a.includes("%") || isIP(a) !== 6) return null;

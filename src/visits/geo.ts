@@ -146,6 +146,8 @@ type LookupAddress = number | IPv6Address;
 // ::ffff:0:0/96 (the embedded one does not). Null if not an IP at all: the reader would otherwise walk the
 // tree with NaN bits and return some unrelated country.
 function toLookupAddress(address: string): LookupAddress | null {
+  const direct = parseIPv4(address); // most addresses: nothing to trim
+  if (direct >= 0) return direct;
   const ip = address.trim();
   const v4 = parseIPv4(ip);
   if (v4 >= 0) return v4;

@@ -2,13 +2,16 @@
 // forged by clients, so they are believed only when the hop that added them is a
 // proxy the operator listed in --trust-proxy.
 //
-// CIDR matching of IPv6 uses node:net BlockList: Bun 1.4.5's implementation was
-// checked against a BigInt reference (first/last/just-outside addresses for every
-// prefix length, v4 and v6) and agreed. IPv4, what nearly every click comes from,
-// is matched as start/mask numbers (parseIPv4): BlockList parses the address text
-// again on every check; test/unit/trusted-ranges.test.ts holds the two equal.
-import { BlockList, isIP } from "node:net";
+// CIDR matching is by numbers (address-ranges.ts), on the address as parsed once:
+// node:net BlockList, which it replaced, parsed the text again on every check.
+// test/unit/trusted-ranges.test.ts holds the two equal for every prefix length.
+import { isIP } from "node:net";
 import { parseIPv4 } from "./ipv4.ts";
+import { ipv6Groups, validIPv6Groups, formatIPv6 } from "./ipv6.ts";
+import { IPv4Ranges, IPv6Ranges, type AddressRange } from "./address-ranges.ts";
+
+export { ipv6Groups };
+export type { AddressRange };
 
 /** The two headers a forwarding chain is read from; a Request's Headers, or the raw values of a recorded click. */
 export type ForwardingHeaders = Pick<Headers, "get" | "has">;
@@ -17,6 +20,8 @@ export type TrustedProxies = {
   contains(address: string): boolean;
   /** the same for an IPv4 address already parsed (parseIPv4) */
   containsIPv4(address: number): boolean;
+  /** the same for the eight groups of an IPv6 address (ipv6Groups) */
+  containsIPv6(groups: ArrayLike<number>): boolean;
   readonly empty: boolean;
 };
 
@@ -30,8 +35,8 @@ const NAMED: Record<string, ReadonlyArray<readonly [string, number]>> = {
 
 /** Parses --trust-proxy ("a,b/n,loopback,private"; "" = none) and throws naming the first bad entry. */
 export function parseTrustedProxies(spec: string): TrustedProxies {
-  const list = new BlockList();
   const v4 = new IPv4Ranges();
+  const v6 = new IPv6Ranges();
   let count = 0;
   for (const raw of spec.split(",")) {
     const entry = raw.trim();
@@ -40,12 +45,15 @@ export function parseTrustedProxies(spec: string): TrustedProxies {
     const ranges = named ? named.map(([address, bits]) => ({ address, bits, type: isIP(address) === 4 ? "ipv4" : "ipv6" }) as AddressRange) : [parseCidr(entry)];
     for (const range of ranges) {
       if (range === null) throw new Error(`--trust-proxy: not an IP or CIDR: ${entry}`);
-      list.addSubnet(range.address, range.bits, range.type);
       v4.add(range);
+      v6.add(range);
     }
     count++;
   }
   const containsIPv4 = (address: number) => v4.contains(address);
+  // A mapped address (::ffff:a.b.c.d) is its IPv4 address, as BlockList had it.
+  const containsIPv6 = (g: ArrayLike<number>) =>
+    g[0] === 0 && g[1] === 0 && g[2] === 0 && g[3] === 0 && g[4] === 0 && g[5] === 0xffff ? v4.contains(g[6]! * 65536 + g[7]!) : v6.contains(g);
   return {
     empty: count === 0,
     contains(address: string): boolean {
@@ -54,46 +62,15 @@ export function parseTrustedProxies(spec: string): TrustedProxies {
       const a = normalizeAddress(address);
       if (a === null) return false;
       const n = parseIPv4(a);
-      return n >= 0 ? v4.contains(n) : list.check(a, "ipv6");
+      if (n >= 0) return v4.contains(n);
+      const g = validIPv6Groups(a);
+      return g !== null && containsIPv6(g);
     },
     containsIPv4,
+    containsIPv6,
   };
 }
 
-/** The IPv4 addresses a list of ranges holds, as start/mask pairs. */
-class IPv4Ranges {
-  #starts: number[] = [];
-  #masks: number[] = [];
-  add(range: AddressRange): void {
-    const v4 = range.type === "ipv4" ? { start: parseIPv4(range.address), bits: range.bits } : mappedIPv4(range);
-    if (v4 === null) return;
-    const mask = v4.bits === 0 ? 0 : (-1 << (32 - v4.bits)) >>> 0;
-    this.#starts.push((v4.start & mask) >>> 0);
-    this.#masks.push(mask);
-  }
-  contains(address: number): boolean {
-    for (let i = 0; i < this.#starts.length; i++) if (((address & this.#masks[i]!) >>> 0) === this.#starts[i]) return true;
-    return false;
-  }
-}
-
-// BlockList checks an IPv4 address as its mapped IPv6 form (::ffff:a.b.c.d) against IPv6 ranges
-// too: "::/0" or "::ffff:10.0.0.0/104" hold IPv4 addresses. The IPv4 part of such a range, or null.
-function mappedIPv4(range: AddressRange): { start: number; bits: number } | null {
-  const g = ipv6Groups(range.address);
-  if (g === null) return null;
-  const mapped = [0, 0, 0, 0, 0, 0xffff];
-  // The range's first min(bits, 96) bits must equal ::ffff:0:0/96's.
-  for (let bit = 0; bit < Math.min(range.bits, 96); bit += 16) {
-    const width = Math.min(16, range.bits - bit);
-    const mask = (0xffff << (16 - width)) & 0xffff;
-    if ((g[bit / 16]! & mask) !== (mapped[bit / 16]! & mask)) return null;
-  }
-  if (range.bits <= 96) return { start: 0, bits: 0 };
-  return { start: ((g[6]! << 16) | g[7]!) >>> 0, bits: range.bits - 96 };
-}
-
-export type AddressRange = { address: string; bits: number; type: "ipv4" | "ipv6" };
 
 /** An address range as written ("10.0.0.0/8"; an address alone is its own /32 or /128), or null when it is not one. */
 export function parseCidr(text: string): AddressRange | null {
@@ -218,44 +195,10 @@ export function normalizeAddress(raw: string): string | null {
   const a = raw.trim();
   if (parseIPv4(a) >= 0) return a;
   if (a.includes("%") || isIP(a) !== 6) return null;
-  const g = ipv6Groups(a);
+  const g = validIPv6Groups(a);
   if (g === null) return null;
   if (g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff) {
     return [g[6]! >> 8, g[6]! & 255, g[7]! >> 8, g[7]! & 255].join(".");
   }
   return formatIPv6(g);
-}
-
-/** The eight 16-bit groups of a valid IPv6 address (embedded dotted quad allowed), or null. */
-export function ipv6Groups(a: string): number[] | null {
-  if (isIP(a) !== 6 || a.includes("%")) return null;
-  let s = a.toLowerCase();
-  const lastColon = s.lastIndexOf(":");
-  const tail = s.slice(lastColon + 1);
-  if (tail.includes(".")) {
-    const o = tail.split(".").map(Number) as [number, number, number, number];
-    s = `${s.slice(0, lastColon + 1)}${((o[0] << 8) | o[1]).toString(16)}:${((o[2] << 8) | o[3]).toString(16)}`;
-  }
-  const halves = s.split("::");
-  if (halves.length > 2) return null;
-  const words = (h: string | undefined) => (h ? h.split(":").map((x) => parseInt(x, 16)) : []);
-  const head = words(halves[0]);
-  const rest = words(halves[1]);
-  const zeros = halves.length === 2 ? 8 - head.length - rest.length : 0;
-  const groups = [...head, ...new Array<number>(Math.max(zeros, 0)).fill(0), ...rest];
-  return groups.length === 8 && groups.every((x) => x >= 0 && x <= 0xffff) ? groups : null;
-}
-
-// RFC 5952: compress the longest (first on tie) run of two or more zero groups.
-function formatIPv6(g: number[]): string {
-  let best = -1;
-  let bestLen = 1;
-  for (let i = 0; i < 8; ) {
-    let j = i;
-    while (j < 8 && g[j] === 0) j++;
-    if (j - i > bestLen) [best, bestLen] = [i, j - i];
-    i = j === i ? i + 1 : j;
-  }
-  const hex = (xs: number[]) => xs.map((x) => x.toString(16)).join(":");
-  return best < 0 ? hex(g) : `${hex(g.slice(0, best))}::${hex(g.slice(best + bestLen))}`;
 }

@@ -4,7 +4,8 @@ import { isIP } from "node:net";
 import { readFileSync } from "node:fs";
 import { Reader, type CountryResponse } from "maxmind";
 import { buildEpochFromTail, METADATA_TAIL_BYTES } from "./mmdb-metadata.ts";
-import { ipv6Groups, parseTrustedProxies } from "./client-ip.ts";
+import { parseTrustedProxies } from "./client-ip.ts";
+import { validIPv6Groups } from "./ipv6.ts";
 import { buildCountryTable, type CountryTable } from "./country-table.ts";
 import { formatIPv4, parseIPv4 } from "./ipv4.ts";
 import type { Logger } from "../log.ts";
@@ -61,7 +62,7 @@ export async function openCountryLookup(path: string | null, options: EmbeddedOp
     country(address) {
       const ip = toLookupAddress(address);
       // Private and loopback addresses are in no country: no reason to read the database for them.
-      if (ip === null || unreadable || (typeof ip === "number" ? NOWHERE.containsIPv4(ip) : NOWHERE.contains(ip.text))) return null;
+      if (ip === null || unreadable || (typeof ip === "number" ? NOWHERE.containsIPv4(ip) : nowhereIPv6(ip))) return null;
       if (lookup === null) {
         try {
           const bytes = readFileSync(embedded);
@@ -80,6 +81,8 @@ export async function openCountryLookup(path: string | null, options: EmbeddedOp
 }
 
 const NOWHERE = parseTrustedProxies("loopback,private");
+// As NOWHERE.contains(text) had it: an address with a zone id is in no list.
+const nowhereIPv6 = (ip: IPv6Address) => !ip.text.includes("%") && NOWHERE.containsIPv6(ip.groups);
 
 /**
  * Countries from a range table (country-table.ts), built from the database when the first address
@@ -138,7 +141,7 @@ function openReader(bytes: Buffer, file: string): Reader<CountryResponse> {
   }
 }
 
-type IPv6Address = { text: string; words: number[] };
+type IPv6Address = { text: string; groups: number[]; words: number[] };
 type LookupAddress = number | IPv6Address;
 
 // Validated, trimmed address: IPv4 as a number, IPv6 as text and four 32-bit words. IPv4-mapped IPv6 (how
@@ -156,9 +159,9 @@ function toLookupAddress(address: string): LookupAddress | null {
   if (mapped !== null) return mapped[1] !== undefined ? parseIPv4(mapped[1]) : parseInt(mapped[2]!, 16) * 65536 + parseInt(mapped[3]!, 16);
   // A zone id ("fe80::1%eth0") passes isIP; the reader ignored it, and so does this.
   const zone = ip.indexOf("%");
-  const g = ipv6Groups(zone < 0 ? ip : ip.slice(0, zone));
+  const g = validIPv6Groups(zone < 0 ? ip : ip.slice(0, zone));
   if (g === null) return null;
-  return { text: ip, words: [g[0]! * 65536 + g[1]!, g[2]! * 65536 + g[3]!, g[4]! * 65536 + g[5]!, g[6]! * 65536 + g[7]!] };
+  return { text: ip, groups: g, words: [g[0]! * 65536 + g[1]!, g[2]! * 65536 + g[3]!, g[4]! * 65536 + g[5]!, g[6]! * 65536 + g[7]!] };
 }
 
 // ip-location-db records are { country_code }; MaxMind Country/City records are { country: { iso_code } },

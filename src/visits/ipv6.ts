@@ -9,23 +9,49 @@ export function ipv6Groups(a: string): number[] | null {
   return validIPv6Groups(a);
 }
 
-/** The groups of text isIP has already accepted as IPv6 without a zone id (null if it is not one after all). */
+/**
+ * The groups of text isIP has already accepted as IPv6 without a zone id (null if it is not one
+ * after all), read by character codes: a new visitor's address is read once, without splitting.
+ */
 export function validIPv6Groups(a: string): number[] | null {
-  let s = a.toLowerCase();
-  const lastColon = s.lastIndexOf(":");
-  const tail = s.slice(lastColon + 1);
-  if (tail.includes(".")) {
-    const o = tail.split(".").map(Number) as [number, number, number, number];
-    s = `${s.slice(0, lastColon + 1)}${((o[0] << 8) | o[1]).toString(16)}:${((o[2] << 8) | o[3]).toString(16)}`;
+  const head: number[] = [];
+  const tail: number[] = [];
+  let side = head;
+  let value = 0;
+  let digits = 0;
+  const length = a.length;
+  for (let i = 0; i < length; i++) {
+    const c = a.charCodeAt(i);
+    if (c === 58) {
+      // ":" ends a group; "::" switches to the groups after the gap
+      if (digits > 0) side.push(value);
+      else if (i > 0 && a.charCodeAt(i - 1) === 58) {
+        if (side === tail) return null;
+        side = tail;
+      }
+      value = 0;
+      digits = 0;
+    } else if (c === 46) {
+      // an embedded dotted quad ends the address: its four octets are the last two groups
+      const start = a.lastIndexOf(":") + 1;
+      const quad = a.slice(start).split(".").map(Number);
+      if (quad.length !== 4 || quad.some((o) => !(o >= 0 && o <= 255))) return null;
+      side.push(quad[0]! * 256 + quad[1]!, quad[2]! * 256 + quad[3]!);
+      digits = 0;
+      break;
+    } else {
+      const hex = c <= 57 ? c - 48 : (c | 32) - 87;
+      if (hex < 0 || hex > 15 || (c > 57 && (c | 32) < 97)) return null;
+      value = value * 16 + hex;
+      if (++digits > 4) return null;
+    }
   }
-  const halves = s.split("::");
-  if (halves.length > 2) return null;
-  const words = (h: string | undefined) => (h ? h.split(":").map((x) => parseInt(x, 16)) : []);
-  const head = words(halves[0]);
-  const rest = words(halves[1]);
-  const zeros = halves.length === 2 ? 8 - head.length - rest.length : 0;
-  const groups = [...head, ...new Array<number>(Math.max(zeros, 0)).fill(0), ...rest];
-  return groups.length === 8 && groups.every((x) => x >= 0 && x <= 0xffff) ? groups : null;
+  if (digits > 0) side.push(value);
+  const zeros = 8 - head.length - tail.length;
+  if (side === head ? zeros !== 0 : zeros < 0) return null;
+  for (let i = 0; i < zeros; i++) head.push(0);
+  for (const group of tail) head.push(group);
+  return head;
 }
 
 /** RFC 5952: compress the longest (first on tie) run of two or more zero groups. */

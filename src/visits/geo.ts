@@ -68,7 +68,7 @@ export async function openCountryLookup(path: string | null, options: EmbeddedOp
           const bytes = readFileSync(embedded);
           lookup = countriesOf(openReader(bytes, embedded), bytes);
         } catch (err) {
-          unreadable = true; // once: reading 17 MB again for every click would not help
+          unreadable = true; // once: reading the database again for every click would not help
           options.log?.error("the embedded GeoLite2 Country database cannot be read; every country is Unknown until a restart", { error: err instanceof Error ? err.message : String(err) });
           return null;
         }
@@ -86,8 +86,8 @@ const nowhereIPv6 = (ip: IPv6Address) => !ip.text.includes("%") && NOWHERE.conta
 
 /**
  * Countries from a range table (country-table.ts), built from the database when the first address
- * asks. Once built, the database itself is let go (9 MB for the embedded one, the table is about
- * 6 MB) unless its IPv6 did not fit a table; then the Reader still answers IPv6.
+ * asks. Once built, the database itself is let go (8.6 MiB for the embedded one, the table 5.5 MiB)
+ * unless its IPv6 did not fit a table; then the Reader still answers IPv6.
  */
 function countriesOf(opened: Reader<CountryResponse>, bytes: Buffer): (ip: LookupAddress) => string | null {
   const ipv4Only = opened.metadata.ipVersion === 4;

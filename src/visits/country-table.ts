@@ -218,6 +218,7 @@ class Tree {
   #resolve(record: number, firstAddress: string): number {
     const code = record === this.#nodeCount ? null : this.countryOf(firstAddress);
     const value = code === null ? 0 : (this.#codeIndex.get(code) ?? this.codes.push(code) - 1);
+    if (value >= IPV4) throw new Error("more distinct countries than the table's values hold"); // ISO 3166 has about 250
     if (code !== null) this.#codeIndex.set(code, value);
     this.#pointers.set(record, value);
     return value;

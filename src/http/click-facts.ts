@@ -1,9 +1,10 @@
 // The facts a link's redirect rules read about a click (src/links/router.ts ClickFacts), on the
 // thread that answers clicks. Only links with rules get here, and each fact is worked out when a
 // condition first asks for it: a rule on the query string never parses the User-Agent. What
-// repeats across clicks is kept (bounded): a User-Agent's browser, system and device, an
-// address's country. The recorder works out the same facts again for the stats, on its thread;
-// the two never wait for each other.
+// repeats across clicks is kept (bounded): a User-Agent's browser, system and device. An
+// address's country comes from the range table (docs/clicks.md: How clicks are counted, "The
+// country"), built here too when a link first asks for a country. The recorder works out the same facts again for the
+// stats, on its thread; the two never wait for each other.
 
 import { createClientClassifier, type Client } from "../visits/ua.ts";
 import { clientAddress, type TrustedProxies } from "../visits/client-ip.ts";

@@ -2,15 +2,28 @@
 // forged by clients, so they are believed only when the hop that added them is a
 // proxy the operator listed in --trust-proxy.
 //
-// CIDR matching uses node:net BlockList: Bun 1.4.5's implementation was checked
-// against a BigInt reference (first/last/just-outside addresses for every prefix
-// length, v4 and v6) and agreed, so there is no hand-rolled matcher to get wrong.
-import { BlockList, isIP } from "node:net";
+// CIDR matching is by numbers (address-ranges.ts), on the address as parsed once:
+// node:net BlockList, which it replaced, parsed the text again on every check.
+// test/unit/trusted-ranges.test.ts holds the two equal for every prefix length.
+import { isIP } from "node:net";
+import { parseIPv4 } from "./ipv4.ts";
+import { ipv6Groups, validIPv6Groups, formatIPv6 } from "./ipv6.ts";
+import { IPv4Ranges, IPv6Ranges, type AddressRange } from "./address-ranges.ts";
+
+export { ipv6Groups };
+export type { AddressRange };
 
 /** The two headers a forwarding chain is read from; a Request's Headers, or the raw values of a recorded click. */
 export type ForwardingHeaders = Pick<Headers, "get" | "has">;
 
-export type TrustedProxies = { contains(address: string): boolean; readonly empty: boolean };
+export type TrustedProxies = {
+  contains(address: string): boolean;
+  /** the same for an IPv4 address already parsed (parseIPv4) */
+  containsIPv4(address: number): boolean;
+  /** the same for the eight groups of an IPv6 address (ipv6Groups) */
+  containsIPv6(groups: ArrayLike<number>): boolean;
+  readonly empty: boolean;
+};
 
 const MAX_HOPS = 20; // bounds the walk so a long forged chain costs nothing
 const MAX_HEADER_BYTES = 4096; // oversized headers are more likely abuse than real chains
@@ -22,35 +35,42 @@ const NAMED: Record<string, ReadonlyArray<readonly [string, number]>> = {
 
 /** Parses --trust-proxy ("a,b/n,loopback,private"; "" = none) and throws naming the first bad entry. */
 export function parseTrustedProxies(spec: string): TrustedProxies {
-  const list = new BlockList();
+  const v4 = new IPv4Ranges();
+  const v6 = new IPv6Ranges();
   let count = 0;
   for (const raw of spec.split(",")) {
     const entry = raw.trim();
     if (entry === "") continue; // tolerate "a,,b" and trailing commas
     const named = NAMED[entry.toLowerCase()];
-    if (named) {
-      for (const [net, prefix] of named) list.addSubnet(net, prefix, isIP(net) === 4 ? "ipv4" : "ipv6");
-    } else {
-      addEntry(list, entry);
+    const ranges = named ? named.map(([address, bits]) => ({ address, bits, type: isIP(address) === 4 ? "ipv4" : "ipv6" }) as AddressRange) : [parseCidr(entry)];
+    for (const range of ranges) {
+      if (range === null) throw new Error(`--trust-proxy: not an IP or CIDR: ${entry}`);
+      v4.add(range);
+      v6.add(range);
     }
     count++;
   }
+  const containsIPv4 = (address: number) => v4.contains(address);
+  // A mapped address (::ffff:a.b.c.d) is its IPv4 address, as BlockList had it.
+  const containsIPv6 = (g: ArrayLike<number>) =>
+    g[0] === 0 && g[1] === 0 && g[2] === 0 && g[3] === 0 && g[4] === 0 && g[5] === 0xffff ? v4.contains(g[6]! * 65536 + g[7]!) : v6.contains(g);
   return {
     empty: count === 0,
     contains(address: string): boolean {
+      const direct = parseIPv4(address); // an address clientAddress has normalized already: no second trim
+      if (direct >= 0) return v4.contains(direct);
       const a = normalizeAddress(address);
-      return a !== null && list.check(a, isIP(a) === 4 ? "ipv4" : "ipv6");
+      if (a === null) return false;
+      const n = parseIPv4(a);
+      if (n >= 0) return v4.contains(n);
+      const g = validIPv6Groups(a);
+      return g !== null && containsIPv6(g);
     },
+    containsIPv4,
+    containsIPv6,
   };
 }
 
-function addEntry(list: BlockList, entry: string): void {
-  const range = parseCidr(entry);
-  if (range === null) throw new Error(`--trust-proxy: not an IP or CIDR: ${entry}`);
-  list.addSubnet(range.address, range.bits, range.type);
-}
-
-export type AddressRange = { address: string; bits: number; type: "ipv4" | "ipv6" };
 
 /** An address range as written ("10.0.0.0/8"; an address alone is its own /32 or /128), or null when it is not one. */
 export function parseCidr(text: string): AddressRange | null {
@@ -160,59 +180,25 @@ function parseHop(raw: string): string | null {
     const host = v.slice(1, end);
     return isIP(host) === 6 ? normalizeAddress(host) : null;
   }
+  if (parseIPv4(v) >= 0) return v; // the common case first: a bare IPv4 address
   const parts = v.split(":");
   if (parts.length === 2) {
     const [host, port] = parts as [string, string];
-    return isIP(host) === 4 && PORT.test(port) ? host : null;
+    return parseIPv4(host) >= 0 && PORT.test(port) ? host : null;
   }
   return normalizeAddress(v);
 }
 
 /** Canonical form of an IP (mapped v6 -> dotted v4, v6 compressed lowercase), or null if not an IP. */
 export function normalizeAddress(raw: string): string | null {
+  if (parseIPv4(raw) >= 0) return raw; // most addresses: nothing to trim
   const a = raw.trim();
-  if (a.includes("%")) return null;
-  const family = isIP(a);
-  if (family === 4) return a;
-  if (family !== 6) return null;
-  const g = ipv6Groups(a);
+  if (parseIPv4(a) >= 0) return a;
+  if (a.includes("%") || isIP(a) !== 6) return null;
+  const g = validIPv6Groups(a);
   if (g === null) return null;
   if (g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff) {
     return [g[6]! >> 8, g[6]! & 255, g[7]! >> 8, g[7]! & 255].join(".");
   }
   return formatIPv6(g);
-}
-
-/** The eight 16-bit groups of a valid IPv6 address (embedded dotted quad allowed), or null. */
-export function ipv6Groups(a: string): number[] | null {
-  if (isIP(a) !== 6 || a.includes("%")) return null;
-  let s = a.toLowerCase();
-  const lastColon = s.lastIndexOf(":");
-  const tail = s.slice(lastColon + 1);
-  if (tail.includes(".")) {
-    const o = tail.split(".").map(Number) as [number, number, number, number];
-    s = `${s.slice(0, lastColon + 1)}${((o[0] << 8) | o[1]).toString(16)}:${((o[2] << 8) | o[3]).toString(16)}`;
-  }
-  const halves = s.split("::");
-  if (halves.length > 2) return null;
-  const words = (h: string | undefined) => (h ? h.split(":").map((x) => parseInt(x, 16)) : []);
-  const head = words(halves[0]);
-  const rest = words(halves[1]);
-  const zeros = halves.length === 2 ? 8 - head.length - rest.length : 0;
-  const groups = [...head, ...new Array<number>(Math.max(zeros, 0)).fill(0), ...rest];
-  return groups.length === 8 && groups.every((x) => x >= 0 && x <= 0xffff) ? groups : null;
-}
-
-// RFC 5952: compress the longest (first on tie) run of two or more zero groups.
-function formatIPv6(g: number[]): string {
-  let best = -1;
-  let bestLen = 1;
-  for (let i = 0; i < 8; ) {
-    let j = i;
-    while (j < 8 && g[j] === 0) j++;
-    if (j - i > bestLen) [best, bestLen] = [i, j - i];
-    i = j === i ? i + 1 : j;
-  }
-  const hex = (xs: number[]) => xs.map((x) => x.toString(16)).join(":");
-  return best < 0 ? hex(g) : `${hex(g.slice(0, best))}::${hex(g.slice(best + bestLen))}`;
 }

@@ -1,13 +1,12 @@
-// The country of a click's address: a GeoIP lookup behind a small cache, swappable at run time so
-// that a new --geoip-db file is picked up on SIGHUP or when the file changes, without a restart.
+// The country of a click's address: a GeoIP lookup, swappable at run time so that a new
+// --geoip-db file is picked up on SIGHUP or when the file changes, without a restart. No cache
+// per address: the lookup is a range table (country-table.ts) that answers faster than a cache
+// hit, and a cache keyed by address only grows and misses when every visitor is new.
 
 import { statSync } from "node:fs";
-import { Lru } from "../util/lru.ts";
 import { openCountryLookup, type CountryLookup } from "./geo.ts";
 import type { Logger } from "../log.ts";
 
-// Clicks from one address come in bursts (a retry, a page of links): remember its country briefly.
-const CACHE_ENTRIES = 10_000;
 const MTIME_POLL_MS = 30_000;
 
 export type CountryResolver = {
@@ -20,7 +19,6 @@ export type CountryResolver = {
 
 export function createCountryResolver(path: string | null, initial: CountryLookup, log: Logger): CountryResolver {
   let lookup = initial;
-  let cache = new Lru<string, string | null>(CACHE_ENTRIES);
   let mtime = path ? mtimeOf(path) : 0;
 
   const reload = async () => {
@@ -28,7 +26,6 @@ export function createCountryResolver(path: string | null, initial: CountryLooku
     try {
       const next = await openCountryLookup(path);
       lookup = next;
-      cache = new Lru(CACHE_ENTRIES);
       log.info(`geoip reloaded ${next.source}, built ${next.buildDate}`);
     } catch (err) {
       log.error("geoip reload failed; keeping the previous database", { error: err instanceof Error ? err.message : String(err) });
@@ -49,13 +46,7 @@ export function createCountryResolver(path: string | null, initial: CountryLooku
   timer?.unref();
 
   return {
-    country(address) {
-      const hit = cache.get(address);
-      if (hit !== undefined) return hit;
-      const found = lookup.country(address);
-      cache.set(address, found);
-      return found;
-    },
+    country: (address) => lookup.country(address),
     reload,
     current: () => lookup,
     stop: () => {

@@ -1,13 +1,21 @@
 // Minimal MaxMind DB (.mmdb) writer for tests, so geo lookups can be checked against records we control
 // (MaxMind's own GeoLite2/GeoIP2 layout) without shipping or downloading a real database.
 // Format: https://maxmind.github.io/MaxMind-DB/ — binary search tree, 16 zero bytes, data section,
-// then "\xAB\xCD\xEFMaxMind.com" and a metadata map. 24-bit records, no pointers, no overlapping networks.
+// then "\xAB\xCD\xEFMaxMind.com" and a metadata map. 24, 28 or 32-bit records, no pointers, no overlapping
+// networks; optionally MaxMind's aliases of the IPv4 tree at ::ffff:0:0/96 and 2002::/16.
 
 import { isIP } from "node:net";
 
 export type MmdbValue = string | number | boolean | MmdbValue[] | { [key: string]: MmdbValue };
 export type MmdbNetwork = { cidr: string; data: { [key: string]: MmdbValue } };
-export type MmdbOptions = { ipVersion: 4 | 6; databaseType: string; buildEpoch: number };
+export type MmdbOptions = {
+  ipVersion: 4 | 6;
+  databaseType: string;
+  buildEpoch: number;
+  recordSize?: 24 | 28 | 32;
+  /** an IPv6 tree whose ::ffff:0:0/96 and 2002::/16 lead to the IPv4 tree under ::/96, as MaxMind's own databases */
+  aliasIPv4?: boolean;
+};
 
 type Child = number | { data: number } | null; // node index | data-section offset | no data
 type Node = [Child, Child];
@@ -21,18 +29,22 @@ export function writeMmdb(networks: readonly MmdbNetwork[], options: MmdbOptions
     data.push(...encode(record));
     insert(nodes, networkBits(cidr, options.ipVersion), { data: offset });
   }
+  if (options.aliasIPv4) {
+    const ipv4 = path(nodes, new Array<number>(96).fill(0));
+    link(nodes, [...new Array<number>(80).fill(0), ...new Array<number>(16).fill(1)], ipv4);
+    link(nodes, [0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0], ipv4); // 0x2002
+  }
   const nodeCount = nodes.length;
-  if (nodeCount + 16 + data.length >= 2 ** 24) throw new Error("too big for 24-bit records");
+  const recordSize = options.recordSize ?? 24;
+  if (nodeCount + 16 + data.length >= 2 ** recordSize) throw new Error(`too big for ${recordSize}-bit records`);
   const tree: number[] = [];
   for (const node of nodes) {
-    for (const child of node) {
-      const value = child === null ? nodeCount : typeof child === "number" ? child : nodeCount + 16 + child.data;
-      tree.push((value >> 16) & 0xff, (value >> 8) & 0xff, value & 0xff);
-    }
+    const [left, right] = node.map((child) => (child === null ? nodeCount : typeof child === "number" ? child : nodeCount + 16 + child.data)) as [number, number];
+    tree.push(...nodeBytes(left, right, recordSize));
   }
   const metadata = encode({
     node_count: new Uint(32, nodeCount),
-    record_size: new Uint(16, 24),
+    record_size: new Uint(16, recordSize),
     ip_version: new Uint(16, options.ipVersion),
     database_type: options.databaseType,
     languages: ["en"],
@@ -69,6 +81,35 @@ function ipv6Bytes(address: string): number[] {
   const right = tail === undefined ? [] : groups(tail);
   const all = [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
   return all.flatMap((g) => [g >> 8, g & 0xff]);
+}
+
+// The spec's "Node Layout": 28-bit records share their middle byte's two nibbles.
+function nodeBytes(left: number, right: number, recordSize: 24 | 28 | 32): number[] {
+  const be = (n: number, bytes: number) => Array.from({ length: bytes }, (_, i) => Math.floor(n / 256 ** (bytes - 1 - i)) % 256);
+  if (recordSize === 24) return [...be(left, 3), ...be(right, 3)];
+  if (recordSize === 32) return [...be(left, 4), ...be(right, 4)];
+  return [...be(left % 2 ** 24, 3), (Math.floor(left / 2 ** 24) << 4) | Math.floor(right / 2 ** 24), ...be(right % 2 ** 24, 3)];
+}
+
+// The node at the end of `bits`, made as needed.
+function path(nodes: Node[], bits: readonly number[]): number {
+  let index = 0;
+  for (const bit of bits) {
+    const child = nodes[index]![bit as 0 | 1];
+    if (typeof child === "number") index = child;
+    else if (child === null) {
+      nodes.push([null, null]);
+      nodes[index]![bit as 0 | 1] = nodes.length - 1;
+      index = nodes.length - 1;
+    } else throw new Error("an alias over a network");
+  }
+  return index;
+}
+
+// The record at the end of `bits` points at an existing node: the tree is a graph there.
+function link(nodes: Node[], bits: readonly number[], target: number): void {
+  const parent = path(nodes, bits.slice(0, -1));
+  nodes[parent]![bits[bits.length - 1] as 0 | 1] = target;
 }
 
 function insert(nodes: Node[], bits: readonly number[], leaf: { data: number }): void {

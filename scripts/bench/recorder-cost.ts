@@ -55,6 +55,11 @@ try {
     }
     handovers.push(packer.take()!.message);
   }
+  // The first hand-over is not timed: it reads the day's salt and builds the country table, which a
+  // running service did long before (once each).
+  pipeline.receive(handovers.shift()!);
+  await pipeline.drain();
+  const timed = total - 375;
   // The writer flushes every 100 ms in the service: 20 hand-overs, 7,500 clicks at 75,000 a second.
   const started = performance.now();
   const cpuBefore = process.cpuUsage();
@@ -66,7 +71,7 @@ try {
   const cpu = process.cpuUsage(cpuBefore);
   const ms = performance.now() - started;
   const written = (db.query("SELECT SUM(total_clicks) AS n FROM links").get() as { n: number }).n;
-  console.log(`${total.toLocaleString("en")} clicks: ${((ms * 1000) / total).toFixed(3)} µs a click (wall), ${(((cpu.user + cpu.system)) / total).toFixed(3)} µs CPU; written ${written.toLocaleString("en")}`);
+  console.log(`${timed.toLocaleString("en")} clicks timed: ${((ms * 1000) / timed).toFixed(3)} µs a click (wall), ${((cpu.user + cpu.system) / timed).toFixed(3)} µs CPU; written ${written.toLocaleString("en")} (the first hand-over's too)`);
   await pipeline.close();
   db.close();
 } finally {

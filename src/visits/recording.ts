@@ -11,7 +11,6 @@
 // little more than its address, its visitor key and a few lookups.
 
 import type { Logger } from "../log.ts";
-import { Lru } from "../util/lru.ts";
 import { createClickReader, type CodedClick, type ParsedHandover } from "./click.ts";
 import { clientAddress, parseTrustedProxies, type ForwardingHeaders } from "./client-ip.ts";
 import { createCountryResolver, type CountryResolver } from "./country.ts";
@@ -158,7 +157,11 @@ function startForgetting(visitorIds: VisitorIds, storage: RecorderStorage, now: 
   return () => clearInterval(timer);
 }
 
-/** A click's client address by the trusted-proxy rule (--trust-proxy), decided once per proxy chain. */
+/**
+ * A click's client address by the trusted-proxy rule (--trust-proxy). Worked out for every click:
+ * a cache keyed by the proxy chain paid off only when visitors repeat, and cost a miss, an
+ * insertion and an eviction per click when each visitor is new (docs/performance.md).
+ */
 function clientAddresses(trustProxy: string): (click: CodedClick) => string {
   const trusted = parseTrustedProxies(trustProxy);
   // One reusable view of a click's two forwarding headers for the trusted-proxy rule.
@@ -168,19 +171,11 @@ function clientAddresses(trustProxy: string): (click: CodedClick) => string {
     get: (name) => (name === "x-forwarded-for" ? forwardedFor : name === "forwarded" ? forwarded : null),
     has: (name) => (name === "x-forwarded-for" ? forwardedFor !== null : name === "forwarded" ? forwarded !== null : false),
   };
-  // The same proxy chain repeats for every click of a visitor: decide it once (bounded). Nearly
-  // always one peer (the proxy) and X-Forwarded-For alone: that header is the key.
-  const addresses = new Lru<string, string>(10_000);
   return (click) => {
     if (trusted.empty) return click.peer;
-    const key = click.forwarded === null ? `${click.peer} ${click.forwardedFor}` : `${click.peer} ${click.forwardedFor}\n${click.forwarded}`;
-    let address = addresses.get(key);
-    if (address === undefined) {
-      forwardedFor = click.forwardedFor;
-      forwarded = click.forwarded;
-      addresses.set(key, (address = clientAddress(click.peer, headers, trusted)));
-    }
-    return address;
+    forwardedFor = click.forwardedFor;
+    forwarded = click.forwarded;
+    return clientAddress(click.peer, headers, trusted);
   };
 }
 

@@ -3,11 +3,12 @@
 // (/proc/<pid>/task/<tid>/comm; ours are named by nameThisThread, src/threads/policy.ts). The goal
 // (issue #36): the service's own threads wake at most 10 times a second in all.
 //
-//   bun scripts/bench/wakeups.ts <binary> [<binary>…]   (each in an empty folder, idle, side by side)
+//   bun scripts/bench/wakeups.ts <binary> [<binary>…]   (each in an empty folder, idle, side by side;
+//   ROUNDS=n alternates the order n times, SETTLE_MS=ms waits that long after the start to count)
 
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { memoryMiB, startListening } from "../lib/processes.ts";
 
 /** Context switches so far of each live thread, keyed "name tid"; the main thread is "main". */
@@ -45,14 +46,19 @@ export function wakeupsOver(pid: number, seconds: number): Promise<{ total: numb
   });
 }
 
-/** The binary alone in an empty folder: memory after 5 s idle, then wake-ups over the next `seconds`. */
-export async function atRest(bin: string, seconds = 10): Promise<AtRest> {
+/**
+ * The binary alone in an empty folder: memory after 5 s idle, then wake-ups over `seconds` from
+ * `settleMs` after the start (Bun's own GC timers wake each JavaScript thread often for the first
+ * half minute, and then seldom while its heap stays the same: SETTLE_MS=40000 shows the steady state).
+ */
+export async function atRest(bin: string, seconds = 10, settleMs = 5_000): Promise<AtRest> {
   const dir = mkdtempSync(join(tmpdir(), "shortener-wakeups-"));
   const served = await startListening("at-rest", [bin, "--port", "0", "--host", "127.0.0.1"], { cwd: dir });
   try {
     await Bun.sleep(5_000);
     const { rss, anon } = memoryMiB(served.pid);
     const threads = readdirSync(`/proc/${served.pid}/task`).length;
+    await Bun.sleep(Math.max(0, settleMs - 5_000));
     const { total, byThread } = await wakeupsOver(served.pid, seconds);
     return { rss, anon, threads, wakeups: total, byThread };
   } finally {
@@ -62,7 +68,7 @@ export async function atRest(bin: string, seconds = 10): Promise<AtRest> {
 }
 
 if (import.meta.main) {
-  const bins = process.argv.slice(2);
+  const bins = process.argv.slice(2).map((bin) => resolve(bin)); // each runs in a folder of its own
   if (bins.length === 0) {
     console.error("usage: bun scripts/bench/wakeups.ts <binary> [<binary>…]");
     process.exit(2);
@@ -71,7 +77,7 @@ if (import.meta.main) {
   // Alternating, so that the machine's noise falls on every binary alike.
   for (let round = 0; round < rounds; round++) {
     for (const bin of round % 2 === 0 ? bins : [...bins].reverse()) {
-      const r = await atRest(bin);
+      const r = await atRest(bin, 10, Number(process.env.SETTLE_MS ?? 5_000));
       const busiest = Object.entries(r.byThread).sort((a, b) => b[1] - a[1]).filter(([, n]) => n > 0).map(([name, n]) => `${name} ${n.toFixed(1)}`).join(", ");
       console.log(`${bin}: VmRSS ${r.rss.toFixed(1)} MiB, RssAnon ${r.anon.toFixed(1)} MiB, ${r.threads} threads, ${r.wakeups.toFixed(1)} wake-ups/s (${busiest})`);
     }

@@ -65,10 +65,14 @@ test.skipIf(process.platform !== "linux")(
 
     expect((await api(server.url, key, "DELETE", `/api/webhooks/${made.body.data.id}`)).status).toBe(200);
     expect(await eventually(async () => has("delivery"), (present) => !present, 30_000)).toBe(false);
-    // The service still answers, and a new webhook starts the thread again.
-    const again = await api(server.url, key, "POST", "/api/webhooks", { url: receiver.url, events: ["link.created"] });
-    expect(again.status).toBe(201);
+    // Two webhooks made at once start the thread again, once: one delivery thread, not two.
+    const both = await Promise.all([0, 1].map(() => api(server.url, key, "POST", "/api/webhooks", { url: receiver.url, events: ["link.created"] })));
+    expect(both.map((r) => r.status)).toEqual([201, 201]);
     expect(await eventually(async () => has("delivery"), (ok) => ok, 15_000)).toBe(true);
+    await madeLink(server.url, key, "on-demand-3");
+    const twice = await eventually(async () => receiver.ofType("link.created").filter((e) => e.body.data.link.id === "on-demand-3"), (r) => r.length >= 2, 30_000);
+    expect(twice.length).toBe(2);
+    expect(threadNames(server.proc.pid).filter((name) => name === "delivery")).toEqual(["delivery"]);
   },
   120_000,
 );

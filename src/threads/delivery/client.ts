@@ -11,7 +11,7 @@ import type { DeliveryInit, FromDelivery, ToDelivery } from "./protocol.ts";
 export type DeliveryThread = {
   /** Something was written to the outbox: the running thread ticks now (none runs: nobody wants it). */
   poke(): void;
-  /** Webhooks may have changed here: what they want is read again, and the thread started if they want anything. */
+  /** Webhooks may have changed here: what they want is read again, and the thread started (not waited for) if they want anything. */
   changed(): Promise<void>;
   close(): Promise<void>;
 };
@@ -113,7 +113,8 @@ export function deliveryOnDemand(init: DeliveryInit, o: DeliveryOptions): Delive
   return {
     poke: () => thread?.post({ poke: true } satisfies ToDelivery),
     async changed() {
-      if (await o.wanted()) await start();
+      // Not waited for: a request never waits for a thread to start (the outbox keeps what it writes meanwhile).
+      if (await o.wanted()) void start();
       thread?.post({ poke: true } satisfies ToDelivery);
     },
     async close() {

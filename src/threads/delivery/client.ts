@@ -62,27 +62,17 @@ export function deliveryOnDemand(init: DeliveryInit, o: DeliveryOptions): Delive
   // Idempotent: two changes at once start one thread; a stop under way is waited for first.
   const start = (): Promise<void> => {
     if (closed || thread !== null) return Promise.resolve();
-    if (check !== null) {
-      clearTimeout(check);
-      check = null;
-    }
+    if (check !== null) clearTimeout(check);
+    check = null;
+    let started: WorkerThread<ToDelivery, true> | null = null;
+    // Died once running: the outbox keeps the events; the next look starts a new thread.
+    const died = () => {
+      if (thread === started) thread = null;
+      watchWhileDown();
+    };
     starting ??= stopping
-      .then(() =>
-        startThread<DeliveryInit, true, true, ToDelivery, FromDelivery>({
-          name: "delivery",
-          entry: "threads/delivery/entry.ts",
-          init,
-          closeWithinMs: DELIVERY_CLOSE_WITHIN_MS,
-          log: o.log,
-          onMessage: (msg) => heard(started, msg),
-          // Died once running: the outbox keeps the events; the next look starts a new thread.
-          onFailed: () => {
-            if (thread === started) thread = null;
-            watchWhileDown();
-          },
-        }),
-      )
-      .then(({ thread: t }) => {
+      .then(() => launch(init, o.log, (msg) => heard(started, msg), died))
+      .then((t) => {
         started = t;
         starting = null;
         if (closed) return void t.close();
@@ -93,7 +83,6 @@ export function deliveryOnDemand(init: DeliveryInit, o: DeliveryOptions): Delive
         failed("the delivery thread could not start")(err);
         watchWhileDown();
       });
-    let started: WorkerThread<ToDelivery, true> | null = null;
     return starting;
   };
 
@@ -126,4 +115,18 @@ export function deliveryOnDemand(init: DeliveryInit, o: DeliveryOptions): Delive
       await Promise.all([stopping, last?.close()]);
     },
   };
+}
+
+/** The delivery thread itself, through the one way threads start (../start.ts). */
+async function launch(init: DeliveryInit, log: Logger, onMessage: (msg: FromDelivery) => void, onFailed: () => void): Promise<WorkerThread<ToDelivery, true>> {
+  const { thread } = await startThread<DeliveryInit, true, true, ToDelivery, FromDelivery>({
+    name: "delivery",
+    entry: "threads/delivery/entry.ts",
+    init,
+    closeWithinMs: DELIVERY_CLOSE_WITHIN_MS,
+    log,
+    onMessage,
+    onFailed,
+  });
+  return thread;
 }

@@ -48,38 +48,10 @@ export async function startSqliteReader(path: string, log: Logger = createLogger
   let closed = false;
   let lastReadAt = 0;
   let quiet: ReturnType<typeof setTimeout> | null = null;
-  // Reads waiting when a run's thread dies fail; the next read starts a new thread.
-  const refuse = (waiting: Waiting, reason: string) => {
-    for (const w of waiting.values()) w.reject(new Error(reason));
-    waiting.clear();
+  const forget = (gone: Run) => {
+    if (run === gone) run = null;
   };
-  const begin = (): Run => {
-    const waiting: Waiting = new Map();
-    const mine: Run = { waiting, thread: Promise.resolve(null as never) };
-    mine.thread = startThread<string, true, true, ToReader, FromReader>({
-      name: "reader",
-      entry: "threads/reader/entry.ts",
-      init: path,
-      closeWithinMs: READER_CLOSE_WITHIN_MS,
-      log,
-      onMessage: (msg) => {
-        const w = waiting.get(msg.id);
-        waiting.delete(msg.id);
-        if ("result" in msg) w?.resolve(msg.result);
-        else w?.reject(new ReadError(msg.error.message, msg.error.code));
-      },
-      onFailed: (reason) => {
-        if (run === mine) run = null;
-        refuse(waiting, reason);
-      },
-    }).then(({ thread }) => thread);
-    mine.thread.catch((err: Error) => {
-      if (run === mine) run = null;
-      log.error("the reader thread could not start; the next read tries again", { error: err.message });
-      refuse(waiting, err.message);
-    });
-    return mine;
-  };
+  const begin = () => startRun(path, log, forget);
   // The quiet timer is set once per quiet period, not per read: at its end it looks at the last read.
   const armQuiet = () => {
     quiet ??= setTimeout(() => {
@@ -122,4 +94,39 @@ export async function startSqliteReader(path: string, log: Logger = createLogger
       refuse(last.waiting, "the reader thread is closed");
     },
   };
+}
+
+// Reads waiting when a run's thread dies fail; the next read starts a new thread.
+function refuse(waiting: Waiting, reason: string): void {
+  for (const w of waiting.values()) w.reject(new Error(reason));
+  waiting.clear();
+}
+
+/** Starts a reader thread; `forget` is told when it died or could not start (its waiting reads fail). */
+function startRun(path: string, log: Logger, forget: (run: Run) => void): Run {
+  const waiting: Waiting = new Map();
+  const mine: Run = { waiting, thread: Promise.resolve(null as never) };
+  mine.thread = startThread<string, true, true, ToReader, FromReader>({
+    name: "reader",
+    entry: "threads/reader/entry.ts",
+    init: path,
+    closeWithinMs: READER_CLOSE_WITHIN_MS,
+    log,
+    onMessage: (msg) => {
+      const w = waiting.get(msg.id);
+      waiting.delete(msg.id);
+      if ("result" in msg) w?.resolve(msg.result);
+      else w?.reject(new ReadError(msg.error.message, msg.error.code));
+    },
+    onFailed: (reason) => {
+      forget(mine);
+      refuse(waiting, reason);
+    },
+  }).then(({ thread }) => thread);
+  mine.thread.catch((err: Error) => {
+    forget(mine);
+    log.error("the reader thread could not start; the next read tries again", { error: err.message });
+    refuse(waiting, err.message);
+  });
+  return mine;
 }

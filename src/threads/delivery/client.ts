@@ -22,6 +22,8 @@ export type DeliveryOptions = {
   /** While no thread runs: moves the expiry mark without announcing (events/store.ts sweepExpired), as the thread does once a minute. */
   markExpiry: () => Promise<unknown>;
   log: Logger;
+  /** How often it looks while no thread runs (DELIVERY_CHECK_MS; tests make it short). */
+  checkEveryMs?: number;
 };
 
 /**
@@ -56,7 +58,7 @@ export function deliveryOnDemand(init: DeliveryInit, o: DeliveryOptions): Delive
       void o.wanted().then((any) => (any ? start() : mark ? o.markExpiry() : undefined))
         .catch(failed("reading the webhooks failed"))
         .finally(() => watchWhileDown());
-    }, now ? 0 : DELIVERY_CHECK_MS);
+    }, now ? 0 : (o.checkEveryMs ?? DELIVERY_CHECK_MS));
   };
 
   // Idempotent: two changes at once start one thread; a stop under way is waited for first.

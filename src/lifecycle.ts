@@ -19,7 +19,7 @@ import { versionLine } from "./version.ts";
 export type Opened = { storage: Storage; blocklist: BlocklistFile; live: LiveHub };
 
 /** The threads and what they keep up to date: the recorder, webhook delivery, what webhooks want. */
-export type Threads = { recorder: ClickRecorder; delivery: DeliveryThread; refreshWants: () => Promise<void> };
+export type Threads = { recorder: ClickRecorder; delivery: DeliveryThread };
 
 /** The start-up log: what runs, how, and last the readiness line. */
 export function logStart(config: Config, log: Logger, secrets: Secrets, recorder: ClickRecorder, server: ReturnType<typeof Bun.serve>, welcome: boolean): void {

@@ -29,7 +29,7 @@ import { isNewInstance } from "./cli/next-step.ts";
 import { CLICK_THREAD_BUSY_TIMEOUT_MS } from "./db/sqlite/busy-retry.ts";
 import { createEventWants, wantsRefresher, type EventWants } from "./events/wants.ts";
 import { linkEvents } from "./events/link-events.ts";
-import { startDelivery, type DeliveryThread } from "./threads/delivery/client.ts";
+import { deliveryOnDemand, type DeliveryThread } from "./threads/delivery/client.ts";
 import { createLiveHub } from "./events/live-hub.ts";
 import { hostname } from "node:os";
 import { announcePresence, type Presence } from "./instances/presence.ts";
@@ -115,10 +115,7 @@ async function serve(config: Config, log: Logger, secrets: Secrets, databasePass
     imports: createImportJobs({ db: config.dbPath, dbPassword: databasePassword, destinations: { baseUrl: config.baseUrl, allowLocal: config.allowLoopbackDestinations, blocklist: config.blocklist }, env: {}, allowPrivate: config.importAllowPrivate, log }),
     live,
     webhooks: {
-      changed: async () => {
-        await threads.refreshWants();
-        delivery.poke();
-      },
+      changed: () => delivery.changed(),
       poke: () => delivery.poke(),
       leave: () => currentServiceLeave(storage.instances, config.webhookAllowPrivate, later.presence?.name ?? null),
     },
@@ -215,19 +212,27 @@ async function startThreads(config: Config, log: Logger, databasePassword: strin
       recorder.setWants(types);
     },
   );
+  // Without a delivery thread the expiry mark still moves (a new link.gone webhook hears no old
+  // news); a write that finds the lock taken is simply tried again at the next minute.
+  const markExpiry = async () => {
+    try {
+      await storage.events.sweepExpired(Date.now(), () => []);
+    } catch {}
+  };
   try {
-    const delivery = await startDelivery(
+    // Started when some enabled webhook wants events, stopped when none does (docs/architecture.md: Threads).
+    const delivery = deliveryOnDemand(
       { database: config.dbPath, databasePassword, allowPrivate: config.webhookAllowPrivate, logFormat: config.logFormat, userAgent: `shortener/${VERSION} (webhooks)` },
-      // A read that fails is tried again with the thread's next sign (every 10 s at most).
-      () => void refreshWants().catch(() => {}),
+      { wanted: async () => (await refreshWants()).length > 0, markExpiry, log },
     );
     later.delivery = delivery;
     // Before the first request: a change made then already writes the events webhooks want.
-    await refreshWants();
+    await delivery.changed();
     later.relay = (await storage.relayLive?.((batch) => live.publish(batch), (watch) => recorder.watch(watch.ids, watch.all))) ?? null;
-    return { recorder, delivery, refreshWants };
+    return { recorder, delivery };
   } catch (err) {
     console.error(`shortener: ${err instanceof Error ? err.message : String(err)}`);
+    await later.delivery?.close();
     await recorder.close();
     blocklist.stop();
     await storage.close();

@@ -39,6 +39,8 @@ export type Dispatcher = {
   tick(): Promise<EventType[]>;
   /** Resolves when every send started so far has finished (tests, shutdown). */
   idle(): Promise<void>;
+  /** Whether a send is under way (the delivery thread is not stopped while one is). */
+  sending(): boolean;
 };
 
 export function createDispatcher(o: DispatcherOptions): Dispatcher {
@@ -107,5 +109,6 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
     async idle() {
       while (sending.size > 0) await Promise.all([...sending.values()]);
     },
+    sending: () => sending.size > 0,
   };
 }

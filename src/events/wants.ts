@@ -1,7 +1,8 @@
 // Which event types some enabled webhook wants: an event nobody wants is not written at all, so
 // that a service without webhooks pays nothing for them (and a click batch writes no outbox rows).
 // Read again after this process's webhook changes, and when the delivery thread's poll signs that
-// another process's changed them (`shortener webhook add`, other instances).
+// another process's changed them (`shortener webhook add`, other instances), or, while no delivery
+// thread runs, every 10 s (src/threads/delivery/client.ts).
 
 import type { EventType } from "./types.ts";
 import type { MaybePromise } from "../util/maybe.ts";
@@ -30,14 +31,16 @@ export function createEventWants(initial: readonly EventType[] = []): EventWants
  * before a change can never undo what a read after it found (a report of the types themselves,
  * sent before the change and received after it, did: a link's edit then wrote no event).
  */
-export function wantsRefresher(read: () => MaybePromise<EventType[]>, apply: (types: EventType[]) => void): () => Promise<void> {
+export function wantsRefresher(read: () => MaybePromise<EventType[]>, apply: (types: EventType[]) => void): () => Promise<EventType[]> {
   let asked = 0;
   let applied = 0;
+  // Answers what this read found (applied or not): whether webhooks want anything starts the delivery thread.
   return async () => {
     const mine = ++asked;
     const types = await read();
-    if (mine < applied) return;
+    if (mine < applied) return types;
     applied = mine;
     apply(types);
+    return types;
   };
 }

@@ -1,14 +1,16 @@
 // The one way a worker thread starts and stops (src/threads/start.ts, docs/architecture.md:
 // Threads), over real Workers running a test entry (test/fixtures/threads/) on the real thread side
 // (src/threads/serve.ts): ready, a thread that cannot start, one that dies later, and a close that
-// is answered or that is cut short by the bound; and one client's side of it (the reader's).
+// is answered or that is cut short by the bound; and one client's side of it (the reader's, which
+// runs its thread only while read from).
 
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { startThread } from "../../src/threads/start.ts";
 import type { Logger } from "../../src/log.ts";
 import { startSqliteReader } from "../../src/threads/reader/client.ts";
 import { openDatabase } from "../../src/db/sqlite/open.ts";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { eventually } from "../support/eventually.ts";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Behaviour, TestInit } from "../fixtures/threads/worker.ts";
@@ -100,6 +102,38 @@ test("the reader thread's client: reads are answered until close, and a read aft
     expect(await reader.overview.daily([404], "2026-01-01")).toEqual([]);
     await reader.close();
     await expect(reader.overview.daily([404], "2026-01-01")).rejects.toThrow("the reader thread is closed");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** How many threads of this process are named `name` now (src/threads/policy.ts nameThisThread). */
+function threadsNamed(name: string): number {
+  let n = 0;
+  for (const tid of readdirSync("/proc/self/task")) {
+    try {
+      if (readFileSync(`/proc/self/task/${tid}/comm`, "utf8").trim() === name) n++;
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return n;
+}
+
+test.skipIf(process.platform !== "linux")("the reader thread runs only while read from: none before the first read, gone after a quiet spell, and the next read starts it again", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "shortener-reader-"));
+  try {
+    openDatabase(join(dir, "reader.db")).close();
+    const before = threadsNamed("reader");
+    const reader = await startSqliteReader(join(dir, "reader.db"), testLog().log, 50);
+    expect(threadsNamed("reader")).toBe(before);
+    expect(await reader.overview.daily([404], "2026-01-01")).toEqual([]);
+    expect(threadsNamed("reader")).toBe(before + 1);
+    expect(await eventually(async () => threadsNamed("reader"), (n) => n === before, 15_000)).toBe(before);
+    // A read after the stop waits for a new thread rather than failing.
+    expect(await reader.overview.daily([404], "2026-01-01")).toEqual([]);
+    expect(threadsNamed("reader")).toBe(before + 1);
+    await reader.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -40,12 +40,17 @@ export function openSqliteRecorder(path: string, log: Logger, wants: EventWants,
 }
 
 // This thread is the background writer, so it also brings the link search index up to date:
-// about once a second, and again at once while a burst of new links is being caught up.
+// about once a second while links are being made, at once while a burst of new links is being
+// caught up, and less and less often while none are (up to every SEARCH_INDEX_IDLE_MS): an idle
+// instance does not wake for it every second (docs/architecture.md: Threads). A link not indexed
+// yet is still found: searches scan the links made after the index's mark.
 const SEARCH_INDEX_MS = 1_000;
+const SEARCH_INDEX_IDLE_MS = 30_000;
 function indexLinksForSearch(db: Database, log: Logger): { timer: ReturnType<typeof setTimeout> | undefined } {
   const indexer = createSearchIndexer(db);
   const handle: { timer: ReturnType<typeof setTimeout> | undefined } = { timer: undefined };
   let lastError = "";
+  let idleMs = SEARCH_INDEX_MS;
   const tick = () => {
     let advanced = 0;
     try {
@@ -57,7 +62,8 @@ function indexLinksForSearch(db: Database, log: Logger): { timer: ReturnType<typ
       if (!isLockBusy(err) && message !== lastError) log.error("indexing new links for search failed; searches scan them meanwhile", { error: message });
       lastError = message;
     }
-    handle.timer = setTimeout(tick, advanced >= SEARCH_INDEX_BATCH ? 0 : SEARCH_INDEX_MS);
+    idleMs = advanced > 0 ? SEARCH_INDEX_MS : Math.min(idleMs * 2, SEARCH_INDEX_IDLE_MS);
+    handle.timer = setTimeout(tick, advanced >= SEARCH_INDEX_BATCH ? 0 : idleMs);
   };
   handle.timer = setTimeout(tick, SEARCH_INDEX_MS);
   return handle;

@@ -1,6 +1,7 @@
 // Adds links created since the last run to the search index, in one transaction. Run by the
-// recorder thread (the idle-priority background writer) about once a second; a search scans the
-// few links not yet indexed (search.ts), so results never miss a new link meanwhile.
+// recorder thread (the idle-priority background writer) about once a second while links are made
+// and less often while none are; a search scans the few links not yet indexed (search.ts), so
+// results never miss a new link meanwhile.
 
 import type { Database } from "bun:sqlite";
 

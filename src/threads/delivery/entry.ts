@@ -1,6 +1,7 @@
-// The delivery thread's entry point (started by client.ts through ../start.ts): its own
-// connection to the database, and the dispatcher ticking on it (src/events/dispatcher.ts), so that
-// neither fanning out nor signing and sending ever runs on the thread that answers clicks.
+// The delivery thread's entry point (started by client.ts through ../start.ts while some webhook
+// wants events): its own connection to the database, and the dispatcher ticking on it
+// (src/events/dispatcher.ts), so that neither fanning out nor signing and sending ever runs on the
+// thread that answers clicks. It says when it has nothing left to do; the click thread stops it then.
 
 import { createLogger } from "../../log.ts";
 import { openEvents } from "../../db/open-storage.ts";
@@ -17,6 +18,7 @@ let running: Promise<void> | null = null;
 let again = false;
 let stopped = false;
 let wanted = "";
+let saidIdle = false;
 let saidAt = 0;
 /** How often the thread looks at the outbox and the queues without being poked (another instance's events, retries due). */
 const TICK_MS = 500;
@@ -39,10 +41,13 @@ async function start(o: DeliveryInit): Promise<true> {
   const round = async () => {
     try {
       const types = (await dispatcher!.tick()).sort().join(" ");
-      if (types !== wanted || Date.now() - saidAt >= SAY_AGAIN_MS) {
+      // Idle: nothing wanted, nothing being sent (the tick fanned the outbox out): the click thread stops this thread.
+      const idle = types === "" && !dispatcher!.sending();
+      if (types !== wanted || idle !== saidIdle || Date.now() - saidAt >= SAY_AGAIN_MS) {
         wanted = types;
+        saidIdle = idle;
         saidAt = Date.now();
-        post({ webhooksChanged: true });
+        post({ webhooksChanged: true, idle });
       }
       lastError = "";
     } catch (err) {

@@ -10,5 +10,6 @@ export type ToDelivery = { poke: true };
 /**
  * `webhooksChanged`: what enabled webhooks want changed (another process may have changed it), or
  * some time passed: a sign only, the click thread reads them itself (src/events/wants.ts wantsRefresher).
+ * `idle`: no enabled webhook wants anything and no send is under way: the click thread may stop the thread.
  */
-export type FromDelivery = { webhooksChanged: true };
+export type FromDelivery = { webhooksChanged: true; idle: boolean };

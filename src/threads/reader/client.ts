@@ -3,9 +3,13 @@
 // promises. A read there costs the click thread a message each way; a long one no longer holds it
 // (docs/clicks.md: How clicks are counted). PostgreSQL needs none of this: its reads are answered
 // by the database server while the click thread goes on.
+//
+// The thread runs only while it is read from (docs/architecture.md: Threads): the first read starts
+// it, and a quiet minute with no read stops it, so that an instance nobody looks at has no reader
+// thread waking up or holding memory. A read while it stops, or after it died, starts a new one.
 
 import { createLogger, type Logger } from "../../log.ts";
-import { startThread } from "../start.ts";
+import { startThread, type WorkerThread } from "../start.ts";
 import type { LinkLister, LinkPage } from "../../links/list.ts";
 import { everyLink } from "../../links/list.ts";
 import type { StatsRows, StatsSource } from "../../stats/link-stats.ts";
@@ -19,6 +23,8 @@ export type SqliteReader = { stats: StatsSource; lister: LinkLister; overview: O
  * stop are answered first; the longest, a large link's statistics, takes well under a second.
  */
 export const READER_CLOSE_WITHIN_MS = 5_000;
+/** With no read for this long the thread stops; the next read starts it again (a start takes milliseconds). */
+export const READER_QUIET_MS = 60_000;
 
 /** An error from the reader thread, with the database's code (SQLITE_BUSY, …) that src/db/errors.ts reads. */
 class ReadError extends Error {
@@ -27,16 +33,80 @@ class ReadError extends Error {
   }
 }
 
-/** Starts the reader thread on the file at path (migrated already); rejects when it cannot open it. */
-export async function startSqliteReader(path: string, log: Logger = createLogger("text")): Promise<SqliteReader> {
-  const waiting = new Map<number, { resolve: (r: ReadResult) => void; reject: (e: Error) => void }>();
+type Waiting = Map<number, { resolve: (r: ReadResult) => void; reject: (e: Error) => void }>;
+/** One run of the thread: its reads waiting for an answer, failed together when it dies. */
+type Run = { thread: Promise<WorkerThread<ToReader, true>>; waiting: Waiting };
+
+/**
+ * The reader of the file at path (migrated already). No thread runs until the first read; a read
+ * whose thread cannot start (the file cannot be opened) fails with the reason, and the next read
+ * tries again. `quietMs`: how long without a read stops the thread (READER_QUIET_MS).
+ */
+export async function startSqliteReader(path: string, log: Logger = createLogger("text"), quietMs = READER_QUIET_MS): Promise<SqliteReader> {
   let next = 0;
-  // Reads waiting when the thread dies or is stopped fail, and so does every later one.
-  const refuseAll = (reason: string) => {
-    for (const w of waiting.values()) w.reject(new Error(reason));
-    waiting.clear();
+  let run: Run | null = null;
+  let closed = false;
+  let lastReadAt = 0;
+  let quiet: ReturnType<typeof setTimeout> | null = null;
+  const forget = (gone: Run) => {
+    if (run === gone) run = null;
   };
-  const { thread } = await startThread<string, true, true, ToReader, FromReader>({
+  const begin = () => startRun(path, log, forget);
+  // The quiet timer is set once per quiet period, not per read: at its end it looks at the last read.
+  const armQuiet = () => {
+    quiet ??= setTimeout(() => {
+      quiet = null;
+      if (run === null || closed) return;
+      const idle = Date.now() - lastReadAt;
+      if (idle < quietMs || run.waiting.size > 0) return armQuiet();
+      const stopping = run;
+      run = null; // a read from now on starts a new thread rather than waiting for this one's stop
+      void stopping.thread.then((thread) => thread.close()).catch(() => {});
+    }, Math.max(0, quietMs - (Date.now() - lastReadAt)));
+  };
+  const ask = <R extends ReadResult>(request: ReadRequest): Promise<R> => {
+    if (closed) return Promise.reject(new Error("the reader thread is closed"));
+    lastReadAt = Date.now();
+    const current = (run ??= begin());
+    armQuiet();
+    return new Promise<R>((resolve, reject) => {
+      const id = ++next;
+      current.waiting.set(id, { resolve: resolve as (r: ReadResult) => void, reject });
+      current.thread.then((thread) => thread.post({ ...request, id } satisfies ToReader), () => {});
+    });
+  };
+  const page = (query: Parameters<LinkLister["page"]>[0]) => ask<LinkPage>({ page: query });
+  return {
+    stats: (linkSeq, plan) => ask<StatsRows>({ stats: [linkSeq, plan] }),
+    lister: { page, all: (owner) => everyLink(page, owner) },
+    overview: {
+      read: (owner, first, top) => ask<OverviewRows>({ overview: [owner, first, top] }),
+      daily: (seqs, first) => ask<DailyRollupRow[]>({ daily: [seqs, first] }),
+    },
+    async close() {
+      closed = true;
+      if (quiet !== null) clearTimeout(quiet);
+      const last = run;
+      run = null;
+      if (last === null) return;
+      const thread = await last.thread.catch(() => null);
+      await thread?.close();
+      refuse(last.waiting, "the reader thread is closed");
+    },
+  };
+}
+
+// Reads waiting when a run's thread dies fail; the next read starts a new thread.
+function refuse(waiting: Waiting, reason: string): void {
+  for (const w of waiting.values()) w.reject(new Error(reason));
+  waiting.clear();
+}
+
+/** Starts a reader thread; `forget` is told when it died or could not start (its waiting reads fail). */
+function startRun(path: string, log: Logger, forget: (run: Run) => void): Run {
+  const waiting: Waiting = new Map();
+  const mine: Run = { waiting, thread: Promise.resolve(null as never) };
+  mine.thread = startThread<string, true, true, ToReader, FromReader>({
     name: "reader",
     entry: "threads/reader/entry.ts",
     init: path,
@@ -48,29 +118,15 @@ export async function startSqliteReader(path: string, log: Logger = createLogger
       if ("result" in msg) w?.resolve(msg.result);
       else w?.reject(new ReadError(msg.error.message, msg.error.code));
     },
-    onFailed: refuseAll,
+    onFailed: (reason) => {
+      forget(mine);
+      refuse(waiting, reason);
+    },
+  }).then(({ thread }) => thread);
+  mine.thread.catch((err: Error) => {
+    forget(mine);
+    log.error("the reader thread could not start; the next read tries again", { error: err.message });
+    refuse(waiting, err.message);
   });
-  let closed = false;
-  const ask = <R extends ReadResult>(request: ReadRequest): Promise<R> =>
-    new Promise<R>((resolve, reject) => {
-      const failure = thread.failure() ?? (closed ? "the reader thread is closed" : null);
-      if (failure !== null) return reject(new Error(failure));
-      const id = ++next;
-      waiting.set(id, { resolve: resolve as (r: ReadResult) => void, reject });
-      thread.post({ ...request, id } satisfies ToReader);
-    });
-  const page = (query: Parameters<LinkLister["page"]>[0]) => ask<LinkPage>({ page: query });
-  return {
-    stats: (linkSeq, plan) => ask<StatsRows>({ stats: [linkSeq, plan] }),
-    lister: { page, all: (owner) => everyLink(page, owner) },
-    overview: {
-      read: (owner, first, top) => ask<OverviewRows>({ overview: [owner, first, top] }),
-      daily: (seqs, first) => ask<DailyRollupRow[]>({ daily: [seqs, first] }),
-    },
-    async close() {
-      closed = true;
-      await thread.close();
-      refuseAll("the reader thread is closed");
-    },
-  };
+  return mine;
 }

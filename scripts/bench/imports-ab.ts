@@ -8,7 +8,7 @@
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { ensureWrk, okResponses, runWrk, type WrkResult } from "./wrk.ts";
+import { ensureWrk, okResponses, requestsPerSecond, runWrk, type WrkResult } from "./wrk.ts";
 import { startListening, threadCpu, type Served } from "../lib/processes.ts";
 import { createLinks } from "./clicks-api.ts";
 
@@ -20,7 +20,7 @@ const dbFrom = args.includes("--db-from") ? resolve(value("--db-from", "")) : nu
 const binaries = args.filter((a) => a.includes("=") && !a.startsWith("--")).map((a) => [a.slice(0, a.indexOf("=")), resolve(a.slice(a.indexOf("=") + 1))] as const);
 const IMPORT_ROWS = 10_000;
 
-type Target = { name: string; served: Served; ids: string[]; key: string; quiet: number[]; busy: number[]; ratio: number[]; imports: number; cpu: { click: number; recorder: number; other: number; clicks: number } };
+type Target = { name: string; served: Served; ids: string[]; key: string; quiet: number[]; busy: number[]; ratio: number[]; rps: number[]; imports: number; cpu: { click: number; recorder: number; other: number; clicks: number } };
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 const wrk = await ensureWrk(console.log);
@@ -51,7 +51,7 @@ try {
     const keyRun = Bun.spawnSync([bin, "key", "create", "bench", "--db", db], { cwd: tmp, stdout: "pipe", stderr: "pipe" });
     if (keyRun.exitCode !== 0) throw new Error(`key create failed: ${keyRun.stderr.toString()}`);
     const served = await startListening(name, [bin, "--port", "0", "--host", "127.0.0.1", "--db", db, "--create-rate-limit", "0", "--trust-proxy", "127.0.0.1"], { cwd: tmp });
-    targets.push({ name, served, ids: await createLinks(served.url, 20, name), key: keyRun.stdout.toString().trim(), quiet: [], busy: [], ratio: [], imports: 0, cpu: { click: 0, recorder: 0, other: 0, clicks: 0 } });
+    targets.push({ name, served, ids: await createLinks(served.url, 20, name), key: keyRun.stdout.toString().trim(), quiet: [], busy: [], ratio: [], rps: [], imports: 0, cpu: { click: 0, recorder: 0, other: 0, clicks: 0 } });
   }
   for (const t of targets) await clicks(t);
   for (let round = 0; round < rounds; round++) {
@@ -67,6 +67,7 @@ try {
       t.quiet.push(quiet.latencyUs.p99 / 1000);
       t.busy.push(busy.latencyUs.p99 / 1000);
       t.ratio.push(busy.latencyUs.p99 / quiet.latencyUs.p99);
+      t.rps.push(requestsPerSecond(busy) / requestsPerSecond(quiet));
       t.cpu.click += after.click - before.click;
       t.cpu.recorder += after.recorder - before.recorder;
       t.cpu.other += after.other - before.other;
@@ -78,7 +79,7 @@ try {
   for (const t of targets) {
     const c = t.cpu;
     console.log(
-      `${t.name}: quiet p99 ${median(t.quiet).toFixed(2)} ms, importing ${median(t.busy).toFixed(2)} ms, ratio ${median(t.ratio).toFixed(2)} (rounds: ${t.ratio.map((r) => r.toFixed(2)).join(" ")}); ` +
+      `${t.name}: quiet p99 ${median(t.quiet).toFixed(2)} ms, importing ${median(t.busy).toFixed(2)} ms, ratio ${median(t.ratio).toFixed(2)} (rounds: ${t.ratio.map((r) => r.toFixed(2)).join(" ")}); clicks/s importing ${median(t.rps).toFixed(2)} of quiet; ` +
         `${t.imports} imports; CPU click ${c.click.toFixed(1)} s, recorder ${c.recorder.toFixed(1)} s, other ${c.other.toFixed(1)} s for ${c.clicks.toLocaleString("en")} clicks`,
     );
   }

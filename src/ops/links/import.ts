@@ -55,7 +55,7 @@ export async function importLinks(actor: Principal, input: ImportInput, deps: Pi
       // says what became of the rows before it alone.
       const row = valid[0]!.row;
       logAction(deps.log, actor, "import", null, `storage_unavailable after ${report.created.length} created`);
-      return done({ ...report, failed: report.failed.filter((f) => f.row < row), stopped: { row, error } });
+      return done({ ...report, failed: inRowOrder(report.failed.filter((f) => f.row < row)), stopped: { row, error } });
     }
     outcomes.forEach((outcome, i) => {
       const { row, link } = valid[i]!;

@@ -2,7 +2,9 @@
 // MariaDB from Debian, YOURLS's own schema: test/support/yourls.ts) imported with `shortener
 // import --visits` into a service that answers clicks meanwhile, on SQLite and on PostgreSQL.
 // Reports the import's wall time, and clicks at a steady rate before and during it (latency, failures).
-//   bun scripts/bench/import.ts [--bin ./shortener] [--links 100000] [--visits 1000000] [--engines sqlite,postgres] [--rate 1000] [--saturate]
+// --dashboard: the import runs in the service, on its import thread (POST /api/imports), as the
+// dashboard's dialog starts it, instead of as a command of its own.
+//   bun scripts/bench/import.ts [--bin ./shortener] [--links 100000] [--visits 1000000] [--engines sqlite,postgres] [--rate 1000] [--saturate] [--dashboard]
 
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -54,6 +56,27 @@ async function steadyClicks(base: string, ids: string[], rate: number, until: nu
   return out;
 }
 
+type Importer = { exitCode: number | null; exited: Promise<number>; stdout: ReadableStream<Uint8Array> | string };
+
+/** The dashboard's import of the source, watched as a command would be: its exit code (0: done), its report's lines. */
+function dashboardImport(base: string, key: string, sourceDb: string): Importer {
+  const auth = { authorization: `Bearer ${key}` };
+  const out: Importer = { exitCode: null, exited: Promise.resolve(0), stdout: "" };
+  out.exited = (async () => {
+    const res = await fetch(`${base}/api/imports`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ from: "yourls", sourceDb, visits: true, onConflict: "rename" }) });
+    const started = (await res.json()) as { data?: { id: string } };
+    if (res.status !== 202 || !started.data) throw new Error(`the import did not start: ${res.status} ${JSON.stringify(started)}`);
+    for (;;) {
+      await Bun.sleep(200);
+      const job = (await (await fetch(`${base}/api/imports/${started.data.id}`, { headers: auth })).json()) as { data: { state: string; lines: string[] } };
+      if (job.data.state === "running") continue;
+      out.stdout = job.data.lines.join("\n");
+      return (out.exitCode = job.data.state === "done" ? 0 : 1);
+    }
+  })();
+  return out;
+}
+
 function describe(s: Steady): string {
   const sorted = [...s.latencies].sort((a, b) => a - b);
   const at = (q: number) => (sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0).toFixed(1);
@@ -76,23 +99,26 @@ try {
 
   for (const engine of engines) {
     const db = engine === "postgres" ? await (await sharedPostgres()).createDatabase() : join(tmp, "bench.db");
-    const served = await startListening(engine, [...command, "--port", "0", "--host", "127.0.0.1", "--db", db, "--create-rate-limit", "0"], { cwd: tmp });
+    const dashboard = args.includes("--dashboard");
+    const served = await startListening(engine, [...command, "--port", "0", "--host", "127.0.0.1", "--db", db, "--create-rate-limit", "0", ...(dashboard ? ["--import-allow-private"] : [])], { cwd: tmp });
     try {
       const ids = await createLinks(served.url, 20, "hot");
+      // Once the service made the database (commands never do).
+      const admin = dashboard ? Bun.spawnSync([...command, "key", "create", "bench", "--db", db], { cwd: tmp, stdout: "pipe" }).stdout.toString().trim() : "";
       // Saturating clicks (wrk) say how much the machine's two cores have left; clicks at a steady
       // homelab-sized rate say whether any visitor waits while the import writes.
       const warm = await runWrk(wrk, { url: served.url, seconds: 2, connections: 50, mode: "clicks", ids });
       const saturated = await runWrk(wrk, { url: served.url, seconds: 5, connections: 50, mode: "clicks", ids });
       const idle = await steadyClicks(served.url, ids, RATE, 5_000);
       t = performance.now();
-      const importer = Bun.spawn([...command, "import", "--from", "yourls", "--source-db", source, "--db", db, "--visits", "--on-conflict", "rename"], { cwd: tmp, stdout: "pipe", stderr: "ignore" });
+      const importer = dashboard ? dashboardImport(served.url, admin, source) : Bun.spawn([...command, "import", "--from", "yourls", "--source-db", source, "--db", db, "--visits", "--on-conflict", "rename"], { cwd: tmp, stdout: "pipe", stderr: "ignore" });
       // --saturate: wrk at full speed during the import instead (how much the gate holds clicks then).
       const flooded: Awaited<ReturnType<typeof runWrk>>[] = [];
       if (args.includes("--saturate")) while (importer.exitCode === null) flooded.push(await runWrk(wrk, { url: served.url, seconds: 3, connections: 50, mode: "clicks", ids }));
       const busy = await steadyClicks(served.url, ids, RATE, () => importer.exitCode === null);
       const code = await importer.exited;
       const seconds = (performance.now() - t) / 1000;
-      const report = await new Response(importer.stdout).text();
+      const report = typeof importer.stdout === "string" ? importer.stdout : await new Response(importer.stdout).text();
       await waitForFlush(served.url, 60_000);
       const answered = okResponses(warm) + okResponses(saturated) + idle.ok + busy.ok + flooded.reduce((n, r) => n + okResponses(r), 0);
       if (flooded.length > 0) {

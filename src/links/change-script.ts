@@ -47,10 +47,18 @@ export type LinkStatements = {
 /** Runs work in one transaction of the engine, committed when work's result is (rolled back when it throws). */
 export type LinkTransaction = <T>(work: (statements: LinkStatements) => MaybePromise<T>) => MaybePromise<T>;
 
+/** One link of insertAll: inserted under id, with its events. */
+export type LinkInsert = { id: string; link: NewLink; now: number; events: InsertEvents | null };
+
 /** The writes of the links port (LinkRepository in store.ts): each one transaction. */
 export type LinkWrites = {
   /** Inserts under id, with its tags and its events; "taken" or "retired" when it may not. */
   insert(id: string, link: NewLink, now: number, events?: InsertEvents | null): MaybePromise<number | "taken" | "retired">;
+  /**
+   * Inserts each link as insert does, all in one transaction (an import's slice: one commit, not one
+   * a link); each one's seq, or "taken" or "retired" for those not inserted (the others still are).
+   */
+  insertAll(links: readonly LinkInsert[]): MaybePromise<(number | "taken" | "retired")[]>;
   /** Applies the changes (and writes `events` of the link before and after); false when there is no such link. */
   update(id: string, changes: LinkChanges, events?: UpdateEvents | null): MaybePromise<boolean>;
   /** Deletes the link, its tags and its rows in every link data table, and retires the id (writing `events` of the link as it was). */
@@ -63,6 +71,7 @@ export type LinkWrites = {
 export function linkWrites(transaction: LinkTransaction): LinkWrites {
   return {
     insert: (id, link, now, events = null) => transaction((s) => runSteps(insertScript(s, id, link, now, events))),
+    insertAll: (links) => transaction((s) => runSteps(insertAllScript(s, links))),
     update: (id, changes, events = null) => transaction((s) => runSteps(updateScript(s, id, changes, events))),
     remove: (id, now, events = null) => transaction((s) => runSteps(removeScript(s, id, now, events))),
     setBlocked: (blocked, unblocked) => transaction((s) => runSteps(blockScript(s, blocked, unblocked))),
@@ -75,6 +84,12 @@ function* insertScript(s: LinkStatements, id: string, link: NewLink, now: number
   if (typeof outcome !== "number") return outcome;
   if (events !== null) yield* step(s.writeEvents(events(outcome)));
   return outcome;
+}
+
+function* insertAllScript(s: LinkStatements, links: readonly LinkInsert[]): Steps<(number | "taken" | "retired")[]> {
+  const outcomes: (number | "taken" | "retired")[] = [];
+  for (const l of links) outcomes.push(yield* insertScript(s, l.id, l.link, l.now, l.events));
+  return outcomes;
 }
 
 /** The link is read before and after only when some webhook wants the events (events not null). */

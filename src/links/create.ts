@@ -55,6 +55,28 @@ export function checkDestination(raw: unknown, rules: DestinationRules): { ok: t
 
 /** Validates every field (reporting all problems at once) and stores the new link; storage errors are thrown. */
 export async function createLink(store: LinkStore, req: CreateRequest): Promise<CreateResult> {
+  const checked = await checkCreate(req);
+  if (!checked.ok) return checked;
+  try {
+    return { ok: true, link: await store.create(checked.link, req.now) };
+  } catch (err) {
+    if (err instanceof AliasTakenError) return aliasRefused(checked.link.alias!, "taken");
+    if (err instanceof AliasRetiredError) return aliasRefused(checked.link.alias!, "retired");
+    throw err; // storage failures included: the caller retries a busy lock and answers 503 for the rest
+  }
+}
+
+/** Why an alias could not be used: taken by a link, or a deleted link's. */
+export function aliasRefused(alias: string, how: "taken" | "retired"): CreateResult {
+  if (how === "taken") return { ok: false, status: 409, problems: [{ code: "alias_taken", field: "custom_url", error: `custom_url "${alias}" is already taken` }] };
+  return { ok: false, status: 409, problems: [{ code: "alias_retired", field: "custom_url", error: `custom_url "${alias}" belonged to a deleted link and can never be used again` }] };
+}
+
+/**
+ * The link a create would store (every field validated, a password hashed), or every problem at
+ * once; what createLink writes with store.create, and an import a slice at a time with createAll.
+ */
+export async function checkCreate(req: CreateRequest): Promise<{ ok: true; link: NewLink } | { ok: false; status: 400; problems: FieldProblem[] }> {
   const f = req.fields;
   const n = req.names ?? SPEC_NAMES;
   const problems: FieldProblem[] = [];
@@ -93,19 +115,8 @@ export async function createLink(store: LinkStore, req: CreateRequest): Promise<
   const behaviour = parseBehaviour(f, behaviourNames(n), (raw) => checkDestination(raw, req), problems, true);
   if (problems.length > 0 || !url.ok) return { ok: false, status: 400, problems };
 
-  try {
-    const stored = await hashBehaviour(behaviour);
-    const link = await store.create({ ...stored, url: url.url, alias: alias as string | null, ...ownedBy(req.creator), expiresAt, maxClicks, tags }, req.now);
-    return { ok: true, link };
-  } catch (err) {
-    if (err instanceof AliasTakenError) {
-      return { ok: false, status: 409, problems: [{ code: "alias_taken", field: "custom_url", error: `custom_url "${alias}" is already taken` }] };
-    }
-    if (err instanceof AliasRetiredError) {
-      return { ok: false, status: 409, problems: [{ code: "alias_retired", field: "custom_url", error: `custom_url "${alias}" belonged to a deleted link and can never be used again` }] };
-    }
-    throw err; // storage failures included: the caller retries a busy lock and answers 503 for the rest
-  }
+  const stored = await hashBehaviour(behaviour);
+  return { ok: true, link: { ...stored, url: url.url, alias: alias as string | null, ...ownedBy(req.creator), expiresAt, maxClicks, tags } };
 }
 
 /** The behaviour fields' names in this request; an import row's password_hash keeps its one name. */

@@ -50,6 +50,11 @@ export type LinkStore = {
   /** Inserts a link (committed before returning); a generated id when alias is null. */
   create(link: NewLink, now: number): MaybePromise<Link>;
   /**
+   * Inserts the links in one transaction (an import's slice), committed before returning: each one
+   * as stored, or "taken" or "retired" for an alias that may not be used (the others are inserted).
+   */
+  createAll(links: readonly NewLink[], now: number): MaybePromise<(Link | "taken" | "retired")[]>;
+  /**
    * What a request for id (of the shape looksLikeId allows) gets: the target, why it is gone, or
    * null for no such link. A click (GET) that is let through spends one of a limited link's clicks;
    * a password-protected link's only when `unlocked` (its password was right), never by its page.
@@ -151,6 +156,7 @@ export function createLinkStore(repo: LinkRepository, budget: ClickBudget, optio
   };
   return {
     create: (link, now) => create(parts, link, now),
+    createAll: (links, now) => createAll(parts, links, now),
     admit(id, click, now, unlocked = false) {
       const target = cache.resolve(id, readTarget);
       // The common case, a cached link: no promise on the way.
@@ -184,27 +190,55 @@ function create(parts: Parts, link: NewLink, now: number): MaybePromise<Link> {
  * Inserts under id with the link's events: the link as stored (the row is exactly what is
  * inserted, built once for the events and the cache: no need to read it back), or why not.
  */
-function insert({ repo, cache, events }: Parts, id: string, link: NewLink, now: number): MaybePromise<Link | "taken" | "retired"> {
-  const stored: Link = {
+function insert(parts: Parts, id: string, link: NewLink, now: number): MaybePromise<Link | "taken" | "retired"> {
+  const stored = storedLink(id, link, now);
+  // The events are made once the insert gives the link its seq, which they are keyed by.
+  return then(parts.repo.insert(id, link, now, (seq) => parts.events.created({ ...stored, seq })), (outcome) => (typeof outcome === "number" ? inserted(parts, stored, outcome) : outcome));
+}
+
+function storedLink(id: string, link: NewLink, now: number): Link {
+  return {
     ...behaviourOf(link),
     seq: 0, id, url: link.url, createdAt: now, ownerKeyId: link.ownerKeyId ?? null, ownerUserId: link.ownerUserId ?? null, owner: link.ownerName ?? null, expiresAt: link.expiresAt ?? null, maxClicks: link.maxClicks ?? null,
     disabled: false, blocked: false, tags: [...new Set(link.tags ?? [])].sort(), totalClicks: 0, humanClicks: 0, lastClickAt: null,
   };
-  // The events are made once the insert gives the link its seq, which they are keyed by.
-  return then(repo.insert(id, link, now, (seq) => events.created({ ...stored, seq })), (outcome) => {
-    if (typeof outcome !== "number") return outcome;
-    stored.seq = outcome;
-    cache.set(id, targetOfLink(stored));
-    return stored;
-  });
 }
 
-/** A generated id, tried up to MAX_GENERATION_TRIES times while the ids drawn are taken, retired or reserved. */
+/** The link, now that its insert is committed under seq: cached for its clicks. */
+function inserted({ cache }: Parts, stored: Link, seq: number): Link {
+  stored.seq = seq;
+  cache.set(stored.id, targetOfLink(stored));
+  return stored;
+}
+
+/**
+ * The links in one transaction, each under its alias or a generated id. A generated id found
+ * taken or retired is drawn again for that link alone, in an insert of its own (as create does).
+ */
+function createAll(parts: Parts, links: readonly NewLink[], now: number): MaybePromise<(Link | "taken" | "retired")[]> {
+  const stored = links.map((link) => storedLink(link.alias ?? drawId(parts), link, now));
+  const rows = links.map((link, i) => ({ id: stored[i]!.id, link, now, events: (seq: number) => parts.events.created({ ...stored[i]!, seq }) }));
+  return then(parts.repo.insertAll(rows), (outcomes) =>
+    allOf(outcomes.map((outcome, i) => {
+      if (typeof outcome === "number") return inserted(parts, stored[i]!, outcome);
+      return links[i]!.alias == null ? createUnderNewId(parts, links[i]!, now, 1) : outcome;
+    })),
+  );
+}
+
+const allOf = <T>(values: MaybePromise<T>[]): MaybePromise<T[]> => (values.some((v) => v instanceof Promise) ? Promise.all(values) : (values as T[]));
+/** A generated id that is not reserved (whether it is free, the insert finds out). */
+function drawId(parts: Parts): string {
+  for (;;) {
+    const id = generateId(parts.random);
+    if (!isReserved(id)) return id;
+  }
+}
+
+/** A generated id, tried up to MAX_GENERATION_TRIES times while the ids drawn are taken or retired. */
 function createUnderNewId(parts: Parts, link: NewLink, now: number, tries: number): MaybePromise<Link> {
   if (tries >= MAX_GENERATION_TRIES) throw new Error(`no free id after ${MAX_GENERATION_TRIES} tries`);
-  const id = generateId(parts.random);
-  if (isReserved(id)) return createUnderNewId(parts, link, now, tries + 1);
-  return then(insert(parts, id, link, now), (outcome) => (typeof outcome === "string" ? createUnderNewId(parts, link, now, tries + 1) : outcome));
+  return then(insert(parts, drawId(parts), link, now), (outcome) => (typeof outcome === "string" ? createUnderNewId(parts, link, now, tries + 1) : outcome));
 }
 
 function update({ repo, cache, events }: Parts, id: string, changes: LinkChanges): MaybePromise<Link | null> {

@@ -272,3 +272,41 @@ forEachEngine("links: create and read", (db) => {
     expect(await links.get("tot")).toMatchObject({ totalClicks: 3, humanClicks: 2, lastClickAt: NOW + 30 });
   });
 });
+
+// An import's slice (src/ops/links/import.ts): many links, one transaction (docs/performance.md:
+// Imports and clicks).
+forEachEngine("links: createAll", (db) => {
+  test("each link as create would make it, in order; an alias taken (before, or earlier in the slice) or retired is refused alone", async () => {
+    const { links } = db().storage;
+    await links.create({ url: "https://example.com/old", alias: "before" }, NOW);
+    await links.create({ url: "https://example.com/gone", alias: "gone" }, NOW);
+    await links.remove("gone", NOW);
+    const outcomes = await links.createAll(
+      [
+        { url: "https://example.com/1", alias: "first", tags: ["b", "a"] },
+        { url: "https://example.com/2", alias: "before" },
+        { url: "https://example.com/3" },
+        { url: "https://example.com/4", alias: "first" },
+        { url: "https://example.com/5", alias: "gone" },
+        { url: "https://example.com/6", maxClicks: 2 },
+      ],
+      NOW,
+    );
+    expect(outcomes.map((o) => (typeof o === "string" ? o : o.url))).toEqual(["https://example.com/1", "taken", "https://example.com/3", "taken", "retired", "https://example.com/6"]);
+    for (const made of outcomes) if (typeof made !== "string") expect(await links.get(made.id)).toEqual(made);
+    expect(outcomes[0]).toMatchObject({ id: "first", tags: ["a", "b"], createdAt: NOW });
+    expect(await links.admit("before", true, NOW)).toMatchObject({ url: "https://example.com/old" });
+    const restarted = (await db().reopen()).storage.links; // committed, not only cached
+    expect(await restarted.admit((outcomes[2] as { id: string }).id, true, NOW)).toMatchObject({ url: "https://example.com/3" });
+  });
+
+  test("one transaction: a storage failure on a later link leaves none of the slice written", async () => {
+    const { links } = db().storage;
+    // A NULL url breaks the table's NOT NULL: a failure of the storage, not a refusal.
+    const broken = { url: null as unknown as string, alias: "broken" };
+    await expect(Promise.resolve().then(() => links.createAll([{ url: "https://example.com/a", alias: "sliced" }, broken], NOW))).rejects.toThrow();
+    expect(await links.get("sliced")).toBeNull();
+    expect(await links.admit("sliced", true, NOW)).toBeNull();
+    expect(await links.createAll([{ url: "https://example.com/a", alias: "sliced" }], NOW)).toMatchObject([{ id: "sliced" }]);
+  });
+});

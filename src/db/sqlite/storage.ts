@@ -43,7 +43,7 @@ export async function openSqliteStorage(path: string, busyTimeoutMs: number, rea
   return {
     engine: "sqlite",
     where: path,
-    links: retried(sqliteLinks(db), ["insert", "update", "remove", "setBlocked"]),
+    links: retried(sqliteLinks(db), ["insert", "insertAll", "update", "remove", "setBlocked"]),
     events: retried(sqliteEvents(db), ["createWebhook", "updateWebhook", "removeWebhook", "redeliver"]),
     instances: retried(sqliteInstances(db), ["started", "seen", "stopped"]),
     // One process owns the file: it counts the clicks of limited links itself.

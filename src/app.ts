@@ -28,7 +28,6 @@ import { handleDeleteLink, handleGetLink, handleListLinks, handlePatchLink } fro
 import { handleExport, handleImport } from "./http/links-transfer.ts";
 import { handleOverview } from "./http/overview.ts";
 import { handleMetrics } from "./http/metrics.ts";
-import { openApiDocument } from "./http/openapi/document.ts";
 import type { RequestMetrics } from "./metrics/requests.ts";
 import { handleSignIn, handleSignOut, handleWhoAmI } from "./http/session.ts";
 import { handleOidcCallback, handleOidcStart, OIDC_CALLBACK_PATH } from "./http/oidc.ts";
@@ -90,8 +89,12 @@ export type AppDeps = Pick<Storage, "links" | "lister" | "stats" | "keys" | "ses
 type Ours = (request: Request, server: PeerServer, answer: () => Promise<Response>) => Promise<Response> | Response;
 
 export function createApp(deps: AppDeps) {
-  // Built once: it depends only on the code and the version.
-  const openApi = JSON.stringify(openApiDocument(deps.version));
+  // Built on the first request, then kept: it depends only on the code and the version. Not at
+  // the start, nor its module loaded: its 1.6 MB (3.3 MB as a string of UTF-16) would be most of
+  // an idle service's heap (docs/performance.md: At rest); kept as UTF-8 bytes.
+  let openApi: Promise<Uint8Array<ArrayBuffer>> | null = null;
+  const openApiBytes = () =>
+    (openApi ??= import("./http/openapi/document.ts").then(({ openApiDocument }) => new TextEncoder().encode(JSON.stringify(openApiDocument(deps.version)))));
   // The app's own route list says which methods a path takes (read on first use: after the routes).
   let routeList: () => readonly { method: string; path: string }[] = () => [];
   let routes: RouteTable | null = null;
@@ -112,7 +115,7 @@ export function createApp(deps: AppDeps) {
     .onError(({ code, error, request }) => answerError(code, error, request, deps))
     .use(linkApi(deps, ours))
     .use(adminApi(deps, ours))
-    .get("/api/openapi.json", () => new Response(openApi, { headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-cache" } }))
+    .get("/api/openapi.json", async () => new Response(await openApiBytes(), { headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-cache" } }))
     .use(sessionApi(deps, ours))
     .all("/api/*", ({ request }) => {
       const path = new URL(request.url).pathname;

@@ -16,6 +16,8 @@ export type CompileOptions = {
   cross?: CrossTarget;
   /** Precompiled bytecode; see FLAGS. Defaults to on. */
   bytecode?: boolean;
+  /** With bytecode: the functions a run used, laid out first (scripts/lib/bytecode-order.ts). */
+  bytecodeOrder?: string;
 };
 
 const FLAGS = [
@@ -45,7 +47,8 @@ export async function prepareBuild(root: string): Promise<BuildStamp> {
 
 /** Compiles the service into options.outfile; throws when bun build fails. */
 export async function compileService(root: string, options: CompileOptions): Promise<void> {
-  const flags = [...FLAGS, ...(options.bytecode === false ? [] : [BYTECODE]), ...stampDefines(options.stamp)];
+  const bytecode = options.bytecode === false ? [] : [BYTECODE, ...(options.bytecodeOrder ? [`--bytecode-order=${options.bytecodeOrder}`] : [])];
+  const flags = [...FLAGS, ...bytecode, ...stampDefines(options.stamp)];
   const cross = options.cross ? [`--target=${options.cross.bunTarget}`, `--compile-executable-path=${options.cross.executable}`] : [];
   const entries = ENTRY_POINTS.map((e) => join(root, e));
   await $`${process.execPath} build ${flags} ${cross} ${entries} --outfile ${options.outfile}`.cwd(root);

@@ -4,7 +4,6 @@ import type { Logger } from "../log.ts";
 import type { RecorderStorage } from "../visits/recorder-storage.ts";
 import { engineOf } from "./storage.ts";
 import { openSqliteRecorder } from "./sqlite/recorder.ts";
-import { openPostgresRecorder } from "./postgres/recorder.ts";
 import { createEventWants, type EventWants } from "../events/wants.ts";
 
 /**
@@ -12,5 +11,7 @@ import { createEventWants, type EventWants } from "../events/wants.ts";
  * `now`: the clock that decides which days and hours of visitors are still kept (tests set it).
  */
 export async function openRecorderStorage(location: string, password: string | null, log: Logger, wants: EventWants = createEventWants(), now: () => number = Date.now): Promise<RecorderStorage> {
-  return engineOf(location) === "postgres" ? openPostgresRecorder(location, password, wants, now) : openSqliteRecorder(location, log, wants, now);
+  // PostgreSQL's adapters are loaded only for a --db that names it (src/db/postgres/engine.ts).
+  if (engineOf(location) === "postgres") return (await import("./postgres/engine.ts")).openPostgresRecorder(location, password, wants, now);
+  return openSqliteRecorder(location, log, wants, now);
 }

@@ -3,10 +3,8 @@
 
 import { engineOf, type EngineStorage, type Storage } from "./storage.ts";
 import { openSqliteStorage } from "./sqlite/storage.ts";
-import { openPostgresStorage } from "./postgres/storage.ts";
 import { createLinkStore, type LinkEvents, type LinkRepository, type LinkStore } from "../links/store.ts";
 import { sqliteLinks } from "./sqlite/links.ts";
-import { postgresLinks } from "./postgres/links.ts";
 import { createStatsReader } from "../stats/link-stats.ts";
 import { createKeyStore, type KeyStore } from "../auth/keys.ts";
 import { createSessionStore } from "../auth/sessions.ts";
@@ -14,20 +12,13 @@ import { createOverview } from "../stats/overview.ts";
 import { openDatabase } from "./sqlite/open.ts";
 import { sqliteKeys } from "./sqlite/keys.ts";
 import { sqliteUsers } from "./sqlite/users.ts";
-import { postgresUsers } from "./postgres/users.ts";
 import type { UserRepository } from "../auth/users.ts";
-import { connectPostgres } from "./postgres/connect.ts";
-import { migratePostgres } from "./postgres/schema.ts";
-import { postgresKeys } from "./postgres/keys.ts";
 import { sqliteImports } from "./sqlite/imports.ts";
-import { postgresImports } from "./postgres/imports.ts";
 import type { ImportTarget } from "../imports/target.ts";
 import type { EventStore } from "../events/store.ts";
 import { releaseClaims, sqliteEvents } from "./sqlite/events.ts";
-import { postgresEvents } from "./postgres/events.ts";
 import type { InstanceRegistry } from "../instances/registry.ts";
 import { sqliteInstances } from "./sqlite/instances.ts";
-import { postgresInstances } from "./postgres/instances.ts";
 import type { Logger } from "../log.ts";
 
 export type StorageOptions = {
@@ -43,8 +34,11 @@ export type StorageOptions = {
   log?: Logger;
 };
 
+/** The PostgreSQL adapters, loaded when a --db names PostgreSQL (src/db/postgres/engine.ts). */
+const postgres = () => import("./postgres/engine.ts");
+
 export async function openStorage(location: string, options: StorageOptions): Promise<Storage> {
-  const engine = engineOf(location) === "postgres" ? await openPostgresStorage(location, options.password) : await openSqliteStorage(location, options.busyTimeoutMs, true, options.onWriteBusy, options.log);
+  const engine = engineOf(location) === "postgres" ? await (await postgres()).openPostgresStorage(location, options.password) : await openSqliteStorage(location, options.busyTimeoutMs, true, options.onWriteBusy, options.log);
   try {
     return await withRules(engine, options.linkEvents);
   } catch (err) {
@@ -85,6 +79,7 @@ export async function openAccounts(location: string, password: string | null): P
     const db = openDatabase(location);
     return { keys: createKeyStore(sqliteKeys(db)), users: sqliteUsers(db), close: async () => db.close() };
   }
+  const { postgresKeys, postgresUsers } = await postgres();
   const sql = await connectMigrated(location, password, 1);
   return { keys: createKeyStore(postgresKeys(sql)), users: postgresUsers(sql), close: () => sql.close({ timeout: 5 }) };
 }
@@ -100,6 +95,7 @@ export async function openImports(location: string, password: string | null): Pr
     db.run("PRAGMA cache_size = -262144");
     return { imports: sqliteImports(db), close: async () => db.close() };
   }
+  const { postgresImports } = await postgres();
   const sql = await connectMigrated(location, password, 2);
   return { imports: postgresImports(sql), close: () => sql.close({ timeout: 5 }) };
 }
@@ -118,6 +114,7 @@ export async function openEvents(location: string, password: string | null, deli
     const links: LinkReader = { get: (id) => (repo ??= sqliteLinks(db)).read(id) };
     return { events: sqliteEvents(db), instances: sqliteInstances(db), links, close: async () => db.close() };
   }
+  const { postgresEvents, postgresInstances, postgresLinks } = await postgres();
   const sql = await connectMigrated(location, password, 3);
   const repo = postgresLinks(sql);
   return { events: postgresEvents(sql), instances: postgresInstances(sql), links: { get: (id) => repo.read(id) }, close: () => sql.close({ timeout: 5 }) };
@@ -128,6 +125,7 @@ type LinkReader = Pick<LinkStore, "get">;
 
 /** A small pool of a command's own, the schema brought up to date first (closed again if that fails). */
 async function connectMigrated(location: string, password: string | null, max: number) {
+  const { connectPostgres, migratePostgres } = await postgres();
   const sql = connectPostgres(location, { max, password });
   try {
     await migratePostgres(sql);

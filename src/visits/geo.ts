@@ -2,7 +2,9 @@
 
 import { isIPv6 } from "./ip-family.ts";
 import { readFileSync } from "node:fs";
-import { Reader, type CountryResponse } from "maxmind";
+// mmdb-lib, not maxmind: maxmind's index (the same Reader, with a file cache around it) loads
+// node:net for isIP, half a MiB of heap in each thread that loads this (docs/performance.md: At rest).
+import { Reader, type CountryResponse } from "mmdb-lib";
 import { buildEpochFromTail, METADATA_TAIL_BYTES } from "./mmdb-metadata.ts";
 import { parseTrustedProxies } from "./client-ip.ts";
 import { validIPv6Groups } from "./ipv6.ts";

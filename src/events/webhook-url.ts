@@ -5,7 +5,7 @@
 // local network. A name is judged again by what it resolves to when sending (src/events/sender.ts),
 // so that a webhook cannot be pointed at the service's own network by an admin key that leaked.
 
-import { isIP } from "node:net";
+import { ipFamily } from "../visits/ip-family.ts";
 import { checkUrl } from "../links/url-rules.ts";
 import type { ErrorCode } from "../errors.ts";
 import { URL_MESSAGES } from "../links/create.ts";
@@ -42,7 +42,7 @@ export function checkWebhookUrl(raw: unknown, rules: WebhookUrlRules): WebhookUr
 export async function checkWebhookName(url: string, leave: WebhookLeave, resolve?: Resolve): Promise<WebhookUrlVerdict> {
   if (leave.allowPrivate) return { ok: true, url };
   const host = new URL(url).hostname;
-  if (isIP(host.replace(/^\[|\]$/g, "")) !== 0) return { ok: true, url }; // judged as written
+  if (ipFamily(host.replace(/^\[|\]$/g, "")) !== 0) return { ok: true, url }; // judged as written
   try {
     await reachableAddress(host, NO_SPECIAL, resolve);
   } catch (err) {

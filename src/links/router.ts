@@ -7,9 +7,8 @@
 // The facts a condition reads (the client's browser, its address, its country, …) are worked out
 // only when a condition asks, once per click (src/http/click-facts.ts).
 
-import { isIP } from "node:net";
 import { compileDestination, type Destination } from "./destination.ts";
-import { cidrList, SYSTEMS, type Condition, type Rule, type Variant } from "./rules.ts";
+import { cidrRange, SYSTEMS, type Condition, type Rule, type Variant } from "./rules.ts";
 import { DEFAULT_REDIRECT_TYPE, type Behaviour, type RedirectType } from "./behaviour.ts";
 import { routeText } from "../visits/visit.ts";
 import { passwordHashWithinBounds } from "./password-hash.ts";
@@ -142,12 +141,8 @@ function test(c: Condition): Test {
       return (f) => f.hasParam(key, value);
     }
     case "cidr": {
-      const list = cidrList(c.value);
-      return (f) => {
-        const a = f.address();
-        const family = isIP(a);
-        return family !== 0 && list.check(a, family === 4 ? "ipv4" : "ipv6");
-      };
+      const range = cidrRange(c.value);
+      return (f) => range.contains(f.address());
     }
     case "after": {
       const at = Date.parse(c.value);

@@ -4,8 +4,8 @@
 // import; every problem names the rule and condition (1-based, as the stats name rules).
 // How a click is routed by them is router.ts.
 
-import { BlockList } from "node:net";
 import { parseCidr } from "../visits/client-ip.ts";
+import { AddressRanges } from "../visits/address-ranges.ts";
 import { parseInstant } from "./options.ts";
 import type { ErrorCode } from "../errors.ts";
 
@@ -159,12 +159,11 @@ export function normalizeCidr(text: string): string | null {
   return range === null ? null : `${range.address.toLowerCase()}/${range.bits}`;
 }
 
-/** A BlockList holding one range written by normalizeCidr. */
-export function cidrList(cidr: string): BlockList {
-  const range = parseCidr(cidr)!;
-  const list = new BlockList();
-  list.addSubnet(range.address, range.bits, range.type);
-  return list;
+/** The addresses one range written by normalizeCidr holds (they answer as node's BlockList did). */
+export function cidrRange(cidr: string): AddressRanges {
+  const range = new AddressRanges();
+  range.add(parseCidr(cidr)!);
+  return range;
 }
 
 /** Every URL a link's rules and variants send to (the blocklist checks each). */

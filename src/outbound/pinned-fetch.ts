@@ -2,7 +2,7 @@
 // checked, the request goes to that address, and the name goes in Host and in TLS (SNI and the
 // certificate's check). Redirects are never followed: the next hop would not be checked.
 
-import { isIP } from "node:net";
+import { ipFamily } from "../visits/ip-family.ts";
 import { checkServerIdentity } from "node:tls";
 import { reachableAddress, type OutboundPolicy, type Resolve } from "./reach.ts";
 
@@ -22,7 +22,7 @@ export async function pinnedFetch(target: string | URL, request: PinnedRequest, 
   const name = url.hostname.replace(/^\[|\]$/g, "");
   const address = await reachableAddress(name, policy, resolve);
   const pinned = new URL(url);
-  pinned.hostname = isIP(address) === 6 ? `[${address}]` : address;
+  pinned.hostname = ipFamily(address) === 6 ? `[${address}]` : address;
   const byName = url.protocol === "https:" && address !== name;
   return await fetch(pinned, {
     method: request.method ?? "GET",

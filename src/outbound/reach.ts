@@ -7,7 +7,7 @@
 // rebinding) cannot lead it elsewhere.
 
 import { lookup } from "node:dns/promises";
-import { isIP } from "node:net";
+import { ipFamily } from "../visits/ip-family.ts";
 import { describeSpecial, specialAddress } from "./special-addresses.ts";
 
 /** Whether special-purpose addresses may be reached, and the flag that allows them (named in refusals). */
@@ -44,7 +44,7 @@ export async function reachableAddress(host: string, policy: OutboundPolicy, res
   const bare = host.replace(/^\[|\]$/g, "");
   const written = writtenHostRefusal(bare, policy);
   if (written !== null) throw new OutboundRefused(written);
-  if (isIP(bare)) return bare;
+  if (ipFamily(bare)) return bare;
   let addresses: string[];
   try {
     addresses = await withTimeout(resolve(bare), LOOKUP_TIMEOUT_MS);

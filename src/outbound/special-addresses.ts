@@ -6,7 +6,7 @@
 // An IPv6 address that carries an IPv4 one (mapped, SIIT, compatible, NAT64, 6to4, Teredo) is
 // judged by the IPv4 address it carries: a NAT64 or a dual-stack socket would take it there.
 
-import { isIP } from "node:net";
+import { ipFamily } from "../visits/ip-family.ts";
 
 /** What a special-purpose address is, as refusals name it. */
 export type AddressKind =
@@ -86,7 +86,7 @@ const GLOBAL_UNICAST = ranges(6, [["2000::/3", "reserved", "RFC 4291"]])[0]!;
 /** The special-purpose range an IP address is in, or null for a globally reachable one and for anything not an IP address (a name). */
 export function specialAddress(address: string): SpecialAddress | null {
   const bare = address.replace(/^\[|\]$/g, "").replace(/%.*$/, "");
-  const family = isIP(bare);
+  const family = ipFamily(bare);
   if (family === 4) return classify(ipv4Value(bare), 4);
   if (family === 6) return classify(ipv6Value(bare), 6);
   return null;
@@ -152,7 +152,7 @@ function ipv4Text(value: bigint): string {
   return [24n, 16n, 8n, 0n].map((s) => String((value >> s) & 0xffn)).join(".");
 }
 
-/** The 128-bit value of an address isIP() calls IPv6 (a trailing a.b.c.d is its last 32 bits). */
+/** The 128-bit value of an address ipFamily() calls IPv6 (a trailing a.b.c.d is its last 32 bits). */
 function ipv6Value(address: string): bigint {
   let text = address.toLowerCase();
   const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);

@@ -2,8 +2,9 @@
 // They answer as node:net BlockList did (test/unit/trusted-ranges.test.ts, every prefix length):
 // an IPv4 address is also held by an IPv6 range that holds its mapped form (::ffff:a.b.c.d).
 
+import { ipFamily } from "./ip-family.ts";
 import { parseIPv4 } from "./ipv4.ts";
-import { ipv6Groups } from "./ipv6.ts";
+import { ipv6Groups, validIPv6Groups } from "./ipv6.ts";
 
 export type AddressRange = { address: string; bits: number; type: "ipv4" | "ipv6" };
 
@@ -35,6 +36,38 @@ export class IPv6Ranges {
     for (const range of this.#ranges) if (samePrefix(g, range.groups, range.bits)) return true;
     return false;
   }
+}
+
+/**
+ * Ranges of both families, answering for an address as text as BlockList.check did: an IPv6
+ * address that maps an IPv4 one (::ffff:a.b.c.d) is that address, and a zone id is ignored.
+ */
+export class AddressRanges {
+  readonly #v4 = new IPv4Ranges();
+  readonly #v6 = new IPv6Ranges();
+  add(range: AddressRange): void {
+    this.#v4.add(range);
+    this.#v6.add(range);
+  }
+  containsIPv4(address: number): boolean {
+    return this.#v4.contains(address);
+  }
+  containsIPv6(g: ArrayLike<number>): boolean {
+    return isMapped(g) ? this.#v4.contains(g[6]! * 65536 + g[7]!) : this.#v6.contains(g);
+  }
+  /** Whether `address` (as written, not trimmed) is held; false when it is not an address. */
+  contains(address: string): boolean {
+    const family = ipFamily(address);
+    if (family === 4) return this.#v4.contains(parseIPv4(address));
+    if (family === 0) return false;
+    const zone = address.indexOf("%");
+    const g = validIPv6Groups(zone < 0 ? address : address.slice(0, zone));
+    return g !== null && this.containsIPv6(g);
+  }
+}
+
+function isMapped(g: ArrayLike<number>): boolean {
+  return g[0] === 0 && g[1] === 0 && g[2] === 0 && g[3] === 0 && g[4] === 0 && g[5] === 0xffff;
 }
 
 // Whether the first `bits` bits of two addresses' groups are equal.

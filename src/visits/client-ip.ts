@@ -5,10 +5,10 @@
 // CIDR matching is by numbers (address-ranges.ts), on the address as parsed once:
 // node:net BlockList, which it replaced, parsed the text again on every check.
 // test/unit/trusted-ranges.test.ts holds the two equal for every prefix length.
-import { isIP } from "node:net";
+import { ipFamily, isIPv6 } from "./ip-family.ts";
 import { parseIPv4 } from "./ipv4.ts";
 import { ipv6Groups, validIPv6Groups, formatIPv6 } from "./ipv6.ts";
-import { IPv4Ranges, IPv6Ranges, type AddressRange } from "./address-ranges.ts";
+import { AddressRanges, type AddressRange } from "./address-ranges.ts";
 
 export { ipv6Groups };
 export type { AddressRange };
@@ -35,34 +35,31 @@ const NAMED: Record<string, ReadonlyArray<readonly [string, number]>> = {
 
 /** Parses --trust-proxy ("a,b/n,loopback,private"; "" = none) and throws naming the first bad entry. */
 export function parseTrustedProxies(spec: string): TrustedProxies {
-  const v4 = new IPv4Ranges();
-  const v6 = new IPv6Ranges();
+  const ranges = new AddressRanges();
   let count = 0;
   for (const raw of spec.split(",")) {
     const entry = raw.trim();
     if (entry === "") continue; // tolerate "a,,b" and trailing commas
     const named = NAMED[entry.toLowerCase()];
-    const ranges = named ? named.map(([address, bits]) => ({ address, bits, type: isIP(address) === 4 ? "ipv4" : "ipv6" }) as AddressRange) : [parseCidr(entry)];
-    for (const range of ranges) {
+    const listed = named ? named.map(([address, bits]) => ({ address, bits, type: ipFamily(address) === 4 ? "ipv4" : "ipv6" }) as AddressRange) : [parseCidr(entry)];
+    for (const range of listed) {
       if (range === null) throw new Error(`--trust-proxy: not an IP or CIDR: ${entry}`);
-      v4.add(range);
-      v6.add(range);
+      ranges.add(range);
     }
     count++;
   }
-  const containsIPv4 = (address: number) => v4.contains(address);
-  // A mapped address (::ffff:a.b.c.d) is its IPv4 address, as BlockList had it.
-  const containsIPv6 = (g: ArrayLike<number>) =>
-    g[0] === 0 && g[1] === 0 && g[2] === 0 && g[3] === 0 && g[4] === 0 && g[5] === 0xffff ? v4.contains(g[6]! * 65536 + g[7]!) : v6.contains(g);
+  const containsIPv4 = (address: number) => ranges.containsIPv4(address);
+  // A mapped address (::ffff:a.b.c.d) is its IPv4 address, as BlockList had it (address-ranges.ts).
+  const containsIPv6 = (g: ArrayLike<number>) => ranges.containsIPv6(g);
   return {
     empty: count === 0,
     contains(address: string): boolean {
       const direct = parseIPv4(address); // an address clientAddress has normalized already: no second trim
-      if (direct >= 0) return v4.contains(direct);
+      if (direct >= 0) return ranges.containsIPv4(direct);
       const a = normalizeAddress(address);
       if (a === null) return false;
       const n = parseIPv4(a);
-      if (n >= 0) return v4.contains(n);
+      if (n >= 0) return ranges.containsIPv4(n);
       const g = validIPv6Groups(a);
       return g !== null && containsIPv6(g);
     },
@@ -76,8 +73,8 @@ export function parseTrustedProxies(spec: string): TrustedProxies {
 export function parseCidr(text: string): AddressRange | null {
   const slash = text.indexOf("/");
   const address = slash < 0 ? text : text.slice(0, slash);
-  // Zone ids ("fe80::1%eth0") pass isIP but mean nothing across hosts.
-  const family = address.includes("%") ? 0 : isIP(address);
+  // Zone ids ("fe80::1%eth0") pass ipFamily but mean nothing across hosts.
+  const family = address.includes("%") ? 0 : ipFamily(address);
   if (family === 0) return null;
   const max = family === 4 ? 32 : 128;
   const bits = slash < 0 ? String(max) : text.slice(slash + 1);
@@ -178,7 +175,7 @@ function parseHop(raw: string): string | null {
     const rest = v.slice(end + 1);
     if (end < 0 || (rest !== "" && !(rest[0] === ":" && PORT.test(rest.slice(1))))) return null;
     const host = v.slice(1, end);
-    return isIP(host) === 6 ? normalizeAddress(host) : null;
+    return isIPv6(host) ? normalizeAddress(host) : null;
   }
   if (parseIPv4(v) >= 0) return v; // the common case first: a bare IPv4 address
   const parts = v.split(":");
@@ -194,7 +191,7 @@ export function normalizeAddress(raw: string): string | null {
   if (parseIPv4(raw) >= 0) return raw; // most addresses: nothing to trim
   const a = raw.trim();
   if (parseIPv4(a) >= 0) return a;
-  if (a.includes("%") || isIP(a) !== 6) return null;
+  if (a.includes("%") || !isIPv6(a)) return null;
   const g = validIPv6Groups(a);
   if (g === null) return null;
   if (g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff) {

@@ -1,8 +1,10 @@
 // Client address -> ISO country code, from the embedded GeoLite2 Country database or a user's own .mmdb.
 
-import { isIP } from "node:net";
+import { isIPv6 } from "./ip-family.ts";
 import { readFileSync } from "node:fs";
-import { Reader, type CountryResponse } from "maxmind";
+// mmdb-lib, not maxmind: maxmind's index (the same Reader, with a file cache around it) loads
+// node:net for isIP, half a MiB of heap in each thread that loads this (docs/performance.md: At rest).
+import { Reader, type CountryResponse } from "mmdb-lib";
 import { buildEpochFromTail, METADATA_TAIL_BYTES } from "./mmdb-metadata.ts";
 import { parseTrustedProxies } from "./client-ip.ts";
 import { validIPv6Groups } from "./ipv6.ts";
@@ -154,10 +156,10 @@ function toLookupAddress(address: string): LookupAddress | null {
   const ip = address.trim();
   const v4 = parseIPv4(ip);
   if (v4 >= 0) return v4;
-  if (isIP(ip) !== 6) return null;
+  if (!isIPv6(ip)) return null;
   const mapped = /^::ffff:(?:(\d+\.\d+\.\d+\.\d+)|([0-9a-f]{1,4}):([0-9a-f]{1,4}))$/i.exec(ip);
   if (mapped !== null) return mapped[1] !== undefined ? parseIPv4(mapped[1]) : parseInt(mapped[2]!, 16) * 65536 + parseInt(mapped[3]!, 16);
-  // A zone id ("fe80::1%eth0") passes isIP; the reader ignored it, and so does this.
+  // A zone id ("fe80::1%eth0") is an IPv6 address by isIP's rules (ip-family.ts); the reader ignored it, and so does this.
   const zone = ip.indexOf("%");
   const g = validIPv6Groups(zone < 0 ? ip : ip.slice(0, zone));
   if (g === null) return null;

@@ -1,16 +1,16 @@
-// IPv6 text as its eight 16-bit groups, and back (RFC 5952). isIP, a regular expression, is the
-// costly part: it runs once per address, and validIPv6Groups reads text it has already accepted.
+// IPv6 text as its eight 16-bit groups, and back (RFC 5952). The text is checked once (isIPv6,
+// ip-family.ts), and validIPv6Groups reads text already accepted.
 
-import { isIP } from "node:net";
+import { isIPv6 } from "./ip-family.ts";
 
 /** The eight 16-bit groups of a valid IPv6 address (embedded dotted quad allowed), or null. */
 export function ipv6Groups(a: string): number[] | null {
-  if (isIP(a) !== 6 || a.includes("%")) return null;
+  if (a.includes("%") || !isIPv6(a)) return null;
   return validIPv6Groups(a);
 }
 
 /**
- * The groups of text isIP has already accepted as IPv6 without a zone id (null if it is not one
+ * The groups of text isIPv6 has already accepted as IPv6 without a zone id (null if it is not one
  * after all), read by character codes: a new visitor's address is read once, without splitting.
  */
 export function validIPv6Groups(a: string): number[] | null {

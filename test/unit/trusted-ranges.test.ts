@@ -4,6 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { BlockList, isIP } from "node:net";
 import { normalizeAddress, parseTrustedProxies } from "../../src/visits/client-ip.ts";
 import { formatIPv4 } from "../../src/visits/ipv4.ts";
+import { cidrRange, normalizeCidr } from "../../src/links/rules.ts";
 
 function random(seed: number): () => number {
   let s = seed >>> 0;
@@ -84,5 +85,33 @@ describe("--trust-proxy matching", () => {
     }
     expect(trusted.containsIPv4(0x0a000001)).toBe(true);
     expect(trusted.containsIPv4(0x08080808)).toBe(false);
+  });
+});
+
+// A redirect rule's cidr condition (docs/redirect-rules.md) checks the client's address as it is,
+// not normalized: BlockList.check, which it used before, is the reference there too.
+describe("a rule's cidr range", () => {
+  test("answers as BlockList.check for ranges of every prefix length of both families, on addresses as written", () => {
+    const next = random(36);
+    let held = 0;
+    for (let bits = 0; bits <= 128; bits++) {
+      for (let round = 0; round < 6; round++) {
+        const v4Range = bits <= 32 && round % 2 === 0;
+        const start = v4(next);
+        const base = v4Range ? formatIPv4(start) : round % 3 === 0 ? v6(next) : round % 3 === 1 ? nearMapped(next) : `::ffff:${formatIPv4(start)}`;
+        const cidr = normalizeCidr(`${base}/${bits}`)!;
+        const range = cidrRange(cidr);
+        const list = new BlockList();
+        list.addSubnet(base, bits, v4Range ? "ipv4" : "ipv6");
+        const near = v4Range ? addressesNear(start, bits, next) : [base, base.toUpperCase(), `${base}%eth0`, v6(next), nearMapped(next), formatIPv4(v4(next))];
+        for (const address of [...near, "::1", "127.0.0.1", "fe80::1%eth0", " 10.1.2.3", "garbage", ""]) {
+          const family = isIP(address);
+          const expected = family !== 0 && list.check(address, family === 4 ? "ipv4" : "ipv6");
+          if (range.contains(address) !== expected) throw new Error(`${cidr}, ${JSON.stringify(address)}: ${range.contains(address)}, BlockList ${expected}`);
+          if (expected) held++;
+        }
+      }
+    }
+    expect(held).toBeGreaterThan(500); // addresses inside ranges were tried, not only outside
   });
 });

@@ -4,27 +4,17 @@
 // works; and a thread with nothing to do is stopped. Threads are counted by name from /proc.
 
 import { expect, setDefaultTimeout, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Logger } from "../../src/log.ts";
 import { deliveryOnDemand } from "../../src/threads/delivery/client.ts";
 import { openDatabase } from "../../src/db/sqlite/open.ts";
 import { eventually } from "../support/eventually.ts";
+import { threadsNamed } from "../support/thread-names.ts";
 
 setDefaultTimeout(60_000);
 
-function threadsNamed(name: string): number {
-  let n = 0;
-  for (const tid of readdirSync("/proc/self/task")) {
-    try {
-      if (readFileSync(`/proc/self/task/${tid}/comm`, "utf8").trim() === name) n++;
-    } catch {
-      // the thread ended meanwhile
-    }
-  }
-  return n;
-}
 
 test.skipIf(process.platform !== "linux")("a start that fails is logged and tried again until it works; with nothing wanted the thread is stopped", async () => {
   const dir = mkdtempSync(join(tmpdir(), "shortener-delivery-"));

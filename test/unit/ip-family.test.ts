@@ -5,15 +5,9 @@
 import { describe, expect, test } from "bun:test";
 import { isIP } from "node:net";
 import { ipFamily } from "../../src/visits/ip-family.ts";
+import { seededRandom } from "../support/seeded-random.ts";
 
-// A seeded generator: a failure names an input that can be run again.
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
+const random = seededRandom;
 
 const EDGES = [
   "", ":", "::", ":::", "::::", "1::2::3", "1:2:3:4:5:6:7:8", "1:2:3:4:5:6:7:8:9", "1:2:3:4:5:6:7", "::ffff:1.2.3.4",

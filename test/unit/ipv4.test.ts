@@ -1,15 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { isIP } from "node:net";
 import { formatIPv4, parseIPv4, rangeIndex } from "../../src/visits/ipv4.ts";
+import { seededRandom } from "../support/seeded-random.ts";
 
-// A seeded generator: a failure names an input that can be run again.
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
+const random = seededRandom;
 
 const EDGES = [
   "1.2.3.04", "256.1.1.1", " 1.2.3.4", "1.2.3.4 ", "1.2.3.4.", ".1.2.3.4", "", "0.0.0.0", "255.255.255.255", "255.255.255.256",

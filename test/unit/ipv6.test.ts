@@ -3,14 +3,9 @@
 import { describe, expect, test } from "bun:test";
 import { isIP } from "node:net";
 import { formatIPv6, ipv6Groups } from "../../src/visits/ipv6.ts";
+import { seededRandom } from "../support/seeded-random.ts";
 
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
+const random = seededRandom;
 
 // One address written in one of the ways isIP accepts: full, with leading zeros, upper case,
 // compressed anywhere, or with its last 32 bits as a dotted quad.

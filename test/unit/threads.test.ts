@@ -9,11 +9,12 @@ import { startThread } from "../../src/threads/start.ts";
 import type { Logger } from "../../src/log.ts";
 import { startSqliteReader } from "../../src/threads/reader/client.ts";
 import { openDatabase } from "../../src/db/sqlite/open.ts";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { eventually } from "../support/eventually.ts";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Behaviour, TestInit } from "../fixtures/threads/worker.ts";
+import { threadsNamed } from "../support/thread-names.ts";
 
 setDefaultTimeout(60_000);
 
@@ -107,18 +108,6 @@ test("the reader thread's client: reads are answered until close, and a read aft
   }
 });
 
-/** How many threads of this process are named `name` now (src/threads/policy.ts nameThisThread). */
-function threadsNamed(name: string): number {
-  let n = 0;
-  for (const tid of readdirSync("/proc/self/task")) {
-    try {
-      if (readFileSync(`/proc/self/task/${tid}/comm`, "utf8").trim() === name) n++;
-    } catch {
-      // the thread ended meanwhile
-    }
-  }
-  return n;
-}
 
 test.skipIf(process.platform !== "linux")("the reader thread runs only while read from: none before the first read, gone after a quiet spell, and the next read starts it again", async () => {
   const dir = mkdtempSync(join(tmpdir(), "shortener-reader-"));

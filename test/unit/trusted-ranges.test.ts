@@ -5,14 +5,9 @@ import { BlockList, isIP } from "node:net";
 import { normalizeAddress, parseTrustedProxies } from "../../src/visits/client-ip.ts";
 import { formatIPv4 } from "../../src/visits/ipv4.ts";
 import { cidrRange, normalizeCidr } from "../../src/links/rules.ts";
+import { seededRandom } from "../support/seeded-random.ts";
 
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
+const random = seededRandom;
 
 // What contains() answered before: BlockList over the normalized address.
 function reference(entries: readonly [string, number][]): (address: string) => boolean {

@@ -7,8 +7,8 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { REPO_ROOT } from "../support/server.ts";
 
-const DOMAIN = ["links", "auth", "stats", "visits", "outbound", "instances"];
-const PORTS = ["links", "lister", "stats", "overview", "keys", "sessions", "visit-batches", "visitor-salts", "recorder", "schema", "storage", "instances"];
+const DOMAIN = ["links", "auth", "stats", "visits", "outbound", "instances", "domains"];
+const PORTS = ["links", "lister", "stats", "overview", "keys", "sessions", "visit-batches", "visitor-salts", "recorder", "schema", "storage", "instances", "domains"];
 
 function sources(folder: string): string[] {
   return readdirSync(join(REPO_ROOT, "src", folder), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts")).map((f) => join("src", folder, f));
@@ -37,7 +37,7 @@ test("bun:sqlite is imported under src/db only", () => {
 // Every domain folder, by static import, re-export, import() or require(): no storage engine (its
 // client, or our adapters and the opens that pick one), no web framework, no HTTP surface
 // (docs/architecture.md: Domain folders, ports, adapters).
-const DOMAIN_FOLDERS = ["links", "visits", "stats", "auth", "events", "imports", "ops", "instances", "outbound"];
+const DOMAIN_FOLDERS = ["links", "visits", "stats", "auth", "events", "imports", "ops", "instances", "outbound", "domains"];
 // Bun's SQL client reads YOURLS's own MySQL database there: a source to import from, not one of our engines.
 const PEER_DATABASE_CLIENTS = new Set(["src/imports/sources/yourls-connection.ts", "src/imports/sources/yourls.ts"]);
 

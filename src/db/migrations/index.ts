@@ -26,3 +26,4 @@ export * as step009 from "./009-imports.ts";
 export * as step010 from "./010-events.ts";
 export * as step011 from "./011-instances.ts";
 export * as step012 from "./012-links-by-seq.ts";
+export * as step013 from "./013-domains.ts";

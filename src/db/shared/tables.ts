@@ -1,10 +1,7 @@
 // Tables both engines keep and the rules about them that both must follow.
 
-/**
- * The domain of every link until an instance has several (docs/architecture.md: A link's identity):
- * links.domain and retired_ids.domain hold it; a link is (domain, alias), resolved once to its seq.
- */
-export const DEFAULT_DOMAIN = "";
+/** The default domain's stored name (src/domains/domain.ts). */
+export { DEFAULT_DOMAIN } from "../../domains/domain.ts";
 
 /**
  * The tables whose rows belong to one link, by its seq (link_seq): deleting a link deletes its rows

@@ -17,12 +17,25 @@ export function migrate(db: Database, target = SQLITE_STEPS.length, steps: reado
   if (current > steps.length) {
     throw new Error(`database schema version ${current} is newer than this release understands (${steps.length}); use a newer shortener`);
   }
-  for (let version = current + 1; version <= target; version++) {
-    const step = steps[version - 1]!;
-    db.transaction(() => {
-      if (typeof step === "string") db.run(step);
-      else step(db);
-      db.run(`PRAGMA user_version = ${version}`);
-    }).immediate();
+  if (current >= target) return;
+  // Foreign keys off while steps run (it cannot change inside a transaction): a step that builds a
+  // table anew drops the old one, and with them on that drop would cascade to the rows that refer
+  // to it (link_tags to links: step 13). Each step checks them before it commits instead.
+  const enforced = (db.query("PRAGMA foreign_keys").get() as { foreign_keys: number }).foreign_keys === 1;
+  if (enforced) db.run("PRAGMA foreign_keys = OFF");
+  try {
+    for (let version = current + 1; version <= target; version++) applyStep(db, steps[version - 1]!, version);
+  } finally {
+    if (enforced) db.run("PRAGMA foreign_keys = ON");
   }
+}
+
+function applyStep(db: Database, step: SqliteDialect, version: number): void {
+  db.transaction(() => {
+    if (typeof step === "string") db.run(step);
+    else step(db);
+    const broken = db.query("PRAGMA foreign_key_check").all();
+    if (broken.length > 0) throw new Error(`schema step ${version} would leave ${broken.length} rows whose references name nothing`);
+    db.run(`PRAGMA user_version = ${version}`);
+  }).immediate();
 }

@@ -6,6 +6,9 @@ import type { Behaviour } from "./behaviour.ts";
 export type Link = Behaviour & {
   /** stable row number: list cursors and the search index refer to it */
   seq: number;
+  /** the stored domain: '' for the default (src/domains/domain.ts); the API shows its name */
+  domain: string;
+  /** the alias */
   id: string;
   url: string;
   /** ms since the Unix epoch */

@@ -17,6 +17,7 @@ import { EVERY_LINK, type DeleteEvents, type LinkWrites, type UpdateEvents } fro
 import { cryptoRandomBytes, type RandomBytes } from "../util/random.ts";
 import { then, type MaybePromise } from "../util/maybe.ts";
 import type { OutboxEvent } from "../events/types.ts";
+import { DEFAULT_DOMAIN } from "../domains/domain.ts";
 
 export class AliasTakenError extends Error {}
 export class AliasRetiredError extends Error {}
@@ -26,6 +27,8 @@ export type NewLink = {
   url: string;
   /** null = generate an id */
   alias?: string | null;
+  /** the stored domain ('' or absent: the default) */
+  domain?: string;
   ownerKeyId?: number | null;
   ownerUserId?: number | null;
   /** the owner's name (not stored: the list reads it from the user or the key) */
@@ -199,7 +202,7 @@ function insert(parts: Parts, id: string, link: NewLink, now: number): MaybeProm
 function storedLink(id: string, link: NewLink, now: number): Link {
   return {
     ...behaviourOf(link),
-    seq: 0, id, url: link.url, createdAt: now, ownerKeyId: link.ownerKeyId ?? null, ownerUserId: link.ownerUserId ?? null, owner: link.ownerName ?? null, expiresAt: link.expiresAt ?? null, maxClicks: link.maxClicks ?? null,
+    seq: 0, domain: link.domain ?? DEFAULT_DOMAIN, id, url: link.url, createdAt: now, ownerKeyId: link.ownerKeyId ?? null, ownerUserId: link.ownerUserId ?? null, owner: link.ownerName ?? null, expiresAt: link.expiresAt ?? null, maxClicks: link.maxClicks ?? null,
     disabled: false, blocked: false, tags: [...new Set(link.tags ?? [])].sort(), totalClicks: 0, humanClicks: 0, lastClickAt: null,
   };
 }

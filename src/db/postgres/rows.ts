@@ -7,6 +7,7 @@ import { num, numOrNull, type Pg } from "./connect.ts";
 export function linkRow(r: Record<string, unknown>): LinkRow {
   return {
     seq: num(r.seq),
+    domain: r.domain as string,
     id: r.id as string,
     url: r.url as string,
     created_at: num(r.created_at),

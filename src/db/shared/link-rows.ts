@@ -15,11 +15,12 @@ const OWNER_NAME = `COALESCE((SELECT u.name FROM users AS u WHERE u.id = links.o
 
 /** The columns of a links row read as a Link; the query must name the table `links` (no alias). */
 export const LINK_COLUMNS =
-  "seq, id, url, created_at, owner_key_id, owner_user_id, expires_at, max_clicks, disabled, blocked, total_clicks, human_clicks, last_click_at, " +
+  "seq, domain, id, url, created_at, owner_key_id, owner_user_id, expires_at, max_clicks, disabled, blocked, total_clicks, human_clicks, last_click_at, " +
   `rules, variants, password_hash, redirect_type, valid_from, fallback_url, crawlable, ${OWNER_NAME}`;
 
 export type LinkRow = {
   seq: number;
+  domain: string;
   id: string;
   url: string;
   created_at: number;
@@ -45,6 +46,7 @@ export function toLink(row: LinkRow, tags: string[]): Link {
     fallbackUrl: row.fallback_url,
     crawlable: row.crawlable === 1,
     seq: row.seq,
+    domain: row.domain,
     id: row.id,
     url: row.url,
     createdAt: row.created_at,

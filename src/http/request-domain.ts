@@ -4,7 +4,7 @@
 
 import type { DomainDirectory, DomainEntry } from "../domains/directory.ts";
 import { LANGUAGES } from "../lang.ts";
-import { looksLikeId } from "../links/alias.ts";
+import { isReserved, looksLikeId } from "../links/alias.ts";
 import type { TrustedProxies } from "../visits/client-ip.ts";
 import { apiError } from "./responses.ts";
 
@@ -50,7 +50,7 @@ export function servedOnShortDomains(path: string): boolean {
   if (path.startsWith("/assets/") || path.startsWith("/stats/") || path.startsWith("/api/stats")) return true;
   if (LANGUAGE_STATS.has(path.slice(0, 10))) return true;
   // POST /<alias>: a protected link's password form.
-  return path.lastIndexOf("/") === 0 && looksLikeId(path.slice(1));
+  return path.lastIndexOf("/") === 0 && looksLikeId(path.slice(1)) && !isReserved(path.slice(1));
 }
 
 /** The answer to a host that is no configured domain: 421, naming no link (JSON under /api/). */

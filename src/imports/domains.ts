@@ -105,8 +105,13 @@ export function landing(links: Iterable<SourceLink>, map: DomainMap, known: read
   return { place: (link) => places.get(link.domain)!, added, refusal, notes };
 }
 
-/** A link as the report names it: its source key on our default domain (as before domains), else domain/code here. */
+/**
+ * A link as the report names it: by its source key where it lands as before domains (a link of the
+ * source's default domain on ours, or one that cannot land), else domain/code here, and where it
+ * came from when that is another domain.
+ */
 export function shownAt(link: SourceLink, place: Place | { problem: string }, id: string | null = link.code): string {
-  if ("problem" in place || place.domain === DEFAULT_DOMAIN || id === null) return link.key;
-  return `${place.name}/${id}`;
+  if ("problem" in place || id === null || (place.domain === DEFAULT_DOMAIN && link.domain === null)) return link.key;
+  const here = place.name === null ? id : `${place.name}/${id}`;
+  return link.domain === null || link.domain.toLowerCase() === place.name ? here : `${here} (${link.key} at the source)`;
 }

@@ -89,8 +89,9 @@ describe("the plan per domain", () => {
   test("two source domains mapped onto one, or a code taken on that domain, follow the policy and name the domain", () => {
     const map = mapOf("two.example=ours.example");
     const taken = { "mine@ours.example": "taken" } as const;
-    expect(plan("fail", links, map, taken).conflicts.map((c) => [c.shown, c.problem])).toEqual([["ours.example/abc", "duplicate"], ["ours.example/mine", "taken"]]);
-    expect(plan("skip", links, map, taken).skipped.map((c) => [c.shown, c.problem])).toEqual([["ours.example/abc", "duplicate"], ["ours.example/mine", "taken"]]);
+    const clashes = [["ours.example/abc (two.example/abc at the source)", "duplicate"], ["ours.example/mine", "taken"]];
+    expect(plan("fail", links, map, taken).conflicts.map((c) => [c.shown, c.problem])).toEqual(clashes);
+    expect(plan("skip", links, map, taken).skipped.map((c) => [c.shown, c.problem])).toEqual(clashes);
     const renamed = plan("rename", links, map, taken).create.filter((c) => c.renamedBecause !== null);
     expect(renamed.map((c) => [c.link.key, c.domain, c.id, c.renamedBecause])).toEqual([["two.example/abc", "ours.example", "new1", "duplicate"], ["ours.example/mine", "ours.example", "new2", "taken"]]);
   });
@@ -102,7 +103,9 @@ describe("the plan per domain", () => {
   });
 
   test("the report names a link on our default by its source key, elsewhere by domain/code here", () => {
-    expect(shownAt(link("x.example", "a"), { domain: "", name: "s.test" })).toBe("x.example/a");
-    expect(shownAt(link("x.example", "a"), { domain: "ours.example", name: "ours.example" }, "new1")).toBe("ours.example/new1");
+    expect(shownAt(link(null, "a"), { domain: "", name: "s.test" })).toBe("/a");
+    expect(shownAt(link("x.example", "a"), { domain: "x.example", name: "x.example" }, "new1")).toBe("x.example/new1");
+    expect(shownAt(link("x.example", "a"), { domain: "", name: "s.test" })).toBe("s.test/a (x.example/a at the source)");
+    expect(shownAt(link("x.example", "a"), { domain: "", name: null })).toBe("a (x.example/a at the source)");
   });
 });

@@ -7,9 +7,11 @@ import { num, type Pg } from "./connect.ts";
 import { insertLinksIn } from "./links.ts";
 import { writeCountsIn, writeImportedVisitsIn } from "./visit-batches.ts";
 import { linkKey } from "../../domains/link-key.ts";
-import { DEFAULT_SETTINGS, type Domain } from "../../domains/domain.ts";
+import { DEFAULT_SETTINGS } from "../../domains/domain.ts";
+import { postgresDomains } from "./domains.ts";
 
 export function postgresImports(sql: Pg): ImportTarget {
+  const domains = postgresDomains(sql);
   const moveCursors = (tx: TransactionSQL, source: string, cursors: readonly Cursor[]) =>
     tx`INSERT INTO import_cursors (source, scope, cursor)
        SELECT ${source}, * FROM unnest(${sql.array(cursors.map(([scope]) => scope), "TEXT")}::text[], ${sql.array(cursors.map(([, c]) => c), "TEXT")}::text[])
@@ -29,14 +31,8 @@ export function postgresImports(sql: Pg): ImportTarget {
         UNION ALL SELECT r.domain, r.id, 'retired' FROM asked JOIN retired_ids AS r ON r.domain = asked.domain AND r.id = asked.id`;
       return new Map(rows.map((r: { domain: string; id: string; how: "taken" | "retired" }) => [linkKey(r.domain, r.id), r.how]));
     },
-    // Until the domains' repository lands (src/db/postgres/domains.ts): the names, and an insert.
-    async domains() {
-      const rows = await sql`SELECT name, is_default, created_at FROM domains`;
-      return rows.map((r: { name: string; is_default: number; created_at: string }): Domain => ({ ...DEFAULT_SETTINGS, name: r.name, isDefault: Number(r.is_default) === 1, createdAt: num(r.created_at) }));
-    },
-    async addDomain(name, now) {
-      return (await sql`INSERT INTO domains (name, created_at) VALUES (${name}, ${now}) ON CONFLICT DO NOTHING RETURNING 1`).length === 1;
-    },
+    domains: () => domains.list(),
+    addDomain: async (name, now) => (await domains.add({ ...DEFAULT_SETTINGS, name, isDefault: false, createdAt: now })) !== "taken",
     addLinks: (source, rows) =>
       sql.begin(async (tx) => {
         const outcomes = await insertLinksIn(tx, sql, rows);

@@ -9,7 +9,8 @@ import type { Synchronous } from "../../util/maybe.ts";
 import { sqliteLinks } from "./links.ts";
 import { sqliteImportWriter } from "./visit-batches.ts";
 import { linkKey } from "../../domains/link-key.ts";
-import { DEFAULT_SETTINGS, type Domain } from "../../domains/domain.ts";
+import { DEFAULT_SETTINGS } from "../../domains/domain.ts";
+import { sqliteDomains } from "./domains.ts";
 
 export function sqliteImports(db: Database): Synchronous<ImportTarget> {
   const links = sqliteLinks(db);
@@ -23,9 +24,7 @@ export function sqliteImports(db: Database): Synchronous<ImportTarget> {
      SELECT l.domain, l.id, 'taken' AS how FROM asked JOIN links AS l ON l.domain = asked.domain AND l.id = asked.id
      UNION ALL SELECT r.domain, r.id, 'retired' FROM asked JOIN retired_ids AS r ON r.domain = asked.domain AND r.id = asked.id`,
   );
-  // Until the domains' repository lands (src/db/sqlite/domains.ts): the names, and an insert.
-  const domainRows = db.query<{ name: string; is_default: number; created_at: number }, []>("SELECT name, is_default, created_at FROM domains");
-  const insertDomain = db.query<void, [string, number]>("INSERT INTO domains (name, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING");
+  const domains = sqliteDomains(db);
   const remember = db.query<void, [string, string, number]>("INSERT OR REPLACE INTO import_links (source, code, link_seq) VALUES (?, ?, ?)");
   const disable = db.query<void, [number]>("UPDATE links SET disabled = 1 WHERE seq = ?");
   const readCursor = db.query<{ cursor: string }, [string, string]>("SELECT cursor FROM import_cursors WHERE source = ? AND scope = ?");
@@ -62,8 +61,8 @@ export function sqliteImports(db: Database): Synchronous<ImportTarget> {
   return {
     importedLinks: (source) => new Map(imported.all(source).map((r) => [r.code, { id: linkKey(r.domain, r.id), seq: r.seq }])),
     takenIds: (asked) => new Map(taken.all(JSON.stringify(asked.map((a) => [a.domain, a.id]))).map((r) => [linkKey(r.domain, r.id), r.how])),
-    domains: () => domainRows.all().map((r): Domain => ({ ...DEFAULT_SETTINGS, name: r.name, isDefault: r.is_default === 1, createdAt: r.created_at })),
-    addDomain: (name, now) => insertDomain.run(name, now).changes === 1,
+    domains: () => domains.list(),
+    addDomain: (name, now) => domains.add({ ...DEFAULT_SETTINGS, name, isDefault: false, createdAt: now }) !== "taken",
     addLinks: (source, rows) => addLinks.immediate(source, rows),
     cursor: (source, scope) => readCursor.get(source, scope)?.cursor ?? null,
     swapCursor(source, scope, expected, next) {

@@ -20,6 +20,7 @@ import type { BlocklistFile } from "./links/blocklist-file.ts";
 import type { Logger } from "./log.ts";
 import { createRequestMetrics } from "./metrics/requests.ts";
 import { VERSION } from "./version.ts";
+import { DomainDirectory } from "./domains/directory.ts";
 import { parseTrustedProxies } from "./visits/client-ip.ts";
 
 /** What main opened and started before the app: the database, the threads' clients, the live view. */
@@ -41,6 +42,7 @@ export function appDeps(config: Config, log: Logger, secrets: Secrets, parts: St
   // --trust-proxy, parsed once for everything that believes forwarded headers.
   const trusted = parseTrustedProxies(config.trustProxy);
   const notFound = notFoundAnswers(config);
+  const baseHost = config.baseUrl === null ? null : new URL(config.baseUrl).hostname.replace(/\.$/, "").toLowerCase();
   return {
     config,
     storage,
@@ -70,6 +72,7 @@ export function appDeps(config: Config, log: Logger, secrets: Secrets, parts: St
     passwords: createPasswordGuard(),
     notFound: notFound.link,
     pageNotFound: notFound.page,
+    directory: new DomainDirectory(baseHost, () => storage.domains.list()),
     trusted,
     limiter: createRateLimiter(config.createRateLimit),
     log,

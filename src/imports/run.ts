@@ -15,6 +15,7 @@ import type { Progress } from "./progress.ts";
 import { takeLease, type Lease } from "./lease.ts";
 import { landing, type DomainMap, type Landing } from "./domains.ts";
 import { linkKey } from "../domains/link-key.ts";
+import { DEFAULT_DOMAIN } from "../domains/domain.ts";
 
 export type ImportOptions = {
   policy: ConflictPolicy;
@@ -165,7 +166,7 @@ async function writeLinks(plan: Plan, identity: string, target: ImportTarget, o:
     const refused = new Set(o.dryRun ? [] : await target.addLinks(identity, page));
     for (const r of page) {
       if (!refused.has(r.key)) {
-        ids.set(r.key, linkKey(r.link.domain ?? "", r.id));
+        ids.set(r.key, linkKey(r.link.domain ?? DEFAULT_DOMAIN, r.id));
         report.links.created++;
         const because = why.get(r.key);
         if (because !== undefined) report.links.renamed.push({ code: shown.get(r.key)!, id: shownId(r), why: PROBLEM_TEXT[because] });

@@ -80,7 +80,7 @@ function jobJson(job: ImportJob): Static<typeof S.ImportJob>["data"] {
     id: job.id, from: job.from, state: job.state, startedAt: isoTime(job.startedAt)!, progress: job.progress, lines: job.lines,
     summary: r === null ? null : {
       linksRead: r.links.read, created: r.links.created, already: r.links.already, skipped: r.links.skipped.length, renamed: r.links.renamed.length,
-      problems: r.problems.length, visits: r.history.visits, clicksCounted: r.history.clicksCounted,
+      problems: r.problems.length, visits: r.history.visits, clicksCounted: r.history.clicksCounted, domainsAdded: r.domains.added,
     },
   };
 }

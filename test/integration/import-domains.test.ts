@@ -185,8 +185,8 @@ describe("Kutt and Bitly: custom domains", () => {
 });
 
 describe("the dashboard's import (POST /api/imports)", () => {
-  test("domainMap as an object maps a source domain onto ours; one that is not a map is a 400 on domainMap", async () => {
-    const shlink = await startShlink({ apiKey: "api-key", shortUrls: [shlinkShortUrl({ shortCode: "via-map", domain: "elsewhere.example", longUrl: "https://example.com/mapped" })] });
+  test("domainMap as an object maps a source domain onto ours, another is added and named in the summary; one that is not a map is a 400 on domainMap", async () => {
+    const shlink = await startShlink({ apiKey: "api-key", shortUrls: [shlinkShortUrl({ shortCode: "via-map", domain: "elsewhere.example", longUrl: "https://example.com/mapped" }), shlinkShortUrl({ shortCode: "via-map", domain: "fresh.example", longUrl: "https://example.com/fresh" })] });
     try {
       const body = { from: "shlink", url: shlink.url, apiKey: "api-key" };
       const bad = await api(s.url, key, "POST", "/api/imports", { ...body, domainMap: ["x"] });
@@ -194,8 +194,8 @@ describe("the dashboard's import (POST /api/imports)", () => {
       const unparsed = await api(s.url, key, "POST", "/api/imports", { ...body, domainMap: { "elsewhere.example": "not a host" } });
       expect([unparsed.status, unparsed.body.field, unparsed.body.error]).toEqual([400, "domainMap", expect.stringContaining('domainMap elsewhere.example=not a host: "not a host" is not a domain name')]);
       const { job } = await importedThroughApi(s.url, key, { ...body, domainMap: { "elsewhere.example": "go.example.org" } });
-      expect(job.state).toBe("done");
-      expect((await stored(["via-map"])).links).toEqual([["go.example.org", "via-map", "https://example.com/mapped", 0]]);
+      expect([job.state, job.summary.domainsAdded]).toEqual(["done", ["fresh.example"]]);
+      expect((await stored(["via-map"])).links).toEqual([["fresh.example", "via-map", "https://example.com/fresh", 0], ["go.example.org", "via-map", "https://example.com/mapped", 0]]);
       expect((await stored([])).domains).not.toContain("elsewhere.example");
     } finally {
       await shlink.close();

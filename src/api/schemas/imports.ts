@@ -87,7 +87,8 @@ export const ImportJob = ok(
       lines: t.Array(t.String(), { description: "the result as `shortener import` prints it" }),
       summary: t.Union([
         t.Null(),
-        t.Object({ linksRead: Count, created: Count, already: Count, skipped: Count, renamed: Count, problems: Count, visits: Count, clicksCounted: Count }, closed),
+        t.Object({ linksRead: Count, created: Count, already: Count, skipped: Count, renamed: Count, problems: Count, visits: Count, clicksCounted: Count,
+          domainsAdded: t.Array(t.String(), { description: "domains of the source added here for its links (a dry run: those it would add)" }) }, closed),
       ]),
     },
     closed,

@@ -56,7 +56,8 @@ export function postgresDomains(sql: Pg): DomainRepository {
           if (both.length > 0) return { clash: both };
           await moveRows(tx, name, DEFAULT_DOMAIN);
         }
-        await tx.unsafe(numbered(q.SET_DEFAULT_SQL), [name, name]);
+        await tx.unsafe(q.CLEAR_DEFAULT_SQL);
+        await tx.unsafe(numbered(q.SET_DEFAULT_SQL), [name]);
         await announce(tx, EVERY_LINK);
         return (await get(tx, name))!;
       }),

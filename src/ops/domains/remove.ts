@@ -22,10 +22,11 @@ export async function removeDomain(actor: Actor, input: { name: string; moveLink
     const to = await storedDomain(deps, input.moveLinksTo);
     if (to === null) return refused("domain_unknown", `no domain ${input.moveLinksTo} to move the links to`, "moveLinksTo");
     if (to.name === found.name) return refused("bad_request", "moveLinksTo names the domain being removed", "moveLinksTo");
-    const result = await deps.domains.moveLinks(keyOf(found), keyOf(to));
+    // Nothing to move: nothing for the link caches to forget either.
+    const result = found.links === 0 ? 0 : await deps.domains.moveLinks(keyOf(found), keyOf(to));
     if (typeof result === "object") return clashRefusal(result.clash, `moving the links of ${found.name} to ${to.name}`);
     moved = result;
-    await changed(deps, true);
+    if (moved > 0) await changed(deps, true);
   }
   const removed = await deps.domains.remove(found.name);
   if (removed === "missing") return noDomain(found.name);

@@ -17,7 +17,11 @@ export async function nameDefaultByBaseUrl(domains: Pick<DomainRepository, "list
     };
   }
   const renamed = await domains.rename(stored.name, baseHost);
-  if (typeof renamed !== "object") return { error: `renaming the default domain ${stored.name} to ${baseHost} failed (${renamed}); try again` };
+  if (typeof renamed !== "object") {
+    // Another instance starting beside this one (PostgreSQL) may have renamed it first.
+    if ((await domains.list()).find((d) => d.isDefault)?.name === baseHost) return "ok";
+    return { error: `renaming the default domain ${stored.name} to ${baseHost} failed (${renamed}); try again` };
+  }
   log.info(`the default domain ${stored.name} is now named ${baseHost}, after --base-url (its links moved with it)`, { from: stored.name, to: baseHost });
   return "ok";
 }

@@ -148,3 +148,28 @@ test("the certificate ask: 200 for a configured domain, whatever Host it is aske
   // A name none of the domains has, asked under such a host: 421 (the door), never a certificate.
   expect((await rawRequest(server.port, "GET /api/domains/tls?domain=go.example.net HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n")).status).toBe(421);
 });
+
+test("with --base-url: its host is the default (listed before it has a row), adding it gives it settings, and no other domain may become the default", async () => {
+  const based = await startServer({ args: ["--base-url", "https://main.example.org"] });
+  try {
+    const key = makeKey(based.dbPath, "admin");
+    expect((await api(based.url, key, "GET", "/api/domains")).body.domains).toEqual([
+      { name: "main.example.org", isDefault: true, https: true, rootRedirect: null, notFoundRedirect: null, fallbackRedirect: null, robots: null, creators: null, createdAt: null, links: null },
+    ]);
+    // Another domain first: not the default, since --base-url names it.
+    expect((await api(based.url, key, "POST", "/api/domains", { name: "other.example.net" })).body.domain.isDefault).toBe(false);
+    const main = await api(based.url, key, "POST", "/api/domains", { name: "main.example.org", robots: "none" });
+    expect([main.status, main.body.domain.isDefault, main.body.domain.robots]).toEqual([201, true, "none"]);
+    const refused = await api(based.url, key, "PATCH", "/api/domains/other.example.net", { isDefault: true });
+    expect([refused.status, refused.body.code, refused.body.field]).toEqual([400, "bad_request", "isDefault"]);
+    expect(refused.body.error).toContain("--base-url");
+    const rename = await api(based.url, key, "PATCH", "/api/domains/main.example.org", { name: "new.example.org" });
+    expect([rename.status, rename.body.field]).toEqual([400, "name"]);
+    expect((await api(based.url, key, "GET", "/api/domains")).body.domains.map((d: { name: string; isDefault: boolean }) => [d.name, d.isDefault])).toEqual([
+      ["main.example.org", true],
+      ["other.example.net", false],
+    ]);
+  } finally {
+    await based.dispose();
+  }
+});

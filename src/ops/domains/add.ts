@@ -22,7 +22,7 @@ export async function addDomain(actor: Actor, input: { fields: unknown }, deps: 
   if (name === null) problems.push({ code: "domain_invalid", field: "name", error: "name must be a host name such as s.example.org (no scheme, port or path)" });
   const checked = checkedSettings(fields);
   if (!checked.ok) problems.push(...checked.problems);
-  if (problems.length > 0) return refusedFields(problems);
+  if (problems.length > 0 || !checked.ok || name === null) return refusedFields(problems);
   const rows = await deps.domains.list();
   const storedDefault = rows.find((d) => d.isDefault);
   const isDefault = deps.baseHost !== null ? name === deps.baseHost && storedDefault === undefined : storedDefault === undefined;
@@ -30,7 +30,7 @@ export async function addDomain(actor: Actor, input: { fields: unknown }, deps: 
     // Only until the service starts again with this --base-url: it renames the default row then.
     return refused("domain_taken", `the default domain is stored as ${storedDefault.name}; start the service with --base-url https://${name} and it takes that name`, "name");
   }
-  const domain: Domain = { ...DEFAULT_SETTINGS, ...(checked as { settings: object }).settings, name: name!, isDefault, createdAt: deps.now() };
+  const domain: Domain = { ...DEFAULT_SETTINGS, ...checked.settings, name, isDefault, createdAt: deps.now() };
   const added = await deps.domains.add(domain);
   if (added === "taken") return refused("domain_taken", `the domain ${name} is added already`, "name");
   await changed(deps, false);

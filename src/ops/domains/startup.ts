@@ -13,7 +13,7 @@ export async function nameDefaultByBaseUrl(domains: Pick<DomainRepository, "list
   if (stored === undefined || stored.name === baseHost) return "ok";
   if (rows.some((d) => d.name === baseHost)) {
     return {
-      error: `--base-url names ${baseHost}, which is a domain of its own, but the default domain is ${stored.name}: make ${baseHost} the default first (shortener domain default ${baseHost}, run without --base-url), or start with --base-url https://${stored.name}`,
+      error: `--base-url names ${baseHost}, which is a domain of its own, but the default domain is ${stored.name}: make ${baseHost} the default first (shortener domain default ${baseHost}, run without --base-url), rename it away (shortener domain rename ${baseHost} OTHER), or start with --base-url https://${stored.name}`,
     };
   }
   const renamed = await domains.rename(stored.name, baseHost);

@@ -30,6 +30,8 @@ export type ListQuery = {
   /** a case-insensitive substring of the id or the destination */
   q: string | null;
   tag: string | null;
+  /** one domain's links (its stored key: '' for the default), or every domain's (null or absent) */
+  domain?: string | null;
   status: LinkStatus | null;
   sort: ListSort;
   order: ListOrder;
@@ -52,7 +54,7 @@ export type LinkLister = {
 export async function* everyLink(page: LinkLister["page"], owner: OwnerFilter): AsyncGenerator<Link> {
   let cursor: Cursor | null = null;
   do {
-    const chunk: LinkPage = await page({ owner, ownerName: null, q: null, tag: null, status: null, sort: "createdAt", order: "asc", limit: 500, cursor, now: 0 });
+    const chunk: LinkPage = await page({ owner, ownerName: null, q: null, tag: null, domain: null, status: null, sort: "createdAt", order: "asc", limit: 500, cursor, now: 0 });
     yield* chunk.links;
     cursor = chunk.next;
   } while (cursor !== null);

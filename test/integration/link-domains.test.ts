@@ -110,6 +110,17 @@ describe("one alias on several domains", () => {
     expect((await call(maker, "GET", "/api/links?domain=nope.example")).body).toMatchObject({ code: "domain_unknown", field: "domain" });
   }, T);
 
+  test("a destination on any of the service's domains is url_self: a link there could lead to itself", async () => {
+    const { maker } = a.keys;
+    for (const url of ["https://s.example.org/loop", "http://H.EXAMPLE.NET./x", "https://closed.example/"]) {
+      const r = await create(maker, { url, custom_url: "loop", domain: "s.example.org" });
+      expect(r.status).toBe(400);
+      expect(r.body).toMatchObject({ code: "url_self", field: "url" });
+    }
+    expect((await create(maker, { url: "https://example.com/fine", custom_url: "selfie", domain: "h.example.net" })).status).toBe(201);
+    expect((await call(maker, "PATCH", "/api/links/selfie?domain=h.example.net", { url: "https://main.example/selfie" })).body).toMatchObject({ code: "url_self" });
+  }, T);
+
   test("a restricted domain: 403 domain_forbidden to a key it does not name; the named key and admins create", async () => {
     const { maker, allowed, admin } = a.keys;
     const refused = await create(maker, { url: "https://example.com/c", custom_url: "closed-1", domain: "closed.example" });

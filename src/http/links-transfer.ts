@@ -6,6 +6,7 @@ import type { CreateFields } from "../links/create.ts";
 import { csvValues, EXPORT_COLUMNS, IMPORT_COLUMNS, BEHAVIOUR_COLUMNS, type TransferRecord } from "../links/transfer.ts";
 import { exportLinks } from "../ops/links/export.ts";
 import { importLinks } from "../ops/links/import.ts";
+import { namedDomain } from "../ops/links/domain.ts";
 import { csvRecord, CsvError, parseCsv } from "../util/csv.ts";
 import { requirePrincipal } from "./auth.ts";
 import { mediaType, readBodyText, wellFormedText } from "./form-body.ts";
@@ -35,7 +36,10 @@ export async function handleExport(request: Request, server: PeerServer, deps: L
   const query = new URL(request.url).searchParams;
   const format = query.get("format") ?? "csv";
   if (format !== "csv" && format !== "json") return apiError(400, "bad_request", "format must be csv or json", "format");
-  const exported = await exportLinks(auth.principal, { format, ids: query.get("ids")?.split(",") ?? null }, deps);
+  // ?domain=<name>: that domain's links only; absent or empty, every domain's.
+  const domain = query.get("domain") ? namedDomain(query.get("domain"), deps.directory) : null;
+  if (domain !== null && !domain.ok) return problemResponse(domain.problem);
+  const exported = await exportLinks(auth.principal, { format, ids: query.get("ids")?.split(",") ?? null, domain: domain?.value.key ?? null }, deps);
   if (!exported.ok) return problemResponse(exported.problem);
   const type = format === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8";
   return new Response(exportStream(exported.value.records, format), {

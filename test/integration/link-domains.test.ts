@@ -160,6 +160,10 @@ describe("export and import", () => {
     await create(admin, { url: "https://example.com/t2", custom_url: "trip" });
     const chosen = await call(admin, "GET", "/api/links/export?format=json&ids=trip@h.example.net,trip@nope.example");
     expect(chosen.body.map((r: { custom_url: string; domain: string }) => `${r.custom_url} ${r.domain}`)).toEqual(["trip h.example.net"]);
+    const onPlain = (await call(admin, "GET", "/api/links/export?format=json&domain=h.example.net")).body as { custom_url: string; domain: string }[];
+    expect(onPlain.length).toBeGreaterThan(1);
+    for (const r of onPlain) expect(r.domain).toBe("h.example.net");
+    expect((await call(admin, "GET", "/api/links/export?domain=nope.example")).body).toMatchObject({ code: "domain_unknown", field: "domain" });
     const csv = (await call(admin, "GET", "/api/links/export?format=csv")).body as string;
     const records = parseCsv(csv);
     const at = records[0]!.indexOf("domain");

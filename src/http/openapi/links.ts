@@ -17,6 +17,9 @@ export const CREATE_LINK: Operation = {
   },
 };
 
+/** One domain's links, by its name (docs/api.md: Links on several domains). */
+const domainFilter = q("domain", "only the links of the domain with this name (400 domain_unknown for a name the service has not); absent: every domain's");
+
 export const LINK_COLLECTION: Operation[] = [
   {
     method: "get", path: "/api/links", operationId: "listLinks", auth: "required",
@@ -31,14 +34,16 @@ export const LINK_COLLECTION: Operation[] = [
       q("cursor", "the nextCursor of the previous page"),
       q("include", "daily: add each link's clicks per day of the last 30", t.Literal("daily")),
       q("owner", "an admin's filter: the links of the user or the key (of nobody's) with this name"),
-      q("domain", "only the links of the domain with this name (400 domain_unknown for a name the service has not); absent: every domain's"),
+      domainFilter,
     ],
     responses: { 200: { description: "a page of links", json: S.LinkPage }, ...errors([400, 401, 403, 421, 429, 503], "bad_request naming the parameter") },
   },
   {
     method: "get", path: "/api/links/export", operationId: "exportLinks", auth: "required",
     summary: "Every link the key may see (or the ids given), with its totals, as CSV or JSON",
-    parameters: [q("format", "csv (default) or json", t.Union([t.Literal("csv"), t.Literal("json")])), q("ids", "comma-separated ids (alias@domain for another domain's link), at most 200")],
+    parameters: [q("format", "csv (default) or json", t.Union([t.Literal("csv"), t.Literal("json")])), q("ids", "comma-separated ids (alias@domain for another domain's link), at most 200"),
+      domainFilter,
+    ],
     responses: {
       200: { description: "a download (Content-Disposition: attachment)", content: { "text/csv": text, "application/json": S.ExportJson } },
       ...errors([400, 401, 403, 421, 429, 503]),

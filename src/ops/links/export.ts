@@ -14,8 +14,8 @@ import { keyOfReference } from "./domain.ts";
 /** Links an export of chosen ids may name (a page of the list). */
 export const MAX_EXPORT_IDS = 200;
 
-/** `ids`: only these (the dashboard's "export selected": `alias`, or `alias@domain` by the domain's name), null for all; `format` is named in the audit line. */
-export type ExportInput = { format: "csv" | "json"; ids: readonly string[] | null };
+/** `ids`: only these (the dashboard's "export selected": `alias`, or `alias@domain` by the domain's name), null for all (of one domain, by its stored key, when `domain` is given); `format` is named in the audit line. */
+export type ExportInput = { format: "csv" | "json"; ids: readonly string[] | null; domain?: string | null };
 
 /** The records, pulled as the surface writes them (a slow client holds no read transaction open meanwhile). */
 export type LinkExport = { records: AsyncIterator<TransferRecord>; now: number };
@@ -25,7 +25,7 @@ export async function exportLinks(actor: Principal, input: ExportInput, deps: Pi
   const chosen = input.ids === null ? null : input.ids.map((id) => keyOfReference(id, deps.directory)).filter((key) => key !== null && looksLikeKey(key)) as string[];
   if (chosen !== null && chosen.length > MAX_EXPORT_IDS) return refused("bad_request", `ids may name at most ${MAX_EXPORT_IDS} links`, "ids");
   const now = deps.now();
-  const links = (chosen === null ? deps.lister.all(ownerFilter(actor)) : visibleLinks(chosen, actor, deps))[Symbol.asyncIterator]();
+  const links = (chosen === null ? deps.lister.all(ownerFilter(actor), input.domain ?? null) : visibleLinks(chosen, actor, deps))[Symbol.asyncIterator]();
   // The first read before the answer: a database that cannot be read is a refusal, not a broken download.
   const first = await links.next();
   // Logged when it starts: a client that hangs up half-way still leaves its line.

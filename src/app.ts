@@ -48,7 +48,7 @@ import type { DomainDirectory, DomainEntry } from "./domains/directory.ts";
 export type AppDeps = Pick<Storage, "links" | "lister" | "stats" | "keys" | "sessions" | "users" | "overview" | "dailyCounts"> & {
   config: Config;
   /** the database itself, for /health and /metrics (the parts come from it too) */
-  storage: Pick<Storage, "engine" | "ping" | "size">;
+  storage: Pick<Storage, "engine" | "ping" | "size" | "domains">;
   /** SHA-256 of the systemd credential admin-key, if there is one */
   credentialHash: Uint8Array | null;
   /** sign-in through the OpenID provider (--oidc-issuer), or null */

@@ -126,3 +126,12 @@ describe("the live view on several domains", () => {
     expect(unknown.body).toMatchObject({ code: "domain_unknown", field: "domain" });
   });
 });
+
+describe("metrics on several domains", () => {
+  test("/metrics counts each configured domain's links, labelled by its name", async () => {
+    const res = await fetch(`${server.url}/metrics`);
+    expect(res.status).toBe(200);
+    const lines = (await res.text()).split("\n").filter((l) => l.startsWith("shortener_domain_links"));
+    expect(lines.sort()).toEqual(['shortener_domain_links{domain="a.example"} 1', 'shortener_domain_links{domain="b.example"} 2']);
+  });
+});

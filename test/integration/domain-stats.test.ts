@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, te
 import { UA, drained } from "../support/clicks.ts";
 import { onHost, serverWithDomains } from "../support/domains.ts";
 import { closeStreams, liveStream } from "../support/live-stream.ts";
-import type { RunningServer } from "../support/server.ts";
+import { createLink, startServer, type RunningServer } from "../support/server.ts";
 
 setDefaultTimeout(60_000);
 
@@ -133,5 +133,22 @@ describe("metrics on several domains", () => {
     expect(res.status).toBe(200);
     const lines = (await res.text()).split("\n").filter((l) => l.startsWith("shortener_domain_links"));
     expect(lines.sort()).toEqual(['shortener_domain_links{domain="a.example"} 1', 'shortener_domain_links{domain="b.example"} 2']);
+  });
+});
+
+describe("an instance named only by --base-url (no domain added)", () => {
+  test("its links' domain is the base URL's host, and ?domain= of that name reads them", async () => {
+    const named = await startServer({ args: ["--base-url", "https://s.example.org"] });
+    try {
+      await createLink(named.url, { url: "https://example.com/", custom_url: "based" });
+      const plain = (await (await fetch(`${named.url}/api/stats?id=based`)).json()) as any;
+      expect(plain.data.link.domain).toBe("s.example.org");
+      const res = await fetch(`${named.url}/api/stats?id=based&domain=S.Example.org`);
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as any).data.link).toMatchObject({ id: "based", domain: "s.example.org" });
+      expect((await fetch(`${named.url}/api/stats?id=based&domain=other.example.org`)).status).toBe(400);
+    } finally {
+      await named.dispose();
+    }
   });
 });

@@ -21,7 +21,7 @@ import type { Logger } from "./log.ts";
 import { createRequestMetrics } from "./metrics/requests.ts";
 import { VERSION } from "./version.ts";
 import { DomainDirectory } from "./domains/directory.ts";
-import { baseHostOf } from "./domains/rules.ts";
+import { baseHostOf } from "./domains/domain.ts";
 import { parseTrustedProxies } from "./visits/client-ip.ts";
 
 /** What main opened and started before the app: the database, the threads' clients, the live view. */
@@ -43,7 +43,7 @@ export function appDeps(config: Config, log: Logger, secrets: Secrets, parts: St
   // --trust-proxy, parsed once for everything that believes forwarded headers.
   const trusted = parseTrustedProxies(config.trustProxy);
   const notFound = notFoundAnswers(config);
-  const baseHost = baseHostOf(config);
+  const baseHost = baseHostOf(config.baseUrl);
   return {
     config,
     storage,

@@ -19,6 +19,7 @@ import type { RateLimiter } from "./http/rate-limit.ts";
 import { handleCreate } from "./http/create.ts";
 import { handleStats, statsAsker } from "./http/stats.ts";
 import { admitStatsReader } from "./ops/stats/read.ts";
+import { linkBase, statsLinkKey } from "./http/stats-link.ts";
 import { handlePasswordForm, handleRedirect } from "./http/redirect.ts";
 import { RequestClick } from "./http/click.ts";
 import { looksLikeId } from "./links/alias.ts";
@@ -35,7 +36,7 @@ import { handleOidcCallback, handleOidcStart, OIDC_CALLBACK_PATH } from "./http/
 import type { OidcClient } from "./auth/oidc.ts";
 import type { HeaderIdentity } from "./auth/header-identity.ts";
 import { apiError, misdirected, NOSNIFF } from "./http/responses.ts";
-import { addressedToUs, type PeerServer } from "./http/request-origin.ts";
+import { addressedToUs, publicBase, type PeerServer } from "./http/request-origin.ts";
 import { describeStorageFailure, isStorageFailure } from "./db/errors.ts";
 import { webRoutes, type WebDeps } from "./http/web.ts";
 import { routeTable, type RouteTable } from "./http/route-table.ts";
@@ -48,7 +49,7 @@ import type { DomainDirectory, DomainEntry } from "./domains/directory.ts";
 export type AppDeps = Pick<Storage, "links" | "lister" | "stats" | "keys" | "sessions" | "users" | "overview" | "dailyCounts" | "domains"> & {
   config: Config;
   /** the database itself, for /health and /metrics (the parts come from it too) */
-  storage: Pick<Storage, "engine" | "ping" | "size">;
+  storage: Pick<Storage, "engine" | "ping" | "size" | "domains">;
   /** SHA-256 of the systemd credential admin-key, if there is one */
   credentialHash: Uint8Array | null;
   /** sign-in through the OpenID provider (--oidc-issuer), or null */
@@ -234,10 +235,16 @@ function sessionApi(deps: AppDeps, ours: Ours) {
 
 /** The stats page's verdict: the operation's (src/ops/stats/read.ts), in the page's words. */
 async function statsPageVerdict(request: Request, server: PeerServer, id: string, deps: AppDeps): ReturnType<WebDeps["statsPage"]> {
+  // The link on ?domain=, else on the domain the page is asked on (docs/api.md: Read statistics).
+  const named = statsLinkKey(request, id, deps.directory);
+  if (named === "domain_unknown") return "not_found";
   const asker = statsAsker(request, server, deps);
-  const verdict = await admitStatsReader(id, asker.ask, deps);
+  const verdict = await admitStatsReader(named.key, asker.ask, deps);
   if (verdict === "not_found") return "not_found";
-  if (typeof verdict === "object") return { destinationHidden: !verdict.destinations, createdAt: verdict.link.createdAt };
+  if (typeof verdict === "object") {
+    const base = linkBase(named.domain, deps.directory, () => publicBase(deps.config, server, request, deps.trusted));
+    return { destinationHidden: !verdict.destinations, createdAt: verdict.link.createdAt, shortUrl: base === null ? null : `${base}/${verdict.link.id}` };
+  }
   // Nobody known under --stats-access key, or a session ended: "private"; a proxy's bad header says so.
   return asker.headerRefused() ? "header_invalid" : "private";
 }

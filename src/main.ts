@@ -29,13 +29,15 @@ import { isNewInstance } from "./cli/next-step.ts";
 import { CLICK_THREAD_BUSY_TIMEOUT_MS } from "./db/sqlite/busy-retry.ts";
 import { createEventWants, wantsRefresher, type EventWants } from "./events/wants.ts";
 import { linkEvents } from "./events/link-events.ts";
+import { eventBase } from "./events/event-domains.ts";
+import type { DomainDirectory } from "./domains/directory.ts";
 import { deliveryOnDemand, type DeliveryThread } from "./threads/delivery/client.ts";
 import { createLiveHub } from "./events/live-hub.ts";
 import { hostname } from "node:os";
 import { announcePresence, type Presence } from "./instances/presence.ts";
 import { currentServiceLeave } from "./events/webhook-leave.ts";
 import { nameDefaultByBaseUrl } from "./ops/domains/startup.ts";
-import { baseHostOf } from "./domains/rules.ts";
+import { baseHostOf } from "./domains/domain.ts";
 
 async function main(): Promise<number> {
   let parsed;
@@ -94,7 +96,7 @@ async function main(): Promise<number> {
  * SQLite's lock taken hurries the recorder, a link change pokes the delivery thread, the live view
  * watches through the relay (PostgreSQL) or the recorder, webhooks ask this instance's name.
  */
-type Later = { recorder?: ClickRecorder; delivery?: DeliveryThread; relay: LiveRelay | null; presence?: Presence };
+type Later = { recorder?: ClickRecorder; delivery?: DeliveryThread; relay: LiveRelay | null; presence?: Presence; directory?: DomainDirectory };
 
 /**
  * The service, in order (docs/architecture.md: Composition roots): open the database, start the
@@ -123,27 +125,25 @@ async function serve(config: Config, log: Logger, secrets: Secrets, databasePass
       leave: () => currentServiceLeave(storage.instances, config.webhookAllowPrivate, later.presence?.name ?? null),
     },
   });
-  // The domains, known before the first request (docs/several-domains.md: Several domains); the
-  // default takes --base-url's host first (Which domain is the default).
-  const named = await nameDefaultByBaseUrl(storage.domains, baseHostOf(config), log);
-  if (named !== "ok") {
-    console.error(`shortener: ${named.error}`);
+  const closeStarted = async () => {
     await recorder.close();
     await delivery.close();
     await storage.close();
-    return 2;
+  };
+  // The domains, known before the first request and to the events' short URLs (docs/several-domains.md:
+  // Several domains); the default takes --base-url's host first (Which domain is the default).
+  const named = await nameDefaultByBaseUrl(storage.domains, baseHostOf(config.baseUrl), log);
+  if (named !== "ok") {
+    console.error(`shortener: ${named.error}`);
+    return closeStarted().then(() => 2);
   }
   await deps.directory.reload();
+  later.directory = deps.directory;
   const app = createApp(deps);
   // Asked before listening, said after: the start-up log's last line, for a new instance only.
   const welcome = await isNewInstance(storage, secrets.credentialHash !== null);
   const server = listen(config, app, deps);
-  if (server === null) {
-    await recorder.close();
-    await delivery.close();
-    await storage.close();
-    return 1;
-  }
+  if (server === null) return closeStarted().then(() => 1);
   keepRunningOnErrors(log);
   // Elysia handlers read the socket peer through the app's server (context.server → app.getServer()).
   app.server = server as unknown as typeof app.server;
@@ -165,7 +165,7 @@ async function openParts(config: Config, log: Logger, databasePassword: string |
       busyTimeoutMs: CLICK_THREAD_BUSY_TIMEOUT_MS,
       password: databasePassword,
       log,
-      linkEvents: linkEvents(wants, config.baseUrl, Date.now, () => later.delivery?.poke()),
+      linkEvents: linkEvents(wants, eventBase(config.baseUrl, () => later.directory ?? null), Date.now, () => later.delivery?.poke()),
       // A write that finds SQLite's lock taken asks the recorder to hurry, once it runs.
       onWriteBusy: () => later.recorder?.hurry(),
     });
@@ -236,7 +236,7 @@ async function startThreads(config: Config, log: Logger, databasePassword: strin
   try {
     // Started when some enabled webhook wants events, stopped when none does (docs/architecture.md: Threads).
     const delivery = deliveryOnDemand(
-      { database: config.dbPath, databasePassword, allowPrivate: config.webhookAllowPrivate, logFormat: config.logFormat, userAgent: `shortener/${VERSION} (webhooks)` },
+      { database: config.dbPath, databasePassword, allowPrivate: config.webhookAllowPrivate, logFormat: config.logFormat, userAgent: `shortener/${VERSION} (webhooks)`, baseHost: baseHostOf(config.baseUrl) },
       { wanted: async () => (await refreshWants()).length > 0, markExpiry, log },
     );
     later.delivery = delivery;

@@ -8,7 +8,7 @@ import { openStorage } from "../db/open-storage.ts";
 import { describeLocation, type Storage } from "../db/storage.ts";
 import { OPERATOR } from "../auth/policy.ts";
 import type { Config } from "../config.ts";
-import { baseHostOf } from "../domains/rules.ts";
+import { baseHostOf } from "../domains/domain.ts";
 import type { DomainsDeps } from "../ops/domains/access.ts";
 import { addDomain } from "../ops/domains/add.ts";
 import { changeDomain } from "../ops/domains/change.ts";
@@ -69,7 +69,7 @@ export async function runDomainCommand(config: Config, database: DatabaseLocator
   }
   const where = describeLocation(found.location);
   // The directory of a command: nothing to read again (the service reads the domains within 10 s).
-  const deps: DomainsDeps = { domains: storage.domains, directory: { reload: () => {}, all: () => [] }, links: storage.links, baseHost: baseHostOf(config), log: COMMAND_LOG, now: Date.now };
+  const deps: DomainsDeps = { domains: storage.domains, directory: { reload: () => {}, all: () => [] }, links: storage.links, baseHost: baseHostOf(config.baseUrl), log: COMMAND_LOG, now: Date.now };
   try {
     return await act(action!, names, flags, { deps, storage, io, where });
   } catch (err) {

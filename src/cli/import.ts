@@ -18,7 +18,8 @@ import type { DatabaseLocator } from "./database.ts";
 import { cannotOpen } from "./permission.ts";
 import { OPERATOR_REACH } from "../outbound/reach.ts";
 import { COMMAND_LOG, sayProblem } from "./problems.ts";
-import { baseHostOf, parseDomainMap } from "../imports/domains.ts";
+import { parseDomainMap } from "../imports/domains.ts";
+import { baseHostOf } from "../domains/domain.ts";
 
 export async function runImportCommand(config: Config, database: DatabaseLocator, databasePassword: string | null, flags: Record<string, string>, env: Record<string, string | undefined>, io: Output = STDIO, terminal = process.stderr.isTTY === true): Promise<number> {
   const policy = (flags["on-conflict"] ?? "fail") as ConflictPolicy;

@@ -60,3 +60,8 @@ export function domainName(input: string): string | null {
   if (/^\d+$/.test(labels[labels.length - 1]!)) return null; // an IPv4 address, not a name
   return name;
 }
+
+/** --base-url's host as domains are named (lower-case, no port or trailing dot), or null: the default domain's name when no domain row names it. */
+export function baseHostOf(baseUrl: string | null): string | null {
+  return baseUrl === null ? null : new URL(baseUrl).hostname.replace(/\.$/, "").toLowerCase();
+}

@@ -81,8 +81,3 @@ export function withCreator(creators: DomainCreators | null, who: { user: number
   if ("user" in who) return { users: users.includes(who.user) ? users : [...users, who.user], keys };
   return { users, keys: keys.includes(who.key) ? keys : [...keys, who.key] };
 }
-
-/** --base-url's host as domains are named (lower-case, no port or trailing dot), or null. */
-export function baseHostOf(config: { baseUrl: string | null }): string | null {
-  return config.baseUrl === null ? null : new URL(config.baseUrl).hostname.replace(/\.$/, "").toLowerCase();
-}

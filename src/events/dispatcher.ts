@@ -32,6 +32,8 @@ export type DispatcherOptions = {
   log: Logger;
   /** A send finished: the webhook's next delivery may go now rather than at the next tick. */
   onSent?: () => void;
+  /** --base-url's host: the payloads' default domain when no domain row names it (event-domains.ts) */
+  baseHost?: string | null;
 };
 
 export type Dispatcher = {
@@ -98,7 +100,7 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
         sweptAt = now;
         await o.store.sweepExpired(now, () => []);
       }
-      if (await o.store.hasEvents()) while ((await o.store.fanOut((input) => planFanOut(input, now), FAN_OUT_PAGE)) === FAN_OUT_PAGE);
+      if (await o.store.hasEvents()) while ((await o.store.fanOut((input) => planFanOut(input, now, o.baseHost ?? null), FAN_OUT_PAGE)) === FAN_OUT_PAGE);
       if (wanted.length > 0 || sending.size > 0) await startSends(now);
       if (now - prunedAt >= PRUNE_EVERY_MS) {
         prunedAt = now;

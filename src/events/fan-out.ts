@@ -4,7 +4,9 @@
 // and counts the rest per link (omitted): its size is bounded, and the queue never falls behind
 // however fast links are clicked.
 
+import { linkKey } from "../domains/link-key.ts";
 import { isoTime } from "../util/day.ts";
+import { domainNameOf, withDomain } from "./event-domains.ts";
 import { newMessageId } from "./signing.ts";
 import type { FanOutInput, FanOutPlan, NewDelivery } from "./store.ts";
 import type { StoredEvent, Webhook } from "./types.ts";
@@ -25,7 +27,9 @@ export function matches(webhook: Webhook, event: StoredEvent, tagsOf: ReadonlyMa
   return true;
 }
 
-export function planFanOut(input: FanOutInput, now: number): FanOutPlan {
+/** `baseHost`: --base-url's host, the default domain's name when no domain row names it. */
+export function planFanOut(input: FanOutInput, now: number, baseHost: string | null = null): FanOutPlan {
+  const defaultName = input.defaultDomain ?? baseHost;
   const inserts: NewDelivery[] = [];
   const grown: FanOutPlan["grown"] = [];
   // Per webhook: the bundle clicks join here (an open one from before, or one made here). One from
@@ -61,20 +65,24 @@ export function planFanOut(input: FanOutInput, now: number): FanOutPlan {
   };
   for (const event of input.events) {
     let data: unknown; // read once, for the first webhook that hears it
+    const domain = domainNameOf(event.linkDomain, defaultName);
     for (const webhook of input.webhooks) {
       if (!matches(webhook, event, input.tagsOf)) continue;
-      data ??= JSON.parse(event.data);
       if (event.type === "link.clicks") {
+        data ??= JSON.parse(event.data);
         const linkId = event.linkId!;
         const clicks = data as { clicks: object[]; omitted: number };
         const o = openFor(webhook.id, event.at);
         const room = Math.max(0, MAX_CLICKS - o.bundle.clicks.length);
-        for (const c of clicks.clicks.slice(0, room)) o.bundle.clicks.push({ id: linkId, ...c });
+        for (const c of clicks.clicks.slice(0, room)) o.bundle.clicks.push({ id: linkId, domain, ...c });
         const omitted = clicks.omitted + Math.max(0, clicks.clicks.length - room);
-        if (omitted > 0) o.bundle.omitted[linkId] = (o.bundle.omitted[linkId] ?? 0) + omitted;
+        // Counted per link: its id on the default domain, id@domain on another (two domains' same alias apart).
+        const key = linkKey(event.linkDomain ?? "", linkId);
+        if (omitted > 0) o.bundle.omitted[key] = (o.bundle.omitted[key] ?? 0) + omitted;
         o.at = event.at;
         continue;
       }
+      data ??= event.linkSeq === null ? JSON.parse(event.data) : withDomain(event.type, JSON.parse(event.data), domain);
       seal(webhook.id);
       inserts.push({ webhookId: webhook.id, messageId: newMessageId(), type: event.type, createdAt: now, body: envelope(event.type, event.at, data), clicks: 0 });
     }

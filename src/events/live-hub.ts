@@ -17,8 +17,10 @@ const COUNTS_EVERY_MS = 1_000;
 
 export type LiveStreamRequest = {
   address: string;
-  /** a link's id, or null for the clicks of every link `mayCount` allows */
+  /** a link's key (src/domains/link-key.ts), or null for the clicks of every link `mayCount` allows */
   linkId: string | null;
+  /** how a link's stream names it in its events: its alias and its domain's name (not its key) */
+  shownAs?: ShownLink;
   mayCount?: (linkId: string) => MaybePromise<boolean>;
   /** the first event's data */
   ready: unknown;
@@ -28,6 +30,9 @@ export type LiveStreamRequest = {
    */
   guarded?: Guarded;
 };
+
+/** A link as its stream's events name it (docs/webhooks.md: Live view). */
+export type ShownLink = { id: string; domain?: string | null };
 
 /**
  * `decidedAt`: the hub's version() read before the link was, so that a change landing between that
@@ -53,6 +58,7 @@ export type LiveHub = {
 type Stream = {
   address: string;
   linkId: string | null;
+  shownAs?: ShownLink;
   mayCount?: (linkId: string) => MaybePromise<boolean>;
   guarded?: Guarded;
   controller: ReadableStreamDefaultController<Uint8Array>;
@@ -69,18 +75,24 @@ const frame = (event: string, data: unknown) => encoder.encode(frameText(event, 
  * The events of a batch for each watched link, as bytes per view of its visits (made once per view
  * and batch): the visits, then what was only counted (`more`).
  */
-function linkChunks(batch: LiveBatch, watched: (linkId: string) => boolean): Map<string, (shown: Guarded["shown"]) => Uint8Array> {
-  const parts = new Map<string, { visits: LiveVisit[]; more: string }>();
-  const of = (linkId: string) => parts.get(linkId) ?? parts.set(linkId, { visits: [], more: "" }).get(linkId)!;
-  for (const [linkId, visit] of batch.visits) if (watched(linkId)) of(linkId).visits.push(visit);
-  for (const [linkId, clicks, humans] of batch.more) if (watched(linkId)) of(linkId).more += frameText("more", { id: linkId, clicks, humans });
+function linkChunks(batch: LiveBatch, watched: (linkId: string) => ShownLink | null): Map<string, (shown: Guarded["shown"]) => Uint8Array> {
+  const parts = new Map<string, { link: ShownLink; visits: LiveVisit[]; more: string }>();
+  const of = (linkId: string, link: ShownLink) => parts.get(linkId) ?? parts.set(linkId, { link, visits: [], more: "" }).get(linkId)!;
+  for (const [linkId, visit] of batch.visits) {
+    const link = watched(linkId);
+    if (link !== null) of(linkId, link).visits.push(visit);
+  }
+  for (const [linkId, clicks, humans] of batch.more) {
+    const link = watched(linkId);
+    if (link !== null) of(linkId, link).more += frameText("more", { ...link, clicks, humans });
+  }
   const out = new Map<string, (shown: Guarded["shown"]) => Uint8Array>();
-  for (const [linkId, { visits, more }] of parts) {
+  for (const [linkId, { link, visits, more }] of parts) {
     const made = new Map<Guarded["shown"], Uint8Array>();
     out.set(linkId, (shown) => {
       let bytes = made.get(shown);
       if (bytes === undefined) {
-        const text = visits.map((v) => frameText("visit", { id: linkId, visit: shown === null ? v : shown(v) } satisfies { id: string; visit: LiveVisit })).join("");
+        const text = visits.map((v) => frameText("visit", { ...link, visit: shown === null ? v : shown(v) } satisfies ShownLink & { visit: LiveVisit })).join("");
         made.set(shown, (bytes = encoder.encode(text + more)));
       }
       return bytes;
@@ -189,7 +201,7 @@ function open(hub: HubState, request: LiveStreamRequest): Response | "too_many" 
   const body = new ReadableStream<Uint8Array>(
     {
       start(controller) {
-        stream = { address: request.address, linkId: request.linkId, mayCount: request.mayCount, guarded: request.guarded, controller, clicks: 0, humans: 0 };
+        stream = { address: request.address, linkId: request.linkId, shownAs: request.shownAs, mayCount: request.mayCount, guarded: request.guarded, controller, clicks: 0, humans: 0 };
         controller.enqueue(frame("ready", request.ready));
       },
       cancel: () => remove(hub, stream),
@@ -215,7 +227,14 @@ function open(hub: HubState, request: LiveStreamRequest): Response | "too_many" 
 
 function publish(hub: HubState, batch: LiveBatch): void {
   // One chunk per link and batch (and per view of it), written once to each of its streams.
-  for (const [linkId, chunk] of linkChunks(batch, (id) => hub.byLink.has(id))) {
+  // A link's events name it by alias and domain, as its streams were opened with (its key otherwise).
+  const watchedAs = (id: string): ShownLink | null => {
+    const streams = hub.byLink.get(id);
+    if (streams === undefined) return null;
+    for (const s of streams) if (s.shownAs !== undefined) return s.shownAs;
+    return { id };
+  };
+  for (const [linkId, chunk] of linkChunks(batch, watchedAs)) {
     for (const s of [...hub.byLink.get(linkId)!]) write(hub, s, chunk(s.guarded?.shown ?? null));
   }
   if (hub.allStreams === 0) return;

@@ -7,7 +7,11 @@ import { isoTime } from "../util/day.ts";
 import { liveVisit } from "./live.ts";
 import type { GoneReason, OutboxEvent } from "./types.ts";
 
-/** A link as events show it: the API's Link element's plain fields; shortUrl only with --base-url (no request to take a host from). */
+/**
+ * A link as events show it: the API's Link element's plain fields; `base`: where its short URL is
+ * (event-domains.ts eventBase: no request to take a host from), null for none. Its `domain` is
+ * added by the fan-out, as every event's (event-domains.ts).
+ */
 export function eventLink(link: Link, base: string | null) {
   return {
     id: link.id, shortUrl: base === null ? null : `${base}/${link.id}`, originalUrl: link.url, createdAt: isoTime(link.createdAt),

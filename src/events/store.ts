@@ -12,8 +12,11 @@ export type WebhookChanges = Partial<Pick<Webhook, "url" | "events" | "linkSeq" 
 /** A webhook's newest link.clicks delivery while nothing was sent of it: later clicks join it. */
 export type OpenClicks = { id: number; webhookId: number; body: string; clicks: number };
 export type NewDelivery = { webhookId: number; messageId: string; type: EventType; createdAt: number; body: string; clicks: number };
-/** `tagsOf`: the tags of the links of events written without them, by link seq. */
-export type FanOutInput = { events: StoredEvent[]; webhooks: Webhook[]; tagsOf: ReadonlyMap<number, readonly string[]>; open: ReadonlyMap<number, OpenClicks> };
+/**
+ * `tagsOf`: the tags of the links of events written without them, by link seq. `defaultDomain`:
+ * the default domain's name when a domain row names it (the payloads' `domain`: event-domains.ts).
+ */
+export type FanOutInput = { events: StoredEvent[]; webhooks: Webhook[]; tagsOf: ReadonlyMap<number, readonly string[]>; open: ReadonlyMap<number, OpenClicks>; defaultDomain: string | null };
 export type FanOutPlan = { inserts: NewDelivery[]; grown: { id: number; body: string; clicks: number }[] };
 
 /** The head of a webhook's queue, claimed for one attempt; `lease`: until when (also what proves the claim is this one's). */

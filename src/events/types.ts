@@ -15,8 +15,8 @@ export type GoneReason = "expired" | "click_limit" | "disabled";
  */
 export type OutboxEvent = { type: EventType; linkSeq: number | null; linkId: string | null; tags: readonly string[] | null; at: number; data: string };
 
-/** An event read back for the fan-out. */
-export type StoredEvent = OutboxEvent & { seq: number };
+/** An event read back for the fan-out; `linkDomain`: its link's stored domain ('' the default's), read back by the seq too. */
+export type StoredEvent = OutboxEvent & { seq: number; linkDomain: string | null };
 
 export type Webhook = {
   id: number;

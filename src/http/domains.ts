@@ -15,7 +15,7 @@ import { apiError, json } from "./responses.ts";
 import { problemResponse } from "./problems.ts";
 import { storageUnavailable } from "./storage-failure.ts";
 import type { Outcome } from "../ops/outcome.ts";
-import { baseHostOf } from "../domains/rules.ts";
+import { baseHostOf } from "../domains/domain.ts";
 import { domainsRefusal, type DomainsDeps } from "../ops/domains/access.ts";
 import { domainsForCreate, listDomains, type ListedDomain } from "../ops/domains/list.ts";
 import { addDomain } from "../ops/domains/add.ts";
@@ -39,7 +39,7 @@ export function domainJson(d: ListedDomain): DomainJson {
 
 /** The operations' ports, from the app's. */
 function opsDeps(deps: DomainsHttpDeps): DomainsDeps {
-  return { domains: deps.domains, directory: deps.directory, links: deps.links, baseHost: baseHostOf(deps.config), log: deps.log, now: deps.now };
+  return { domains: deps.domains, directory: deps.directory, links: deps.links, baseHost: baseHostOf(deps.config.baseUrl), log: deps.log, now: deps.now };
 }
 
 /** The operation's answer, or its problem's; a write the database refused is a 503. */

@@ -13,6 +13,7 @@ import { requirePrincipal } from "./auth.ts";
 import { statsAsker, type StatsDeps } from "./stats.ts";
 import { requestClient, type PeerServer } from "./request-origin.ts";
 import { apiError, linkNotFound } from "./responses.ts";
+import { domainUnknown, statsLinkKey } from "./stats-link.ts";
 
 export type LiveDeps = StatsDeps & { live: LiveHub };
 
@@ -29,9 +30,12 @@ export async function handleLive(request: Request, server: PeerServer, deps: Liv
   const id = new URL(request.url).searchParams.get("id")?.trim() ?? null;
   const address = requestClient(server, request, deps.trusted);
   if (id === null || id === "") return openOverview(request, server, deps, address, id === "");
+  // The link on ?domain=, else on the request's own domain; the hub follows it by its key.
+  const named = statsLinkKey(request, id, deps.directory);
+  if (named === "domain_unknown") return domainUnknown();
   const decidedAt = deps.live.version();
   const asker = statsAsker(request, server, deps);
-  const verdict = await admitStatsReader(id, asker.ask, deps);
+  const verdict = await admitStatsReader(named.key, asker.ask, deps);
   if (verdict === "not_found") return linkNotFound(id);
   if (typeof verdict === "string") return asker.refusal(verdict);
   const { link } = verdict;
@@ -40,7 +44,8 @@ export async function handleLive(request: Request, server: PeerServer, deps: Liv
   // change to it (a password set, a split edited) ends their stream, and the page opens it again.
   const label = verdict.destinations ? null : variantLabels(link);
   const guarded = verdict.manages ? undefined : { shown: label === null ? null : (visit: LiveVisit) => visitWithoutDestination(visit, label), decidedAt };
-  return answer(deps.live.open({ address, linkId: link.id, ready: { id: link.id, totalClicks: link.totalClicks, humanClicks: link.humanClicks }, guarded }));
+  const shownAs = { id: link.id, domain: deps.directory.nameOf(link.domain) };
+  return answer(deps.live.open({ address, linkId: named.key, shownAs, ready: { ...shownAs, totalClicks: link.totalClicks, humanClicks: link.humanClicks }, guarded }));
 }
 
 async function openOverview(request: Request, server: PeerServer, deps: LiveDeps, address: string, emptyId: boolean): Promise<Response> {

@@ -21,7 +21,7 @@ export type MetricsDeps = AuthDeps & {
   requests: RequestMetrics;
   links: Pick<LinkStore, "cacheStats">;
   recorder: Pick<ClickRecorder, "stats">;
-  storage: Pick<Storage, "engine" | "size">;
+  storage: Pick<Storage, "engine" | "size" | "domains">;
   version: string;
 };
 
@@ -47,6 +47,9 @@ async function exposition(deps: MetricsDeps): Promise<string[]> {
   const visits = deps.recorder.stats();
   const cache = deps.links.cacheStats();
   const stored = await deps.storage.size();
+  // Links per domain, counted when scraped from the domains' rows (nothing on the click path); none
+  // while no domain is configured (shortener_links is the default domain's then).
+  const domains = await deps.storage.domains.list();
   const metric = (name: string, type: "counter" | "gauge", help: string, value: number) => [`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`, `${name} ${value}`];
   const esc = (v: string) => v.replace(/\\/g, "\\\\").replace(/"/g, '\\"');
   return [
@@ -60,6 +63,8 @@ async function exposition(deps: MetricsDeps): Promise<string[]> {
     ...metric("shortener_visits_discarded_total", "counter", "Visits of links deleted before the visits were written.", visits.discarded),
     ...metric("shortener_visit_queue_length", "gauge", "Visits answered but not yet written.", visits.queued),
     ...metric("shortener_links", "gauge", "Links stored.", stored.links),
+    ...(domains.length === 0 ? [] : ["# HELP shortener_domain_links Links stored on each configured domain.", "# TYPE shortener_domain_links gauge"]),
+    ...domains.map((d) => `shortener_domain_links{domain="${esc(d.name)}"} ${d.links}`),
     ...metric("shortener_link_cache_hits_total", "counter", "Clicks whose link was found in memory.", cache.hits),
     ...metric("shortener_link_cache_misses_total", "counter", "Clicks whose link had to be read from the database.", cache.misses),
     ...metric("shortener_database_bytes", "gauge", deps.storage.engine === "sqlite" ? "Size of the database file and its write-ahead log." : "Size of the PostgreSQL database (pg_database_size).", stored.bytes),

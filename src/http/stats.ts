@@ -1,16 +1,18 @@
-// GET /api/stats?id=…[&from=YYYY-MM-DD&to=YYYY-MM-DD&bots=exclude]: a link and its statistics.
+// GET /api/stats?id=…[&domain=…&from=YYYY-MM-DD&to=YYYY-MM-DD&bots=exclude]: a link and its statistics.
 
 import { DEFAULT_DAYS } from "../stats/link-stats.ts";
 import { addDays, dayOf, daysBetween, isDay } from "../util/day.ts";
 import { readLinkStats, type Asker, type StatsOpsDeps } from "../ops/stats/read.ts";
 import { authenticate, isHeaderRefusal, unauthenticated, type AuthDeps } from "./auth.ts";
+import type { DomainDirectory } from "../domains/directory.ts";
 import type { PeerServer } from "./request-origin.ts";
 import { apiError, json, linkNotFound } from "./responses.ts";
+import { domainUnknown, statsLinkKey } from "./stats-link.ts";
 
 /** The longest from..to span answered; visitsByDate lists every day of it. */
 export const MAX_RANGE_DAYS = 3660;
 
-export type StatsDeps = AuthDeps & StatsOpsDeps;
+export type StatsDeps = AuthDeps & StatsOpsDeps & { directory: DomainDirectory };
 
 /**
  * Who is asking, found out only when the policy asks (src/ops/stats/read.ts): a refusal is kept to
@@ -56,9 +58,12 @@ export async function handleStats(request: Request, server: PeerServer, deps: St
   const bots = query.get("bots") ?? "include";
   if (bots !== "include" && bots !== "exclude") return apiError(400, "bad_request", "bots must be include or exclude", "bots");
 
+  // On the domain ?domain= names, else the request's own (docs/api.md: Read statistics).
+  const named = statsLinkKey(request, id, deps.directory);
+  if (named === "domain_unknown") return domainUnknown();
   // An id longer than 30 characters is not looked up here (the API's limit since before imported codes).
   const asker = statsAsker(request, server, deps);
-  const read = await readLinkStats({ id: id.length <= 30 ? id : "", filter: { from, to, excludeBots: bots === "exclude" } }, asker.ask, deps);
+  const read = await readLinkStats({ key: id.length <= 30 ? named.key : "", filter: { from, to, excludeBots: bots === "exclude" } }, asker.ask, deps);
   if (read === "not_found") return linkNotFound(id);
   if (typeof read === "string") return asker.refusal(read);
   const { link, destinations: shown } = read;
@@ -67,6 +72,7 @@ export async function handleStats(request: Request, server: PeerServer, deps: St
     data: {
       link: {
         id: link.id,
+        domain: deps.directory.nameOf(link.domain),
         originalUrl: shown ? link.url : "",
         createdAt: new Date(link.createdAt).toISOString(),
         passwordProtected: link.passwordHash !== null,

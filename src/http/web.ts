@@ -18,7 +18,7 @@ export type WebDeps = {
    * when it was made, and `destinationHidden`: a link with a password, and not theirs; docs/security.md:
    * Security); "header_invalid": its proxy's identity header could not be read.
    */
-  statsPage: (request: Request, server: PeerServer, id: string) => Promise<{ destinationHidden: boolean; createdAt: number } | "not_found" | "private" | "header_invalid">;
+  statsPage: (request: Request, server: PeerServer, id: string) => Promise<{ destinationHidden: boolean; createdAt: number; shortUrl: string | null } | "not_found" | "private" | "header_invalid">;
   /** --stats-access public: the pages say that anyone with a short link can read its statistics */
   statsPublic: () => boolean;
   now: () => number;
@@ -139,7 +139,8 @@ export function webRoutes(deps: WebDeps) {
       if (verdict === "not_found") return html(renderNotFound(lang, "link", PAGE_ASSETS), lang, 404);
       if (verdict === "private") return html(renderStatsPrivate(lang, params.id, PAGE_ASSETS), lang, 401);
       if (verdict === "header_invalid") return html(renderHeaderRefused(lang, PAGE_ASSETS), lang, 400);
-      return html(renderStats(lang, params.id, PAGE_ASSETS, { ...verdict, statsPublic: deps.statsPublic(), now: deps.now() }), lang);
+      const domain = new URL(request.url).searchParams.get("domain") || null;
+      return html(renderStats(lang, params.id, PAGE_ASSETS, { ...verdict, domain, statsPublic: deps.statsPublic(), now: deps.now() }), lang);
     });
   }
 
@@ -150,11 +151,14 @@ export function webRoutes(deps: WebDeps) {
     return new Response(null, { status: 302, headers: { Location: `/${lang}/links`, Vary: "Accept-Language", "Cache-Control": "no-cache" } });
   });
 
-  app.get("/stats/:id", ({ params, headers }) => {
+  app.get("/stats/:id", ({ params, headers, request }) => {
     const lang = acceptLang(headers);
+    // A link on another domain than the one asked keeps its ?domain= (docs/api.md: Read statistics).
+    const domain = new URL(request.url).searchParams.get("domain");
+    const query = domain ? `?${new URLSearchParams({ domain })}` : "";
     return new Response(null, {
       status: 302,
-      headers: { Location: `/${lang}/stats/${encodeURIComponent(params.id)}`, Vary: "Accept-Language", "Cache-Control": "no-cache" },
+      headers: { Location: `/${lang}/stats/${encodeURIComponent(params.id)}${query}`, Vary: "Accept-Language", "Cache-Control": "no-cache" },
     });
   });
 

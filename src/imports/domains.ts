@@ -52,10 +52,6 @@ export function parseDomainMap(given: string | Record<string, unknown> | undefin
   return { ok: true, map };
 }
 
-/** --base-url's host, which names our default domain (docs/several-domains.md: Which domain is the default). */
-export function baseHostOf(baseUrl: string | null): string | null {
-  return baseUrl === null ? null : hostName(new URL(baseUrl).hostname.toLowerCase());
-}
 
 /**
  * Where each source domain lands, decided once for the whole import from the domains we have now

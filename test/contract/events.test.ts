@@ -119,7 +119,8 @@ forEachEngine("events: webhooks", (db) => {
     let input: FanOutInput | null = null;
     expect(await e.fanOut((i) => ((input = i), planFanOut(i, NOW + 10)), 100)).toBe(3);
     const seen = input!;
-    expect(seen.events.map(({ seq: _, ...rest }) => rest)).toEqual(written);
+    expect(seen.events.map(({ seq: _, linkDomain: __, ...rest }) => rest)).toEqual(written);
+    expect(seen.events.map((x) => x.linkDomain)).toEqual(["", "", ""]); // each link's stored domain, read back by its seq: the default's
     expect(seen.events.map((x) => x.seq)).toEqual([...seen.events.map((x) => x.seq)].sort((p, q) => p - q));
     expect(seen.webhooks.map((w) => w.id)).toEqual([all.id, created.id]); // enabled ones
     expect(seen.open.size).toBe(0);

@@ -55,7 +55,7 @@ async function holdEdit(db: OpenedEngine, id: string, url: string): Promise<Held
  * PostgreSQL's session waits for a lock.
  */
 async function linksThatWait(db: OpenedEngine): Promise<{ links: LinkStore; waiting: () => Promise<boolean>; close: () => Promise<void> }> {
-  const events = linkEvents(createEventWants(["link.deleted"]), null, () => NOW);
+  const events = linkEvents(createEventWants(["link.deleted"]), () => null, () => NOW);
   if (db.engine === "sqlite") {
     let busy = false;
     const own = await openSqliteStorage(db.location, 0, false, () => (busy = true));

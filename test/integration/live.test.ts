@@ -51,7 +51,7 @@ describe("one link's stream (public statistics)", () => {
     expect(stream.headers.get("content-type")).toStartWith("text/event-stream");
     expect(stream.headers.get("cache-control")).toContain("no-cache");
     const ready = await stream.next("ready", 5_000);
-    expect(ready?.data).toEqual({ id: "watched", totalClicks: 2, humanClicks: 1 });
+    expect(ready?.data).toEqual({ id: "watched", domain: null, totalClicks: 2, humanClicks: 1 });
     expect(stream.events[0]?.event).toBe("ready"); // the first event
 
     const clickedAt = performance.now();
@@ -60,7 +60,8 @@ describe("one link's stream (public statistics)", () => {
     expect(visit).not.toBeNull();
     latencies.push(visit!.at - clickedAt);
     console.log(`click → visit event: ${Math.round(visit!.at - clickedAt)} ms`);
-    expect(Object.keys(visit!.data).sort()).toEqual(["id", "visit"]);
+    expect(Object.keys(visit!.data).sort()).toEqual(["domain", "id", "visit"]);
+    expect(visit!.data.domain).toBeNull(); // the default domain of an instance that knows no name
     expect(visit!.data.id).toBe("watched");
     const v = visit!.data.visit;
     expect(Value.Check(RecentVisit, v)).toBe(true); // exactly the stats' RecentVisit, no field more
@@ -178,7 +179,7 @@ describe("--stats-access key", () => {
     expect(other.body).toMatchObject({ success: false, code: "not_found" });
     const owner = await liveStream(server.url, "?id=a-link", bearer(teamA));
     expect(owner.status).toBe(200);
-    expect((await owner.next("ready", 5_000))?.data).toEqual({ id: "a-link", totalClicks: 0, humanClicks: 0 });
+    expect((await owner.next("ready", 5_000))?.data).toEqual({ id: "a-link", domain: null, totalClicks: 0, humanClicks: 0 });
     const byAdmin = await liveStream(server.url, "?id=a-link", bearer(admin));
     expect(byAdmin.status).toBe(200);
     await clickAs(server.url, "a-link");
@@ -262,7 +263,7 @@ describe.skipIf(!onPostgres)("two instances on one PostgreSQL", () => {
   test("a viewer on B gets the visits of clicks A answered", async () => {
     const stream = await liveStream(b.url, "?id=relayed");
     expect(stream.status).toBe(200);
-    expect((await stream.next("ready", 5_000))?.data).toEqual({ id: "relayed", totalClicks: 0, humanClicks: 0 });
+    expect((await stream.next("ready", 5_000))?.data).toEqual({ id: "relayed", domain: null, totalClicks: 0, humanClicks: 0 });
     const { clicks, ms } = await clickUntil(a, "relayed", () => stream.all("visit").length > 0);
     console.log(`PostgreSQL relay: the first visit from A reached B's viewer after ${clicks} click(s), ${ms === null ? "never" : `${Math.round(ms)} ms after the last`}`);
     const visit = stream.all("visit")[0];

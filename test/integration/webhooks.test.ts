@@ -134,7 +134,7 @@ describe("what webhooks hear", () => {
       expect(created(all).sort()).toEqual(["ev-expires", "ev-limit", "ev-one", "ev-other"]);
       expect(ofLink("link.created", "ev-one")[0]!.body.data).toEqual({
         link: {
-          id: "ev-one", shortUrl: null, originalUrl: "https://example.com/ev-one", createdAt: expect.any(String), expiresAt: null, maxClicks: null,
+          id: "ev-one", domain: null, shortUrl: null, originalUrl: "https://example.com/ev-one", createdAt: expect.any(String), expiresAt: null, maxClicks: null,
           disabled: false, tags: ["launch"], owner: expect.anything(), totalClicks: 0, humanClicks: 0,
         },
       });
@@ -151,18 +151,18 @@ describe("what webhooks hear", () => {
       expect(ofLink("link.updated", "ev-other")[0]!.body.data.link.disabled).toBe(true);
       expect(all.ofType("link.deleted").map((r) => r.body.data.link.id)).toEqual(["ev-other"]);
       expect(all.ofType("link.gone").map((r) => r.body.data).sort((a, b) => a.id.localeCompare(b.id))).toEqual([
-        { id: "ev-expires", reason: "expired" },
-        { id: "ev-limit", reason: "click_limit" },
-        { id: "ev-other", reason: "disabled" },
+        { id: "ev-expires", domain: null, reason: "expired" },
+        { id: "ev-limit", domain: null, reason: "click_limit" },
+        { id: "ev-other", domain: null, reason: "disabled" },
       ]);
-      expect(all.ofType("link.milestone").map((r) => r.body.data)).toEqual([{ id: "ev-one", milestone: 10, totalClicks: 10 }]);
+      expect(all.ofType("link.milestone").map((r) => r.body.data)).toEqual([{ id: "ev-one", domain: null, milestone: 10, totalClicks: 10 }]);
 
       // The clicks: bundled, every field the stats page shows of a visit, and no address.
       const clicked = all.ofType("link.clicks").flatMap((r) => r.body.data.clicks);
       expect(clicked.filter((c: any) => c.id === "ev-one").length).toBe(10);
       expect(clicked.filter((c: any) => c.id === "ev-limit").length).toBe(2);
       for (const c of clicked) {
-        expect(Object.keys(c).sort()).toEqual(["browser", "country", "device", "id", "isBot", "os", "referrer", "timestamp", "utmCampaign", "utmMedium", "utmSource"]);
+        expect(Object.keys(c).sort()).toEqual(["browser", "country", "device", "domain", "id", "isBot", "os", "referrer", "timestamp", "utmCampaign", "utmMedium", "utmSource"]);
       }
       expect(clicked.filter((c: any) => c.id === "ev-one" && c.utmSource === "news")).toHaveLength(8);
       expect(clicked.find((c: any) => c.utmSource === "news")).toMatchObject({

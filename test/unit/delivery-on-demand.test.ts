@@ -25,7 +25,7 @@ test.skipIf(process.platform !== "linux")("a start that fails is logged and trie
   let wanted = false;
   const before = threadsNamed("delivery");
   const delivery = deliveryOnDemand(
-    { database, databasePassword: null, allowPrivate: true, logFormat: "text", userAgent: "test" },
+    { database, databasePassword: null, allowPrivate: true, logFormat: "text", userAgent: "test", baseHost: null },
     { wanted: async () => wanted, markExpiry: async () => {}, log, checkEveryMs: 50 },
   );
   try {

@@ -127,14 +127,14 @@ describe("fan-out", () => {
   /** A webhook of the one link `linkId`. */
   const of = (linkId: string): Partial<Webhook> => ({ linkSeq: seqOf(linkId), linkId });
   const event = (type: EventType, linkId: string, tags: string[] | null = null, at = T, linkSeq = seqOf(linkId)): StoredEvent =>
-    ({ seq: ++seq, type, linkSeq, linkId, tags, at, data: JSON.stringify({ id: linkId, n: seq }) });
+    ({ seq: ++seq, type, linkSeq, linkId, linkDomain: "", tags, at, data: JSON.stringify({ id: linkId, n: seq }) });
   /** A link.clicks event of n itemized clicks and `omitted` counted ones. */
   const clicks = (linkId: string, n: number, at = T, omitted = 0): StoredEvent => ({
-    seq: ++seq, type: "link.clicks", linkSeq: seqOf(linkId), linkId, tags: null, at, data: JSON.stringify({ clicks: Array.from({ length: n }, (_, i) => ({ timestamp: isoTime(at), i })), omitted }),
+    seq: ++seq, type: "link.clicks", linkSeq: seqOf(linkId), linkId, linkDomain: "", tags: null, at, data: JSON.stringify({ clicks: Array.from({ length: n }, (_, i) => ({ timestamp: isoTime(at), i })), omitted }),
   });
   /** `tagsOf`: link ids and their tags now (read by the links' seqs). */
   const plan = (events: StoredEvent[], webhooks: Webhook[], o: { tagsOf?: [string, string[]][]; open?: OpenClicks[] } = {}) =>
-    planFanOut({ events, webhooks, tagsOf: new Map((o.tagsOf ?? []).map(([id, tags]) => [seqOf(id), tags])), open: new Map((o.open ?? []).map((x) => [x.webhookId, x])) }, NOW);
+    planFanOut({ events, webhooks, tagsOf: new Map((o.tagsOf ?? []).map(([id, tags]) => [seqOf(id), tags])), open: new Map((o.open ?? []).map((x) => [x.webhookId, x])), defaultDomain: null }, NOW);
   const body = (d: { body: string }) => JSON.parse(d.body);
   /** A stored, still open link.clicks delivery of n clicks of link "z". */
   const openBundle = (webhookId: number, n: number): OpenClicks => ({
@@ -186,7 +186,37 @@ describe("fan-out", () => {
     expect(b.timestamp).toBe(isoTime(T + SECOND));
     expect(Object.keys(b.data)).toEqual(["clicks"]); // nothing omitted: no omitted counts
     expect(b.data.clicks.map((c: { id: string }) => c.id)).toEqual(["a", "a", "b", "b", "b"]);
-    expect(b.data.clicks[0]).toEqual({ id: "a", timestamp: isoTime(T), i: 0 });
+    expect(b.data.clicks[0]).toEqual({ id: "a", domain: null, timestamp: isoTime(T), i: 0 });
+  });
+
+  test("every link's payload names its domain beside its id: another domain's by its name, the default's by a row's name, else --base-url's host, else null", () => {
+    const on = (e: StoredEvent, linkDomain: string): StoredEvent => ({ ...e, linkDomain });
+    const linkData = (id: string) => JSON.stringify({ link: { id, shortUrl: null, tags: [] } });
+    const events = [
+      { ...on(event("link.created", "a"), "b.example"), data: linkData("a") },
+      on(event("link.milestone", "b"), "b.example"),
+      on(event("link.gone", "c"), ""),
+      on(clicks("d", 1), "b.example"),
+      on(clicks("e", 1), ""),
+    ];
+    const hooks = [hook(1)];
+    const planned = (defaultDomain: string | null, baseHost: string | null) =>
+      planFanOut({ events, webhooks: hooks, tagsOf: new Map(), open: new Map(), defaultDomain }, NOW, baseHost).inserts.map(body);
+    const [created, milestone, gone, bundle] = planned("a.example", "base.example");
+    expect(created!.data.link).toEqual({ id: "a", domain: "b.example", shortUrl: null, tags: [] });
+    expect(milestone!.data).toMatchObject({ id: "b", domain: "b.example" });
+    expect(gone!.data).toMatchObject({ id: "c", domain: "a.example" }); // a domain row names the default
+    expect(bundle!.data.clicks.map((c: { id: string; domain: string }) => [c.id, c.domain])).toEqual([["d", "b.example"], ["e", "a.example"]]);
+    expect(planned(null, "base.example")[2]!.data.domain).toBe("base.example"); // no row: --base-url's host
+    expect(planned(null, null)[2]!.data.domain).toBeNull(); // neither: no name known
+  });
+
+  test("clicks counted past a delivery's itemized ones are keyed by id on the default domain, id@domain on another", () => {
+    const on = (e: StoredEvent, linkDomain: string): StoredEvent => ({ ...e, linkDomain });
+    const { inserts } = plan([on(clicks("same", MAX_CLICKS, T), ""), on(clicks("same", 2, T, 1), "b.example")], [hook(1, { events: ["link.clicks"] })]);
+    expect(body(inserts[0]!).data.omitted).toEqual({ "same@b.example": 3 });
+    const both = plan([on(clicks("same", MAX_CLICKS, T, 4), ""), on(clicks("same", 1, T), "b.example")], [hook(1, { events: ["link.clicks"] })]);
+    expect(body(both.inserts[0]!).data.omitted).toEqual({ same: 4, "same@b.example": 1 });
   });
 
   test("clicks join a webhook's open bundle from before (grown, not inserted)", () => {

@@ -1,4 +1,4 @@
-// The stats page's live view: GET /api/stats/live?id=… as a stream; each visit goes to the page as
+// The stats page's live view: GET /api/stats/live?id=…[&domain=…] as a stream; each visit goes to the page as
 // it happens, and the "Live" mark shows while the stream is open. It pauses while the tab is hidden
 // (the page reads everything again when it shows), so a background tab holds no stream.
 import type { RecentVisit as Visit } from "../../src/api/types.ts";
@@ -13,10 +13,11 @@ type Handlers = {
   onReconnected: () => void;
 };
 
-export function watchLive(id: string, handlers: Handlers): LiveStream {
+/** `domain`: the link's, when the page names one ("" for the domain the page is on). */
+export function watchLive(id: string, domain: string, handlers: Handlers): LiveStream {
   const mark = byId("live");
   let readyBefore = false;
-  return new LiveStream(`/api/stats/live?${new URLSearchParams({ id })}`, {
+  return new LiveStream(`/api/stats/live?${new URLSearchParams(domain === "" ? { id } : { id, domain })}`, {
     pauseWhenHidden: true,
     onState: (state) => {
       mark.hidden = state !== "open";

@@ -26,7 +26,10 @@ const fromInput = byId<HTMLInputElement>("range-from");
 const toInput = byId<HTMLInputElement>("range-to");
 const excludeBots = byId<HTMLInputElement>("exclude-bots");
 const errorBox = byId("stats-error");
-const shortUrl = `${location.origin}/${encodeURIComponent(id)}`;
+/** The link's domain when the page was opened with ?domain= (a link of another domain than this one). */
+const domain = new URLSearchParams(location.search).get("domain") ?? "";
+// The server writes the short URL on the link's domain; without one known, this page's origin.
+const shortUrl = byId("short-url").textContent || `${location.origin}/${encodeURIComponent(id)}`;
 
 byId("short-url").textContent = shortUrl;
 bindCopyButton(byId<HTMLButtonElement>("copy-short"), () => shortUrl);
@@ -63,6 +66,7 @@ function period(): { from: string; to: string } | null {
 
 function query(bots = excludeBots.checked ? "exclude" : "include"): URLSearchParams {
   const params = new URLSearchParams({ id });
+  if (domain !== "") params.set("domain", domain);
   const p = period();
   if (p) {
     params.set("from", p.from);
@@ -257,4 +261,4 @@ document.addEventListener("visibilitychange", () => {
 });
 void refresh();
 // Back after a break in the stream: what came meanwhile is read again.
-watchLive(id, { onVisit: addVisit, onMore: addCounts, onReconnected: () => void refresh() });
+watchLive(id, domain, { onVisit: addVisit, onMore: addCounts, onReconnected: () => void refresh() });

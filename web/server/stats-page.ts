@@ -14,6 +14,10 @@ export type StatsPageOptions = {
   destinationHidden: boolean;
   /** ms since the epoch: a link younger than DEFAULT_RANGE_DAYS opens on "all", its days since creation */
   createdAt: number;
+  /** the link's short URL on its domain (null: the page's own origin, as the client knows it) */
+  shortUrl: string | null;
+  /** the ?domain= the page was asked with: kept by its API calls and its language links */
+  domain: string | null;
   /** --stats-access public: the page says that anyone with the short link can read it */
   statsPublic: boolean;
   now: number;
@@ -124,7 +128,7 @@ export function renderStats(lang: Language, id: string, assets: PageAssets, o: S
 <h1>${t(lang, "stats_title", { id })}</h1>${publicNote}
 <dl class="link-meta">
 <div class="meta-item meta-wide"><dt>${t(lang, "stats_original")}</dt><dd id="original-url" class="break">${o.destinationHidden ? protectedNote(lang) : "…"}</dd></div>
-<div class="meta-item" id="short-url-item"><dt>${t(lang, "stats_short")}</dt><dd class="copy-inline"><span id="short-url" class="break"></span><button type="button" class="btn btn-small" id="copy-short">${t(lang, "copy")}</button></dd></div>
+<div class="meta-item" id="short-url-item"><dt>${t(lang, "stats_short")}</dt><dd class="copy-inline"><span id="short-url" class="break">${o.shortUrl === null ? "" : esc(o.shortUrl)}</span><button type="button" class="btn btn-small" id="copy-short">${t(lang, "copy")}</button></dd></div>
 <div class="meta-item"><dt>${t(lang, "stats_created")}</dt><dd id="created-at">…</dd></div>
 <div class="meta-item"><dt>${t(lang, "status_label")}</dt><dd><span class="badge" id="link-status">…</span></dd></div>
 </dl>
@@ -143,7 +147,7 @@ ${figures(lang)}
     id,
     body,
     assets,
-    pathFor: (l) => `/${l}/stats/${encodeURIComponent(id)}`,
+    pathFor: (l) => `/${l}/stats/${encodeURIComponent(id)}${o.domain === null ? "" : `?${new URLSearchParams({ domain: o.domain })}`}`,
     // Where the flags are (one SVG per country, loaded as the page shows it): no request leaves this host.
     head: `<meta name="flags" content="${esc(assets.flags)}">`,
   });

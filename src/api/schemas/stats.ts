@@ -52,7 +52,8 @@ export const LinkStats = t.Object(
 );
 const StatsLink = t.Object(
   {
-    id: t.String(),
+    id: t.String({ description: "the link's alias on its domain" }),
+    domain: t.Union([t.String(), t.Null()], { description: "the link's domain; null on the default domain of an instance that knows no name of its own" }),
     originalUrl: t.String({ description: "where the link leads; \"\" for a link with a password, unless its owner or an admin asks (docs/security.md: Security)" }),
     createdAt: Time,
     passwordProtected: t.Boolean({ description: "the link has a password: to anyone but its owner and admins, no destination and no variant URL is shown" }),

@@ -8,7 +8,7 @@ import type { TransactionSQL } from "bun";
 import { type Claimed, EXPIRY_MARK_EVERY_MS, type EventStore, type OpenClicks } from "../../events/store.ts";
 import type { Delivery, EventType, OutboxEvent, StoredEvent, Webhook, WebhookWithSecret } from "../../events/types.ts";
 import {
-  CLAIM_SQL, DELIVERY_COLUMNS, DUE_SQL, EVENTS_PAGE_SQL, eventValues, EXPIRED_SQL, FINISH_SQL, groupTags, OPEN_BUNDLES_SQL, PRUNE_PAGE, PRUNE_SQL, toDelivery, toEvent, toSummary, toWebhook,
+  CLAIM_SQL, DEFAULT_DOMAIN_NAME_SQL, DELIVERY_COLUMNS, DUE_SQL, EVENTS_PAGE_SQL, eventValues, EXPIRED_SQL, FINISH_SQL, groupTags, OPEN_BUNDLES_SQL, PRUNE_PAGE, PRUNE_SQL, toDelivery, toEvent, toSummary, toWebhook,
   WEBHOOK_COLUMNS, WEBHOOK_SUMMARY_SQL, webhookColumns, webhookSelect,
 } from "../shared/event-rows.ts";
 import { num, numbered, type Pg } from "./connect.ts";
@@ -122,7 +122,8 @@ async function fanOutPage(sql: Pg, tx: TransactionSQL, plan: Parameters<EventSto
   for (const r of await tx.unsafe(`${OPEN_BUNDLES_SQL} FOR UPDATE OF d`)) {
     open.set(num(r.webhook_id), { id: num(r.id), webhookId: num(r.webhook_id), body: r.body, clicks: num(r.clicks) });
   }
-  const planned = plan({ events, webhooks, tagsOf, open });
+  const defaultDomain = ((await tx.unsafe(DEFAULT_DOMAIN_NAME_SQL)) as { name: string }[])[0]?.name ?? null;
+  const planned = plan({ events, webhooks, tagsOf, open, defaultDomain });
   // One statement for the page (a backlog of a bulk import's link.created is thousands of rows).
   const rows = planned.inserts;
   if (rows.length > 0) {

@@ -14,6 +14,12 @@ const numOrNull = (v: unknown): number | null => (v === null || v === undefined 
  */
 const linkIdOf = (seq: string) => `COALESCE((SELECT id FROM links WHERE seq = ${seq}), (SELECT id FROM retired_ids WHERE seq = ${seq}))`;
 
+/** The stored domain of the link whose seq `seq` is ('' the default's), a deleted link's from its retired id. */
+const linkDomainOf = (seq: string) => `COALESCE((SELECT domain FROM links WHERE seq = ${seq}), (SELECT domain FROM retired_ids WHERE seq = ${seq}))`;
+
+/** The default domain's name when a row names it (else --base-url's host, or none: src/events/event-domains.ts). */
+export const DEFAULT_DOMAIN_NAME_SQL = "SELECT name FROM domains WHERE is_default = 1";
+
 /** A webhook row's columns, `w` the webhooks table's name in the query, with its link's id read back by the seq. */
 export const webhookSelect = (w: string) =>
   ["id", "url", "events", "link_seq", `${linkIdOf(`${w}.link_seq`)} AS link_id`, "tag", "secret", "enabled", "disabled_reason", "created_at"]
@@ -55,8 +61,8 @@ export const PRUNE_PAGE = 1_000;
 /** ?1 cut: a page of the log past its 7 days (no longer pending), or of removed webhooks. */
 export const PRUNE_SQL = `DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM webhook_deliveries
   WHERE (created_at < ?1 AND state <> 'pending') OR webhook_id NOT IN (SELECT id FROM webhooks) LIMIT ${PRUNE_PAGE})`;
-/** The outbox's oldest events (?1 of them), each with its link's id read back by the seq. */
-export const EVENTS_PAGE_SQL = `SELECT seq, type, link_seq, ${linkIdOf("events.link_seq")} AS link_id, tags, at, data FROM events ORDER BY seq LIMIT ?1`;
+/** The outbox's oldest events (?1 of them), each with its link's id and stored domain read back by the seq. */
+export const EVENTS_PAGE_SQL = `SELECT seq, type, link_seq, ${linkIdOf("events.link_seq")} AS link_id, ${linkDomainOf("events.link_seq")} AS link_domain, tags, at, data FROM events ORDER BY seq LIMIT ?1`;
 /** ?1 mark, ?2 now: links that expired since the mark. */
 export const EXPIRED_SQL = "SELECT seq, id, expires_at FROM links WHERE expires_at > ?1 AND expires_at <= ?2";
 
@@ -96,7 +102,7 @@ export function toDelivery(r: Record<string, unknown>): Delivery {
 
 export function toEvent(r: Record<string, unknown>): StoredEvent {
   return {
-    seq: num(r.seq), type: r.type as EventType, linkSeq: numOrNull(r.link_seq), linkId: (r.link_id as string | null) ?? null,
+    seq: num(r.seq), type: r.type as EventType, linkSeq: numOrNull(r.link_seq), linkId: (r.link_id as string | null) ?? null, linkDomain: (r.link_domain as string | null) ?? null,
     tags: r.tags === null ? null : (r.tags as string).split(" ").filter(Boolean),
     at: num(r.at), data: r.data as string,
   };

@@ -7,7 +7,7 @@ import { EXPIRY_MARK_EVERY_MS, type EventStore, type OpenClicks } from "../../ev
 import type { EventType, OutboxEvent } from "../../events/types.ts";
 import type { Synchronous } from "../../util/maybe.ts";
 import {
-  CLAIM_SQL, DELIVERY_COLUMNS, DUE_SQL, EVENTS_PAGE_SQL, eventValues, EXPIRED_SQL, FINISH_SQL, groupTags, OPEN_BUNDLES_SQL, PRUNE_PAGE, PRUNE_SQL, toDelivery, toEvent, toSummary, toWebhook,
+  CLAIM_SQL, DEFAULT_DOMAIN_NAME_SQL, DELIVERY_COLUMNS, DUE_SQL, EVENTS_PAGE_SQL, eventValues, EXPIRED_SQL, FINISH_SQL, groupTags, OPEN_BUNDLES_SQL, PRUNE_PAGE, PRUNE_SQL, toDelivery, toEvent, toSummary, toWebhook,
   WEBHOOK_COLUMNS, WEBHOOK_SUMMARY_SQL, webhookColumns,
 } from "../shared/event-rows.ts";
 
@@ -96,7 +96,8 @@ function fanOutPage(s: Prepared, plan: Parameters<EventStore["fanOut"]>[0], limi
       : new Map<number, string[]>();
   const open = new Map<number, OpenClicks>();
   for (const r of db.query<{ id: number; webhook_id: number; body: string; clicks: number }, []>(OPEN_BUNDLES_SQL).all()) open.set(r.webhook_id, { id: r.id, webhookId: r.webhook_id, body: r.body, clicks: r.clicks });
-  const planned = plan({ events, webhooks, tagsOf, open });
+  const defaultDomain = db.query<{ name: string }, []>(DEFAULT_DOMAIN_NAME_SQL).get()?.name ?? null;
+  const planned = plan({ events, webhooks, tagsOf, open, defaultDomain });
   for (const d of planned.inserts) s.insertDelivery.get(d.webhookId, d.messageId, d.type, d.createdAt, d.body, d.clicks, d.createdAt, d.type === "link.clicks" ? 1 : 0);
   for (const g of planned.grown) db.query<void, [string, number, number]>("UPDATE webhook_deliveries SET body = ?, clicks = ? WHERE id = ?").run(g.body, g.clicks, g.id);
   db.query<void, [number]>("DELETE FROM events WHERE seq <= ?").run(events[events.length - 1]!.seq);

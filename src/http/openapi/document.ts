@@ -93,12 +93,12 @@ export function openApiDocument(version: string): Record<string, unknown> {
 }
 
 const EVENT_SUMMARIES: Record<(typeof EVENT_TYPES)[number], string> = {
-  "link.created": "data: {link}: a link was made (not by an import)",
+  "link.created": "data: {link}: a link was made (not by an import); link.domain names its domain",
   "link.updated": "data: {link, changed}: a link was edited; changed names the fields",
   "link.deleted": "data: {link}: a link was deleted, as it was",
-  "link.gone": "data: {id, reason}: a link stopped redirecting: expired, click_limit or disabled",
-  "link.clicks": "data: {clicks: [{id, timestamp, browser, os, device, country, referrer, isBot, utmSource, utmMedium, utmCampaign, rule?, variant?}]}: at most one a second per webhook, up to 1,000 clicks",
-  "link.milestone": "data: {id, milestone, totalClicks}: a link's clicks passed 10, 100, 1,000, …",
+  "link.gone": "data: {id, domain, reason}: a link stopped redirecting: expired, click_limit or disabled",
+  "link.clicks": "data: {clicks: [{id, domain, timestamp, browser, os, device, country, referrer, isBot, utmSource, utmMedium, utmCampaign, rule?, variant?}]}: at most one a second per webhook, up to 1,000 clicks",
+  "link.milestone": "data: {id, domain, milestone, totalClicks}: a link's clicks passed 10, 100, 1,000, …",
 };
 
 function security(auth: Auth): Record<string, unknown> {

@@ -9,17 +9,21 @@ export const READ_STATS: Operation = {
   summary: "Statistics of a link (public unless --stats-access key: then the owner key or an admin key); a password-protected link's destination and variant URLs only for its owner and admins (docs/security.md: Security)",
   parameters: [
     { name: "id", in: "query", required: true, description: "the link's id or alias", schema: t.String() },
+    q("domain", "the link's domain (docs/several-domains.md: Several domains); left out or empty: the domain the request is sent to"),
     q("from", "first UTC day, YYYY-MM-DD"),
     q("to", "last UTC day, YYYY-MM-DD"),
     q("bots", "exclude: leave bot clicks out of every figure", t.Union([t.Literal("include"), t.Literal("exclude")])),
   ],
-  responses: { 200: { description: "the link and its statistics", json: S.Stats }, ...errors([400, 401, 403, 404, 429, 503], "id_missing, bad_range or bad_request") },
+  responses: { 200: { description: "the link and its statistics", json: S.Stats }, ...errors([400, 401, 403, 404, 429, 503], "id_missing, bad_range, bad_request or domain_unknown") },
 };
 
 export const LIVE_STATS: Operation = {
   method: "get", path: "/api/stats/live", operationId: "liveStats", auth: "optional",
   summary: "Server-Sent Events: with id, the link's visits as they are written (as its statistics' access, variant URLs as its statistics show them); without, clicks of every link the key may see (docs/webhooks.md: Live view)",
-  parameters: [q("id", "the link's id; leave out for every link (a key or session needed)")],
+  parameters: [
+    q("id", "the link's id; leave out for every link (a key or session needed)"),
+    q("domain", "with id: the link's domain; left out or empty: the domain the request is sent to"),
+  ],
   responses: {
     200: { description: "text/event-stream: event ready, then visit (with id) or clicks (without), and heartbeat every 5 s", content: { "text/event-stream": text } },
     ...errors([400, 401, 403, 404, 421, 503]),

@@ -5,7 +5,7 @@
 
 import { statsAskWho, statsSight, type Actor, type StatsSight } from "../../auth/policy.ts";
 import type { Config } from "../../config.ts";
-import { looksLikeId } from "../../links/alias.ts";
+import { linkKey, looksLikeKey } from "../../domains/link-key.ts";
 import { activityNow, type Link, type LinkActivity } from "../../links/link.ts";
 import type { LinkStore } from "../../links/store.ts";
 import { statsWithoutDestinations, variantLabels } from "../../stats/hidden-destinations.ts";
@@ -27,9 +27,12 @@ export type Asker = Actor | "refused";
  */
 export type StatsAdmission = ({ link: Link } & StatsSight) | "not_found" | "auth_required" | "refused";
 
-/** Whether whoever `askWho` finds may read the statistics of the link `id`; asks only when it matters. */
-export async function admitStatsReader(id: string, askWho: () => Promise<Asker>, deps: Pick<StatsOpsDeps, "config" | "links">): Promise<StatsAdmission> {
-  const link = looksLikeId(id) ? await deps.links.get(id) : null;
+/**
+ * Whether whoever `askWho` finds may read the statistics of the link `key` (its alias on the default
+ * domain, `alias@domain` on another: src/domains/link-key.ts); asks only when it matters.
+ */
+export async function admitStatsReader(key: string, askWho: () => Promise<Asker>, deps: Pick<StatsOpsDeps, "config" | "links">): Promise<StatsAdmission> {
+  const link = looksLikeKey(key) ? await deps.links.get(key) : null;
   const access = deps.config.statsAccess;
   const asker = statsAskWho(access, link) ? await askWho() : null;
   if (asker === "refused") return "refused";
@@ -45,11 +48,11 @@ export async function admitStatsReader(id: string, askWho: () => Promise<Asker>,
 export type StatsReading = { link: Link; destinations: boolean; activity: LinkActivity; stats: LinkStats };
 
 export async function readLinkStats(
-  input: { id: string; filter: StatsFilter },
+  input: { key: string; filter: StatsFilter },
   askWho: () => Promise<Asker>,
   deps: StatsOpsDeps,
 ): Promise<StatsReading | Exclude<StatsAdmission, object>> {
-  const admitted = await admitStatsReader(input.id, askWho, deps);
+  const admitted = await admitStatsReader(input.key, askWho, deps);
   if (typeof admitted === "string") return admitted;
   const { link, destinations } = admitted;
   const now = deps.now();
@@ -57,7 +60,7 @@ export async function readLinkStats(
   return {
     link,
     destinations,
-    activity: activityNow(link, deps.links.clicksAnswered(link.id), now),
+    activity: activityNow(link, deps.links.clicksAnswered(linkKey(link.domain, link.id)), now),
     stats: destinations ? stats : statsWithoutDestinations(stats, variantLabels(link)),
   };
 }

@@ -36,7 +36,7 @@ async function start(o: DeliveryInit): Promise<true> {
   }
   close = opened.close;
   const store = opened.events;
-  dispatcher = createDispatcher({ store, send: httpSender({ allowPrivate: o.allowPrivate, userAgent: o.userAgent }), now: Date.now, random: Math.random, log, onSent: () => pokeNow() });
+  dispatcher = createDispatcher({ store, send: httpSender({ allowPrivate: o.allowPrivate, userAgent: o.userAgent }), now: Date.now, random: Math.random, log, onSent: () => pokeNow(), baseHost: o.baseHost });
   let lastError = "";
   const round = async () => {
     try {

@@ -3,7 +3,8 @@
 
 import type { LogFormat } from "../../config.ts";
 
-export type DeliveryInit = { database: string; databasePassword: string | null; allowPrivate: boolean; logFormat: LogFormat; userAgent: string };
+/** `baseHost`: --base-url's host, what webhooks' payloads call the default domain when no domain row names it. */
+export type DeliveryInit = { database: string; databasePassword: string | null; allowPrivate: boolean; logFormat: LogFormat; userAgent: string; baseHost: string | null };
 
 /** `poke`: something was written to the outbox or a webhook changed: tick now rather than at the next interval. */
 export type ToDelivery = { poke: true };

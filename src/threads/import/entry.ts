@@ -7,7 +7,7 @@ import { runImport } from "../../imports/run.ts";
 import { createProgress } from "../../imports/progress.ts";
 import { reportLines } from "../../imports/report.ts";
 import { importDestinations } from "../../imports/destinations.ts";
-import { baseHostOf } from "../../imports/domains.ts";
+import { baseHostOf } from "../../domains/domain.ts";
 import type { FromImportThread, ImportInit } from "./protocol.ts";
 import { nameThisThread } from "../policy.ts";
 import { serveThread } from "../serve.ts";

@@ -9,6 +9,7 @@ import type { LiveHub } from "./events/live-hub.ts";
 import type { WebhookLeave } from "./events/webhook-leave.ts";
 import { createHeaderIdentity } from "./auth/header-identity.ts";
 import { createOidcClient } from "./auth/oidc.ts";
+import { DomainDirectory } from "./domains/directory.ts";
 import { AUTH_FAILURES_PER_MINUTE } from "./http/auth.ts";
 import { createClickFactsSource } from "./http/click-facts.ts";
 import { createLastResort } from "./http/front-door.ts";
@@ -77,5 +78,8 @@ export function appDeps(config: Config, log: Logger, secrets: Secrets, parts: St
     lastResort: createLastResort(log),
     version: VERSION,
     now: Date.now,
+    // The default alone until the domains' storage is wired in (#37: the lead's part replaces this
+    // with the directory main loads and keeps fresh).
+    domains: new DomainDirectory(config.baseUrl === null ? null : new URL(config.baseUrl).hostname, () => []),
   };
 }

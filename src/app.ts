@@ -37,6 +37,7 @@ import { apiError, misdirected, NOSNIFF } from "./http/responses.ts";
 import { addressedToUs, type PeerServer } from "./http/request-origin.ts";
 import { describeStorageFailure, isStorageFailure } from "./db/errors.ts";
 import { webRoutes, type WebDeps } from "./http/web.ts";
+import type { DomainDirectory } from "./domains/directory.ts";
 import { routeTable, type RouteTable } from "./http/route-table.ts";
 import type { WebhookLeave } from "./events/webhook-leave.ts";
 
@@ -83,6 +84,8 @@ export type AppDeps = Pick<Storage, "links" | "lister" | "stats" | "keys" | "ses
   lastResort: LastResort;
   version: string;
   now: () => number;
+  /** the domains: a name to its domain, a stored domain to its name (docs/several-domains.md) */
+  domains: DomainDirectory;
 };
 
 /** Whether a request is sent to this service by name; the answer when it is, else 421. */

@@ -9,7 +9,8 @@ import type { ImportOutcome, LinkJson, LinkPage, Overview, Who } from "../../../
 import type { LinkStatus } from "../../../src/links/link.ts";
 
 export type { ImportOutcome, LinkPage, LinkStatus, Overview, Who };
-export type Link = LinkJson;
+/** `domain`: the link's domain by name, null on the default of an instance that knows no name. */
+export type Link = LinkJson & { domain?: string | null };
 
 export type Result<T> = { ok: true; status: number; data: T } | { ok: false; status: number; body: ApiFailure };
 
@@ -44,19 +45,22 @@ export async function call<T>(method: string, path: string, body?: Body, signal?
   return { ok: false, status: res.status, body: failure };
 }
 
-export type ListQuery = { q: string; tag: string; owner: string; status: string; sort: string; order: string; cursor: string | null; limit: number };
+export type ListQuery = { q: string; tag: string; owner: string; domain: string; status: string; sort: string; order: string; cursor: string | null; limit: number };
 
 export function listPath(q: ListQuery): string {
   const params = new URLSearchParams({ sort: q.sort, order: q.order, limit: String(q.limit), include: "daily" });
   if (q.q) params.set("q", q.q);
   if (q.tag) params.set("tag", q.tag);
   if (q.owner) params.set("owner", q.owner);
+  if (q.domain) params.set("domain", q.domain);
   if (q.status) params.set("status", q.status);
   if (q.cursor) params.set("cursor", q.cursor);
   return `/api/links?${params}`;
 }
 
-export const linkPath = (id: string) => `/api/links/${encodeURIComponent(id)}`;
+/** A link's path in the management API: `?domain=` when it is not on the default domain (domain-api.ts). */
+export const linkPath = (id: string, domain: string | null = null) =>
+  `/api/links/${encodeURIComponent(id)}${domain === null ? "" : `?domain=${encodeURIComponent(domain)}`}`;
 
 /** The export URL: every link the key may see, or only the given ids. */
 export function exportPath(format: "csv" | "json", ids?: readonly string[]): string {

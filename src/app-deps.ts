@@ -9,7 +9,6 @@ import type { LiveHub } from "./events/live-hub.ts";
 import type { WebhookLeave } from "./events/webhook-leave.ts";
 import { createHeaderIdentity } from "./auth/header-identity.ts";
 import { createOidcClient } from "./auth/oidc.ts";
-import { DomainDirectory } from "./domains/directory.ts";
 import { AUTH_FAILURES_PER_MINUTE } from "./http/auth.ts";
 import { createClickFactsSource } from "./http/click-facts.ts";
 import { createLastResort } from "./http/front-door.ts";
@@ -21,6 +20,7 @@ import type { BlocklistFile } from "./links/blocklist-file.ts";
 import type { Logger } from "./log.ts";
 import { createRequestMetrics } from "./metrics/requests.ts";
 import { VERSION } from "./version.ts";
+import { DomainDirectory } from "./domains/directory.ts";
 import { parseTrustedProxies } from "./visits/client-ip.ts";
 
 /** What main opened and started before the app: the database, the threads' clients, the live view. */
@@ -42,6 +42,7 @@ export function appDeps(config: Config, log: Logger, secrets: Secrets, parts: St
   // --trust-proxy, parsed once for everything that believes forwarded headers.
   const trusted = parseTrustedProxies(config.trustProxy);
   const notFound = notFoundAnswers(config);
+  const baseHost = config.baseUrl === null ? null : new URL(config.baseUrl).hostname.replace(/\.$/, "").toLowerCase();
   return {
     config,
     storage,
@@ -71,6 +72,7 @@ export function appDeps(config: Config, log: Logger, secrets: Secrets, parts: St
     passwords: createPasswordGuard(),
     notFound: notFound.link,
     pageNotFound: notFound.page,
+    directory: new DomainDirectory(baseHost, () => storage.domains.list()),
     trusted,
     limiter: createRateLimiter(config.createRateLimit),
     log,
@@ -78,8 +80,5 @@ export function appDeps(config: Config, log: Logger, secrets: Secrets, parts: St
     lastResort: createLastResort(log),
     version: VERSION,
     now: Date.now,
-    // The default alone until the domains' storage is wired in (#37: the lead's part replaces this
-    // with the directory main loads and keeps fresh).
-    domains: new DomainDirectory(config.baseUrl === null ? null : new URL(config.baseUrl).hostname, () => []),
   };
 }

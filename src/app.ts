@@ -37,9 +37,11 @@ import { apiError, misdirected, NOSNIFF } from "./http/responses.ts";
 import { addressedToUs, type PeerServer } from "./http/request-origin.ts";
 import { describeStorageFailure, isStorageFailure } from "./db/errors.ts";
 import { webRoutes, type WebDeps } from "./http/web.ts";
-import type { DomainDirectory } from "./domains/directory.ts";
 import { routeTable, type RouteTable } from "./http/route-table.ts";
 import type { WebhookLeave } from "./events/webhook-leave.ts";
+import { requestDomain } from "./http/request-domain.ts";
+import { robotsPolicy, rootAnswer } from "./domains/answers.ts";
+import type { DomainDirectory, DomainEntry } from "./domains/directory.ts";
 
 /** The database's parts (links, lister, stats, keys, sessions, overview, daily counts), and the rest. */
 export type AppDeps = Pick<Storage, "links" | "lister" | "stats" | "keys" | "sessions" | "users" | "overview" | "dailyCounts"> & {
@@ -74,7 +76,9 @@ export type AppDeps = Pick<Storage, "links" | "lister" | "stats" | "keys" | "ses
   clickFacts: ClickFactsSource;
   passwords: PasswordGuard;
   /** an unknown short link: --not-found-redirect, or the 404 page (not-found.ts) */
-  notFound: (request: Request) => Response;
+  notFound: (request: Request, domain?: DomainEntry | null) => Response;
+  /** the domains and the hosts they answer on, in memory (docs/several-domains.md: Several domains) */
+  directory: DomainDirectory;
   /** any other unknown page: the 404 page */
   pageNotFound: (request: Request) => Response;
   trusted: TrustedProxies;
@@ -84,8 +88,6 @@ export type AppDeps = Pick<Storage, "links" | "lister" | "stats" | "keys" | "ses
   lastResort: LastResort;
   version: string;
   now: () => number;
-  /** the domains: a name to its domain, a stored domain to its name (docs/several-domains.md) */
-  domains: DomainDirectory;
 };
 
 /** Whether a request is sent to this service by name; the answer when it is, else 421. */
@@ -137,15 +139,19 @@ export function createApp(deps: AppDeps) {
         statsPublic: () => deps.config.statsAccess === "public",
         now: deps.now,
         version: deps.version,
-        rootRedirect: () => deps.config.rootRedirect,
+        root: (request) => rootAnswer(requestDomain(request, deps.directory), deps.config.rootRedirect, deps.directory.defaultDomain),
+        robots: (request) => {
+          const domain = requestDomain(request, deps.directory);
+          return { key: domain.key, policy: robotsPolicy(domain) };
+        },
         notFound: deps.pageNotFound,
         crawlable: () => deps.links.crawlable(),
       }),
     )
     // What the click door passed over (it checked the id already): an id here may be anything.
-    .get("/:id", ({ request, params, server }) => (looksLikeId(params.id) ? handleRedirect(new RequestClick(request, params.id, server, deps.now()), deps) : deps.notFound(request)))
+    .get("/:id", ({ request, params, server }) => (looksLikeId(params.id) ? handleRedirect(appClick(request, params.id, server, deps), deps) : deps.notFound(request, requestDomain(request, deps.directory))))
     // A password-protected link's form posts here (link-password.ts).
-    .post("/:id", ({ request, params, server }) => (looksLikeId(params.id) ? handlePasswordForm(new RequestClick(request, params.id, server, deps.now()), deps) : deps.notFound(request)), { parse: "none" });
+    .post("/:id", ({ request, params, server }) => (looksLikeId(params.id) ? handlePasswordForm(appClick(request, params.id, server, deps), deps) : deps.notFound(request, requestDomain(request, deps.directory))), { parse: "none" });
   routeList = () => app.routes;
   return app;
 }
@@ -226,4 +232,12 @@ async function statsPageVerdict(request: Request, server: PeerServer, id: string
   if (typeof verdict === "object") return { destinationHidden: !verdict.destinations, createdAt: verdict.link.createdAt };
   // Nobody known under --stats-access key, or a session ended: "private"; a proxy's bad header says so.
   return asker.headerRefused() ? "header_invalid" : "private";
+}
+
+/** A click the app answers (the password form's POST; a GET the door passed over), on the domain the door found. */
+function appClick(request: Request, alias: string, server: PeerServer, deps: AppDeps): RequestClick {
+  const click = new RequestClick(request, alias, server, deps.now());
+  const domain = requestDomain(request, deps.directory);
+  if (deps.directory.configured) click.onDomain(domain);
+  return click;
 }

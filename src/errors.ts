@@ -13,7 +13,8 @@ export const ERROR_CODES = [
   "user_disabled", "group_not_allowed", "key_sign_in_off", "oidc_off",
   "oidc_provider_down", "oidc_state_mismatch", "oidc_provider_refused", "oidc_code_refused", "oidc_wrong_audience", "oidc_token_expired", "oidc_token_invalid",
   "id_missing", "bad_range", "not_found", "method_not_allowed", "import_running", "admin_only",
-  "url_private", "events_invalid", "too_many_streams", "domain_unknown",
+  "url_private", "events_invalid", "too_many_streams",
+  "host_unknown", "domain_invalid", "domain_unknown", "domain_forbidden", "domain_taken", "domain_not_found", "domain_clash", "domain_has_links",
   "storage_unavailable", "internal",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -26,7 +27,7 @@ export const ERROR_FIELDS = [
   "fallback_url", "fallbackUrl", "crawlable",
   "id", "from", "to", "bots",
   "q", "tag", "status", "sort", "order", "limit", "cursor", "include", "format", "ids", "key", "owner", "next",
-  "events", "linkId", "enabled", "sourceDb", "domain",
+  "events", "linkId", "enabled", "sourceDb", "domain", "name",
 ] as const;
 export type ErrorField = (typeof ERROR_FIELDS)[number];
 

@@ -120,6 +120,8 @@ async function serve(config: Config, log: Logger, secrets: Secrets, databasePass
       leave: () => currentServiceLeave(storage.instances, config.webhookAllowPrivate, later.presence?.name ?? null),
     },
   });
+  // The domains, known before the first request (docs/several-domains.md: Several domains).
+  await deps.directory.reload();
   const app = createApp(deps);
   // Asked before listening, said after: the start-up log's last line, for a new instance only.
   const welcome = await isNewInstance(storage, secrets.credentialHash !== null);

@@ -64,6 +64,7 @@ export async function withRules(engine: EngineStorage, linkEvents?: LinkEvents):
     imports: engine.imports,
     events: engine.events,
     instances: engine.instances,
+    domains: engine.domains,
     relayLive: engine.relayLive,
     ...createOverview(engine.overview),
     ping: engine.ping,

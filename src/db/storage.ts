@@ -17,6 +17,7 @@ import type { ImportTarget } from "../imports/target.ts";
 import type { EventStore } from "../events/store.ts";
 import type { InstanceRegistry } from "../instances/registry.ts";
 import type { LiveBatch } from "../events/live.ts";
+import type { DomainRepository } from "../domains/repository.ts";
 
 /** How visits written by one instance reach live viewers on another (PostgreSQL; one SQLite file has one instance). */
 export type LiveRelay = { announce(batch: LiveBatch): void; watchHere(watch: { ids: string[]; all: boolean }): void; stop(): Promise<void> };
@@ -55,6 +56,8 @@ export type EngineStorage = Database & {
   events: EventStore;
   /** The instances that run on the database and what they allow (src/instances/registry.ts). */
   instances: InstanceRegistry;
+  /** The domains links answer on (docs/several-domains.md: Several domains). */
+  domains: DomainRepository;
   /** Relays the live view between instances (PostgreSQL). */
   relayLive?(publish: (batch: LiveBatch) => void, recorderWatch: (watch: { ids: string[]; all: boolean }) => void): Promise<LiveRelay>;
   /** Keeps the link store's cache in step with changes made by other instances (PostgreSQL); stopped by close(). */
@@ -73,6 +76,7 @@ export type Storage = Database & {
   imports: ImportTarget;
   events: EventStore;
   instances: InstanceRegistry;
+  domains: DomainRepository;
   relayLive?: EngineStorage["relayLive"];
   overview: OverviewReader;
   dailyCounts: DailyCounts;

@@ -24,6 +24,9 @@ export class DomainDirectory {
   private entries: DomainEntry[] = [];
   private fallback: DomainEntry;
   private loadedAt = -Infinity;
+  // The last host asked and its answer: a busy domain's clicks name the same host (one comparison).
+  private lastHost = "\u0000";
+  private lastEntry: DomainEntry | null = null;
   private loading: MaybePromise<void> | null = null;
 
   /** baseHost: --base-url's host name (lower-case, no port), or null. */
@@ -75,6 +78,14 @@ export class DomainDirectory {
    * the default: the service reached directly (a health check, a scrape, Caddy's certificate ask).
    */
   forHost(host: string): DomainEntry | null {
+    if (host === this.lastHost) return this.lastEntry;
+    const entry = this.lookUp(host);
+    this.lastHost = host;
+    this.lastEntry = entry;
+    return entry;
+  }
+
+  private lookUp(host: string): DomainEntry | null {
     const hit = this.byHost.get(host);
     if (hit !== undefined) return hit;
     if (!this.configured) return this.fallback;
@@ -119,6 +130,7 @@ export class DomainDirectory {
     this.byHost = byHost;
     this.fallback = fallback;
     this.loadedAt = now;
+    this.lastHost = "\u0000";
   }
 
   private virtualDefault(): DomainEntry {

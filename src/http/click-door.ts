@@ -8,7 +8,10 @@ import { isReserved, looksLikeId } from "../links/alias.ts";
 import type { RequestMetrics } from "../metrics/requests.ts";
 import type { RouteTable } from "./route-table.ts";
 import { handleRedirect, type RedirectDeps } from "./redirect.ts";
-import type { PeerServer } from "./request-origin.ts";
+import { peerAddress, type PeerServer } from "./request-origin.ts";
+import type { DomainDirectory } from "../domains/directory.ts";
+import { DEFAULT_DOMAIN } from "../domains/domain.ts";
+import { hostDomain, misdirected, onlyOnMainDomain, rememberDomain, servedOnShortDomains } from "./request-domain.ts";
 import { RequestClick } from "./click.ts";
 import { badRequest, createHostCheck, pathStart, targetPath, type LastResort } from "./front-door.ts";
 
@@ -28,6 +31,10 @@ export function clickId(method: string, url: string): string | null {
 
 export type ClickDoorDeps = RedirectDeps & {
   requests: RequestMetrics;
+  /** the domains and the hosts they answer on (docs/several-domains.md: Hosts) */
+  directory: DomainDirectory;
+  /** any other unknown page (a management surface asked on a short domain) */
+  pageNotFound: (request: Request) => Response;
   /** the host a request without a Host header is taken to name (front-door.ts) */
   ownHost: () => string;
   lastResort: LastResort;
@@ -37,27 +44,54 @@ export type ClickDoorDeps = RedirectDeps & {
 export function withClickDoor(app: (request: Request) => Response | Promise<Response>, routes: Pick<RouteTable, "routeOf">, deps: ClickDoorDeps) {
   const checkHost = createHostCheck(deps.ownHost);
   const lastResort = deps.lastResort;
+  const directory = deps.directory;
   return (request: Request, server: PeerServer): Response | Promise<Response> => {
     const started = performance.now();
     try {
       const admitted = checkHost(request);
       if (admitted instanceof Response) return observed(admitted, "other", started, deps.requests);
       request = admitted;
+      const now = deps.now();
+      directory.refreshIfStale(now);
       // request.url builds a new string on every read: read it once for the id and the click.
       const url = request.url;
       const id = clickId(request.method, url);
       if (id !== null) {
-        const response = handleRedirect(new RequestClick(request, id, server, deps.now(), url), deps);
+        const click = new RequestClick(request, id, server, now, url);
+        // One domain (none configured): the alias is the link's key, and nothing more is asked.
+        if (directory.configured && !onItsDomain(click, deps)) return observed(misdirected(null), "other", started, deps.requests);
+        const response = handleRedirect(click, deps);
         if (response instanceof Promise) return answered(response, "/:id", started, deps.requests, (e) => lastResort(e, request));
         return observed(response, "/:id", started, deps.requests);
       }
       const path = targetPath(url);
       if (path === null) return observed(badRequest("the request target is not a path in its normal form"), "other", started, deps.requests);
+      if (directory.configured) {
+        const refused = domainRefusal(request, server, path, deps);
+        if (refused !== null) return observed(refused, "other", started, deps.requests);
+      }
       return answered(app(request), routes.routeOf(path), started, deps.requests, (e) => lastResort(e, request));
     } catch (error) {
       return observed(lastResort(error, request), "other", started, deps.requests);
     }
   };
+}
+
+/** The click's domain found from its host and its key made from it; false for a host no domain has. */
+function onItsDomain(click: RequestClick, deps: ClickDoorDeps): boolean {
+  const domain = hostDomain(click.request, () => click.peer(), deps.trusted, deps.directory);
+  if (domain === null) return false;
+  click.onDomain(domain);
+  return true;
+}
+
+/** Why a request that is not a click is not let in: a host no domain has, or a main-domain page asked on a short domain; null when it is. */
+function domainRefusal(request: Request, server: PeerServer, path: string, deps: ClickDoorDeps): Response | null {
+  const domain = hostDomain(request, () => peerAddress(server, request), deps.trusted, deps.directory);
+  if (domain === null) return misdirected(path);
+  if (domain.key !== DEFAULT_DOMAIN && !servedOnShortDomains(path)) return onlyOnMainDomain(path, () => deps.pageNotFound(request));
+  rememberDomain(request, domain);
+  return null;
 }
 
 function observed(response: Response, route: string, started: number, requests: RequestMetrics): Response {

@@ -2,6 +2,8 @@
 // fields every click reads are taken here, the rest read from the request when first asked.
 
 import type { Click } from "../links/click.ts";
+import type { DomainEntry } from "../domains/directory.ts";
+import { linkKey } from "../domains/link-key.ts";
 import { clientAddress, type TrustedProxies } from "../visits/client-ip.ts";
 import { pathStart } from "./front-door.ts";
 import { peerAddress, type PeerServer } from "./request-origin.ts";
@@ -17,11 +19,16 @@ export class RequestClick implements Click {
    * parameter: the redirect's functions pass the click whole.
    */
   linkSeq = 0;
+  /**
+   * The domain the click's host names, when domains are configured (the door sets it, with the
+   * link's key as `id`); null: the default domain of an instance with one.
+   */
+  domain: DomainEntry | null = null;
   #peer: string | null = null;
   /** `url`: request.url, when the caller has read it already (it builds a new string on every read) */
   constructor(
     readonly request: Request,
-    readonly id: string,
+    public id: string,
     readonly server: PeerServer,
     readonly now: number,
     readonly url: string = request.url,
@@ -30,6 +37,11 @@ export class RequestClick implements Click {
     this.headers = request.headers;
     const q = url.indexOf("?");
     this.query = q === -1 ? "" : url.slice(q + 1);
+  }
+  /** The click is for the link of its alias on `domain`: its id becomes the link's key (src/domains/link-key.ts). */
+  onDomain(domain: DomainEntry): void {
+    this.domain = domain;
+    this.id = linkKey(domain.key, this.id);
   }
   host(): string {
     const start = this.url.indexOf("//") + 2;

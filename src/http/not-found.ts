@@ -8,12 +8,13 @@ import { mayCreateLinks } from "../auth/policy.ts";
 import { renderNotFound, type WayOn } from "../../web/server/pages.ts";
 import { ENTRIES } from "./web-assets.generated.ts";
 import { HTML_HEADERS } from "./web.ts";
+import type { DomainEntry } from "../domains/directory.ts";
 
 export type NotFoundSettings = Pick<Config, "notFoundRedirect" | "rootRedirect" | "createAccess">;
 
 export type NotFoundAnswers = {
-  /** An unknown short link: the page, or a redirect to --not-found-redirect. */
-  link: (request: Request) => Response;
+  /** An unknown short link: the page, or a redirect to its domain's not-found redirect or --not-found-redirect. */
+  link: (request: Request, domain?: DomainEntry | null) => Response;
   /** Any other unknown page (never redirected: --not-found-redirect is about links). */
   page: (request: Request) => Response;
 };
@@ -43,9 +44,13 @@ export function notFoundAnswers(settings: NotFoundSettings): NotFoundAnswers {
       headers: { ...HTML_HEADERS, "Content-Language": lang, Vary: "Accept-Language", "Cache-Control": "no-store" },
     });
   };
+  const page = answer("link");
   const redirect = settings.notFoundRedirect;
   return {
-    link: redirect === null ? answer("link") : () => new Response(null, { status: 302, headers: { Location: redirect, "Cache-Control": "no-store" } }),
+    link: (request, domain) => {
+      const to = domain?.notFoundRedirect ?? redirect;
+      return to === null ? page(request) : new Response(null, { status: 302, headers: { Location: to, "Cache-Control": "no-store" } });
+    },
     page: answer("page"),
   };
 }

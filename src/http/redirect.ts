@@ -20,6 +20,7 @@ import type { ClickFactsSource } from "./click-facts.ts";
 import { checkPassword, lockedAnswer, PASSWORD_HEADER, passwordPage, postedPassword, type PasswordGuard } from "./link-password.ts";
 import type { Logger } from "../log.ts";
 import type { Blocklist } from "../links/blocklist.ts";
+import type { DomainEntry } from "../domains/directory.ts";
 
 export type RedirectDeps = {
   links: LinkStore;
@@ -33,8 +34,8 @@ export type RedirectDeps = {
   clickFacts: ClickFactsSource;
   /** wrong link passwords, limited per address and per link */
   passwords: PasswordGuard;
-  /** --not-found-redirect, or the 404 page in the visitor's language (not-found.ts) */
-  notFound: (request: Request) => Response;
+  /** the domain's not-found redirect, else --not-found-redirect, else the 404 page in the visitor's language (not-found.ts) */
+  notFound: (request: Request, domain?: DomainEntry | null) => Response;
 };
 
 const CACHE_CONTROL = "no-store, max-age=0";
@@ -121,11 +122,11 @@ function answerUnlocked(admitted: Admission | null, click: RequestClick, deps: R
 
 /** `unlocked`: the link's password was given and is right. */
 function answerLink(admitted: Admission | null, click: RequestClick, deps: RedirectDeps, unlocked: boolean): Answer {
-  if (admitted === null) return deps.notFound(click.request);
+  if (admitted === null) return deps.notFound(click.request, click.domain);
   // Disabled, expired, blocked or deleted: 410 and not a click, or the owner's fallback URL (a
   // protected link's only after its password, docs/security.md: Security).
   if ("gone" in admitted) {
-    if (admitted.fallback === undefined) return gonePage(admitted.gone, click.header("accept-language"));
+    if (admitted.fallback === undefined) return goneOnDomain(admitted.gone, click, deps);
     if (admitted.passwordHash !== undefined && !unlocked) {
       // Stopped links are rare: their hash is judged here, not when cached (router.ts does that for live ones).
       return passwordGate(admitted.passwordHash, !passwordHashWithinBounds(admitted.passwordHash), click, deps);
@@ -135,6 +136,13 @@ function answerLink(admitted: Admission | null, click: RequestClick, deps: Redir
   // Rules, a split, a password or a redirect code of its own: decided by its route (router.ts).
   if (admitted.route !== null) return routed(admitted.route, click, deps, unlocked);
   return send((admitted.compiled ??= compileDestination(admitted.url)), 302, null, click, deps);
+}
+
+/** A stopped link with no fallback of its own: its domain's fallback for an expired or disabled link, else the 410 page. */
+function goneOnDomain(reason: GoneReason, click: RequestClick, deps: RedirectDeps): Answer {
+  const elsewhere = click.domain?.fallbackRedirect ?? null;
+  if (elsewhere !== null && (reason === "expired" || reason === "disabled")) return fallback(elsewhere, reason, click, deps);
+  return gonePage(reason, click.header("accept-language"));
 }
 
 /** A link with a route: its password first, then the destination its rules choose. */

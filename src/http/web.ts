@@ -1,6 +1,9 @@
 // The web UI: server-rendered pages (home, stats, 404) and the built, embedded assets, each on
 // an exact route so the core's `/:id` redirect never shadows them. Assets come from the manifest
 // that scripts/build-web.ts generates (`npm run build:web`).
+import type { RootAnswer } from "../domains/answers.ts";
+import type { RobotsPolicy } from "../domains/domain.ts";
+import { keyParts } from "../domains/link-key.ts";
 import type { MaybePromise } from "../util/maybe.ts";
 import { Elysia } from "elysia";
 import { LANGUAGES, pickLanguage, type Language } from "../lang.ts";
@@ -20,9 +23,11 @@ export type WebDeps = {
   statsPublic: () => boolean;
   now: () => number;
   version: string;
-  /** --root-redirect: where `/` sends visitors instead of the public form */
-  rootRedirect: () => string | null;
-  /** the ids of the links search engines may follow (robots.txt) */
+  /** what `/` answers on the request's domain (src/domains/answers.ts) */
+  root: (request: Request) => RootAnswer;
+  /** the request's domain: its key (links.domain) and its robots policy */
+  robots: (request: Request) => { key: string; policy: RobotsPolicy };
+  /** the keys of the links search engines may follow (robots.txt; src/domains/link-key.ts) */
   crawlable: () => MaybePromise<string[]>;
   /** the 404 page (not-found.ts) */
   notFound: (request: Request) => Response;
@@ -87,10 +92,15 @@ const ROBOTS_TTL_MS = 60_000;
  * made it crawlable: `Disallow: /` with the pages and those links allowed (the longest rule wins;
  * `$` ends a link's path, so /abc does not allow /abcdef).
  */
-function robotsTxt(crawlable: readonly string[]): string {
+function robotsTxt(crawlable: readonly string[], domain: string, policy: RobotsPolicy): string {
+  if (policy === "none") return "User-agent: *\nDisallow: /\n";
   const lines = ["User-agent: *", "Disallow: /api/", "Disallow: /stats/", ...LANGUAGES.map((l) => `Disallow: /${l}/stats/`)];
+  if (policy === "all") return [...lines, "Allow: /"].join("\n") + "\n";
   lines.push("Allow: /$", "Allow: /assets/", "Allow: /favicon.ico$", ...LANGUAGES.map((l) => `Allow: /${l}/`));
-  for (const id of crawlable) lines.push(`Allow: /${id}$`);
+  for (const key of crawlable) {
+    const { domain: of, alias } = keyParts(key);
+    if (of === domain) lines.push(`Allow: /${alias}$`);
+  }
   lines.push("Disallow: /");
   return lines.join("\n") + "\n";
 }
@@ -108,9 +118,10 @@ export function webRoutes(deps: WebDeps) {
   const app = new Elysia({ name: "web" });
 
   // `/` renders in the best language for Accept-Language (no redirect round trip); caches must key on it.
-  app.get("/", ({ headers }) => {
-    const elsewhere = deps.rootRedirect();
-    if (elsewhere !== null) return new Response(null, { status: 302, headers: { Location: elsewhere, "Cache-Control": "no-cache" } });
+  app.get("/", ({ headers, request }) => {
+    const root = deps.root(request);
+    if (root === "none") return deps.notFound(request);
+    if (root !== "home") return new Response(null, { status: 302, headers: { Location: root.redirect, "Cache-Control": "no-cache" } });
     const lang = acceptLang(headers);
     return html(renderHome(lang, PAGE_ASSETS, deps.statsPublic()), lang, 200, { Vary: "Accept-Language" });
   });
@@ -162,11 +173,15 @@ export function webRoutes(deps: WebDeps) {
     );
   }
 
-  let robots: { text: string; at: number } | null = null;
-  app.get("/robots.txt", async () => {
+  // Made per domain (and policy), each at most every ROBOTS_TTL_MS.
+  const robots = new Map<string, { text: string; at: number }>();
+  app.get("/robots.txt", async ({ request }) => {
     const now = Date.now();
-    if (robots === null || now - robots.at >= ROBOTS_TTL_MS) robots = { text: robotsTxt(await deps.crawlable()), at: now };
-    return new Response(robots.text, { headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "public, max-age=300" } });
+    const { key, policy } = deps.robots(request);
+    const made = `${policy} ${key}`;
+    let text = robots.get(made);
+    if (text === undefined || now - text.at >= ROBOTS_TTL_MS) robots.set(made, (text = { text: robotsTxt(policy === "links" ? await deps.crawlable() : [], key, policy), at: now }));
+    return new Response(text.text, { headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "public, max-age=300" } });
   });
 
   return app;

@@ -8,7 +8,7 @@
 // behind, packed for the other thread; this is the request, on the click thread.
 
 export interface Click {
-  /** the link's alias, from the path */
+  /** the link's key: its alias from the path, on the click's domain (src/domains/link-key.ts) */
   readonly id: string;
   /** GET and HEAD at the door; POST is the password page's form (link-password.ts) */
   readonly method: string;

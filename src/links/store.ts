@@ -9,6 +9,7 @@
 
 import { generateId } from "./id.ts";
 import { isReserved, looksLikeId } from "./alias.ts";
+import { linkKey, looksLikeKey } from "../domains/link-key.ts";
 import type { Link } from "./link.ts";
 import { DELETED, targetOfLink, verdictBeforeBudget, type Admission, type Target } from "./click-rules.ts";
 import { PLAIN, type Behaviour } from "./behaviour.ts";
@@ -48,7 +49,7 @@ export type LinkDestinations = { seq: number; url: string; blocked: boolean; als
 
 export { EVERY_LINK } from "./change-script.ts";
 
-/** The links as the HTTP surfaces and the blocklist use them. */
+/** The links as the HTTP surfaces and the blocklist use them; a link's `id` below is its key (src/domains/link-key.ts). */
 export type LinkStore = {
   /** Inserts a link (committed before returning); a generated id when alias is null. */
   create(link: NewLink, now: number): MaybePromise<Link>;
@@ -167,7 +168,7 @@ export function createLinkStore(repo: LinkRepository, budget: ClickBudget, optio
     },
     clicksAnswered: (id) => budget.answered(id),
     cacheStats: () => cache.stats(),
-    get: (id) => (looksLikeId(id) ? repo.read(id) : null),
+    get: (key) => (looksLikeKey(key) ? repo.read(key) : null),
     update: (id, changes) => update(parts, id, changes),
     remove: (id, now) => remove(parts, id, now),
     destinations: () => repo.destinations(),
@@ -210,7 +211,7 @@ function storedLink(id: string, link: NewLink, now: number): Link {
 /** The link, now that its insert is committed under seq: cached for its clicks. */
 function inserted({ cache }: Parts, stored: Link, seq: number): Link {
   stored.seq = seq;
-  cache.set(stored.id, targetOfLink(stored));
+  cache.set(linkKey(stored.domain, stored.id), targetOfLink(stored));
   return stored;
 }
 
@@ -245,7 +246,7 @@ function createUnderNewId(parts: Parts, link: NewLink, now: number, tries: numbe
 }
 
 function update({ repo, cache, events }: Parts, id: string, changes: LinkChanges): MaybePromise<Link | null> {
-  if (!looksLikeId(id)) return null;
+  if (!looksLikeKey(id)) return null;
   return then(repo.update(id, changes, events.updated()), (found) => {
     if (!found) return null;
     cache.forget(id); // the next click reads the new values
@@ -254,7 +255,7 @@ function update({ repo, cache, events }: Parts, id: string, changes: LinkChanges
 }
 
 function remove({ repo, cache, budget, events }: Parts, id: string, now: number): MaybePromise<boolean> {
-  if (!looksLikeId(id)) return false;
+  if (!looksLikeKey(id)) return false;
   return then(repo.remove(id, now, events.deleted()), (removed) => {
     if (removed) {
       cache.forget(id);
@@ -274,28 +275,4 @@ export function behaviourOf(link: Partial<Behaviour>): Behaviour {
   };
 }
 
-/**
- * The click budget of a process that alone answers a database's clicks (SQLite): counted here, on
- * the one thread that answers clicks, so exactly max_clicks clicks are let through however many
- * arrive at once. The count starts from the recorded total and runs ahead of it by what the
- * recorder has not written yet.
- */
-export function localClickBudget(): ClickBudget {
-  // Never evicted, nor forgotten on an edit: a count re-read from the database would miss the
-  // clicks still on their way to it.
-  const answered = new Map<string, number>();
-  return {
-    spend(id, target, click) {
-      const rules = target.rules!;
-      // The larger: clicks counted here may be ahead of the recorded total by a flush, but not
-      // after the limit was cleared for a while (then only the total went on counting).
-      const used = Math.max(answered.get(id) ?? 0, rules.clicks);
-      if (used >= rules.maxClicks!) return rules.expired;
-      if (click) answered.set(id, used + 1);
-      return target;
-    },
-    answered: (id) => answered.get(id),
-    changed: () => {},
-    deleted: (id) => answered.delete(id),
-  };
-}
+export { localClickBudget } from "./local-click-budget.ts";

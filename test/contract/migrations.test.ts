@@ -216,6 +216,29 @@ for (const engine of ENGINES) {
       expect(Number(fresh.seq)).toBeGreaterThan(bye);
     }, 60_000);
 
+    test("step 13 (several domains): every row of a database from before it is kept, every link on the default domain, and no seq is given twice", async () => {
+      const old = await raw(engine);
+      await old.loadFixture();
+      await old.exec("INSERT INTO retired_ids (id, retired_at) VALUES ('gone-late', 5)");
+      await old.migrate(engineVersion(engine, 12));
+      const before = await old.rows();
+      await old.migrate();
+      const after = await old.rows();
+      expect(after.domains).toEqual([]);
+      for (const [table, rows] of Object.entries(before)) {
+        if (VERSION_TABLES.has(table)) continue;
+        expect({ table, rows: after[table]!.map((row) => sortedKeys(JSON.parse(row))).sort() }).toEqual({ table, rows: rows.map((row) => sortedKeys(JSON.parse(row))).sort() });
+      }
+      expect(after.links!.map((r) => JSON.parse(r).domain).every((d) => d === "")).toBe(true);
+      const highest = Math.max(...after.retired_ids!.map((r) => Number(JSON.parse(r).seq)));
+      await old.exec("INSERT INTO links (id, url, created_at) VALUES ('fresh13', 'https://example.com/', 3)");
+      const fresh = (await old.rows()).links!.map((r) => JSON.parse(r)).find((l) => l.id === "fresh13");
+      expect(Number(fresh.seq)).toBeGreaterThan(highest);
+      // The same alias may now be on two domains, and only once on each.
+      await old.exec("INSERT INTO links (domain, id, url, created_at) VALUES ('b.example', 'fresh13', 'https://example.com/b', 3)");
+      await expect(old.exec("INSERT INTO links (domain, id, url, created_at) VALUES ('b.example', 'fresh13', 'https://example.com/c', 3)")).rejects.toThrow();
+    }, 60_000);
+
     test("a database newer than this release is refused, and left as it was", async () => {
       const db = await raw(engine);
       await db.migrate();

@@ -56,7 +56,9 @@ export async function inProcessApp(args: string[] = []): Promise<InProcess> {
   storage.links.onChange((id) => live.changed(id === EVERY_LINK ? null : id));
   const imports = createImportJobs({ db: file, dbPassword: null, destinations: { baseUrl: config.baseUrl, allowLocal: config.allowLoopbackDestinations, blocklist: config.blocklist }, env: {}, allowPrivate: false, log });
   const webhooks = { changed: async () => {}, poke: () => {}, leave: () => currentServiceLeave(storage.instances, config.webhookAllowPrivate, null) };
-  const app = createApp(appDeps(config, log, { credentialHash: null, oidcSecret: null }, { storage, recorder, blocklist, imports, live, webhooks }));
+  const deps = appDeps(config, log, { credentialHash: null, oidcSecret: null }, { storage, recorder, blocklist, imports, live, webhooks });
+  await deps.directory.reload();
+  const app = createApp(deps);
   return {
     storage,
     logged,

@@ -5,6 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { createLastResort, isAuthority, targetPath } from "../../src/http/front-door.ts";
 import { withClickDoor } from "../../src/http/click-door.ts";
+import { DomainDirectory } from "../../src/domains/directory.ts";
 import { createRequestMetrics } from "../../src/metrics/requests.ts";
 
 describe("isAuthority", () => {
@@ -38,7 +39,7 @@ describe("the click door's last resort", () => {
   const logged: string[] = [];
   const log = { info: () => {}, error: (msg: string, fields?: Record<string, unknown>) => void logged.push(`${msg} ${JSON.stringify(fields)}`) };
   const requests = createRequestMetrics();
-  const deps = { requests, log, ownHost: () => "localhost:1", lastResort: createLastResort(log) } as unknown as Parameters<typeof withClickDoor>[2];
+  const deps = { requests, log, ownHost: () => "localhost:1", lastResort: createLastResort(log), directory: new DomainDirectory(null, () => []), now: Date.now } as unknown as Parameters<typeof withClickDoor>[2];
   const door = (app: (r: Request) => Response | Promise<Response>) => withClickDoor(app, { routeOf: () => "/api/x" }, deps);
   const request = () => new Request("http://x/api/x", { headers: { Host: "x" } });
 

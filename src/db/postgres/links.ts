@@ -9,17 +9,19 @@ import { targetOfRow } from "../../links/click-rules.ts";
 import type { TransactionSQL } from "bun";
 import { behaviourOf, EVERY_LINK, type ClickBudget, type LinkDestinations, type LinkRepository, type NewLink, type StoredPasswordHash, type Target } from "../../links/store.ts";
 import { linkWrites, type LinkStatements } from "../../links/change-script.ts";
-import { behaviourValues, LINK_COLUMNS, otherDestinations, PASSWORD_HASHES_PAGE, PASSWORD_HASHES_SQL, TARGET_SQL, toLink } from "../shared/link-rows.ts";
+import { behaviourValues, LINK_COLUMNS, otherDestinations, PASSWORD_HASHES_PAGE, PASSWORD_HASHES_SQL, TARGET_SQL, CRAWLABLE_SQL, toLink } from "../shared/link-rows.ts";
 import { changedColumns } from "../shared/link-columns.ts";
 import { DEFAULT_DOMAIN, LINK_DATA_TABLES } from "../shared/tables.ts";
 import { num, numOrNull, numbered, type Pg } from "./connect.ts";
 import { announce } from "./link-changes.ts";
 import { linkRow, tagsOf } from "./rows.ts";
 import { writeEventsIn } from "./events.ts";
+import { keyParts, linkKey } from "../../domains/link-key.ts";
 
 const DESTINATIONS_PAGE = 5_000;
 const TARGET = numbered(TARGET_SQL);
 const PASSWORD_HASHES = numbered(PASSWORD_HASHES_SQL);
+const CRAWLABLE = numbered(CRAWLABLE_SQL);
 
 export function postgresLinks(sql: Pg): LinkRepository {
   return {
@@ -30,7 +32,7 @@ export function postgresLinks(sql: Pg): LinkRepository {
     destinations: () => destinations(sql),
     passwordHashes: () => passwordHashes(sql),
     async crawlable(limit) {
-      return (await sql`SELECT id FROM links WHERE crawlable = 1 ORDER BY id LIMIT ${limit}`).map((r: { id: string }) => r.id);
+      return (await sql.unsafe(CRAWLABLE, [limit])).map((r: { domain: string; id: string }) => linkKey(r.domain, r.id));
     },
   };
 }
@@ -39,8 +41,9 @@ export function postgresLinks(sql: Pg): LinkRepository {
 function postgresLinkStatements(tx: TransactionSQL, sql: Pg): LinkStatements {
   return {
     insertRow: (id, link, now) => insertLinkIn(tx, sql, id, link, now),
-    async lock(id) {
-      const [row] = await tx`SELECT seq FROM links WHERE id = ${id} FOR UPDATE`;
+    async lock(key) {
+      const { domain, alias } = keyParts(key);
+      const [row] = await tx`SELECT seq FROM links WHERE domain = ${domain} AND id = ${alias} FOR UPDATE`;
       return row === undefined ? null : num(row.seq);
     },
     read: (id) => readLink(tx, id),
@@ -58,7 +61,10 @@ function postgresLinkStatements(tx: TransactionSQL, sql: Pg): LinkStatements {
     async deleteData(seq) {
       for (const table of LINK_DATA_TABLES) await tx.unsafe(`DELETE FROM ${table} WHERE link_seq = $1`, [seq]);
     },
-    retire: async (id, seq, now) => void (await tx`INSERT INTO retired_ids (domain, id, seq, retired_at) VALUES (${DEFAULT_DOMAIN}, ${id}, ${seq}, ${now}) ON CONFLICT DO NOTHING`),
+    async retire(key, seq, now) {
+      const { domain, alias } = keyParts(key);
+      await tx`INSERT INTO retired_ids (domain, id, seq, retired_at) VALUES (${domain}, ${alias}, ${seq}, ${now}) ON CONFLICT DO NOTHING`;
+    },
     async markBlocked(seqs, blocked) {
       await tx`UPDATE links SET blocked = ${blocked ? 1 : 0} WHERE seq = ANY(${sql.array([...seqs], "INT8")})`;
     },
@@ -68,15 +74,17 @@ function postgresLinkStatements(tx: TransactionSQL, sql: Pg): LinkStatements {
 }
 
 /** The link, read by `db`: the pool, or a transaction (an edit's events read it before and after). */
-async function readLink(db: Pg | TransactionSQL, id: string): Promise<Link | null> {
-  const rows = await db.unsafe(`SELECT ${LINK_COLUMNS} FROM links WHERE id = $1`, [id]);
+async function readLink(db: Pg | TransactionSQL, key: string): Promise<Link | null> {
+  const { domain, alias } = keyParts(key);
+  const rows = await db.unsafe(`SELECT ${LINK_COLUMNS} FROM links WHERE domain = $1 AND id = $2`, [domain, alias]);
   if (rows.length === 0) return null;
   const row = linkRow(rows[0]);
   return toLink(row, (await tagsOf(db, [row.seq])).get(row.seq) ?? []);
 }
 
-async function target(sql: Pg, id: string): Promise<Target | null> {
-  const [row] = await sql.unsafe(TARGET, [id]);
+async function target(sql: Pg, key: string): Promise<Target | null> {
+  const { domain, alias } = keyParts(key);
+  const [row] = await sql.unsafe(TARGET, [domain, alias]);
   return targetOfRow({
     seq: numOrNull(row.seq),
     url: row.url,
@@ -109,7 +117,7 @@ async function* passwordHashes(sql: Pg): AsyncIterable<StoredPasswordHash> {
   let after = 0;
   for (;;) {
     const rows = await sql.unsafe(PASSWORD_HASHES, [after, PASSWORD_HASHES_PAGE]);
-    for (const r of rows) yield { id: r.id as string, passwordHash: r.password_hash as string };
+    for (const r of rows) yield { id: linkKey(r.domain as string, r.id as string), passwordHash: r.password_hash as string };
     if (rows.length < PASSWORD_HASHES_PAGE) return;
     after = num(rows[rows.length - 1].seq);
   }
@@ -125,17 +133,18 @@ export function postgresClickBudget(sql: Pg): ClickBudget {
   // Clicks let through per limited link, as the database answered them last (for statusNow).
   const answered = new Map<string, number>();
   return {
-    async spend(id, target, click) {
+    async spend(key, target, click) {
+      const { domain, alias: id } = keyParts(key);
       const rows = click
         ? await sql`
             UPDATE links SET answered_clicks = CASE WHEN max_clicks IS NULL THEN answered_clicks ELSE GREATEST(answered_clicks, total_clicks) + 1 END
-            WHERE id = ${id} AND (max_clicks IS NULL OR GREATEST(answered_clicks, total_clicks) < max_clicks)
+            WHERE domain = ${domain} AND id = ${id} AND (max_clicks IS NULL OR GREATEST(answered_clicks, total_clicks) < max_clicks)
             RETURNING answered_clicks`
         : await sql`
             SELECT answered_clicks FROM links
-            WHERE id = ${id} AND (max_clicks IS NULL OR GREATEST(answered_clicks, total_clicks) < max_clicks)`;
+            WHERE domain = ${domain} AND id = ${id} AND (max_clicks IS NULL OR GREATEST(answered_clicks, total_clicks) < max_clicks)`;
       if (rows.length === 0) return target.rules!.expired;
-      answered.set(id, num(rows[0].answered_clicks));
+      answered.set(key, num(rows[0].answered_clicks));
       return target;
     },
     answered: (id) => answered.get(id),
@@ -163,23 +172,32 @@ export async function insertLinksIn(tx: TransactionSQL, sql: Pg, rows: readonly 
   const column = <T,>(pick: (r: LinkRow, b: ReturnType<typeof behaviourValues>) => T) => rows.map((r) => pick(r, behaviourValues(behaviourOf(r.link))));
   const text = (pick: (r: LinkRow, b: ReturnType<typeof behaviourValues>) => string | null) => sql.array(column(pick), "TEXT");
   const int8 = (pick: (r: LinkRow, b: ReturnType<typeof behaviourValues>) => number | null) => sql.array(column(pick), "INT8");
-  const inserted: { id: string; seq: string }[] = await tx`
-    INSERT INTO links (id, url, created_at, owner_key_id, owner_user_id, expires_at, max_clicks, rules, variants, password_hash, redirect_type, valid_from, fallback_url, crawlable, disabled)
-    SELECT v.* FROM unnest(${text((r) => r.id)}::text[], ${text((r) => r.link.url)}::text[], ${int8((r) => r.createdAt)}::int8[],
+  const inserted: { domain: string; id: string; seq: string }[] = await tx`
+    INSERT INTO links (domain, id, url, created_at, owner_key_id, owner_user_id, expires_at, max_clicks, rules, variants, password_hash, redirect_type, valid_from, fallback_url, crawlable, disabled)
+    SELECT v.* FROM unnest(${text((r) => r.link.domain ?? DEFAULT_DOMAIN)}::text[], ${text((r) => r.id)}::text[], ${text((r) => r.link.url)}::text[], ${int8((r) => r.createdAt)}::int8[],
                            ${int8((r) => r.link.ownerKeyId ?? null)}::int8[], ${int8((r) => r.link.ownerUserId ?? null)}::int8[],
                            ${int8((r) => r.link.expiresAt ?? null)}::int8[], ${int8((r) => r.link.maxClicks ?? null)}::int8[],
                            ${text((_, b) => b[0])}::text[], ${text((_, b) => b[1])}::text[], ${text((_, b) => b[2])}::text[], ${int8((_, b) => b[3])}::int8[],
                            ${int8((_, b) => b[4])}::int8[], ${text((_, b) => b[5])}::text[], ${int8((_, b) => b[6])}::int8[], ${int8((r) => (r.disabled ? 1 : 0))}::int8[])
-      AS v(id, url, created_at, owner_key_id, owner_user_id, expires_at, max_clicks, rules, variants, password_hash, redirect_type, valid_from, fallback_url, crawlable, disabled)
-    WHERE NOT EXISTS (SELECT 1 FROM retired_ids WHERE retired_ids.domain = ${DEFAULT_DOMAIN} AND retired_ids.id = v.id)
-    ON CONFLICT (id) DO NOTHING
-    RETURNING id, seq`;
-  const seqs = new Map(inserted.map((r) => [r.id, num(r.seq)]));
-  const tagged = rows.flatMap((r) => (seqs.has(r.id) ? [...new Set(r.link.tags ?? [])].map((tag) => [seqs.get(r.id)!, tag] as const) : []));
+      AS v(domain, id, url, created_at, owner_key_id, owner_user_id, expires_at, max_clicks, rules, variants, password_hash, redirect_type, valid_from, fallback_url, crawlable, disabled)
+    WHERE NOT EXISTS (SELECT 1 FROM retired_ids WHERE retired_ids.domain = v.domain AND retired_ids.id = v.id)
+    ON CONFLICT (domain, id) DO NOTHING
+    RETURNING domain, id, seq`;
+  const keyOf = (r: LinkRow) => linkKey(r.link.domain ?? DEFAULT_DOMAIN, r.id);
+  const seqs = new Map(inserted.map((r) => [linkKey(r.domain, r.id), num(r.seq)]));
+  const tagged = rows.flatMap((r) => (seqs.has(keyOf(r)) ? [...new Set(r.link.tags ?? [])].map((tag) => [seqs.get(keyOf(r))!, tag] as const) : []));
   if (tagged.length > 0) {
     await tx`INSERT INTO link_tags (link_seq, tag) SELECT * FROM unnest(${sql.array(tagged.map(([seq]) => seq), "INT8")}::int8[], ${sql.array(tagged.map(([, tag]) => tag), "TEXT")}::text[])`;
   }
-  const missing = rows.filter((r) => !seqs.has(r.id)).map((r) => r.id);
-  const retired = missing.length === 0 ? new Set<string>() : new Set((await tx`SELECT id FROM retired_ids WHERE domain = ${DEFAULT_DOMAIN} AND id = ANY(${sql.array(missing, "TEXT")})`).map((r: { id: string }) => r.id));
-  return rows.map((r) => seqs.get(r.id) ?? (retired.has(r.id) ? "retired" : "taken"));
+  const missing = rows.filter((r) => !seqs.has(keyOf(r)));
+  const retired = missing.length === 0 ? new Set<string>() : await retiredAmong(tx, sql, missing.map((r) => [r.link.domain ?? DEFAULT_DOMAIN, r.id]));
+  return rows.map((r) => seqs.get(keyOf(r)) ?? (retired.has(keyOf(r)) ? "retired" : "taken"));
+}
+
+/** The keys among (domain, alias) pairs that are retired. */
+async function retiredAmong(tx: TransactionSQL, sql: Pg, pairs: [string, string][]): Promise<Set<string>> {
+  const rows = await tx`SELECT r.domain, r.id FROM retired_ids AS r
+    JOIN unnest(${sql.array(pairs.map(([d]) => d), "TEXT")}::text[], ${sql.array(pairs.map(([, a]) => a), "TEXT")}::text[]) AS p(domain, id)
+    ON r.domain = p.domain AND r.id = p.id`;
+  return new Set(rows.map((r: { domain: string; id: string }) => linkKey(r.domain, r.id)));
 }

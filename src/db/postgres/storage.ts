@@ -17,6 +17,7 @@ import { postgresUsers } from "./users.ts";
 import { postgresOverview } from "./overview.ts";
 import { postgresEvents } from "./events.ts";
 import { postgresInstances } from "./instances.ts";
+import { postgresDomains } from "./domains.ts";
 import { startLiveRelay } from "./live-relay.ts";
 
 // The click thread's pool: clicks that miss the cache and limited links' clicks, the API, the UI.
@@ -47,6 +48,7 @@ export async function openPostgresStorage(url: string, password: string | null):
       imports: postgresImports(sql),
       events: postgresEvents(sql),
       instances: postgresInstances(sql),
+      domains: postgresDomains(sql),
       relayLive: (publish, recorderWatch) => startLiveRelay(sql, publish, recorderWatch),
       async follow(links) {
         stopFollowing = await watchLinkChanges(sql, links.forget);

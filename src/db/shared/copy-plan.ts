@@ -24,6 +24,7 @@ const ROWS = 5_000;
 export const COPIED_TABLES: readonly CopiedTable[] = [
   { table: "users", batch: ROWS },
   { table: "api_keys", batch: ROWS },
+  { table: "domains", batch: ROWS },
   { table: "links", batch: ROWS },
   { table: "link_tags", batch: ROWS },
   { table: "retired_ids", batch: ROWS },

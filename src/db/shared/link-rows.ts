@@ -6,7 +6,6 @@ import type { Behaviour } from "../../links/behaviour.ts";
 import { behaviourOfRow, routingOfRow, type RouteFacts } from "../../links/click-rules.ts";
 import { ruleUrls } from "../../links/rules.ts";
 import { CREDENTIAL_PRINCIPAL_NAME as CREDENTIAL_NAME } from "../../auth/credential.ts";
-import { DEFAULT_DOMAIN } from "./tables.ts";
 
 // The owner's name: the user's, else the key's (the systemd credential has no row: key id 0).
 const OWNER_NAME = `COALESCE((SELECT u.name FROM users AS u WHERE u.id = links.owner_user_id),
@@ -64,16 +63,20 @@ export function toLink(row: LinkRow, tags: string[]): Link {
   };
 }
 
-/** A cache miss's row (links LEFT JOIN retired_ids for one alias of the default domain): what the click path needs. */
+/** A cache miss's row (links LEFT JOIN retired_ids for one (domain, alias)): what the click path needs. */
 export const TARGET_SQL = `SELECT l.seq, l.url, l.expires_at, l.max_clicks, l.disabled, l.blocked, l.total_clicks,
   l.rules, l.variants, l.password_hash, l.redirect_type, l.valid_from, l.fallback_url, r.id IS NOT NULL AS retired
-  FROM (SELECT CAST(? AS TEXT) AS id) AS q LEFT JOIN links AS l ON l.id = q.id LEFT JOIN retired_ids AS r ON r.domain = '${DEFAULT_DOMAIN}' AND r.id = q.id`;
+  FROM (SELECT CAST(? AS TEXT) AS domain, CAST(? AS TEXT) AS id) AS q LEFT JOIN links AS l ON l.domain = q.domain AND l.id = q.id
+  LEFT JOIN retired_ids AS r ON r.domain = q.domain AND r.id = q.id`;
+
+/** The links search engines may follow (robots.txt), by domain and alias. */
+export const CRAWLABLE_SQL = "SELECT domain, id FROM links WHERE crawlable = 1 ORDER BY domain, id LIMIT ?";
 
 /**
  * A page of protected links' stored hashes, after a seq (the start-up report of locked links): one
  * walk of the table at start, as the blocklist's, in pages that hold nothing open between them.
  */
-export const PASSWORD_HASHES_SQL = "SELECT seq, id, password_hash FROM links WHERE password_hash IS NOT NULL AND seq > ? ORDER BY seq LIMIT ?";
+export const PASSWORD_HASHES_SQL = "SELECT seq, domain, id, password_hash FROM links WHERE password_hash IS NOT NULL AND seq > ? ORDER BY seq LIMIT ?";
 /** Rows a page of PASSWORD_HASHES_SQL reads. */
 export const PASSWORD_HASHES_PAGE = 1_000;
 

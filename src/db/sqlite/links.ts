@@ -9,26 +9,28 @@ import { behaviourOf, type LinkDestinations, type LinkRepository, type StoredPas
 import { linkWrites, type LinkStatements, type LinkWrites } from "../../links/change-script.ts";
 import type { Link } from "../../links/link.ts";
 import type { Synchronous } from "../../util/maybe.ts";
-import { BEHAVIOUR_COLUMNS, behaviourValues, LINK_COLUMNS, otherDestinations, PASSWORD_HASHES_PAGE, PASSWORD_HASHES_SQL, TARGET_SQL, toLink, type LinkRow } from "../shared/link-rows.ts";
+import { BEHAVIOUR_COLUMNS, behaviourValues, LINK_COLUMNS, otherDestinations, PASSWORD_HASHES_PAGE, PASSWORD_HASHES_SQL, TARGET_SQL, CRAWLABLE_SQL, toLink, type LinkRow } from "../shared/link-rows.ts";
 import { changedColumns, type ColumnValue } from "../shared/link-columns.ts";
 import { DEFAULT_DOMAIN, LINK_DATA_TABLES } from "../shared/tables.ts";
 import { isUniqueViolation } from "../errors.ts";
+import { keyParts, linkKey } from "../../domains/link-key.ts";
 import { tagReader } from "./tags.ts";
 import { outboxWriter } from "./events.ts";
 
 export function sqliteLinks(db: Database): Synchronous<LinkRepository> {
   const statements = sqliteLinkStatements(db);
-  const crawlable = db.query<{ id: string }, [number]>("SELECT id FROM links WHERE crawlable = 1 ORDER BY id LIMIT ?");
-  const selectTarget = db.query<Omit<TargetRow, "retired"> & { retired: number }, [string]>(TARGET_SQL);
+  const crawlable = db.query<{ domain: string; id: string }, [number]>(CRAWLABLE_SQL);
+  const selectTarget = db.query<Omit<TargetRow, "retired"> & { retired: number }, [string, string]>(TARGET_SQL);
   return {
     ...sqliteWrites(db, statements),
-    target(id) {
-      const row = selectTarget.get(id)!;
+    target(key) {
+      const { domain, alias } = keyParts(key);
+      const row = selectTarget.get(domain, alias)!;
       return targetOfRow({ ...row, retired: row.retired === 1 });
     },
     read: statements.read,
     destinations: () => destinations(db),
-    crawlable: (limit) => crawlable.all(limit).map((r) => r.id),
+    crawlable: (limit) => crawlable.all(limit).map((r) => linkKey(r.domain, r.id)),
     passwordHashes: () => passwordHashes(db),
   };
 }
@@ -50,23 +52,24 @@ function sqliteWrites(db: Database, statements: Synchronous<LinkStatements>): Sy
 /** The statements of src/links/change-script.ts, over the caller's transaction. */
 function sqliteLinkStatements(db: Database): Synchronous<LinkStatements> {
   // Nothing is inserted under a retired id: the check is part of the insert itself.
-  const insert = db.query<{ seq: number }, [string, string, number, number | null, number | null, number | null, number | null, ...ReturnType<typeof behaviourValues>]>(
-    `INSERT INTO links (id, url, created_at, owner_key_id, owner_user_id, expires_at, max_clicks, ${BEHAVIOUR_COLUMNS})
-     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14 WHERE NOT EXISTS (SELECT 1 FROM retired_ids WHERE domain = '${DEFAULT_DOMAIN}' AND id = ?1)
+  const insert = db.query<{ seq: number }, [string, string, number, number | null, number | null, number | null, number | null, ...ReturnType<typeof behaviourValues>, string]>(
+    `INSERT INTO links (id, url, created_at, owner_key_id, owner_user_id, expires_at, max_clicks, ${BEHAVIOUR_COLUMNS}, domain)
+     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15 WHERE NOT EXISTS (SELECT 1 FROM retired_ids WHERE domain = ?15 AND id = ?1)
      RETURNING seq`,
   );
   const insertTag = db.query<void, [number, string]>("INSERT OR IGNORE INTO link_tags (link_seq, tag) VALUES (?, ?)");
   const deleteTags = db.query<void, [number]>("DELETE FROM link_tags WHERE link_seq = ?");
-  const selectLink = db.query<LinkRow, [string]>(`SELECT ${LINK_COLUMNS} FROM links WHERE id = ?`);
+  const selectLink = db.query<LinkRow, [string, string]>(`SELECT ${LINK_COLUMNS} FROM links WHERE domain = ? AND id = ?`);
   // The transaction is IMMEDIATE: it holds the write lock, so the row is the caller's already.
-  const selectSeq = db.query<{ seq: number }, [string]>("SELECT seq FROM links WHERE id = ?");
+  const selectSeq = db.query<{ seq: number }, [string, string]>("SELECT seq FROM links WHERE domain = ? AND id = ?");
   const deleteLink = db.query<void, [number]>("DELETE FROM links WHERE seq = ?"); // tags cascade, search by trigger
   const deleteData = LINK_DATA_TABLES.map((table) => db.query<void, [number]>(`DELETE FROM ${table} WHERE link_seq = ?`));
   const retire = db.query<void, [string, string, number, number]>("INSERT OR IGNORE INTO retired_ids (domain, id, seq, retired_at) VALUES (?, ?, ?, ?)");
   const mark = db.query<void, [number, string]>("UPDATE links SET blocked = ? WHERE seq IN (SELECT value FROM json_each(?))");
   const tagsOf = tagReader(db);
-  const read = (id: string): Link | null => {
-    const row = selectLink.get(id);
+  const read = (key: string): Link | null => {
+    const { domain, alias } = keyParts(key);
+    const row = selectLink.get(domain, alias);
     return row ? toLink(row, tagsOf([row.seq]).get(row.seq) ?? []) : null;
   };
   const addTags = (seq: number, tags: readonly string[]) => {
@@ -76,7 +79,7 @@ function sqliteLinkStatements(db: Database): Synchronous<LinkStatements> {
     insertRow(id, link, now) {
       let row;
       try {
-        row = insert.get(id, link.url, now, link.ownerKeyId ?? null, link.ownerUserId ?? null, link.expiresAt ?? null, link.maxClicks ?? null, ...behaviourValues(behaviourOf(link)));
+        row = insert.get(id, link.url, now, link.ownerKeyId ?? null, link.ownerUserId ?? null, link.expiresAt ?? null, link.maxClicks ?? null, ...behaviourValues(behaviourOf(link)), link.domain ?? DEFAULT_DOMAIN);
       } catch (err) {
         if (isUniqueViolation(err)) return "taken";
         throw err;
@@ -85,7 +88,10 @@ function sqliteLinkStatements(db: Database): Synchronous<LinkStatements> {
       addTags(row.seq, link.tags ?? []);
       return row.seq;
     },
-    lock: (id) => selectSeq.get(id)?.seq ?? null,
+    lock: (key) => {
+      const { domain, alias } = keyParts(key);
+      return selectSeq.get(domain, alias)?.seq ?? null;
+    },
     read,
     setColumns(seq, changes) {
       const columns = changedColumns(changes);
@@ -100,7 +106,10 @@ function sqliteLinkStatements(db: Database): Synchronous<LinkStatements> {
     deleteData(seq) {
       for (const statement of deleteData) statement.run(seq);
     },
-    retire: (id, seq, now) => void retire.run(DEFAULT_DOMAIN, id, seq, now),
+    retire: (key, seq, now) => {
+      const { domain, alias } = keyParts(key);
+      retire.run(domain, alias, seq, now);
+    },
     markBlocked: (seqs, blocked) => void mark.run(blocked ? 1 : 0, JSON.stringify(seqs)),
     writeEvents: outboxWriter(db),
     // One process owns the file: its own cache is told by the link store.
@@ -117,11 +126,11 @@ async function* destinations(db: Database): AsyncIterable<LinkDestinations> {
 }
 
 async function* passwordHashes(db: Database): AsyncIterable<StoredPasswordHash> {
-  const page = db.query<{ seq: number; id: string; password_hash: string }, [number, number]>(PASSWORD_HASHES_SQL);
+  const page = db.query<{ seq: number; domain: string; id: string; password_hash: string }, [number, number]>(PASSWORD_HASHES_SQL);
   let after = 0;
   for (;;) {
     const rows = page.all(after, PASSWORD_HASHES_PAGE);
-    for (const r of rows) yield { id: r.id, passwordHash: r.password_hash };
+    for (const r of rows) yield { id: linkKey(r.domain, r.id), passwordHash: r.password_hash };
     if (rows.length < PASSWORD_HASHES_PAGE) return;
     after = rows[rows.length - 1]!.seq;
   }

@@ -17,6 +17,7 @@ import { startSqliteReader, type SqliteReader } from "../../threads/reader/clien
 import type { Logger } from "../../log.ts";
 import { sqliteEvents } from "./events.ts";
 import { sqliteInstances } from "./instances.ts";
+import { sqliteDomains } from "./domains.ts";
 import { retryingWrites } from "./busy-retry.ts";
 
 /**
@@ -46,6 +47,7 @@ export async function openSqliteStorage(path: string, busyTimeoutMs: number, rea
     links: retried(sqliteLinks(db), ["insert", "insertAll", "update", "remove", "setBlocked"]),
     events: retried(sqliteEvents(db), ["createWebhook", "updateWebhook", "removeWebhook", "redeliver"]),
     instances: retried(sqliteInstances(db), ["started", "seen", "stopped"]),
+    domains: retried(sqliteDomains(db), ["add", "change", "rename", "makeDefault", "moveLinks", "remove"]),
     // One process owns the file: it counts the clicks of limited links itself.
     budget: localClickBudget(),
     lister: reader?.lister ?? sqliteLister(db),

@@ -1,0 +1,67 @@
+// How both engines keep domains (src/domains/repository.ts): one column list, one mapping, and the
+// SQL both run (PostgreSQL's adapter numbers the placeholders).
+
+import { DEFAULT_DOMAIN, type Domain, type DomainCreators, type DomainSettings, type RobotsPolicy } from "../../domains/domain.ts";
+import type { StoredDomain } from "../../domains/repository.ts";
+
+/** A domain's stored key: '' for the default (its links' links.domain). */
+const KEY = `CASE WHEN d.is_default = 1 THEN '${DEFAULT_DOMAIN}' ELSE d.name END`;
+
+export const DOMAIN_SELECT = `SELECT d.name, d.is_default, d.https, d.root_redirect, d.not_found_redirect, d.fallback_redirect,
+  d.robots, d.creators, d.created_at, (SELECT COUNT(*) FROM links WHERE links.domain = ${KEY}) AS links FROM domains AS d`;
+export const LIST_SQL = `${DOMAIN_SELECT} ORDER BY d.is_default DESC, d.name`;
+export const ONE_SQL = `${DOMAIN_SELECT} WHERE d.name = ?`;
+export const INSERT_SQL = `INSERT INTO domains (name, is_default, https, root_redirect, not_found_redirect, fallback_redirect, robots, creators, created_at)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`;
+export const DEFAULT_NAME_SQL = "SELECT name FROM domains WHERE is_default = 1";
+export const RENAME_ROW_SQL = "UPDATE domains SET name = ? WHERE name = ?";
+export const SET_DEFAULT_SQL = "UPDATE domains SET is_default = CASE WHEN name = ? THEN 1 ELSE 0 END WHERE is_default = 1 OR name = ?";
+export const REMOVE_SQL = "DELETE FROM domains WHERE name = ?";
+export const COUNT_LINKS_SQL = "SELECT COUNT(*) AS n FROM links WHERE domain = ?";
+/** Aliases `from` holds that `to` holds too, or has retired: a move would make two links of one (domain, alias). */
+export const CLASH_SQL = `SELECT id FROM links WHERE domain = ? AND id IN (SELECT id FROM links WHERE domain = ? UNION SELECT id FROM retired_ids WHERE domain = ?) ORDER BY id LIMIT 20`;
+export const MOVE_LINKS_SQL = "UPDATE links SET domain = ? WHERE domain = ?";
+/** A retired alias of `from` that `to` has retired too keeps `to`'s (the seq its events name). */
+export const DROP_SHADOWED_RETIRED_SQL = "DELETE FROM retired_ids WHERE domain = ? AND id IN (SELECT id FROM retired_ids WHERE domain = ?)";
+export const MOVE_RETIRED_SQL = "UPDATE retired_ids SET domain = ? WHERE domain = ?";
+/** Swaps two stored domains of links or retired ids in one statement (making another domain the default). */
+export const SWAP_LINKS_SQL = "UPDATE links SET domain = CASE WHEN domain = ? THEN ? ELSE ? END WHERE domain IN (?, ?)";
+export const SWAP_RETIRED_SQL = "UPDATE retired_ids SET domain = CASE WHEN domain = ? THEN ? ELSE ? END WHERE domain IN (?, ?)";
+
+/** The settings columns a change sets, in a fixed order. */
+export function settingColumns(settings: Partial<DomainSettings>): [string, string | number | null][] {
+  const out: [string, string | number | null][] = [];
+  if (settings.https !== undefined) out.push(["https", settings.https ? 1 : 0]);
+  if (settings.rootRedirect !== undefined) out.push(["root_redirect", settings.rootRedirect]);
+  if (settings.notFoundRedirect !== undefined) out.push(["not_found_redirect", settings.notFoundRedirect]);
+  if (settings.fallbackRedirect !== undefined) out.push(["fallback_redirect", settings.fallbackRedirect]);
+  if (settings.robots !== undefined) out.push(["robots", settings.robots]);
+  if (settings.creators !== undefined) out.push(["creators", settings.creators === null ? null : JSON.stringify(settings.creators)]);
+  return out;
+}
+
+/** The values of INSERT_SQL for a domain. */
+export function insertValues(d: Domain): (string | number | null)[] {
+  const creators = d.creators === null ? null : JSON.stringify(d.creators);
+  return [d.name, d.isDefault ? 1 : 0, d.https ? 1 : 0, d.rootRedirect, d.notFoundRedirect, d.fallbackRedirect, d.robots, creators, d.createdAt];
+}
+
+export function toDomain(r: Record<string, unknown>): StoredDomain {
+  return {
+    name: r.name as string,
+    isDefault: Number(r.is_default) === 1,
+    https: Number(r.https) === 1,
+    rootRedirect: (r.root_redirect as string | null) ?? null,
+    notFoundRedirect: (r.not_found_redirect as string | null) ?? null,
+    fallbackRedirect: (r.fallback_redirect as string | null) ?? null,
+    robots: (r.robots as RobotsPolicy | null) ?? null,
+    creators: r.creators == null ? null : (JSON.parse(r.creators as string) as DomainCreators),
+    createdAt: Number(r.created_at),
+    links: Number(r.links),
+  };
+}
+
+/** The stored key of a domain row. */
+export function keyOf(d: Pick<Domain, "name" | "isDefault">): string {
+  return d.isDefault ? DEFAULT_DOMAIN : d.name;
+}

@@ -1,0 +1,67 @@
+// Which domain a request is for (docs/several-domains.md: Hosts): its Host, or X-Forwarded-Host
+// from a trusted proxy, matched without case or port against the configured domains, once, at the
+// door. With no domain configured every request is the default domain's, as before there were any.
+
+import type { DomainDirectory, DomainEntry } from "../domains/directory.ts";
+import { LANGUAGES } from "../lang.ts";
+import { isReserved, looksLikeId } from "../links/alias.ts";
+import type { TrustedProxies } from "../visits/client-ip.ts";
+import { apiError } from "./responses.ts";
+
+/** The domain the door found for a request that is not a click (the app's handlers ask it). */
+const found = new WeakMap<Request, DomainEntry>();
+
+/** The domain a request names, or null for a host none of the configured domains has. `peer`: the socket's address, read only behind a trusted proxy. */
+export function hostDomain(request: Request, peer: () => string, trusted: TrustedProxies, directory: DomainDirectory): DomainEntry | null {
+  let host = request.headers.get("host") ?? "";
+  if (!trusted.empty) {
+    const forwarded = request.headers.get("x-forwarded-host");
+    if (forwarded !== null && trusted.contains(peer())) host = firstHost(forwarded);
+  }
+  return directory.forHost(host);
+}
+
+function firstHost(header: string): string {
+  const comma = header.indexOf(",");
+  return (comma === -1 ? header : header.slice(0, comma)).trim();
+}
+
+/** Keeps the domain the door found for a request the app answers. */
+export function rememberDomain(request: Request, domain: DomainEntry): void {
+  found.set(request, domain);
+}
+
+/** The domain of a request the door let in: the one it found, else the default (no domain configured, an in-process test). */
+export function requestDomain(request: Request, directory: DomainDirectory): DomainEntry {
+  return found.get(request) ?? directory.defaultDomain;
+}
+
+const LANGUAGE_STATS = new Set(LANGUAGES.map((l) => `/${l}/stats/`));
+
+/**
+ * What a domain other than the default serves besides clicks: its root, robots.txt, /health, the
+ * stats pages and their API (as --stats-access allows), the built assets, the certificate ask and a
+ * protected link's form. The dashboard, sign-in, the management API, /metrics and the OpenAPI
+ * document answer on the default domain only: one origin holds the session cookie and is the one
+ * an owner signs in at, and a short domain shared with others never serves them.
+ */
+export function servedOnShortDomains(path: string): boolean {
+  if (path === "/" || path === "/robots.txt" || path === "/health" || path === "/favicon.ico" || path === "/api/domains/tls") return true;
+  if (path.startsWith("/assets/") || path.startsWith("/stats/") || path.startsWith("/api/stats")) return true;
+  if (LANGUAGE_STATS.has(path.slice(0, 10))) return true;
+  // POST /<alias>: a protected link's password form.
+  return path.lastIndexOf("/") === 0 && looksLikeId(path.slice(1)) && !isReserved(path.slice(1));
+}
+
+/** The answer to a host that is no configured domain: 421, naming no link (JSON under /api/). */
+export function misdirected(path: string | null): Response {
+  const message = "this service does not answer for that host";
+  if (path !== null && path.startsWith("/api/")) return apiError(421, "host_unknown", message);
+  return new Response(`421 Misdirected Request: ${message}\n`, { status: 421, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+}
+
+/** A management surface asked on a short domain: 404 in the surface's format. */
+export function onlyOnMainDomain(path: string, page: () => Response): Response {
+  if (path.startsWith("/api/") || path === "/api" || path === "/metrics") return apiError(404, "not_found", "this is answered on the service's main domain only");
+  return page();
+}

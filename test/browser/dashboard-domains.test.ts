@@ -52,7 +52,7 @@ describe("several domains in the dashboard", () => {
     await page.fill("#df-not-found", "https://example.com/lost");
     await page.click("#df-submit");
     await page.waitForSelector('#domain-list li[data-name="go.example.net"]');
-    const kept = (await api(server.url, admin, "GET", "/api/domains")).body.data.domains.find((d: { name: string }) => d.name === "go.example.net");
+    const kept = (await api(server.url, admin, "GET", "/api/domains")).body.domains.find((d: { name: string }) => d.name === "go.example.net");
     expect({ https: kept.https, robots: kept.robots, notFoundRedirect: kept.notFoundRedirect, isDefault: kept.isDefault }).toEqual({ https: false, robots: "none", notFoundRedirect: "https://example.com/lost", isDefault: false });
     // A name that is no host name: said by the field, nothing added.
     await page.click("#domain-add");
@@ -135,7 +135,7 @@ describe("several domains in the dashboard", () => {
     await page.waitForSelector("#domains-error:not([hidden])");
     expect(await page.textContent("#domains-error")).toContain(en.err_domain_clash);
     expect(await page.textContent("#domains-error")).toContain("home-1");
-    expect((await api(server.url, admin, "GET", "/api/domains")).body.data.domains.map((d: { name: string }) => d.name)).toContain("s.example.org");
+    expect((await api(server.url, admin, "GET", "/api/domains")).body.domains.map((d: { name: string }) => d.name)).toContain("s.example.org");
   });
 });
 

@@ -38,8 +38,9 @@ export async function call<T>(method: string, path: string, body?: Body, signal?
     if ((err as Error).name === "AbortError") throw err;
     return { ok: false, status: 0, body: { code: "network" } };
   }
-  const parsed = (await res.json().catch(() => null)) as ({ success: true; data: T } | ApiFailure) | null;
-  if (parsed !== null && parsed.success === true) return { ok: true, status: res.status, data: parsed.data };
+  const parsed = (await res.json().catch(() => null)) as ({ success: true; data?: T } | ApiFailure) | null;
+  // Most answers carry their value in `data`; the domains API's is the body itself ({success, domains}).
+  if (parsed !== null && parsed.success === true) return { ok: true, status: res.status, data: "data" in parsed ? (parsed.data as T) : (parsed as T) };
   const failure: ApiFailure = parsed ?? { code: "unknown" };
   if (res.status === 401 && path !== "/api/session") sessionEnded.dispatchEvent(new Event("ended"));
   return { ok: false, status: res.status, body: failure };

@@ -14,12 +14,13 @@ export type Domain = {
   fallbackRedirect: string | null;
   robots: "links" | "none" | "all" | null;
   creators: { users: number[]; keys: number[] } | null;
-  createdAt: number;
-  links: number;
+  /** null: the default named only by --base-url (no row of its own, its links not counted) */
+  createdAt: number | null;
+  links: number | null;
 };
 
-/** A domain the key may create on. */
-export type Creatable = Pick<Domain, "name" | "isDefault">;
+/** A domain the key may create on (name null: the default of an instance that knows no name). */
+export type Creatable = { name: string | null; isDefault: boolean };
 
 export const domainPath = (name?: string) => (name === undefined ? "/api/domains" : `/api/domains/${encodeURIComponent(name)}`);
 
@@ -32,9 +33,10 @@ export async function loadDomains(): Promise<readonly Creatable[]> {
   return creatable;
 }
 
-/** The domains to choose from, the default first. */
-export function domainChoices(): readonly Creatable[] {
-  return [...creatable].sort((a, b) => Number(b.isDefault) - Number(a.isDefault) || a.name.localeCompare(b.name));
+/** The domains to choose from by name, the default first (one without a name is never a choice: it is alone). */
+export function domainChoices(): readonly { name: string; isDefault: boolean }[] {
+  const named = creatable.filter((d): d is { name: string; isDefault: boolean } => d.name !== null);
+  return named.sort((a, b) => Number(b.isDefault) - Number(a.isDefault) || a.name.localeCompare(b.name));
 }
 
 /** Whether there is more than one domain: only then are pickers, filters and the column shown. */

@@ -85,7 +85,8 @@ export class DomainsDialog {
     head.append(name);
     if (d.isDefault) head.append(el("span", "badge badge-default", t("domain_default")));
     const meta = el("p", "webhook-meta");
-    meta.append(el("span", "", d.https ? "https://" : "http://"), el("span", "domain-links", t("domain_links", { count: formatNumber(d.links) })));
+    meta.append(el("span", "", d.https ? "https://" : "http://"));
+    if (d.links !== null) meta.append(el("span", "domain-links", t("domain_links", { count: formatNumber(d.links) })));
     meta.append(el("span", "", `${t("domain_robots")}: ${t(d.robots === null ? "domain_robots_instance" : `domain_robots_${d.robots}`)}`));
     if (d.creators !== null) meta.append(el("span", "", t("domain_restricted")));
     li.append(head, meta);
@@ -126,7 +127,7 @@ export class DomainsDialog {
 
   /** Removes a domain: `moveTo` null asks first (and, with links, where they go); else moves them there and removes it. */
   private async remove(d: Domain, moveTo: string | null): Promise<void> {
-    if (moveTo === null && d.links > 0) return this.askWhereTo(d);
+    if (moveTo === null && (d.links ?? 0) > 0) return this.askWhereTo(d);
     if (moveTo === null) {
       const ok = await confirmAction({ title: t("domain_remove_title", { name: d.name }), text: t("domain_remove_text"), confirm: t("domain_remove"), list: [d.name] }, () => this.control(d.name, "remove"));
       if (!ok) return;
@@ -146,7 +147,7 @@ export class DomainsDialog {
     const panel = el("div", "domain-move");
     const select = el("select");
     select.id = `domain-move-${[...this.domains.keys()].indexOf(d.name)}`;
-    const label = el("label", "", t("domain_move_links", { count: formatNumber(d.links) }));
+    const label = el("label", "", t("domain_move_links", { count: formatNumber(d.links ?? 0) }));
     label.htmlFor = select.id;
     const others = [...this.domains.values()].filter((o) => o.name !== d.name);
     select.append(...others.map((o) => Object.assign(el("option", "", o.name), { value: o.name })));

@@ -65,7 +65,7 @@ describe("several domains in the dashboard", () => {
     await page.click('#domains-dialog [data-close]');
     await closed(page, "domains-dialog");
     expect(await options(page, "#f-domain")).toEqual(["", "main.example.com", "go.example.net", "s.example.org"]);
-    expect(errors).toEqual([]);
+    expect(errors.filter((e) => !/status of 400/.test(e))).toEqual([]); // the refused name's answer
   });
 
   test("New link's picker makes the link on the chosen domain; the same alias on two domains is two rows", async () => {

@@ -144,7 +144,8 @@ function readGiven(argv: readonly string[], env: Record<string, string | undefin
     if (eq !== -1) value = arg.slice(eq + 1);
     else value = argv[++i];
     if (value === undefined) throw new ConfigError(`--${name} needs a value`);
-    values.set(name, value);
+    const before = flag.repeatable && source.get(name) === `--${name}` ? values.get(name) : undefined;
+    values.set(name, before === undefined ? value : `${before},${value}`);
     source.set(name, `--${name}`);
   }
   return given;

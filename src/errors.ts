@@ -27,7 +27,7 @@ export const ERROR_FIELDS = [
   "fallback_url", "fallbackUrl", "crawlable",
   "id", "from", "to", "bots",
   "q", "tag", "status", "sort", "order", "limit", "cursor", "include", "format", "ids", "key", "owner", "next",
-  "events", "linkId", "enabled", "sourceDb", "domain", "name",
+  "events", "linkId", "enabled", "sourceDb", "domainMap", "domain", "name",
 ] as const;
 export type ErrorField = (typeof ERROR_FIELDS)[number];
 

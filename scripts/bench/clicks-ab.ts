@@ -5,9 +5,12 @@
 // --visitors new: every click from a new address (a link going viral) instead of 2,000 repeating ones.
 // --db-from FILE: each binary starts on its own copy of that SQLite file (e.g. the bench's seeded
 // database in bench-results/seed-cache/) instead of an empty one.
+// --domains NAME: that target has ten domains configured (docs/several-domains.md), the first the
+// default, and its clicks name it in their Host (a binary from before #37 cannot be given one).
 // --events NAME: that target also has two webhooks (one down) and --viewers N live viewers (10)
 // on the links clicked (scripts/bench/events-load.ts); give the same binary twice to see their cost.
 
+import { Database } from "bun:sqlite";
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -22,16 +25,18 @@ const rounds = value("--rounds", 4);
 const seconds = value("--seconds", 5);
 const eventsTarget = args.includes("--events") ? args[args.indexOf("--events") + 1] : null;
 const viewers = value("--viewers", 10);
+const domainsTarget = args.includes("--domains") ? args[args.indexOf("--domains") + 1] : null;
+const DOMAINS = Array.from({ length: 10 }, (_, i) => `d${i}.bench.example`);
 const dbFrom = args.includes("--db-from") ? resolve(args[args.indexOf("--db-from") + 1]!) : null;
 const mode = args.includes("--visitors") && args[args.indexOf("--visitors") + 1] === "new" ? "clicks-new" : "clicks";
 // clicks-new: each run's addresses start past every address sent before (scripts/bench/load.lua).
 let firstAddress = 0;
-const clicks = (url: string, seconds: number, ids: string[]) => {
+const clicks = (url: string, seconds: number, ids: string[], host: string | null) => {
   const first = firstAddress;
   firstAddress += 2_000_000;
-  return runWrk(wrk, { url, seconds, connections: 50, mode, ids, firstAddress: first });
+  return runWrk(wrk, { url, seconds, connections: 50, mode, ids, firstAddress: first, headers: host === null ? [] : [`Host: ${host}`] });
 };
-const binaries = args.filter((a) => a.includes("=") && !a.startsWith("--") && a !== dbFrom).map((a) => [a.slice(0, a.indexOf("=")), resolve(a.slice(a.indexOf("=") + 1))] as const);
+const binaries = args.filter((a) => a.includes("=") && !a.startsWith("--") && a !== dbFrom && a !== domainsTarget).map((a) => [a.slice(0, a.indexOf("=")), resolve(a.slice(a.indexOf("=") + 1))] as const);
 const ROOT = resolve(import.meta.dir, "../..");
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
@@ -39,13 +44,14 @@ const wrk = await ensureWrk(console.log);
 const tmp = mkdtempSync(join(tmpdir(), "shortener-ab-"));
 const started: Served[] = [];
 const loads: EventsLoad[] = [];
-type T = { name: string; served: Served; ids: string[]; rps: number[]; p99: number[]; click: number[]; recorder: number[]; other: number[]; shortener: boolean };
+type T = { name: string; served: Served; host: string | null; ids: string[]; rps: number[]; p99: number[]; click: number[]; recorder: number[]; other: number[]; shortener: boolean };
 const targets: T[] = [];
 try {
   for (const [name, bin] of binaries) {
     const events = name === eventsTarget;
     const db = join(tmp, `${name}.db`);
     if (dbFrom !== null) copyFileSync(dbFrom, db);
+    if (name === domainsTarget) await addDomains(bin, db);
     const served = await startListening(name, [bin, "--port", "0", "--host", "127.0.0.1", "--db", db, "--create-rate-limit", "0", "--trust-proxy", "127.0.0.1", ...(events ? ["--webhook-allow-private"] : [])], { cwd: tmp });
     started.push(served);
     // The webhooks first: the links' creates are events too.
@@ -55,16 +61,16 @@ try {
       await load.watch(ids, viewers);
       loads.push(load);
     }
-    targets.push({ name, served, ids, rps: [], p99: [], click: [], recorder: [], other: [], shortener: true });
+    targets.push({ name, served, host: name === domainsTarget ? DOMAINS[0]! : null, ids, rps: [], p99: [], click: [], recorder: [], other: [], shortener: true });
   }
   const ceiling = await startListening("ceiling", [process.execPath, join(ROOT, "scripts/ceiling-server.ts")], { cwd: tmp });
   started.push(ceiling);
-  targets.push({ name: "ceiling", served: ceiling, ids: await createLinks(ceiling.url, 20, "ceiling"), rps: [], p99: [], click: [], recorder: [], other: [], shortener: false });
-  for (const t of targets) await clicks(t.served.url, 2, t.ids);
+  targets.push({ name: "ceiling", served: ceiling, host: null, ids: await createLinks(ceiling.url, 20, "ceiling"), rps: [], p99: [], click: [], recorder: [], other: [], shortener: false });
+  for (const t of targets) await clicks(t.served.url, 2, t.ids, t.host);
   for (let round = 0; round < rounds; round++) {
     for (const t of round % 2 ? [...targets].reverse() : targets) {
       const before = threadCpu(t.served.pid);
-      const r = await clicks(t.served.url, seconds, t.ids);
+      const r = await clicks(t.served.url, seconds, t.ids, t.host);
       const after = threadCpu(t.served.pid);
       if (t.shortener) await waitForFlush(t.served.url);
       const settled = threadCpu(t.served.pid);
@@ -93,4 +99,13 @@ try {
   for (const l of loads) l.stop();
   for (const s of started) await s.stop();
   rmSync(tmp, { recursive: true, force: true });
+}
+
+/** Ten domains in the target's database (made and migrated by a first start of the binary), the first the default. */
+async function addDomains(bin: string, db: string): Promise<void> {
+  const first = await startListening("migrate", [bin, "--port", "0", "--host", "127.0.0.1", "--db", db], { cwd: tmp });
+  await first.stop();
+  const file = new Database(db);
+  for (const [i, name] of DOMAINS.entries()) file.run("INSERT INTO domains (name, is_default, created_at) VALUES (?, ?, ?)", [name, i === 0 ? 1 : 0, Date.now()]);
+  file.close();
 }

@@ -18,11 +18,17 @@ import type { DatabaseLocator } from "./database.ts";
 import { cannotOpen } from "./permission.ts";
 import { OPERATOR_REACH } from "../outbound/reach.ts";
 import { COMMAND_LOG, sayProblem } from "./problems.ts";
+import { baseHostOf, parseDomainMap } from "../imports/domains.ts";
 
 export async function runImportCommand(config: Config, database: DatabaseLocator, databasePassword: string | null, flags: Record<string, string>, env: Record<string, string | undefined>, io: Output = STDIO, terminal = process.stderr.isTTY === true): Promise<number> {
   const policy = (flags["on-conflict"] ?? "fail") as ConflictPolicy;
   if (!CONFLICT_POLICIES.includes(policy)) {
     io.err(`shortener: --on-conflict must be ${CONFLICT_POLICIES.join(", ")}, not ${flags["on-conflict"]}`);
+    return 2;
+  }
+  const domainMap = parseDomainMap(flags["domain-map"]);
+  if (!domainMap.ok) {
+    io.err(`shortener: ${domainMap.error}`);
     return 2;
   }
   let source;
@@ -52,8 +58,9 @@ export async function runImportCommand(config: Config, database: DatabaseLocator
   io.err(`shortener: importing into ${describeLocation(found.location)}`);
   try {
     const checkUrl = await importDestinations({ baseUrl: config.baseUrl, allowLocal: config.allowLoopbackDestinations, blocklist: config.blocklist });
-    const imported = await importHere(OPERATOR, { from: flags.from!, source, policy, dryRun: flags["dry-run"] === "true", history: flags.visits === "true" }, {
-      target: storage.imports, log: COMMAND_LOG, checkUrl, progress: createProgress((text) => process.stderr.write(text), terminal),
+    const asked = { from: flags.from!, source, policy, dryRun: flags["dry-run"] === "true", history: flags.visits === "true", domainMap: domainMap.map };
+    const imported = await importHere(OPERATOR, asked, {
+      target: storage.imports, log: COMMAND_LOG, checkUrl, baseHost: baseHostOf(config.baseUrl), progress: createProgress((text) => process.stderr.write(text), terminal),
     });
     if (!imported.ok) {
       await source.close?.();

@@ -29,7 +29,7 @@ const TEXT_FIELDS = Object.keys(OPTION_NAMES) as (keyof typeof OPTION_NAMES)[];
 /** A flag a source's message names, as the request's field: the options above, and the command line's files for them. */
 const FIELD_OF_FLAG: Record<string, string> = {
   ...Object.fromEntries(Object.entries(OPTION_NAMES).map(([field, flag]) => [flag, field])),
-  "api-key-file": "apiKey", "token-file": "token", file: "csv",
+  "api-key-file": "apiKey", "token-file": "token", file: "csv", "domain-map": "domainMap",
 };
 
 export async function handleStartImport(request: Request, server: PeerServer, deps: ImportsDeps): Promise<Response> {
@@ -52,7 +52,12 @@ export async function handleStartImport(request: Request, server: PeerServer, de
     options[OPTION_NAMES[name]] = value;
   }
   for (const flag of ["dryRun", "visits"] as const) if (fields[flag] !== undefined && typeof fields[flag] !== "boolean") return apiError(400, "bad_request", `${flag} must be true or false`);
-  const started = await startImport(auth.principal, { from: fields.from as string, options, policy, dryRun: fields.dryRun === true, history: fields.visits === true }, deps);
+  const domainMap = fields.domainMap;
+  if (domainMap !== undefined && domainMap !== null && typeof domainMap !== "string" && (typeof domainMap !== "object" || Array.isArray(domainMap))) {
+    return apiError(400, "bad_request", 'domainMap must be an object of source domains and ours ({"old.example": "new.example"}) or "old=new,…"', "domainMap");
+  }
+  const asked = { from: fields.from as string, options, policy, dryRun: fields.dryRun === true, history: fields.visits === true, domainMap: (domainMap ?? undefined) as string | Record<string, unknown> | undefined };
+  const started = await startImport(auth.principal, asked, deps);
   return started.ok ? json(202, { success: true, data: jobJson(started.value) }) : problemResponse(inRequestWords(started.problem, deps));
 }
 
@@ -75,7 +80,7 @@ function jobJson(job: ImportJob): Static<typeof S.ImportJob>["data"] {
     id: job.id, from: job.from, state: job.state, startedAt: isoTime(job.startedAt)!, progress: job.progress, lines: job.lines,
     summary: r === null ? null : {
       linksRead: r.links.read, created: r.links.created, already: r.links.already, skipped: r.links.skipped.length, renamed: r.links.renamed.length,
-      problems: r.problems.length, visits: r.history.visits, clicksCounted: r.history.clicksCounted,
+      problems: r.problems.length, visits: r.history.visits, clicksCounted: r.history.clicksCounted, domainsAdded: r.domains.added,
     },
   };
 }

@@ -15,6 +15,8 @@ export type ImportRequest = {
   policy: ConflictPolicy;
   dryRun: boolean;
   history: boolean;
+  /** --domain-map's entries (domains.ts), as they cross to the import thread */
+  domainMap: [source: string, ours: string][];
   owner: Creator | null;
 };
 

@@ -1,38 +1,44 @@
 // What an import will do with each link of the source, decided before anything is written: kept
 // under its own code, already imported before, or a problem (the code is taken here, breaks our
 // alias rules, or its destination is refused) that --on-conflict resolves: fail (nothing written),
-// skip, or rename (a new id, reported). Nothing is changed silently.
+// skip, or rename (a new id, reported). Nothing is changed silently. A code is taken or free on the
+// domain the link lands on (domains.ts): the same code on two domains is two links.
 
 import { importedCodeProblem } from "../links/alias.ts";
 import { MAX_TAGS, parseTags } from "../links/options.ts";
 import type { SourceLink } from "./source.ts";
+import { linkKey } from "../domains/link-key.ts";
+import { shownAt, type Place } from "./domains.ts";
 
 export type ConflictPolicy = "fail" | "skip" | "rename";
 export const CONFLICT_POLICIES: readonly ConflictPolicy[] = ["fail", "skip", "rename"];
 
-/** Why a link cannot be kept under its code; "destination" cannot be renamed away. */
-export type Problem = "taken" | "retired" | "invalid" | "reserved" | "duplicate" | "destination";
+/** Why a link cannot be kept under its code; "destination" and "domain" cannot be renamed away. */
+export type Problem = "taken" | "retired" | "invalid" | "reserved" | "duplicate" | "destination" | "domain";
 
 export const PROBLEM_TEXT: Record<Problem, string> = {
   taken: "the code is taken by a link here",
   retired: "the code belonged to a link deleted here, and is never used again",
   invalid: "the code breaks this shortener's rules for imported codes (1 to 64 letters, digits, - and _)",
   reserved: "the code is a word this service reserves for its own pages",
-  duplicate: "another link of the source has the same code (on another domain)",
+  duplicate: "another link of the source lands on the same code of the same domain here",
   destination: "the destination is refused here",
+  domain: "it has no domain here",
 };
 
-export type PlannedLink = { link: SourceLink; id: string; renamedBecause: Problem | null; url: string };
+/** `domain`: the stored domain it lands on ('' our default); `shown`: how the report names it. */
+export type PlannedLink = { link: SourceLink; id: string; domain: string; shown: string; renamedBecause: Problem | null; url: string };
+export type Refused = { link: SourceLink; problem: Problem; detail: string; shown: string };
 
 export type Plan = {
   /** to insert, under their code or a new id */
   create: PlannedLink[];
-  /** imported by an earlier run: their ids here (their history still comes) */
+  /** imported by an earlier run: their keys here (linkKey: alias@domain off the default; their history still comes) */
   already: Map<string, string>;
   /** left out, and why */
-  skipped: { link: SourceLink; problem: Problem; detail: string }[];
+  skipped: Refused[];
   /** problems that stop an import under --on-conflict fail */
-  conflicts: { link: SourceLink; problem: Problem; detail: string }[];
+  conflicts: Refused[];
   /** said, but not in the way: codes that differ only by case, fields dropped, links imported disabled */
   notes: string[];
 };
@@ -40,9 +46,11 @@ export type Plan = {
 export type PlanInputs = {
   links: readonly SourceLink[];
   policy: ConflictPolicy;
-  /** keys imported by an earlier run of this import, and their ids here */
+  /** keys imported by an earlier run of this import, and their keys here */
   imported: Map<string, string>;
-  /** of the codes asked, those taken here: by a link, or retired (a deleted link's) */
+  /** where a link lands (domains.ts), or why it cannot */
+  placeOf: (link: SourceLink) => Place | { problem: string };
+  /** of the (domain, code) asked, by their key here, those taken: by a link, or retired (a deleted link's) */
   taken: Map<string, "taken" | "retired">;
   /** the destination as stored, or why it is refused */
   checkUrl: (url: string) => { ok: true; url: string } | { ok: false; error: string };
@@ -56,8 +64,10 @@ export function planImport(p: PlanInputs): Plan {
   const byLowerCase = new Map<string, string>();
   const dropped = new Map<string, number>();
   for (const link of p.links) {
+    const place = p.placeOf(link);
     if (link.code !== null) {
-      const lower = link.code.toLowerCase();
+      // Twins by case on one domain: codes on two domains are never confused.
+      const lower = linkKey("problem" in place ? "" : place.domain, link.code.toLowerCase());
       const twin = byLowerCase.get(lower);
       if (twin !== undefined && twin !== link.code) plan.notes.push(`"${link.code}" and "${twin}" differ only by case: both kept as they are (codes here are case-sensitive)`);
       else byLowerCase.set(lower, link.code);
@@ -74,29 +84,28 @@ export function planImport(p: PlanInputs): Plan {
       claimed.add(before);
       continue;
     }
+    const refuse = (problem: Problem, detail: string) => (p.policy === "fail" ? plan.conflicts : plan.skipped).push({ link, problem, detail, shown: shownAt(link, place) });
     const url = p.checkUrl(link.url);
     if (!url.ok) {
-      const entry = { link, problem: "destination" as const, detail: url.error };
-      (p.policy === "fail" ? plan.conflicts : plan.skipped).push(entry);
+      refuse("destination", url.error);
       continue;
     }
+    if ("problem" in place) {
+      refuse("domain", place.problem);
+      continue;
+    }
+    const planned = (id: string, renamedBecause: Problem | null) => {
+      claimed.add(linkKey(place.domain, id));
+      plan.create.push({ link, id, domain: place.domain, shown: shownAt(link, place), renamedBecause, url: url.url });
+    };
     if (link.code === null) {
-      const id = p.newId();
-      claimed.add(id);
-      plan.create.push({ link, id, renamedBecause: null, url: url.url });
+      planned(p.newId(), null);
       continue;
     }
-    const problem = problemOf(link.code, p, claimed);
-    if (problem === null) {
-      claimed.add(link.code);
-      plan.create.push({ link, id: link.code, renamedBecause: null, url: url.url });
-    } else if (p.policy === "rename") {
-      const id = p.newId();
-      claimed.add(id);
-      plan.create.push({ link, id, renamedBecause: problem, url: url.url });
-    } else {
-      (p.policy === "fail" ? plan.conflicts : plan.skipped).push({ link, problem, detail: PROBLEM_TEXT[problem] });
-    }
+    const problem = problemOf(link.code, place.domain, p, claimed);
+    if (problem === null) planned(link.code, null);
+    else if (p.policy === "rename") planned(p.newId(), problem);
+    else refuse(problem, PROBLEM_TEXT[problem]);
   }
   for (const [field, n] of dropped) plan.notes.push(`${field} of ${n.toLocaleString("en")} link${n === 1 ? "" : "s"}: not kept (this shortener has no place for it)`);
   return plan;
@@ -107,10 +116,11 @@ function keptTags(tags: readonly string[]): string[] {
   return [...new Set(tags.map((t) => t.trim()))].filter((t) => parseTags([t]).ok).slice(0, MAX_TAGS);
 }
 
-function problemOf(code: string, p: PlanInputs, claimed: Set<string>): Problem | null {
+function problemOf(code: string, domain: string, p: PlanInputs, claimed: Set<string>): Problem | null {
   const rule = importedCodeProblem(code);
   if (rule === "alias_invalid") return "invalid";
   if (rule === "alias_reserved") return "reserved";
-  if (claimed.has(code)) return "duplicate";
-  return p.taken.get(code) ?? null;
+  const key = linkKey(domain, code);
+  if (claimed.has(key)) return "duplicate";
+  return p.taken.get(key) ?? null;
 }

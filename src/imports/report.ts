@@ -15,6 +15,7 @@ export function reportLines(r: ImportReport): string[] {
     lines.push(`${n(r.history.visits)} visits ${r.dryRun ? "would be " : ""}imported${r.history.otherLinks > 0 ? `; ${n(r.history.otherLinks)} belong to links not imported (deleted or renamed at the source, or skipped) and were left out` : ""}.`);
   }
   if (r.history.keeps === "counts" && (r.history.clicksCounted > 0 || r.outcome === "done")) lines.push(`${n(r.history.clicksCounted)} clicks ${would}imported as daily counts.`);
+  list(lines, r.dryRun ? "Domains that would be added" : "Domains added", r.domains.added);
   list(lines, "Problems (nothing was written)", r.problems.map((p) => `${p.code}: ${p.why}`));
   list(lines, "Renamed", r.links.renamed.map((p) => `${p.code} -> ${p.id}: ${p.why}`));
   list(lines, "Skipped", r.links.skipped.map((p) => `${p.code}: ${p.why}`));

@@ -13,6 +13,9 @@ import type { ImportedLink, ImportedLinkRow, ImportTarget } from "./target.ts";
 import { countRows, visitConverter } from "./visits.ts";
 import type { Progress } from "./progress.ts";
 import { takeLease, type Lease } from "./lease.ts";
+import { landing, type DomainMap, type Landing } from "./domains.ts";
+import { linkKey } from "../domains/link-key.ts";
+import { DEFAULT_DOMAIN } from "../domains/domain.ts";
 
 export type ImportOptions = {
   policy: ConflictPolicy;
@@ -22,6 +25,10 @@ export type ImportOptions = {
   /** who the new links belong to (the dashboard's admin); null: nobody's (the command line) */
   owner: Creator | null;
   checkUrl: (url: string) => { ok: true; url: string } | { ok: false; error: string };
+  /** --domain-map (domains.ts) */
+  domainMap: DomainMap;
+  /** --base-url's host: the name of our default domain (baseHostOf) */
+  baseHost: string | null;
   progress: Progress;
   /** Asked between pages: true ends the import there (the service is stopping), as an interruption it reports. */
   stopping?: () => boolean;
@@ -37,6 +44,8 @@ export type ImportReport = {
   error: { code: string; message: string } | null;
   links: { read: number; created: number; already: number; renamed: { code: string; id: string; why: string }[]; skipped: { code: string; why: string }[] };
   problems: { code: string; why: string }[];
+  /** domains of the source added here for its links (docs/importing.md: Domains) */
+  domains: { added: string[] };
   history: { keeps: ImportSource["keeps"]; visits: number; clicksCounted: number; otherLinks: number };
   notes: string[];
 };
@@ -48,7 +57,7 @@ const IDS_PER_LOOKUP = 500;
 export async function runImport(source: ImportSource, target: ImportTarget, o: ImportOptions): Promise<ImportReport> {
   const report: ImportReport = {
     source: source.kind, dryRun: o.dryRun, outcome: "done", error: null,
-    links: { read: 0, created: 0, already: 0, renamed: [], skipped: [] }, problems: [],
+    links: { read: 0, created: 0, already: 0, renamed: [], skipped: [] }, problems: [], domains: { added: [] },
     history: { keeps: source.keeps, visits: 0, clicksCounted: 0, otherLinks: 0 }, notes: [],
   };
   let lease: Lease | null = null;
@@ -63,16 +72,26 @@ export async function runImport(source: ImportSource, target: ImportTarget, o: I
       lease = taken;
     }
     const links = await readLinks(source, o.progress, report);
-    const plan = await makePlan(links, source.identity, target, o);
+    const land = landing(links.values(), o.domainMap, await target.domains(), o.baseHost);
+    if (land.refusal !== null) {
+      report.outcome = "refused";
+      report.error = { code: "bad_option", message: `${land.refusal}; nothing was written` };
+      return report;
+    }
+    const plan = await makePlan(links, source.identity, target, o, land);
     report.links.already = plan.already.size;
-    report.links.skipped = plan.skipped.map((s) => ({ code: s.link.key, why: s.detail }));
-    report.problems = plan.conflicts.map((c) => ({ code: c.link.key, why: c.detail }));
-    report.notes.push(...plan.notes);
+    report.links.skipped = plan.skipped.map((s) => ({ code: s.shown, why: s.detail }));
+    report.problems = plan.conflicts.map((c) => ({ code: c.shown, why: c.detail }));
+    report.notes.push(...land.notes, ...plan.notes);
     if (plan.conflicts.length > 0) {
       report.outcome = "refused";
       report.error = { code: "conflicts", message: `${plan.conflicts.length} of the source's links cannot be kept as they are; nothing was written. Choose --on-conflict skip or rename, or resolve them.` };
       return report;
     }
+    // Only the domains a link lands on that is to be written; a dry run says which it would add.
+    const wanted = new Set(plan.create.map((p) => p.domain));
+    report.domains.added = land.added.filter((name) => wanted.has(name));
+    if (!o.dryRun) for (const name of report.domains.added) await target.addDomain(name, Date.now());
     const ids = new Map(plan.already);
     const renew = () => lease?.renew() ?? Promise.resolve();
     await writeLinks(plan, source.identity, target, o, report, ids, renew);
@@ -109,12 +128,19 @@ async function readLinks(source: ImportSource, progress: Progress, report: Impor
   return links;
 }
 
-async function makePlan(links: Map<string, SourceLink>, identity: string, target: ImportTarget, o: ImportOptions): Promise<Plan> {
+async function makePlan(links: Map<string, SourceLink>, identity: string, target: ImportTarget, o: ImportOptions, land: Landing): Promise<Plan> {
   const imported = new Map([...(await target.importedLinks(identity))].map(([key, link]) => [key, link.id]));
-  const codes = [...new Set([...links.values()].flatMap((l) => (imported.has(l.key) || l.code === null ? [] : [l.code])))];
+  // Each code asked on the domain its link lands on.
+  const asked = new Map<string, { domain: string; id: string }>();
+  for (const l of links.values()) {
+    const place = land.place(l);
+    if (imported.has(l.key) || l.code === null || "problem" in place) continue;
+    asked.set(linkKey(place.domain, l.code), { domain: place.domain, id: l.code });
+  }
+  const pairs = [...asked.values()];
   const taken = new Map<string, "taken" | "retired">();
-  for (let i = 0; i < codes.length; i += IDS_PER_LOOKUP) for (const [id, how] of await target.takenIds(codes.slice(i, i + IDS_PER_LOOKUP))) taken.set(id, how);
-  return planImport({ links: [...links.values()], policy: o.policy, imported, taken, checkUrl: o.checkUrl, newId });
+  for (let i = 0; i < pairs.length; i += IDS_PER_LOOKUP) for (const [key, how] of await target.takenIds(pairs.slice(i, i + IDS_PER_LOOKUP))) taken.set(key, how);
+  return planImport({ links: [...links.values()], policy: o.policy, imported, placeOf: land.place, taken, checkUrl: o.checkUrl, newId });
 }
 
 function newId(): string {
@@ -126,8 +152,11 @@ function newId(): string {
 
 async function writeLinks(plan: Plan, identity: string, target: ImportTarget, o: ImportOptions, report: ImportReport, ids: Map<string, string>, renew: () => Promise<void>): Promise<void> {
   o.progress.phase(o.dryRun ? "links to create" : "creating links", plan.create.length);
-  let pending: ImportedLinkRow[] = plan.create.map((p) => row(p.link, p.id, p.url, o.owner));
+  let pending: ImportedLinkRow[] = plan.create.map((p) => row(p.link, p.id, p.domain, p.url, o.owner));
   const why = new Map<string, Problem>(plan.create.filter((p) => p.renamedBecause !== null).map((p) => [p.link.key, p.renamedBecause!]));
+  // As the report names a link, and its new id (domain/id off the default domain).
+  const shown = new Map(plan.create.map((p) => [p.link.key, p.shown]));
+  const shownId = (r: ImportedLinkRow) => (r.link.domain ? `${r.link.domain}/${r.id}` : r.id);
   while (pending.length > 0) {
     const page = pending.slice(0, LINKS_PER_WRITE);
     pending = pending.slice(LINKS_PER_WRITE);
@@ -137,17 +166,17 @@ async function writeLinks(plan: Plan, identity: string, target: ImportTarget, o:
     const refused = new Set(o.dryRun ? [] : await target.addLinks(identity, page));
     for (const r of page) {
       if (!refused.has(r.key)) {
-        ids.set(r.key, r.id);
+        ids.set(r.key, linkKey(r.link.domain ?? DEFAULT_DOMAIN, r.id));
         report.links.created++;
         const because = why.get(r.key);
-        if (because !== undefined) report.links.renamed.push({ code: r.key, id: r.id, why: PROBLEM_TEXT[because] });
+        if (because !== undefined) report.links.renamed.push({ code: shown.get(r.key)!, id: shownId(r), why: PROBLEM_TEXT[because] });
       } else if (o.policy === "rename") {
         why.set(r.key, why.get(r.key) ?? "taken");
         pending.push({ ...r, id: newId() });
       } else if (o.policy === "skip") {
-        report.links.skipped.push({ code: r.key, why: PROBLEM_TEXT.taken });
+        report.links.skipped.push({ code: shown.get(r.key)!, why: PROBLEM_TEXT.taken });
       } else {
-        throw new Error(`"${r.key}" was created here while the import ran; ${report.links.created} links were imported before it (run again with --on-conflict skip or rename)`);
+        throw new Error(`"${shown.get(r.key)!}" was created here while the import ran; ${report.links.created} links were imported before it (run again with --on-conflict skip or rename)`);
       }
     }
     o.progress.add(page.length);
@@ -155,10 +184,10 @@ async function writeLinks(plan: Plan, identity: string, target: ImportTarget, o:
   o.progress.end();
 }
 
-function row(link: SourceLink, id: string, url: string, owner: Creator | null): ImportedLinkRow {
+function row(link: SourceLink, id: string, domain: string, url: string, owner: Creator | null): ImportedLinkRow {
   return {
     key: link.key, id, createdAt: link.createdAt, disabled: link.disabledBecause !== null,
-    link: { url, alias: id, ...ownedBy(owner), expiresAt: link.expiresAt, maxClicks: link.maxClicks, validFrom: link.validFrom, tags: link.tags, crawlable: link.crawlable ?? false },
+    link: { url, alias: id, domain, ...ownedBy(owner), expiresAt: link.expiresAt, maxClicks: link.maxClicks, validFrom: link.validFrom, tags: link.tags, crawlable: link.crawlable ?? false },
   };
 }
 

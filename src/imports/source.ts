@@ -6,6 +6,11 @@
 export type SourceLink = {
   /** The link's identity there: its code, or domain/code where the source has several domains. */
   key: string;
+  /**
+   * The domain it answers on there, as the source names it; null: the source's default (or only)
+   * domain, which lands on our default. Where it lands here: domains.ts (docs/importing.md: Domains).
+   */
+  domain: string | null;
   /** The short code, kept exactly (never changed silently: plan.ts reports what cannot be kept); null: none (a CSV row without one) gets a new id. */
   code: string | null;
   /** What the source needs to read the link's history (Kutt's uuid, Bitly's bitlink id); else the key. */
@@ -20,7 +25,7 @@ export type SourceLink = {
   maxClicks: number | null;
   /** Imported as disabled, with the reason reported (a password the source does not hand out, a ban). */
   disabledBecause: string | null;
-  /** What the source keeps that this shortener does not (a title, a domain, rules): reported, not stored. */
+  /** What the source keeps that this shortener does not (a title, rules): reported, not stored. */
   dropped: string[];
   /** The source's own click counter, when it has one (YOURLS's and Shlink's can differ from its log). */
   clicks: number | null;

@@ -6,11 +6,15 @@ import type { NewLink } from "../links/store.ts";
 import type { Visit } from "../visits/visit.ts";
 import type { DailyRow, DimensionRow } from "../visits/rollup.ts";
 import type { MaybePromise } from "../util/maybe.ts";
+import type { Domain } from "../domains/domain.ts";
 
-/** A link an import made: its id, and its seq, which its history is written under (docs/architecture.md: A link's identity). */
+/**
+ * A link an import made: its key (linkKey: its alias, alias@domain off the default domain), and its
+ * seq, which its history is written under (docs/architecture.md: A link's identity).
+ */
 export type ImportedLink = { id: string; seq: number };
 
-/** A link to insert for an import: under `id`, created when the source says, remembered as `key`. */
+/** A link to insert for an import: under `id` on `link.domain`, created when the source says, remembered as `key`. */
 export type ImportedLinkRow = { key: string; id: string; createdAt: number; disabled: boolean; link: NewLink };
 
 /** Counts a source keeps instead of visits, as rows of our rollups, and what they add to a link's totals. */
@@ -22,8 +26,12 @@ export type Cursor = [scope: string, cursor: string];
 export type ImportTarget = {
   /** The source's keys imported before (and still here), and our links for them. */
   importedLinks(source: string): MaybePromise<Map<string, ImportedLink>>;
-  /** Of these ids, those that are taken: by a link, or retired (a deleted link's). */
-  takenIds(ids: readonly string[]): MaybePromise<Map<string, "taken" | "retired">>;
+  /** Of these aliases on their stored domains, by their key (linkKey), those that are taken: by a link, or retired (a deleted link's). */
+  takenIds(links: readonly { domain: string; id: string }[]): MaybePromise<Map<string, "taken" | "retired">>;
+  /** The domains kept here (DomainRepository.list). */
+  domains(): MaybePromise<readonly Domain[]>;
+  /** Adds a domain a source's links land on, with the instance's settings, not the default; false when it is kept already. */
+  addDomain(name: string, now: number): MaybePromise<boolean>;
   /** Inserts the links and remembers their keys, in one transaction; answers the keys whose id was taken meanwhile (not inserted). */
   addLinks(source: string, links: readonly ImportedLinkRow[]): MaybePromise<string[]>;
   cursor(source: string, scope: string): MaybePromise<string | null>;

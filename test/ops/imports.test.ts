@@ -27,7 +27,7 @@ const CSV = "url,custom_url\nhttps://example.com/a,imp-a\n";
 async function here(actor: Parameters<typeof importHere>[0]) {
   const checkUrl = await importDestinations({ baseUrl: null, allowLocal: false, blocklist: null });
   const source = openSource("csv", { "csv-text": CSV }, {}, OPERATOR_REACH);
-  return importHere(actor, { from: "csv", source, policy: "fail", dryRun: false, history: false }, { target: opened.storage.imports, log, checkUrl, progress: createProgress(null, false) });
+  return importHere(actor, { from: "csv", source, policy: "fail", dryRun: false, history: false, domainMap: new Map() }, { target: opened.storage.imports, log, checkUrl, baseHost: null, progress: createProgress(null, false) });
 }
 
 describe("an import run here", () => {

@@ -33,13 +33,13 @@ describe("source times", () => {
 });
 
 const link = (code: string | null, extra: Partial<SourceLink> = {}): SourceLink => ({
-  key: code ?? "row", code, url: `https://example.com/${code}`, createdAt: 0, tags: [], expiresAt: null, validFrom: null, maxClicks: null, disabledBecause: null, dropped: [], clicks: null, ...extra,
+  key: code ?? "row", domain: null, code, url: `https://example.com/${code}`, createdAt: 0, tags: [], expiresAt: null, validFrom: null, maxClicks: null, disabledBecause: null, dropped: [], clicks: null, ...extra,
 });
 
 function plan(policy: ConflictPolicy, links: SourceLink[], taken: Record<string, "taken" | "retired"> = {}, imported: Record<string, string> = {}) {
   let n = 0;
   return planImport({
-    links, policy, imported: new Map(Object.entries(imported)), taken: new Map(Object.entries(taken)),
+    links, policy, imported: new Map(Object.entries(imported)), taken: new Map(Object.entries(taken)), placeOf: () => ({ domain: "", name: null }),
     checkUrl: (url) => (url.includes("bad") ? { ok: false, error: "refused" } : { ok: true, url }),
     newId: () => `new${++n}`,
   });

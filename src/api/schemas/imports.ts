@@ -64,7 +64,12 @@ export const ImportRequest = t.Object(
     token: t.Optional(t.String({ description: "bitly: an access token" })),
     group: t.Optional(t.String({ description: "bitly: a group guid (default every group)" })),
     csv: t.Optional(t.String({ description: "csv: the file's text" })),
-    map: t.Optional(t.String({ description: "csv: our field=its column, comma-separated" })),
+    map: t.Optional(t.String({ description: "csv: our field=its column, comma-separated (domain=COLUMN: each row's domain)" })),
+    domainMap: t.Optional(
+      t.Union([t.Record(t.String(), t.String()), t.String()], {
+        description: 'a source domain onto one of ours ("default": our default domain), as {"old.example": "new.example"} or "old=new,..." (docs/importing.md: Domains); without it a source domain lands on ours of its name, added when missing',
+      }),
+    ),
     onConflict: t.Optional(t.Union([t.Literal("fail"), t.Literal("skip"), t.Literal("rename")])),
     dryRun: t.Optional(t.Boolean()),
     visits: t.Optional(t.Boolean({ description: "the click history too" })),
@@ -82,7 +87,8 @@ export const ImportJob = ok(
       lines: t.Array(t.String(), { description: "the result as `shortener import` prints it" }),
       summary: t.Union([
         t.Null(),
-        t.Object({ linksRead: Count, created: Count, already: Count, skipped: Count, renamed: Count, problems: Count, visits: Count, clicksCounted: Count }, closed),
+        t.Object({ linksRead: Count, created: Count, already: Count, skipped: Count, renamed: Count, problems: Count, visits: Count, clicksCounted: Count,
+          domainsAdded: t.Array(t.String(), { description: "domains of the source added here for its links (a dry run: those it would add)" }) }, closed),
       ]),
     },
     closed,

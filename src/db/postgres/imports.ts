@@ -6,9 +6,12 @@ import type { Cursor, ImportTarget } from "../../imports/target.ts";
 import { num, type Pg } from "./connect.ts";
 import { insertLinksIn } from "./links.ts";
 import { writeCountsIn, writeImportedVisitsIn } from "./visit-batches.ts";
-import { DEFAULT_DOMAIN } from "../shared/tables.ts";
+import { linkKey } from "../../domains/link-key.ts";
+import { DEFAULT_SETTINGS } from "../../domains/domain.ts";
+import { postgresDomains } from "./domains.ts";
 
 export function postgresImports(sql: Pg): ImportTarget {
+  const domains = postgresDomains(sql);
   const moveCursors = (tx: TransactionSQL, source: string, cursors: readonly Cursor[]) =>
     tx`INSERT INTO import_cursors (source, scope, cursor)
        SELECT ${source}, * FROM unnest(${sql.array(cursors.map(([scope]) => scope), "TEXT")}::text[], ${sql.array(cursors.map(([, c]) => c), "TEXT")}::text[])
@@ -16,14 +19,20 @@ export function postgresImports(sql: Pg): ImportTarget {
        ON CONFLICT (source, scope) DO UPDATE SET cursor = excluded.cursor`;
   return {
     async importedLinks(source) {
-      const rows = await sql`SELECT i.code, l.id, l.seq FROM import_links AS i JOIN links AS l ON l.seq = i.link_seq WHERE i.source = ${source}`;
-      return new Map(rows.map((r: { code: string; id: string; seq: string }) => [r.code, { id: r.id, seq: num(r.seq) }]));
+      const rows = await sql`SELECT i.code, l.domain, l.id, l.seq FROM import_links AS i JOIN links AS l ON l.seq = i.link_seq WHERE i.source = ${source}`;
+      return new Map(rows.map((r: { code: string; domain: string; id: string; seq: string }) => [r.code, { id: linkKey(r.domain, r.id), seq: num(r.seq) }]));
     },
-    async takenIds(ids) {
-      const list = sql.array([...ids], "TEXT");
-      const rows = await sql`SELECT id, 'taken' AS how FROM links WHERE id = ANY(${list}) UNION ALL SELECT id, 'retired' FROM retired_ids WHERE domain = ${DEFAULT_DOMAIN} AND id = ANY(${list})`;
-      return new Map(rows.map((r: { id: string; how: "taken" | "retired" }) => [r.id, r.how]));
+    async takenIds(asked) {
+      const domains = sql.array(asked.map((a) => a.domain), "TEXT");
+      const ids = sql.array(asked.map((a) => a.id), "TEXT");
+      // Each (domain, id) asked, found by links' and retired_ids' (domain, id) keys.
+      const rows = await sql`WITH asked AS (SELECT * FROM unnest(${domains}::text[], ${ids}::text[]) AS a(domain, id))
+        SELECT l.domain, l.id, 'taken' AS how FROM asked JOIN links AS l ON l.domain = asked.domain AND l.id = asked.id
+        UNION ALL SELECT r.domain, r.id, 'retired' FROM asked JOIN retired_ids AS r ON r.domain = asked.domain AND r.id = asked.id`;
+      return new Map(rows.map((r: { domain: string; id: string; how: "taken" | "retired" }) => [linkKey(r.domain, r.id), r.how]));
     },
+    domains: () => domains.list(),
+    addDomain: async (name, now) => (await domains.add({ ...DEFAULT_SETTINGS, name, isDefault: false, createdAt: now })) !== "taken",
     addLinks: (source, rows) =>
       sql.begin(async (tx) => {
         const outcomes = await insertLinksIn(tx, sql, rows);

@@ -8,18 +8,23 @@ import type { Visit } from "../../visits/visit.ts";
 import type { Synchronous } from "../../util/maybe.ts";
 import { sqliteLinks } from "./links.ts";
 import { sqliteImportWriter } from "./visit-batches.ts";
-import { DEFAULT_DOMAIN } from "../shared/tables.ts";
+import { linkKey } from "../../domains/link-key.ts";
+import { DEFAULT_SETTINGS } from "../../domains/domain.ts";
+import { sqliteDomains } from "./domains.ts";
 
 export function sqliteImports(db: Database): Synchronous<ImportTarget> {
   const links = sqliteLinks(db);
   const write = sqliteImportWriter(db);
-  const imported = db.query<{ code: string; id: string; seq: number }, [string]>(
-    "SELECT i.code, l.id, l.seq FROM import_links AS i JOIN links AS l ON l.seq = i.link_seq WHERE i.source = ?",
+  const imported = db.query<{ code: string; domain: string; id: string; seq: number }, [string]>(
+    "SELECT i.code, l.domain, l.id, l.seq FROM import_links AS i JOIN links AS l ON l.seq = i.link_seq WHERE i.source = ?",
   );
-  const taken = db.query<{ id: string; how: "taken" | "retired" }, [string]>(
-    `SELECT id, 'taken' AS how FROM links WHERE id IN (SELECT value FROM json_each(?1))
-     UNION ALL SELECT id, 'retired' FROM retired_ids WHERE domain = '${DEFAULT_DOMAIN}' AND id IN (SELECT value FROM json_each(?1))`,
+  // The (domain, id) pairs asked, as a JSON array of [domain, id]: each found by links' and retired_ids' (domain, id) keys.
+  const taken = db.query<{ domain: string; id: string; how: "taken" | "retired" }, [string]>(
+    `WITH asked AS (SELECT value ->> 0 AS domain, value ->> 1 AS id FROM json_each(?1))
+     SELECT l.domain, l.id, 'taken' AS how FROM asked JOIN links AS l ON l.domain = asked.domain AND l.id = asked.id
+     UNION ALL SELECT r.domain, r.id, 'retired' FROM asked JOIN retired_ids AS r ON r.domain = asked.domain AND r.id = asked.id`,
   );
+  const domains = sqliteDomains(db);
   const remember = db.query<void, [string, string, number]>("INSERT OR REPLACE INTO import_links (source, code, link_seq) VALUES (?, ?, ?)");
   const disable = db.query<void, [number]>("UPDATE links SET disabled = 1 WHERE seq = ?");
   const readCursor = db.query<{ cursor: string }, [string, string]>("SELECT cursor FROM import_cursors WHERE source = ? AND scope = ?");
@@ -54,8 +59,10 @@ export function sqliteImports(db: Database): Synchronous<ImportTarget> {
   });
 
   return {
-    importedLinks: (source) => new Map(imported.all(source).map((r) => [r.code, { id: r.id, seq: r.seq }])),
-    takenIds: (ids) => new Map(taken.all(JSON.stringify(ids)).map((r) => [r.id, r.how])),
+    importedLinks: (source) => new Map(imported.all(source).map((r) => [r.code, { id: linkKey(r.domain, r.id), seq: r.seq }])),
+    takenIds: (asked) => new Map(taken.all(JSON.stringify(asked.map((a) => [a.domain, a.id]))).map((r) => [linkKey(r.domain, r.id), r.how])),
+    domains: () => domains.list(),
+    addDomain: (name, now) => domains.add({ ...DEFAULT_SETTINGS, name, isDefault: false, createdAt: now }) !== "taken",
     addLinks: (source, rows) => addLinks.immediate(source, rows),
     cursor: (source, scope) => readCursor.get(source, scope)?.cursor ?? null,
     swapCursor(source, scope, expected, next) {

@@ -60,20 +60,31 @@ export function bitlySource(o: { token: string; group: string | undefined; base?
   };
 }
 
-/** A bitlink as links here: the one with its history, and one more for each other code it answers to. */
+/** Bitly's own short domains: a bitlink on one of them lands on our default domain. */
+const BITLY_DOMAINS = ["bit.ly", "j.mp", "bitly.com"];
+
+/**
+ * A bitlink as links here: the one with its history, and one more for each other code it answers
+ * to, each on the domain it answers on (a branded domain's back-half on that domain, bit.ly's on
+ * our default).
+ */
 function toLinks(b: Bitlink): SourceLink[] {
-  const codes = [...(b.custom_bitlinks ?? []), b.link ?? `https://${b.id}`].map(pathOf).filter((c): c is string => c !== null);
-  const unique = [...new Set(codes)];
-  const domain = b.id.split("/")[0];
-  const dropped = [...(b.title ? ["title"] : []), ...(domain && !["bit.ly", "j.mp", "bitly.com"].includes(domain) ? ["domain"] : [])];
+  const places = [...(b.custom_bitlinks ?? []), b.link ?? `https://${b.id}`].map(placeOf).filter((p): p is Place => p !== null);
+  const unique = [...new Map(places.map((p) => [`${p.domain ?? ""}/${p.code}`, p])).values()];
   const common = { url: b.long_url!, createdAt: sourceTime(b.created_at) ?? 0, tags: b.tags ?? [], expiresAt: null, validFrom: null, maxClicks: null, disabledBecause: null, clicks: null };
-  return unique.map((code, i) => ({ ...common, key: i === 0 ? b.id : `${b.id} ${code}`, code, ref: i === 0 ? b.id : undefined, dropped: i === 0 ? dropped : [] }));
+  return unique.map(({ domain, code }, i) => ({
+    ...common, key: i === 0 ? b.id : `${b.id} ${domain === null ? "" : `${domain}/`}${code}`, domain, code, ref: i === 0 ? b.id : undefined, dropped: i === 0 && b.title ? ["title"] : [],
+  }));
 }
 
-function pathOf(url: string): string | null {
+type Place = { domain: string | null; code: string };
+
+function placeOf(url: string): Place | null {
   try {
-    const path = new URL(url).pathname.replace(/^\/+/, "");
-    return path === "" ? null : decodeURIComponent(path);
+    const u = new URL(url);
+    const code = decodeURIComponent(u.pathname.replace(/^\/+/, ""));
+    const host = u.hostname.toLowerCase();
+    return code === "" ? null : { domain: BITLY_DOMAINS.includes(host) ? null : host, code };
   } catch {
     return null;
   }

@@ -8,9 +8,9 @@ import { SourceError, type ImportSource, type SourceLink } from "../source.ts";
 import { sourceTime } from "./time.ts";
 
 /** Our fields a column can fill; long is required. */
-const FIELDS = ["long", "alias", "created", "tags", "expires", "title"] as const;
+const FIELDS = ["long", "alias", "created", "tags", "expires", "title", "domain"] as const;
 type Field = (typeof FIELDS)[number];
-const DEFAULT_MAP: Record<Field, string> = { long: "url", alias: "custom_url", created: "created_at", tags: "tags", expires: "expires_at", title: "title" };
+const DEFAULT_MAP: Record<Field, string> = { long: "url", alias: "custom_url", created: "created_at", tags: "tags", expires: "expires_at", title: "title", domain: "domain" };
 
 export function csvSource(o: { file: string | undefined; text?: string; map: string | undefined }): ImportSource {
   const map = parseMap(o.map);
@@ -44,8 +44,10 @@ export function csvSource(o: { file: string | undefined; text?: string; map: str
         if (r.length === 1 && r[0]!.trim() === "") return; // a blank line
         const cell = (f: Field) => (at[f] >= 0 ? (r[at[f]] ?? "").trim() : "");
         const alias = cell("alias");
+        // A row's domain (empty: our default) is part of its identity: the same alias on two domains is two links.
+        const domain = cell("domain").toLowerCase() || null;
         links.push({
-          key: alias !== "" ? alias : `row ${i + 2} ${cell("long")}`, code: alias === "" ? null : alias, url: cell("long"), createdAt: sourceTime(cell("created")) ?? Date.now(),
+          key: alias === "" ? `row ${i + 2} ${cell("long")}` : domain === null ? alias : `${domain}/${alias}`, domain, code: alias === "" ? null : alias, url: cell("long"), createdAt: sourceTime(cell("created")) ?? Date.now(),
           tags: cell("tags").split(/[,|;]/).map((t) => t.trim()).filter((t) => t !== ""), expiresAt: sourceTime(cell("expires")), validFrom: null, maxClicks: null,
           disabledBecause: null, dropped: cell("title") !== "" ? ["title"] : [], clicks: null,
         });

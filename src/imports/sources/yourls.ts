@@ -159,7 +159,7 @@ async function* history(y: Yourls, ...[links, cursors]: Parameters<NonNullable<I
 
 function toLink(r: { keyword: string; url: string; title: string | null; created: string; clicks: number | string }): SourceLink {
   return {
-    key: r.keyword, code: r.keyword, url: r.url, createdAt: sourceTime(r.created) ?? 0, tags: [], expiresAt: null, validFrom: null, maxClicks: null,
+    key: r.keyword, domain: null, code: r.keyword, url: r.url, createdAt: sourceTime(r.created) ?? 0, tags: [], expiresAt: null, validFrom: null, maxClicks: null,
     disabledBecause: null, dropped: r.title ? ["title"] : [], clicks: Number(r.clicks),
   };
 }

@@ -13,16 +13,20 @@ import type { Logger } from "../../log.ts";
 import { logAction } from "../audit.ts";
 import { done, refused, type Outcome } from "../outcome.ts";
 import { importJobRefusal, importsRefusal } from "./access.ts";
+import { parseDomainMap } from "../../imports/domains.ts";
 
 export type ImportsDeps = { imports: ImportJobs; log: Logger };
 
 /** `options`: the source's, by the command line's flag names; a source's problem names those flags in its message. */
-export type ImportAsked = { from: string; options: SourceOptions; policy: ConflictPolicy; dryRun: boolean; history: boolean };
+/** `domainMap`: as the request gives it, "old=new,…" or { old: new } (docs/importing.md: Domains). */
+export type ImportAsked = { from: string; options: SourceOptions; policy: ConflictPolicy; dryRun: boolean; history: boolean; domainMap?: string | Record<string, unknown> };
 
 export async function startImport(actor: Actor, input: ImportAsked, deps: ImportsDeps): Promise<Outcome<ImportJob>> {
   const refusal = importsRefusal(actor);
   if (refusal !== null) return refusal;
   if (!CONFLICT_POLICIES.includes(input.policy)) return refused("bad_request", `onConflict must be one of ${CONFLICT_POLICIES.join(", ")}`);
+  const domainMap = parseDomainMap(input.domainMap);
+  if (!domainMap.ok) return refused("bad_request", domainMap.error, "domainMap");
   // Loaded when an import is asked for: the sources' clients stay out of the click thread's start.
   const { openSource } = await import("../../imports/sources/index.ts");
   try {
@@ -33,7 +37,7 @@ export async function startImport(actor: Actor, input: ImportAsked, deps: Import
     return refused("bad_request", err.message);
   }
   const { from, options, policy, dryRun, history } = input;
-  const job = deps.imports.start({ from, options, policy, dryRun, history, owner: creatorOf(actor) });
+  const job = deps.imports.start({ from, options, policy, dryRun, history, domainMap: [...domainMap.map], owner: creatorOf(actor) });
   if (job === null) return refused("import_running", "another import is running; wait for it to end");
   logAction(deps.log, actor!, "import", null, `started from ${job.from}${dryRun ? " (dry run)" : ""}`);
   return done(job);

@@ -7,6 +7,7 @@ import { runImport } from "../../imports/run.ts";
 import { createProgress } from "../../imports/progress.ts";
 import { reportLines } from "../../imports/report.ts";
 import { importDestinations } from "../../imports/destinations.ts";
+import { baseHostOf } from "../../imports/domains.ts";
 import type { FromImportThread, ImportInit } from "./protocol.ts";
 import { nameThisThread } from "../policy.ts";
 import { serveThread } from "../serve.ts";
@@ -25,6 +26,7 @@ async function run({ start, db, dbPassword, destinations, env, reach }: ImportIn
     try {
       report = await runImport(source, target.imports, {
         policy: start.policy, dryRun: start.dryRun, history: start.history, owner: start.owner, checkUrl: await importDestinations(destinations), progress,
+        domainMap: new Map(start.domainMap), baseHost: baseHostOf(destinations.baseUrl),
         stopping: () => stopping,
       });
     } finally {

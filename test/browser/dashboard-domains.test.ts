@@ -1,6 +1,6 @@
-// The dashboard with several domains (docs/web-ui.md: Several domains): the Domains dialog adds one;
-// New link's picker makes a link on the chosen domain, the same alias on two domains being two
-// rows; the list's filter shows only that domain's links; the overview counts one domain; removing a
+// The dashboard with several domains (docs/web-ui.md: Several domains): the Domains dialog adds one
+// and renames it; New link's picker makes a link on the chosen domain, the same alias on two domains
+// being two rows; the list's filter shows only that domain's links; the overview counts one domain; removing a
 // domain whose links clash says so. Screenshots at desktop and phone widths, light and dark.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
@@ -39,7 +39,7 @@ afterAll(async () => {
 const options = (page: Page, select: string) => page.$$eval(`${select} option`, (os) => os.map((o) => (o as HTMLOptionElement).value));
 
 describe("several domains in the dashboard", () => {
-  test("the Domains dialog lists them with their links and adds one", async () => {
+  test("the Domains dialog lists them with their links, adds one and renames it", async () => {
     const { page, errors } = await signedIn(browser, server.url, admin);
     await page.click("#domains-open");
     await page.waitForSelector('#domain-list li[data-name="s.example.org"]');
@@ -61,10 +61,19 @@ describe("several domains in the dashboard", () => {
     await page.waitForSelector("#df-name-error:not([hidden])");
     expect(await page.getAttribute("#df-name", "aria-invalid")).toBe("true");
     await page.click("#df-cancel");
+    // Change it: a new name is a rename, sent with only what changed.
+    await page.click('#domain-list li[data-name="go.example.net"] [data-action="edit"]');
+    expect(await page.inputValue("#df-not-found")).toBe("https://example.com/lost");
+    await page.fill("#df-name", "go.example.org");
+    await page.click("#df-submit");
+    await page.waitForSelector('#domain-list li[data-name="go.example.org"]');
+    const names = (await api(server.url, admin, "GET", "/api/domains")).body.domains.map((d: { name: string }) => d.name);
+    expect(names).toContain("go.example.org");
+    expect(names).not.toContain("go.example.net");
     // The page's pickers know the new domain at once.
     await page.click('#domains-dialog [data-close]');
     await closed(page, "domains-dialog");
-    expect(await options(page, "#f-domain")).toEqual(["", "main.example.com", "go.example.net", "s.example.org"]);
+    expect(await options(page, "#f-domain")).toEqual(["", "main.example.com", "go.example.org", "s.example.org"]);
     expect(errors.filter((e) => !/status of 400/.test(e))).toEqual([]); // the refused name's answer
   });
 

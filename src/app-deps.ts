@@ -21,6 +21,7 @@ import type { Logger } from "./log.ts";
 import { createRequestMetrics } from "./metrics/requests.ts";
 import { VERSION } from "./version.ts";
 import { DomainDirectory } from "./domains/directory.ts";
+import { baseHostOf } from "./domains/rules.ts";
 import { parseTrustedProxies } from "./visits/client-ip.ts";
 
 /** What main opened and started before the app: the database, the threads' clients, the live view. */
@@ -42,7 +43,7 @@ export function appDeps(config: Config, log: Logger, secrets: Secrets, parts: St
   // --trust-proxy, parsed once for everything that believes forwarded headers.
   const trusted = parseTrustedProxies(config.trustProxy);
   const notFound = notFoundAnswers(config);
-  const baseHost = config.baseUrl === null ? null : new URL(config.baseUrl).hostname.replace(/\.$/, "").toLowerCase();
+  const baseHost = baseHostOf(config);
   return {
     config,
     storage,
@@ -52,6 +53,7 @@ export function appDeps(config: Config, log: Logger, secrets: Secrets, parts: St
     keys: storage.keys,
     sessions: storage.sessions,
     users: storage.users,
+    domains: storage.domains,
     oidc: config.oidc === null ? null : createOidcClient({ ...config.oidc, clientSecret: secrets.oidcSecret }),
     headerIdentity: config.authHeader === null ? null : createHeaderIdentity(config.authHeader, trusted),
     overview: storage.overview,

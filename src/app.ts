@@ -3,6 +3,7 @@
 import { handleImportJob, handleStartImport } from "./http/imports.ts";
 import { handleCreateWebhook, handleDeleteWebhook, handleDeliveries, handleGetWebhook, handleListWebhooks, handlePatchWebhook, handleRedeliver } from "./http/webhooks.ts";
 import { handleLive } from "./http/live.ts";
+import { handleAddDomain, handleCertificateAsk, handleDeleteDomain, handleListDomains, handlePatchDomain } from "./http/domains.ts";
 import type { EventStore } from "./events/store.ts";
 import type { LiveHub } from "./events/live-hub.ts";
 import type { ImportJobs } from "./imports/jobs.ts";
@@ -44,7 +45,7 @@ import { robotsPolicy, rootAnswer } from "./domains/answers.ts";
 import type { DomainDirectory, DomainEntry } from "./domains/directory.ts";
 
 /** The database's parts (links, lister, stats, keys, sessions, overview, daily counts), and the rest. */
-export type AppDeps = Pick<Storage, "links" | "lister" | "stats" | "keys" | "sessions" | "users" | "overview" | "dailyCounts"> & {
+export type AppDeps = Pick<Storage, "links" | "lister" | "stats" | "keys" | "sessions" | "users" | "overview" | "dailyCounts" | "domains"> & {
   config: Config;
   /** the database itself, for /health and /metrics (the parts come from it too) */
   storage: Pick<Storage, "engine" | "ping" | "size">;
@@ -195,7 +196,7 @@ function linkApi(deps: AppDeps, ours: Ours) {
   );
 }
 
-/** The admins' routes: imports from another shortener and webhooks. */
+/** The admins' routes: imports from another shortener, webhooks and domains. */
 function adminApi(deps: AppDeps, ours: Ours) {
   return (
     new Elysia()
@@ -211,6 +212,13 @@ function adminApi(deps: AppDeps, ours: Ours) {
       .get("/api/webhooks/:id/deliveries", ({ request, params, server }) => ours(request, server, () => handleDeliveries(request, params.id ?? "", server, deps)))
       .post("/api/webhooks/:id/deliveries/:delivery/redeliver", ({ request, params, server }) =>
         ours(request, server, () => handleRedeliver(request, params.id ?? "", params.delivery ?? "", server, deps)), { parse: "none" })
+      // Domains (docs/several-domains.md: Managing domains): admins; the picker's list for creators.
+      .get("/api/domains", ({ request, server }) => ours(request, server, () => handleListDomains(request, server, deps)))
+      .post("/api/domains", ({ request, server }) => ours(request, server, () => handleAddDomain(request, server, deps)), { parse: "none" })
+      // The certificate ask: no credentials, on whatever host the proxy asks under (its local address).
+      .get("/api/domains/tls", ({ request }) => handleCertificateAsk(request, deps))
+      .patch("/api/domains/:name", ({ request, params, server }) => ours(request, server, () => handlePatchDomain(request, params.name ?? "", server, deps)), { parse: "none" })
+      .delete("/api/domains/:name", ({ request, params, server }) => ours(request, server, () => handleDeleteDomain(request, params.name ?? "", server, deps)), { parse: "none" })
   );
 }
 

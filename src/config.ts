@@ -96,11 +96,21 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
   const commandFlags: Record<string, string> = {};
   for (const flag of FLAGS) {
     if (flag.command === undefined || !values.has(flag.name)) continue;
-    if (flag.command !== command) throw new ConfigError(`--${flag.name} belongs to the ${flag.command} command (see --help)`);
+    const commands = commandsOf(flag);
+    if (command === null || !commands.includes(command)) throw new ConfigError(`--${flag.name} belongs to the ${commands.join(" and ")} command${commands.length > 1 ? "s" : ""} (see --help)`);
     commandFlags[flag.name] = values.get(flag.name)!;
   }
+  // `domain add|set` take a domain's own redirects under the instance's flags' names: only as written on its command line.
+  if (command === "domain") for (const name of DOMAIN_REDIRECT_FLAGS) if (values.has(name) && named(name) === `--${name}`) commandFlags[name] = values.get(name)!;
   const config = serviceConfig(given, env, command, folderExists);
   return { config, help: given.help, version: given.version, command, commandArgs: positional.slice(1), commandFlags, dbGivenAs: values.has("db") ? named("db") : null };
+}
+
+/** The instance's flags that `domain add|set` also take, for the domain's own settings. */
+const DOMAIN_REDIRECT_FLAGS = ["root-redirect", "not-found-redirect"];
+
+function commandsOf(flag: (typeof FLAGS)[number]): readonly string[] {
+  return typeof flag.command === "string" ? [flag.command] : (flag.command ?? []);
 }
 
 /** The environment's SHORTENER_* first, then the command line over it. */
@@ -130,7 +140,7 @@ function readGiven(argv: readonly string[], env: Record<string, string | undefin
     const flag = FLAGS.find((f) => f.name === name);
     if (!flag) {
       // Suggested from the service's flags and those of a command named on the line.
-      const near = didYouMean(name, FLAGS.filter((f) => f.command === undefined || argv.includes(f.command)).map((f) => f.name), "--");
+      const near = didYouMean(name, FLAGS.filter((f) => f.command === undefined || commandsOf(f).some((c) => argv.includes(c))).map((f) => f.name), "--");
       throw new ConfigError(`unknown flag ${arg.slice(0, eq === -1 ? undefined : eq)}${near || " (see --help)"}`);
     }
     if (!flag.value) {

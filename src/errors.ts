@@ -28,6 +28,7 @@ export const ERROR_FIELDS = [
   "id", "from", "to", "bots",
   "q", "tag", "status", "sort", "order", "limit", "cursor", "include", "format", "ids", "key", "owner", "next",
   "events", "linkId", "enabled", "sourceDb", "domainMap", "domain", "name",
+  "https", "rootRedirect", "notFoundRedirect", "fallbackRedirect", "robots", "creators", "isDefault", "moveLinksTo",
 ] as const;
 export type ErrorField = (typeof ERROR_FIELDS)[number];
 

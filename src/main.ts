@@ -34,6 +34,8 @@ import { createLiveHub } from "./events/live-hub.ts";
 import { hostname } from "node:os";
 import { announcePresence, type Presence } from "./instances/presence.ts";
 import { currentServiceLeave } from "./events/webhook-leave.ts";
+import { nameDefaultByBaseUrl } from "./ops/domains/startup.ts";
+import { baseHostOf } from "./domains/rules.ts";
 
 async function main(): Promise<number> {
   let parsed;
@@ -78,9 +80,10 @@ async function main(): Promise<number> {
   if (command === "user") return await runUserCommand(database, databasePassword, parsed.commandArgs);
   if (command === "webhook") return await (await import("./cli/webhooks.ts")).runWebhookCommand(config, database, databasePassword, parsed.commandArgs, parsed.commandFlags);
   if (command === "import") return await (await import("./cli/import.ts")).runImportCommand(config, database, databasePassword, parsed.commandFlags, process.env);
+  if (command === "domain") return await (await import("./cli/domains.ts")).runDomainCommand(config, database, databasePassword, parsed.commandArgs, parsed.commandFlags);
   if (command === "copy") return await (await import("./cli/copy.ts")).runCopyCommand(database, databasePassword, parsed.commandFlags);
   if (command !== null) {
-    console.error(`shortener: unknown command ${command}${didYouMean(command, ["backup", "healthcheck", "key", "user", "import", "webhook", "copy"]) || " (see --help)"}`);
+    console.error(`shortener: unknown command ${command}${didYouMean(command, ["backup", "healthcheck", "key", "user", "import", "webhook", "domain", "copy"]) || " (see --help)"}`);
     return 2;
   }
   return await serve(config, log, { credentialHash: credentialHash ?? null, oidcSecret }, databasePassword);
@@ -120,7 +123,16 @@ async function serve(config: Config, log: Logger, secrets: Secrets, databasePass
       leave: () => currentServiceLeave(storage.instances, config.webhookAllowPrivate, later.presence?.name ?? null),
     },
   });
-  // The domains, known before the first request (docs/several-domains.md: Several domains).
+  // The domains, known before the first request (docs/several-domains.md: Several domains); the
+  // default takes --base-url's host first (Which domain is the default).
+  const named = await nameDefaultByBaseUrl(storage.domains, baseHostOf(config), log);
+  if (named !== "ok") {
+    console.error(`shortener: ${named.error}`);
+    await recorder.close();
+    await delivery.close();
+    await storage.close();
+    return 2;
+  }
   await deps.directory.reload();
   const app = createApp(deps);
   // Asked before listening, said after: the start-up log's last line, for a new instance only.

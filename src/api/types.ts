@@ -33,4 +33,5 @@ export type Health = Static<typeof S.Health>;
 export type ApiErrorBody = Static<typeof S.ApiError>;
 /** A webhook as /api/webhooks answers it (never its secret, but once from the create). */
 export type WebhookJson = Static<typeof S.Webhook>;
+export type DomainJson = Static<typeof S.Domain>;
 export type DeliveryJson = Static<typeof S.Delivery>;

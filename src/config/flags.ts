@@ -6,8 +6,8 @@ export type Flag = {
   name: string;
   value: boolean; // takes a value (vs. a switch like --help)
   help: string;
-  /** only valid with this command (e.g. --scope with `key create`) */
-  command?: string;
+  /** only valid with this command, or these (e.g. --scope with `key create`; --user with `key create` and `domain allow`) */
+  command?: string | readonly string[];
   /** may be given more than once: the values are joined by commas (--domain-map a=b --domain-map c=d) */
   repeatable?: boolean;
 };
@@ -45,7 +45,7 @@ export const FLAGS: readonly Flag[] = [
   { name: "help", value: false, help: "show this help and exit" },
   { name: "version", value: false, help: "print the version and exit" },
   { name: "scope", value: true, help: "admin (every link) or create (creates links, sees only its own); default admin, or the user's own with --user", command: "key" },
-  { name: "user", value: true, help: "with key create: the user the key acts as (their links); a name from `shortener user list`", command: "key" },
+  { name: "user", value: true, help: "with key create: the user the key acts as (their links); with domain allow: the user who may create on it; a name from `shortener user list`", command: ["key", "domain"] },
   { name: "from", value: true, help: "import: the source, shlink, yourls, kutt, bitly or csv (docs/importing.md: Moving from another shortener)", command: "import" },
   { name: "url", value: true, help: "import from shlink or kutt: where it answers, e.g. https://s.example.org (bitly: its API, default https://api-ssl.bitly.com)", command: "import" },
   { name: "api-key-file", value: true, help: "import from shlink or kutt: a file holding its API key (or SHLINK_API_KEY, KUTT_API_KEY)", command: "import" },
@@ -62,6 +62,12 @@ export const FLAGS: readonly Flag[] = [
   { name: "events", value: true, help: "webhook add: the event types, comma-separated: link.created, link.updated, link.deleted, link.gone, link.clicks, link.milestone", command: "webhook" },
   { name: "link", value: true, help: "webhook add: only this link's events", command: "webhook" },
   { name: "tag", value: true, help: "webhook add: only events of links with this tag", command: "webhook" },
+  { name: "http", value: false, help: "domain add, domain set: its short URLs are http:// (default https://)", command: "domain" },
+  { name: "https", value: false, help: "domain set: its short URLs are https:// again", command: "domain" },
+  { name: "fallback-redirect", value: true, help: "domain add, domain set: where its expired, disabled or used-up links without a fallback of their own redirect (\"\" clears; --root-redirect and --not-found-redirect work the same there)", command: "domain" },
+  { name: "robots", value: true, help: "domain add, domain set: its robots.txt: links (only crawlable links), none or all (\"\" clears: the instance's, links)", command: "domain" },
+  { name: "move-links-to", value: true, help: "domain remove: move its links to this domain first", command: "domain" },
+  { name: "key", value: true, help: "domain allow: the API key (its name, from `shortener key list`) that may create on the domain", command: "domain" },
   { name: "to", value: true, help: "copy: the empty database to copy into, postgres://user@host/database (its password in $CREDENTIALS_DIRECTORY/db-password or PGPASSWORD, never in the URL) or a new SQLite file", command: "copy" },
 ];
 

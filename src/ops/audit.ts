@@ -6,7 +6,8 @@ import type { Logger } from "../log.ts";
 import type { Principal } from "../auth/policy.ts";
 
 export type Action = "create" | "list" | "get" | "update" | "delete" | "export" | "import" | "overview" | "sign-in" | "sign-out" | "webhook-create" | "webhook-update" | "webhook-delete" | "webhook-redeliver"
-  | "key-create" | "key-revoke" | "user-disable" | "user-enable" | "user-admin" | "user-member";
+  | "key-create" | "key-revoke" | "user-disable" | "user-enable" | "user-admin" | "user-member"
+  | "domain-add" | "domain-update" | "domain-rename" | "domain-default" | "domain-remove";
 
 export function logAction(log: Logger, principal: Pick<Principal, "name">, action: Action, id: string | null, result: string): void {
   log.info("management", { key: principal.name, action, id, result });

@@ -80,6 +80,7 @@ test("one walk through every operation: every answer matches its schema", async 
   expect((await fetch(`${server.url}/metrics`)).status).toBe(200);
   expect((await fetch(`${server.url}/api/openapi.json`)).status).toBe(200);
   await oidcRound();
+  await domainRound(key);
   // Each operation's success was checked against its schema at least once, here or before.
   for (const op of OPERATIONS) {
     const success = Object.keys(op.responses).map(Number).find((s) => s < 400)!;
@@ -89,6 +90,18 @@ test("one walk through every operation: every answer matches its schema", async 
     });
   }
 }, 30_000);
+
+/** Every domain route: two added, listed (both ways), one changed, asked for its certificate, removed (last: the default keeps its name). */
+async function domainRound(key: string): Promise<void> {
+  expect((await api(server.url, key, "POST", "/api/domains", { name: "walk.example.org" })).status).toBe(201);
+  expect((await api(server.url, key, "POST", "/api/domains", { name: "walk.example.net", robots: "none" })).status).toBe(201);
+  expect((await api(server.url, key, "GET", "/api/domains")).body.domains.length).toBe(2);
+  expect((await api(server.url, key, "GET", "/api/domains?for=create")).body.domains.length).toBe(2);
+  expect((await api(server.url, key, "PATCH", "/api/domains/walk.example.net", { https: false, creators: { users: [], keys: [1] } })).status).toBe(200);
+  expect((await api(server.url, null, "GET", "/api/domains/tls?domain=walk.example.net")).status).toBe(200);
+  expect((await api(server.url, null, "GET", "/api/domains/tls?domain=elsewhere.example.net")).status).toBe(404);
+  expect((await api(server.url, key, "DELETE", "/api/domains/walk.example.net")).status).toBe(200);
+}
 
 /** Every webhook route, and both live streams (opened, their first event read, closed). */
 async function webhookRound(key: string): Promise<void> {

@@ -1,12 +1,15 @@
 // The domains on a PostgreSQL database (the DomainRepository of src/domains/repository.ts): each
 // change that moves links does so in the same transaction as its row, the domains locked first so
-// that two changes of domains at once are taken one after the other.
+// that two changes of domains at once are taken one after the other; and announces that every link
+// changed (src/db/postgres/link-changes.ts), so that the other instances' link caches forget them.
 
 import type { TransactionSQL } from "bun";
 import type { DomainRepository, StoredDomain } from "../../domains/repository.ts";
 import { DEFAULT_DOMAIN } from "../../domains/domain.ts";
 import * as q from "../shared/domain-rows.ts";
 import { numbered, type Pg } from "./connect.ts";
+import { announce } from "./link-changes.ts";
+import { EVERY_LINK } from "../../links/store.ts";
 
 const LIST = numbered(q.LIST_SQL);
 const ONE = numbered(q.ONE_SQL);
@@ -35,6 +38,7 @@ export function postgresDomains(sql: Pg): DomainRepository {
         if ((await get(tx, to)) !== null) return "taken";
         await tx.unsafe(numbered(q.RENAME_ROW_SQL), [to, name]);
         if (!found.isDefault) await moveRows(tx, name, to);
+        await announce(tx, EVERY_LINK);
         return (await get(tx, to))!;
       }),
     makeDefault: (name) =>
@@ -52,13 +56,18 @@ export function postgresDomains(sql: Pg): DomainRepository {
           if (both.length > 0) return { clash: both };
           await moveRows(tx, name, DEFAULT_DOMAIN);
         }
-        await tx.unsafe(numbered(q.SET_DEFAULT_SQL), [name, name]);
+        await tx.unsafe(q.CLEAR_DEFAULT_SQL);
+        await tx.unsafe(numbered(q.SET_DEFAULT_SQL), [name]);
+        await announce(tx, EVERY_LINK);
         return (await get(tx, name))!;
       }),
     moveLinks: (from, to) =>
       txn(async (tx) => {
         const both = await clashes(tx, from, to);
-        return both.length > 0 ? { clash: both } : moveRows(tx, from, to);
+        if (both.length > 0) return { clash: both };
+        const moved = await moveRows(tx, from, to);
+        await announce(tx, EVERY_LINK);
+        return moved;
       }),
     remove: (name) =>
       txn(async (tx) => {

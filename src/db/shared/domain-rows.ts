@@ -15,7 +15,9 @@ export const INSERT_SQL = `INSERT INTO domains (name, is_default, https, root_re
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`;
 export const DEFAULT_NAME_SQL = "SELECT name FROM domains WHERE is_default = 1";
 export const RENAME_ROW_SQL = "UPDATE domains SET name = ? WHERE name = ?";
-export const SET_DEFAULT_SQL = "UPDATE domains SET is_default = CASE WHEN name = ? THEN 1 ELSE 0 END WHERE is_default = 1 OR name = ?";
+/** Two statements, the former default cleared first: a unique index is checked row by row, in one UPDATE too (domains_one_default). */
+export const CLEAR_DEFAULT_SQL = "UPDATE domains SET is_default = 0 WHERE is_default = 1";
+export const SET_DEFAULT_SQL = "UPDATE domains SET is_default = 1 WHERE name = ?";
 export const REMOVE_SQL = "DELETE FROM domains WHERE name = ?";
 export const COUNT_LINKS_SQL = "SELECT COUNT(*) AS n FROM links WHERE domain = ?";
 /** Aliases `from` holds that `to` holds too, or has retired: a move would make two links of one (domain, alias). */

@@ -56,7 +56,8 @@ export function sqliteDomains(db: Database): Synchronous<DomainRepository> {
           if (both.length > 0) return { clash: both };
           moveRows(name, DEFAULT_DOMAIN);
         }
-        db.run(q.SET_DEFAULT_SQL, [name, name]);
+        db.run(q.CLEAR_DEFAULT_SQL);
+        db.run(q.SET_DEFAULT_SQL, [name]);
         return get(name)!;
       }),
     moveLinks: (from, to) =>

@@ -11,6 +11,7 @@ import { CREATE_LINK, LINK_BY_ID, LINK_COLLECTION } from "./links.ts";
 import { LIVE_STATS, OVERVIEW, READ_STATS } from "./stats.ts";
 import { IMPORT_ROUTES } from "./imports.ts";
 import { WEBHOOK_ROUTES } from "./webhooks.ts";
+import { DOMAIN_ROUTES } from "./domains.ts";
 import { SESSION_ROUTES } from "./session.ts";
 import { SERVICE_ROUTES } from "./service.ts";
 import { CLICK_ROUTES } from "./clicks.ts";
@@ -27,7 +28,7 @@ function withHeaderRefusal(op: Operation): Operation {
 
 // In the order the document has always listed them.
 const ROUTES: Operation[] = [
-  CREATE_LINK, READ_STATS, ...LINK_COLLECTION, ...IMPORT_ROUTES, LIVE_STATS, ...WEBHOOK_ROUTES, ...LINK_BY_ID, OVERVIEW,
+  CREATE_LINK, READ_STATS, ...LINK_COLLECTION, ...IMPORT_ROUTES, LIVE_STATS, ...WEBHOOK_ROUTES, ...DOMAIN_ROUTES, ...LINK_BY_ID, OVERVIEW,
   ...SESSION_ROUTES, ...SERVICE_ROUTES, ...CLICK_ROUTES,
 ];
 

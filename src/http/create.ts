@@ -13,13 +13,13 @@ import { problemResponse } from "./problems.ts";
 import { publicBase, requestClient, type PeerServer } from "./request-origin.ts";
 import { apiError, badHost, json } from "./responses.ts";
 import { storageUnavailable } from "./storage-failure.ts";
-import { warnings } from "./link-json.ts";
+import { linkPlace, warnings } from "./link-json.ts";
 
-export type CreateDeps = AuthDeps & Pick<LinkOpsDeps, "links" | "limiter" | "blocklist"> & { config: Config };
+export type CreateDeps = AuthDeps & Pick<LinkOpsDeps, "links" | "directory" | "limiter" | "blocklist"> & { config: Config };
 
 const KINDS: Record<CreateField, FieldKind> = {
   url: "text", custom_url: "text", expires_at: "text", max_clicks: "count", tags: "list",
-  rules: "json", variants: "json", password: "text", redirect_type: "count", valid_from: "text", fallback_url: "text", crawlable: "flag",
+  rules: "json", variants: "json", password: "text", redirect_type: "count", valid_from: "text", fallback_url: "text", crawlable: "flag", domain: "text",
 };
 /** Every field under both its names; which names a body may use is createNames's rule (docs/api.md: Create a short link). */
 export const CREATE_FIELDS: Record<string, FieldKind> = Object.fromEntries(
@@ -43,5 +43,7 @@ export async function handleCreate(request: Request, server: PeerServer, deps: C
   if (!created.ok) return problemResponse(created.problem);
   const { id } = created.value;
   const lang = pickLanguage(request.headers.get("accept-language"));
-  return json(201, { success: true, data: { shortUrl: `${base}/${id}`, statsUrl: `${base}/${lang}/stats/${id}`, ...warnings(created.value) } });
+  // The spec's two URLs, on the link's own domain (docs/api.md: Links on several domains).
+  const place = linkPlace(created.value.domain, base, deps.directory);
+  return json(201, { success: true, data: { shortUrl: `${place.base}/${id}`, statsUrl: `${place.base}/${lang}/stats/${id}`, ...warnings(created.value) } });
 }

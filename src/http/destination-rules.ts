@@ -4,13 +4,19 @@
 import { networkInterfaces } from "node:os";
 import type { Config } from "../config.ts";
 import { ownHosts, type PeerServer } from "./request-origin.ts";
+import type { DomainDirectory } from "../domains/directory.ts";
 
-type Deps = { config: Pick<Config, "host" | "port"> };
+type Deps = { config: Pick<Config, "host" | "port">; directory?: DomainDirectory };
 
-/** The hosts this service is reached under, which a destination must not name (an operation's `ownHosts`). */
-export function ownHostsOf(deps: Pick<Deps, "config">, base: string, request: Request, server: PeerServer): string[] {
+/**
+ * The hosts this service is reached under, which a destination must not name (an operation's
+ * `ownHosts`): every configured domain's too, or a link on one could lead to itself
+ * (docs/api.md: Links on several domains).
+ */
+export function ownHostsOf(deps: Deps, base: string, request: Request, server: PeerServer): string[] {
   const port = (server as { port?: number } | null | undefined)?.port ?? deps.config.port;
-  return [...ownHosts(base, request), ...listeningHosts(deps.config.host, port)];
+  const domains = deps.directory?.configured ? deps.directory.all().flatMap((d) => (d.name === null ? [] : [d.name])) : [];
+  return [...ownHosts(base, request), ...domains, ...listeningHosts(deps.config.host, port)];
 }
 
 // The service is also its own listening address: on 0.0.0.0 (or ::) every address of this

@@ -5,13 +5,32 @@ import { statusNow, type Link } from "../links/link.ts";
 import type { LinkJson } from "../api/types.ts";
 import { isoTime } from "../util/day.ts";
 import { redirectWarning } from "../links/behaviour.ts";
+import { DEFAULT_DOMAIN } from "../domains/domain.ts";
+import type { DomainDirectory } from "../domains/directory.ts";
 
 export type { LinkJson } from "../api/types.ts";
 
+/** Where a link is shown: the base of its short and stats URLs, and its domain's name (null: an unnamed default). */
+export type LinkPlace = { base: string; domain: string | null };
+
+/**
+ * A link's place (docs/api.md: Links on several domains): the default domain's links keep the
+ * request's public base (--base-url, else the request's own); another domain's are `https://<name>`
+ * (http when the domain says so).
+ */
+export function linkPlace(stored: string, requestBase: string, directory: DomainDirectory): LinkPlace {
+  if (stored === DEFAULT_DOMAIN) return { base: requestBase, domain: directory.nameOf(stored) };
+  const entry = directory.byKey(stored);
+  // A domain removed by another process a moment ago, not yet heard of here: its name still serves.
+  return { base: (entry === null ? null : directory.baseOf(entry)) ?? `https://${stored}`, domain: stored };
+}
+
 /** `answered`: see statusNow. */
-export function linkJson(link: Link, base: string, lang: Language, now: number, answered: number | undefined): LinkJson {
+export function linkJson(link: Link, place: LinkPlace, lang: Language, now: number, answered: number | undefined): LinkJson {
+  const { base } = place;
   return {
     id: link.id,
+    domain: place.domain,
     shortUrl: `${base}/${link.id}`,
     statsUrl: `${base}/${lang}/stats/${link.id}`,
     originalUrl: link.url,

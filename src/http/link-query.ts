@@ -9,8 +9,8 @@ import type { FieldProblem } from "./responses.ts";
 export const DEFAULT_PAGE = 50;
 export const MAX_PAGE = 200;
 
-/** `daily`: add each link's clicks per day of the last 30 (the dashboard's sparklines). */
-export type ListParams = Omit<ListQuery, "owner" | "now"> & { daily: boolean };
+/** `daily`: add each link's clicks per day of the last 30 (the dashboard's sparklines); the domain is the handler's (by name). */
+export type ListParams = Omit<ListQuery, "owner" | "now" | "domain"> & { daily: boolean };
 
 export function parseListQuery(query: URLSearchParams): { ok: true; params: ListParams } | { ok: false; problem: FieldProblem } {
   const bad = (field: FieldProblem["field"], error: string) => ({ ok: false as const, problem: { code: "bad_request" as const, field, error } });

@@ -6,6 +6,7 @@ import type { CreateFields } from "../links/create.ts";
 import { csvValues, EXPORT_COLUMNS, IMPORT_COLUMNS, BEHAVIOUR_COLUMNS, type TransferRecord } from "../links/transfer.ts";
 import { exportLinks } from "../ops/links/export.ts";
 import { importLinks } from "../ops/links/import.ts";
+import { namedDomain } from "../ops/links/domain.ts";
 import { csvRecord, CsvError, parseCsv } from "../util/csv.ts";
 import { requirePrincipal } from "./auth.ts";
 import { mediaType, readBodyText, wellFormedText } from "./form-body.ts";
@@ -15,6 +16,7 @@ import { publicBase, type PeerServer } from "./request-origin.ts";
 import { ownHostsOf } from "./destination-rules.ts";
 import { apiError, badHost, json } from "./responses.ts";
 import { storageUnavailable } from "./storage-failure.ts";
+import { linkPlace } from "./link-json.ts";
 import { dayOf } from "../util/day.ts";
 
 export { MAX_EXPORT_IDS } from "../ops/links/export.ts";
@@ -34,7 +36,10 @@ export async function handleExport(request: Request, server: PeerServer, deps: L
   const query = new URL(request.url).searchParams;
   const format = query.get("format") ?? "csv";
   if (format !== "csv" && format !== "json") return apiError(400, "bad_request", "format must be csv or json", "format");
-  const exported = await exportLinks(auth.principal, { format, ids: query.get("ids")?.split(",") ?? null }, deps);
+  // ?domain=<name>: that domain's links only; absent or empty, every domain's.
+  const domain = query.get("domain") ? namedDomain(query.get("domain"), deps.directory) : null;
+  if (domain !== null && !domain.ok) return problemResponse(domain.problem);
+  const exported = await exportLinks(auth.principal, { format, ids: query.get("ids")?.split(",") ?? null, domain: domain?.value.key ?? null }, deps);
   if (!exported.ok) return problemResponse(exported.problem);
   const type = format === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8";
   return new Response(exportStream(exported.value.records, format), {
@@ -80,15 +85,15 @@ export async function handleImport(request: Request, server: PeerServer, deps: L
   const imported = await importLinks(auth.principal, { rows: rows.rows, ownHosts: ownHostsOf(deps, base, request, server) }, deps);
   if (!imported.ok) return problemResponse(imported.problem);
   const { stopped, failed } = imported.value;
-  const created = imported.value.created.map(({ row, id }) => ({ row, id, shortUrl: `${base}/${id}` }));
+  const created = imported.value.created.map(({ row, id, domain }) => ({ row, id, domain: deps.directory.nameOf(domain), shortUrl: `${linkPlace(domain, base, deps.directory).base}/${id}` }));
   if (stopped === null) return json(200, { success: true, data: { created, failed } });
   // The disk refused a write: say how far it got (every row created is committed).
   const refused = storageUnavailable(stopped.error, deps.log, `importing links (row ${stopped.row}; ${created.length} created before it)`);
   return json(refused.status, { ...((await refused.json()) as Record<string, unknown>), data: { created, failed, stoppedAtRow: stopped.row } });
 }
 
-/** What a row may say: an export's first five columns, its behaviour columns, and a password to set. */
-const ROW_COLUMNS = [...IMPORT_COLUMNS, ...BEHAVIOUR_COLUMNS, "password"] as const;
+/** What a row may say: an export's first five columns, its behaviour columns, a password to set, and its domain's name. */
+const ROW_COLUMNS = [...IMPORT_COLUMNS, ...BEHAVIOUR_COLUMNS, "password", "domain"] as const;
 
 type Rows = { ok: true; rows: (CreateFields | null)[] } | { ok: false; status: 400 | 413; error: string };
 const TOO_MANY: Rows = { ok: false, status: 413, error: `at most ${MAX_IMPORT_ROWS} rows per import; split the file` };

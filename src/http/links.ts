@@ -1,4 +1,4 @@
-// The management API: GET /api/links, GET|PATCH|DELETE /api/links/<id>, translated to the links'
+// The management API: GET /api/links, GET|PATCH|DELETE /api/links/<id>[?domain=<name>], translated to the links'
 // operations (src/ops/links/): who is asking, the request read, the operation's answer written as
 // JSON. Every route needs a key; what it may see and change, and the audit line, are the operations'.
 
@@ -14,7 +14,9 @@ import { removeLink } from "../ops/links/remove.ts";
 import { requirePrincipal, type AuthDeps } from "./auth.ts";
 import { ownHostsOf } from "./destination-rules.ts";
 import { mediaType, MAX_BODY_BYTES, readBodyText, wellFormedText } from "./form-body.ts";
-import { linkJson } from "./link-json.ts";
+import { linkJson, linkPlace } from "./link-json.ts";
+import { linkKey } from "../domains/link-key.ts";
+import { keyOf, namedDomain } from "../ops/links/domain.ts";
 import { parseListQuery } from "./link-query.ts";
 import { problemResponse } from "./problems.ts";
 import { publicBase, type PeerServer } from "./request-origin.ts";
@@ -23,26 +25,36 @@ import { storageUnavailable } from "./storage-failure.ts";
 
 export type LinksDeps = AuthDeps & Omit<LinkOpsDeps, "config" | "log" | "now"> & { config: Config };
 
-/** How links are rendered for this request: its public base and the stats pages' language. */
+/** How links are rendered for this request: on their domains (the default's on its public base), with the stats pages' language. */
 export function linkRenderer(request: Request, server: PeerServer, deps: LinksDeps): ((link: Link) => ReturnType<typeof linkJson>) | null {
   const base = publicBase(deps.config, server, request, deps.trusted);
   if (base === null) return null;
   const lang = pickLanguage(request.headers.get("accept-language"));
   const now = deps.now();
-  return (link) => linkJson(link, base, lang, now, deps.links.clicksAnswered(link.id));
+  return (link) => linkJson(link, linkPlace(link.domain, base, deps.directory), lang, now, deps.links.clicksAnswered(linkKey(link.domain, link.id)));
+}
+
+/** The key of the link a route names: its id in the path, its domain by `?domain=` (absent: the default). */
+function addressedKey(request: Request, id: string, deps: LinksDeps): string | Response {
+  const key = keyOf(id, new URL(request.url).searchParams.get("domain"), deps.directory);
+  return key.ok ? key.value : problemResponse(key.problem);
 }
 
 export async function handleListLinks(request: Request, server: PeerServer, deps: LinksDeps): Promise<Response> {
   const auth = await requirePrincipal(request, server, deps);
   if (!auth.ok) return auth.response;
-  const parsed = parseListQuery(new URL(request.url).searchParams);
+  const query = new URL(request.url).searchParams;
+  const parsed = parseListQuery(query);
   if (!parsed.ok) return fieldErrors([parsed.problem]);
+  // ?domain=<name>: that domain's links only; absent or empty, every domain's.
+  const domain = query.get("domain") ? namedDomain(query.get("domain"), deps.directory) : null;
+  if (domain !== null && !domain.ok) return problemResponse(domain.problem);
   const render = linkRenderer(request, server, deps);
   if (render === null) return badHost();
-  const listed = await listLinks(auth.principal, parsed.params, deps);
+  const listed = await listLinks(auth.principal, { ...parsed.params, domain: domain?.value.key ?? null }, deps);
   if (!listed.ok) return problemResponse(listed.problem);
   const { daily, next } = listed.value;
-  const links = listed.value.links.map((l) => (daily ? { ...render(l), daily: daily.get(l.id) ?? [] } : render(l)));
+  const links = listed.value.links.map((l) => (daily ? { ...render(l), daily: daily.get(linkKey(l.domain, l.id)) ?? [] } : render(l)));
   return json(200, { success: true, data: { links, nextCursor: next === null ? null : encodeCursor(next) } });
 }
 
@@ -51,7 +63,9 @@ export async function handleGetLink(request: Request, id: string, server: PeerSe
   if (!auth.ok) return auth.response;
   const render = linkRenderer(request, server, deps);
   if (render === null) return badHost();
-  const found = await getLink(auth.principal, { id }, deps);
+  const key = addressedKey(request, id, deps);
+  if (key instanceof Response) return key;
+  const found = await getLink(auth.principal, { id: key }, deps);
   return found.ok ? json(200, { success: true, data: render(found.value) }) : problemResponse(found.problem);
 }
 
@@ -60,10 +74,12 @@ export async function handlePatchLink(request: Request, id: string, server: Peer
   if (!auth.ok) return auth.response;
   const render = linkRenderer(request, server, deps);
   if (render === null) return badHost();
+  const key = addressedKey(request, id, deps);
+  if (key instanceof Response) return key;
   const body = await changesBody(request);
   if (body instanceof Response) return body;
   const ownHosts = ownHostsOf(deps, publicBase(deps.config, server, request, deps.trusted)!, request, server);
-  const changed = await changeLink(auth.principal, { id, changes: body.value, ownHosts }, deps).catch((err: unknown) => storageUnavailable(err, deps.log, "updating a link"));
+  const changed = await changeLink(auth.principal, { id: key, changes: body.value, ownHosts }, deps).catch((err: unknown) => storageUnavailable(err, deps.log, "updating a link"));
   if (changed instanceof Response) return changed;
   return changed.ok ? json(200, { success: true, data: render(changed.value) }) : problemResponse(changed.problem);
 }
@@ -71,7 +87,9 @@ export async function handlePatchLink(request: Request, id: string, server: Peer
 export async function handleDeleteLink(request: Request, id: string, server: PeerServer, deps: LinksDeps): Promise<Response> {
   const auth = await requirePrincipal(request, server, deps);
   if (!auth.ok) return auth.response;
-  const removed = await removeLink(auth.principal, { id }, deps).catch((err: unknown) => storageUnavailable(err, deps.log, "deleting a link"));
+  const key = addressedKey(request, id, deps);
+  if (key instanceof Response) return key;
+  const removed = await removeLink(auth.principal, { id: key }, deps).catch((err: unknown) => storageUnavailable(err, deps.log, "deleting a link"));
   if (removed instanceof Response) return removed;
   return removed.ok ? json(200, { success: true, data: removed.value }) : problemResponse(removed.problem);
 }

@@ -9,6 +9,7 @@ import { parseExpiresAt, parseMaxClicks, parseTags } from "./options.ts";
 import { hashBehaviour, parseBehaviour, SNAKE_NAMES, type FieldNames } from "./behaviour.ts";
 import { SPEC_NAMES, type CreateNames } from "./field-names.ts";
 import type { ErrorCode, FieldProblem } from "../errors.ts";
+import { DEFAULT_DOMAIN } from "../domains/domain.ts";
 
 /** The submitted fields, as text (forms, CSV) or JSON values, under the spec's names unless CreateRequest.names says otherwise. */
 export type CreateFields = { url?: unknown; custom_url?: unknown; expires_at?: unknown; max_clicks?: unknown; tags?: unknown } & Record<string, unknown>;
@@ -25,6 +26,8 @@ export type CreateRequest = DestinationRules & {
   names?: CreateNames;
   /** who creates it; null for a public create */
   creator: Creator | null;
+  /** the stored domain it goes on ('' or absent: the default), chosen and allowed by the caller (src/ops/links/domain.ts) */
+  domain?: string;
   now: number;
 };
 
@@ -116,7 +119,7 @@ export async function checkCreate(req: CreateRequest): Promise<{ ok: true; link:
   if (problems.length > 0 || !url.ok) return { ok: false, status: 400, problems };
 
   const stored = await hashBehaviour(behaviour);
-  return { ok: true, link: { ...stored, url: url.url, alias: alias as string | null, ...ownedBy(req.creator), expiresAt, maxClicks, tags } };
+  return { ok: true, link: { ...stored, url: url.url, alias: alias as string | null, domain: req.domain ?? DEFAULT_DOMAIN, ...ownedBy(req.creator), expiresAt, maxClicks, tags } };
 }
 
 /** The behaviour fields' names in this request; an import row's password_hash keeps its one name. */

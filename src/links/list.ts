@@ -30,6 +30,8 @@ export type ListQuery = {
   /** a case-insensitive substring of the id or the destination */
   q: string | null;
   tag: string | null;
+  /** one domain's links (its stored key: '' for the default), or every domain's (null or absent) */
+  domain?: string | null;
   status: LinkStatus | null;
   sort: ListSort;
   order: ListOrder;
@@ -44,15 +46,15 @@ export type LinkPage = { links: Link[]; next: Cursor | null };
 export type LinkLister = {
   /** One page, read in one snapshot (a link indexed or created meanwhile is on it or not, never half). */
   page(query: ListQuery): MaybePromise<LinkPage>;
-  /** Every link a key may see, oldest first, read in chunks (an export streams this). */
-  all(owner: OwnerFilter): AsyncIterable<Link>;
+  /** Every link a key may see (of one domain, by its stored key, when given), oldest first, read in chunks (an export streams this). */
+  all(owner: OwnerFilter, domain?: string | null): AsyncIterable<Link>;
 };
 
 /** Every link a key may see, oldest first, read a page at a time (for LinkLister.all). */
-export async function* everyLink(page: LinkLister["page"], owner: OwnerFilter): AsyncGenerator<Link> {
+export async function* everyLink(page: LinkLister["page"], owner: OwnerFilter, domain: string | null = null): AsyncGenerator<Link> {
   let cursor: Cursor | null = null;
   do {
-    const chunk: LinkPage = await page({ owner, ownerName: null, q: null, tag: null, status: null, sort: "createdAt", order: "asc", limit: 500, cursor, now: 0 });
+    const chunk: LinkPage = await page({ owner, ownerName: null, q: null, tag: null, domain, status: null, sort: "createdAt", order: "asc", limit: 500, cursor, now: 0 });
     yield* chunk.links;
     cursor = chunk.next;
   } while (cursor !== null);

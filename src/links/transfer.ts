@@ -8,11 +8,13 @@ import type { TransferRecord } from "../api/types.ts";
 export const IMPORT_COLUMNS = ["url", "custom_url", "expires_at", "max_clicks", "tags"] as const;
 /** What a link does beyond its URL (behaviour.ts): exported after the counts, and read back by an import. */
 export const BEHAVIOUR_COLUMNS = ["rules", "variants", "password_hash", "redirect_type", "valid_from", "fallback_url", "crawlable"] as const;
-export const EXPORT_COLUMNS = [...IMPORT_COLUMNS, "disabled", "status", "created_at", "total_clicks", "human_clicks", "last_click_at", ...BEHAVIOUR_COLUMNS] as const;
+/** `domain` last: a file written before there were domains reads the same, and one written now by column name (docs/api.md: Links on several domains). */
+export const EXPORT_COLUMNS = [...IMPORT_COLUMNS, "disabled", "status", "created_at", "total_clicks", "human_clicks", "last_click_at", ...BEHAVIOUR_COLUMNS, "domain"] as const;
 
 export type { TransferRecord } from "../api/types.ts";
 
-export function transferRecord(link: Link, now: number, answered: number | undefined): TransferRecord {
+/** `domain`: the link's domain's name (null: the default of an instance that knows no name). */
+export function transferRecord(link: Link, domain: string | null, now: number, answered: number | undefined): TransferRecord {
   return {
     url: link.url,
     custom_url: link.id,
@@ -32,6 +34,7 @@ export function transferRecord(link: Link, now: number, answered: number | undef
     valid_from: isoTime(link.validFrom),
     fallback_url: link.fallbackUrl,
     crawlable: link.crawlable,
+    domain,
   };
 }
 
@@ -40,6 +43,6 @@ export function csvValues(r: TransferRecord): (string | number | null)[] {
   return [
     r.url, r.custom_url, r.expires_at, r.max_clicks, r.tags.join(","), r.disabled ? "true" : "false", r.status, r.created_at, r.total_clicks, r.human_clicks, r.last_click_at,
     r.rules === null ? null : JSON.stringify(r.rules), r.variants === null ? null : JSON.stringify(r.variants), r.password_hash, r.redirect_type, r.valid_from,
-    r.fallback_url, r.crawlable ? "true" : "false",
+    r.fallback_url, r.crawlable ? "true" : "false", r.domain,
   ];
 }

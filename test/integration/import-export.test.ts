@@ -30,7 +30,7 @@ describe("import", () => {
     const r = await api(a.url, keyA, "POST", "/api/links/import", text, { "content-type": "text/csv" });
     expect(r.status).toBe(200);
     expect(r.body.data.created.map((c: { row: number }) => c.row)).toEqual([1, 3]);
-    expect(r.body.data.created[0]).toEqual({ row: 1, id: "imp-one", shortUrl: `${a.url}/imp-one` });
+    expect(r.body.data.created[0]).toEqual({ row: 1, id: "imp-one", domain: null, shortUrl: `${a.url}/imp-one` });
     expect(r.body.data.failed.map((f: { row: number; code: string }) => `${f.row}:${f.code}`)).toEqual(["2:url_scheme", "4:alias_taken", "5:expires_invalid", "6:max_clicks_invalid"]);
     expect((await api(a.url, keyA, "GET", "/api/links/imp-one")).body.data).toMatchObject({ maxClicks: 3, tags: ["a", "b"], expiresAt: "2099-01-02T00:00:00.000Z" });
     expect((await fetch(`${a.url}/imp-one`, { redirect: "manual" })).headers.get("location")).toBe("https://example.com/one");
@@ -97,7 +97,7 @@ describe("export", () => {
     expect(c.headers.get("content-disposition")).toMatch(/^attachment; filename="links-\d{4}-\d\d-\d\d\.csv"$/);
     const records = parseCsv(c.body as string);
     expect(records[0]).toEqual(["url", "custom_url", "expires_at", "max_clicks", "tags", "disabled", "status", "created_at", "total_clicks", "human_clicks", "last_click_at",
-      "rules", "variants", "password_hash", "redirect_type", "valid_from", "fallback_url", "crawlable"]);
+      "rules", "variants", "password_hash", "redirect_type", "valid_from", "fallback_url", "crawlable", "domain"]);
     expect(records.slice(1)).toHaveLength(1);
     expect(records[1]!.slice(0, 9)).toEqual(["https://example.com/e?x=1,2", "exp-one", "", "4", "t1,t2", "false", "active", expect.any(String), "1"]);
     const j = await api(a.url, key, "GET", "/api/links/export?format=json");

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, expect, test } from "bun:test";
 import { importLinks, ROWS_PER_WRITE } from "../../src/ops/links/import.ts";
 import { EMPTY_BLOCKLIST } from "../../src/links/blocklist.ts";
 import type { LinkStore } from "../../src/links/store.ts";
+import { DomainDirectory } from "../../src/domains/directory.ts";
 import { adminKey, keptLog, tempStorage, type Opened } from "./support.ts";
 
 let opened: Opened;
@@ -41,7 +42,7 @@ test("rows are written a slice at a time, one write each, with turns of the even
   rows[6] = { url: "https://example.com/7", custom_url: "sliced" }; // taken by row 2, in the same slice
   let report;
   try {
-    report = await importLinks(adminKey, { rows, ownHosts: [] }, { config: { allowLoopbackDestinations: false, createAccess: "public" }, links, blocklist: () => EMPTY_BLOCKLIST, log: keptLog(), now: () => 1_000_000 });
+    report = await importLinks(adminKey, { rows, ownHosts: [] }, { config: { allowLoopbackDestinations: false, createAccess: "public" }, links, directory: new DomainDirectory(null, () => []), blocklist: () => EMPTY_BLOCKLIST, log: keptLog(), now: () => 1_000_000 });
   } finally {
     ticking = false;
   }
@@ -53,6 +54,6 @@ test("rows are written a slice at a time, one write each, with turns of the even
   expect(stopped).toBeNull();
   expect(failed.map((f) => `${f.row}:${f.code}`)).toEqual(["5:url_scheme", "7:alias_taken"]);
   expect(created.map((c) => c.row)).toEqual(rows.map((_, i) => i + 1).filter((row) => row !== 5 && row !== 7));
-  expect(created[1]).toEqual({ row: 2, id: "sliced" });
+  expect(created[1]).toEqual({ row: 2, id: "sliced", domain: "" });
   for (const { id } of created) expect(await opened.storage.links.get(id)).not.toBeNull();
 });

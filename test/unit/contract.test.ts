@@ -11,7 +11,7 @@ const reply = (status: number, body: unknown, type = "application/json") =>
   new Response(typeof body === "string" ? body : JSON.stringify(body), { status, headers: type === "" ? {} : { "content-type": type } });
 
 const created = { success: true, data: { shortUrl: "http://s.example/abc1234", statsUrl: "http://s.example/en/stats/abc1234" } };
-const outcome = { created: [{ row: 1, id: "abc1234", shortUrl: "http://s.example/abc1234" }], failed: [{ row: 2, code: "alias_taken", error: "taken" }] };
+const outcome = { created: [{ row: 1, id: "abc1234", domain: null, shortUrl: "http://s.example/abc1234" }], failed: [{ row: 2, code: "alias_taken", error: "taken" }] };
 const stopped = { success: false, error: "storage unavailable", code: "storage_unavailable", data: { ...outcome, stoppedAtRow: 3 } };
 
 describe("answers that keep the contract pass", () => {

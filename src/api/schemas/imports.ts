@@ -26,6 +26,7 @@ export const TransferRecord = t.Object(
     valid_from: NullableTime,
     fallback_url: t.Union([t.String(), t.Null()]),
     crawlable: t.Boolean(),
+    domain: t.Union([t.String(), t.Null()], { description: "its domain's name; null on the default domain of an instance that knows no name" }),
   },
   closed,
 );
@@ -39,11 +40,12 @@ export const ImportRows = t.Array(
     password: t.Optional(t.String()), password_hash: t.Optional(t.Union([t.String(), t.Null()])),
     redirect_type: t.Optional(t.Union([t.Integer(), t.String()])), valid_from: t.Optional(t.Union([t.String(), t.Null()])),
     fallback_url: t.Optional(t.Union([t.String(), t.Null()])), crawlable: t.Optional(t.Union([t.Boolean(), t.String()])),
+    domain: t.Optional(t.Union([t.String({ description: "a domain's name; empty or absent: the default" }), t.Null()])),
   }),
   { maxItems: 10_000 },
 );
 const rowOutcomes = {
-  created: t.Array(t.Object({ row: t.Integer({ minimum: 1 }), id: t.String(), shortUrl: t.String() }, closed)),
+  created: t.Array(t.Object({ row: t.Integer({ minimum: 1 }), id: t.String(), domain: t.Union([t.String(), t.Null()]), shortUrl: t.String() }, closed)),
   failed: t.Array(t.Object({ row: t.Integer({ minimum: 1 }), code: oneOf(ERROR_CODES), error: t.String() }, closed)),
 };
 export const ImportOutcome = ok(t.Object(rowOutcomes, closed));

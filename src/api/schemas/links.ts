@@ -48,6 +48,7 @@ const createFields = {
   valid_from: t.Optional(t.String({ description: "ISO 8601 with a zone; before it the link answers like an unknown id" })),
   fallback_url: t.Optional(t.String({ description: "where an expired, click-limited or disabled link sends visitors instead of its 410 page" })),
   crawlable: t.Optional(t.Union([t.Boolean(), t.String()])),
+  domain: t.Optional(t.String({ description: "the name of the domain it goes on; absent or empty: the default domain (docs/api.md: Links on several domains)" })),
 };
 const camelFields = Object.fromEntries(
   (Object.keys(createFields) as CreateField[]).filter((f) => CREATE_SPELLINGS[f] !== f).map((f) => [CREATE_SPELLINGS[f], createFields[f]]),
@@ -67,7 +68,8 @@ export const CreateJson = t.Object(
 export const Created = ok(t.Object({ shortUrl: t.String(), statsUrl: t.String(), warnings: Warnings }, closed));
 
 const linkFields = {
-  id: t.String(),
+  id: t.String({ description: "its alias, unique within its domain" }),
+  domain: t.Union([t.String(), t.Null()], { description: "its domain's name; null on the default domain of an instance that knows no name (no --base-url, no domain)" }),
   shortUrl: t.String(),
   statsUrl: t.String(),
   originalUrl: t.String(),

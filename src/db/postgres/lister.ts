@@ -25,5 +25,5 @@ export function postgresLister(sql: Pg): LinkLister {
     const tags = await tagsOf(sql, rows.map((r) => r.seq));
     return { links: rows.map((r) => toLink(r, tags.get(r.seq) ?? [])), next };
   };
-  return { page, all: (owner) => everyLink(page, owner) };
+  return { page, all: (owner, domain) => everyLink(page, owner, domain) };
 }

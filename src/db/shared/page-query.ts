@@ -51,6 +51,10 @@ export function pageQuery(query: ListQuery, search: SqlCondition | null): { sql:
     where.push(OWNER_NAMED);
     params.push(query.ownerName, query.ownerName, query.ownerName);
   }
+  if (query.domain !== undefined && query.domain !== null) {
+    where.push("domain = ?");
+    params.push(query.domain);
+  }
   if (query.tag !== null) {
     where.push("seq IN (SELECT link_seq FROM link_tags WHERE tag = ?)");
     params.push(query.tag);

@@ -29,5 +29,5 @@ export function sqliteLister(db: Database, searchCandidates = CANDIDATE_LIMIT): 
   // indexed between them by the recorder thread cannot fall between the two plans' sets.
   const page = (query: ListQuery): LinkPage => db.transaction(() => readPage(query))();
 
-  return { page, all: (owner) => everyLink(page, owner) };
+  return { page, all: (owner, domain) => everyLink(page, owner, domain) };
 }

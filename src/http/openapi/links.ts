@@ -13,9 +13,12 @@ export const CREATE_LINK: Operation = {
   body: { "multipart/form-data": S.CreateForm, "application/x-www-form-urlencoded": S.CreateForm, "application/json": S.CreateJson },
   responses: {
     201: { description: "created", json: S.Created },
-    ...errors([400, 401, 403, 409, 413, 415, 429, 503], "url_*, alias_*, expires_*, max_clicks_invalid, tags_invalid, url_blocked or bad_request; every field problem is in errors"),
+    ...errors([400, 401, 403, 409, 413, 415, 429, 503], "url_*, alias_*, expires_*, max_clicks_invalid, tags_invalid, url_blocked, domain_unknown or bad_request; every field problem is in errors; 403 domain_forbidden: a domain restricted to others"),
   },
 };
+
+/** One domain's links, by its name (docs/api.md: Links on several domains). */
+const domainFilter = q("domain", "only the links of the domain with this name (400 domain_unknown for a name the service has not); absent: every domain's");
 
 export const LINK_COLLECTION: Operation[] = [
   {
@@ -31,13 +34,16 @@ export const LINK_COLLECTION: Operation[] = [
       q("cursor", "the nextCursor of the previous page"),
       q("include", "daily: add each link's clicks per day of the last 30", t.Literal("daily")),
       q("owner", "an admin's filter: the links of the user or the key (of nobody's) with this name"),
+      domainFilter,
     ],
     responses: { 200: { description: "a page of links", json: S.LinkPage }, ...errors([400, 401, 403, 421, 429, 503], "bad_request naming the parameter") },
   },
   {
     method: "get", path: "/api/links/export", operationId: "exportLinks", auth: "required",
     summary: "Every link the key may see (or the ids given), with its totals, as CSV or JSON",
-    parameters: [q("format", "csv (default) or json", t.Union([t.Literal("csv"), t.Literal("json")])), q("ids", "comma-separated ids, at most 200")],
+    parameters: [q("format", "csv (default) or json", t.Union([t.Literal("csv"), t.Literal("json")])), q("ids", "comma-separated ids (alias@domain for another domain's link), at most 200"),
+      domainFilter,
+    ],
     responses: {
       200: { description: "a download (Content-Disposition: attachment)", content: { "text/csv": text, "application/json": S.ExportJson } },
       ...errors([400, 401, 403, 421, 429, 503]),
@@ -55,23 +61,26 @@ export const LINK_COLLECTION: Operation[] = [
   },
 ];
 
+/** Which domain's link the path's id names (docs/api.md: Links on several domains). */
+const onDomain = q("domain", "the name of the link's domain; absent: the default domain (400 domain_unknown for a name the service has not)");
+
 export const LINK_BY_ID: Operation[] = [
   {
     method: "get", path: "/api/links/{id}", operationId: "getLink", auth: "required",
-    summary: "One link", parameters: [id("the link's id; another key's link is a 404 to a create key")],
-    responses: { 200: { description: "the link", json: S.LinkResponse }, ...errors([401, 403, 404, 421, 429, 503]) },
+    summary: "One link", parameters: [id("the link's id; another key's link is a 404 to a create key"), onDomain],
+    responses: { 200: { description: "the link", json: S.LinkResponse }, ...errors([400, 401, 403, 404, 421, 429, 503]) },
   },
   {
     method: "patch", path: "/api/links/{id}", operationId: "updateLink", auth: "required",
     summary: "Change a link's destination, expiry, click limit, state or tags; the next click uses them",
-    parameters: [id("the link's id")],
+    parameters: [id("the link's id"), onDomain],
     body: { "application/json": S.LinkChanges },
     responses: { 200: { description: "the changed link", json: S.LinkResponse }, ...errors([400, 401, 403, 404, 413, 415, 421, 429, 503], "the field at fault, as for a create") },
   },
   {
     method: "delete", path: "/api/links/{id}", operationId: "deleteLink", auth: "required",
     summary: "Delete a link, its visits and rollups; the id is retired for ever",
-    parameters: [id("the link's id")],
-    responses: { 200: { description: "deleted", json: S.Deleted }, ...errors([401, 403, 404, 421, 429, 503]) },
+    parameters: [id("the link's id"), onDomain],
+    responses: { 200: { description: "deleted", json: S.Deleted }, ...errors([400, 401, 403, 404, 421, 429, 503]) },
   },
 ];

@@ -5,9 +5,11 @@ import { creatorOf, mayCreateLinks, type Actor } from "../../auth/policy.ts";
 import { createLink, type CreateFields } from "../../links/create.ts";
 import type { CreateNames } from "../../links/field-names.ts";
 import type { Link } from "../../links/link.ts";
+import { linkKey } from "../../domains/link-key.ts";
 import { logAction } from "../audit.ts";
 import { done, refused, refusedFields, type Outcome } from "../outcome.ts";
 import { destinationRules, type LinkOpsDeps } from "./deps.ts";
+import { creationDomain } from "./domain.ts";
 
 export type CreateInput = {
   fields: CreateFields;
@@ -32,16 +34,21 @@ export function admitCreate(actor: Actor, client: string, deps: Pick<LinkOpsDeps
   return { ok: false, problem: { ...problem.problem, retryAfterSeconds: verdict.retryAfterSeconds } };
 }
 
-/** The new link, or every field problem (400) or the alias's (409); a refused write is thrown, as the store throws it. */
-export async function create(actor: Actor, input: CreateInput, deps: Pick<LinkOpsDeps, "config" | "links" | "blocklist" | "log" | "now">): Promise<Outcome<Link>> {
+/**
+ * The new link, or every field problem (400), the domain's (400 unknown, 403 not open to this
+ * creator) or the alias's (409, within its domain); a refused write is thrown, as the store throws it.
+ */
+export async function create(actor: Actor, input: CreateInput, deps: Pick<LinkOpsDeps, "config" | "links" | "directory" | "blocklist" | "log" | "now">): Promise<Outcome<Link>> {
   if (!mayCreateLinks(actor, deps.config.createAccess)) return refused("auth_required", "this needs an API key: send Authorization: Bearer <key>, or sign in");
+  const domain = creationDomain(input.fields[input.names?.domain ?? "domain"], actor, deps.directory);
+  if (!domain.ok) return domain;
   const rules = destinationRules(input.ownHosts, deps);
-  const result = await createLink(deps.links, { ...rules, fields: input.fields, names: input.names, creator: creatorOf(actor), now: deps.now() });
+  const result = await createLink(deps.links, { ...rules, fields: input.fields, names: input.names, creator: creatorOf(actor), domain: domain.value.key, now: deps.now() });
   if (!result.ok) {
     if (result.status === 400) return refusedFields(result.problems);
     const [problem] = result.problems;
     return refused(problem.code, problem.error, problem.field);
   }
-  if (actor !== null) logAction(deps.log, actor, "create", result.link.id, "ok");
+  if (actor !== null) logAction(deps.log, actor, "create", linkKey(result.link.domain, result.link.id), "ok");
   return done(result.link);
 }

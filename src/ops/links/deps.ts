@@ -2,6 +2,7 @@
 // settings, as the composition root (src/app-deps.ts) wires them. Each operation takes the part it uses.
 
 import type { Config } from "../../config.ts";
+import type { DomainDirectory } from "../../domains/directory.ts";
 import type { Logger } from "../../log.ts";
 import type { Blocklist } from "../../links/blocklist.ts";
 import type { DestinationRules } from "../../links/create.ts";
@@ -15,6 +16,8 @@ export type FloodLimit = { take(client: string, now: number): { allowed: true } 
 export type LinkOpsDeps = {
   config: Pick<Config, "createAccess" | "allowLoopbackDestinations">;
   links: LinkStore;
+  /** the domains, by name and by stored key */
+  directory: DomainDirectory;
   lister: LinkLister;
   /** clicks per day of the last days, per link id (the list's sparklines) */
   dailyCounts: DailyCounts;

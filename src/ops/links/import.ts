@@ -7,6 +7,7 @@ import type { NewLink } from "../../links/store.ts";
 import { logAction } from "../audit.ts";
 import { done, type Outcome } from "../outcome.ts";
 import { destinationRules, type LinkOpsDeps } from "./deps.ts";
+import { creationDomain } from "./domain.ts";
 
 // Rows checked and then written in one transaction, a slice at a time: over SQLite the thread
 // that answers clicks writes them. A commit a row cost it some 120 µs of CPU a row; a commit a slice,
@@ -25,12 +26,13 @@ export type ImportInput = { rows: readonly (CreateFields | null)[]; ownHosts: re
  * a second attempt would duplicate the generated ids.
  */
 export type ImportReport = {
-  created: { row: number; id: string }[];
+  /** `domain`: the stored one ('' for the default) */
+  created: { row: number; id: string; domain: string }[];
   failed: { row: number; code: string; error: string }[];
   stopped: { row: number; error: unknown } | null;
 };
 
-export async function importLinks(actor: Principal, input: ImportInput, deps: Pick<LinkOpsDeps, "config" | "links" | "blocklist" | "log" | "now">): Promise<Outcome<ImportReport>> {
+export async function importLinks(actor: Principal, input: ImportInput, deps: Pick<LinkOpsDeps, "config" | "links" | "directory" | "blocklist" | "log" | "now">): Promise<Outcome<ImportReport>> {
   const rules = destinationRules(input.ownHosts, deps);
   const report: ImportReport = { created: [], failed: [], stopped: null };
   const pause = pacing();
@@ -41,7 +43,13 @@ export async function importLinks(actor: Principal, input: ImportInput, deps: Pi
     const valid: { row: number; link: NewLink }[] = [];
     for (let i = first; i < Math.min(first + ROWS_PER_WRITE, input.rows.length); i++) {
       const fields = input.rows[i] ?? null;
-      const checked = fields === null ? null : await checkCreate({ ...rules, fields, creator: creatorOf(actor), now });
+      // A row's domain by its name, as a create's (src/ops/links/domain.ts): unknown or not open to the importer, that row's failure.
+      const domain = fields === null ? null : creationDomain(fields.domain === "" ? null : fields.domain, actor, deps.directory);
+      if (domain !== null && !domain.ok) {
+        report.failed.push({ row: i + 1, code: domain.problem.code, error: domain.problem.message });
+        continue;
+      }
+      const checked = fields === null || domain === null ? null : await checkCreate({ ...rules, fields, creator: creatorOf(actor), domain: domain.value.key, now });
       if (checked === null) report.failed.push({ row: i + 1, code: "bad_request", error: "the row is not an object" });
       else if (!checked.ok) report.failed.push({ row: i + 1, code: checked.problems[0]!.code, error: checked.problems[0]!.error });
       else valid.push({ row: i + 1, link: checked.link });
@@ -59,7 +67,7 @@ export async function importLinks(actor: Principal, input: ImportInput, deps: Pi
     }
     outcomes.forEach((outcome, i) => {
       const { row, link } = valid[i]!;
-      if (typeof outcome !== "string") return void report.created.push({ row, id: outcome.id });
+      if (typeof outcome !== "string") return void report.created.push({ row, id: outcome.id, domain: outcome.domain });
       const refused = aliasRefused(link.alias!, outcome);
       if (!refused.ok) report.failed.push({ row, code: refused.problems[0].code, error: refused.problems[0].error });
     });

@@ -2,12 +2,13 @@
 // visits and rollups go with it and its id is retired for good.
 
 import type { Principal } from "../../auth/policy.ts";
+import { keyParts } from "../../domains/link-key.ts";
 import { logAction } from "../audit.ts";
 import { done, type Outcome } from "../outcome.ts";
 import type { LinkOpsDeps } from "./deps.ts";
 import { noSuchLink, visibleLink, type LinkInput } from "./get.ts";
 
-/** The deleted link's id, or not_found; a refused write is logged and thrown, as the store throws it. */
+/** The deleted link's id (its alias; `input.id` is its key), or not_found; a refused write is logged and thrown, as the store throws it. */
 export async function removeLink(actor: Principal, input: LinkInput, deps: Pick<LinkOpsDeps, "links" | "log" | "now">): Promise<Outcome<{ id: string; deleted: true }>> {
   const { id } = input;
   if ((await visibleLink(id, actor, deps)) === null) {
@@ -22,5 +23,5 @@ export async function removeLink(actor: Principal, input: LinkInput, deps: Pick<
     throw err;
   }
   logAction(deps.log, actor, "delete", id, removed ? "ok" : "not_found");
-  return removed ? done({ id, deleted: true }) : noSuchLink(id);
+  return removed ? done({ id: keyParts(id).alias, deleted: true }) : noSuchLink(id);
 }

@@ -78,7 +78,7 @@ export async function startSqliteReader(path: string, log: Logger = createLogger
   const page = (query: Parameters<LinkLister["page"]>[0]) => ask<LinkPage>({ page: query });
   return {
     stats: (linkSeq, plan) => ask<StatsRows>({ stats: [linkSeq, plan] }),
-    lister: { page, all: (owner) => everyLink(page, owner) },
+    lister: { page, all: (owner, domain) => everyLink(page, owner, domain) },
     overview: {
       read: (owner, first, top, domain) => ask<OverviewRows>({ overview: [owner, first, top, domain] }),
       daily: (seqs, first) => ask<DailyRollupRow[]>({ daily: [seqs, first] }),

@@ -9,8 +9,7 @@ import type { ImportOutcome, LinkJson, LinkPage, Overview, Who } from "../../../
 import type { LinkStatus } from "../../../src/links/link.ts";
 
 export type { ImportOutcome, LinkPage, LinkStatus, Overview, Who };
-/** `domain`: the link's domain by name, null on the default of an instance that knows no name. */
-export type Link = LinkJson & { domain?: string | null };
+export type Link = LinkJson;
 
 export type Result<T> = { ok: true; status: number; data: T } | { ok: false; status: number; body: ApiFailure };
 

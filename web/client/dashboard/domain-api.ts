@@ -47,8 +47,7 @@ export const defaultDomain = (): string | null => creatable.find((d) => d.isDefa
 
 /** A link's domain as the API is asked for it: null for the default (no ?domain=). */
 export function domainOf(link: Pick<Link, "domain">): string | null {
-  const domain = link.domain ?? null;
-  return domain === null || domain === defaultDomain() ? null : domain;
+  return link.domain === null || link.domain === defaultDomain() ? null : link.domain;
 }
 
 /** A link's key in the page (rows, selection, focus): its alias on the default, alias@domain elsewhere. */
@@ -56,7 +55,7 @@ export function linkKey(id: string, domain: string | null): string {
   return domain === null || domain === defaultDomain() ? id : `${id}@${domain}`;
 }
 
-export const keyOf = (link: Pick<Link, "id" | "domain">) => linkKey(link.id, link.domain ?? null);
+export const keyOf = (link: Pick<Link, "id" | "domain">) => linkKey(link.id, link.domain);
 
 /** `?domain=<name>` for a link that is not on the default domain, else nothing. */
 export function domainQuery(domain: string | null): string {

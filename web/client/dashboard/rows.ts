@@ -123,7 +123,7 @@ function ownerLine(link: Link): HTMLElement {
 /** The link's domain (several domains): a button that filters the list by it. */
 function domainCell(link: Link): HTMLTableCellElement {
   const td = cell("col-domain", t("col_domain"));
-  const name = link.domain ?? null;
+  const name = link.domain;
   if (name === null) return td;
   const chip = el("button", "domain-chip", name);
   chip.type = "button";

@@ -1,7 +1,8 @@
 // The dashboard's overview in one request: how many links a key may see, their clicks today and
 // in the last 7 and 30 days (and per day for a small chart), and the top 5 of the last 30 days.
 // Engines read it from daily rollups by day (an index), so it costs the number of link-days, not
-// of visits (OverviewSource, in src/db/<engine>/overview.ts).
+// of visits (OverviewSource, in src/db/<engine>/overview.ts). It may be counted over one domain's
+// links only (docs/web-ui.md: Overview).
 
 import { addDays, dayOf } from "../util/day.ts";
 import { then, type MaybePromise } from "../util/maybe.ts";
@@ -14,7 +15,8 @@ export const OVERVIEW_TOP = 5;
 
 export type { Overview } from "../api/types.ts";
 
-export type OverviewReader = (owner: OwnerFilter, now: number) => MaybePromise<Overview>;
+/** `domain`: a stored domain (links.domain: '' for the default) to count only its links; null: every domain. */
+export type OverviewReader = (owner: OwnerFilter, now: number, domain?: string | null) => MaybePromise<Overview>;
 /** Clicks per UTC day of the last `days` (oldest first, today last) for each of the given links, by id. */
 export type DailyCounts = (links: readonly Pick<Link, "seq" | "id">[], now: number, days: number) => MaybePromise<Map<string, number[]>>;
 
@@ -26,21 +28,21 @@ export type OverviewRows = {
   links: number;
   perDay: { day: string; clicks: number }[];
   /** the `top` links with the most clicks, most first, ties by id */
-  top: { id: string; url: string; clicks: number }[];
+  top: { id: string; domain: string; url: string; clicks: number }[];
 };
 
-/** The port each engine implements. */
+/** The port each engine implements; `domain` as OverviewReader's. */
 export type OverviewSource = {
-  read(owner: OwnerFilter, first: string, top: number): MaybePromise<OverviewRows>;
+  read(owner: OwnerFilter, first: string, top: number, domain: string | null): MaybePromise<OverviewRows>;
   /** The daily_rollup rows of these links (by seq) from `first` on. */
   daily(seqs: readonly number[], first: string): MaybePromise<DailyRollupRow[]>;
 };
 
 export function createOverview(source: OverviewSource): { overview: OverviewReader; dailyCounts: DailyCounts } {
   return {
-    overview(owner, now) {
+    overview(owner, now, domain = null) {
       const first = overviewStart(now);
-      return then(source.read(owner, first, OVERVIEW_TOP), (rows) => assembleOverview(first, rows));
+      return then(source.read(owner, first, OVERVIEW_TOP, domain), (rows) => assembleOverview(first, rows));
     },
     dailyCounts(links, now, days) {
       const first = addDays(dayOf(now), -(days - 1));
@@ -65,7 +67,7 @@ export function assembleOverview(first: string, rows: OverviewRows): Overview {
     clicks7d: sum(7),
     clicks30d: sum(30),
     daily,
-    top: rows.top.map((r) => ({ id: r.id, originalUrl: r.url, clicks: r.clicks })),
+    top: rows.top.map((r) => ({ id: r.id, domain: r.domain, originalUrl: r.url, clicks: r.clicks })),
   };
 }
 

@@ -1,6 +1,7 @@
 // The owner's dashboard at /<lang>/links: sign in with a key; then the overview with its live
 // click count, the list of links with its filters and pages, actions on one link or several,
-// create, edit, import and export, and for admins moving from another shortener and webhooks.
+// create, edit, import and export, and for admins moving from another shortener, webhooks and
+// domains. With several domains, the domains known after sign-in set the pickers and filters first.
 // Each part is a module of its own under dashboard/; this file only puts them together.
 import { byId } from "./common.ts";
 import { Actions } from "./dashboard/actions.ts";
@@ -15,6 +16,8 @@ import { statsPath } from "./dashboard/rows.ts";
 import { Session } from "./dashboard/session.ts";
 import { toast } from "./dashboard/toast.ts";
 import { WebhooksDialog } from "./dashboard/webhooks.ts";
+import { DomainsDialog } from "./dashboard/domains.ts";
+import { loadDomains } from "./dashboard/domain-api.ts";
 import { t } from "./common.ts";
 
 const dashboard = byId("dashboard");
@@ -23,7 +26,7 @@ const list = new LinkList();
 const form = new LinkForm(async (saved) => {
   toast(t(saved.kind === "created" ? "toast_created" : "toast_saved", { id: saved.id }));
   // A new link is on the first page (newest first); an edited one stays where it was.
-  const focus = { id: saved.id, control: saved.kind === "created" ? "copy" : "menu" };
+  const focus = { id: saved.key, control: saved.kind === "created" ? "copy" : "menu" };
   if (saved.kind === "created") await Promise.all([list.first(focus), overview.load()]);
   else await actions.refresh(focus);
 });
@@ -43,15 +46,27 @@ const webhooks = new WebhooksDialog();
 byId("webhooks-open").addEventListener("click", () => webhooks.open());
 const live = new LiveCounter();
 
+/** The domains read again: the pickers, the filter and the column follow. */
+async function domainsKnown(): Promise<void> {
+  await loadDomains();
+  list.setDomains();
+  overview.setDomains();
+}
+const domains = new DomainsDialog(async () => {
+  await domainsKnown();
+  await Promise.all([list.first(null), overview.load()]);
+});
+byId("domains-open").addEventListener("click", () => domains.open());
+
 const session = new Session(
   (who) => {
     dashboard.hidden = false;
     list.setAdmin(who.scope === "admin");
     byId("migrate-open").hidden = who.scope !== "admin";
     byId("webhooks-open").hidden = who.scope !== "admin";
+    byId("domains-open").hidden = who.scope !== "admin";
     live.start();
-    void overview.load();
-    void list.load();
+    void domainsKnown().then(() => Promise.all([overview.load(), list.load()]));
   },
   () => {
     dashboard.hidden = true;

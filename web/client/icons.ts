@@ -24,6 +24,7 @@ export const ICONS = {
   key: ["M8 15a4 4 0 1 0 0-8 4 4 0 0 0 0 8z", "M12 11h9", "M18 11v3", "M21 11v2"],
   webhook: ["M13 3L5 14h6l-1 7 8-11h-6z"],
   lock: ["M6 11h12v9H6z", "M9 11V8a3 3 0 0 1 6 0v3"],
+  globe: ["M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18z", "M3 12h18", "M12 3c2.5 2.5 3.5 5.5 3.5 9s-1 6.5-3.5 9c-2.5-2.5-3.5-5.5-3.5-9s1-6.5 3.5-9z"],
 } as const;
 
 export type IconName = keyof typeof ICONS;

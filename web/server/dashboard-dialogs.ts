@@ -12,12 +12,12 @@ export function withCommand(lang: Language, key: MessageKey, command: string): s
   return t(lang, key).replace("{command}", `<code>${esc(command)}</code>`);
 }
 
-function dialogHead(lang: Language, id: string, title: string): string {
+export function dialogHead(lang: Language, id: string, title: string): string {
   return `<header class="dialog-head"><h2 id="${id}-title">${title}</h2><button type="button" class="icon-btn" data-close aria-label="${t(lang, "close")}">${iconMarkup("close")}</button></header>`;
 }
 
 /** A labelled input (`attrs`: its own attributes) with its hint and its error line under it. */
-function inputField(lang: Language, id: string, label: MessageKey, hint: MessageKey, attrs: string): string {
+export function inputField(lang: Language, id: string, label: MessageKey, hint: MessageKey, attrs: string): string {
   return `<div class="field">
 <label for="${id}">${t(lang, label)}</label>
 <input id="${id}" ${attrs} aria-describedby="${id}-hint ${id}-error">
@@ -27,7 +27,7 @@ function inputField(lang: Language, id: string, label: MessageKey, hint: Message
 }
 
 /** A checkbox with its label beside it, and a hint under both. */
-function checkField(lang: Language, id: string, label: MessageKey, hint: MessageKey): string {
+export function checkField(lang: Language, id: string, label: MessageKey, hint: MessageKey): string {
   return `<div class="field">
 <label class="check"><input type="checkbox" id="${id}" aria-describedby="${id}-hint ${id}-error"><span>${t(lang, label)}</span></label>
 <p class="hint" id="${id}-hint">${t(lang, hint)}</p>
@@ -96,6 +96,11 @@ ${dialogHead(lang, "link-dialog", t(lang, "dialog_new_title"))}
 <label for="lf-url">${t(lang, "field_destination")}</label>
 <input id="lf-url" name="url" type="url" inputmode="url" autofocus required maxlength="2048" spellcheck="false" autocomplete="off" placeholder="${t(lang, "field_url_placeholder")}" aria-describedby="lf-url-error">
 <p class="field-error" id="lf-url-error" hidden></p>
+</div>
+<div class="field" id="lf-domain-field" hidden>
+<label for="lf-domain">${t(lang, "field_domain")}</label>
+<select id="lf-domain" name="domain" aria-describedby="lf-domain-error"></select>
+<p class="field-error" id="lf-domain-error" hidden></p>
 </div>
 <div class="field" id="lf-alias-field">
 <label for="lf-alias">${t(lang, "field_alias")}</label>

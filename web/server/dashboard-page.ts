@@ -5,6 +5,7 @@ import { MESSAGES, type MessageKey } from "../i18n/index.ts";
 import { iconMarkup } from "../client/icons.ts";
 import { confirmDialog, importDialog, linkDialog, migrateDialog, qrDialog, webhookLogDialog, webhooksDialog, withCommand } from "./dashboard-dialogs.ts";
 import { layout, liveMark, t, type PageAssets } from "./pages.ts";
+import { domainsDialog } from "./domain-dialog.ts";
 
 /** The owner's dashboard: the sign-in form, and the overview, list and dialogs dashboard.ts fills in. */
 export function renderDashboard(lang: Language, assets: PageAssets): string {
@@ -21,6 +22,7 @@ ${importDialog(lang)}
 ${migrateDialog(lang)}
 ${webhooksDialog(lang)}
 ${webhookLogDialog(lang)}
+${domainsDialog(lang)}
 </div>
 <div class="toast" id="toast" role="status"></div>
 <noscript><p class="form-error">${t(lang, "noscript_dashboard")}</p></noscript>`;
@@ -63,6 +65,7 @@ ${liveMark(lang, "live-counter", `<span class="live-count" id="live-count"></spa
 <button type="button" class="btn" id="import-open">${iconMarkup("upload")}${t(lang, "import_open")}</button>
 <button type="button" class="btn" id="migrate-open" hidden>${iconMarkup("upload")}${t(lang, "migrate_open")}</button>
 <button type="button" class="btn" id="webhooks-open" hidden>${iconMarkup("webhook")}${t(lang, "webhooks_open")}</button>
+<button type="button" class="btn" id="domains-open" hidden>${iconMarkup("globe")}${t(lang, "domains_open")}</button>
 <button type="button" class="btn" id="export-open" popovertarget="export-menu" aria-haspopup="menu">${iconMarkup("download")}${t(lang, "export_open")}</button>
 <button type="button" class="btn btn-primary" id="new-link">${iconMarkup("plus")}${t(lang, "new_link")}</button>
 </div>
@@ -78,6 +81,7 @@ function overviewSection(lang: Language): string {
   const kpi = (id: string, key: MessageKey, extra = "") => `<div class="card kpi"><h3>${t(lang, key)}</h3><p class="kpi-value" id="${id}">–</p>${extra}</div>`;
   return `<section class="overview" aria-labelledby="overview-title">
 <h2 id="overview-title" class="sr-only">${t(lang, "overview_title")}</h2>
+<div class="filter overview-domain" id="ov-domain-field" hidden><label for="ov-domain">${t(lang, "overview_domain")}</label><select id="ov-domain" name="domain"></select></div>
 <div class="kpis kpis-4">
 ${kpi("ov-links", "kpi_links")}
 ${kpi("ov-today", "kpi_today")}
@@ -105,6 +109,7 @@ function linkList(lang: Language): string {
 <div class="filter filter-search"><label for="f-q">${t(lang, "search_label")}</label><span class="search-box">${iconMarkup("search")}<input id="f-q" name="q" type="search" autocomplete="off" spellcheck="false" placeholder="${t(lang, "search_placeholder")}"></span></div>
 <div class="filter"><label for="f-tag">${t(lang, "tag_label")}</label><input id="f-tag" name="tag" type="text" list="tag-options" autocomplete="off" autocapitalize="none" spellcheck="false" placeholder="${t(lang, "tag_placeholder")}"></div>
 <div class="filter" id="f-owner-field" hidden><label for="f-owner">${t(lang, "filter_owner")}</label><input id="f-owner" name="owner" type="text" list="owner-options" autocomplete="off" autocapitalize="none" spellcheck="false" placeholder="${t(lang, "filter_owner_all")}"></div>
+<div class="filter" id="f-domain-field" hidden><label for="f-domain">${t(lang, "domain_label")}</label><select id="f-domain" name="domain"></select></div>
 <div class="filter"><label for="f-status">${t(lang, "status_label")}</label><select id="f-status" name="status">${option("", "status_all")}${option("active", "status_active")}${option("disabled", "status_disabled")}${option("expired", "status_expired")}${option("blocked", "status_blocked")}</select></div>
 <div class="filter filter-sort"><label for="f-sort">${t(lang, "sort_label")}</label><select id="f-sort" name="sort">${option("createdAt:desc", "sort_created_desc")}${option("createdAt:asc", "sort_created_asc")}${option("totalClicks:desc", "sort_clicks_desc")}${option("totalClicks:asc", "sort_clicks_asc")}${option("lastClickAt:desc", "sort_last_desc")}</select></div>
 <button type="button" class="btn btn-small btn-quiet" id="f-clear" hidden>${t(lang, "clear_filters")}</button>
@@ -123,7 +128,7 @@ function linkList(lang: Language): string {
 <table class="table links" id="links-table" aria-labelledby="list-title" aria-describedby="list-status">
 <thead><tr>
 <th scope="col" class="col-select"><input type="checkbox" id="select-page"><label for="select-page" class="select-page-label">${t(lang, "select_page")}</label></th>
-${th("col_link", "col-link")}${th("col_tags", "col-tags")}${th("col_created", "col-created", "createdAt")}${th("col_clicks", "col-clicks num", "totalClicks")}${th("col_daily", "col-daily")}${th("col_last_click", "col-last", "lastClickAt")}${th("col_status", "col-status")}
+${th("col_link", "col-link")}<th scope="col" class="col-domain" id="col-domain-head" hidden>${t(lang, "col_domain")}</th>${th("col_tags", "col-tags")}${th("col_created", "col-created", "createdAt")}${th("col_clicks", "col-clicks num", "totalClicks")}${th("col_daily", "col-daily")}${th("col_last_click", "col-last", "lastClickAt")}${th("col_status", "col-status")}
 <th scope="col" class="col-actions"><span class="sr-only">${t(lang, "col_actions")}</span></th>
 </tr></thead>
 <tbody id="links-body"></tbody>

@@ -72,7 +72,8 @@ export const OverviewData = t.Object(
     clicks30d: Count,
     /** clicks per UTC day of the last 30, oldest first, today last */
     daily: t.Array(Count, { minItems: 30, maxItems: 30 }),
-    top: t.Array(t.Object({ id: t.String(), originalUrl: t.String(), clicks: Count }, closed), { maxItems: 5 }),
+    /** `domain`: the link's domain by name (null: the default of an instance that knows no name) */
+    top: t.Array(t.Object({ id: t.String(), domain: t.Union([t.String(), t.Null()]), originalUrl: t.String(), clicks: Count }, closed), { maxItems: 5 }),
   },
   closed,
 );

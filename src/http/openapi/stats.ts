@@ -33,6 +33,7 @@ export const LIVE_STATS: Operation = {
 
 export const OVERVIEW: Operation = {
   method: "get", path: "/api/overview", operationId: "overview", auth: "required",
-  summary: "The dashboard's figures for the links a key may see",
-  responses: { 200: { description: "links, clicks today / 7 / 30 days, per day, top 5", json: S.Overview }, ...errors([401, 403, 421, 429, 503]) },
+  summary: "The dashboard's figures for the links a key may see, of every domain or of one (docs/web-ui.md: Overview)",
+  parameters: [q("domain", "a domain's name: count only its links (absent: every domain)")],
+  responses: { 200: { description: "links, clicks today / 7 / 30 days, per day, top 5 (each with its domain's name)", json: S.Overview }, ...errors([400, 401, 403, 421, 429, 503], "domain_unknown") },
 };

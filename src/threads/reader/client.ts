@@ -80,7 +80,7 @@ export async function startSqliteReader(path: string, log: Logger = createLogger
     stats: (linkSeq, plan) => ask<StatsRows>({ stats: [linkSeq, plan] }),
     lister: { page, all: (owner, domain) => everyLink(page, owner, domain) },
     overview: {
-      read: (owner, first, top) => ask<OverviewRows>({ overview: [owner, first, top] }),
+      read: (owner, first, top, domain) => ask<OverviewRows>({ overview: [owner, first, top, domain] }),
       daily: (seqs, first) => ask<DailyRollupRow[]>({ daily: [seqs, first] }),
     },
     async close() {

@@ -22,7 +22,7 @@ function start(path: string): true {
   answer = (m) => {
     if ("stats" in m) return stats(m.stats[0], m.stats[1]);
     if ("page" in m) return lister.page(m.page);
-    if ("overview" in m) return overview.read(m.overview[0], m.overview[1], m.overview[2]);
+    if ("overview" in m) return overview.read(...m.overview);
     if ("daily" in m) return overview.daily(m.daily[0], m.daily[1]);
     throw new Error("unknown request");
   };

@@ -8,7 +8,7 @@ import type { DailyRollupRow, OverviewRows } from "../../stats/overview.ts";
 export type ReadRequest =
   | { stats: [linkSeq: number, plan: StatsPlan] }
   | { page: ListQuery }
-  | { overview: [owner: OwnerFilter, first: string, top: number] }
+  | { overview: [owner: OwnerFilter, first: string, top: number, domain: string | null] }
   | { daily: [seqs: readonly number[], first: string] };
 
 export type ToReader = ReadRequest & { id: number };

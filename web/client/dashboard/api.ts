@@ -37,26 +37,30 @@ export async function call<T>(method: string, path: string, body?: Body, signal?
     if ((err as Error).name === "AbortError") throw err;
     return { ok: false, status: 0, body: { code: "network" } };
   }
-  const parsed = (await res.json().catch(() => null)) as ({ success: true; data: T } | ApiFailure) | null;
-  if (parsed !== null && parsed.success === true) return { ok: true, status: res.status, data: parsed.data };
+  const parsed = (await res.json().catch(() => null)) as ({ success: true; data?: T } | ApiFailure) | null;
+  // Most answers carry their value in `data`; the domains API's is the body itself ({success, domains}).
+  if (parsed !== null && parsed.success === true) return { ok: true, status: res.status, data: "data" in parsed ? (parsed.data as T) : (parsed as T) };
   const failure: ApiFailure = parsed ?? { code: "unknown" };
   if (res.status === 401 && path !== "/api/session") sessionEnded.dispatchEvent(new Event("ended"));
   return { ok: false, status: res.status, body: failure };
 }
 
-export type ListQuery = { q: string; tag: string; owner: string; status: string; sort: string; order: string; cursor: string | null; limit: number };
+export type ListQuery = { q: string; tag: string; owner: string; domain: string; status: string; sort: string; order: string; cursor: string | null; limit: number };
 
 export function listPath(q: ListQuery): string {
   const params = new URLSearchParams({ sort: q.sort, order: q.order, limit: String(q.limit), include: "daily" });
   if (q.q) params.set("q", q.q);
   if (q.tag) params.set("tag", q.tag);
   if (q.owner) params.set("owner", q.owner);
+  if (q.domain) params.set("domain", q.domain);
   if (q.status) params.set("status", q.status);
   if (q.cursor) params.set("cursor", q.cursor);
   return `/api/links?${params}`;
 }
 
-export const linkPath = (id: string) => `/api/links/${encodeURIComponent(id)}`;
+/** A link's path in the management API: `?domain=` when it is not on the default domain (domain-api.ts). */
+export const linkPath = (id: string, domain: string | null = null) =>
+  `/api/links/${encodeURIComponent(id)}${domain === null ? "" : `?domain=${encodeURIComponent(domain)}`}`;
 
 /** The export URL: every link the key may see, or only the given ids. */
 export function exportPath(format: "csv" | "json", ids?: readonly string[]): string {

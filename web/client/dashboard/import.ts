@@ -77,7 +77,9 @@ export class ImportDialog {
       const tr = el("tr");
       const result = el("td");
       const a = el("a", "", t("import_created", { id: c.id }));
-      a.href = statsPath(c.id);
+      // A row made on another domain: its statistics by its domain (the import's `domain` column).
+      const domain = (c as { domain?: string | null }).domain;
+      a.href = statsPath(c.id, domain || null);
       result.append(a);
       tr.append(el("td", "num", formatNumber(c.row)), result);
       return { row: c.row, tr };

@@ -1,20 +1,24 @@
 // The create and edit dialog: every field of a link (destination, alias when creating, expiry,
-// click limit, tags, and its behaviour: behaviour-fields.ts). Creating posts to /api/create (the
-// link belongs to the signed-in key); editing sends only what changed (PATCH), so an untouched past
-// expiry is not sent back as an error.
+// click limit, tags, and its behaviour: behaviour-fields.ts), and with several domains the domain
+// it is made on (chosen when creating, shown when editing: a link does not move between domains).
+// Creating posts to /api/create (the link belongs to the signed-in key); editing sends only what
+// changed (PATCH), so an untouched past expiry is not sent back as an error.
 import { byId, t } from "../common.ts";
 import { fieldByCode, FormErrors, problemsOf, type ApiProblem } from "../form-errors.ts";
 import { call, linkPath, type Link } from "./api.ts";
 import { BEHAVIOUR_FIELDS, BehaviourFields, isEditorProblem, type BehaviourField } from "./behaviour-fields.ts";
 import { openDialog } from "./dialogs.ts";
 import { fromLocalInput, timeZone, toLocalInput } from "./format.ts";
+import { domainChoices, domainOf, keyOf, linkKey, severalDomains } from "./domain-api.ts";
 
-type Field = "url" | "alias" | "expires" | "max" | "tags" | BehaviourField;
-export type Saved = { kind: "created" | "saved"; id: string };
+type Field = "url" | "alias" | "domain" | "expires" | "max" | "tags" | BehaviourField;
+/** `key`: the link's key in the page (domain-api.ts), `id` its alias. */
+export type Saved = { kind: "created" | "saved"; id: string; key: string };
 
 const API_FIELDS: Record<string, Field> = {
   url: "url",
   custom_url: "alias",
+  domain: "domain",
   expires_at: "expires",
   expiresAt: "expires",
   max_clicks: "max",
@@ -39,6 +43,8 @@ export class LinkForm {
   private readonly expires = byId<HTMLInputElement>("lf-expires");
   private readonly max = byId<HTMLInputElement>("lf-max");
   private readonly tags = byId<HTMLInputElement>("lf-tags");
+  private readonly domain = byId<HTMLSelectElement>("lf-domain");
+  private readonly aliasHost = Object.assign(document.createElement("span"), { className: "affix-host", textContent: location.host });
   private readonly errors: FormErrors<Field>;
   private readonly behaviour = new BehaviourFields(() => this.url.value);
   private editing: Link | null = null;
@@ -48,13 +54,15 @@ export class LinkForm {
     const part = (id: string, hint = true) => ({ input: byId(id), error: byId(`${id}-error`), hint: hint ? byId(`${id}-hint`) : undefined });
     this.errors = new FormErrors<Field>(
       {
-        url: part("lf-url", false), alias: part("lf-alias"), expires: part("lf-expires"), max: part("lf-max"), tags: part("lf-tags"),
+        url: part("lf-url", false), alias: part("lf-alias"), domain: part("lf-domain", false), expires: part("lf-expires"), max: part("lf-max"), tags: part("lf-tags"),
         redirect: part("lf-redirect"), validFrom: part("lf-valid-from"), fallback: part("lf-fallback"), password: part("lf-password"), crawlable: part("lf-crawlable"),
       },
       byId("lf-error"),
       (p) => this.fieldOf(p),
     );
-    byId("lf-alias-prefix").append(Object.assign(document.createElement("span"), { className: "affix-host", textContent: location.host }), "/");
+    byId("lf-alias-prefix").append(this.aliasHost, "/");
+    // The alias is on the chosen domain: its name before it.
+    this.domain.addEventListener("change", () => (this.aliasHost.textContent = this.domain.value || location.host));
     byId("lf-expires-hint").textContent = t("field_expires_hint", { zone: timeZone });
     this.form.addEventListener("submit", (e) => {
       e.preventDefault();
@@ -72,6 +80,7 @@ export class LinkForm {
     this.title.textContent = t("dialog_new_title");
     this.submit.textContent = t("create");
     byId("lf-alias-field").hidden = false;
+    this.showDomain(null);
     this.fill({ url: "", expires: "", max: "", tags: "" });
     this.behaviour.fill(null);
     this.alias.value = "";
@@ -83,6 +92,7 @@ export class LinkForm {
     this.title.textContent = t("dialog_edit_title", { id: link.id });
     this.submit.textContent = t("save");
     byId("lf-alias-field").hidden = true;
+    this.showDomain(link);
     this.fill({
       url: link.originalUrl,
       expires: link.expiresAt ? toLocalInput(link.expiresAt) : "",
@@ -91,6 +101,19 @@ export class LinkForm {
     });
     this.behaviour.fill(link);
     openDialog(this.dialog, returnTo);
+  }
+
+  /**
+   * The domain picker, with several domains only: the default first and chosen when creating; the
+   * link's own, not to be changed, when editing.
+   */
+  private showDomain(link: Link | null): void {
+    const choices = domainChoices();
+    const names = link === null ? choices.map((d) => d.name) : [link.domain ?? ""];
+    this.domain.replaceChildren(...names.map((name) => Object.assign(document.createElement("option"), { value: name, textContent: name })));
+    this.domain.disabled = link !== null;
+    byId("lf-domain-field").hidden = !severalDomains();
+    this.aliasHost.textContent = this.domain.value || location.host;
   }
 
   private fill(values: typeof this.initial): void {
@@ -152,6 +175,8 @@ export class LinkForm {
     const body: Record<string, unknown> = { url: this.url.value.trim() };
     const alias = this.alias.value.trim();
     if (alias) body.custom_url = alias;
+    const domain = severalDomains() ? this.domain.value : "";
+    if (domain) body.domain = domain;
     if (this.expires.value) body.expires_at = fromLocalInput(this.expires.value);
     if (this.max.value) body.max_clicks = Number(this.max.value);
     if (this.tags.value.trim()) body.tags = tagList(this.tags.value);
@@ -161,7 +186,8 @@ export class LinkForm {
       this.showProblems(problemsOf(res.body));
       return null;
     }
-    return { kind: "created", id: decodeURIComponent(new URL(res.data.shortUrl).pathname.slice(1)) };
+    const id = decodeURIComponent(new URL(res.data.shortUrl).pathname.slice(1));
+    return { kind: "created", id, key: linkKey(id, domain || null) };
   }
 
   private async patch(link: Link): Promise<Saved | null> {
@@ -171,12 +197,13 @@ export class LinkForm {
     if (this.max.value !== this.initial.max) changes.maxClicks = this.max.value ? Number(this.max.value) : null;
     if (tagList(this.tags.value).join(",") !== tagList(this.initial.tags).join(",")) changes.tags = tagList(this.tags.value);
     Object.assign(changes, this.behaviour.changes());
-    if (Object.keys(changes).length === 0) return { kind: "saved", id: link.id };
-    const res = await call<Link>("PATCH", linkPath(link.id), { json: changes });
+    const saved = { kind: "saved", id: link.id, key: keyOf(link) } as const;
+    if (Object.keys(changes).length === 0) return saved;
+    const res = await call<Link>("PATCH", linkPath(link.id, domainOf(link)), { json: changes });
     if (!res.ok) {
       this.showProblems(problemsOf(res.body));
       return null;
     }
-    return { kind: "saved", id: link.id };
+    return saved;
   }
 }

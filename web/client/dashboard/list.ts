@@ -1,9 +1,10 @@
-// The list of links: search, tag and status filters, sort, cursor pages (Previous keeps the
-// cursors it came through), the rows, and the empty states. The filters live in the address
-// (?q=&tag=&status=&sort=), so a reload or a shared link keeps them.
+// The list of links: search, tag, status and (several domains) domain filters, sort, cursor pages
+// (Previous keeps the cursors it came through), the rows, and the empty states. The filters live in
+// the address (?q=&tag=&status=&domain=&sort=), so a reload or a shared link keeps them.
 import { byId, el, formatNumber, t } from "../common.ts";
 import { call, listPath, type Link, type LinkPage } from "./api.ts";
 import { renderRow } from "./rows.ts";
+import { domainChoices, keyOf, severalDomains } from "./domain-api.ts";
 import { Selection } from "./selection.ts";
 
 export const PAGE_SIZE = 50;
@@ -25,6 +26,9 @@ export class LinkList {
   private admin = false;
   private readonly owners = new Set<string>();
   private readonly status = byId<HTMLSelectElement>("f-status");
+  private readonly domain = byId<HTMLSelectElement>("f-domain");
+  /** the domain asked for in the address, until the domains are known (setDomains) */
+  private domainAsked: string;
   private readonly sort = byId<HTMLSelectElement>("f-sort");
   private readonly clearButton = byId<HTMLButtonElement>("f-clear");
   private readonly prev = byId<HTMLButtonElement>("page-prev");
@@ -41,6 +45,7 @@ export class LinkList {
     this.q.value = params.get("q") ?? "";
     this.tag.value = params.get("tag") ?? "";
     this.owner.value = params.get("owner") ?? "";
+    this.domainAsked = params.get("domain") ?? "";
     this.status.value = STATUSES.includes(params.get("status") ?? "") ? (params.get("status") ?? "") : "";
     this.sort.value = SORTS.includes(params.get("sort") ?? "") ? params.get("sort")! : SORTS[0]!;
 
@@ -53,21 +58,24 @@ export class LinkList {
     this.tag.addEventListener("input", () => this.filtersChanged(300));
     this.owner.addEventListener("input", () => this.filtersChanged(300));
     this.status.addEventListener("change", () => this.filtersChanged(0));
+    this.domain.addEventListener("change", () => this.filtersChanged(0));
     this.sort.addEventListener("change", () => this.filtersChanged(0));
     this.clearButton.addEventListener("click", () => {
       this.q.value = "";
       this.tag.value = "";
       this.owner.value = "";
       this.status.value = "";
+      this.domain.value = "";
       this.filtersChanged(0);
       this.q.focus();
     });
     this.prev.addEventListener("click", () => void this.turn(-1));
     this.next.addEventListener("click", () => void this.turn(1));
-    // A tag in a row, or its owner in an admin's list, filters by it.
+    // A tag in a row, its owner in an admin's list, or its domain, filters by it.
     this.body.addEventListener("click", (e) => {
-      const chip = (e.target as Element).closest<HTMLElement>("button.tag, button.owner");
-      const [field, value] = chip?.dataset.tag ? [this.tag, chip.dataset.tag] : chip?.dataset.owner ? [this.owner, chip.dataset.owner] : [null, ""];
+      const chip = (e.target as Element).closest<HTMLElement>("button.tag, button.owner, button.domain-chip");
+      const data = chip?.dataset;
+      const [field, value] = data?.tag ? [this.tag, data.tag] : data?.owner ? [this.owner, data.owner] : data?.domain ? [this.domain, data.domain] : [null, ""];
       if (field === null) return;
       field.value = value;
       this.filtersChanged(0);
@@ -97,6 +105,7 @@ export class LinkList {
     set("tag", this.tag.value.trim());
     set("owner", this.admin ? this.owner.value.trim() : "");
     set("status", this.status.value);
+    set("domain", this.domain.value);
     set("sort", this.sort.value, SORTS[0]);
     const query = params.toString();
     history.replaceState(null, "", query ? `?${query}` : location.pathname);
@@ -126,7 +135,7 @@ export class LinkList {
     try {
       res = await call<LinkPage>(
         "GET",
-        listPath({ q: this.q.value.trim(), tag: this.tag.value.trim(), owner: this.admin ? this.owner.value.trim() : "", status: this.status.value, sort, order, cursor: this.cursors[this.page] ?? null, limit: PAGE_SIZE }),
+        listPath({ q: this.q.value.trim(), tag: this.tag.value.trim(), owner: this.admin ? this.owner.value.trim() : "", domain: this.domain.value, status: this.status.value, sort, order, cursor: this.cursors[this.page] ?? null, limit: PAGE_SIZE }),
         undefined,
         mine.signal,
       );
@@ -150,15 +159,16 @@ export class LinkList {
   private draw(page: LinkPage, focus: FocusTarget): void {
     this.links.clear();
     for (const link of page.links) {
-      this.links.set(link.id, link);
+      this.links.set(keyOf(link), link);
       for (const tag of link.tags) this.tags.add(tag);
       if (link.owner !== null) this.owners.add(link.owner);
     }
     this.nextCursor = page.nextCursor;
-    this.body.replaceChildren(...page.links.map((link) => renderRow(link, this.selection.has(link.id), this.admin)));
-    this.selection.setPage(page.links.map((l) => l.id));
+    const columns = { owner: this.admin, domain: severalDomains() };
+    this.body.replaceChildren(...page.links.map((link) => renderRow(link, this.selection.has(keyOf(link)), columns)));
+    this.selection.setPage(page.links.map(keyOf));
 
-    const filtered = Boolean(this.q.value.trim() || this.tag.value.trim() || this.status.value || (this.admin && this.owner.value.trim()));
+    const filtered = Boolean(this.q.value.trim() || this.tag.value.trim() || this.status.value || this.domain.value || (this.admin && this.owner.value.trim()));
     this.clearButton.hidden = !filtered;
     const none = page.links.length === 0;
     byId("links-wrap").hidden = none;
@@ -180,6 +190,22 @@ export class LinkList {
   setAdmin(admin: boolean): void {
     this.admin = admin;
     byId("f-owner-field").hidden = !admin;
+  }
+
+  /**
+   * The domains are known (after sign-in, and after a change in the domains dialog): with several,
+   * the domain filter and column show; the filter keeps its choice while that domain is there.
+   */
+  setDomains(): void {
+    const several = severalDomains();
+    const chosen = this.domain.value || this.domainAsked;
+    const names = domainChoices().map((d) => d.name);
+    const all = Object.assign(el("option", "", t("domain_all")), { value: "" });
+    this.domain.replaceChildren(all, ...names.map((name) => Object.assign(el("option", "", name), { value: name })));
+    this.domain.value = several && names.includes(chosen) ? chosen : "";
+    this.domainAsked = "";
+    byId("f-domain-field").hidden = !several;
+    byId("col-domain-head").hidden = !several;
   }
 
   /** Forgets every link (signed out). */

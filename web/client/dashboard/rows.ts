@@ -7,8 +7,10 @@ import type { Link } from "./api.ts";
 import { badgeList, destinationLine } from "./badges.ts";
 import { relativeTime, shortDate, timeElement } from "./format.ts";
 import { sparkline } from "./sparkline.ts";
+import { domainOf, domainQuery, keyOf } from "./domain-api.ts";
 
-export const statsPath = (id: string) => `/${lang}/stats/${encodeURIComponent(id)}`;
+/** A link's statistics page, on the main domain: `?domain=` names a link that is not on the default (docs/web-ui.md: Several domains). */
+export const statsPath = (id: string, domain: string | null = null) => `/${lang}/stats/${encodeURIComponent(id)}${domainQuery(domain)}`;
 
 /** An icon-only button; its name is the label (also shown as a tooltip). */
 export function iconButton(icon: IconName, label: string, action: string): HTMLButtonElement {
@@ -27,29 +29,34 @@ function cell(className: string, label?: string): HTMLTableCellElement {
   return td;
 }
 
-/** `showOwner`: an admin's list, where links are everyone's: who owns each, a button that filters by them. */
-export function renderRow(link: Link, selected: boolean, showOwner = false): HTMLTableRowElement {
+/** How a row is drawn: `owner`, an admin's list, where links are everyone's (who owns each, a button
+ * that filters by them); `domain`, an instance of several domains (each link's, a button that filters by it). */
+export type RowColumns = { owner: boolean; domain: boolean };
+
+export function renderRow(link: Link, selected: boolean, columns: RowColumns): HTMLTableRowElement {
   const tr = el("tr");
-  tr.dataset.id = link.id;
+  // Rows are told apart by their key: the same alias may be on two domains (domain-api.ts).
+  tr.dataset.id = keyOf(link);
   tr.classList.toggle("is-selected", selected);
 
   const select = cell("col-select");
   const box = el("input", "row-select");
   box.type = "checkbox";
   box.checked = selected;
-  box.value = link.id;
+  box.value = keyOf(link);
   box.setAttribute("aria-label", t("select_link", { id: link.id }));
   select.append(box);
 
   const main = cell("col-link");
   const line = el("div", "link-line");
   const id = el("a", "link-id", `/${link.id}`);
-  id.href = statsPath(link.id);
+  id.href = statsPath(link.id, domainOf(link));
+  id.title = link.shortUrl;
   line.append(id, iconButton("copy", t("copy_short", { id: link.id }), "copy"));
   main.append(line, destinationLine(link));
   const badges = badgeList(link);
   if (badges) main.append(badges);
-  if (showOwner) main.append(ownerLine(link));
+  if (columns.owner) main.append(ownerLine(link));
 
   const tags = cell("col-tags");
   if (link.tags.length > 0) {
@@ -89,7 +96,9 @@ export function renderRow(link: Link, selected: boolean, showOwner = false): HTM
   menu.setAttribute("aria-expanded", "false");
   actions.append(menu);
 
-  tr.append(select, main, tags, created, clicks, daily, last, status, actions);
+  tr.append(select, main);
+  if (columns.domain) tr.append(domainCell(link));
+  tr.append(tags, created, clicks, daily, last, status, actions);
   return tr;
 }
 
@@ -109,4 +118,17 @@ function ownerLine(link: Link): HTMLElement {
   owner.dataset.owner = link.owner;
   owner.title = `${t("col_owner")}: ${link.owner}`;
   return owner;
+}
+
+/** The link's domain (several domains): a button that filters the list by it. */
+function domainCell(link: Link): HTMLTableCellElement {
+  const td = cell("col-domain", t("col_domain"));
+  const name = link.domain;
+  if (name === null) return td;
+  const chip = el("button", "domain-chip", name);
+  chip.type = "button";
+  chip.dataset.domain = name;
+  chip.setAttribute("aria-label", t("filter_domain", { domain: name }));
+  td.append(chip);
+  return td;
 }

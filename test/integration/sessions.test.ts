@@ -180,9 +180,9 @@ describe("overview and daily counts", () => {
       expect(all.body.data.daily).toHaveLength(30);
       expect(all.body.data.daily.at(-1)).toBe(9);
       expect(all.body.data.top).toEqual([
-        { id: "ov-b", originalUrl: "https://example.com/ov-b", clicks: 5 },
-        { id: "ov-a", originalUrl: "https://example.com/ov-a", clicks: 3 },
-        { id: "ov-c", originalUrl: "https://example.com/ov-c", clicks: 1 },
+        { id: "ov-b", domain: null, originalUrl: "https://example.com/ov-b", clicks: 5 },
+        { id: "ov-a", domain: null, originalUrl: "https://example.com/ov-a", clicks: 3 },
+        { id: "ov-c", domain: null, originalUrl: "https://example.com/ov-c", clicks: 1 },
       ]);
       const mine = await api(fresh.url, team, "GET", "/api/overview");
       expect(mine.body.data).toMatchObject({ links: 1, clicksToday: 1, top: [{ id: "ov-c", clicks: 1 }] });

@@ -25,6 +25,11 @@ export async function makeLinks(base: string, keys: { admin: string; maker: stri
     url: "https://example.com/full", custom_url: "full", tags: ["launch", "q4"], rules: RULES, variants: VARIANTS, password: "open sesame 42",
     redirect_type: 307, valid_from: "2020-06-01T12:00:00Z", fallback_url: "https://fallback.example/", crawlable: true, expires_at: "2099-01-01", max_clicks: 1000,
   });
+  // Two domains (#37): the first becomes the default, whose links are all of these.
+  for (const name of ["s.example.org", "go.example.net"]) {
+    const r = await api(base, keys.admin, "POST", "/api/domains", { name, notFoundRedirect: "https://example.com/lost" });
+    if (r.status !== 201) throw new Error(`domain ${name}: ${r.status} ${JSON.stringify(r.body)}`);
+  }
   await create(keys.admin, { url: "https://example.com/busy", custom_url: "busy", tags: ["launch"] });
   await create(keys.maker, { url: "https://example.com/mine", custom_url: "mine" });
   await create(keys.alice, { url: "https://example.com/alices", custom_url: "alices" });

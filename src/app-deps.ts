@@ -74,7 +74,7 @@ export function appDeps(config: Config, log: Logger, secrets: Secrets, parts: St
     passwords: createPasswordGuard(),
     notFound: notFound.link,
     pageNotFound: notFound.page,
-    directory: new DomainDirectory(baseHost, () => storage.domains.list()),
+    directory: new DomainDirectory(baseHost, () => storage.domains.settings()),
     trusted,
     limiter: createRateLimiter(config.createRateLimit),
     log,

@@ -11,6 +11,8 @@ export type StoredDomain = Domain & { links: number };
 export type DomainRepository = {
   /** Every domain, the default first, then by name. */
   list(): MaybePromise<StoredDomain[]>;
+  /** Every domain without counting its links: what the directory reads (src/domains/directory.ts), every 10 s at most. */
+  settings(): MaybePromise<Domain[]>;
   /** Adds a domain; "taken" when the name is kept already. isDefault: its links are stored as ''. */
   add(domain: Domain): MaybePromise<StoredDomain | "taken">;
   /** Changes a domain's settings; null when there is no such domain. */

@@ -79,7 +79,7 @@ export function withClickDoor(app: (request: Request) => Response | Promise<Resp
 
 /** The click's domain found from its host and its key made from it; false for a host no domain has. */
 function onItsDomain(click: RequestClick, deps: ClickDoorDeps): boolean {
-  const domain = hostDomain(click.request, () => click.peer(), deps.trusted, deps.directory);
+  const domain = hostDomain(click.request, click, deps.trusted, deps.directory);
   if (domain === null) return false;
   click.onDomain(domain);
   return true;
@@ -87,7 +87,7 @@ function onItsDomain(click: RequestClick, deps: ClickDoorDeps): boolean {
 
 /** Why a request that is not a click is not let in: a host no domain has, or a main-domain page asked on a short domain; null when it is. */
 function domainRefusal(request: Request, server: PeerServer, path: string, deps: ClickDoorDeps): Response | null {
-  const domain = hostDomain(request, () => peerAddress(server, request), deps.trusted, deps.directory);
+  const domain = hostDomain(request, { peer: () => peerAddress(server, request) }, deps.trusted, deps.directory);
   if (domain === null) return misdirected(path);
   if (domain.key !== DEFAULT_DOMAIN && !servedOnShortDomains(path)) return onlyOnMainDomain(path, () => deps.pageNotFound(request));
   rememberDomain(request, domain);

@@ -11,12 +11,15 @@ import { apiError } from "./responses.ts";
 /** The domain the door found for a request that is not a click (the app's handlers ask it). */
 const found = new WeakMap<Request, DomainEntry>();
 
-/** The domain a request names, or null for a host none of the configured domains has. `peer`: the socket's address, read only behind a trusted proxy. */
-export function hostDomain(request: Request, peer: () => string, trusted: TrustedProxies, directory: DomainDirectory): DomainEntry | null {
+/** Who sent a request: the socket's address, read only when asked (a click reads it once for all). */
+export type PeerOf = { peer(): string };
+
+/** The domain a request names, or null for a host none of the configured domains has. The peer is read only behind a trusted proxy. */
+export function hostDomain(request: Request, from: PeerOf, trusted: TrustedProxies, directory: DomainDirectory): DomainEntry | null {
   let host = request.headers.get("host") ?? "";
   if (!trusted.empty) {
     const forwarded = request.headers.get("x-forwarded-host");
-    if (forwarded !== null && trusted.contains(peer())) host = firstHost(forwarded);
+    if (forwarded !== null && trusted.contains(from.peer())) host = firstHost(forwarded);
   }
   return directory.forHost(host);
 }

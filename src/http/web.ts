@@ -177,16 +177,19 @@ export function webRoutes(deps: WebDeps) {
     );
   }
 
-  // Made per domain (and policy), each at most every ROBOTS_TTL_MS.
+  app.get("/robots.txt", robotsAnswer(deps));
+  return app;
+}
+
+/** robots.txt of the request's domain, made per domain (and policy) at most every ROBOTS_TTL_MS. */
+function robotsAnswer(deps: WebDeps): (context: { request: Request }) => Promise<Response> {
   const robots = new Map<string, { text: string; at: number }>();
-  app.get("/robots.txt", async ({ request }) => {
+  return async ({ request }) => {
     const now = Date.now();
     const { key, policy } = deps.robots(request);
     const made = `${policy} ${key}`;
     let text = robots.get(made);
     if (text === undefined || now - text.at >= ROBOTS_TTL_MS) robots.set(made, (text = { text: robotsTxt(policy === "links" ? await deps.crawlable() : [], key, policy), at: now }));
     return new Response(text.text, { headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "public, max-age=300" } });
-  });
-
-  return app;
+  };
 }

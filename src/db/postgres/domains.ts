@@ -24,6 +24,7 @@ export function postgresDomains(sql: Pg): DomainRepository {
     }) as Promise<T>;
   return {
     list: async () => (await sql.unsafe(LIST)).map(q.toDomain),
+    settings: async () => (await sql.unsafe(q.SETTINGS_SQL)).map(q.toDomain),
     add: (domain) => txn(async (tx) => ((await tx.unsafe(INSERT, q.insertValues(domain))).count === 0 ? "taken" : (await get(tx, domain.name))!)),
     change: (name, settings) =>
       txn(async (tx) => {

@@ -10,6 +10,9 @@ const KEY = `CASE WHEN d.is_default = 1 THEN '${DEFAULT_DOMAIN}' ELSE d.name END
 export const DOMAIN_SELECT = `SELECT d.name, d.is_default, d.https, d.root_redirect, d.not_found_redirect, d.fallback_redirect,
   d.robots, d.creators, d.created_at, (SELECT COUNT(*) FROM links WHERE links.domain = ${KEY}) AS links FROM domains AS d`;
 export const LIST_SQL = `${DOMAIN_SELECT} ORDER BY d.is_default DESC, d.name`;
+/** The domains without their links' count (no link row is read). */
+export const SETTINGS_SQL = `SELECT d.name, d.is_default, d.https, d.root_redirect, d.not_found_redirect, d.fallback_redirect,
+  d.robots, d.creators, d.created_at, 0 AS links FROM domains AS d ORDER BY d.is_default DESC, d.name`;
 export const ONE_SQL = `${DOMAIN_SELECT} WHERE d.name = ?`;
 export const INSERT_SQL = `INSERT INTO domains (name, is_default, https, root_redirect, not_found_redirect, fallback_redirect, robots, creators, created_at)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`;

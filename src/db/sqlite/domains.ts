@@ -9,6 +9,7 @@ import * as q from "../shared/domain-rows.ts";
 
 export function sqliteDomains(db: Database): Synchronous<DomainRepository> {
   const list = db.query<Record<string, unknown>, []>(q.LIST_SQL);
+  const settings = db.query<Record<string, unknown>, []>(q.SETTINGS_SQL);
   const one = db.query<Record<string, unknown>, [string]>(q.ONE_SQL);
   const clash = db.query<{ id: string }, [string, string, string]>(q.CLASH_SQL);
   const get = (name: string): StoredDomain | null => {
@@ -24,6 +25,7 @@ export function sqliteDomains(db: Database): Synchronous<DomainRepository> {
   const txn = <T>(f: () => T): T => db.transaction(f).immediate();
   return {
     list: () => list.all().map(q.toDomain),
+    settings: () => settings.all().map(q.toDomain),
     add: (domain) => txn(() => (db.run(q.INSERT_SQL, q.insertValues(domain)).changes === 0 ? "taken" : get(domain.name)!)),
     change: (name, settings) =>
       txn(() => {

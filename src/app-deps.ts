@@ -21,6 +21,7 @@ import type { Logger } from "./log.ts";
 import { createRequestMetrics } from "./metrics/requests.ts";
 import { VERSION } from "./version.ts";
 import { DomainDirectory } from "./domains/directory.ts";
+import { EVERY_LINK } from "./links/store.ts";
 import { baseHostOf } from "./domains/domain.ts";
 import { parseTrustedProxies } from "./visits/client-ip.ts";
 
@@ -74,7 +75,7 @@ export function appDeps(config: Config, log: Logger, secrets: Secrets, parts: St
     passwords: createPasswordGuard(),
     notFound: notFound.link,
     pageNotFound: notFound.page,
-    directory: new DomainDirectory(baseHost, () => storage.domains.settings()),
+    directory: domainDirectory(baseHost, parts),
     trusted,
     limiter: createRateLimiter(config.createRateLimit),
     log,
@@ -83,4 +84,24 @@ export function appDeps(config: Config, log: Logger, secrets: Secrets, parts: St
     version: VERSION,
     now: Date.now,
   };
+}
+
+/**
+ * The domains in memory. A host whose links moved to another key (a rename, a move, a new default)
+ * makes the link cache and the live streams keyed by the old one go; a change of every link heard
+ * from another instance (PostgreSQL's notice of a domain change) reads the domains again at once.
+ */
+function domainDirectory(baseHost: string | null, { storage, live }: StartedParts): DomainDirectory {
+  const directory = new DomainDirectory(baseHost, () => storage.domains.settings(), () => {
+    storage.links.forget(EVERY_LINK);
+    live.linksMoved();
+  });
+  storage.links.onChange((id) => {
+    if (id !== EVERY_LINK) return;
+    // A read that fails keeps what was known; the next request's refresh tries again.
+    try {
+      void Promise.resolve(directory.reload()).catch(() => {});
+    } catch {}
+  });
+  return directory;
 }

@@ -29,10 +29,18 @@ export class DomainDirectory {
   private lastEntry: DomainEntry | null = null;
   private loading: MaybePromise<void> | null = null;
 
-  /** baseHost: --base-url's host name (lower-case, no port), or null. */
+  // Each host and the key its links are stored under, as last read ("" before the first read).
+  private keys = "";
+
+  /**
+   * baseHost: --base-url's host name (lower-case, no port), or null. keysMoved: called when a read
+   * finds a host's links under another key than before (a rename, a move, a new default made by
+   * another process): what is kept by key (the link cache, live streams) must be forgotten.
+   */
   constructor(
     private readonly baseHost: string | null,
     private readonly read: () => MaybePromise<readonly Domain[]>,
+    private readonly keysMoved: () => void = () => {},
   ) {
     this.fallback = this.virtualDefault();
   }
@@ -98,7 +106,9 @@ export class DomainDirectory {
   /** The domain of a name as a client gives it (case and trailing dot aside); the default for '' or null. */
   byName(name: string | null | undefined): DomainEntry | null {
     if (name === null || name === undefined || name === "") return this.fallback;
-    return this.byHost.get(hostName(name.toLowerCase())) ?? null;
+    const host = hostName(name.toLowerCase());
+    // The default named only by --base-url has no row: its name is still its name.
+    return this.byHost.get(host) ?? (host === this.fallback.name ? this.fallback : null);
   }
 
   /** The domain whose links are stored under key. */
@@ -131,6 +141,9 @@ export class DomainDirectory {
     this.fallback = fallback;
     this.loadedAt = now;
     this.lastHost = "\u0000";
+    const keys = entries.map((e) => `${e.name}=${e.key}`).join(" ");
+    if (this.keys !== "" && keys !== this.keys) this.keysMoved();
+    this.keys = keys || " ";
   }
 
   private virtualDefault(): DomainEntry {

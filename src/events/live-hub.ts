@@ -50,6 +50,8 @@ export type LiveHub = {
   streams(): number;
   /** A link changed (null: every link): its guarded streams end; their pages open them again. */
   changed(linkId: string | null): void;
+  /** Links changed domain (a rename, a move, a new default): every link's stream ends, a key may now name another link. */
+  linksMoved(): void;
   /** How many changes the hub has been told of (Guarded.decidedAt). */
   version(): number;
   closeAll(): void;
@@ -129,6 +131,10 @@ export function createLiveHub(onWatchChange: (watch: { ids: string[]; all: boole
       hub.changes++;
       const of = linkId === null ? [...hub.byLink.values()].flatMap((set) => [...set]) : [...(hub.byLink.get(linkId) ?? [])];
       for (const s of of) if (s.guarded !== undefined) end(hub, s);
+    },
+    linksMoved() {
+      hub.changes++;
+      for (const s of [...hub.byLink.values()].flatMap((set) => [...set])) end(hub, s);
     },
     closeAll() {
       hub.closed = true;

@@ -12,6 +12,7 @@ import { DEFAULT_SETTINGS, type Domain } from "../../src/domains/domain.ts";
 import { linkKey } from "../../src/domains/link-key.ts";
 import { startServer, type RunningServer } from "../support/server.ts";
 import { rawRequest } from "../support/raw-http.ts";
+import { eventually } from "../support/eventually.ts";
 
 setDefaultTimeout(60_000);
 
@@ -140,4 +141,20 @@ test("each domain's clicks are its link's own", async () => {
   } finally {
     await storage.close();
   }
+});
+
+test("another process makes another domain the default: within its refresh, each host answers its own link, none from the cache of the other", async () => {
+  server = await startServer({ dir, args: ["--trust-proxy", "127.0.0.1"] });
+  expect((await get("/guide", "a.example")).headers.location).toBe("https://one.example.net/a"); // cached under "guide"
+  const storage = await openStorage(dbPath, { busyTimeoutMs: 5_000, password: null });
+  try {
+    const made = await storage.domains.makeDefault("b.example");
+    expect(typeof made === "object" && "name" in made ? made.isDefault : made).toBe(true);
+  } finally {
+    await storage.close();
+  }
+  // b.example's links are stored as the default's now: its "guide" is the key "guide" the cache held for a.example.
+  const onB = await eventually(async () => (await get("/guide", "b.example")).headers.location, (l) => l === "https://two.example.net/b", 20_000);
+  expect(onB).toBe("https://two.example.net/b");
+  expect((await get("/guide", "a.example")).headers.location).toBe("https://one.example.net/a");
 });

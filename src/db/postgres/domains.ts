@@ -49,9 +49,9 @@ export function postgresDomains(sql: Pg): DomainRepository {
         if (found.isDefault) return found;
         const [former] = await tx.unsafe(q.DEFAULT_NAME_SQL);
         if (former !== undefined) {
-          const swap = [DEFAULT_DOMAIN, former.name, DEFAULT_DOMAIN, DEFAULT_DOMAIN, name];
-          await tx.unsafe(numbered(q.SWAP_LINKS_SQL), swap);
-          await tx.unsafe(numbered(q.SWAP_RETIRED_SQL), swap);
+          for (const [to, from] of [[q.SWAP_PLACE, name], [former.name, DEFAULT_DOMAIN], [DEFAULT_DOMAIN, q.SWAP_PLACE]]) {
+            for (const statement of q.MOVE_ALL_SQL) await tx.unsafe(numbered(statement), [to, from]);
+          }
         } else {
           const both = await clashes(tx, name, DEFAULT_DOMAIN);
           if (both.length > 0) return { clash: both };
@@ -91,7 +91,7 @@ async function clashes(tx: TransactionSQL, from: string, to: string): Promise<st
 }
 
 async function moveRows(tx: TransactionSQL, from: string, to: string): Promise<number> {
-  await tx.unsafe(numbered(q.DROP_SHADOWED_RETIRED_SQL), [from, to]);
+  await tx.unsafe(numbered(q.DROP_SHADOWED_RETIRED_SQL), [from, to, to, to, from]);
   await tx.unsafe(numbered(q.MOVE_RETIRED_SQL), [to, from]);
   return (await tx.unsafe(numbered(q.MOVE_LINKS_SQL), [to, from])).count;
 }

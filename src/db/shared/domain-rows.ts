@@ -26,12 +26,22 @@ export const COUNT_LINKS_SQL = "SELECT COUNT(*) AS n FROM links WHERE domain = ?
 /** Aliases `from` holds that `to` holds too, or has retired: a move would make two links of one (domain, alias). */
 export const CLASH_SQL = `SELECT id FROM links WHERE domain = ? AND id IN (SELECT id FROM links WHERE domain = ? UNION SELECT id FROM retired_ids WHERE domain = ?) ORDER BY id LIMIT 20`;
 export const MOVE_LINKS_SQL = "UPDATE links SET domain = ? WHERE domain = ?";
-/** A retired alias of `from` that `to` has retired too keeps `to`'s (the seq its events name). */
-export const DROP_SHADOWED_RETIRED_SQL = "DELETE FROM retired_ids WHERE domain = ? AND id IN (SELECT id FROM retired_ids WHERE domain = ?)";
+/**
+ * Before `from`'s rows move to `to` (params: from, to, to, to, from): a retired alias of `from` that
+ * `to` holds (live or retired) keeps `to`'s, and a retired alias of `to` that `from` holds live
+ * (a domain removed earlier under the name a rename takes) goes: an alias is never both live and
+ * retired on one domain.
+ */
+export const DROP_SHADOWED_RETIRED_SQL = `DELETE FROM retired_ids WHERE (domain = ? AND id IN (SELECT id FROM retired_ids WHERE domain = ? UNION SELECT id FROM links WHERE domain = ?))
+  OR (domain = ? AND id IN (SELECT id FROM links WHERE domain = ?))`;
 export const MOVE_RETIRED_SQL = "UPDATE retired_ids SET domain = ? WHERE domain = ?";
-/** Swaps two stored domains of links or retired ids in one statement (making another domain the default). */
-export const SWAP_LINKS_SQL = "UPDATE links SET domain = CASE WHEN domain = ? THEN ? ELSE ? END WHERE domain IN (?, ?)";
-export const SWAP_RETIRED_SQL = "UPDATE retired_ids SET domain = CASE WHEN domain = ? THEN ? ELSE ? END WHERE domain IN (?, ?)";
+/**
+ * Moves one stored domain's links and retired ids to another (params: to, from); three of them swap
+ * two domains (making another the default) through SWAP_PLACE, a name no domain can have (domainName allows no parentheses): a swap
+ * in one statement would meet the unique (domain, id) row by row where both hold an alias.
+ */
+export const MOVE_ALL_SQL = ["UPDATE links SET domain = ? WHERE domain = ?", "UPDATE retired_ids SET domain = ? WHERE domain = ?"];
+export const SWAP_PLACE = "(swap)";
 
 /** The settings columns a change sets, in a fixed order. */
 export function settingColumns(settings: Partial<DomainSettings>): [string, string | number | null][] {

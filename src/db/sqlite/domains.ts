@@ -18,7 +18,7 @@ export function sqliteDomains(db: Database): Synchronous<DomainRepository> {
   };
   const clashes = (from: string, to: string) => clash.all(from, to, to).map((r) => r.id);
   const moveRows = (from: string, to: string) => {
-    db.run(q.DROP_SHADOWED_RETIRED_SQL, [from, to]);
+    db.run(q.DROP_SHADOWED_RETIRED_SQL, [from, to, to, to, from]);
     db.run(q.MOVE_RETIRED_SQL, [to, from]);
     return db.run(q.MOVE_LINKS_SQL, [to, from]).changes;
   };
@@ -51,8 +51,9 @@ export function sqliteDomains(db: Database): Synchronous<DomainRepository> {
         // The former default's links take its name (a swap: nothing can clash); with no former row
         // (a virtual default) the '' links stay the default's, and this domain's join them.
         if (former !== null) {
-          db.run(q.SWAP_LINKS_SQL, [DEFAULT_DOMAIN, former, DEFAULT_DOMAIN, DEFAULT_DOMAIN, name]);
-          db.run(q.SWAP_RETIRED_SQL, [DEFAULT_DOMAIN, former, DEFAULT_DOMAIN, DEFAULT_DOMAIN, name]);
+          for (const [to, from] of [[q.SWAP_PLACE, name], [former, DEFAULT_DOMAIN], [DEFAULT_DOMAIN, q.SWAP_PLACE]]) {
+            for (const statement of q.MOVE_ALL_SQL) db.run(statement, [to!, from!]);
+          }
         } else {
           const both = clashes(name, DEFAULT_DOMAIN);
           if (both.length > 0) return { clash: both };

@@ -60,6 +60,8 @@ function checkedChange(fields: Record<string, unknown>, found: StoredDomain, bas
     if (to === null) problems.push({ code: "domain_invalid", field: "name", error: "name must be a host name such as s.example.org (no scheme, port or path)" });
     else if (to !== found.name && found.isDefault && baseHost !== null) {
       problems.push({ code: "bad_request", field: "name", error: `the default domain's name is --base-url's host (${baseHost}): change --base-url to rename it` });
+    } else if (to !== found.name && to === baseHost) {
+      problems.push({ code: "domain_taken", field: "name", error: `${baseHost} is --base-url's host: the default domain's name` });
     }
   }
   if (fields.isDefault !== undefined && fields.isDefault !== true) {

@@ -5,6 +5,8 @@
 /** A link's figures that both databases must agree on. */
 export type LinkClicks = {
   id: string;
+  /** the stored domain ('' the default): the same alias may be on two domains */
+  domain: string;
   /** links.total_clicks and human_clicks: what the list and the overview show */
   total: number;
   humans: number;
@@ -38,7 +40,7 @@ export async function compareClicks(source: AsyncIterable<LinkClicks>, copied: A
   let x = await a.next();
   let y = await b.next();
   while (!x.done || !y.done) {
-    const order = x.done ? 1 : y.done ? -1 : byteOrder(x.value.id, y.value.id);
+    const order = x.done ? 1 : y.done ? -1 : byteOrder(x.value.id, y.value.id) || byteOrder(x.value.domain, y.value.domain);
     if (order <= 0) {
       const from = x.value as LinkClicks;
       check.links++;

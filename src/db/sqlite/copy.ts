@@ -29,11 +29,11 @@ function counting(db: Database): CopyCounting {
       return db.query<{ n: number }, []>(sql).get()!.n;
     },
     async *clicks() {
-      const query = db.query<{ id: string; total: number; humans: number; daily: number; visits: number }, []>(
-        `SELECT l.id, l.total_clicks AS total, l.human_clicks AS humans,
+      const query = db.query<{ id: string; domain: string; total: number; humans: number; daily: number; visits: number }, []>(
+        `SELECT l.id, l.domain, l.total_clicks AS total, l.human_clicks AS humans,
                 COALESCE((SELECT SUM(d.total) FROM daily_rollup AS d WHERE d.link_seq = l.seq), 0) AS daily,
                 COALESCE((SELECT SUM(json_array_length(b.visits)) FROM visit_batches AS b WHERE b.link_seq = l.seq), 0) AS visits
-         FROM links AS l ORDER BY l.id`,
+         FROM links AS l ORDER BY l.id, l.domain`,
       );
       for (const row of query.iterate()) yield row as LinkClicks;
     },

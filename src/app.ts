@@ -242,7 +242,7 @@ async function statsPageVerdict(request: Request, server: PeerServer, id: string
   const verdict = await admitStatsReader(named.key, asker.ask, deps);
   if (verdict === "not_found") return "not_found";
   if (typeof verdict === "object") {
-    const base = linkBase(named.domain, deps.directory, () => publicBase(deps.config, server, request, deps.trusted));
+    const base = linkBase(named.domain, () => publicBase(deps.config, server, request, deps.trusted));
     return { destinationHidden: !verdict.destinations, createdAt: verdict.link.createdAt, shortUrl: base === null ? null : `${base}/${verdict.link.id}` };
   }
   // Nobody known under --stats-access key, or a session ended: "private"; a proxy's bad header says so.

@@ -14,15 +14,24 @@ type Accounts = Awaited<ReturnType<typeof openAccounts>>;
  * Runs `work` on the keys and users of the database the command finds (src/cli/database.ts), which
  * it names to `work` by its absolute path; 2 when there is none, 1 when it cannot be opened (said on stderr).
  */
-export async function withAccounts(database: DatabaseLocator, databasePassword: string | null, io: Output, work: (accounts: Accounts, location: string) => Promise<number>): Promise<number> {
+export function withAccounts(database: DatabaseLocator, databasePassword: string | null, io: Output, work: (accounts: Accounts, location: string) => Promise<number>): Promise<number> {
+  return withOpened(database, (location) => openAccounts(location, databasePassword), io, work);
+}
+
+/**
+ * Runs `work` on what `open` opens of the database the command finds (src/cli/database.ts), named
+ * to `work` as it may be shown (describeLocation); 2 when there is none, 1 when it cannot be opened
+ * or refuses a write (said on stderr, with the permission it lacks), closed whatever happens.
+ */
+export async function withOpened<T extends { close(): Promise<void> }>(database: DatabaseLocator, open: (location: string) => Promise<T>, io: Output, work: (opened: T, where: string) => Promise<number>): Promise<number> {
   const found = database();
   if (!found.ok) {
     io.err(`shortener: ${found.message}`);
     return found.exitCode;
   }
-  let opened: Accounts;
+  let opened: T;
   try {
-    opened = await openAccounts(found.location, databasePassword);
+    opened = await open(found.location);
   } catch (err) {
     io.err(`shortener: ${cannotOpen(found.location, err, "command")}`);
     return 1;

@@ -5,7 +5,7 @@
 // that moves links tells every instance's link cache at once.
 
 import { openStorage } from "../db/open-storage.ts";
-import { describeLocation, type Storage } from "../db/storage.ts";
+import type { Storage } from "../db/storage.ts";
 import { OPERATOR } from "../auth/policy.ts";
 import type { Config } from "../config.ts";
 import { baseHostOf } from "../domains/domain.ts";
@@ -18,9 +18,8 @@ import { removeDomain } from "../ops/domains/remove.ts";
 import { listKeys } from "../ops/keys/list.ts";
 import { listUsers } from "../ops/users/list.ts";
 import type { Outcome } from "../ops/outcome.ts";
-import { oneUser } from "./accounts.ts";
+import { oneUser, withOpened } from "./accounts.ts";
 import type { DatabaseLocator } from "./database.ts";
-import { cannotOpen, writeRefused } from "./permission.ts";
 import { COMMAND_LOG, sayProblem } from "./problems.ts";
 import { didYouMean } from "./suggest.ts";
 import { STDIO, table, type Output } from "./table.ts";
@@ -55,31 +54,11 @@ export async function runDomainCommand(config: Config, database: DatabaseLocator
   if (flags.http !== undefined && flags.https !== undefined) return usage("--http and --https contradict each other");
   if (action === "allow" && (flags.user === undefined) === (flags.key === undefined)) return usage("domain allow needs --user USER or --key KEY (one of them)");
 
-  const found = database();
-  if (!found.ok) {
-    io.err(`shortener: ${found.message}`);
-    return found.exitCode;
-  }
-  let storage: Storage;
-  try {
-    storage = await openStorage(found.location, { busyTimeoutMs: 5_000, password: databasePassword });
-  } catch (err) {
-    io.err(`shortener: ${cannotOpen(found.location, err, "command")}`);
-    return 1;
-  }
-  const where = describeLocation(found.location);
-  // The directory of a command: nothing to read again (the service reads the domains within 10 s).
-  const deps: DomainsDeps = { domains: storage.domains, directory: { reload: () => {}, all: () => [] }, links: storage.links, baseHost: baseHostOf(config.baseUrl), log: COMMAND_LOG, now: Date.now };
-  try {
-    return await act(action!, names, flags, { deps, storage, io, where });
-  } catch (err) {
-    const refused = writeRefused(found.location, err, "command");
-    if (refused === null) throw err;
-    io.err(`shortener: ${refused}`);
-    return 1;
-  } finally {
-    await storage.close();
-  }
+  return withOpened(database, (location) => openStorage(location, { busyTimeoutMs: 5_000, password: databasePassword }), io, (storage, where) => {
+    // The directory of a command: nothing to read again (the service reads the domains within 10 s).
+    const deps: DomainsDeps = { domains: storage.domains, directory: { reload: () => {}, all: () => [] }, links: storage.links, baseHost: baseHostOf(config.baseUrl), log: COMMAND_LOG, now: Date.now };
+    return act(action!, names, flags, { deps, storage, io, where });
+  });
 }
 
 type Context = { deps: DomainsDeps; storage: Storage; io: Output; where: string };

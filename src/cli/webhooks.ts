@@ -12,9 +12,8 @@ import { parseTags } from "../links/options.ts";
 import type { Config } from "../config.ts";
 import { STDIO, table, when, type Output } from "./table.ts";
 import type { DatabaseLocator } from "./database.ts";
-import { cannotOpen, writeRefused } from "./permission.ts";
 import { didYouMean } from "./suggest.ts";
-import { describeLocation } from "../db/storage.ts";
+import { withOpened } from "./accounts.ts";
 import { OPERATOR } from "../auth/policy.ts";
 import type { ReceiverRules, WebhooksDeps } from "../ops/webhooks/access.ts";
 import { createWebhook } from "../ops/webhooks/create.ts";
@@ -49,20 +48,7 @@ export async function runWebhookCommand(config: Config, database: DatabaseLocato
     add = { url: target, events: [...new Set(events as EventType[])], linkId: flags.link ?? null, tag: tag === null ? null : tag.value[0]! };
   } else if (action !== "list" && action !== "remove" && action !== "enable") return usage(action === undefined ? "webhook needs an action" : `unknown webhook action ${action}${didYouMean(action, ["add", "list", "remove", "enable"])}`);
 
-  const found = database();
-  if (!found.ok) {
-    io.err(`shortener: ${found.message}`);
-    return found.exitCode;
-  }
-  let opened;
-  try {
-    opened = await openEvents(found.location, databasePassword, false);
-  } catch (err) {
-    io.err(`shortener: ${cannotOpen(found.location, err, "command")}`);
-    return 1;
-  }
-  const where = describeLocation(found.location);
-  try {
+  return withOpened(database, (location) => openEvents(location, databasePassword, false), io, async (opened, where) => {
     // The running service reads the webhooks every tick: nothing to tell it.
     const deps: WebhooksDeps = { events: opened.events, links: opened.links, log: COMMAND_LOG, now: () => now, webhooksChanged: async () => {} };
     if (add !== null) return await addWebhook(add, receiverRules(config, opened, now), deps, io, where);
@@ -83,14 +69,7 @@ export async function runWebhookCommand(config: Config, database: DatabaseLocato
     if (!changed.ok) return sayProblem(changed.problem, io, where);
     io.err(`shortener: webhook ${id} in ${where} ${action === "remove" ? "removed, with its delivery log" : "enabled; its waiting deliveries go out again"}`);
     return 0;
-  } catch (err) {
-    const refused = writeRefused(found.location, err, "command");
-    if (refused === null) throw err;
-    io.err(`shortener: ${refused}`);
-    return 1;
-  } finally {
-    await opened.close();
-  }
+  });
 }
 
 /**

@@ -1,7 +1,7 @@
 // What a domain answers besides its links (docs/several-domains.md: What each domain answers), each
 // falling back to the instance's flags.
 
-import type { DomainEntry } from "./directory.ts";
+import { baseOf, type DomainEntry } from "./directory.ts";
 import type { RobotsPolicy } from "./domain.ts";
 
 /** Where `/` goes: a redirect, the public form ("home", the default domain only), or nothing here ("none"). */
@@ -16,8 +16,8 @@ export function rootAnswer(domain: DomainEntry, instanceRoot: string | null, def
   const redirect = domain.rootRedirect ?? instanceRoot;
   if (redirect !== null) return { redirect };
   if (domain.isDefault) return "home";
-  if (defaultDomain.name === null) return "none";
-  return { redirect: `${defaultDomain.https ? "https" : "http"}://${defaultDomain.name}/` };
+  const base = baseOf(defaultDomain);
+  return base === null ? "none" : { redirect: `${base}/` };
 }
 
 /** What robots.txt allows on a domain: its own policy, else the instance's (crawlable links only). */

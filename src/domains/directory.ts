@@ -103,10 +103,10 @@ export class DomainDirectory {
     return isDirect(name) ? this.fallback : null;
   }
 
-  /** The domain of a name as a client gives it (case and trailing dot aside); the default for '' or null. */
+  /** The domain of a name as a client gives it (case, spaces and trailing dot aside); the default for '' or null, and for the default's name when no row holds it. */
   byName(name: string | null | undefined): DomainEntry | null {
     if (name === null || name === undefined || name === "") return this.fallback;
-    const host = hostName(name.toLowerCase());
+    const host = hostName(name.trim().toLowerCase());
     // The default named only by --base-url has no row: its name is still its name.
     return this.byHost.get(host) ?? (host === this.fallback.name ? this.fallback : null);
   }
@@ -120,11 +120,6 @@ export class DomainDirectory {
   /** The domain's name of a stored key, as the API and pages show it: null for a default that has none. */
   nameOf(key: string): string | null {
     return key === DEFAULT_DOMAIN ? this.fallback.name : key;
-  }
-
-  /** `https://name` (or http) of a domain with a name, else null (the request's own base is used). */
-  baseOf(entry: DomainEntry): string | null {
-    return entry.name === null ? null : `${entry.https ? "https" : "http"}://${entry.name}`;
   }
 
   private use(rows: readonly Domain[], now: number): void {
@@ -149,6 +144,11 @@ export class DomainDirectory {
   private virtualDefault(): DomainEntry {
     return { ...DEFAULT_SETTINGS, name: this.baseHost, key: DEFAULT_DOMAIN, isDefault: true, createdAt: 0 };
   }
+}
+
+/** `https://name` (or http) of a domain with a name, else null (the request's own base is used). */
+export function baseOf(entry: Pick<DomainEntry, "name" | "https">): string | null {
+  return entry.name === null ? null : `${entry.https ? "https" : "http"}://${entry.name}`;
 }
 
 /** A Host header's name: without its port or the root's trailing dot. */

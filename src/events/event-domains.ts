@@ -3,7 +3,7 @@
 // every event's link back by its seq anyway, so that the threads that write events (the recorder,
 // the expiry sweep) need not know the domains, and a click costs nothing more.
 
-import type { DomainDirectory } from "../domains/directory.ts";
+import { baseOf, type DomainDirectory } from "../domains/directory.ts";
 import { DEFAULT_DOMAIN } from "../domains/domain.ts";
 import type { EventType } from "./types.ts";
 
@@ -43,8 +43,8 @@ export type EventBase = (storedDomain: string) => string | null;
 export function eventBase(baseUrl: string | null, directory: () => DomainDirectory | null): EventBase {
   return (stored) => {
     const domains = directory();
-    if (stored === DEFAULT_DOMAIN) return baseUrl ?? (domains === null ? null : domains.baseOf(domains.defaultDomain));
+    if (stored === DEFAULT_DOMAIN) return baseUrl ?? (domains === null ? null : baseOf(domains.defaultDomain));
     const entry = domains?.byKey(stored) ?? null;
-    return entry === null ? null : domains!.baseOf(entry);
+    return entry === null ? null : baseOf(entry);
   };
 }

@@ -13,8 +13,7 @@ import { MAX_BODY_BYTES, readJsonBody } from "./form-body.ts";
 import type { PeerServer } from "./request-origin.ts";
 import { apiError, json } from "./responses.ts";
 import { problemResponse } from "./problems.ts";
-import { storageUnavailable } from "./storage-failure.ts";
-import type { Outcome } from "../ops/outcome.ts";
+import { answered } from "./storage-failure.ts";
 import { baseHostOf } from "../domains/domain.ts";
 import { domainsRefusal, type DomainsDeps } from "../ops/domains/access.ts";
 import { domainsForCreate, listDomains, type ListedDomain } from "../ops/domains/list.ts";
@@ -40,17 +39,6 @@ export function domainJson(d: ListedDomain): DomainJson {
 /** The operations' ports, from the app's. */
 function opsDeps(deps: DomainsHttpDeps): DomainsDeps {
   return { domains: deps.domains, directory: deps.directory, links: deps.links, baseHost: baseHostOf(deps.config.baseUrl), log: deps.log, now: deps.now };
-}
-
-/** The operation's answer, or its problem's; a write the database refused is a 503. */
-async function answered<T>(deps: DomainsHttpDeps, what: string, operation: () => Promise<Outcome<T>>, answer: (value: T) => Response): Promise<Response> {
-  let outcome: Outcome<T>;
-  try {
-    outcome = await operation();
-  } catch (err) {
-    return storageUnavailable(err, deps.log, what);
-  }
-  return outcome.ok ? answer(outcome.value) : problemResponse(outcome.problem);
 }
 
 const admin = (request: Request, server: PeerServer, deps: DomainsHttpDeps) => requireAllowed(request, server, deps, domainsRefusal);

@@ -6,7 +6,7 @@ import type { LinkJson } from "../api/types.ts";
 import { isoTime } from "../util/day.ts";
 import { redirectWarning } from "../links/behaviour.ts";
 import { DEFAULT_DOMAIN } from "../domains/domain.ts";
-import type { DomainDirectory } from "../domains/directory.ts";
+import { baseOf, type DomainDirectory } from "../domains/directory.ts";
 
 export type { LinkJson } from "../api/types.ts";
 
@@ -22,7 +22,7 @@ export function linkPlace(stored: string, requestBase: string, directory: Domain
   if (stored === DEFAULT_DOMAIN) return { base: requestBase, domain: directory.nameOf(stored) };
   const entry = directory.byKey(stored);
   // A domain removed by another process a moment ago, not yet heard of here: its name still serves.
-  return { base: (entry === null ? null : directory.baseOf(entry)) ?? `https://${stored}`, domain: stored };
+  return { base: (entry === null ? null : baseOf(entry)) ?? `https://${stored}`, domain: stored };
 }
 
 /** `answered`: see statusNow. */

@@ -2,7 +2,7 @@
 // on the domain `?domain=<name>` gives, else on the request's own domain, so that /stats/abc on a
 // short domain is that domain's abc. Shared by GET /api/stats, the live view and the stats page.
 
-import { hostName, type DomainDirectory, type DomainEntry } from "../domains/directory.ts";
+import { baseOf, type DomainDirectory, type DomainEntry } from "../domains/directory.ts";
 import { linkKey } from "../domains/link-key.ts";
 import { looksLikeId } from "../links/alias.ts";
 import { requestDomain } from "./request-domain.ts";
@@ -14,21 +14,11 @@ import { apiError } from "./responses.ts";
  */
 export function statsLinkKey(request: Request, alias: string, directory: DomainDirectory): { key: string; domain: DomainEntry } | "domain_unknown" {
   const given = new URL(request.url).searchParams.get("domain");
-  const domain = given === null || given === "" ? requestDomain(request, directory) : named(given, directory);
+  const domain = given === null || given === "" ? requestDomain(request, directory) : directory.byName(given);
   if (domain === null) return "domain_unknown";
   return { key: looksLikeId(alias) ? linkKey(domain.key, alias) : "", domain };
 }
 
-/**
- * The domain a client names: also the default's name when no domain row holds it (--base-url's host
- * with no domain added), as the answers name it (link.domain) and a client may send it back.
- */
-function named(given: string, directory: DomainDirectory): DomainEntry | null {
-  const found = directory.byName(given);
-  if (found !== null) return found;
-  const fallback = directory.defaultDomain;
-  return fallback.name !== null && fallback.name === hostName(given.trim().toLowerCase()) ? fallback : null;
-}
 
 /** The API's answer to a ?domain= that names no domain (docs/api.md: Errors). */
 export function domainUnknown(): Response {
@@ -39,6 +29,6 @@ export function domainUnknown(): Response {
  * Where a link of `domain` is clicked: `https://<name>` (http when the domain says so); the default
  * domain's as before, --base-url else the request's own (null when neither says).
  */
-export function linkBase(domain: DomainEntry, directory: DomainDirectory, requestBase: () => string | null): string | null {
-  return domain.isDefault ? requestBase() : directory.baseOf(domain);
+export function linkBase(domain: DomainEntry, requestBase: () => string | null): string | null {
+  return domain.isDefault ? requestBase() : baseOf(domain);
 }

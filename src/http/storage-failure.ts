@@ -4,6 +4,8 @@
 
 import { describeStorageFailure, isStorageFailure } from "../db/errors.ts";
 import type { Logger } from "../log.ts";
+import type { Outcome } from "../ops/outcome.ts";
+import { problemResponse } from "./problems.ts";
 import { apiError } from "./responses.ts";
 
 /**
@@ -14,4 +16,18 @@ export function storageUnavailable(err: unknown, log: Logger, what: string): Res
   if (!isStorageFailure(err)) throw err;
   log.error(`${what} failed: storage unavailable`, { cause: describeStorageFailure(err) });
   return apiError(503, "storage_unavailable", "the database cannot store changes right now; try again later");
+}
+
+/**
+ * An operation's answer, `answer`ed when it was done, its problem's when not; a write the database
+ * refused (disk full, read-only; SQLite's busy lock is retried by its adapters) is a 503.
+ */
+export async function answered<T>(deps: { log: Logger }, what: string, operation: () => Promise<Outcome<T>>, answer: (value: T) => Response): Promise<Response> {
+  let outcome: Outcome<T>;
+  try {
+    outcome = await operation();
+  } catch (err) {
+    return storageUnavailable(err, deps.log, what);
+  }
+  return outcome.ok ? answer(outcome.value) : problemResponse(outcome.problem);
 }

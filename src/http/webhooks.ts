@@ -14,8 +14,6 @@ import { ownHostsOf } from "./destination-rules.ts";
 import { destinationRules } from "../ops/links/deps.ts";
 import { publicBase, type PeerServer } from "./request-origin.ts";
 import { apiError, badHost, json } from "./responses.ts";
-import { problemResponse } from "./problems.ts";
-import type { Outcome } from "../ops/outcome.ts";
 import { webhooksRefusal, type ReceiverRules } from "../ops/webhooks/access.ts";
 import { createWebhook } from "../ops/webhooks/create.ts";
 import { getWebhook, listWebhooks } from "../ops/webhooks/list.ts";
@@ -23,7 +21,7 @@ import { changeWebhook } from "../ops/webhooks/change.ts";
 import { removeWebhook } from "../ops/webhooks/remove.ts";
 import { listDeliveries, redeliver } from "../ops/webhooks/deliveries.ts";
 import type { WebhookJson, DeliveryJson } from "../api/types.ts";
-import { storageUnavailable } from "./storage-failure.ts";
+import { answered } from "./storage-failure.ts";
 
 export type WebhooksDeps = AuthDeps & {
   config: Pick<Config, "host" | "port" | "allowLoopbackDestinations" | "baseUrl">;
@@ -37,19 +35,6 @@ export type WebhooksDeps = AuthDeps & {
   webhookLeave: () => Promise<WebhookLeave>;
 };
 
-/**
- * The operation's answer, `answer`ed when it was done, its problem's when not; a write the database
- * refused (disk full, read-only; SQLite's busy lock is retried by its adapters) is a 503.
- */
-async function answered<T>(deps: WebhooksDeps, what: string, operation: () => Promise<Outcome<T>>, answer: (value: T) => Response): Promise<Response> {
-  let outcome: Outcome<T>;
-  try {
-    outcome = await operation();
-  } catch (err) {
-    return storageUnavailable(err, deps.log, what);
-  }
-  return outcome.ok ? answer(outcome.value) : problemResponse(outcome.problem);
-}
 
 export function webhookJson(w: WebhookSummary): WebhookJson {
   const last = w.lastDelivery;

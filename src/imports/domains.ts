@@ -61,8 +61,7 @@ export function landing(links: Iterable<SourceLink>, map: DomainMap, known: read
   const directory = new DomainDirectory(baseHost, () => known);
   void directory.reload();
   const fallback = directory.defaultDomain;
-  // byName knows the default's name only once a domain is kept: --base-url alone names it too.
-  const ours = (name: string): DomainEntry | null => directory.byName(name) ?? (name === fallback.name ? fallback : null);
+  const ours = (name: string): DomainEntry | null => directory.byName(name);
   const placeOf = (entry: DomainEntry): Place => ({ domain: entry.key, name: entry.name });
   const places = new Map<string | null, Place | { problem: string }>([[null, placeOf(fallback)]]);
   const added: string[] = [];

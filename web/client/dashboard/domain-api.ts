@@ -3,21 +3,10 @@
 // the domains dialog), which of them is the default, and how a link is addressed and told apart by
 // its domain. The default's links are addressed without ?domain=, as before domains.
 import { call, type Link } from "./api.ts";
+import type { DomainJson } from "../../../src/api/types.ts";
 
-/** A domain as GET /api/domains answers an admin (the contract of #37; docs/web-ui.md: Several domains). */
-export type Domain = {
-  name: string;
-  isDefault: boolean;
-  https: boolean;
-  rootRedirect: string | null;
-  notFoundRedirect: string | null;
-  fallbackRedirect: string | null;
-  robots: "links" | "none" | "all" | null;
-  creators: { users: number[]; keys: number[] } | null;
-  /** null: the default named only by --base-url (no row of its own, its links not counted) */
-  createdAt: number | null;
-  links: number | null;
-};
+/** A domain as GET /api/domains answers an admin (src/api/schemas/domains.ts; docs/web-ui.md: Several domains). */
+export type Domain = DomainJson;
 
 /** A domain the key may create on (name null: the default of an instance that knows no name). */
 export type Creatable = { name: string | null; isDefault: boolean };

@@ -28,7 +28,7 @@ export type ImportTarget = {
   importedLinks(source: string): MaybePromise<Map<string, ImportedLink>>;
   /** Of these aliases on their stored domains, by their key (linkKey), those that are taken: by a link, or retired (a deleted link's). */
   takenIds(links: readonly { domain: string; id: string }[]): MaybePromise<Map<string, "taken" | "retired">>;
-  /** The domains kept here (DomainRepository.list). */
+  /** The domains kept here (DomainRepository.settings: no link is counted). */
   domains(): MaybePromise<readonly Domain[]>;
   /** Adds a domain a source's links land on, with the instance's settings, not the default; false when it is kept already. */
   addDomain(name: string, now: number): MaybePromise<boolean>;

@@ -31,7 +31,7 @@ export function postgresImports(sql: Pg): ImportTarget {
         UNION ALL SELECT r.domain, r.id, 'retired' FROM asked JOIN retired_ids AS r ON r.domain = asked.domain AND r.id = asked.id`;
       return new Map(rows.map((r: { domain: string; id: string; how: "taken" | "retired" }) => [linkKey(r.domain, r.id), r.how]));
     },
-    domains: () => domains.list(),
+    domains: () => domains.settings(),
     addDomain: async (name, now) => (await domains.add({ ...DEFAULT_SETTINGS, name, isDefault: false, createdAt: now })) !== "taken",
     addLinks: (source, rows) =>
       sql.begin(async (tx) => {

@@ -61,7 +61,7 @@ export function sqliteImports(db: Database): Synchronous<ImportTarget> {
   return {
     importedLinks: (source) => new Map(imported.all(source).map((r) => [r.code, { id: linkKey(r.domain, r.id), seq: r.seq }])),
     takenIds: (asked) => new Map(taken.all(JSON.stringify(asked.map((a) => [a.domain, a.id]))).map((r) => [linkKey(r.domain, r.id), r.how])),
-    domains: () => domains.list(),
+    domains: () => domains.settings(),
     addDomain: (name, now) => domains.add({ ...DEFAULT_SETTINGS, name, isDefault: false, createdAt: now }) !== "taken",
     addLinks: (source, rows) => addLinks.immediate(source, rows),
     cursor: (source, scope) => readCursor.get(source, scope)?.cursor ?? null,

@@ -23,7 +23,7 @@ export async function addDomain(actor: Actor, input: { fields: unknown }, deps: 
   const checked = checkedSettings(fields);
   if (!checked.ok) problems.push(...checked.problems);
   if (problems.length > 0 || !checked.ok || name === null) return refusedFields(problems);
-  const rows = await deps.domains.list();
+  const rows = await deps.domains.settings();
   const storedDefault = rows.find((d) => d.isDefault);
   const isDefault = deps.baseHost !== null ? name === deps.baseHost && storedDefault === undefined : storedDefault === undefined;
   if (deps.baseHost === name && storedDefault !== undefined && storedDefault.name !== name) {

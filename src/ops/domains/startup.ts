@@ -6,9 +6,9 @@ import type { DomainRepository } from "../../domains/repository.ts";
 import type { Logger } from "../../log.ts";
 
 /** "ok", or why the service cannot start (another domain has the base URL's host already). */
-export async function nameDefaultByBaseUrl(domains: Pick<DomainRepository, "list" | "rename">, baseHost: string | null, log: Logger): Promise<"ok" | { error: string }> {
+export async function nameDefaultByBaseUrl(domains: Pick<DomainRepository, "settings" | "rename">, baseHost: string | null, log: Logger): Promise<"ok" | { error: string }> {
   if (baseHost === null) return "ok";
-  const rows = await domains.list();
+  const rows = await domains.settings();
   const stored = rows.find((d) => d.isDefault);
   if (stored === undefined || stored.name === baseHost) return "ok";
   if (rows.some((d) => d.name === baseHost)) {
@@ -19,7 +19,7 @@ export async function nameDefaultByBaseUrl(domains: Pick<DomainRepository, "list
   const renamed = await domains.rename(stored.name, baseHost);
   if (typeof renamed !== "object") {
     // Another instance starting beside this one (PostgreSQL) may have renamed it first.
-    if ((await domains.list()).find((d) => d.isDefault)?.name === baseHost) return "ok";
+    if ((await domains.settings()).find((d) => d.isDefault)?.name === baseHost) return "ok";
     return { error: `renaming the default domain ${stored.name} to ${baseHost} failed (${renamed}); try again` };
   }
   log.info(`the default domain ${stored.name} is now named ${baseHost}, after --base-url (its links moved with it)`, { from: stored.name, to: baseHost });

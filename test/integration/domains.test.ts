@@ -5,7 +5,7 @@
 // is refused while links remain, unless they move, and a move that would clash names the aliases.
 
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { api, madeLink, makeKey } from "../support/admin.ts";
+import { api, cli, madeLink, makeKey } from "../support/admin.ts";
 import { startServer, type RunningServer } from "../support/server.ts";
 import { rawRequest } from "../support/raw-http.ts";
 
@@ -45,6 +45,28 @@ test("every route that changes domains, and the full list, is refused without cr
     expect([method, path, created.status, created.body.code]).toEqual([method, path, 403, "admin_only"]);
   }
   // Nothing was added by any of them.
+  expect((await api(server.url, admin, "GET", "/api/domains")).body.domains).toEqual([]);
+});
+
+test("a wrong key and a revoked admin key are refused on every domains route (401 auth_invalid), and malformed bodies get a 400 in the API's shape", async () => {
+  const revoked = makeKey(server.dbPath, "gone-admin");
+  expect(cli(["key", "revoke", "gone-admin", "--db", server.dbPath]).code).toBe(0);
+  const calls: [string, string, unknown?][] = [
+    ["GET", "/api/domains"],
+    ["POST", "/api/domains", { name: "y.example.org" }],
+    ["PATCH", "/api/domains/y.example.org", { https: false }],
+    ["DELETE", "/api/domains/y.example.org"],
+  ];
+  for (const [method, path, body] of calls) {
+    for (const key of ["sk_notakeyofthisserviceatall00000000", revoked]) {
+      const refused = await api(server.url, key, method, path, body);
+      expect([method, path, refused.status, refused.body.code]).toEqual([method, path, 401, "auth_invalid"]);
+    }
+  }
+  for (const body of ["{not json", { name: 42 }, { name: "y.example.org", robots: "sometimes" }, ["y.example.org"]]) {
+    const bad = await api(server.url, admin, "POST", "/api/domains", body, typeof body === "string" ? { "content-type": "application/json" } : {});
+    expect([bad.status, bad.body.success, typeof bad.body.code]).toEqual([400, false, "string"]);
+  }
   expect((await api(server.url, admin, "GET", "/api/domains")).body.domains).toEqual([]);
 });
 

@@ -193,6 +193,17 @@ describe("bad input: YOURLS's errors, never a 5xx", () => {
     }
   });
 
+  test("a body too large or unreadable: YOURLS's shape, in the format the query asks for", async () => {
+    const big = await fetch(`${server.url}/yourls-api.php?format=json`, { method: "POST", body: new URLSearchParams({ action: "shorturl", url: `https://example.com/${"a".repeat(20_000)}`, signature: alice }) });
+    expect([big.status, (await big.json()).errorCode]).toEqual([413, "413"]);
+    const form = new FormData();
+    form.append("action", "shorturl");
+    form.append("url", new Blob(["https://example.com/"]), "url.txt");
+    const file = await fetch(`${server.url}/yourls-api.php?format=json`, { method: "POST", body: form });
+    expect(file.status).toBe(400);
+    expect((await file.json()).message).toContain("not a file");
+  });
+
   test("POST: the body's parameters over the query's", async () => {
     const res = await fetch(`${server.url}/yourls-api.php?action=expand&format=xml`, { method: "POST", body: new URLSearchParams({ action: "version", format: "simple", signature: alice }) });
     expect(await res.text()).toMatch(/^\d+\.\d+/);

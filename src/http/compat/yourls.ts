@@ -42,9 +42,11 @@ export function yourlsApi(deps: YourlsDeps & { config: Config }, ours: Ours) {
 
 export async function handleYourls(request: Request, server: PeerServer, deps: YourlsDeps): Promise<Response> {
   const read = await yourlsParams(request);
-  const asked: YourlsFormat = read.ok ? { format: read.param("format") ?? "xml", callback: read.param("callback") ?? read.param("jsonp") } : { format: "xml", callback: null };
+  // A body that cannot be read still has its query: the format asked for there.
+  const query = new URL(request.url).searchParams;
+  const param: YourlsParams = read.ok ? read.param : (name) => query.get(name);
+  const asked: YourlsFormat = { format: param("format") ?? "xml", callback: param("callback") ?? param("jsonp") };
   if (!read.ok) return yourlsResponse({ errorCode: read.status, message: read.error, simple: read.error }, asked);
-  const { param } = read;
   const who = await yourlsAsker(param, request, server, deps);
   if (!who.ok) return yourlsResponse(who.answer, asked, who.headers);
   const action = ACTIONS[param("action") ?? ""];

@@ -107,6 +107,19 @@ describe("every action in every format", () => {
   });
 });
 
+describe("titles", () => {
+  test("a title is kept, tidied to one line and cut to 500 characters as YOURLS cuts rather than refuses; none shows the URL", async () => {
+    const long = await yourls({ action: "shorturl", url: "https://example.com/titled", keyword: "titled", title: `Line one\n  line two ${"é".repeat(600)}`, signature: alice, format: "json" });
+    expect(long.json.status).toBe("success");
+    expect([...long.json.title]).toHaveLength(500);
+    expect(long.json.title).toStartWith("Line one line two é");
+    const stats = await yourls({ action: "url-stats", shorturl: "titled", signature: alice });
+    expect(stats.text).toContain(`<title>${long.json.title}</title>`);
+    const untitled = await yourls({ action: "shorturl", url: "https://example.com/untitled", signature: alice, format: "json" });
+    expect(untitled.json.title).toBe("https://example.com/untitled");
+  });
+});
+
 describe("who asks", () => {
   test("no credentials where this service needs a key: 403 Please log in, in the format asked", async () => {
     for (const action of ["shorturl", "expand", "url-stats", "stats", "db-stats", "version"]) {

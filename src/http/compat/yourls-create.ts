@@ -5,6 +5,7 @@
 import type { Principal, Actor } from "../../auth/policy.ts";
 import { DEFAULT_DOMAIN } from "../../domains/domain.ts";
 import { checkDestination } from "../../links/create.ts";
+import { fitTitle } from "../../links/title.ts";
 import type { Link } from "../../links/link.ts";
 import { admitCreate, create } from "../../ops/links/create.ts";
 import { destinationRules } from "../../ops/links/deps.ts";
@@ -89,19 +90,13 @@ function createProblem(problem: Problem, keyword: string): YourlsReply["answer"]
   if (problem.code.startsWith("url_")) return failed("error:nourl", `Missing or malformed URL: ${why}`);
   if (problem.code === "alias_taken" || problem.code === "alias_retired") return failed("error:keyword", `Short URL ${keyword} already exists in database or is reserved: ${why}`);
   if (problem.code.startsWith("alias_")) return failed("error:keyword", `Short URL ${keyword} cannot be used: ${why}`);
-  if ((problem.code as string) === "title_invalid") return failed("error:title", `The title cannot be used: ${why}`);
+  if (problem.code === "title_invalid") return failed("error:title", `The title cannot be used: ${why}`);
   return failed(`error:${problem.code}`, why);
 }
 
 /** A failed shorturl as YOURLS gives one: status fail, its code, the message, errorCode and statusCode. */
 function failed(code: string, message: string, status = "400"): YourlsReply["answer"] {
   return { status: "fail", code, message, errorCode: status, statusCode: status, simple: "" };
-}
-
-// TEMP until the title model lands (src/links/title.ts fitTitle).
-function fitTitle(text: string): string | null {
-  const t = text.replace(/\s+/g, " ").trim();
-  return t === "" ? null : [...t].slice(0, 500).join("");
 }
 
 /** A URL in a message: at most 100 characters, as YOURLS trims it. */

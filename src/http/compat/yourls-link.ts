@@ -29,7 +29,7 @@ export function yourlsContext(request: Request, server: PeerServer, deps: Yourls
 
 /** A link's title as YOURLS shows one: the stored title, else the URL (YOURLS stores the URL when it finds no title). */
 export function yourlsTitle(link: Link): string {
-  return (link as Link & { title?: string | null }).title ?? link.url;
+  return link.title ?? link.url;
 }
 
 /** A time as YOURLS's MySQL gives it: `YYYY-MM-DD HH:MM:SS` (UTC here). */

@@ -35,7 +35,7 @@ const ACTIONS: Record<string, Action> = {
 /** The route, mounted by src/app.ts through `ours` (a request addressed to this service), when --compat has yourls. */
 export function yourlsApi(deps: YourlsDeps & { config: Config }, ours: Ours) {
   const app = new Elysia();
-  if ((deps.config as (Config & { compat?: { yourls: boolean } }) | undefined)?.compat?.yourls === false) return app;
+  if (!deps.config.compat.yourls) return app;
   const handle = ({ request, server }: { request: Request; server: PeerServer }) => ours(request, server, () => handleYourls(request, server, deps));
   return app.get(YOURLS_PATH, handle).post(YOURLS_PATH, handle, { parse: "none" });
 }

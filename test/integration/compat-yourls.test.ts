@@ -157,6 +157,11 @@ describe("a URL shortened twice", () => {
     const bobs = await yourls({ action: "shorturl", url: "https://example.com/twice", signature: bob, format: "json" });
     expect(bobs.json.status).toBe("success");
     expect(bobs.json.shorturl).not.toBe(first.json.shorturl);
+    // Found among links whose URLs hold it (the list's search is a substring search).
+    for (let i = 0; i < 3; i++) await yourls({ action: "shorturl", url: `https://example.com/prefix/${i}`, signature: alice });
+    const prefix = await yourls({ action: "shorturl", url: "https://example.com/prefix", signature: alice, format: "json" });
+    expect(prefix.json.status).toBe("success");
+    expect((await yourls({ action: "shorturl", url: "https://example.com/prefix", signature: alice, format: "json" })).json).toMatchObject({ code: "error:url", shorturl: prefix.json.shorturl });
     // With a keyword: a new link.
     expect((await yourls({ action: "shorturl", url: "https://example.com/twice", keyword: "twice-2", signature: alice, format: "json" })).json.status).toBe("success");
   });

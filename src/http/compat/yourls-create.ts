@@ -7,6 +7,7 @@ import { DEFAULT_DOMAIN } from "../../domains/domain.ts";
 import { checkDestination } from "../../links/create.ts";
 import { fitTitle } from "../../links/title.ts";
 import type { Link } from "../../links/link.ts";
+import type { Cursor } from "../../links/list.ts";
 import { admitCreate, create } from "../../ops/links/create.ts";
 import { destinationRules } from "../../ops/links/deps.ts";
 import { listLinks } from "../../ops/links/list.ts";
@@ -17,8 +18,9 @@ import { requestClient } from "../request-origin.ts";
 import { PLEASE_LOG_IN, refusal, type YourlsParams } from "./yourls-auth.ts";
 import { yourlsDate, yourlsTitle, type YourlsContext, type YourlsReply } from "./yourls-link.ts";
 
-/** How many of the asker's links to the same URL are looked through for one to give again. */
-const REUSE_LOOKUP = 50;
+/** How far the asker's links whose URL holds the one asked for are looked through for it (pages of links). */
+const REUSE_PAGE = 100;
+const REUSE_PAGES = 5;
 
 export async function shortenAction(asker: Actor, param: YourlsParams, ctx: YourlsContext): Promise<YourlsReply> {
   const { request, server, deps } = ctx;
@@ -66,9 +68,18 @@ function admittance(problem: Problem): YourlsReply {
 async function linkAlreadyMade(asker: Principal, url: string, ownHosts: string[], ctx: YourlsContext): Promise<Link | null> {
   const checked = checkDestination(url, destinationRules(ownHosts, ctx.deps));
   if (!checked.ok) return null;
-  const query = { ownerName: null, q: checked.url, tag: null, domain: DEFAULT_DOMAIN, status: "active", sort: "createdAt", order: "asc", limit: REUSE_LOOKUP, cursor: null, daily: false } as const;
-  const listed = await listLinks(asker, query, ctx.deps);
-  return listed.ok ? (listed.value.links.find((link) => link.url === checked.url) ?? null) : null;
+  // The search finds the URL within longer ones too: a few pages, the oldest link first.
+  let cursor: Cursor | null = null;
+  for (let page = 0; page < REUSE_PAGES; page++) {
+    const query = { ownerName: null, q: checked.url, tag: null, domain: DEFAULT_DOMAIN, status: "active", sort: "createdAt", order: "asc", limit: REUSE_PAGE, cursor, daily: false } as const;
+    const listed = await listLinks(asker, query, ctx.deps);
+    if (!listed.ok) return null;
+    const same = listed.value.links.find((link) => link.url === checked.url);
+    if (same !== undefined) return same;
+    cursor = listed.value.next;
+    if (cursor === null) return null;
+  }
+  return null;
 }
 
 /** YOURLS's error:url: the URL has a short URL already, given with it (HTTP 200: see docs/yourls-api.md). */

@@ -101,7 +101,6 @@ function createProblem(problem: Problem, keyword: string): YourlsReply["answer"]
   if (problem.code.startsWith("url_")) return failed("error:nourl", `Missing or malformed URL: ${why}`);
   if (problem.code === "alias_taken" || problem.code === "alias_retired") return failed("error:keyword", `Short URL ${keyword} already exists in database or is reserved: ${why}`);
   if (problem.code.startsWith("alias_")) return failed("error:keyword", `Short URL ${keyword} cannot be used: ${why}`);
-  if (problem.code === "title_invalid") return failed("error:title", `The title cannot be used: ${why}`);
   return failed(`error:${problem.code}`, why);
 }
 

@@ -12,6 +12,7 @@ import { yourlsContext, type YourlsDeps, type YourlsReply } from "./yourls-link.
 import { dbStatsAction, expandAction, statsAction, urlStatsAction, versionAction } from "./yourls-reads.ts";
 import { yourlsResponse, type YourlsFormat } from "./yourls-output.ts";
 import type { Actor } from "../../auth/policy.ts";
+import { describeStorageFailure, isStorageFailure } from "../../db/errors.ts";
 import type { Config } from "../../config.ts";
 
 export const YOURLS_PATH = "/yourls-api.php";
@@ -59,8 +60,16 @@ export async function handleYourls(request: Request, server: PeerServer, deps: Y
     const badHost = "The Host header is missing or not a valid host name";
     return yourlsResponse({ errorCode: "400", message: badHost, simple: badHost }, asked);
   }
-  const reply = await action(who.principal, param, yourlsContext(request, server, deps, base));
-  return yourlsResponse(reply.answer, asked, reply.headers);
+  try {
+    const reply = await action(who.principal, param, yourlsContext(request, server, deps, base));
+    return yourlsResponse(reply.answer, asked, reply.headers);
+  } catch (err) {
+    // The database away is the operator's trouble for a while: said in YOURLS's shape, logged here.
+    if (!isStorageFailure(err)) throw err;
+    deps.log.error("request failed: storage unavailable", { path: YOURLS_PATH, cause: describeStorageFailure(err) });
+    const away = "The database cannot be reached right now; try again later";
+    return yourlsResponse({ errorCode: "503", message: away, simple: away }, asked);
+  }
 }
 
 type ReadParams = { ok: true; param: YourlsParams } | { ok: false; status: string; error: string };

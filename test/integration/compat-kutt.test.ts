@@ -165,6 +165,26 @@ describe("keys, users and the rest", () => {
     }
   }, T);
 
+  test("no key: an anonymous create under --create-access public (reuse ignored), Kutt's 401 under key; failed keys past the limit are Kutt's 429", async () => {
+    const anonymous = await kutt(null, "POST", "/links", { target: "https://example.com/anonymous", reuse: true });
+    expect(anonymous.status).toBe(201);
+    expect((await api(server.url, keys.admin, "GET", `/api/links/${anonymous.body.address}`)).body.data.owner).toBeNull();
+    const closed = await startServer({ args: ["--create-access", "key"] });
+    try {
+      const post = (key: string | null) => fetch(`${closed.url}/api/v2/links`, { method: "POST", headers: { "Content-Type": "application/json", ...(key === null ? {} : { "X-API-KEY": key }) }, body: JSON.stringify({ target: "https://example.com/closed" }) });
+      const refused = await post(null);
+      expect(refused.status).toBe(401);
+      expect(Object.keys(await refused.json())).toEqual(["error"]);
+      let last: Response | null = null;
+      for (let i = 0; i < 12; i++) last = await post(`wrong-${i}`);
+      expect(last!.status).toBe(429);
+      expect(Number(last!.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(Object.keys(await last!.json())).toEqual(["error"]);
+    } finally {
+      await closed.dispose();
+    }
+  }, T);
+
   test("health is Kutt's OK; an unknown /api/v2 path is Kutt's 404", async () => {
     expect(await kutt(null, "GET", "/health")).toEqual({ status: 200, body: "OK" });
     kuttRefusal(await kutt(keys.admin, "GET", "/domains"), 404);

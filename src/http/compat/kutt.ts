@@ -14,10 +14,10 @@ import { kuttCreate, kuttDelete, kuttList, kuttPatch } from "./kutt-links.ts";
 import { kuttStats } from "./kutt-stats.ts";
 
 /** app.ts's guard: whether a request is addressed to this service, then the answer (421 otherwise). */
-type Ours = (request: Request, server: PeerServer, answer: () => Promise<Response> | Response) => Promise<Response> | Response;
+type Ours = (request: Request, server: PeerServer, answer: () => Promise<Response>) => Promise<Response> | Response;
 
 /** The routes under /api/v2, or none when --compat leaves Kutt out (then /api/v2/… is our API's 404). */
-export function kuttApi(deps: KuttDeps & { config: { compat: { kutt: boolean } } }, ours: Ours) {
+export function kuttApi(deps: KuttDeps, ours: Ours) {
   if (!deps.config.compat.kutt) return new Elysia();
   // Every answer in Kutt's shape: ours's 421 and the shared helpers' refusals too.
   const kutt = (request: Request, server: PeerServer, answer: () => Promise<Response>) => Promise.resolve(ours(request, server, answer)).then(asKutt);

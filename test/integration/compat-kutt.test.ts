@@ -26,8 +26,7 @@ beforeAll(async () => {
   const storage = await openStorage(first.dbPath, { busyTimeoutMs: 5_000, password: null });
   try {
     for (const [name, scope] of [["admin", "admin"], ["maker", "create"], ["other", "create"]] as const) keys[name] = (await storage.keys.create(name, scope, Date.now())).key;
-    const domain: Domain = { ...DEFAULT_SETTINGS, name: "a.example.org", isDefault: false, createdAt: 1 };
-    await storage.domains.add(domain);
+    for (const name of ["a.example.org", "c.example.org"]) await storage.domains.add({ ...DEFAULT_SETTINGS, name, isDefault: false, createdAt: 1 } satisfies Domain);
   } finally {
     await storage.close();
   }
@@ -92,7 +91,7 @@ describe("links", () => {
     expect(kuttRefusal(await kutt(keys.maker, "POST", "/links", { target: "https://example.com/x", reuse: "maybe" }), 400)).toBe("Reuse must be boolean.");
     expect(kuttRefusal(await kutt(keys.maker, "POST", "/links", { target: "https://example.com/x", domain: "nowhere.example" }), 400)).toContain("nowhere.example");
     expect(kuttRefusal(await kutt(keys.maker, "POST", "/links", { target: "https://example.com/x", description: "d".repeat(501) }), 400)).toContain("description");
-    expect(kuttRefusal(await kutt(keys.maker, "POST", "/links", "{not json"), 400)).toContain("JSON");
+    expect(kuttRefusal(await kutt(keys.maker, "POST", "/links", "{not json", { "Content-Type": "application/json" }), 400)).toContain("JSON");
     expect(kuttRefusal(await kutt(keys.maker, "POST", "/links", "target=x", { "Content-Type": "text/plain" }), 415)).toContain("application/json");
     await made(keys.maker, { target: "https://example.com/x", customurl: "kutt-taken" });
     expect(kuttRefusal(await kutt(keys.other, "POST", "/links", { target: "https://example.com/y", customurl: "kutt-taken" }), 400)).toContain("kutt-taken");
@@ -156,7 +155,7 @@ describe("keys, users and the rest", () => {
   test("users: the key as sent, the name, the domains; no key or a wrong one is Kutt's 401", async () => {
     const admin = await kutt(keys.admin, "GET", "/users");
     expect(admin.body).toMatchObject({ apikey: keys.admin, email: "admin" });
-    expect(admin.body.domains.map((d: any) => d.address)).toEqual(["a.example.org"]);
+    expect(admin.body.domains.map((d: any) => d.address).sort()).toEqual(["a.example.org", "c.example.org"]);
     kuttRefusal(await kutt(null, "GET", "/users"), 401);
     kuttRefusal(await kutt("sk_" + "w".repeat(32), "GET", "/users"), 401);
     kuttRefusal(await kutt("not a key", "GET", "/links"), 401);
@@ -197,7 +196,6 @@ describe("keys, users and the rest", () => {
     expect((await api(server.url, keys.admin, "PATCH", "/api/domains/a.example.org", { name: "b.example.org" })).status).toBe(200);
     const renamed = await kutt(keys.maker, "PATCH", `/links/${link.id}`, { description: "Renamed domain" });
     expect(renamed.body).toMatchObject({ id: link.id, link: "https://b.example.org/kutt-moving" });
-    expect((await api(server.url, keys.admin, "POST", "/api/domains", { name: "c.example.org" })).status).toBe(201);
     expect((await api(server.url, keys.admin, "DELETE", "/api/domains/b.example.org?moveLinksTo=c.example.org")).status).toBe(200);
     const moved = await kutt(keys.maker, "GET", `/links/${link.id}/stats`);
     expect(moved.body).toMatchObject({ id: link.id, link: "https://c.example.org/kutt-moving", description: "Renamed domain" });

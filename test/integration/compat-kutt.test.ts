@@ -164,11 +164,11 @@ describe("keys, users and the rest", () => {
     }
   }, T);
 
-  test("no key: an anonymous create under --create-access public (reuse ignored), Kutt's 401 under key; failed keys past the limit are Kutt's 429", async () => {
+  test("no key: an anonymous create under --create-access public (reuse ignored), Kutt's 401 under key; failed keys past the limit are Kutt's 429; another Host Kutt's 421", async () => {
     const anonymous = await kutt(null, "POST", "/links", { target: "https://example.com/anonymous", reuse: true });
     expect(anonymous.status).toBe(201);
     expect((await api(server.url, keys.admin, "GET", `/api/links/${anonymous.body.address}`)).body.data.owner).toBeNull();
-    const closed = await startServer({ args: ["--create-access", "key"] });
+    const closed = await startServer({ args: ["--create-access", "key", "--base-url", "https://short.example"] });
     try {
       const post = (key: string | null) => fetch(`${closed.url}/api/v2/links`, { method: "POST", headers: { "Content-Type": "application/json", ...(key === null ? {} : { "X-API-KEY": key }) }, body: JSON.stringify({ target: "https://example.com/closed" }) });
       const refused = await post(null);
@@ -179,6 +179,10 @@ describe("keys, users and the rest", () => {
       expect(last!.status).toBe(429);
       expect(Number(last!.headers.get("retry-after"))).toBeGreaterThan(0);
       expect(Object.keys(await last!.json())).toEqual(["error"]);
+      // A page whose own name points here (DNS rebinding) gets 421, in Kutt's shape too.
+      const rebound = await fetch(`${closed.url}/api/v2/users`, { headers: { Host: "rebound.example", "X-API-KEY": "sk_" + "r".repeat(32) } });
+      expect(rebound.status).toBe(421);
+      expect(Object.keys(await rebound.json())).toEqual(["error"]);
     } finally {
       await closed.dispose();
     }

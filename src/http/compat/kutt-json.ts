@@ -2,6 +2,7 @@
 // its `{ "error": "..." }` errors, our rules' messages in Kutt's field names, and Kutt's duration
 // text for expire_in. Shapes only: what a link is and who may see it is decided elsewhere.
 
+import { DEFAULT_DOMAIN } from "../../domains/domain.ts";
 import type { Link } from "../../links/link.ts";
 import type { Problem } from "../../ops/outcome.ts";
 import { isoTime } from "../../util/day.ts";
@@ -21,6 +22,8 @@ export type KuttLink = {
   created_at: string;
   updated_at: string;
   expire_in: string | null;
+  /** the domain's name; null on the default domain, as Kutt's links without a domain of their own */
+  domain: string | null;
   link: string;
 };
 
@@ -42,6 +45,7 @@ export function kuttLink(link: Link, shortBase: string): KuttLink {
     created_at: created,
     updated_at: created,
     expire_in: isoTime(link.expiresAt),
+    domain: link.domain === DEFAULT_DOMAIN ? null : link.domain,
     link: `${shortBase}/${link.id}`,
   };
 }

@@ -141,13 +141,24 @@ describe("links", () => {
     expect((await kutt(keys.admin, "PATCH", `/links/${link.id}`, { description: "By the admin" })).status).toBe(200);
   }, T);
 
-  test("delete: another key's link 404; its own gone with Kutt's message, then 404", async () => {
+  test("delete: another key's link 404; its own gone with Kutt's message, then 404; an admin's anyone's; the audit lines", async () => {
     const link = await made(keys.maker, { target: "https://example.com/doomed", customurl: "kutt-doomed" });
     kuttRefusal(await kutt(keys.other, "DELETE", `/links/${link.id}`), 404);
     const removed = await kutt(keys.maker, "DELETE", `/links/${link.id}`);
     expect(removed).toEqual({ status: 200, body: { message: "Link has been deleted successfully." } });
     kuttRefusal(await kutt(keys.maker, "DELETE", `/links/${link.id}`), 404);
     expect((await fetch(`${server.url}/kutt-doomed`, { redirect: "manual" })).status).toBe(410);
+    // The admin key makes and deletes too, anyone's; the operations' audit lines, as for our API, never the key.
+    const theirs = await made(keys.admin, { target: "https://example.com/admins", customurl: "kutt-admins" });
+    expect((await kutt(keys.admin, "DELETE", `/links/${theirs.id}`)).status).toBe(200);
+    const other = await made(keys.other, { target: "https://example.com/others", customurl: "kutt-others" });
+    expect((await kutt(keys.admin, "DELETE", `/links/${other.id}`)).status).toBe(200);
+    const log = server.output();
+    expect(log).toMatch(/^management key=maker action=create id=kutt-doomed result=ok$/m);
+    expect(log).toMatch(/^management key=other action=delete id=kutt-doomed result=not_found$/m);
+    expect(log).toMatch(/^management key=maker action=delete id=kutt-doomed result=ok$/m);
+    expect(log).toMatch(/^management key=admin action=delete id=kutt-others result=ok$/m);
+    for (const key of Object.values(keys)) expect(log).not.toContain(key.slice(3));
   }, T);
 });
 
@@ -226,6 +237,7 @@ describe("statistics", () => {
     expect(r.body).toMatchObject({ id: link.id, address: "kutt-counted", target: "https://example.com/counted", visit_count: 3 });
     expect(Number.isNaN(Date.parse(r.body.updatedAt))).toBe(false);
     kuttRefusal(await kutt(keys.other, "GET", `/links/${link.id}/stats`), 404);
+    expect(kuttRefusal(await kutt(keys.admin, "GET", "/links/00000000-0000-8000-8000-0000ffffffff/stats"), 404)).toBe("Link was not found.");
     expect((await kutt(keys.admin, "GET", `/links/${link.id}/stats`)).status).toBe(200);
   }, T);
 });

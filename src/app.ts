@@ -39,6 +39,7 @@ import { apiError, misdirected, NOSNIFF } from "./http/responses.ts";
 import { addressedToUs, publicBase, type PeerServer } from "./http/request-origin.ts";
 import { describeStorageFailure, isStorageFailure } from "./db/errors.ts";
 import { webRoutes, type WebDeps } from "./http/web.ts";
+import { yourlsApi } from "./http/compat/yourls.ts";
 import { routeTable, type RouteTable } from "./http/route-table.ts";
 import type { WebhookLeave } from "./events/webhook-leave.ts";
 import { requestDomain } from "./http/request-domain.ts";
@@ -125,6 +126,7 @@ export function createApp(deps: AppDeps) {
     .use(adminApi(deps, ours))
     .get("/api/openapi.json", async () => new Response(await openApiBytes(), { headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-cache" } }))
     .use(sessionApi(deps, ours))
+    .use(yourlsApi(deps, ours))
     .use(kuttApi(deps, ours))
     .all("/api/*", ({ request }) => {
       const path = new URL(request.url).pathname;

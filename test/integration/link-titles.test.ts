@@ -64,4 +64,13 @@ describe("titles through the API", () => {
     expect((await api(server.url, admin, "POST", "/api/create", { url: "https://example.com/u", custom_url: "emoji-title", title: "😀".repeat(500) })).status).toBe(201);
     expect([...(await link("emoji-title")).title].length).toBe(500);
   });
+
+  test("the statistics show the title as they show the destination: to anyone for a plain link, to the owner only for one with a password", async () => {
+    await api(server.url, admin, "POST", "/api/create", { url: "https://example.com/v", custom_url: "stats-titled", title: "Open Day" });
+    await api(server.url, admin, "POST", "/api/create", { url: "https://example.com/w", custom_url: "stats-locked", title: "Private Plans", password: "sesame sesame" });
+    const anyone = async (id: string) => (await api(server.url, null, "GET", `/api/stats?id=${id}`)).body.data.link;
+    expect(await anyone("stats-titled")).toMatchObject({ title: "Open Day", originalUrl: "https://example.com/v" });
+    expect(await anyone("stats-locked")).toMatchObject({ title: null, originalUrl: "" });
+    expect((await api(server.url, admin, "GET", "/api/stats?id=stats-locked")).body.data.link.title).toBe("Private Plans");
+  });
 });

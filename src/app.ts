@@ -44,6 +44,7 @@ import { routeTable, type RouteTable } from "./http/route-table.ts";
 import type { WebhookLeave } from "./events/webhook-leave.ts";
 import { requestDomain } from "./http/request-domain.ts";
 import { robotsPolicy, rootAnswer } from "./domains/answers.ts";
+import { kuttApi } from "./http/compat/kutt.ts";
 import type { DomainDirectory, DomainEntry } from "./domains/directory.ts";
 
 /** The database's parts (links, lister, stats, keys, sessions, overview, daily counts), and the rest. */
@@ -126,6 +127,7 @@ export function createApp(deps: AppDeps) {
     .get("/api/openapi.json", async () => new Response(await openApiBytes(), { headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-cache" } }))
     .use(sessionApi(deps, ours))
     .use(yourlsApi(deps, ours))
+    .use(kuttApi(deps, ours))
     .all("/api/*", ({ request }) => {
       const path = new URL(request.url).pathname;
       const allow = (routes ??= routeTable(routeList())).allowed(path);

@@ -126,7 +126,8 @@ function keptTags(tags: readonly string[]): string[] {
 
 /** The title as a link here holds it (fitTitle: whitespace collapsed, at most MAX_TITLE_LENGTH), and whether that cut it short. */
 function keptTitle(title: string | null): { text: string | null; cut: boolean } {
-  if (title === null) return { text: null, cut: false };
+  // A peer's JSON may hold anything where a title belongs: what is not text is no title (never a stopped import).
+  if (typeof title !== "string") return { text: null, cut: false };
   // parseTitle refuses a text that is still too long once fitted: what a create would refuse, an import keeps cut, and says so.
   const tooLong: FieldProblem[] = [];
   parseTitle(title, "title", tooLong);

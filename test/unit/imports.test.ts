@@ -81,6 +81,8 @@ describe("the plan", () => {
     // t6 was imported before: nothing of it is written, and nothing said.
     expect(p.notes).toEqual(["the title of 2 links: longer than 500 characters, kept cut to 500"]);
     expect(plan("skip", [link("t7", { title: "é".repeat(500) })]).notes).toEqual([]);
+    // A peer that answers a number or an object where the title belongs: no title, not a failure.
+    expect(plan("skip", [link("t8", { title: 42 as unknown as string }), link("t9", { title: { a: 1 } as unknown as string })]).create.map((c) => c.link.title)).toEqual([null, null]);
   });
 
   test("a link without a code (a CSV row) gets a new id, not a problem", () => {

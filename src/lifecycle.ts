@@ -74,6 +74,7 @@ export function untilStopped(log: Logger, running: Running): Promise<number> {
 async function stopInOrder(running: Running): Promise<{ written: number; dropped: number }> {
   running.live.closeAll(); // open streams would hold the stop below for good
   await running.server.stop(false); // stop accepting, let in-flight requests finish
+  running.deps.titles?.close(); // a title is a nicety: nothing waits for the fetches (docs/link-titles.md: How a title is fetched)
   // An import half-way is stopped: every page it wrote is committed with its place, and the
   // same import started again goes on from there.
   await running.deps.imports.stop();

@@ -40,10 +40,12 @@ import { apiError, misdirected, NOSNIFF } from "./http/responses.ts";
 import { addressedToUs, publicBase, type PeerServer } from "./http/request-origin.ts";
 import { describeStorageFailure, isStorageFailure } from "./db/errors.ts";
 import { webRoutes, type WebDeps } from "./http/web.ts";
+import { yourlsApi } from "./http/compat/yourls.ts";
 import { routeTable, type RouteTable } from "./http/route-table.ts";
 import type { WebhookLeave } from "./events/webhook-leave.ts";
 import { requestDomain } from "./http/request-domain.ts";
 import { robotsPolicy, rootAnswer } from "./domains/answers.ts";
+import { kuttApi } from "./http/compat/kutt.ts";
 import type { DomainDirectory, DomainEntry } from "./domains/directory.ts";
 
 /** The database's parts (links, lister, stats, keys, sessions, overview, daily counts), and the rest. */
@@ -127,6 +129,8 @@ export function createApp(deps: AppDeps) {
     .use(adminApi(deps, ours))
     .get("/api/openapi.json", async () => new Response(await openApiBytes(), { headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-cache" } }))
     .use(sessionApi(deps, ours))
+    .use(yourlsApi(deps, ours))
+    .use(kuttApi(deps, ours))
     .all("/api/*", ({ request }) => {
       const path = new URL(request.url).pathname;
       const allow = (routes ??= routeTable(routeList())).allowed(path);

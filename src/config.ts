@@ -10,7 +10,7 @@ import { probeFile } from "./cli/database.ts";
 import type { HeaderIdentityConfig } from "./auth/header-identity.ts";
 import { environmentVariable, FLAGS } from "./config/flags.ts";
 import { headerIdentityConfig, oidcConfig } from "./config/sign-in.ts";
-import { access, checkPostgresUrl, ConfigError, integer, parseBaseUrl, redirectUrl } from "./config/values.ts";
+import { access, checkPostgresUrl, compatApis, ConfigError, integer, parseBaseUrl, redirectUrl } from "./config/values.ts";
 
 // The parts live in src/config/: the flags' table, the value checks, the sign-in groups, the help.
 export { environmentVariable, FLAGS } from "./config/flags.ts";
@@ -61,7 +61,12 @@ export type Config = Readonly<{
   oidcOnly: boolean;
   /** Identities an auth proxy or `tailscale serve` puts in headers; null = none believed. */
   authHeader: HeaderIdentityConfig | null;
+  /** The peer APIs spoken for other shorteners' clients (docs/configuration.md: Flags). */
+  compat: CompatApis;
 }>;
+
+/** Which other shorteners' APIs answer: YOURLS's /yourls-api.php, Kutt's /api/v2. */
+export type CompatApis = Readonly<{ yourls: boolean; kutt: boolean }>;
 
 export type ParsedArgs = {
   config: Config;
@@ -211,6 +216,7 @@ function serviceConfig({ values: given, named }: Given, env: Record<string, stri
     oidc,
     oidcOnly: given.has("oidc-only"),
     authHeader,
+    compat: compatApis(given.get("compat"), named("compat")),
   });
 }
 

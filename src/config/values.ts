@@ -2,7 +2,7 @@
 // SHORTENER_PORT), so that a bad value never starts a half-configured service.
 
 import { describeLocation } from "../db/storage.ts";
-import type { Access } from "../config.ts";
+import type { Access, CompatApis } from "../config.ts";
 
 export class ConfigError extends Error {}
 
@@ -32,6 +32,16 @@ export function access(raw: string | undefined, name: string): Access {
   const value = raw ?? "public";
   if (value !== "public" && value !== "key") throw new ConfigError(`${name}: expected public or key, got ${value}`);
   return value;
+}
+
+/** --compat: which peer APIs to speak (docs/configuration.md: Flags); both unless told. */
+export function compatApis(raw: string | undefined, name: string): CompatApis {
+  const value = (raw ?? "yourls,kutt").trim().toLowerCase();
+  if (value === "off" || value === "") return { yourls: false, kutt: false };
+  const names = value.split(",").map((n) => n.trim());
+  const unknown = names.find((n) => n !== "yourls" && n !== "kutt");
+  if (unknown !== undefined) throw new ConfigError(`${name}: expected yourls, kutt (comma-separated) or off, got ${JSON.stringify(unknown)}`);
+  return { yourls: names.includes("yourls"), kutt: names.includes("kutt") };
 }
 
 export function parseBaseUrl(raw: string | undefined, name: string): string | null {

@@ -15,7 +15,7 @@ import type { GoneReason, OutboxEvent } from "./types.ts";
 export function eventLink(link: Link, base: string | null) {
   return {
     id: link.id, shortUrl: base === null ? null : `${base}/${link.id}`, originalUrl: link.url, createdAt: isoTime(link.createdAt),
-    expiresAt: isoTime(link.expiresAt), maxClicks: link.maxClicks, disabled: link.disabled, tags: link.tags, owner: link.owner,
+    expiresAt: isoTime(link.expiresAt), maxClicks: link.maxClicks, disabled: link.disabled, tags: link.tags, title: link.title, owner: link.owner,
     totalClicks: link.totalClicks, humanClicks: link.humanClicks,
   };
 }

@@ -39,6 +39,7 @@ export function linkJson(link: Link, place: LinkPlace, lang: Language, now: numb
     maxClicks: link.maxClicks,
     disabled: link.disabled,
     tags: link.tags,
+    title: link.title,
     status: statusNow(link, answered, now),
     totalClicks: link.totalClicks,
     humanClicks: link.humanClicks,

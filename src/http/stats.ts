@@ -74,6 +74,8 @@ export async function handleStats(request: Request, server: PeerServer, deps: St
         id: link.id,
         domain: deps.directory.nameOf(link.domain),
         originalUrl: shown ? link.url : "",
+        // A title says what the destination is: it is hidden where the destination is.
+        title: shown ? link.title : null,
         createdAt: new Date(link.createdAt).toISOString(),
         passwordProtected: link.passwordHash !== null,
         // Whether it redirects now, and why not: public like its counts; never where it leads.

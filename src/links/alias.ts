@@ -15,6 +15,8 @@ const RESERVED = new Set<string>([
   "new", "create", "shorten", "index", "index.html", "version",
   // the owner's pages and the management API's fixed paths (/links, /api/links/export, …)
   "links", "export", "import", "overview", "session", "signin", "signout", "keys", "openapi", "openapi.json",
+  // the YOURLS API (docs/yourls-api.md)
+  "yourls-api.php",
 ]);
 
 /** Every reserved word, lower-case. */

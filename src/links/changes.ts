@@ -1,5 +1,6 @@
-// The body of PATCH /api/links/<id>: any of url, expiresAt, maxClicks, disabled, tags, checked by
-// the same rules as a create; null clears expiresAt, maxClicks and tags (and means false for disabled).
+// The body of PATCH /api/links/<id>: any of url, expiresAt, maxClicks, disabled, tags, title and the
+// behaviour fields, checked by the same rules as a create; null clears expiresAt, maxClicks, tags and
+// the title (and means false for disabled).
 
 import { checkDestination, type DestinationRules } from "./create.ts";
 import { parseExpiresAt, parseMaxClicks, parseTags } from "./options.ts";
@@ -7,8 +8,9 @@ import type { LinkChanges } from "./store.ts";
 import type { FieldProblem } from "../errors.ts";
 import { CAMEL_NAMES, parseBehaviour, type BehaviourInput } from "./behaviour.ts";
 import { unknownField, unknownFieldError } from "./field-names.ts";
+import { parseTitle } from "./title.ts";
 
-const FIELDS = ["url", "expiresAt", "maxClicks", "disabled", "tags", "rules", "variants", "password", "redirectType", "validFrom", "fallbackUrl", "crawlable"] as const;
+const FIELDS = ["url", "expiresAt", "maxClicks", "disabled", "tags", "rules", "variants", "password", "redirectType", "validFrom", "fallbackUrl", "crawlable", "title"] as const;
 
 export type ChangeContext = DestinationRules & { now: number };
 
@@ -61,6 +63,8 @@ export function parseChanges(body: unknown, ctx: ChangeContext): ParsedChanges {
       else problems.push({ code: parsed.problem, field: "tags", error: `tags: ${parsed.error}` });
     }
   }
+  const title = parseTitle(record.title, "title", problems);
+  if (title !== undefined) changes.title = title;
   const behaviour = parseBehaviour(record, CAMEL_NAMES, (raw) => checkDestination(raw, ctx), problems);
   return problems.length > 0 ? { ok: false, problems } : { ok: true, changes, behaviour };
 }

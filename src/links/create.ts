@@ -10,6 +10,7 @@ import { hashBehaviour, parseBehaviour, SNAKE_NAMES, type FieldNames } from "./b
 import { SPEC_NAMES, type CreateNames } from "./field-names.ts";
 import type { ErrorCode, FieldProblem } from "../errors.ts";
 import { DEFAULT_DOMAIN } from "../domains/domain.ts";
+import { parseTitle } from "./title.ts";
 
 /** The submitted fields, as text (forms, CSV) or JSON values, under the spec's names unless CreateRequest.names says otherwise. */
 export type CreateFields = { url?: unknown; custom_url?: unknown; expires_at?: unknown; max_clicks?: unknown; tags?: unknown } & Record<string, unknown>;
@@ -114,12 +115,13 @@ export async function checkCreate(req: CreateRequest): Promise<{ ok: true; link:
     if (parsed.ok) tags = parsed.value;
     else problems.push({ code: parsed.problem, field: n.tags, error: `tags: ${parsed.error}` });
   }
+  const title = parseTitle(f[n.title], n.title, problems) ?? null;
   // A create's empty field is "none" whatever its spelling (behaviour.ts: parseBehaviour).
   const behaviour = parseBehaviour(f, behaviourNames(n), (raw) => checkDestination(raw, req), problems, true);
   if (problems.length > 0 || !url.ok) return { ok: false, status: 400, problems };
 
   const stored = await hashBehaviour(behaviour);
-  return { ok: true, link: { ...stored, url: url.url, alias: alias as string | null, domain: req.domain ?? DEFAULT_DOMAIN, ...ownedBy(req.creator), expiresAt, maxClicks, tags } };
+  return { ok: true, link: { ...stored, url: url.url, alias: alias as string | null, domain: req.domain ?? DEFAULT_DOMAIN, ...ownedBy(req.creator), expiresAt, maxClicks, tags, title } };
 }
 
 /** The behaviour fields' names in this request; an import row's password_hash keeps its one name. */

@@ -8,7 +8,7 @@ import type { ErrorField } from "../errors.ts";
 /** Each field of a create, by its spec name, and its camelCase spelling (taken in JSON). */
 export const CREATE_SPELLINGS = {
   url: "url", custom_url: "customUrl", expires_at: "expiresAt", max_clicks: "maxClicks", tags: "tags", rules: "rules", variants: "variants",
-  password: "password", redirect_type: "redirectType", valid_from: "validFrom", fallback_url: "fallbackUrl", crawlable: "crawlable", domain: "domain",
+  password: "password", redirect_type: "redirectType", valid_from: "validFrom", fallback_url: "fallbackUrl", crawlable: "crawlable", domain: "domain", title: "title",
 } as const satisfies Record<string, ErrorField>;
 export type CreateField = keyof typeof CREATE_SPELLINGS;
 

@@ -25,6 +25,8 @@ export type Link = Behaviour & {
   /** matches the --blocklist */
   blocked: boolean;
   tags: string[];
+  /** the owner's or the destination page's words for it (src/links/title.ts); null: none */
+  title: string | null;
   totalClicks: number;
   humanClicks: number;
   lastClickAt: number | null;

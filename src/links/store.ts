@@ -37,10 +37,12 @@ export type NewLink = {
   expiresAt?: number | null;
   maxClicks?: number | null;
   tags?: readonly string[];
+  /** src/links/title.ts; absent or null: none */
+  title?: string | null;
 } & Partial<Behaviour>;
 
-/** What PATCH may change; null clears expiresAt and maxClicks (and the behaviour fields that may be absent). */
-export type LinkChanges = { url?: string; expiresAt?: number | null; maxClicks?: number | null; disabled?: boolean; tags?: readonly string[] } & Partial<Behaviour>;
+/** What PATCH may change; null clears expiresAt, maxClicks and the title (and the behaviour fields that may be absent). */
+export type LinkChanges = { url?: string; expiresAt?: number | null; maxClicks?: number | null; disabled?: boolean; tags?: readonly string[]; title?: string | null } & Partial<Behaviour>;
 
 export type { Admission, ClickRules, Target } from "./click-rules.ts";
 
@@ -86,6 +88,10 @@ export type LinkStore = {
   crawlable(): MaybePromise<string[]>;
   /** Every password-protected link's id and stored hash (the start-up report of locked links: locked-links.ts). */
   passwordHashes(): AsyncIterable<StoredPasswordHash>;
+  /** Sets a fetched title where the link still has none, never over one a person gave meanwhile; true when set. */
+  fillTitle(id: string, title: string): MaybePromise<boolean>;
+  /** The key of the link with this seq (a peer API's stable id: seq survives renames and moves), or null. */
+  keyOfSeq(seq: number): MaybePromise<string | null>;
 };
 
 /** A protected link's stored hash, as the start-up report reads it. */
@@ -121,6 +127,8 @@ export type LinkRepository = LinkWrites & {
   crawlable(limit: number): MaybePromise<string[]>;
   /** Every link with a password: its id and stored hash, oldest first. */
   passwordHashes(): AsyncIterable<StoredPasswordHash>;
+  fillTitle(id: string, title: string): MaybePromise<boolean>;
+  keyOfSeq(seq: number): MaybePromise<string | null>;
 };
 
 /**
@@ -177,6 +185,9 @@ export function createLinkStore(repo: LinkRepository, budget: ClickBudget, optio
     onChange: (listener) => cache.onChange(listener),
     crawlable: () => repo.crawlable(MAX_CRAWLABLE),
     passwordHashes: () => repo.passwordHashes(),
+    // No cache to forget: the click path never reads a title.
+    fillTitle: (key, title) => (looksLikeKey(key) ? repo.fillTitle(key, title) : false),
+    keyOfSeq: (seq) => repo.keyOfSeq(seq),
   };
 }
 
@@ -204,7 +215,7 @@ function storedLink(id: string, link: NewLink, now: number): Link {
   return {
     ...behaviourOf(link),
     seq: 0, domain: link.domain ?? DEFAULT_DOMAIN, id, url: link.url, createdAt: now, ownerKeyId: link.ownerKeyId ?? null, ownerUserId: link.ownerUserId ?? null, owner: link.ownerName ?? null, expiresAt: link.expiresAt ?? null, maxClicks: link.maxClicks ?? null,
-    disabled: false, blocked: false, tags: [...new Set(link.tags ?? [])].sort(), totalClicks: 0, humanClicks: 0, lastClickAt: null,
+    disabled: false, blocked: false, tags: [...new Set(link.tags ?? [])].sort(), title: link.title ?? null, totalClicks: 0, humanClicks: 0, lastClickAt: null,
   };
 }
 

@@ -27,6 +27,7 @@ const ONLY_POSTGRES: Record<string, string> = {
   "links.answered_clicks": "clicks of limited links counted across instances (SQLite counts them in its one process)",
   "visitors_seen.visitor": "one row per visitor key, decided by the database for every instance",
   links_search_trgm: "pg_trgm's index of link search (SQLite: links_search)",
+  links_title_trgm: "pg_trgm's index of link titles for the same search (SQLite: links_search)",
   live_watches: "which links some instance's live view watches, so that every recorder announces their clicks (one SQLite file has one instance)",
   "live_watches.instance": "see live_watches",
   "live_watches.link_id": "see live_watches",

@@ -59,7 +59,7 @@ describe("stats", () => {
     const body = await stats(server.url, "id=hist");
     expect(body.success).toBe(true);
     expect(body.data.link).toEqual({
-      id: "hist", domain: null, originalUrl: "https://example.com/history", createdAt: new Date(now - 10 * DAY).toISOString(), passwordProtected: false, status: "active", totalClicks: 5,
+      id: "hist", domain: null, originalUrl: "https://example.com/history", title: null, createdAt: new Date(now - 10 * DAY).toISOString(), passwordProtected: false, status: "active", totalClicks: 5,
     });
     const s = body.data.stats;
     expect(Object.keys(s).sort()).toEqual(

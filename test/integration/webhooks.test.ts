@@ -135,7 +135,7 @@ describe("what webhooks hear", () => {
       expect(ofLink("link.created", "ev-one")[0]!.body.data).toEqual({
         link: {
           id: "ev-one", domain: null, shortUrl: null, originalUrl: "https://example.com/ev-one", createdAt: expect.any(String), expiresAt: null, maxClicks: null,
-          disabled: false, tags: ["launch"], owner: expect.anything(), totalClicks: 0, humanClicks: 0,
+          disabled: false, tags: ["launch"], title: null, owner: expect.anything(), totalClicks: 0, humanClicks: 0,
         },
       });
       expect(ofLink("link.created", "ev-limit")[0]!.body.data.link.maxClicks).toBe(2);

@@ -83,4 +83,22 @@ describe("search plans", () => {
     expect(allPages({ q: "ÄÖÜ" }, indexPlan).map((l) => l.id)).toEqual([umlaut.id]);
     await store.remove(umlaut.id, NOW);
   });
+
+  test("titles are in the index: found by the index plan, an edited or fetched title re-indexed, a deleted link gone", async () => {
+    const titled = await store.create({ url: "https://plain.example/x", title: "Marmoset Gazette" }, NOW);
+    const untitled = await store.create({ url: "https://plain.example/y" }, NOW);
+    createSearchIndexer(t.db).indexNew();
+    const indexPlan = sqliteLister(t.db, 1000);
+    expect(searchPlanner(t.db, 1000)("marmoset").sql).toContain("json_each");
+    expect(allPages({ q: "marmoset" }, indexPlan).map((l) => l.id)).toEqual([titled.id]);
+    await store.update(titled.id, { title: "Capybara Weekly" });
+    expect(await store.fillTitle(untitled.id, "Tapir Times")).toBe(true);
+    expect(allPages({ q: "capybara" }, indexPlan).map((l) => l.id)).toEqual([titled.id]);
+    expect(allPages({ q: "tapir" }, indexPlan).map((l) => l.id)).toEqual([untitled.id]);
+    expect(allPages({ q: "marmoset" }, indexPlan)).toEqual([]);
+    await store.remove(titled.id, NOW);
+    expect(allPages({ q: "capybara" }, indexPlan)).toEqual([]);
+    t.db.run("INSERT INTO links_search (links_search, rank) VALUES ('integrity-check', 1)");
+    await store.remove(untitled.id, NOW);
+  });
 });

@@ -7,6 +7,7 @@ import { MAX_TAGS } from "../../links/options.ts";
 import { CONDITION_TYPES, DEVICES, MAX_CONDITIONS, MAX_RULES, MAX_VARIANTS, MAX_WEIGHT, MIN_VARIANTS, SYSTEMS } from "../../links/rules.ts";
 import { MAX_PASSWORD_LENGTH, REDIRECT_TYPES } from "../../links/behaviour.ts";
 import { CREATE_SPELLINGS, type CreateField } from "../../links/field-names.ts";
+import { MAX_TITLE_LENGTH } from "../../links/title.ts";
 import { Count, NullableTime, Tag, Time, closed, ok, oneOf } from "./common.ts";
 
 // Redirect rules (docs/redirect-rules.md: Redirect rules): the same shape in requests and answers.
@@ -49,6 +50,7 @@ const createFields = {
   fallback_url: t.Optional(t.String({ description: "where an expired, click-limited or disabled link sends visitors instead of its 410 page" })),
   crawlable: t.Optional(t.Union([t.Boolean(), t.String()])),
   domain: t.Optional(t.String({ description: "the name of the domain it goes on; absent or empty: the default domain (docs/api.md: Links on several domains)" })),
+  title: t.Optional(t.String({ description: `what the link leads to, in the owner's words: at most ${MAX_TITLE_LENGTH} characters once whitespace is collapsed; empty means none` })),
 };
 const camelFields = Object.fromEntries(
   (Object.keys(createFields) as CreateField[]).filter((f) => CREATE_SPELLINGS[f] !== f).map((f) => [CREATE_SPELLINGS[f], createFields[f]]),
@@ -78,6 +80,7 @@ const linkFields = {
   maxClicks: t.Union([t.Integer({ minimum: 1 }), t.Null()]),
   disabled: t.Boolean(),
   tags: t.Array(Tag),
+  title: t.Union([t.String(), t.Null()], { description: `at most ${MAX_TITLE_LENGTH} characters: the owner's words, or the destination page's <title> when fetched (docs/link-titles.md: Link titles); null: none` }),
   status: oneOf(LINK_STATUSES),
   totalClicks: Count,
   humanClicks: Count,
@@ -113,6 +116,7 @@ export const LinkChanges = t.Object(
     validFrom: t.Optional(t.Union([t.String(), t.Null()])),
     fallbackUrl: t.Optional(t.Union([t.String(), t.Null()])),
     crawlable: t.Optional(t.Union([t.Boolean(), t.Null()])),
+    title: t.Optional(t.Union([t.String(), t.Null()])),
   },
-  { ...closed, description: "Any of these; null clears expiresAt, maxClicks, tags, rules, variants, password, validFrom and fallbackUrl (and sets redirectType to 302, crawlable to false)" },
+  { ...closed, description: "Any of these; null clears expiresAt, maxClicks, tags, rules, variants, password, validFrom, fallbackUrl and title (and sets redirectType to 302, crawlable to false)" },
 );

@@ -55,6 +55,7 @@ const StatsLink = t.Object(
     id: t.String({ description: "the link's alias on its domain" }),
     domain: t.Union([t.String(), t.Null()], { description: "the link's domain; null on the default domain of an instance that knows no name of its own" }),
     originalUrl: t.String({ description: "where the link leads; \"\" for a link with a password, unless its owner or an admin asks (docs/security.md: Security)" }),
+    title: t.Union([t.String(), t.Null()], { description: "the link's title (docs/link-titles.md: Link titles); null for none, and shown as the destination is: null for a link with a password, unless its owner or an admin asks" }),
     createdAt: Time,
     passwordProtected: t.Boolean({ description: "the link has a password: to anyone but its owner and admins, no destination and no variant URL is shown" }),
     status: oneOf(LINK_ACTIVITIES),

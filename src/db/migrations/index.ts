@@ -27,3 +27,4 @@ export * as step010 from "./010-events.ts";
 export * as step011 from "./011-instances.ts";
 export * as step012 from "./012-links-by-seq.ts";
 export * as step013 from "./013-domains.ts";
+export * as step014 from "./014-link-titles.ts";

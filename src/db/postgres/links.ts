@@ -9,7 +9,7 @@ import { targetOfRow } from "../../links/click-rules.ts";
 import type { TransactionSQL } from "bun";
 import { behaviourOf, EVERY_LINK, type ClickBudget, type LinkDestinations, type LinkRepository, type NewLink, type StoredPasswordHash, type Target } from "../../links/store.ts";
 import { linkWrites, type LinkStatements } from "../../links/change-script.ts";
-import { behaviourValues, LINK_COLUMNS, otherDestinations, PASSWORD_HASHES_PAGE, PASSWORD_HASHES_SQL, TARGET_SQL, CRAWLABLE_SQL, toLink } from "../shared/link-rows.ts";
+import { behaviourValues, LINK_COLUMNS, otherDestinations, PASSWORD_HASHES_PAGE, PASSWORD_HASHES_SQL, TARGET_SQL, CRAWLABLE_SQL, FILL_TITLE_SQL, KEY_OF_SEQ_SQL, toLink } from "../shared/link-rows.ts";
 import { changedColumns } from "../shared/link-columns.ts";
 import { DEFAULT_DOMAIN, LINK_DATA_TABLES } from "../shared/tables.ts";
 import { num, numOrNull, numbered, type Pg } from "./connect.ts";
@@ -22,6 +22,8 @@ const DESTINATIONS_PAGE = 5_000;
 const TARGET = numbered(TARGET_SQL);
 const PASSWORD_HASHES = numbered(PASSWORD_HASHES_SQL);
 const CRAWLABLE = numbered(CRAWLABLE_SQL);
+const FILL_TITLE = numbered(FILL_TITLE_SQL);
+const KEY_OF_SEQ = numbered(KEY_OF_SEQ_SQL);
 
 export function postgresLinks(sql: Pg): LinkRepository {
   return {
@@ -33,6 +35,14 @@ export function postgresLinks(sql: Pg): LinkRepository {
     passwordHashes: () => passwordHashes(sql),
     async crawlable(limit) {
       return (await sql.unsafe(CRAWLABLE, [limit])).map((r: { domain: string; id: string }) => linkKey(r.domain, r.id));
+    },
+    async fillTitle(key, title) {
+      const { domain, alias } = keyParts(key);
+      return (await sql.unsafe(FILL_TITLE, [title, domain, alias])).count > 0;
+    },
+    async keyOfSeq(seq) {
+      const [row] = await sql.unsafe(KEY_OF_SEQ, [seq]);
+      return row === undefined ? null : linkKey(row.domain, row.id);
     },
   };
 }
@@ -173,13 +183,13 @@ export async function insertLinksIn(tx: TransactionSQL, sql: Pg, rows: readonly 
   const text = (pick: (r: LinkRow, b: ReturnType<typeof behaviourValues>) => string | null) => sql.array(column(pick), "TEXT");
   const int8 = (pick: (r: LinkRow, b: ReturnType<typeof behaviourValues>) => number | null) => sql.array(column(pick), "INT8");
   const inserted: { domain: string; id: string; seq: string }[] = await tx`
-    INSERT INTO links (domain, id, url, created_at, owner_key_id, owner_user_id, expires_at, max_clicks, rules, variants, password_hash, redirect_type, valid_from, fallback_url, crawlable, disabled)
+    INSERT INTO links (domain, id, url, created_at, owner_key_id, owner_user_id, expires_at, max_clicks, rules, variants, password_hash, redirect_type, valid_from, fallback_url, crawlable, disabled, title)
     SELECT v.* FROM unnest(${text((r) => r.link.domain ?? DEFAULT_DOMAIN)}::text[], ${text((r) => r.id)}::text[], ${text((r) => r.link.url)}::text[], ${int8((r) => r.createdAt)}::int8[],
                            ${int8((r) => r.link.ownerKeyId ?? null)}::int8[], ${int8((r) => r.link.ownerUserId ?? null)}::int8[],
                            ${int8((r) => r.link.expiresAt ?? null)}::int8[], ${int8((r) => r.link.maxClicks ?? null)}::int8[],
                            ${text((_, b) => b[0])}::text[], ${text((_, b) => b[1])}::text[], ${text((_, b) => b[2])}::text[], ${int8((_, b) => b[3])}::int8[],
-                           ${int8((_, b) => b[4])}::int8[], ${text((_, b) => b[5])}::text[], ${int8((_, b) => b[6])}::int8[], ${int8((r) => (r.disabled ? 1 : 0))}::int8[])
-      AS v(domain, id, url, created_at, owner_key_id, owner_user_id, expires_at, max_clicks, rules, variants, password_hash, redirect_type, valid_from, fallback_url, crawlable, disabled)
+                           ${int8((_, b) => b[4])}::int8[], ${text((_, b) => b[5])}::text[], ${int8((_, b) => b[6])}::int8[], ${int8((r) => (r.disabled ? 1 : 0))}::int8[], ${text((r) => r.link.title ?? null)}::text[])
+      AS v(domain, id, url, created_at, owner_key_id, owner_user_id, expires_at, max_clicks, rules, variants, password_hash, redirect_type, valid_from, fallback_url, crawlable, disabled, title)
     WHERE NOT EXISTS (SELECT 1 FROM retired_ids WHERE retired_ids.domain = v.domain AND retired_ids.id = v.id)
     ON CONFLICT (domain, id) DO NOTHING
     RETURNING domain, id, seq`;

@@ -28,6 +28,7 @@ export function linkRow(r: Record<string, unknown>): LinkRow {
     valid_from: numOrNull(r.valid_from),
     fallback_url: r.fallback_url as string | null,
     crawlable: num(r.crawlable),
+    title: (r.title ?? null) as string | null,
   };
 }
 

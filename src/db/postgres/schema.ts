@@ -46,13 +46,22 @@ export async function migratePostgres(
  * scan the links, which stays fast enough for tens of thousands.
  */
 async function trigramIndex(tx: TransactionSQL): Promise<boolean> {
-  const present = await tx`SELECT 1 FROM pg_indexes WHERE tablename = 'links' AND indexname = 'links_search_trgm'`;
+  const made = await madeIndex(tx, "links_search_trgm", "gin (id gin_trgm_ops, url gin_trgm_ops)");
+  // Titles on their own (step 14 added them): the planner ORs the two, and the first stays as it was.
+  const titled = await tx`SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'links' AND column_name = 'title'`;
+  if (made && titled.length > 0) await madeIndex(tx, "links_title_trgm", "gin (title gin_trgm_ops)");
+  return made;
+}
+
+/** A trigram index on links, made unless there; false when pg_trgm cannot be had. */
+async function madeIndex(tx: TransactionSQL, name: string, using: string): Promise<boolean> {
+  const present = await tx`SELECT 1 FROM pg_indexes WHERE tablename = 'links' AND indexname = ${name}`;
   if (present.length > 0) return true;
   try {
     // A savepoint: a refused CREATE EXTENSION must not undo the migrations before it.
     await tx.savepoint(async (sp) => {
       await sp`CREATE EXTENSION IF NOT EXISTS pg_trgm`;
-      await sp`CREATE INDEX links_search_trgm ON links USING gin (id gin_trgm_ops, url gin_trgm_ops)`;
+      await sp.unsafe(`CREATE INDEX ${name} ON links USING ${using}`);
     });
     return true;
   } catch {

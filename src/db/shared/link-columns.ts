@@ -23,5 +23,6 @@ export function changedColumns(changes: LinkChanges): [column: string, value: Co
   if (changes.validFrom !== undefined) out.push(["valid_from", changes.validFrom]);
   if (changes.fallbackUrl !== undefined) out.push(["fallback_url", changes.fallbackUrl]);
   if (changes.crawlable !== undefined) out.push(["crawlable", changes.crawlable ? 1 : 0]);
+  if (changes.title !== undefined) out.push(["title", changes.title]);
   return out;
 }

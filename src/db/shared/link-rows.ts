@@ -15,7 +15,7 @@ const OWNER_NAME = `COALESCE((SELECT u.name FROM users AS u WHERE u.id = links.o
 /** The columns of a links row read as a Link; the query must name the table `links` (no alias). */
 export const LINK_COLUMNS =
   "seq, domain, id, url, created_at, owner_key_id, owner_user_id, expires_at, max_clicks, disabled, blocked, total_clicks, human_clicks, last_click_at, " +
-  `rules, variants, password_hash, redirect_type, valid_from, fallback_url, crawlable, ${OWNER_NAME}`;
+  `rules, variants, password_hash, redirect_type, valid_from, fallback_url, crawlable, title, ${OWNER_NAME}`;
 
 export type LinkRow = {
   seq: number;
@@ -36,6 +36,7 @@ export type LinkRow = {
   valid_from: number | null;
   fallback_url: string | null;
   crawlable: number;
+  title: string | null;
 } & RouteFacts;
 
 export function toLink(row: LinkRow, tags: string[]): Link {
@@ -57,6 +58,7 @@ export function toLink(row: LinkRow, tags: string[]): Link {
     disabled: row.disabled === 1,
     blocked: row.blocked === 1,
     tags,
+    title: row.title,
     totalClicks: row.total_clicks,
     humanClicks: row.human_clicks,
     lastClickAt: row.last_click_at === 0 ? null : row.last_click_at,
@@ -68,6 +70,11 @@ export const TARGET_SQL = `SELECT l.seq, l.url, l.expires_at, l.max_clicks, l.di
   l.rules, l.variants, l.password_hash, l.redirect_type, l.valid_from, l.fallback_url, r.id IS NOT NULL AS retired
   FROM (SELECT CAST(? AS TEXT) AS domain, CAST(? AS TEXT) AS id) AS q LEFT JOIN links AS l ON l.domain = q.domain AND l.id = q.id
   LEFT JOIN retired_ids AS r ON r.domain = q.domain AND r.id = q.id`;
+
+/** A fetched title, stored only where the link still has none (src/links/store.ts: fillTitle). Parameters: title, domain, alias. */
+export const FILL_TITLE_SQL = "UPDATE links SET title = ? WHERE domain = ? AND id = ? AND title IS NULL";
+/** The domain and alias of the link with a seq (a peer API's stable id). */
+export const KEY_OF_SEQ_SQL = "SELECT domain, id FROM links WHERE seq = ?";
 
 /** The links search engines may follow (robots.txt), by domain and alias. */
 export const CRAWLABLE_SQL = "SELECT domain, id FROM links WHERE crawlable = 1 ORDER BY domain, id LIMIT ?";

@@ -9,7 +9,7 @@ import { behaviourOf, type LinkDestinations, type LinkRepository, type StoredPas
 import { linkWrites, type LinkStatements, type LinkWrites } from "../../links/change-script.ts";
 import type { Link } from "../../links/link.ts";
 import type { Synchronous } from "../../util/maybe.ts";
-import { BEHAVIOUR_COLUMNS, behaviourValues, LINK_COLUMNS, otherDestinations, PASSWORD_HASHES_PAGE, PASSWORD_HASHES_SQL, TARGET_SQL, CRAWLABLE_SQL, toLink, type LinkRow } from "../shared/link-rows.ts";
+import { BEHAVIOUR_COLUMNS, behaviourValues, LINK_COLUMNS, otherDestinations, PASSWORD_HASHES_PAGE, PASSWORD_HASHES_SQL, TARGET_SQL, CRAWLABLE_SQL, FILL_TITLE_SQL, KEY_OF_SEQ_SQL, toLink, type LinkRow } from "../shared/link-rows.ts";
 import { changedColumns, type ColumnValue } from "../shared/link-columns.ts";
 import { DEFAULT_DOMAIN, LINK_DATA_TABLES } from "../shared/tables.ts";
 import { isUniqueViolation } from "../errors.ts";
@@ -21,6 +21,8 @@ export function sqliteLinks(db: Database): Synchronous<LinkRepository> {
   const statements = sqliteLinkStatements(db);
   const crawlable = db.query<{ domain: string; id: string }, [number]>(CRAWLABLE_SQL);
   const selectTarget = db.query<Omit<TargetRow, "retired"> & { retired: number }, [string, string]>(TARGET_SQL);
+  const fillTitle = db.query<void, [string, string, string]>(FILL_TITLE_SQL);
+  const keyOfSeq = db.query<{ domain: string; id: string }, [number]>(KEY_OF_SEQ_SQL);
   return {
     ...sqliteWrites(db, statements),
     target(key) {
@@ -32,6 +34,14 @@ export function sqliteLinks(db: Database): Synchronous<LinkRepository> {
     destinations: () => destinations(db),
     crawlable: (limit) => crawlable.all(limit).map((r) => linkKey(r.domain, r.id)),
     passwordHashes: () => passwordHashes(db),
+    fillTitle(key, title) {
+      const { domain, alias } = keyParts(key);
+      return fillTitle.run(title, domain, alias).changes > 0;
+    },
+    keyOfSeq(seq) {
+      const row = keyOfSeq.get(seq);
+      return row === null ? null : linkKey(row.domain, row.id);
+    },
   };
 }
 
@@ -52,9 +62,9 @@ function sqliteWrites(db: Database, statements: Synchronous<LinkStatements>): Sy
 /** The statements of src/links/change-script.ts, over the caller's transaction. */
 function sqliteLinkStatements(db: Database): Synchronous<LinkStatements> {
   // Nothing is inserted under a retired id: the check is part of the insert itself.
-  const insert = db.query<{ seq: number }, [string, string, number, number | null, number | null, number | null, number | null, ...ReturnType<typeof behaviourValues>, string]>(
-    `INSERT INTO links (id, url, created_at, owner_key_id, owner_user_id, expires_at, max_clicks, ${BEHAVIOUR_COLUMNS}, domain)
-     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15 WHERE NOT EXISTS (SELECT 1 FROM retired_ids WHERE domain = ?15 AND id = ?1)
+  const insert = db.query<{ seq: number }, [string, string, number, number | null, number | null, number | null, number | null, ...ReturnType<typeof behaviourValues>, string, string | null]>(
+    `INSERT INTO links (id, url, created_at, owner_key_id, owner_user_id, expires_at, max_clicks, ${BEHAVIOUR_COLUMNS}, domain, title)
+     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16 WHERE NOT EXISTS (SELECT 1 FROM retired_ids WHERE domain = ?15 AND id = ?1)
      RETURNING seq`,
   );
   const insertTag = db.query<void, [number, string]>("INSERT OR IGNORE INTO link_tags (link_seq, tag) VALUES (?, ?)");
@@ -79,7 +89,7 @@ function sqliteLinkStatements(db: Database): Synchronous<LinkStatements> {
     insertRow(id, link, now) {
       let row;
       try {
-        row = insert.get(id, link.url, now, link.ownerKeyId ?? null, link.ownerUserId ?? null, link.expiresAt ?? null, link.maxClicks ?? null, ...behaviourValues(behaviourOf(link)), link.domain ?? DEFAULT_DOMAIN);
+        row = insert.get(id, link.url, now, link.ownerKeyId ?? null, link.ownerUserId ?? null, link.expiresAt ?? null, link.maxClicks ?? null, ...behaviourValues(behaviourOf(link)), link.domain ?? DEFAULT_DOMAIN, link.title ?? null);
       } catch (err) {
         if (isUniqueViolation(err)) return "taken";
         throw err;

@@ -14,7 +14,7 @@ export type SearchIndexer = { indexNew(): number };
 export function createSearchIndexer(db: Database): SearchIndexer {
   const upto = db.query<{ indexed_upto: number }, []>("SELECT indexed_upto FROM links_search_state");
   const newest = db.query<{ seq: number | null }, [number, number]>("SELECT MAX(seq) AS seq FROM (SELECT seq FROM links WHERE seq > ? ORDER BY seq LIMIT ?)");
-  const add = db.query<void, [number, number]>("INSERT INTO links_search (rowid, id, url) SELECT seq, id, url FROM links WHERE seq > ? AND seq <= ?");
+  const add = db.query<void, [number, number]>("INSERT INTO links_search (rowid, id, url, title) SELECT seq, id, url, title FROM links WHERE seq > ? AND seq <= ?");
   const advance = db.query<void, [number]>("UPDATE links_search_state SET indexed_upto = ?");
   const run = db.transaction((): number => {
     const from = upto.get()!.indexed_upto;

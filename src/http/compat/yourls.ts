@@ -1,0 +1,94 @@
+// /yourls-api.php (docs/yourls-api.md: The YOURLS API): YOURLS's API for the clients people bring
+// along (ShareX, n8n, browser extensions), translated to our operations; it decides nothing of its
+// own. GET or POST (urlencoded, multipart), the parameters read as PHP's $_REQUEST reads them, the
+// answer in the format asked for. Off with --compat (then the path is the ordinary 404 page).
+
+import { Elysia } from "elysia";
+import { readFormFields, type FieldKind } from "../form-body.ts";
+import { publicBase, type PeerServer } from "../request-origin.ts";
+import { yourlsAsker, type YourlsParams } from "./yourls-auth.ts";
+import { shortenAction } from "./yourls-create.ts";
+import { yourlsContext, type YourlsDeps, type YourlsReply } from "./yourls-link.ts";
+import { dbStatsAction, expandAction, statsAction, urlStatsAction, versionAction } from "./yourls-reads.ts";
+import { yourlsResponse, type YourlsFormat } from "./yourls-output.ts";
+import type { Actor } from "../../auth/policy.ts";
+import { describeStorageFailure, isStorageFailure } from "../../db/errors.ts";
+import type { Config } from "../../config.ts";
+
+export const YOURLS_PATH = "/yourls-api.php";
+
+type Ours = (request: Request, server: PeerServer, answer: () => Promise<Response>) => Promise<Response> | Response;
+
+/** Every parameter any action reads; a body's other fields are not read (as PHP reads only what a script asks for). */
+const PARAMS = ["action", "format", "callback", "jsonp", "signature", "timestamp", "username", "password", "url", "keyword", "title", "shorturl", "filter", "limit", "start", "db"] as const;
+const KINDS: Record<string, FieldKind> = Object.fromEntries(PARAMS.map((name) => [name, "text"]));
+
+type Action = (asker: Actor, param: YourlsParams, ctx: ReturnType<typeof yourlsContext>) => Promise<YourlsReply> | YourlsReply;
+const ACTIONS: Record<string, Action> = {
+  shorturl: shortenAction,
+  expand: expandAction,
+  "url-stats": urlStatsAction,
+  stats: statsAction,
+  "db-stats": (asker, _param, ctx) => dbStatsAction(asker, ctx),
+  version: (asker, param) => versionAction(asker, param),
+};
+
+/** The route, mounted by src/app.ts through `ours` (a request addressed to this service), when --compat has yourls. */
+export function yourlsApi(deps: YourlsDeps & { config: Config }, ours: Ours) {
+  const app = new Elysia();
+  if (!deps.config.compat.yourls) return app;
+  const handle = ({ request, server }: { request: Request; server: PeerServer }) => ours(request, server, () => handleYourls(request, server, deps));
+  return app.get(YOURLS_PATH, handle).post(YOURLS_PATH, handle, { parse: "none" });
+}
+
+export async function handleYourls(request: Request, server: PeerServer, deps: YourlsDeps): Promise<Response> {
+  const read = await yourlsParams(request);
+  // A body that cannot be read still has its query: the format asked for there.
+  const query = new URL(request.url).searchParams;
+  const param: YourlsParams = read.ok ? read.param : (name) => query.get(name);
+  const asked: YourlsFormat = { format: param("format") ?? "xml", callback: param("callback") ?? param("jsonp") };
+  if (!read.ok) return yourlsResponse({ errorCode: read.status, message: read.error, simple: read.error }, asked);
+  const who = await yourlsAsker(param, request, server, deps);
+  if (!who.ok) return yourlsResponse(who.answer, asked, who.headers);
+  const action = ACTIONS[param("action") ?? ""];
+  if (action === undefined) {
+    const unknown = 'Unknown or missing "action" parameter';
+    return yourlsResponse({ errorCode: "400", message: unknown, simple: unknown }, asked);
+  }
+  const base = publicBase(deps.config, server, request, deps.trusted);
+  if (base === null) {
+    const badHost = "The Host header is missing or not a valid host name";
+    return yourlsResponse({ errorCode: "400", message: badHost, simple: badHost }, asked);
+  }
+  try {
+    const reply = await action(who.principal, param, yourlsContext(request, server, deps, base));
+    return yourlsResponse(reply.answer, asked, reply.headers);
+  } catch (err) {
+    // The database away is the operator's trouble for a while: said in YOURLS's shape, logged here.
+    if (!isStorageFailure(err)) throw err;
+    deps.log.error("request failed: storage unavailable", { path: YOURLS_PATH, cause: describeStorageFailure(err) });
+    const away = "The database cannot be reached right now; try again later";
+    return yourlsResponse({ errorCode: "503", message: away, simple: away }, asked);
+  }
+}
+
+type ReadParams = { ok: true; param: YourlsParams } | { ok: false; status: string; error: string };
+
+/** The query's parameters, and a POST's form body's over them (PHP's request_order GP); a body of another type is not read. */
+async function yourlsParams(request: Request): Promise<ReadParams> {
+  const query = new URL(request.url).searchParams;
+  let body: Record<string, unknown> = {};
+  if (request.method === "POST") {
+    const form = await readFormFields(request, KINDS);
+    if (!form.ok && form.status !== 415) return { ok: false, status: String(form.status), error: form.error };
+    if (form.ok) body = form.fields;
+  }
+  return {
+    ok: true,
+    param: (name) => {
+      const given = body[name];
+      if (typeof given === "string") return given;
+      return query.get(name);
+    },
+  };
+}

@@ -125,6 +125,18 @@ describe("--fetch-titles any: loopback allowed", () => {
     expect(await titleOf(s, idOf(created))).toBeNull();
   });
 
+  test("a create through the YOURLS and Kutt APIs without a title gets one too (docs/yourls-api.md, docs/kutt-api.md)", async () => {
+    const before = total(await outcomes(s.server));
+    const yourls = await fetch(`${s.server.url}/yourls-api.php?signature=${s.key}&action=shorturl&format=json&url=${encodeURIComponent(pages.url("/utf8?yourls"))}`);
+    expect(yourls.status).toBe(200);
+    const kutt = await api(s.server.url, null, "POST", "/api/v2/links", { target: pages.url("/latin1?kutt") }, { "x-api-key": s.key });
+    expect(kutt.status).toBe(201);
+    await eventually(() => outcomes(s.server), (o) => total(o) >= before + 2, 30_000, 50);
+    const yourlsId = String(((await yourls.json()) as { shorturl: string }).shorturl).split("/").pop()!;
+    expect(await titleOf(s, yourlsId)).toBe("Grüße aus 東京");
+    expect(await titleOf(s, String(kutt.body.link).split("/").pop()!)).toBe("Café crème");
+  });
+
   test("a title given at create is never fetched; one set while the fetch was under way is never overwritten", async () => {
     const before = total(await outcomes(s.server));
     const given = await api(s.server.url, s.key, "POST", "/api/create", { url: pages.url("/utf8?given"), title: "Given" });

@@ -68,6 +68,7 @@ describe("--fetch-titles on: the outbound policy as it stands refuses loopback",
     const line = s.server.output().split("\n").find((l) => l.includes("link title not fetched")) ?? "";
     expect(line).toContain("127.0.0.1 is a loopback address (RFC 1122); reached only with --fetch-titles any");
     expect(line).not.toContain("secret-in-query");
+    expect(s.server.output()).toContain("link titles fetched from their pages (public addresses only)");
   });
 });
 
@@ -78,6 +79,7 @@ describe("without --fetch-titles (off by default)", () => {
     expect(created.status).toBe(201);
     expect(await outcomes(s.server)).toBeNull();
     expect(await titleOf(s, idOf(created))).toBeNull();
+    expect(s.server.output()).not.toContain("link titles fetched");
   });
 });
 

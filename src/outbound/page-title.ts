@@ -4,7 +4,7 @@
 // stopping at </title>. Nothing but the title is kept from the answer.
 
 import { pinnedFetch } from "./pinned-fetch.ts";
-import { OutboundRefused, OutboundUnresolved, type OutboundPolicy, type Resolve } from "./reach.ts";
+import { OutboundRefused, type OutboundPolicy, type Resolve } from "./reach.ts";
 import { isHtml, titleEnd, titleOfHtml } from "./html-title.ts";
 
 /** What fetching a title came to; only `titled` holds anything of the page. */
@@ -42,7 +42,8 @@ export async function fetchPageTitle(target: string, options: PageTitleOptions):
       response = await pinnedFetch(url, { headers: { "User-Agent": options.userAgent, Accept: "text/html,application/xhtml+xml;q=0.9" }, redirect: "manual", timeoutMs: Math.max(1, deadline - Date.now()) }, options.policy, options.resolve);
     } catch (err) {
       if (err instanceof OutboundRefused) return { outcome: "refused", reason: err.message };
-      return { outcome: "failed", reason: err instanceof OutboundUnresolved || err instanceof Error ? err.message : String(err) };
+      // OutboundUnresolved, a refused connection, or the time bound (TimeoutError): each says which.
+      return { outcome: "failed", reason: err instanceof Error ? err.message : String(err) };
     }
     const location = response.headers.get("location");
     if (response.status >= 300 && response.status < 400 && location !== null) {

@@ -56,7 +56,7 @@ export const FLAGS: readonly Flag[] = [
   { name: "token-file", value: true, help: "import from bitly: a file holding an access token (or BITLY_TOKEN)", command: "import" },
   { name: "group", value: true, help: "import from bitly: the group's guid (default: every group the token sees)", command: "import" },
   { name: "file", value: true, help: "import from csv: the file", command: "import" },
-  { name: "map", value: true, help: "import from csv: our field=its column, e.g. long=Destination,alias=Keyword,created=Date,tags=Tags", command: "import" },
+  { name: "map", value: true, help: "import from csv: our field=its column, e.g. long=Destination,alias=Keyword,created=Date,tags=Tags,title=Title", command: "import" },
   { name: "domain-map", value: true, repeatable: true, help: "import: a source domain's links onto one of ours, OLD=NEW (NEW \"default\": our default domain); repeatable or comma-separated (docs/importing.md: Domains)", command: "import" },
   { name: "on-conflict", value: true, help: "import: fail (default: nothing is written), skip, or rename (a new id) for codes that cannot be kept", command: "import" },
   { name: "dry-run", value: false, help: "import: say what would happen, write nothing", command: "import" },

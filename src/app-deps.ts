@@ -24,6 +24,8 @@ import { DomainDirectory } from "./domains/directory.ts";
 import { EVERY_LINK } from "./links/store.ts";
 import { baseHostOf } from "./domains/domain.ts";
 import { parseTrustedProxies } from "./visits/client-ip.ts";
+import { createTitleFetcher, type TitleFetcher } from "./links/title-fetcher.ts";
+import { fetchPageTitle } from "./outbound/page-title.ts";
 
 /** What main opened and started before the app: the database, the threads' clients, the live view. */
 export type StartedParts = {
@@ -45,6 +47,7 @@ export function appDeps(config: Config, log: Logger, secrets: Secrets, parts: St
   const trusted = parseTrustedProxies(config.trustProxy);
   const notFound = notFoundAnswers(config);
   const baseHost = baseHostOf(config.baseUrl);
+  const titles = titleFetcher(config, storage.links, log);
   return {
     config,
     storage,
@@ -72,6 +75,7 @@ export function appDeps(config: Config, log: Logger, secrets: Secrets, parts: St
     pokeDelivery: () => parts.webhooks.poke(),
     webhookLeave: () => parts.webhooks.leave(),
     live: parts.live,
+    ...(titles === null ? {} : { titles }),
     passwords: createPasswordGuard(),
     notFound: notFound.link,
     pageNotFound: notFound.page,
@@ -84,6 +88,17 @@ export function appDeps(config: Config, log: Logger, secrets: Secrets, parts: St
     version: VERSION,
     now: Date.now,
   };
+}
+
+/**
+ * --fetch-titles (docs/link-titles.md: Link titles): off, none; on, through the outbound policy
+ * that refuses special-purpose addresses; any, through one that lets them through.
+ */
+function titleFetcher(config: Config, links: StartedParts["storage"]["links"], log: Logger): TitleFetcher | null {
+  if (config.fetchTitles === "off") return null;
+  const policy = { allowSpecial: config.fetchTitles === "any", flag: "--fetch-titles any" };
+  const userAgent = `shortener/${VERSION} (link titles)`;
+  return createTitleFetcher({ fetchTitle: (url) => fetchPageTitle(url, { policy, userAgent }), store: links, log });
 }
 
 /**

@@ -13,6 +13,7 @@ import type { Storage } from "./db/storage.ts";
 import type { Logger } from "./log.ts";
 import type { LastResort } from "./http/front-door.ts";
 import type { Blocklist } from "./links/blocklist.ts";
+import type { TitleFetcher } from "./links/title-fetcher.ts";
 import type { TrustedProxies } from "./visits/client-ip.ts";
 import type { ClickRecorder } from "./visits/recorder.ts";
 import type { RateLimiter } from "./http/rate-limit.ts";
@@ -76,6 +77,8 @@ export type AppDeps = Pick<Storage, "links" | "lister" | "stats" | "keys" | "ses
   webhookLeave: () => Promise<WebhookLeave>;
   /** the live view's streams (docs/webhooks.md: Live view) */
   live: LiveHub;
+  /** titles fetched for links created without one (--fetch-titles; docs/link-titles.md: Link titles); absent when off */
+  titles?: TitleFetcher;
   /** what redirect rules read about a click, and the guard on link passwords */
   clickFacts: ClickFactsSource;
   passwords: PasswordGuard;

@@ -20,6 +20,8 @@ export { helpText } from "./config/help.ts";
 export type LogFormat = "text" | "json";
 /** Who may create links, or read statistics: anyone (the spec's basic usage), or key holders only. */
 export type Access = "public" | "key";
+/** --fetch-titles: off, on (the outbound policy refuses special-purpose addresses), any (it lets them through). */
+export type FetchTitles = "off" | "on" | "any";
 
 export type Config = Readonly<{
   port: number;
@@ -46,6 +48,8 @@ export type Config = Readonly<{
   webhookAllowPrivate: boolean;
   /** The dashboard's import may connect to loopback, private, link-local and other special-purpose addresses (docs/importing.md: Moving from another shortener). */
   importAllowPrivate: boolean;
+  /** Titles of links created without one fetched from their pages: off, on (public addresses), any (special-purpose ones too) (docs/link-titles.md: Link titles). */
+  fetchTitles: FetchTitles;
   /** Where `/` sends visitors instead of the public form; null = the form. */
   rootRedirect: string | null;
   /** Where an unknown (or not yet valid) short link sends visitors instead of the 404 page; null = the page. */
@@ -188,6 +192,8 @@ function serviceConfig({ values: given, named }: Given, env: Record<string, stri
   const oidc = oidcConfig(given, named, baseUrl);
   if (given.has("oidc-only") && oidc === null) throw new ConfigError(`${named("oidc-only")} needs --oidc-issuer: without a provider nobody could sign in`);
   const authHeader = headerIdentityConfig(given, named, trustProxy);
+  const fetchTitles = given.get("fetch-titles") ?? "off";
+  if (fetchTitles !== "off" && fetchTitles !== "on" && fetchTitles !== "any") throw new ConfigError(`${named("fetch-titles")}: expected off, on or any, got ${fetchTitles}`);
   return Object.freeze({
     port,
     host,
@@ -203,6 +209,7 @@ function serviceConfig({ values: given, named }: Given, env: Record<string, stri
     allowLoopbackDestinations: given.has("allow-loopback-destinations"),
     webhookAllowPrivate: given.has("webhook-allow-private"),
     importAllowPrivate: given.has("import-allow-private"),
+    fetchTitles,
     rootRedirect,
     notFoundRedirect,
     logFormat,

@@ -29,6 +29,7 @@ export function logStart(config: Config, log: Logger, secrets: Secrets, recorder
   log.info(`base url ${config.baseUrl ?? "(from each request's Host header)"}`);
   log.info(`create access ${config.createAccess}, stats access ${config.statsAccess}${secrets.credentialHash ? ", admin key from the systemd credential" : ""}`);
   if (config.oidc !== null) log.info(`sign-in through ${config.oidc.issuer} (client ${config.oidc.clientId}, ${secrets.oidcSecret === null ? "public client" : "client secret set"}; admins: ${config.oidc.adminGroup ? `group ${config.oidc.adminGroup}` : "the first user"})`);
+  if (config.fetchTitles !== "off") log.info(`link titles fetched from their pages (${config.fetchTitles === "any" ? "any address, --fetch-titles any" : "public addresses only"})`);
   if (config.authHeader !== null) log.info(config.authHeader.kind === "tailscale" ? "sign-in by Tailscale-User-Login from loopback (tailscale serve)" : `sign-in by ${config.authHeader.userHeader} from ${config.trustProxy}`);
   log.info(
     recorder.priority() === "low"
@@ -68,12 +69,13 @@ export function untilStopped(log: Logger, running: Running): Promise<number> {
 
 /**
  * The stop, in this order (test/integration/lifecycle.test.ts, test/hardening/crash.test.ts): no
- * new requests and the running ones finished, then the import, the recorder (every queued visit
+ * new requests and the running ones finished, title fetches let go, then the import, the recorder (every queued visit
  * written), the relay, the delivery thread, and last the database.
  */
 async function stopInOrder(running: Running): Promise<{ written: number; dropped: number }> {
   running.live.closeAll(); // open streams would hold the stop below for good
   await running.server.stop(false); // stop accepting, let in-flight requests finish
+  running.deps.titles?.close(); // a title is a nicety: nothing waits for the fetches (docs/link-titles.md: How a title is fetched)
   // An import half-way is stopped: every page it wrote is committed with its place, and the
   // same import started again goes on from there.
   await running.deps.imports.stop();

@@ -92,8 +92,8 @@ export async function handleImport(request: Request, server: PeerServer, deps: L
   return json(refused.status, { ...((await refused.json()) as Record<string, unknown>), data: { created, failed, stoppedAtRow: stopped.row } });
 }
 
-/** What a row may say: an export's first five columns, its behaviour columns, a password to set, and its domain's name. */
-const ROW_COLUMNS = [...IMPORT_COLUMNS, ...BEHAVIOUR_COLUMNS, "password", "domain"] as const;
+/** What a row may say: an export's first five columns, its behaviour columns, a password to set, its domain's name and its title. */
+const ROW_COLUMNS = [...IMPORT_COLUMNS, ...BEHAVIOUR_COLUMNS, "password", "domain", "title"] as const;
 
 type Rows = { ok: true; rows: (CreateFields | null)[] } | { ok: false; status: 400 | 413; error: string };
 const TOO_MANY: Rows = { ok: false, status: 413, error: `at most ${MAX_IMPORT_ROWS} rows per import; split the file` };

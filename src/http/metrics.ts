@@ -7,6 +7,7 @@ import type { LinkStore } from "../links/store.ts";
 import type { ClickRecorder } from "../visits/recorder.ts";
 import type { TrustedProxies } from "../visits/client-ip.ts";
 import type { RequestMetrics } from "../metrics/requests.ts";
+import { TITLE_FETCH_OUTCOMES, type TitleFetcher } from "../links/title-fetcher.ts";
 import { histogramLines } from "../metrics/histogram.ts";
 import { processLines } from "../metrics/process.ts";
 import { BUILD } from "../version.ts";
@@ -23,6 +24,8 @@ export type MetricsDeps = AuthDeps & {
   recorder: Pick<ClickRecorder, "stats">;
   storage: Pick<Storage, "engine" | "size" | "domains">;
   version: string;
+  /** --fetch-titles: its outcomes, when on */
+  titles?: Pick<TitleFetcher, "stats">;
 };
 
 export async function handleMetrics(request: Request, server: PeerServer, deps: MetricsDeps): Promise<Response> {
@@ -71,8 +74,23 @@ async function exposition(deps: MetricsDeps): Promise<string[]> {
     "# HELP shortener_recorder_batch_write_seconds Time the recorder took to write one batch of visits and rollups.",
     "# TYPE shortener_recorder_batch_write_seconds histogram",
     ...histogramLines("shortener_recorder_batch_write_seconds", "", visits.batchWrite),
+    ...titleLines(deps.titles),
     ...deps.requests.lines(),
     ...processLines(),
+  ];
+}
+
+/** Link titles fetched (docs/link-titles.md: How a title is fetched), by how each wish ended; none while --fetch-titles is off. */
+function titleLines(titles: MetricsDeps["titles"]): string[] {
+  if (titles === undefined) return [];
+  const { outcomes, queued } = titles.stats();
+  return [
+    "# HELP shortener_title_fetches_total Links created without a title whose page's title was wished for, by outcome: stored, kept (a title was set meanwhile), untitled, refused (the address policy), failed, dropped (the queue was full).",
+    "# TYPE shortener_title_fetches_total counter",
+    ...TITLE_FETCH_OUTCOMES.map((o) => `shortener_title_fetches_total{outcome="${o}"} ${outcomes[o]}`),
+    "# HELP shortener_title_fetch_queue_length Title fetches waiting for their turn.",
+    "# TYPE shortener_title_fetch_queue_length gauge",
+    `shortener_title_fetch_queue_length ${queued}`,
   ];
 }
 

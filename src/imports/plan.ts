@@ -8,6 +8,8 @@ import { importedCodeProblem } from "../links/alias.ts";
 import { MAX_TAGS, parseTags } from "../links/options.ts";
 import type { SourceLink } from "./source.ts";
 import { linkKey } from "../domains/link-key.ts";
+import { fitTitle, MAX_TITLE_LENGTH, parseTitle } from "../links/title.ts";
+import type { FieldProblem } from "../errors.ts";
 import { shownAt, type Place } from "./domains.ts";
 
 export type ConflictPolicy = "fail" | "skip" | "rename";
@@ -63,6 +65,7 @@ export function planImport(p: PlanInputs): Plan {
   const claimed = new Set<string>();
   const byLowerCase = new Map<string, string>();
   const dropped = new Map<string, number>();
+  let titlesCut = 0;
   for (const link of p.links) {
     const place = p.placeOf(link);
     if (link.code !== null) {
@@ -77,6 +80,8 @@ export function planImport(p: PlanInputs): Plan {
     const tags = keptTags(link.tags);
     for (const tag of link.tags) if (!tags.includes(tag)) dropped.set(`the tag "${tag}"`, (dropped.get(`the tag "${tag}"`) ?? 0) + 1);
     link.tags = tags;
+    const title = keptTitle(link.title);
+    link.title = title.text;
 
     const before = p.imported.get(link.key);
     if (before !== undefined) {
@@ -96,6 +101,8 @@ export function planImport(p: PlanInputs): Plan {
     }
     const planned = (id: string, renamedBecause: Problem | null) => {
       claimed.add(linkKey(place.domain, id));
+      // Said of the links written: a link imported before keeps what it has.
+      if (title.cut) titlesCut++;
       plan.create.push({ link, id, domain: place.domain, shown: shownAt(link, place), renamedBecause, url: url.url });
     };
     if (link.code === null) {
@@ -107,6 +114,7 @@ export function planImport(p: PlanInputs): Plan {
     else if (p.policy === "rename") planned(p.newId(), problem);
     else refuse(problem, PROBLEM_TEXT[problem]);
   }
+  if (titlesCut > 0) plan.notes.push(`the title of ${titlesCut.toLocaleString("en")} link${titlesCut === 1 ? "" : "s"}: longer than ${MAX_TITLE_LENGTH} characters, kept cut to ${MAX_TITLE_LENGTH}`);
   for (const [field, n] of dropped) plan.notes.push(`${field} of ${n.toLocaleString("en")} link${n === 1 ? "" : "s"}: not kept (this shortener has no place for it)`);
   return plan;
 }
@@ -114,6 +122,16 @@ export function planImport(p: PlanInputs): Plan {
 /** The tags this shortener can hold (1 to 30 letters, digits, - and _; at most MAX_TAGS): the rest are reported. */
 function keptTags(tags: readonly string[]): string[] {
   return [...new Set(tags.map((t) => t.trim()))].filter((t) => parseTags([t]).ok).slice(0, MAX_TAGS);
+}
+
+/** The title as a link here holds it (fitTitle: whitespace collapsed, at most MAX_TITLE_LENGTH), and whether that cut it short. */
+function keptTitle(title: string | null): { text: string | null; cut: boolean } {
+  // A peer's JSON may hold anything where a title belongs: what is not text is no title (never a stopped import).
+  if (typeof title !== "string") return { text: null, cut: false };
+  // parseTitle refuses a text that is still too long once fitted: what a create would refuse, an import keeps cut, and says so.
+  const tooLong: FieldProblem[] = [];
+  parseTitle(title, "title", tooLong);
+  return { text: fitTitle(title), cut: tooLong.length > 0 };
 }
 
 function problemOf(code: string, domain: string, p: PlanInputs, claimed: Set<string>): Problem | null {

@@ -187,7 +187,8 @@ async function writeLinks(plan: Plan, identity: string, target: ImportTarget, o:
 function row(link: SourceLink, id: string, domain: string, url: string, owner: Creator | null): ImportedLinkRow {
   return {
     key: link.key, id, createdAt: link.createdAt, disabled: link.disabledBecause !== null,
-    link: { url, alias: id, domain, ...ownedBy(owner), expiresAt: link.expiresAt, maxClicks: link.maxClicks, validFrom: link.validFrom, tags: link.tags, crawlable: link.crawlable ?? false },
+    link: { url, alias: id, domain, ...ownedBy(owner), expiresAt: link.expiresAt, maxClicks: link.maxClicks, validFrom: link.validFrom, tags: link.tags, crawlable: link.crawlable ?? false,
+      title: link.title },
   };
 }
 

@@ -25,7 +25,9 @@ export type SourceLink = {
   maxClicks: number | null;
   /** Imported as disabled, with the reason reported (a password the source does not hand out, a ban). */
   disabledBecause: string | null;
-  /** What the source keeps that this shortener does not (a title, rules): reported, not stored. */
+  /** The link's title or description as the source has it (null: none); fitted to our rules when planned (plan.ts, src/links/title.ts). */
+  title: string | null;
+  /** What the source keeps that this shortener does not (Shlink's redirect rules): reported, not stored. */
   dropped: string[];
   /** The source's own click counter, when it has one (YOURLS's and Shlink's can differ from its log). */
   clicks: number | null;

@@ -1,6 +1,6 @@
 // Where an outbound request may go (docs/security.md: Security, "Outbound requests"): a special-purpose
 // address (special-addresses.ts) only with the operator's leave, given by a flag of the feature
-// (--webhook-allow-private, --import-allow-private; the command-line importer has it always).
+// (--webhook-allow-private, --import-allow-private, --fetch-titles any; the command-line importer has it always).
 // A written address is judged as soon as it is given; a name when it is resolved, each of its
 // addresses, and the connection then goes to the address that was checked (pinned-fetch.ts, or a
 // database client given that address), so that a name answering otherwise the second time (DNS

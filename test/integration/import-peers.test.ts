@@ -122,7 +122,10 @@ describe("Shlink", () => {
     expect(second.out).toContain("0 created, 152 imported before");
     expect(second.out).toContain("1,030 visits imported");
     const one = await link("sh-one");
-    expect(one).toMatchObject({ originalUrl: "https://example.com/one", tags: ["promo"], totalClicks: 1200, humanClicks: 900 });
+    expect(one).toMatchObject({ originalUrl: "https://example.com/one", tags: ["promo"], totalClicks: 1200, humanClicks: 900, title: "One" });
+    // Shlink's title is kept (docs/importing.md: Moving from another shortener): never reported as dropped.
+    expect(first.out + second.out).not.toContain("title");
+    expect(await link("sh-many-0")).toMatchObject({ title: null });
     expect(await link("sh-two")).toMatchObject({ totalClicks: 30, maxClicks: 5000, expiresAt: "2029-12-31T22:00:00.000Z" });
     expect(second.out).toContain('the tag "has space" of 1 link: not kept');
     // Our own parsing of what Shlink kept: bots by our detection, referrers, countries, UTM.
@@ -171,7 +174,7 @@ describe("Kutt", () => {
   let kutt: Peer;
   beforeAll(async () => {
     const daily = Array.from({ length: 30 }, (_, i) => (i % 3 === 0 ? 2 : 0));
-    const busy = kuttLink({ address: "kt-busy", target: "https://example.com/busy", visit_count: 50, created_at: "2024-01-01T00:00:00.000Z" });
+    const busy = kuttLink({ address: "kt-busy", target: "https://example.com/busy", description: "The busy\n page", visit_count: 50, created_at: "2024-01-01T00:00:00.000Z" });
     // Made 5 days ago, and its counter ahead of its cached stats: the clicks before the 30 days fall on a day among them.
     const young = kuttLink({ address: "kt-young", target: "https://example.com/young", visit_count: 9, created_at: new Date(Date.now() - 5 * 86_400_000).toISOString() });
     kutt = await startKutt({
@@ -201,7 +204,10 @@ describe("Kutt", () => {
     expect((await link("kt-young")).totalClicks).toBe(9);
     expect(out).toContain('"/kt-secret" imported disabled');
     expect(await link("kt-secret")).toMatchObject({ disabled: true });
-    expect((await link("kt-busy")).totalClicks).toBe(50);
+    // Kutt's description is the title here, its whitespace collapsed; none stays none.
+    expect(await link("kt-busy")).toMatchObject({ totalClicks: 50, title: "The busy page" });
+    expect(await link("kt-young")).toMatchObject({ title: null });
+    expect(out).not.toContain("description");
     // 20 in the last 30 days, day by day; the 30 before them on the link's creation day.
     const st = await linkStats("kt-busy");
     expect(st.totalClicks).toBe(20);
@@ -229,7 +235,7 @@ describe("Bitly", () => {
       token: "bitly-token",
       groups: [bitlyGroup({ guid: "Bg1" })],
       bitlinks: new Map([["Bg1", [
-        bitlink({ id: "bit.ly/3xYz9Ab", long_url: "https://example.com/launch", custom_bitlinks: ["https://bit.ly/spring-launch", "https://bit.ly/launch2026"], tags: ["launch"] }),
+        bitlink({ id: "bit.ly/3xYz9Ab", long_url: "https://example.com/launch", title: "Spring launch", custom_bitlinks: ["https://bit.ly/spring-launch", "https://bit.ly/launch2026"], tags: ["launch"] }),
         bitlink({ id: "bit.ly/4Archiv", long_url: "https://example.com/old", archived: true }),
         ...Array.from({ length: 120 }, (_, i) => bitlink({ id: `bit.ly/b${i}x`, long_url: `https://example.com/b/${i}` })),
       ]]]),
@@ -256,7 +262,10 @@ describe("Bitly", () => {
       const res = await fetch(`${s.url}/${code}`, { redirect: "manual" });
       expect({ code, location: res.headers.get("location") }).toEqual({ code, location: "https://example.com/launch" });
     }
-    expect(await link("4Archiv")).toMatchObject({ originalUrl: "https://example.com/old" });
+    // Every code of the bitlink carries its title: they are one link at Bitly.
+    for (const code of ["spring-launch", "launch2026", "3xYz9Ab"]) expect({ code, title: (await link(code)).title }).toEqual({ code, title: "Spring launch" });
+    expect(r.out).not.toContain("title");
+    expect(await link("4Archiv")).toMatchObject({ originalUrl: "https://example.com/old", title: null });
     const st = await linkStats("spring-launch");
     // Today's count is not final: it comes with the next run, after the day is over.
     expect(st.visitsByDate.filter((d: any) => d.count > 0 && d.date < today).map((d: any) => d.count)).toEqual([2, 7]);
@@ -269,7 +278,7 @@ describe("Bitly", () => {
 
 describe("the dashboard's import (POST /api/imports)", () => {
   test("admins only; a missing option is a 400 that names it; an import runs on its thread and reports as the command line does", async () => {
-    const shlink = await startShlink({ apiKey: "api-key", shortUrls: [shlinkShortUrl({ shortCode: "via-api", longUrl: "https://example.com/api", visitsSummary: { total: 2, nonBots: 2, bots: 0 } })], visits: new Map([[shlinkVisitsKey("via-api"), [shlinkVisit({ date: "2025-03-01T10:00:00+00:00", userAgent: UA.firefoxLinux }), shlinkVisit({ date: "2025-03-02T10:00:00+00:00", userAgent: UA.chromeWindows })]]]) });
+    const shlink = await startShlink({ apiKey: "api-key", shortUrls: [shlinkShortUrl({ shortCode: "via-api", longUrl: "https://example.com/api", title: "Through the dashboard", visitsSummary: { total: 2, nonBots: 2, bots: 0 } })], visits: new Map([[shlinkVisitsKey("via-api"), [shlinkVisit({ date: "2025-03-01T10:00:00+00:00", userAgent: UA.firefoxLinux }), shlinkVisit({ date: "2025-03-02T10:00:00+00:00", userAgent: UA.chromeWindows })]]]) });
     try {
       const body = { from: "shlink", url: shlink.url, apiKey: "api-key", visits: true };
       expect((await api(s.url, null, "POST", "/api/imports", body)).status).toBe(401);
@@ -284,12 +293,26 @@ describe("the dashboard's import (POST /api/imports)", () => {
       expect([started.status, job.state]).toEqual([202, "done"]);
       expect(job.summary).toMatchObject({ linksRead: 1, created: 1, visits: 2 });
       expect(job.lines[0]).toBe("shlink: 1 links read; 1 created, 0 imported before, 0 skipped, 0 renamed.");
-      expect(await link("via-api")).toMatchObject({ totalClicks: 2, owner: "admin" });
+      expect(await link("via-api")).toMatchObject({ totalClicks: 2, owner: "admin", title: "Through the dashboard" });
       expect((await api(s.url, creator, "GET", `/api/imports/${job.id}`)).status).toBe(403);
       expect((await api(s.url, key, "GET", "/api/imports/nope")).status).toBe(404);
       expect(s.output()).not.toContain("api-key\"");
     } finally {
       await shlink.close();
     }
+  }, 30_000);
+});
+
+describe("a CSV through the dashboard's import", () => {
+  test("its title column arrives, fitted as every title here is; a title cut short is said", async () => {
+    const long = "Long-".repeat(130); // 650 characters
+    const csv = ["url,custom_url,title", "https://example.com/c1,csv-t1,\"Two\nlines\"", `https://example.com/c2,csv-t2,${long}`, "https://example.com/c3,csv-t3,"].join("\n");
+    const { job } = await importedThroughApi(s.url, key, { from: "csv", csv });
+    expect(job.state).toBe("done");
+    expect(job.summary).toMatchObject({ linksRead: 3, created: 3 });
+    expect(job.lines).toContain("  the title of 1 link: longer than 500 characters, kept cut to 500");
+    expect(await link("csv-t1")).toMatchObject({ title: "Two lines" });
+    expect((await link("csv-t2")).title).toBe(long.slice(0, 500));
+    expect(await link("csv-t3")).toMatchObject({ title: null });
   }, 30_000);
 });

@@ -35,6 +35,10 @@ beforeAll(async () => {
     { keyword: "k".repeat(70), url: "https://example.com/long" },
     { keyword: "taken1", url: "https://example.com/theirs" },
     { keyword: "same", url: "https://example.com/same", clicks: 4 },
+    // Titles: one with a line break (written by a plugin or by hand: YOURLS itself collapses them),
+    // and the URL itself, which YOURLS stores when it found no title (yourls_get_remote_title).
+    { keyword: "titled", url: "https://example.com/titled", title: "Café & Crème\n– Menü" },
+    { keyword: "untitled", url: "https://example.com/untitled", title: "https://example.com/untitled" },
   ]);
   await fillYourls(root, { links: 300, visits: 80_000, orphans: 40, clicksDiffer: 3 });
   // "same": the clicks LIVE_SAME makes live, as YOURLS logs them (now, UTC wall clock; no country).
@@ -51,16 +55,24 @@ afterAll(async () => {
   await maria?.stop();
 });
 
+/** The titles YOURLS keeps, by keyword, as a link here shows them. */
+async function sourceTitles(): Promise<Map<string, string | null>> {
+  const root = maria.sql("yourls");
+  const rows = (await root.unsafe("SELECT keyword, url, title FROM yourls_url")) as { keyword: string; url: string; title: string | null }[];
+  await root.close();
+  return new Map(rows.map((r) => [r.keyword, r.title === null || r.title === "" || r.title === r.url ? null : r.title.replace(/\s+/g, " ").trim()]));
+}
+
 function importer(db: string, ...args: string[]) {
   const proc = Bun.spawnSync([...serverCommand(), "import", "--from", "yourls", "--source-db", source, "--db", db, ...args], { stdout: "pipe", stderr: "pipe", env: { PATH: process.env.PATH ?? "" } });
   return { code: proc.exitCode, out: proc.stdout.toString(), err: proc.stderr.toString() };
 }
 
-/** Every link's totals, by id, through the API (the same on both engines). */
-async function totals(s: RunningServer, key: string): Promise<Map<string, { url: string; total: number; humans: number }>> {
+/** Every link's totals and title, by id, through the API (the same on both engines). */
+async function totals(s: RunningServer, key: string): Promise<Map<string, { url: string; total: number; humans: number; title: string | null }>> {
   const r = await api(s.url, key, "GET", "/api/links/export?format=json");
   expect(r.status).toBe(200);
-  return new Map((r.body as any[]).map((l) => [l.custom_url, { url: l.url, total: l.total_clicks, humans: l.human_clicks }]));
+  return new Map((r.body as any[]).map((l) => [l.custom_url, { url: l.url, total: l.total_clicks, humans: l.human_clicks, title: l.title }]));
 }
 
 describe("import from YOURLS", () => {
@@ -113,6 +125,16 @@ describe("import from YOURLS", () => {
     }
     expect(compared).toBe(expected.links.size - 4);
     expect(here.get("taken1")!.url).toBe("https://example.com/ours");
+    // Every link's title as YOURLS keeps it (none for NULL, empty, or the URL YOURLS put in its place).
+    const titles = await sourceTitles();
+    for (const [keyword, title] of titles) {
+      if (skipped.has(keyword)) continue;
+      expect({ keyword, title: here.get(keyword)?.title }).toEqual({ keyword, title });
+    }
+    expect(here.get("titled")!.title).toBe("Café & Crème – Menü");
+    expect(here.get("untitled")!.title).toBeNull();
+    expect([...titles.values()].filter((t) => t !== null).length).toBeGreaterThan(200);
+    expect(r.out).not.toContain("title");
     for (const [code, url] of [["ABC", "upper"], ["abc", "lower"], ["x", "one"]]) {
       const res = await fetch(`${s.url}/${code}`, { redirect: "manual" });
       expect({ code, location: res.headers.get("location") }).toEqual({ code, location: `https://example.com/${url}` });

@@ -11,7 +11,7 @@ describe("config", () => {
     const { config } = parseArgs([], {});
     expect(config).toEqual({
       port: 8080, host: "0.0.0.0", dbPath: "shortener.db", baseUrl: null, trustProxy: "", geoipDb: null, createRateLimit: 60,
-      createAccess: "public", statsAccess: "public", blocklist: null, metricsAllow: "loopback", allowLoopbackDestinations: false, webhookAllowPrivate: false, importAllowPrivate: false, rootRedirect: null, notFoundRedirect: null, logFormat: "text",
+      createAccess: "public", statsAccess: "public", blocklist: null, metricsAllow: "loopback", allowLoopbackDestinations: false, webhookAllowPrivate: false, importAllowPrivate: false, fetchTitles: "off", rootRedirect: null, notFoundRedirect: null, logFormat: "text",
       oidc: null, oidcOnly: false, authHeader: null, compat: { yourls: true, kutt: true },
     });
     expect(Object.isFrozen(config)).toBe(true);
@@ -36,6 +36,15 @@ describe("config", () => {
     expect(parseArgs(["--import-allow-private"], {}).config.importAllowPrivate).toBe(true);
     expect(parseArgs([], { SHORTENER_IMPORT_ALLOW_PRIVATE: "1" }).config.importAllowPrivate).toBe(true);
     expect(parseArgs([], { SHORTENER_IMPORT_ALLOW_PRIVATE: "0" }).config.importAllowPrivate).toBe(false);
+  });
+
+  test("--fetch-titles, or SHORTENER_FETCH_TITLES: off (the default), on or any; anything else names where it came from", () => {
+    expect(parseArgs(["--fetch-titles", "on"], {}).config.fetchTitles).toBe("on");
+    expect(parseArgs(["--fetch-titles=any"], {}).config.fetchTitles).toBe("any");
+    expect(parseArgs([], { SHORTENER_FETCH_TITLES: "on" }).config.fetchTitles).toBe("on");
+    expect(parseArgs(["--fetch-titles", "off"], { SHORTENER_FETCH_TITLES: "on" }).config.fetchTitles).toBe("off");
+    expect(() => parseArgs(["--fetch-titles", "yes"], {})).toThrow(/^--fetch-titles: expected off, on or any, got yes$/);
+    expect(() => parseArgs([], { SHORTENER_FETCH_TITLES: "1" })).toThrow(/^SHORTENER_FETCH_TITLES: expected off, on or any/);
   });
 
   test("an error names where the bad value came from: the flag or the environment variable", () => {

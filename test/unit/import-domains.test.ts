@@ -8,7 +8,7 @@ import type { SourceLink } from "../../src/imports/source.ts";
 import { parseArgs } from "../../src/config.ts";
 
 const link = (domain: string | null, code: string): SourceLink => ({
-  key: `${domain ?? ""}/${code}`, domain, code, url: `https://example.com/${code}`, createdAt: 0, tags: [], expiresAt: null, validFrom: null, maxClicks: null, disabledBecause: null, dropped: [], clicks: null,
+  key: `${domain ?? ""}/${code}`, domain, code, url: `https://example.com/${code}`, createdAt: 0, tags: [], expiresAt: null, validFrom: null, maxClicks: null, title: null, disabledBecause: null, dropped: [], clicks: null,
 });
 const domain = (name: string, isDefault = false): Domain => ({ ...DEFAULT_SETTINGS, name, isDefault, createdAt: 1 });
 const mapOf = (text: string): DomainMap => {

@@ -33,7 +33,7 @@ describe("source times", () => {
 });
 
 const link = (code: string | null, extra: Partial<SourceLink> = {}): SourceLink => ({
-  key: code ?? "row", domain: null, code, url: `https://example.com/${code}`, createdAt: 0, tags: [], expiresAt: null, validFrom: null, maxClicks: null, disabledBecause: null, dropped: [], clicks: null, ...extra,
+  key: code ?? "row", domain: null, code, url: `https://example.com/${code}`, createdAt: 0, tags: [], expiresAt: null, validFrom: null, maxClicks: null, title: null, disabledBecause: null, dropped: [], clicks: null, ...extra,
 });
 
 function plan(policy: ConflictPolicy, links: SourceLink[], taken: Record<string, "taken" | "retired"> = {}, imported: Record<string, string> = {}) {
@@ -70,6 +70,19 @@ describe("the plan", () => {
     expect(p.skipped.map((s) => [s.link.key, s.problem])).toEqual([["b/dup", "duplicate"]]);
     expect(p.create[3]!.link.tags).toEqual(["ok"]);
     expect(p.notes).toEqual(['"abc" and "Abc" differ only by case: both kept as they are (codes here are case-sensitive)', 'the tag "not ok" of 1 link: not kept (this shortener has no place for it)']);
+  });
+
+  test("titles are kept as a link here holds them: whitespace collapsed, at most 500 characters, those cut counted among the links written", () => {
+    const long = "é".repeat(499) + "🚀🚀";
+    const p = plan("skip", [
+      link("t1", { title: "  Two\n\tlines  " }), link("t2", { title: long }), link("t3", { title: " \n " }), link("t4"), link("t5", { title: long }), link("t6", { title: long }),
+    ], {}, { t6: "t6" });
+    expect(p.create.map((c) => [c.id, c.link.title])).toEqual([["t1", "Two lines"], ["t2", "é".repeat(499) + "🚀"], ["t3", null], ["t4", null], ["t5", "é".repeat(499) + "🚀"]]);
+    // t6 was imported before: nothing of it is written, and nothing said.
+    expect(p.notes).toEqual(["the title of 2 links: longer than 500 characters, kept cut to 500"]);
+    expect(plan("skip", [link("t7", { title: "é".repeat(500) })]).notes).toEqual([]);
+    // A peer that answers a number or an object where the title belongs: no title, not a failure.
+    expect(plan("skip", [link("t8", { title: 42 as unknown as string }), link("t9", { title: { a: 1 } as unknown as string })]).create.map((c) => c.link.title)).toEqual([null, null]);
   });
 
   test("a link without a code (a CSV row) gets a new id, not a problem", () => {
@@ -121,6 +134,11 @@ describe("CSV", () => {
       [null, "https://example.com/b", expect.any(Number), []],
     ]);
     expect(links[1]!.key).toBe("row 3 https://example.com/b");
+  });
+
+  test("a title column: by default the one our export writes (title), or the one --map names", async () => {
+    expect((await read("url,title\nhttps://example.com/a,Spring sale\nhttps://example.com/b,\n")).map((l) => l.title)).toEqual(["Spring sale", null]);
+    expect((await read("Destination,Name\nhttps://example.com/a,Spring sale\n", "long=Destination,title=Name")).map((l) => [l.title, l.dropped])).toEqual([["Spring sale", []]]);
   });
 
   test("a CSV without the destination's column, or a --map that is not FIELD=COLUMN, is refused by name", async () => {

@@ -27,6 +27,7 @@ export const TransferRecord = t.Object(
     fallback_url: t.Union([t.String(), t.Null()]),
     crawlable: t.Boolean(),
     domain: t.Union([t.String(), t.Null()], { description: "its domain's name; null on the default domain of an instance that knows no name" }),
+    title: t.Union([t.String(), t.Null()], { description: "the link's title; null for none" }),
   },
   closed,
 );
@@ -41,6 +42,7 @@ export const ImportRows = t.Array(
     redirect_type: t.Optional(t.Union([t.Integer(), t.String()])), valid_from: t.Optional(t.Union([t.String(), t.Null()])),
     fallback_url: t.Optional(t.Union([t.String(), t.Null()])), crawlable: t.Optional(t.Union([t.Boolean(), t.String()])),
     domain: t.Optional(t.Union([t.String({ description: "a domain's name; empty or absent: the default" }), t.Null()])),
+    title: t.Optional(t.Union([t.String({ description: "the link's title; empty or absent: none" }), t.Null()])),
   }),
   { maxItems: 10_000 },
 );

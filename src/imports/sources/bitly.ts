@@ -71,9 +71,10 @@ const BITLY_DOMAINS = ["bit.ly", "j.mp", "bitly.com"];
 function toLinks(b: Bitlink): SourceLink[] {
   const places = [...(b.custom_bitlinks ?? []), b.link ?? `https://${b.id}`].map(placeOf).filter((p): p is Place => p !== null);
   const unique = [...new Map(places.map((p) => [`${p.domain ?? ""}/${p.code}`, p])).values()];
-  const common = { url: b.long_url!, createdAt: sourceTime(b.created_at) ?? 0, tags: b.tags ?? [], expiresAt: null, validFrom: null, maxClicks: null, disabledBecause: null, clicks: null };
+  // Every code of the bitlink shows its title: they are one link at Bitly.
+  const common = { url: b.long_url!, title: b.title ?? null, createdAt: sourceTime(b.created_at) ?? 0, tags: b.tags ?? [], expiresAt: null, validFrom: null, maxClicks: null, disabledBecause: null, clicks: null, dropped: [] };
   return unique.map(({ domain, code }, i) => ({
-    ...common, key: i === 0 ? b.id : `${b.id} ${domain === null ? "" : `${domain}/`}${code}`, domain, code, ref: i === 0 ? b.id : undefined, dropped: i === 0 && b.title ? ["title"] : [],
+    ...common, key: i === 0 ? b.id : `${b.id} ${domain === null ? "" : `${domain}/`}${code}`, domain, code, ref: i === 0 ? b.id : undefined,
   }));
 }
 

@@ -49,7 +49,7 @@ export function csvSource(o: { file: string | undefined; text?: string; map: str
         links.push({
           key: alias === "" ? `row ${i + 2} ${cell("long")}` : domain === null ? alias : `${domain}/${alias}`, domain, code: alias === "" ? null : alias, url: cell("long"), createdAt: sourceTime(cell("created")) ?? Date.now(),
           tags: cell("tags").split(/[,|;]/).map((t) => t.trim()).filter((t) => t !== ""), expiresAt: sourceTime(cell("expires")), validFrom: null, maxClicks: null,
-          disabledBecause: null, dropped: cell("title") !== "" ? ["title"] : [], clicks: null,
+          title: cell("title") || null, disabledBecause: null, dropped: [], clicks: null,
         });
       });
       yield links;

@@ -54,14 +54,14 @@ export function kuttSource(o: { url: string | undefined; apiKey: string; reach: 
 }
 
 function toLink(l: KuttLink): SourceLink {
-  const dropped: string[] = [];
-  if (l.description) dropped.push("description");
   const disabledBecause = l.password
     ? "it has a password on Kutt, which Kutt never hands out: set one here (or none), then enable it"
     : l.banned ? "Kutt marked it banned" : null;
   return {
     key: `${l.domain ?? ""}/${l.address}`, domain: l.domain || null, code: l.address, ref: l.id, url: l.target, createdAt: sourceTime(l.created_at) ?? 0, tags: [],
-    expiresAt: sourceTime(l.expire_in), validFrom: null, maxClicks: null, disabledBecause, dropped, clicks: Number(l.visit_count ?? 0),
+    expiresAt: sourceTime(l.expire_in), validFrom: null, maxClicks: null,
+    // Kutt's description is what it shows as the link's title.
+    title: l.description ?? null, disabledBecause, dropped: [], clicks: Number(l.visit_count ?? 0),
   };
 }
 

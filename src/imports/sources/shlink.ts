@@ -79,12 +79,11 @@ async function checkVersion(api: ApiClient, base: string): Promise<void> {
 
 function toLink(u: ShortUrl): SourceLink {
   const dropped: string[] = [];
-  if (u.title) dropped.push("title");
   if (u.hasRedirectRules) dropped.push("redirect rules");
   return {
     key: `${u.domain ?? ""}/${u.shortCode}`, domain: u.domain || null, code: u.shortCode, ref: u.domain ?? undefined, url: u.longUrl, createdAt: sourceTime(u.dateCreated) ?? 0, tags: u.tags ?? [],
     expiresAt: sourceTime(u.meta?.validUntil), validFrom: sourceTime(u.meta?.validSince), maxClicks: u.meta?.maxVisits ?? null, crawlable: u.crawlable === true,
-    disabledBecause: null, dropped, clicks: u.visitsSummary?.total ?? u.visitsCount ?? null,
+    title: u.title ?? null, disabledBecause: null, dropped, clicks: u.visitsSummary?.total ?? u.visitsCount ?? null,
   };
 }
 

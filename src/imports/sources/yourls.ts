@@ -160,7 +160,8 @@ async function* history(y: Yourls, ...[links, cursors]: Parameters<NonNullable<I
 function toLink(r: { keyword: string; url: string; title: string | null; created: string; clicks: number | string }): SourceLink {
   return {
     key: r.keyword, domain: null, code: r.keyword, url: r.url, createdAt: sourceTime(r.created) ?? 0, tags: [], expiresAt: null, validFrom: null, maxClicks: null,
-    disabledBecause: null, dropped: r.title ? ["title"] : [], clicks: Number(r.clicks),
+    // YOURLS stores the URL as the title of a link it found none for: that is no title.
+    title: r.title === null || r.title === r.url ? null : r.title, disabledBecause: null, dropped: [], clicks: Number(r.clicks),
   };
 }
 

@@ -1,5 +1,5 @@
 // Creating one link (docs/api.md: Create a short link): who may, the flood limit for anonymous
-// creates, the link's rules (src/links/create.ts), and the audit line.
+// creates, the link's rules (src/links/create.ts), the audit line, and the wish for a missing title.
 
 import { creatorOf, mayCreateLinks, type Actor } from "../../auth/policy.ts";
 import { createLink, type CreateFields } from "../../links/create.ts";
@@ -38,7 +38,7 @@ export function admitCreate(actor: Actor, client: string, deps: Pick<LinkOpsDeps
  * The new link, or every field problem (400), the domain's (400 unknown, 403 not open to this
  * creator) or the alias's (409, within its domain); a refused write is thrown, as the store throws it.
  */
-export async function create(actor: Actor, input: CreateInput, deps: Pick<LinkOpsDeps, "config" | "links" | "directory" | "blocklist" | "log" | "now">): Promise<Outcome<Link>> {
+export async function create(actor: Actor, input: CreateInput, deps: Pick<LinkOpsDeps, "config" | "links" | "directory" | "blocklist" | "log" | "now" | "titles">): Promise<Outcome<Link>> {
   if (!mayCreateLinks(actor, deps.config.createAccess)) return refused("auth_required", "this needs an API key: send Authorization: Bearer <key>, or sign in");
   const domain = creationDomain(input.fields[input.names?.domain ?? "domain"], actor, deps.directory);
   if (!domain.ok) return domain;
@@ -50,5 +50,7 @@ export async function create(actor: Actor, input: CreateInput, deps: Pick<LinkOp
     return refused(problem.code, problem.error, problem.field);
   }
   if (actor !== null) logAction(deps.log, actor, "create", linkKey(result.link.domain, result.link.id), "ok");
+  // Fetched after this answer, never before it (docs/link-titles.md: How a title is fetched).
+  if (result.link.title === null) deps.titles?.wanted(linkKey(result.link.domain, result.link.id), result.link.url);
   return done(result.link);
 }

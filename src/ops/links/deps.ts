@@ -8,6 +8,7 @@ import type { Blocklist } from "../../links/blocklist.ts";
 import type { DestinationRules } from "../../links/create.ts";
 import type { LinkLister } from "../../links/list.ts";
 import type { LinkStore } from "../../links/store.ts";
+import type { TitleFetcher } from "../../links/title-fetcher.ts";
 import type { DailyCounts, OverviewReader } from "../../stats/overview.ts";
 
 /** Anonymous creates per client address (--create-rate-limit): a token taken per create, or how long to wait. */
@@ -28,6 +29,8 @@ export type LinkOpsDeps = {
   limiter: FloodLimit;
   log: Logger;
   now: () => number;
+  /** titles fetched from the pages of links created without one (--fetch-titles); absent when off */
+  titles?: Pick<TitleFetcher, "wanted">;
 };
 
 /**

@@ -1,7 +1,7 @@
 // The owner's dashboard at /<lang>/links: sign in with a key; then the overview with its live
 // click count, the list of links with its filters and pages, actions on one link or several,
 // create, edit, import and export, and for admins moving from another shortener, webhooks and
-// domains. With several domains, the domains known after sign-in set the pickers and filters first.
+// domains, and the ready-made clients. With several domains, the domains known after sign-in set the pickers and filters first.
 // Each part is a module of its own under dashboard/; this file only puts them together.
 import { byId } from "./common.ts";
 import { Actions } from "./dashboard/actions.ts";
@@ -19,6 +19,11 @@ import { WebhooksDialog } from "./dashboard/webhooks.ts";
 import { DomainsDialog } from "./dashboard/domains.ts";
 import { loadDomains } from "./dashboard/domain-api.ts";
 import { t } from "./common.ts";
+import { ClientsDialog } from "./dashboard/clients.ts";
+import { prefillOnce, takePrefill } from "./dashboard/prefill.ts";
+
+// Before the list reads the address: the bookmarklet's ?shorten= is not a filter.
+takePrefill();
 
 const dashboard = byId("dashboard");
 const overview = new OverviewPanel(statsPath);
@@ -57,6 +62,8 @@ const domains = new DomainsDialog(async () => {
   await Promise.all([list.first(null), overview.load()]);
 });
 byId("domains-open").addEventListener("click", () => domains.open());
+const clients = new ClientsDialog();
+byId("clients-open").addEventListener("click", () => clients.open());
 
 const session = new Session(
   (who) => {
@@ -66,7 +73,12 @@ const session = new Session(
     byId("webhooks-open").hidden = who.scope !== "admin";
     byId("domains-open").hidden = who.scope !== "admin";
     live.start();
-    void domainsKnown().then(() => Promise.all([overview.load(), list.load()]));
+    // The bookmarklet's page opens "New link" once the domains (its domain choice) are known.
+    const prefill = prefillOnce();
+    void domainsKnown().then(() => {
+      if (prefill !== null) form.openCreate(prefill);
+      return Promise.all([overview.load(), list.load()]);
+    });
   },
   () => {
     dashboard.hidden = true;

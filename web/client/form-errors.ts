@@ -90,6 +90,7 @@ export class FormErrors<F extends string> {
 
 const CODE_PREFIXES = [
   ["url_", "url"],
+  ["title_", "title"],
   ["alias_", "custom_url"],
   ["expires_", "expires_at"],
   ["max_clicks_", "max_clicks"],

@@ -10,6 +10,7 @@ import { displayUrl } from "./display-url.ts";
 import { iconElement } from "./icons.ts";
 import { RecentVisits } from "./recent-visits.ts";
 import { EmptyState } from "./stats-empty.ts";
+import { showHeading } from "./stats-heading.ts";
 import { watchLive } from "./stats-live.ts";
 
 type StatsResponse = { success: true; data: StatsAnswer } | ApiErrorBody;
@@ -155,6 +156,7 @@ function showDestination(link: StatsAnswer["link"]): void {
 }
 
 function render(link: StatsAnswer["link"], s: Stats, hourly: { all: HourCount[]; humans: HourCount[] } | null): void {
+  showHeading(link.title);
   showDestination(link);
   const created = byId("created-at");
   created.textContent = createdFormat.format(new Date(link.createdAt));

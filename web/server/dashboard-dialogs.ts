@@ -108,6 +108,7 @@ ${dialogHead(lang, "link-dialog", t(lang, "dialog_new_title"))}
 <p class="hint" id="lf-alias-hint">${t(lang, "field_alias_hint")}</p>
 <p class="field-error" id="lf-alias-error" hidden></p>
 </div>
+${inputField(lang, "lf-title", "field_title", "field_title_hint", 'name="title" type="text" maxlength="500" autocomplete="off"')}
 <div class="field-row">
 ${inputField(lang, "lf-expires", "field_expires", "field_expires_hint", 'name="expires_at" type="datetime-local"')}
 ${inputField(lang, "lf-max", "field_max_clicks", "field_max_clicks_hint", 'name="max_clicks" type="number" min="1" step="1" inputmode="numeric"')}

@@ -6,6 +6,7 @@ import { iconMarkup } from "../client/icons.ts";
 import { confirmDialog, importDialog, linkDialog, migrateDialog, qrDialog, webhookLogDialog, webhooksDialog, withCommand } from "./dashboard-dialogs.ts";
 import { layout, liveMark, t, type PageAssets } from "./pages.ts";
 import { domainsDialog } from "./domain-dialog.ts";
+import { clientsDialog } from "./clients-dialog.ts";
 
 /** The owner's dashboard: the sign-in form, and the overview, list and dialogs dashboard.ts fills in. */
 export function renderDashboard(lang: Language, assets: PageAssets): string {
@@ -23,6 +24,7 @@ ${migrateDialog(lang)}
 ${webhooksDialog(lang)}
 ${webhookLogDialog(lang)}
 ${domainsDialog(lang)}
+${clientsDialog(lang)}
 </div>
 <div class="toast" id="toast" role="status"></div>
 <noscript><p class="form-error">${t(lang, "noscript_dashboard")}</p></noscript>`;
@@ -66,6 +68,7 @@ ${liveMark(lang, "live-counter", `<span class="live-count" id="live-count"></spa
 <button type="button" class="btn" id="migrate-open" hidden>${iconMarkup("upload")}${t(lang, "migrate_open")}</button>
 <button type="button" class="btn" id="webhooks-open" hidden>${iconMarkup("webhook")}${t(lang, "webhooks_open")}</button>
 <button type="button" class="btn" id="domains-open" hidden>${iconMarkup("globe")}${t(lang, "domains_open")}</button>
+<button type="button" class="btn" id="clients-open">${iconMarkup("key")}${t(lang, "clients_open")}</button>
 <button type="button" class="btn" id="export-open" popovertarget="export-menu" aria-haspopup="menu">${iconMarkup("download")}${t(lang, "export_open")}</button>
 <button type="button" class="btn btn-primary" id="new-link">${iconMarkup("plus")}${t(lang, "new_link")}</button>
 </div>

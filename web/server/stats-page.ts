@@ -125,7 +125,8 @@ export function renderStats(lang: Language, id: string, assets: PageAssets, o: S
   const young = daysSince(o.createdAt, o.now) < DEFAULT_RANGE_DAYS;
   const publicNote = o.statsPublic ? `\n<p class="public-note" id="stats-public">${iconMarkup("eye")}<span>${t(lang, "stats_public_note")}</span></p>` : "";
   const body = `<section class="link-head">
-<h1>${t(lang, "stats_title", { id })}</h1>${publicNote}
+<h1 id="stats-heading">${t(lang, "stats_title", { id })}</h1>
+<p class="link-for" id="stats-for" hidden></p>${publicNote}
 <dl class="link-meta">
 <div class="meta-item meta-wide"><dt>${t(lang, "stats_original")}</dt><dd id="original-url" class="break">${o.destinationHidden ? protectedNote(lang) : "…"}</dd></div>
 <div class="meta-item" id="short-url-item"><dt>${t(lang, "stats_short")}</dt><dd class="copy-inline"><span id="short-url" class="break">${o.shortUrl === null ? "" : esc(o.shortUrl)}</span><button type="button" class="btn btn-small" id="copy-short">${t(lang, "copy")}</button></dd></div>

@@ -1,4 +1,4 @@
-// The create and edit dialog: every field of a link (destination, alias when creating, expiry,
+// The create and edit dialog: every field of a link (destination, title, alias when creating, expiry,
 // click limit, tags, and its behaviour: behaviour-fields.ts), and with several domains the domain
 // it is made on (chosen when creating, shown when editing: a link does not move between domains).
 // Creating posts to /api/create (the link belongs to the signed-in key); editing sends only what
@@ -11,12 +11,13 @@ import { openDialog } from "./dialogs.ts";
 import { fromLocalInput, timeZone, toLocalInput } from "./format.ts";
 import { domainChoices, domainOf, keyOf, linkKey, severalDomains } from "./domain-api.ts";
 
-type Field = "url" | "alias" | "domain" | "expires" | "max" | "tags" | BehaviourField;
+type Field = "url" | "title" | "alias" | "domain" | "expires" | "max" | "tags" | BehaviourField;
 /** `key`: the link's key in the page (domain-api.ts), `id` its alias. */
 export type Saved = { kind: "created" | "saved"; id: string; key: string };
 
 const API_FIELDS: Record<string, Field> = {
   url: "url",
+  title: "title",
   custom_url: "alias",
   domain: "domain",
   expires_at: "expires",
@@ -39,6 +40,7 @@ export class LinkForm {
   private readonly title = byId("link-dialog-title");
   private readonly submit = byId<HTMLButtonElement>("lf-submit");
   private readonly url = byId<HTMLInputElement>("lf-url");
+  private readonly linkTitle = byId<HTMLInputElement>("lf-title");
   private readonly alias = byId<HTMLInputElement>("lf-alias");
   private readonly expires = byId<HTMLInputElement>("lf-expires");
   private readonly max = byId<HTMLInputElement>("lf-max");
@@ -48,13 +50,13 @@ export class LinkForm {
   private readonly errors: FormErrors<Field>;
   private readonly behaviour = new BehaviourFields(() => this.url.value);
   private editing: Link | null = null;
-  private initial = { url: "", expires: "", max: "", tags: "" };
+  private initial = { url: "", title: "", expires: "", max: "", tags: "" };
 
   constructor(private readonly onSaved: (saved: Saved) => Promise<void>) {
     const part = (id: string, hint = true) => ({ input: byId(id), error: byId(`${id}-error`), hint: hint ? byId(`${id}-hint`) : undefined });
     this.errors = new FormErrors<Field>(
       {
-        url: part("lf-url", false), alias: part("lf-alias"), domain: part("lf-domain", false), expires: part("lf-expires"), max: part("lf-max"), tags: part("lf-tags"),
+        url: part("lf-url", false), title: part("lf-title"), alias: part("lf-alias"), domain: part("lf-domain", false), expires: part("lf-expires"), max: part("lf-max"), tags: part("lf-tags"),
         redirect: part("lf-redirect"), validFrom: part("lf-valid-from"), fallback: part("lf-fallback"), password: part("lf-password"), crawlable: part("lf-crawlable"),
       },
       byId("lf-error"),
@@ -75,13 +77,14 @@ export class LinkForm {
     return (p.field && API_FIELDS[p.field]) || API_FIELDS[fieldByCode(p.code) ?? ""] || null;
   }
 
-  openCreate(): void {
+  /** `prefill`: a page's address and title handed over by the bookmarklet (prefill.ts). */
+  openCreate(prefill: { url: string; title: string } | null = null): void {
     this.editing = null;
     this.title.textContent = t("dialog_new_title");
     this.submit.textContent = t("create");
     byId("lf-alias-field").hidden = false;
     this.showDomain(null);
-    this.fill({ url: "", expires: "", max: "", tags: "" });
+    this.fill({ url: prefill?.url ?? "", title: prefill?.title ?? "", expires: "", max: "", tags: "" });
     this.behaviour.fill(null);
     this.alias.value = "";
     openDialog(this.dialog);
@@ -95,6 +98,7 @@ export class LinkForm {
     this.showDomain(link);
     this.fill({
       url: link.originalUrl,
+      title: link.title ?? "",
       expires: link.expiresAt ? toLocalInput(link.expiresAt) : "",
       max: link.maxClicks === null ? "" : String(link.maxClicks),
       tags: link.tags.join(", "),
@@ -120,6 +124,7 @@ export class LinkForm {
     this.errors.clear();
     this.initial = values;
     this.url.value = values.url;
+    this.linkTitle.value = values.title;
     this.expires.value = values.expires;
     this.max.value = values.max;
     this.tags.value = values.tags;
@@ -173,6 +178,8 @@ export class LinkForm {
 
   private async create(): Promise<Saved | null> {
     const body: Record<string, unknown> = { url: this.url.value.trim() };
+    // The server fits the title (whitespace collapsed, trimmed: src/links/title.ts); empty: none.
+    if (this.linkTitle.value.trim()) body.title = this.linkTitle.value;
     const alias = this.alias.value.trim();
     if (alias) body.custom_url = alias;
     const domain = severalDomains() ? this.domain.value : "";
@@ -193,6 +200,8 @@ export class LinkForm {
   private async patch(link: Link): Promise<Saved | null> {
     const changes: Record<string, unknown> = {};
     if (this.url.value.trim() !== this.initial.url) changes.url = this.url.value.trim();
+    // Emptied: null clears it (docs/managing-links.md); an untouched title is not sent back.
+    if (this.linkTitle.value !== this.initial.title) changes.title = this.linkTitle.value.trim() ? this.linkTitle.value : null;
     if (this.expires.value !== this.initial.expires) changes.expiresAt = this.expires.value ? fromLocalInput(this.expires.value) : null;
     if (this.max.value !== this.initial.max) changes.maxClicks = this.max.value ? Number(this.max.value) : null;
     if (tagList(this.tags.value).join(",") !== tagList(this.initial.tags).join(",")) changes.tags = tagList(this.tags.value);

@@ -48,6 +48,12 @@ export function renderRow(link: Link, selected: boolean, columns: RowColumns): H
   select.append(box);
 
   const main = cell("col-link");
+  // The title first, as people know the link by it; the short URL and the destination stay under it.
+  if (link.title !== null) {
+    const title = el("span", "link-title", link.title);
+    title.title = link.title;
+    main.append(title);
+  }
   const line = el("div", "link-line");
   const id = el("a", "link-id", `/${link.id}`);
   id.href = statsPath(link.id, domainOf(link));

@@ -29,13 +29,45 @@ export function titleEnd(bytes: Uint8Array, from = 0): number {
 
 /** The <title>'s text of the page's first bytes, entities decoded; null when it has none (or an empty one). */
 export function titleOfHtml(bytes: Uint8Array, contentType: string | null): string | null {
-  const text = decoded(bytes, headerCharset(contentType));
-  // Comments may hold an old <title>; a title inside a script or style is not the page's.
-  const visible = text.replace(/<!--[\s\S]*?-->/g, "").replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, "");
-  const match = /<title\b[^>]*>([\s\S]*?)<\/title\s*>/i.exec(visible);
-  if (!match) return null;
-  const title = decodeEntities(match[1]!).trim();
+  const raw = firstTitle(decoded(bytes, headerCharset(contentType)));
+  if (raw === null) return null;
+  const title = decodeEntities(raw).trim();
   return title === "" ? null : title;
+}
+
+// What may hide a <title> that is not the page's (an old one in a comment, one in a script's
+// string), and the title itself. Each is found by one forward search that never looks back.
+const TITLE_OR_HIDER = /<!--|<(script|style|title)\b/gi;
+
+/**
+ * The first <title>'s raw text outside comments, scripts and styles, or null (none, or it is not
+ * closed in the bytes read). One pass over the text: each search starts where the last one ended,
+ * so a hostile page (thousands of unclosed `<!--` or `<script`) costs its length, never its square,
+ * and the fetch's time bound holds (docs/link-titles.md: How a title is fetched).
+ */
+export function firstTitle(text: string): string | null {
+  let at = 0;
+  for (;;) {
+    TITLE_OR_HIDER.lastIndex = at;
+    const found = TITLE_OR_HIDER.exec(text);
+    if (found === null) return null;
+    if (found[0] === "<!--") {
+      const end = text.indexOf("-->", found.index + 4);
+      if (end === -1) return null; // a comment to the end: nothing after it is the page's
+      at = end + 3;
+      continue;
+    }
+    const name = found[1]!.toLowerCase();
+    const close = new RegExp(`</${name}\\s*>`, "gi");
+    close.lastIndex = found.index;
+    const closed = close.exec(text);
+    if (closed === null) return null; // unclosed to the end, as a browser reads it: no title after it
+    if (name === "title") {
+      const opened = text.indexOf(">", found.index);
+      return opened === -1 || opened > closed.index ? null : text.slice(opened + 1, closed.index);
+    }
+    at = closed.index + closed[0].length;
+  }
 }
 
 /** The bytes as text: the header's charset, else a byte-order mark, else the page's own <meta>, else UTF-8. */
@@ -61,8 +93,8 @@ function byteOrderMark(bytes: Uint8Array): string | null {
 /** `<meta charset="x">` or `<meta http-equiv="Content-Type" content="text/html; charset=x">`, in the bytes before the title's end. */
 function metaCharset(bytes: Uint8Array): string | null {
   const end = titleEnd(bytes);
-  const head = ASCII_VIEW.decode(end === -1 ? bytes.subarray(0, 4096) : bytes.subarray(0, Math.max(end, 1024))).replace(/<!--[\s\S]*?-->/g, "");
-  for (const tag of head.match(/<meta\b[^>]*>/gi) ?? []) {
+  const head = ASCII_VIEW.decode(end === -1 ? bytes.subarray(0, 4096) : bytes.subarray(0, Math.max(end, 1024)));
+  for (const tag of metaTags(head)) {
     const direct = /\bcharset\s*=\s*["']?\s*([^"'\s;/>]+)/i.exec(tag);
     if (direct) {
       const label = direct[1]!.toLowerCase();
@@ -71,4 +103,20 @@ function metaCharset(bytes: Uint8Array): string | null {
     }
   }
   return null;
+}
+
+const META_OR_COMMENT = /<!--|<meta\b/gi;
+
+/** The <meta> tags outside comments, in order; one forward pass, as firstTitle's. */
+function* metaTags(head: string): Generator<string> {
+  let at = 0;
+  for (;;) {
+    META_OR_COMMENT.lastIndex = at;
+    const found = META_OR_COMMENT.exec(head);
+    if (found === null) return;
+    const end = found[0] === "<!--" ? head.indexOf("-->", found.index + 4) : head.indexOf(">", found.index);
+    if (end === -1) return;
+    if (found[0] !== "<!--") yield head.slice(found.index, end + 1);
+    at = end + 1;
+  }
 }

@@ -58,6 +58,17 @@ describe("the <title>", () => {
     expect(titleOfHtml(utf8("<title>cut off by the size bou"), "text/html")).toBeNull();
   });
 
+  test("a hostile page (thousands of unclosed comments, scripts, styles, titles, metas) is read in one pass", () => {
+    // Each of these made the regular expressions before rescan to the end once per opener: 2 MB of
+    // them took minutes (256 KiB already 15 s, the main thread blocked). One pass takes milliseconds,
+    // so this test ends long before its limit; the old reading would not.
+    const twoMegabytes = (unit: string) => unit.repeat(Math.ceil(2_000_000 / unit.length));
+    for (const unit of ["<!--", "<script>", "<style x>", "<title>", "<meta a"]) {
+      expect({ unit, title: titleOfHtml(utf8("<html><head>" + twoMegabytes(unit)), "text/html") }).toEqual({ unit, title: null });
+    }
+    expect(titleOfHtml(utf8("<!-- <title>old</title> -->" + "<scrip".repeat(300_000) + "<title>Real</title>"), "text/html")).toBe("Real");
+  }, 60_000);
+
   test("its end tag, where the reader stops: found across a chunk's edge, any case", () => {
     const page = latin1("<head><title>x</TITLE >rest");
     expect(titleEnd(page)).toBe("<head><title>x</TITLE >".length);

@@ -48,6 +48,11 @@ test.skipIf(!onPostgres)("an outage: cached clicks answered and kept, the rest 5
   expect(listed.body).toMatchObject({ success: false, code: "storage_unavailable" });
   const statsDuring = await fetch(`${server.url}/api/stats?id=kept`);
   expect(statsDuring.status).toBe(503);
+  // The peer APIs say it in their own shapes (docs/kutt-api.md, docs/yourls-api.md), never in ours.
+  const kutt = await fetch(`${server.url}/api/v2/links`, { headers: { "X-API-KEY": key } });
+  expect({ status: kutt.status, body: await kutt.json() }).toEqual({ status: 503, body: { error: expect.stringContaining("database") } });
+  const yourls = await fetch(`${server.url}/yourls-api.php?action=db-stats&format=json&signature=${key}`);
+  expect({ status: yourls.status, body: await yourls.json() }).toMatchObject({ status: 503, body: { errorCode: "503", message: expect.stringContaining("database") } });
   const fresh = await startServerCold();
   try {
     expect(fresh).toBe(1); // a service cannot start without its database: exit 1, one clear line

@@ -54,3 +54,17 @@ describe("a wrong key", () => {
     expect((await yourls({ action: "version", signature: key, format: "simple" })).status).toBe(200);
   });
 });
+
+describe("a request not addressed to this service", () => {
+  test("421 in YOURLS's shape, in the format the query asks for (a page whose own name points here: DNS rebinding)", async () => {
+    const named = await startServer({ args: ["--base-url", "https://short.example"] });
+    try {
+      const rebound = await fetch(`${named.url}/yourls-api.php?action=version&format=json`, { headers: { Host: "rebound.example" } });
+      expect([rebound.status, await rebound.json()]).toEqual([421, { message: expect.stringContaining("not addressed to this service"), errorCode: "421" }]);
+      const simple = await fetch(`${named.url}/yourls-api.php?action=version&format=simple`, { headers: { Host: "rebound.example" } });
+      expect([simple.status, simple.headers.get("content-type")]).toEqual([421, expect.stringContaining("text/plain")]);
+    } finally {
+      await named.dispose();
+    }
+  });
+});

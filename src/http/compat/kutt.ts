@@ -12,6 +12,7 @@ import { asKutt, kuttError, kuttProblem } from "./kutt-json.ts";
 import { kuttPrincipal, type KuttDeps } from "./kutt-request.ts";
 import { kuttCreate, kuttDelete, kuttList, kuttPatch } from "./kutt-links.ts";
 import { kuttStats } from "./kutt-stats.ts";
+import { storageFailureAnswer } from "./peer-failure.ts";
 
 /** app.ts's guard: whether a request is addressed to this service, then the answer (421 otherwise). */
 type Ours = (request: Request, server: PeerServer, answer: () => Promise<Response>) => Promise<Response> | Response;
@@ -19,8 +20,12 @@ type Ours = (request: Request, server: PeerServer, answer: () => Promise<Respons
 /** The routes under /api/v2, or none when --compat leaves Kutt out (then /api/v2/… is our API's 404). */
 export function kuttApi(deps: KuttDeps, ours: Ours) {
   if (!deps.config.compat.kutt) return new Elysia();
-  // Every answer in Kutt's shape: ours's 421 and the shared helpers' refusals too.
-  const kutt = (request: Request, server: PeerServer, answer: () => Promise<Response>) => Promise.resolve(ours(request, server, answer)).then(asKutt);
+  // Every answer in Kutt's shape: ours's 421, the shared helpers' refusals, and the database away
+  // (the key check reads it before any route's own code) too.
+  const kutt = (request: Request, server: PeerServer, answer: () => Promise<Response>) =>
+    Promise.resolve(ours(request, server, answer))
+      .then(asKutt)
+      .catch((err: unknown) => storageFailureAnswer(err, request, deps.log, (message) => kuttError(503, message)));
   return (
     new Elysia()
       // Kutt answers its health check with a bare OK (server/routes/health.routes.js).

@@ -12,7 +12,7 @@ import { yourlsContext, type YourlsDeps, type YourlsReply } from "./yourls-link.
 import { dbStatsAction, expandAction, statsAction, urlStatsAction, versionAction } from "./yourls-reads.ts";
 import { yourlsResponse, type YourlsFormat } from "./yourls-output.ts";
 import type { Actor } from "../../auth/policy.ts";
-import { describeStorageFailure, isStorageFailure } from "../../db/errors.ts";
+import { storageFailureAnswer } from "./peer-failure.ts";
 import type { Config } from "../../config.ts";
 
 export const YOURLS_PATH = "/yourls-api.php";
@@ -37,8 +37,23 @@ const ACTIONS: Record<string, Action> = {
 export function yourlsApi(deps: YourlsDeps & { config: Config }, ours: Ours) {
   const app = new Elysia();
   if (!deps.config.compat.yourls) return app;
-  const handle = ({ request, server }: { request: Request; server: PeerServer }) => ours(request, server, () => handleYourls(request, server, deps));
+  // The guard's 421 (not addressed to this service) in YOURLS's shape too, in the query's format.
+  const handle = async ({ request, server }: { request: Request; server: PeerServer }) => {
+    const answer = await ours(request, server, () => handleYourls(request, server, deps));
+    return answer.status === 421 ? yourlsResponse(failure("421", MISDIRECTED), queryFormat(request)) : answer;
+  };
   return app.get(YOURLS_PATH, handle).post(YOURLS_PATH, handle, { parse: "none" });
+}
+
+const MISDIRECTED = "This request is not addressed to this service: use its own address";
+
+/** A YOURLS failure whose message is also its simple answer. */
+const failure = (errorCode: string, message: string) => ({ errorCode, message, simple: message });
+
+/** The format the query asks for (a body may be unread or unreadable). */
+function queryFormat(request: Request): YourlsFormat {
+  const query = new URL(request.url).searchParams;
+  return { format: query.get("format") ?? "xml", callback: query.get("callback") ?? query.get("jsonp") };
 }
 
 export async function handleYourls(request: Request, server: PeerServer, deps: YourlsDeps): Promise<Response> {
@@ -47,29 +62,27 @@ export async function handleYourls(request: Request, server: PeerServer, deps: Y
   const query = new URL(request.url).searchParams;
   const param: YourlsParams = read.ok ? read.param : (name) => query.get(name);
   const asked: YourlsFormat = { format: param("format") ?? "xml", callback: param("callback") ?? param("jsonp") };
-  if (!read.ok) return yourlsResponse({ errorCode: read.status, message: read.error, simple: read.error }, asked);
+  if (!read.ok) return yourlsResponse(failure(read.status, read.error), asked);
+  try {
+    return await answerYourls(param, asked, request, server, deps);
+  } catch (err) {
+    // The database away (the key check reads it too) is the operator's trouble for a while: said in YOURLS's shape.
+    return storageFailureAnswer(err, request, deps.log, (message) => yourlsResponse(failure("503", message), asked));
+  }
+}
+
+/** The action's answer, once the parameters are read: who asks, then what. */
+async function answerYourls(param: YourlsParams, asked: YourlsFormat, request: Request, server: PeerServer, deps: YourlsDeps): Promise<Response> {
   const who = await yourlsAsker(param, request, server, deps);
   if (!who.ok) return yourlsResponse(who.answer, asked, who.headers);
   const action = ACTIONS[param("action") ?? ""];
   if (action === undefined) {
-    const unknown = 'Unknown or missing "action" parameter';
-    return yourlsResponse({ errorCode: "400", message: unknown, simple: unknown }, asked);
+    return yourlsResponse(failure("400", 'Unknown or missing "action" parameter'), asked);
   }
   const base = publicBase(deps.config, server, request, deps.trusted);
-  if (base === null) {
-    const badHost = "The Host header is missing or not a valid host name";
-    return yourlsResponse({ errorCode: "400", message: badHost, simple: badHost }, asked);
-  }
-  try {
-    const reply = await action(who.principal, param, yourlsContext(request, server, deps, base));
-    return yourlsResponse(reply.answer, asked, reply.headers);
-  } catch (err) {
-    // The database away is the operator's trouble for a while: said in YOURLS's shape, logged here.
-    if (!isStorageFailure(err)) throw err;
-    deps.log.error("request failed: storage unavailable", { path: YOURLS_PATH, cause: describeStorageFailure(err) });
-    const away = "The database cannot be reached right now; try again later";
-    return yourlsResponse({ errorCode: "503", message: away, simple: away }, asked);
-  }
+  if (base === null) return yourlsResponse(failure("400", "The Host header is missing or not a valid host name"), asked);
+  const reply = await action(who.principal, param, yourlsContext(request, server, deps, base));
+  return yourlsResponse(reply.answer, asked, reply.headers);
 }
 
 type ReadParams = { ok: true; param: YourlsParams } | { ok: false; status: string; error: string };

@@ -2,7 +2,6 @@
 // /api/v2/links/<id>, translated to the links' operations (src/ops/links/), which decide who may
 // do what and write the audit lines.
 
-import { creatorOf, type Principal } from "../../auth/policy.ts";
 import { keyParts } from "../../domains/link-key.ts";
 import type { Link } from "../../links/link.ts";
 import type { Cursor } from "../../links/list.ts";
@@ -12,6 +11,7 @@ import { admitCreate, create } from "../../ops/links/create.ts";
 import { namedDomain } from "../../ops/links/domain.ts";
 import { listLinks } from "../../ops/links/list.ts";
 import { removeLink } from "../../ops/links/remove.ts";
+import { reusableLink } from "../../ops/links/reuse.ts";
 import { ownHostsOf } from "../destination-rules.ts";
 import { linkPlace } from "../link-json.ts";
 import { publicBase, requestClient, type PeerServer } from "../request-origin.ts";
@@ -69,30 +69,16 @@ export async function kuttCreate(request: Request, server: PeerServer, deps: Kut
     if (!expiry.ok) return kuttError(400, expiry.error);
     fields.expires_at = new Date(expiry.at).toISOString();
   }
-  if (reuse && actor !== null) {
-    const found = await reusable(actor, fields.url, f.domain, deps);
-    if (found !== null) return json(200, show(found));
-  }
   const base = publicBase(deps.config, server, request, deps.trusted)!;
   const input = { fields, ownHosts: ownHostsOf(deps, base, request, server) };
+  if (reuse && actor !== null) {
+    const domain = namedDomain(given(f.domain) ? f.domain : null, deps.directory);
+    const found = domain.ok ? await reusableLink(actor, { url: fields.url, domain: domain.value.key, ownHosts: input.ownHosts }, deps) : null;
+    if (found !== null) return json(200, show(found));
+  }
   const created = await create(actor, input, deps).catch((err: unknown) => storageUnavailable(err, deps.log, "creating a link"));
   if (created instanceof Response) return created;
   return created.ok ? json(201, show(created.value)) : kuttProblem(created.problem);
-}
-
-/**
- * `reuse`: the newest link this key (or its user) made for exactly this target on that domain, or
- * null. An admin's list holds everyone's links: only the caller's own are reused.
- */
-async function reusable(actor: Principal, target: unknown, domainName: unknown, deps: KuttDeps): Promise<Link | null> {
-  if (typeof target !== "string" || target.length > MAX_URL_LENGTH) return null;
-  const domain = namedDomain(given(domainName) ? domainName : null, deps.directory);
-  if (!domain.ok) return null; // the create says why
-  const creator = creatorOf(actor);
-  const own = (l: Link) => (creator?.keyId != null ? l.ownerKeyId === creator.keyId : creator?.userId != null && l.ownerUserId === creator.userId);
-  const spellings = new Set([target, URL.parse(target)?.href ?? target]);
-  const listed = await listLinks(actor, { ownerName: null, q: target, tag: null, domain: domain.value.key, status: null, sort: "createdAt", order: "desc", limit: 50, cursor: null, daily: false }, deps);
-  return listed.ok ? (listed.value.links.find((l) => spellings.has(l.url) && own(l)) ?? null) : null;
 }
 
 /** Kutt's whole numbers of a query (parseInt, then its defaults): a number, or the default. */

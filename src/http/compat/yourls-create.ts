@@ -2,15 +2,12 @@
 // link by our create operation (src/ops/links/create.ts: who may, the flood limit, the URL and
 // keyword rules, the audit line), answered as YOURLS's yourls_add_new_link answers.
 
-import type { Principal, Actor } from "../../auth/policy.ts";
+import type { Actor } from "../../auth/policy.ts";
 import { DEFAULT_DOMAIN } from "../../domains/domain.ts";
-import { checkDestination } from "../../links/create.ts";
 import { fitTitle } from "../../links/title.ts";
 import type { Link } from "../../links/link.ts";
-import type { Cursor } from "../../links/list.ts";
 import { admitCreate, create } from "../../ops/links/create.ts";
-import { destinationRules } from "../../ops/links/deps.ts";
-import { listLinks } from "../../ops/links/list.ts";
+import { reusableLink } from "../../ops/links/reuse.ts";
 import type { Problem } from "../../ops/outcome.ts";
 import { isStorageFailure } from "../../db/errors.ts";
 import { ownHostsOf } from "../destination-rules.ts";
@@ -19,8 +16,6 @@ import { PLEASE_LOG_IN, refusal, type YourlsParams } from "./yourls-auth.ts";
 import { yourlsDate, yourlsTitle, type YourlsContext, type YourlsReply } from "./yourls-link.ts";
 
 /** How far the asker's links whose URL holds the one asked for are looked through for it (pages of links). */
-const REUSE_PAGE = 100;
-const REUSE_PAGES = 5;
 
 export async function shortenAction(asker: Actor, param: YourlsParams, ctx: YourlsContext): Promise<YourlsReply> {
   const { request, server, deps } = ctx;
@@ -32,7 +27,7 @@ export async function shortenAction(asker: Actor, param: YourlsParams, ctx: Your
   // A URL the asker has a link to already, and no keyword asked for: that link again, as YOURLS
   // answers with its default YOURLS_UNIQUE_URLS (docs/yourls-api.md: A URL shortened twice).
   if (keyword === "" && asker !== null) {
-    const existing = await linkAlreadyMade(asker, url, ownHosts, ctx);
+    const existing = await reusableLink(asker, { url, domain: DEFAULT_DOMAIN, ownHosts }, deps);
     if (existing !== null) return { answer: alreadyMade(existing, ctx) };
   }
   // YOURLS keeps any title, cut to size; ours is bounded the same way everywhere (src/links/title.ts).
@@ -62,24 +57,6 @@ function admittance(problem: Problem): YourlsReply {
   if (problem.code === "auth_required") return refusal(PLEASE_LOG_IN);
   const wait = String(problem.retryAfterSeconds ?? 60);
   return { answer: failed("error:flood", `Too many URLs added too fast. Slow down please (try again in ${wait} s)`, "429"), headers: { "Retry-After": wait } };
-}
-
-/** The asker's own active link to this URL on the default domain (where a YOURLS create puts it), or null. */
-async function linkAlreadyMade(asker: Principal, url: string, ownHosts: string[], ctx: YourlsContext): Promise<Link | null> {
-  const checked = checkDestination(url, destinationRules(ownHosts, ctx.deps));
-  if (!checked.ok) return null;
-  // The search finds the URL within longer ones too: a few pages, the oldest link first.
-  let cursor: Cursor | null = null;
-  for (let page = 0; page < REUSE_PAGES; page++) {
-    const query = { ownerName: null, q: checked.url, tag: null, domain: DEFAULT_DOMAIN, status: "active", sort: "createdAt", order: "asc", limit: REUSE_PAGE, cursor, daily: false } as const;
-    const listed = await listLinks(asker, query, ctx.deps);
-    if (!listed.ok) return null;
-    const same = listed.value.links.find((link) => link.url === checked.url);
-    if (same !== undefined) return same;
-    cursor = listed.value.next;
-    if (cursor === null) return null;
-  }
-  return null;
 }
 
 /** YOURLS's error:url: the URL has a short URL already, given with it (HTTP 200: see docs/yourls-api.md). */

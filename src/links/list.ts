@@ -42,10 +42,17 @@ export type ListQuery = {
 
 export type LinkPage = { links: Link[]; next: Cursor | null };
 
+/** What a list selects, without its order and page. */
+export type ListFilter = Omit<ListQuery, "sort" | "order" | "limit" | "cursor">;
+/** How many links a filter selects, and their clicks (every click of their lives, bots included). */
+export type LinkTotals = { links: number; clicks: number };
+
 /** The port each engine implements (src/db/<engine>/lister.ts). */
 export type LinkLister = {
   /** One page, read in one snapshot (a link indexed or created meanwhile is on it or not, never half). */
   page(query: ListQuery): MaybePromise<LinkPage>;
+  /** The links the filter selects, counted in the database (a peer API's totals: never read one by one). */
+  totals(filter: ListFilter): MaybePromise<LinkTotals>;
   /** Every link a key may see (of one domain, by its stored key, when given), oldest first, read in chunks (an export streams this). */
   all(owner: OwnerFilter, domain?: string | null): AsyncIterable<Link>;
 };

@@ -5,7 +5,7 @@
 import type { Logger } from "../log.ts";
 import type { Principal } from "../auth/policy.ts";
 
-export type Action = "create" | "list" | "get" | "update" | "delete" | "export" | "import" | "overview" | "sign-in" | "sign-out" | "webhook-create" | "webhook-update" | "webhook-delete" | "webhook-redeliver"
+export type Action = "create" | "list" | "count" | "get" | "update" | "delete" | "export" | "import" | "overview" | "sign-in" | "sign-out" | "webhook-create" | "webhook-update" | "webhook-delete" | "webhook-redeliver"
   | "key-create" | "key-revoke" | "user-disable" | "user-enable" | "user-admin" | "user-member"
   | "domain-add" | "domain-update" | "domain-rename" | "domain-default" | "domain-remove";
 

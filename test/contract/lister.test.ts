@@ -53,6 +53,15 @@ forEachEngine(
       return out;
     };
 
+    test("totals(): the links each filter selects, counted, and their clicks summed, as the pages list them", async () => {
+      const filters: Partial<ListQuery>[] = [{}, { q: "needle" }, { q: "SITE3" }, { tag: "four" }, { status: "active" }, { status: "expired" }, { owner: { keyId: 7 } }, { q: "site1", tag: "five", status: "active" }];
+      for (const f of filters) {
+        const listed = await allPages(f);
+        const { sort, order, limit, cursor, ...filter } = query(f);
+        expect({ f, totals: await db().storage.lister.totals(filter) }).toEqual({ f, totals: { links: listed.length, clicks: listed.reduce((sum, l) => sum + l.totalClicks, 0) } });
+      }
+    });
+
     test("all(): every link once, oldest first, each as a read of it gives", async () => {
       const all = await everyLink();
       expect(all).toHaveLength(250);

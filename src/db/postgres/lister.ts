@@ -7,8 +7,8 @@
 
 import { everyLink, type LinkLister } from "../../links/list.ts";
 import { toLink } from "../shared/link-rows.ts";
-import { likePattern, pageQuery, trimPage } from "../shared/page-query.ts";
-import { numbered, type Pg } from "./connect.ts";
+import { likePattern, pageQuery, totalsQuery, trimPage } from "../shared/page-query.ts";
+import { num, numbered, type Pg } from "./connect.ts";
 import { linkRow, tagsOf } from "./rows.ts";
 
 // ILIKE folds the case of every letter (SQLite's LIKE only of ASCII ones).
@@ -25,5 +25,11 @@ export function postgresLister(sql: Pg): LinkLister {
     const tags = await tagsOf(sql, rows.map((r) => r.seq));
     return { links: rows.map((r) => toLink(r, tags.get(r.seq) ?? [])), next };
   };
-  return { page, all: (owner, domain) => everyLink(page, owner, domain) };
+  const totals: LinkLister["totals"] = async (filter) => {
+    const pattern = filter.q === null ? null : likePattern(filter.q);
+    const { sql: text, params } = totalsQuery(filter, pattern === null ? null : { sql: SUBSTRING, params: [pattern, pattern, pattern] });
+    const [row] = await sql.unsafe(numbered(text), params);
+    return { links: num(row.links), clicks: num(row.clicks) };
+  };
+  return { page, totals, all: (owner, domain) => everyLink(page, owner, domain) };
 }

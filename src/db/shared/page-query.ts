@@ -3,7 +3,7 @@
 // count. Only the search condition is each engine's own (SQLite's trigram index, PostgreSQL's ILIKE).
 
 import type { LinkStatus } from "../../links/link.ts";
-import type { Cursor, ListQuery, ListSort } from "../../links/list.ts";
+import type { Cursor, ListFilter, ListQuery, ListSort } from "../../links/list.ts";
 import { LINK_COLUMNS, type LinkRow } from "./link-rows.ts";
 import { CREDENTIAL_KEY_ID, CREDENTIAL_PRINCIPAL_NAME } from "../../auth/credential.ts";
 
@@ -38,6 +38,26 @@ const OWNER_NAMED = `(owner_user_id IN (SELECT u.id FROM users AS u WHERE u.name
 /** The SQL of one page (`?` placeholders, in order). */
 export function pageQuery(query: ListQuery, search: SqlCondition | null): { sql: string; params: (string | number)[] } {
   const column = SORT_COLUMN[query.sort];
+  const { where, params } = listFilters(query, search);
+  const direction = query.order === "desc" ? "DESC" : "ASC";
+  if (query.cursor !== null) {
+    where.push(`(${column}, seq) ${query.order === "desc" ? "<" : ">"} (?, ?)`);
+    params.push(query.cursor.value, query.cursor.seq);
+  }
+  const sql = `SELECT ${LINK_COLUMNS} FROM links ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
+               ORDER BY ${column} ${direction}, seq ${direction} LIMIT ?`;
+  params.push(query.limit + 1);
+  return { sql, params };
+}
+
+/** The SQL of the links a list's filters select, counted, and their clicks summed (one row: links, clicks). */
+export function totalsQuery(filter: ListFilter, search: SqlCondition | null): { sql: string; params: (string | number)[] } {
+  const { where, params } = listFilters(filter, search);
+  return { sql: `SELECT COUNT(*) AS links, COALESCE(SUM(total_clicks), 0) AS clicks FROM links ${where.length ? `WHERE ${where.join(" AND ")}` : ""}`, params };
+}
+
+/** The conditions of a list's filters (owner, owner's name, domain, tag, status, search), in order. */
+function listFilters(query: ListFilter, search: SqlCondition | null): { where: string[]; params: (string | number)[] } {
   const where: string[] = [];
   const params: (string | number)[] = [];
   if (query.owner?.userId !== undefined) {
@@ -68,15 +88,7 @@ export function pageQuery(query: ListQuery, search: SqlCondition | null): { sql:
     where.push(search.sql);
     params.push(...search.params);
   }
-  const direction = query.order === "desc" ? "DESC" : "ASC";
-  if (query.cursor !== null) {
-    where.push(`(${column}, seq) ${query.order === "desc" ? "<" : ">"} (?, ?)`);
-    params.push(query.cursor.value, query.cursor.seq);
-  }
-  const sql = `SELECT ${LINK_COLUMNS} FROM links ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
-               ORDER BY ${column} ${direction}, seq ${direction} LIMIT ?`;
-  params.push(query.limit + 1);
-  return { sql, params };
+  return { where, params };
 }
 
 /** The rows of pageQuery without the extra one, and the cursor of the next page when it exists. */

@@ -2,11 +2,11 @@
 // trigram search plan of search.ts, in one read transaction.
 
 import type { Database } from "bun:sqlite";
-import { everyLink, type LinkLister, type LinkPage, type ListQuery } from "../../links/list.ts";
+import { everyLink, type LinkLister, type LinkPage, type LinkTotals, type ListFilter, type ListQuery } from "../../links/list.ts";
 import type { Link } from "../../links/link.ts";
 import type { Synchronous } from "../../util/maybe.ts";
 import { toLink, type LinkRow } from "../shared/link-rows.ts";
-import { pageQuery, trimPage } from "../shared/page-query.ts";
+import { pageQuery, totalsQuery, trimPage } from "../shared/page-query.ts";
 import { CANDIDATE_LIMIT, searchPlanner } from "./search.ts";
 import { tagReader } from "./tags.ts";
 
@@ -29,5 +29,10 @@ export function sqliteLister(db: Database, searchCandidates = CANDIDATE_LIMIT): 
   // indexed between them by the recorder thread cannot fall between the two plans' sets.
   const page = (query: ListQuery): LinkPage => db.transaction(() => readPage(query))();
 
-  return { page, all: (owner, domain) => everyLink(page, owner, domain) };
+  const totals = (filter: ListFilter): LinkTotals =>
+    db.transaction(() => {
+      const { sql, params } = totalsQuery(filter, filter.q === null ? null : search(filter.q));
+      return db.query<LinkTotals, (string | number)[]>(sql).get(...params)!;
+    })();
+  return { page, totals, all: (owner, domain) => everyLink(page, owner, domain) };
 }

@@ -9,7 +9,7 @@ import { MAX_URL_LENGTH } from "../../links/url-rules.ts";
 import { changeLink } from "../../ops/links/change.ts";
 import { admitCreate, create } from "../../ops/links/create.ts";
 import { namedDomain } from "../../ops/links/domain.ts";
-import { listLinks } from "../../ops/links/list.ts";
+import { countLinks, listLinks } from "../../ops/links/list.ts";
 import { removeLink } from "../../ops/links/remove.ts";
 import { reusableLink } from "../../ops/links/reuse.ts";
 import { ownHostsOf } from "../destination-rules.ts";
@@ -25,8 +25,8 @@ const NO_HOST = "The Host header is missing or not a valid host name.";
 /** Kutt's page size: 10 unless asked, at most 50 (server/handlers/helpers.handler.js parseQuery). */
 const DEFAULT_LIMIT = 10;
 const MAX_LIMIT = 50;
-/** How many links the list reads at a time while it counts `total`. */
-const WALK_PAGE = 1000;
+/** How many links the list reads at a time to reach `skip` (the page asked for, at most 50, comes after). */
+const WALK_PAGE = 200;
 
 /** How this request shows a link: on its own domain's base, as our API does. */
 function shower(request: Request, server: PeerServer, deps: KuttDeps): ((link: Link) => ReturnType<typeof kuttLink>) | null {
@@ -103,19 +103,20 @@ export async function kuttList(request: Request, server: PeerServer, deps: KuttD
   if (search !== null && search.length > MAX_URL_LENGTH) return kuttError(400, "search query is not valid.");
   const show = shower(request, server, deps);
   if (show === null) return kuttError(400, NO_HOST);
-  const data: ReturnType<typeof kuttLink>[] = [];
-  let total = 0;
+  const counted = await countLinks(auth.principal, { ownerName: null, q: search, tag: null, domain: null, status: null }, deps);
+  if (!counted.ok) return kuttProblem(counted.problem);
+  // Kutt pages by skip: the links before it are read and passed over, up to skip + limit, never more.
+  const read: Link[] = [];
   let cursor: Cursor | null = null;
-  do {
-    const listed = await listLinks(auth.principal, { ownerName: null, q: search, tag: null, domain: null, status: null, sort: "createdAt", order: "desc", limit: WALK_PAGE, cursor, daily: false }, deps);
+  while (read.length < skip + limit && skip < counted.value.links) {
+    const page = Math.min(WALK_PAGE, skip + limit - read.length);
+    const listed = await listLinks(auth.principal, { ownerName: null, q: search, tag: null, domain: null, status: null, sort: "createdAt", order: "desc", limit: page, cursor, daily: false }, deps);
     if (!listed.ok) return kuttProblem(listed.problem);
-    for (const link of listed.value.links) {
-      if (total >= skip && total < skip + limit) data.push(show(link));
-      total++;
-    }
+    read.push(...listed.value.links);
     cursor = listed.value.next;
-  } while (cursor !== null);
-  return json(200, { limit, skip, total, data });
+    if (cursor === null) break;
+  }
+  return json(200, { limit, skip, total: counted.value.links, data: read.slice(skip, skip + limit).map(show) });
 }
 
 /**

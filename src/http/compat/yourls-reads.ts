@@ -2,10 +2,10 @@
 // --stats-access as our statistics do (src/ops/stats/read.ts), stats and db-stats list the links
 // the key may see (src/ops/links/list.ts), version names the YOURLS API this one follows.
 
-import { ownerFilter, type Actor, type Principal } from "../../auth/policy.ts";
+import type { Actor, Principal } from "../../auth/policy.ts";
 import type { Link } from "../../links/link.ts";
 import type { ListSort } from "../../links/list.ts";
-import { listLinks } from "../../ops/links/list.ts";
+import { countLinks, listLinks } from "../../ops/links/list.ts";
 import { admitStatsReader } from "../../ops/stats/read.ts";
 import { PLEASE_LOG_IN, refusal, type YourlsParams } from "./yourls-auth.ts";
 import { namedLinkKey, yourlsDate, yourlsTitle, type YourlsContext, type YourlsReply } from "./yourls-link.ts";
@@ -95,14 +95,10 @@ async function sample(asker: Principal, limit: number, ctx: YourlsContext): Prom
   return pool.slice(0, limit);
 }
 
-/** The links the key may see and their clicks, counted over every one of them. */
+/** The links the key may see and their clicks, counted by the database. */
 async function totals(asker: Principal, ctx: YourlsContext): Promise<{ total_links: number; total_clicks: number }> {
-  let [links, clicks] = [0, 0];
-  for await (const link of ctx.deps.lister.all(ownerFilter(asker))) {
-    links++;
-    clicks += link.totalClicks;
-  }
-  return { total_links: links, total_clicks: clicks };
+  const counted = await countLinks(asker, { ownerName: null, q: null, tag: null, status: null, domain: null }, ctx.deps);
+  return counted.ok ? { total_links: counted.value.links, total_clicks: counted.value.clicks } : { total_links: 0, total_clicks: 0 };
 }
 
 export async function dbStatsAction(asker: Actor, ctx: YourlsContext): Promise<YourlsReply> {

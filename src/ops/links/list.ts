@@ -4,7 +4,7 @@
 import { ownerFilter, type Principal } from "../../auth/policy.ts";
 import type { Link } from "../../links/link.ts";
 import { linkKey } from "../../domains/link-key.ts";
-import type { Cursor, ListQuery } from "../../links/list.ts";
+import type { Cursor, LinkTotals, ListFilter, ListQuery } from "../../links/list.ts";
 import { OVERVIEW_DAYS } from "../../stats/overview.ts";
 import { logAction } from "../audit.ts";
 import { done, type Outcome } from "../outcome.ts";
@@ -24,4 +24,14 @@ export async function listLinks(actor: Principal, input: ListInput, deps: Pick<L
   const counts = daily ? await deps.dailyCounts(page.links.map((l) => ({ seq: l.seq, id: linkKey(l.domain, l.id) })), now, OVERVIEW_DAYS) : null;
   logAction(deps.log, actor, "list", null, `ok ${page.links.length}`);
   return done({ links: page.links, next: page.next, daily: counts, now });
+}
+
+/** The list's filters (whose links: the principal's). */
+export type CountInput = Omit<ListFilter, "owner" | "now">;
+
+/** How many links the principal may see match the filters, and their clicks; counted by the database. */
+export async function countLinks(actor: Principal, input: CountInput, deps: Pick<LinkOpsDeps, "lister" | "log" | "now">): Promise<Outcome<LinkTotals>> {
+  const totals = await deps.lister.totals({ ...input, owner: ownerFilter(actor), now: deps.now() });
+  logAction(deps.log, actor, "count", null, `ok ${totals.links}`);
+  return done(totals);
 }

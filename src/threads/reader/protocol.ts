@@ -1,18 +1,19 @@
 // The messages between the click thread (client.ts) and the reader thread (entry.ts), beside the
 // lifecycle's (../lifecycle.ts): init is the SQLite file's path, ready and closed are `true`.
 
-import type { ListQuery, LinkPage, OwnerFilter } from "../../links/list.ts";
+import type { ListFilter, ListQuery, LinkPage, LinkTotals, OwnerFilter } from "../../links/list.ts";
 import type { StatsPlan, StatsRows } from "../../stats/link-stats.ts";
 import type { DailyRollupRow, OverviewRows } from "../../stats/overview.ts";
 
 export type ReadRequest =
   | { stats: [linkSeq: number, plan: StatsPlan] }
   | { page: ListQuery }
+  | { totals: ListFilter }
   | { overview: [owner: OwnerFilter, first: string, top: number, domain: string | null] }
   | { daily: [seqs: readonly number[], first: string] };
 
 export type ToReader = ReadRequest & { id: number };
 
-export type ReadResult = StatsRows | LinkPage | OverviewRows | DailyRollupRow[];
+export type ReadResult = StatsRows | LinkPage | LinkTotals | OverviewRows | DailyRollupRow[];
 
 export type FromReader = { id: number; result: ReadResult } | { id: number; error: { message: string; code?: string } };

@@ -222,6 +222,11 @@ describe("bad input: YOURLS's errors, never a 5xx", () => {
     expect((await file.json()).message).toContain("not a file");
   });
 
+  test("bytes that are not UTF-8 in the query are refused, as in a body, never stored as U+FFFD", async () => {
+    const res = await fetch(`${server.url}/yourls-api.php?action=shorturl&format=json&signature=${alice}&url=https://example.com/%ED%A0%80`);
+    expect([res.status, await res.json()]).toEqual([400, { message: "url is not valid UTF-8", errorCode: "400" }]);
+  });
+
   test("POST: the body's parameters over the query's", async () => {
     const res = await fetch(`${server.url}/yourls-api.php?action=expand&format=xml`, { method: "POST", body: new URLSearchParams({ action: "version", format: "simple", signature: alice }) });
     expect(await res.text()).toMatch(/^\d+\.\d+/);

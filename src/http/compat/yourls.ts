@@ -90,6 +90,10 @@ type ReadParams = { ok: true; param: YourlsParams } | { ok: false; status: strin
 /** The query's parameters, and a POST's form body's over them (PHP's request_order GP); a body of another type is not read. */
 async function yourlsParams(request: Request): Promise<ReadParams> {
   const query = new URL(request.url).searchParams;
+  // As a body's fields are (src/http/form-body.ts): bytes that are not UTF-8 are refused, not stored as U+FFFD.
+  for (const [name, value] of query) {
+    if ((PARAMS as readonly string[]).includes(name) && value.includes("\uFFFD")) return { ok: false, status: "400", error: `${name} is not valid UTF-8` };
+  }
   let body: Record<string, unknown> = {};
   if (request.method === "POST") {
     const form = await readFormFields(request, KINDS);

@@ -20,8 +20,8 @@ import { storageUnavailable } from "../storage-failure.ts";
 import { seqOfKuttId } from "./kutt-id.ts";
 import { expiryOf, kuttBoolean, kuttError, kuttLink, kuttProblem, LINK_NOT_FOUND, UNAUTHORIZED, withProtocol } from "./kutt-json.ts";
 import { kuttBody, kuttCaller, kuttPrincipal, type KuttDeps } from "./kutt-request.ts";
+import { NO_HOST } from "./peer-failure.ts";
 
-const NO_HOST = "The Host header is missing or not a valid host name.";
 /** Kutt's page size: 10 unless asked, at most 50 (server/handlers/helpers.handler.js parseQuery). */
 const DEFAULT_LIMIT = 10;
 const MAX_LIMIT = 50;

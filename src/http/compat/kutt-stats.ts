@@ -10,6 +10,7 @@ import type { LinkStats, NameCount } from "../../stats/link-stats.ts";
 import { addDays, dayOf, daysBetween } from "../../util/day.ts";
 import { linkPlace } from "../link-json.ts";
 import { publicBase, type PeerServer } from "../request-origin.ts";
+import { NO_HOST } from "./peer-failure.ts";
 import { json } from "../responses.ts";
 import { kuttError, kuttLink, kuttProblem, LINK_NOT_FOUND } from "./kutt-json.ts";
 import { addressedKey } from "./kutt-links.ts";
@@ -76,7 +77,7 @@ export async function kuttStats(request: Request, id: string, server: PeerServer
   const key = await addressedKey(id, deps);
   if (key instanceof Response) return key;
   const base = publicBase(deps.config, server, request, deps.trusted);
-  if (base === null) return kuttError(400, "The Host header is missing or not a valid host name.");
+  if (base === null) return kuttError(400, NO_HOST);
   // Kutt shows a link's statistics to its owner and to admins only, whatever --stats-access says.
   const found = await getLink(auth.principal, { id: key }, deps);
   if (!found.ok) return kuttProblem(found.problem);

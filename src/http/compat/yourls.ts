@@ -12,7 +12,7 @@ import { yourlsContext, type YourlsDeps, type YourlsReply } from "./yourls-link.
 import { dbStatsAction, expandAction, statsAction, urlStatsAction, versionAction } from "./yourls-reads.ts";
 import { yourlsResponse, type YourlsFormat } from "./yourls-output.ts";
 import type { Actor } from "../../auth/policy.ts";
-import { storageFailureAnswer } from "./peer-failure.ts";
+import { NO_HOST, storageFailureAnswer } from "./peer-failure.ts";
 import type { Config } from "../../config.ts";
 
 export const YOURLS_PATH = "/yourls-api.php";
@@ -80,7 +80,7 @@ async function answerYourls(param: YourlsParams, asked: YourlsFormat, request: R
     return yourlsResponse(failure("400", 'Unknown or missing "action" parameter'), asked);
   }
   const base = publicBase(deps.config, server, request, deps.trusted);
-  if (base === null) return yourlsResponse(failure("400", "The Host header is missing or not a valid host name"), asked);
+  if (base === null) return yourlsResponse(failure("400", NO_HOST), asked);
   const reply = await action(who.principal, param, yourlsContext(request, server, deps, base));
   return yourlsResponse(reply.answer, asked, reply.headers);
 }

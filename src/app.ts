@@ -46,6 +46,8 @@ import type { WebhookLeave } from "./events/webhook-leave.ts";
 import { requestDomain } from "./http/request-domain.ts";
 import { robotsPolicy, rootAnswer } from "./domains/answers.ts";
 import { kuttApi } from "./http/compat/kutt.ts";
+import { shlinkApi } from "./http/compat/shlink/shlink.ts";
+import { SHLINK_ROUTES } from "./http/compat/shlink/shlink-routes.ts";
 import type { DomainDirectory, DomainEntry } from "./domains/directory.ts";
 
 /** The database's parts (links, lister, stats, keys, sessions, overview, daily counts), and the rest. */
@@ -131,6 +133,7 @@ export function createApp(deps: AppDeps) {
     .use(sessionApi(deps, ours))
     .use(yourlsApi(deps, ours))
     .use(kuttApi(deps, ours))
+    .use(shlinkApi(deps, ours, SHLINK_ROUTES))
     .all("/api/*", ({ request }) => {
       const path = new URL(request.url).pathname;
       const allow = (routes ??= routeTable(routeList())).allowed(path);

@@ -66,7 +66,7 @@ export type Config = Readonly<{
 }>;
 
 /** Which other shorteners' APIs answer: YOURLS's /yourls-api.php, Kutt's /api/v2. */
-export type CompatApis = Readonly<{ yourls: boolean; kutt: boolean }>;
+export type CompatApis = Readonly<{ yourls: boolean; kutt: boolean; shlink: boolean }>;
 
 export type ParsedArgs = {
   config: Config;

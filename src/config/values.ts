@@ -34,14 +34,16 @@ export function access(raw: string | undefined, name: string): Access {
   return value;
 }
 
-/** --compat: which peer APIs to speak (docs/configuration.md: Flags); both unless told. */
+const PEER_APIS = ["yourls", "kutt", "shlink"] as const;
+
+/** --compat: which peer APIs to speak (docs/configuration.md: Flags); all of them unless told. */
 export function compatApis(raw: string | undefined, name: string): CompatApis {
-  const value = (raw ?? "yourls,kutt").trim().toLowerCase();
-  if (value === "off" || value === "") return { yourls: false, kutt: false };
+  const value = (raw ?? PEER_APIS.join(",")).trim().toLowerCase();
+  if (value === "off" || value === "") return { yourls: false, kutt: false, shlink: false };
   const names = value.split(",").map((n) => n.trim());
-  const unknown = names.find((n) => n !== "yourls" && n !== "kutt");
-  if (unknown !== undefined) throw new ConfigError(`${name}: expected yourls, kutt (comma-separated) or off, got ${JSON.stringify(unknown)}`);
-  return { yourls: names.includes("yourls"), kutt: names.includes("kutt") };
+  const unknown = names.find((n) => !(PEER_APIS as readonly string[]).includes(n));
+  if (unknown !== undefined) throw new ConfigError(`${name}: expected yourls, kutt, shlink (comma-separated) or off, got ${JSON.stringify(unknown)}`);
+  return { yourls: names.includes("yourls"), kutt: names.includes("kutt"), shlink: names.includes("shlink") };
 }
 
 export function parseBaseUrl(raw: string | undefined, name: string): string | null {

@@ -23,6 +23,16 @@ export function ownerIds(owner: OwnerFilter): [number | null, number | null] {
   return [owner?.userId ?? null, owner?.keyId ?? null];
 }
 
+/**
+ * Sorts the peer APIs ask for (Shlink's orderBy: longUrl, shortCode, title, nonBotVisits): paged by
+ * `offset` only, never by a cursor, because their values are text (or change with every click).
+ */
+export const PEER_SORTS = ["url", "alias", "title", "humanClicks"] as const;
+export type PeerSort = (typeof PEER_SORTS)[number];
+
+/** Several tags at once: a link with any of them, or with all of them. */
+export type TagsFilter = { names: readonly string[]; mode: "any" | "all" };
+
 export type ListQuery = {
   owner: OwnerFilter;
   /** an admin's filter: links of the users or the keys (of nobody's) with this name */
@@ -33,10 +43,23 @@ export type ListQuery = {
   /** one domain's links (its stored key: '' for the default), or every domain's (null or absent) */
   domain?: string | null;
   status: LinkStatus | null;
-  sort: ListSort;
+  /** links with any/all of these tags (besides `tag`); null or absent: no such filter */
+  tags?: TagsFilter | null;
+  /** leave out links with any/all of these tags */
+  excludeTags?: TagsFilter | null;
+  /** links created at or after / before these times (ms); null or absent: unbounded */
+  createdFrom?: number | null;
+  createdBefore?: number | null;
+  /** leave out links whose maxClicks is reached (totalClicks >= maxClicks) */
+  excludeMaxClicksReached?: boolean;
+  /** leave out links whose expiresAt is at or before `now` */
+  excludeExpired?: boolean;
+  sort: ListSort | PeerSort;
   order: ListOrder;
   limit: number;
   cursor: Cursor | null;
+  /** page by position instead of by cursor (a peer API's page numbers): skip this many; cursor must be null */
+  offset?: number;
   now: number;
 };
 

@@ -32,7 +32,7 @@ test("the document is a valid OpenAPI 3.1 document", async () => {
 
 test("every API route of the app is in the document, and nothing else", () => {
   // The app is only built here (not served): its routes are what Elysia would match.
-  const app = createApp({ version: "0.0.0", config: { compat: { yourls: true, kutt: true } } } as AppDeps);
+  const app = createApp({ version: "0.0.0", config: { compat: { yourls: true, kutt: true, shlink: true } } } as AppDeps);
   const routed = new Set<string>();
   for (const r of app.routes) {
     if (r.method === "ALL" || r.method === "HEAD") continue; // the 404/405 catch-alls; HEAD mirrors GET

@@ -12,16 +12,17 @@ describe("config", () => {
     expect(config).toEqual({
       port: 8080, host: "0.0.0.0", dbPath: "shortener.db", baseUrl: null, trustProxy: "", geoipDb: null, createRateLimit: 60,
       createAccess: "public", statsAccess: "public", blocklist: null, metricsAllow: "loopback", allowLoopbackDestinations: false, webhookAllowPrivate: false, importAllowPrivate: false, fetchTitles: "off", rootRedirect: null, notFoundRedirect: null, logFormat: "text",
-      oidc: null, oidcOnly: false, authHeader: null, compat: { yourls: true, kutt: true },
+      oidc: null, oidcOnly: false, authHeader: null, compat: { yourls: true, kutt: true, shlink: true },
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
 
-  test("--compat: a comma list of yourls and kutt, or off; anything else exits with the flag named", () => {
-    expect(parseArgs(["--compat", "kutt"], {}).config.compat).toEqual({ yourls: false, kutt: true });
-    expect(parseArgs(["--compat=off"], {}).config.compat).toEqual({ yourls: false, kutt: false });
-    expect(parseArgs([], { SHORTENER_COMPAT: "YOURLS" }).config.compat).toEqual({ yourls: true, kutt: false });
-    expect(() => parseArgs(["--compat", "yourls,shlink"], {})).toThrow('--compat: expected yourls, kutt (comma-separated) or off, got "shlink"');
+  test("--compat: a comma list of yourls, kutt and shlink, or off; anything else exits with the flag named", () => {
+    expect(parseArgs(["--compat", "kutt"], {}).config.compat).toEqual({ yourls: false, kutt: true, shlink: false });
+    expect(parseArgs(["--compat=off"], {}).config.compat).toEqual({ yourls: false, kutt: false, shlink: false });
+    expect(parseArgs([], { SHORTENER_COMPAT: "YOURLS" }).config.compat).toEqual({ yourls: true, kutt: false, shlink: false });
+    expect(parseArgs(["--compat", "yourls,shlink"], {}).config.compat).toEqual({ yourls: true, kutt: false, shlink: true });
+    expect(() => parseArgs(["--compat", "yourls,bitly"], {})).toThrow('--compat: expected yourls, kutt, shlink (comma-separated) or off, got "bitly"');
   });
 
   test("flags win over SHORTENER_* env; both forms of value", () => {

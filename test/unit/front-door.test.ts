@@ -85,7 +85,7 @@ describe("the app's own handlers share the last resort", () => {
     const failing = () => { throw new Error("a bug of ours at /work/src/links/store.ts:1"); };
     const app = createApp({
       version: "0.0.0", log, lastResort: createLastResort(log), now: Date.now,
-      config: { statsAccess: "public", baseUrl: null, compat: { yourls: true, kutt: true } }, links: { get: failing },
+      config: { statsAccess: "public", baseUrl: null, compat: { yourls: true, kutt: true, shlink: true } }, links: { get: failing },
     } as unknown as Parameters<typeof createApp>[0]);
     const response = await app.handle(new Request("http://x/api/stats?id=abcd", { headers: { Host: "x" } }));
     expect(response.status).toBe(500);

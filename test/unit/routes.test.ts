@@ -7,7 +7,7 @@ import { routeTable } from "../../src/http/route-table.ts";
 import { isReserved, RESERVED_WORDS } from "../../src/links/alias.ts";
 
 // Built, not served: app.routes is what Elysia would match.
-const app = createApp({ version: "0.0.0", config: { compat: { yourls: true, kutt: true } } } as AppDeps);
+const app = createApp({ version: "0.0.0", config: { compat: { yourls: true, kutt: true, shlink: true } } } as AppDeps);
 const table = routeTable(app.routes);
 
 test("every top-level path the app answers is a reserved word, so no link can hide it", () => {

@@ -3,18 +3,24 @@
 // count. Only the search condition is each engine's own (SQLite's trigram index, PostgreSQL's ILIKE).
 
 import type { LinkStatus } from "../../links/link.ts";
-import type { Cursor, ListFilter, ListQuery, ListSort } from "../../links/list.ts";
+import { LIST_SORTS, type Cursor, type ListFilter, type ListQuery, type ListSort, type PeerSort } from "../../links/list.ts";
 import { LINK_COLUMNS, type LinkRow } from "./link-rows.ts";
 import { CREDENTIAL_KEY_ID, CREDENTIAL_PRINCIPAL_NAME } from "../../auth/credential.ts";
 
 /** A WHERE condition with its `?` parameters. */
 export type SqlCondition = { sql: string; params: (string | number)[] };
 
-const SORT_COLUMN: Record<ListSort, "created_at" | "total_clicks" | "last_click_at"> = {
+const SORT_COLUMN: Record<ListSort | PeerSort, string> = {
   createdAt: "created_at",
   totalClicks: "total_clicks",
   lastClickAt: "last_click_at",
+  url: "url",
+  alias: "id",
+  title: "title",
+  humanClicks: "human_clicks",
 };
+
+const isCursorSort = (sort: ListSort | PeerSort): sort is ListSort => (LIST_SORTS as readonly string[]).includes(sort);
 
 /** The status rule of src/links/link.ts (linkStatus) as SQL over the stored click totals; `?` is now. */
 const STATUS_SQL: Record<LinkStatus, { sql: string; nows: number }> = {
@@ -45,8 +51,9 @@ export function pageQuery(query: ListQuery, search: SqlCondition | null): { sql:
     params.push(query.cursor.value, query.cursor.seq);
   }
   const sql = `SELECT ${LINK_COLUMNS} FROM links ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
-               ORDER BY ${column} ${direction}, seq ${direction} LIMIT ?`;
+               ORDER BY ${column} ${direction}, seq ${direction} LIMIT ?${query.offset !== undefined ? " OFFSET ?" : ""}`;
   params.push(query.limit + 1);
+  if (query.offset !== undefined) params.push(query.offset);
   return { sql, params };
 }
 
@@ -96,7 +103,9 @@ export function trimPage(query: ListQuery, rows: LinkRow[]): { rows: LinkRow[]; 
   const more = rows.length > query.limit;
   if (more) rows.length = query.limit;
   const last = rows.at(-1);
-  return { rows, next: more && last ? { sort: query.sort, order: query.order, value: last[SORT_COLUMN[query.sort]], seq: last.seq } : null };
+  if (!more || !last || !isCursorSort(query.sort) || query.offset !== undefined) return { rows, next: null };
+  const value = last[SORT_COLUMN[query.sort] as "created_at" | "total_clicks" | "last_click_at"] as number;
+  return { rows, next: { sort: query.sort, order: query.order, value, seq: last.seq } };
 }
 
 /** A LIKE pattern matching q anywhere, with its own %, _ and backslash taken literally (ESCAPE '\'). */

@@ -1,0 +1,5 @@
+// Every route of the Shlink surface (docs/shlink-api.md: Shlink API), one list per subject.
+
+import type { ShlinkRoute } from "./shlink-route.ts";
+
+export const SHLINK_ROUTES: readonly ShlinkRoute[] = [];

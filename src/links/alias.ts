@@ -17,6 +17,8 @@ const RESERVED = new Set<string>([
   "links", "export", "import", "overview", "session", "signin", "signout", "keys", "openapi", "openapi.json",
   // the YOURLS API (docs/yourls-api.md)
   "yourls-api.php",
+  // Shlink's REST API (docs/shlink-api.md)
+  "rest",
 ]);
 
 /** Every reserved word, lower-case. */

@@ -186,6 +186,18 @@ describe("get, edit, delete", () => {
     expect(problem(await shlink(keys.maker, "PATCH", "/short-urls/sh-soon", { validUntil: "2020-01-01T00:00:00Z" }), 400, "invalid-data").invalidElements).toEqual(["validUntil"]);
   }, T);
 
+  test("hasRedirectRules: the link has rules (set through our own API) or an A/B split", async () => {
+    await made(keys.maker, { longUrl: "https://example.com/sh/rules", customSlug: "sh-rules" });
+    expect((await shlink(keys.maker, "GET", "/short-urls/sh-rules")).body.hasRedirectRules).toBe(false);
+    const rules = [{ conditions: [{ type: "country", value: "FR" }], url: "https://example.fr/" }];
+    const ours = await fetch(`${server.url}/api/links/sh-rules`, { method: "PATCH", headers: { authorization: `Bearer ${keys.maker}`, "content-type": "application/json" }, body: JSON.stringify({ rules }) });
+    expect(ours.status).toBe(200);
+    expect((await shlink(keys.maker, "GET", "/short-urls/sh-rules")).body.hasRedirectRules).toBe(true);
+    const split = await fetch(`${server.url}/api/links/sh-rules`, { method: "PATCH", headers: { authorization: `Bearer ${keys.maker}`, "content-type": "application/json" }, body: JSON.stringify({ rules: null, variants: [{ url: "https://example.com/a", weight: 1 }, { url: "https://example.com/b", weight: 1 }] }) });
+    expect(split.status).toBe(200);
+    expect((await shlink(keys.maker, "GET", "/short-urls/sh-rules")).body.hasRedirectRules).toBe(true);
+  }, T);
+
   test("edit: another's link is short-url-not-found; bad values are invalid-data", async () => {
     problem(await shlink(keys.other, "PATCH", "/short-urls/sh-edit", { title: "mine now" }), 404, "short-url-not-found");
     expect((await shlink(keys.maker, "GET", "/short-urls/sh-edit")).body.title).toBeNull();

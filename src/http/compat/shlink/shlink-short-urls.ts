@@ -4,6 +4,7 @@
 // Paths as Shlink's docs/swagger/paths/v1_short-urls.json, v1_short-urls_{shortCode}.json and
 // v1_short-urls_shorten.json give them.
 
+import type { ShlinkShortUrlsList } from "@shlinkio/shlink-js-sdk/api-contract";
 import type { Link } from "../../../links/link.ts";
 import { getLink } from "../../../ops/links/get.ts";
 import { countLinks, listLinks } from "../../../ops/links/list.ts";
@@ -39,7 +40,8 @@ async function listShortUrls(call: ShlinkCall): Promise<Response> {
     if (!listed.ok) return refusal(listed.problem);
     links = listed.value.links;
   }
-  return shlinkJson(200, { shortUrls: { data: links.map(show), pagination: pagination(ask, total, links.length) } });
+  const shortUrls = { data: links.map(show), pagination: pagination(ask, total, links.length) } satisfies ShlinkShortUrlsList;
+  return shlinkJson(200, { shortUrls });
 }
 
 /** GET /short-urls/:shortCode: the ShortUrl, or short-url-not-found (unknown, or another's). */

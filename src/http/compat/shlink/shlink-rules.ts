@@ -4,7 +4,7 @@
 // RedirectRule). The write is our link change (src/ops/links/change.ts): scopes, URL rules, the
 // blocklist and the audit line hold as for our own API. A link doing what Shlink cannot show
 // (a split, a password, its own redirect code, a fallback, a condition without a Shlink form) shows
-// what maps and refuses every write (docs/shlink-api.md: Redirect rules, "Read-only rules").
+// what maps and refuses every write (docs/shlink-api.md: Read-only rules).
 
 import type { ShlinkRedirectRule, ShlinkRedirectRulesList } from "@shlinkio/shlink-js-sdk/api-contract";
 import { DEFAULT_REDIRECT_TYPE } from "../../../links/behaviour.ts";

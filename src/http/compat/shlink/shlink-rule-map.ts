@@ -10,7 +10,7 @@ import { parseInstant } from "../../../links/options.ts";
 /** Shlink's browser values and the names our stats (and browser conditions) give the same browsers. */
 const BROWSERS = { chrome: "Chrome", firefox: "Firefox", edge: "Edge", safari: "Safari", opera: "Opera", android_browser: "Android Browser" } as const;
 
-/** One condition of ours, or why it has no Shlink form (null when it has one). */
+/** A condition mapped the other way, or why it cannot be. */
 export type Mapped<T> = { ok: true; value: T } | { ok: false; why: string };
 
 /** Why a Shlink condition has no equivalent here: the detail a refusal gives. */

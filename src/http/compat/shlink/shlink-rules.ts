@@ -41,7 +41,7 @@ export function rulesList(link: Link): ShlinkRedirectRulesList {
   return { defaultLongUrl: link.url, redirectRules };
 }
 
-/** Why Shlink's clients may not set this link's rules (they could not show what it does), or null. */
+/** Why Shlink's clients may not set this link's rules (they could not show what it does); none: they may. */
 export function readOnlyReasons(link: Link): string[] {
   const reasons: string[] = [];
   if (link.variants !== null) reasons.push("it splits its visitors between variants (A/B)");

@@ -76,6 +76,9 @@ describe("create", () => {
     const mine = await made(keys.maker, { longUrl: "https://example.com/sh/again" });
     expect((await made(keys.maker, { longUrl: "https://example.com/sh/again", findIfExists: true })).shortCode).toBe(mine.shortCode);
     expect((await made(keys.other, { longUrl: "https://example.com/sh/again", findIfExists: true })).shortCode).not.toBe(mine.shortCode);
+    // with a customSlug, only the link of that slug is "the same": another code is not handed back
+    expect((await made(keys.maker, { longUrl: "https://example.com/sh/again", customSlug: "sh-again", findIfExists: true })).shortCode).toBe("sh-again");
+    expect((await made(keys.maker, { longUrl: "https://example.com/sh/again", customSlug: "sh-again", findIfExists: true })).shortCode).toBe("sh-again");
   }, T);
 
   test("what we cannot honour is refused naming the field (invalid-data), never a 5xx", async () => {

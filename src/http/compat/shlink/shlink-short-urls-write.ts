@@ -70,7 +70,9 @@ async function createdLink(call: ShlinkCall, f: Record<string, unknown>): Promis
   if (given(f.findIfExists) && flagOf(f.findIfExists, "findIfExists")) {
     // Shlink matches every field given; we match the URL on the domain asked for (docs/shlink-api.md: Short URLs).
     const domain = namedDomain(fields.domain ?? null, deps.directory);
-    const found = domain.ok ? await reusableLink(principal, { url: fields.url, domain: domain.value.key, ownHosts }, deps) : null;
+    // With a customSlug, only that link is the one asked for: another code would be a silent change.
+    const alias = typeof fields.custom_url === "string" ? fields.custom_url.trim() : undefined;
+    const found = domain.ok ? await reusableLink(principal, { url: fields.url, domain: domain.value.key, ownHosts, alias }, deps) : null;
     if (found !== null) return found;
   }
   const created = await create(principal, { fields, ownHosts }, deps);

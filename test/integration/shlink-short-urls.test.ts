@@ -100,6 +100,9 @@ describe("create", () => {
       const doc = problem(await shlink(keys.maker, "POST", "/short-urls", body), 400, "invalid-data");
       expect(doc.invalidElements).toContain(field);
     }
+    // the detail (what the web client shows) names Shlink's fields, not ours
+    expect(problem(await shlink(keys.maker, "POST", "/short-urls", { longUrl: "https://example.com/x", customSlug: "a b" }), 400, "invalid-data").detail).toStartWith("customSlug ");
+    expect(problem(await shlink(keys.maker, "POST", "/short-urls", { longUrl: "https://example.com/x", maxVisits: 0 }), 400, "invalid-data").detail).toStartWith("maxVisits ");
     // shortCodeLength of our own generated length is honoured
     expect((await made(keys.maker, { longUrl: "https://example.com/x7", shortCodeLength: "7" })).shortCode).toHaveLength(7);
     problem(await shlink(keys.maker, "POST", "/short-urls", "{nope", { "Content-Type": "application/json" }), 400, "invalid-data");
@@ -109,6 +112,7 @@ describe("create", () => {
     await made(keys.other, { longUrl: "https://example.com/taken", customSlug: "sh-taken" });
     const doc = problem(await shlink(keys.maker, "POST", "/short-urls", { longUrl: "https://example.com/t2", customSlug: "sh-taken" }), 400, "non-unique-slug");
     expect(doc.customSlug).toBe("sh-taken");
+    expect(doc.detail).toBe('Provided slug "sh-taken" is already in use.');
     problem(await shlink("not-a-key", "POST", "/short-urls", { longUrl: "https://example.com/t3" }), 401, "invalid-api-key");
     problem(await shlink(null, "POST", "/short-urls", { longUrl: "https://example.com/t3" }), 401, "missing-authentication");
   }, T);
@@ -206,7 +210,9 @@ describe("get, edit, delete", () => {
     expect((await shlink(keys.maker, "GET", "/short-urls/sh-edit")).body.title).toBeNull();
     expect(problem(await shlink(keys.maker, "PATCH", "/short-urls/sh-edit", { longUrl: "nope" }), 400, "invalid-data").invalidElements).toEqual(["longUrl"]);
     expect(problem(await shlink(keys.maker, "PATCH", "/short-urls/sh-edit", { forwardQuery: false }), 400, "invalid-data").invalidElements).toEqual(["forwardQuery"]);
-    expect(problem(await shlink(keys.maker, "PATCH", "/short-urls/sh-edit", { maxVisits: -3 }), 400, "invalid-data").invalidElements).toEqual(["maxVisits"]);
+    const negative = problem(await shlink(keys.maker, "PATCH", "/short-urls/sh-edit", { maxVisits: -3 }), 400, "invalid-data");
+    expect(negative.invalidElements).toEqual(["maxVisits"]);
+    expect(negative.detail).toStartWith("maxVisits ");
     problem(await shlink(keys.maker, "PATCH", "/short-urls/sh-edit", "[1]", { "Content-Type": "application/json" }), 400, "invalid-data");
     problem(await shlink(null, "PATCH", "/short-urls/sh-edit", { title: "x" }), 401, "missing-authentication");
   }, T);

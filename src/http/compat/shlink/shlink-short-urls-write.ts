@@ -5,6 +5,7 @@
 // never dropped: a client must not believe a link does what it does not.
 
 import type { Link } from "../../../links/link.ts";
+import type { Problem } from "../../../ops/outcome.ts";
 import { ID_LENGTH } from "../../../links/id.ts";
 import { parseInstant } from "../../../links/options.ts";
 import { changeLink } from "../../../ops/links/change.ts";
@@ -26,6 +27,18 @@ const given = (value: unknown) => value !== undefined && value !== null && value
 /** The short code and domain a request names (`?domain=`: absent, DEFAULT or the default's name is the default). */
 export function idsOf(call: ShlinkCall): ShortUrlIds {
   return { shortCode: call.params.shortCode!, domain: domainParam(call.query.get("domain"), call.deps.directory) };
+}
+
+// Our field names as a refusal's text names them, in Shlink's words: the web client shows `detail`.
+const SHLINK_WORDS: readonly [RegExp, string][] = [
+  [/\bcustom_url\b/g, "customSlug"], [/\b(?:expires_at|expiresAt)\b/g, "validUntil"], [/\b(?:max_clicks|maxClicks)\b/g, "maxVisits"],
+  [/\b(?:valid_from|validFrom)\b/g, "validSince"], [/\burl\b/g, "longUrl"],
+];
+
+/** An operation's refusal said with Shlink's field names; a taken slug as Shlink's NonUniqueSlugException says it. */
+function inShlinkWords(problem: Problem, slug: string | null): Problem {
+  if ((problem.code === "alias_taken" || problem.code === "alias_retired") && slug !== null) return { ...problem, message: `Provided slug "${slug}" is already in use.` };
+  return { ...problem, message: SHLINK_WORDS.reduce((text, [ours, theirs]) => text.replace(ours, theirs), problem.message) };
 }
 
 /** A boolean as JSON sends it or a form spells it; anything else is invalid-data naming the field. */
@@ -67,18 +80,18 @@ async function createdLink(call: ShlinkCall, f: Record<string, unknown>): Promis
   const principal = call.principal!;
   const fields = createFields(f);
   const ownHosts = ownHostsOf(deps, publicBase(deps.config, server, request, deps.trusted)!, request, server);
+  const alias = typeof fields.custom_url === "string" ? fields.custom_url.trim() : undefined;
   if (given(f.findIfExists) && flagOf(f.findIfExists, "findIfExists")) {
     // Shlink matches every field given; we match the URL on the domain asked for (docs/shlink-api.md: Short URLs).
-    const domain = namedDomain(fields.domain ?? null, deps.directory);
     // With a customSlug, only that link is the one asked for: another code would be a silent change.
-    const alias = typeof fields.custom_url === "string" ? fields.custom_url.trim() : undefined;
+    const domain = namedDomain(fields.domain ?? null, deps.directory);
     const found = domain.ok ? await reusableLink(principal, { url: fields.url, domain: domain.value.key, ownHosts, alias }, deps) : null;
     if (found !== null) return found;
   }
   const created = await create(principal, { fields, ownHosts }, deps);
   if (created.ok) return created.value;
-  const ids = given(fields.custom_url) ? { shortCode: String(fields.custom_url), domain: typeof fields.domain === "string" ? fields.domain : null } : undefined;
-  return refusal(created.problem, ids);
+  const ids = alias !== undefined ? { shortCode: alias, domain: typeof fields.domain === "string" ? fields.domain : null } : undefined;
+  return refusal(inShlinkWords(created.problem, alias ?? null), ids);
 }
 
 /** POST /short-urls: 200 with the ShortUrl (Shlink's docs/swagger/paths/v1_short-urls.json answers 200, not 201). */
@@ -150,5 +163,5 @@ export async function editShortUrl(call: ShlinkCall): Promise<Response> {
   if (current !== null && Object.keys(changes).length === 0) return shlinkJson(200, show(current));
   const ownHosts = ownHostsOf(deps, publicBase(deps.config, server, request, deps.trusted)!, request, server);
   const changed = await changeLink(principal, { id: key, changes, ownHosts }, deps);
-  return changed.ok ? shlinkJson(200, show(changed.value)) : refusal(changed.problem, ids);
+  return changed.ok ? shlinkJson(200, show(changed.value)) : refusal(inShlinkWords(changed.problem, null), ids);
 }

@@ -30,6 +30,18 @@ export class ShlinkProblem extends Error {
   }
 }
 
+/** A refusal of a type of ours (413, 421, 429, 503…) a helper throws; the router answers its document. */
+export class OurRefusal extends Error {
+  constructor(readonly response: Response) {
+    super(`refused with ${response.status}`);
+  }
+}
+
+/** The problem document of one of our codes Shlink has no type for: `urn:shortener:error:<code>`, titled by the code. */
+export function ourProblem(status: number, code: string, detail: string): Response {
+  return problemDocument(status, `urn:shortener:error:${code}`, code, detail);
+}
+
 /** `invalid-data` naming Shlink's field names, the refusal of every bad input. */
 export function invalidData(detail: string, invalidElements: readonly string[]): ShlinkProblem {
   return new ShlinkProblem("invalid-data", detail, { invalidElements });
@@ -63,8 +75,13 @@ export async function asShlinkProblem(response: Response): Promise<Response> {
   if (response.ok || !(response.headers.get("content-type") ?? "").startsWith("application/json")) return response;
   const body = (await response.clone().json().catch(() => null)) as { error?: unknown; code?: unknown } | null;
   if (body === null || typeof body.code !== "string") return response;
-  const problem = problemDocument(response.status, `urn:shortener:error:${body.code}`, body.code, typeof body.error === "string" ? body.error : body.code);
-  const retry = response.headers.get("retry-after");
-  if (retry !== null) problem.headers.set("Retry-After", retry);
+  const problem = ourProblem(response.status, body.code, typeof body.error === "string" ? body.error : body.code);
+  for (const name of KEPT_HEADERS) {
+    const value = response.headers.get(name);
+    if (value !== null) problem.headers.set(name, value);
+  }
   return problem;
 }
+
+/** What a refusal's headers tell a client, kept when it becomes a problem document: when to retry, which request the log names. */
+const KEPT_HEADERS = ["Retry-After", "X-Request-Id", "Allow"];

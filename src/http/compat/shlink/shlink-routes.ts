@@ -1,5 +1,8 @@
 // Every route of the Shlink surface (docs/shlink-api.md: Shlink API), one list per subject.
 
+import { HEALTH_ROUTES } from "./shlink-health.ts";
 import type { ShlinkRoute } from "./shlink-route.ts";
 
-export const SHLINK_ROUTES: readonly ShlinkRoute[] = [];
+export const SHLINK_ROUTES: readonly ShlinkRoute[] = [
+  ...HEALTH_ROUTES,
+];

@@ -58,6 +58,9 @@ export function corsPolicy(origins: CorsOrigins, settings: CorsSettings): CorsPo
         headers.set("Access-Control-Allow-Methods", methods.join(", "));
         headers.set("Access-Control-Allow-Headers", allowedHeaders(settings.allowHeaders, request.headers.get("access-control-request-headers")).join(", "));
         headers.set("Access-Control-Max-Age", String(settings.maxAgeSeconds));
+        // A public page (app.shlink.io) calling a service on a private address: Chromium's Private
+        // Network Access asks first, and the operator allowed this origin already.
+        if (request.headers.get("access-control-request-private-network") === "true") headers.set("Access-Control-Allow-Private-Network", "true");
       }
       return new Response(null, { status: 204, headers });
     },

@@ -113,6 +113,12 @@ test('CORS "*": any origin, never with credentials, no Vary; a preflight echoes 
   expect(answered.headers.get("access-control-allow-origin")).toBe("*");
   expect(answered.headers.get("access-control-allow-credentials")).toBeNull();
   expect(answered.headers.get("vary")).toBeNull();
+  // Chromium's Private Network Access preflight: allowed for an allowed origin only.
+  const privateNetwork = { "Access-Control-Request-Method": "GET", "Access-Control-Request-Private-Network": "true" };
+  const listed = corsPolicy(["https://app.example"], { allowHeaders: [], maxAgeSeconds: 60 });
+  const ask = (origin: string) => listed.preflight(new Request("http://10.0.0.2/rest/v3/health", { method: "OPTIONS", headers: { Origin: origin, ...privateNetwork } }), ["GET"]);
+  expect(ask("https://app.example").headers.get("access-control-allow-private-network")).toBe("true");
+  expect(ask("https://elsewhere.example").headers.get("access-control-allow-private-network")).toBeNull();
   // No origins: nothing at all, and nothing to vary on.
   const none = corsPolicy([], { allowHeaders: [], maxAgeSeconds: 60 }).withCors(new Request("http://s.example/", { headers: { Origin: "https://any.example" } }), new Response("{}"));
   expect([...none.headers.keys()].filter((h) => h.startsWith("access-control") || h === "vary")).toEqual([]);

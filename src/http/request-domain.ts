@@ -64,7 +64,7 @@ export function misdirected(path: string | null): Response {
   // The Shlink API's clients read a problem document (docs/shlink-api.md: Errors).
   if (path !== null && path.startsWith("/rest/")) {
     const problem = { type: "urn:shortener:error:host_unknown", title: "host_unknown", detail: message, status: 421 };
-    return new Response(JSON.stringify(problem), { status: 421, headers: { "Content-Type": "application/problem+json", "Cache-Control": "no-store" } });
+    return new Response(JSON.stringify(problem), { status: 421, headers: { "Content-Type": "application/problem+json", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" } });
   }
   return new Response(`421 Misdirected Request: ${message}\n`, { status: 421, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
 }

@@ -21,6 +21,9 @@ const ROUTES: ShlinkRoute[] = [
   { method: "POST", path: "/echo", auth: "none", handle: async (call) => shlinkJson(200, await call.body()) },
   { method: "GET", path: "/storage-away", auth: "none", handle: () => Promise.reject(Object.assign(new Error("disk I/O error"), { code: "SQLITE_IOERR" })) },
   { method: "GET", path: "/our-bug", auth: "none", handle: () => Promise.reject(new TypeError("undefined is not a function")) },
+  { method: "GET", path: "/items/literal", auth: "none", handle: async () => shlinkJson(200, {}) },
+  { method: "GET", path: "/items/:id", auth: "none", handle: async () => shlinkJson(200, {}) },
+  { method: "DELETE", path: "/items/:id", auth: "none", handle: async () => shlinkJson(200, {}) },
 ];
 
 const deps = {
@@ -92,6 +95,14 @@ test("the database away: 503 of ours, logged; our bug: 500 internal-server-error
   expect(bug.body.detail).toContain(bug.headers.get("x-request-id")!);
   expect(JSON.stringify(bug.body)).not.toContain("undefined is not a function");
   expect(logged).toEqual(["request failed: storage unavailable", "request failed"]);
+});
+
+test("a path a literal and a parameter route share: each method named once, in Allow and in a preflight", async () => {
+  const method = await ask("/rest/v3/items/literal", { method: "PUT" });
+  expect(method.status).toBe(405);
+  expect(method.headers.get("allow")).toBe("GET, DELETE");
+  const preflight = await ask("/rest/v3/items/literal", { method: "OPTIONS", headers: { Origin: "https://app.example", "Access-Control-Request-Method": "DELETE" } });
+  expect(preflight.headers.get("access-control-allow-methods")).toBe("GET, DELETE");
 });
 
 test("health when the database does not answer: 503 fail, still version 5.1.0", async () => {

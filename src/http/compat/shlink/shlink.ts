@@ -32,7 +32,7 @@ export function shlinkApi(deps: ShlinkDeps, ours: Ours, routes: readonly ShlinkR
     const found = match(request.method, path);
     if (found.kind === "none") return shlinkProblem("not-found", `${request.method} ${pathname} is not a route of this Shlink API.`);
     if (found.kind === "method") {
-      const allow = found.allowed.join(", ");
+      const allow = [...new Set(found.allowed)].join(", ");
       // Shlink's router answers 405 with an empty body; the web client needs JSON on every error (FetchHttpClient.ts).
       return withHeader(ourProblem(405, "method_not_allowed", `${pathname} accepts ${allow} only.`), "Allow", allow);
     }
@@ -64,7 +64,8 @@ export function shlinkApi(deps: ShlinkDeps, ours: Ours, routes: readonly ShlinkR
 function preflightMethods(request: Request, match: ReturnType<typeof routeMatcher>): readonly string[] {
   const path = restPath(new URL(request.url).pathname);
   const found = path === null ? null : match("OPTIONS", path);
-  return found?.kind === "method" ? found.allowed : EVERY_METHOD;
+  // A literal route and a parameter route may both take GET there (/short-urls/shorten, /short-urls/:shortCode).
+  return found?.kind === "method" ? [...new Set(found.allowed)] : EVERY_METHOD;
 }
 
 /** What a handler threw, as a problem document: Shlink's type, ours, 503 for the database, or our bug under a request id. */

@@ -2,6 +2,8 @@
 // web client treats a body as a problem only when it has type, title, detail and status, and shows
 // `detail` (shlink-web-component src/api-contract/utils.ts isProblemDetails).
 
+import type { ErrorType, ProblemDetailsError } from "@shlinkio/shlink-js-sdk/api-contract";
+
 /** Shlink's error types this surface sends, with their status and title (Shlink's module/Core/src/Exception). */
 export const SHLINK_TYPES = {
   "invalid-data": { status: 400, title: "Invalid data" },
@@ -18,6 +20,11 @@ export const SHLINK_TYPES = {
 } as const;
 
 export type ShlinkType = keyof typeof SHLINK_TYPES;
+
+// Every type sent is one the SDK's clients know (shlink-js-sdk src/api-contract/errors.ts): the typecheck proves it.
+type SdkErrorType = (typeof ErrorType)[keyof typeof ErrorType];
+const KNOWN_TO_THE_SDK: `https://shlink.io/api/error/${ShlinkType}` extends SdkErrorType ? true : never = true;
+void KNOWN_TO_THE_SDK;
 
 /** A refusal a handler throws; the router answers it as a problem document. */
 export class ShlinkProblem extends Error {
@@ -55,7 +62,7 @@ export function shlinkProblem(type: ShlinkType, detail: string, extra: Readonly<
 
 /** A problem document of any type (ours for refusals Shlink has no type for: 413, 429, 421, 503). */
 export function problemDocument(status: number, type: string, title: string, detail: string, extra: Readonly<Record<string, unknown>> = {}): Response {
-  return new Response(JSON.stringify({ ...extra, type, title, detail, status }), {
+  return new Response(JSON.stringify({ ...extra, type, title, detail, status } satisfies ProblemDetailsError), {
     status,
     headers: { "Content-Type": "application/problem+json", "X-Content-Type-Options": "nosniff" },
   });

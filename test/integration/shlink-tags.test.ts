@@ -82,6 +82,9 @@ test("GET /tags/stats with a create key: the tags of its own links, counted over
     { tag: "green", shortUrlsCount: 1, visitsSummary: { total: 1, nonBots: 1, bots: 0 } },
     { tag: "red", shortUrlsCount: 1, visitsSummary: { total: 1, nonBots: 1, bots: 0 } },
   ]);
+  // A key with no links has no tags: one empty page (Pagerfanta counts at least one).
+  const none = (await shlink(makeKey(server.dbPath, "carol", "create"), "GET", "/tags/stats")).body.tags;
+  expect([none.data, none.pagination.currentPage, none.pagination.pagesCount, none.pagination.totalItems]).toEqual([[], 1, 1, 0]);
 });
 
 test("GET /tags/stats orders by shortUrlsCount, visits and nonBotVisits (ties by name), and pages", async () => {

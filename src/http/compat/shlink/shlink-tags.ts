@@ -104,12 +104,16 @@ function whole(raw: string | null, name: string): number | null {
   return n;
 }
 
-/** Shlink's Pagination (docs/swagger/definitions/Pagination.json); every tag at once is one page of them all. */
+/**
+ * Shlink's Pagination (docs/swagger/definitions/Pagination.json); every tag at once is one page of
+ * them all (module/Rest/test-api/Action/TagsStatsTest.php: itemsPerPage = totalItems), and there is
+ * always a first page, empty or not (Pagerfanta's minimum of one page).
+ */
 function pagination(input: TagListInput, shown: number, total: number): ShlinkPaginator & { itemsPerPage: number; itemsInCurrentPage: number } {
   const perPage = input.limit ?? total;
   return {
     currentPage: input.limit === null ? 1 : input.offset / input.limit + 1,
-    pagesCount: perPage === 0 ? 0 : Math.ceil(total / perPage),
+    pagesCount: Math.max(1, Math.ceil(total / Math.max(perPage, 1))),
     itemsPerPage: perPage,
     itemsInCurrentPage: shown,
     totalItems: total,

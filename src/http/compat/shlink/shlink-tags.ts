@@ -53,7 +53,8 @@ async function rename(call: ShlinkCall): Promise<Response> {
 }
 
 async function remove(call: ShlinkCall): Promise<Response> {
-  const tags = [...call.query.getAll("tags[]"), ...call.query.getAll("tags")];
+  // `tags[]=a` as the SDK sends it, `tags[0]=a` as PHP clients (Guzzle) do, or a plain repeated `tags`.
+  const tags = [...call.query].filter(([name]) => /^tags(\[\d*\])?$/.test(name)).map(([, value]) => value);
   const removed = await removeTags(call.principal!, { tags }, call.deps);
   if (!removed.ok) return tagRefusal(removed.problem, "delete", null);
   return new Response(null, { status: 204 });

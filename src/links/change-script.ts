@@ -41,8 +41,10 @@ export type LinkStatements = {
   retire(id: string, seq: number, now: number): MaybePromise<void>;
   markBlocked(seqs: readonly number[], blocked: boolean): MaybePromise<void>;
   writeEvents(events: readonly OutboxEvent[]): MaybePromise<void>;
-  /** The keys of the links carrying any of the tags, their rows held until the transaction ends (each held as lock holds one). */
-  lockTagged(tags: readonly string[]): MaybePromise<string[]>;
+  /** The links carrying any of the tags (key and seq, in seq order), their rows held until the transaction ends (each held as lock holds one). */
+  lockTagged(tags: readonly string[]): MaybePromise<{ key: string; seq: number }[]>;
+  /** The links of these seqs, in seq order: one read for many (a tag's rename may change thousands). */
+  readSeqs(seqs: readonly number[]): MaybePromise<Link[]>;
   /** Whether some link carries the tag. */
   tagUsed(tag: string): MaybePromise<boolean>;
   /** Renames the tag on every link (to: null takes it off them); a link that had both names keeps one. */
@@ -147,18 +149,19 @@ function* blockScript(s: LinkStatements, blocked: readonly number[], unblocked: 
  * memory (the click path's Target has none: click-rules.ts), every list reads them from the rows.
  */
 function* retagScript(s: LinkStatements, from: readonly string[], to: string | null, events: UpdateEvents | null): Steps<RetagOutcome> {
-  const keys = yield* step(s.lockTagged(from));
+  const tagged = yield* step(s.lockTagged(from));
   if (to !== null) {
-    if (keys.length === 0) return "not_found";
+    if (tagged.length === 0) return "not_found";
     if (from.includes(to)) return { changed: [] }; // renamed onto itself: nothing changes (Shlink's TagService renameTag)
     if (yield* step(s.tagUsed(to))) return "taken";
   }
-  if (keys.length === 0) return { changed: [] };
-  const before: Link[] = [];
-  if (events !== null) for (const key of keys) before.push((yield* step(s.read(key)))!);
+  if (tagged.length === 0) return { changed: [] };
+  const seqs = tagged.map((t) => t.seq);
+  const before = events === null ? [] : yield* step(s.readSeqs(seqs));
   for (const tag of from) yield* step(s.retagRows(tag, to));
   if (events !== null) {
-    for (const [i, key] of keys.entries()) yield* step(s.writeEvents(events((yield* step(s.read(key)))!, before[i]!, ["tags"])));
+    const after = yield* step(s.readSeqs(seqs));
+    yield* step(s.writeEvents(after.flatMap((link, i) => events(link, before[i]!, ["tags"]))));
   }
-  return { changed: keys };
+  return { changed: tagged.map((t) => t.key) };
 }

@@ -105,6 +105,9 @@ test("GET /tags: the names (v1_tags.json: data is a list of strings), searchTerm
   expect((await shlink(bob, "GET", "/tags")).body.tags.data).toEqual(["blue"]);
   expect((await shlink(admin, "GET", "/tags?searchTerm=RE")).body.tags.data).toEqual(["green", "red"]);
   expect((await shlink(admin, "GET", "/tags?orderBy=tag-DESC&itemsPerPage=1&page=2")).body.tags).toEqual({ data: ["green"], pagination: { currentPage: 2, pagesCount: 3, itemsPerPage: 1, itemsInCurrentPage: 1, totalItems: 3 } });
+  // Shlink's TagsParams: a page below 1 is the first; OrderableField::toValidField: an unknown field orders by name.
+  expect((await shlink(admin, "GET", "/tags?page=0&itemsPerPage=1")).body.tags.data).toEqual(["blue"]);
+  expect((await shlink(admin, "GET", "/tags?orderBy=bogus-DESC")).body.tags.data).toEqual(["red", "green", "blue"]);
 });
 
 test("a wrong key is invalid-api-key on every tag route, a missing one missing-authentication", async () => {
@@ -120,6 +123,7 @@ test("bad input is invalid-data naming Shlink's field, never a 5xx", async () =>
   expectProblem(perPage, 400, "invalid-data");
   expect(perPage.body.invalidElements).toEqual(["itemsPerPage"]);
   expect((await shlink(admin, "GET", "/tags?page=x")).body.invalidElements).toEqual(["page"]);
+  expect((await shlink(admin, "GET", "/tags?itemsPerPage=0")).body.invalidElements).toEqual(["itemsPerPage"]);
   // v1_tags.json (PUT, 400): both names are named when one is missing.
   const missing = await shlink(admin, "PUT", "/tags", { oldName: "red" });
   expectProblem(missing, 400, "invalid-data");

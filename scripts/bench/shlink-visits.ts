@@ -4,9 +4,11 @@
 // downloads every visit of that link through /rest/v3/short-urls/<alias>/visits, 5,000 a page,
 // page 1 first and then 4 pages at a time, as shlink-web-component's createLoadVisits.ts does.
 // Reports the clicks' req/s of both, their ratio, the downloads done, and the server's peak RSS.
-//   bun scripts/bench/shlink-visits.ts [--visits 1000000] [--rounds 3] [--seconds 10] [--bin ./shortener]
+//   bun scripts/bench/shlink-visits.ts [--visits 1000000] [--rounds 3] [--seconds 10] [--bin ./shortener] [--db-from FILE]
+// --db-from: a copy of a database this script seeded before (its link seed-big-*), instead of seeding anew.
 
-import { mkdtempSync, rmSync } from "node:fs";
+import { Database } from "bun:sqlite";
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { ensureWrk, okResponses, requestsPerSecond, runWrk } from "./wrk.ts";
@@ -29,9 +31,10 @@ const tmp = mkdtempSync(join(tmpdir(), "shortener-shlink-visits-"));
 const wrk = await ensureWrk(console.log);
 try {
   const db = join(tmp, "bench.db");
-  const seeded = await seed(db, { big: VISITS });
-  console.log(`seeded ${seeded.visits.toLocaleString("en")} visits on one link in ${seeded.seconds.toFixed(0)} s`);
-  const keyRun = Bun.spawnSync([...bin, "key", "create", "bench", "--scope", "admin", "--db", db], { cwd: tmp, stdout: "pipe", stderr: "pipe" });
+  const dbFrom = args.includes("--db-from") ? resolve(args[args.indexOf("--db-from") + 1]!) : null;
+  const seeded = dbFrom === null ? await seed(db, { big: VISITS }) : seededCopy(dbFrom, db);
+  console.log(`${dbFrom === null ? "seeded" : "copied"} ${seeded.visits.toLocaleString("en")} visits on one link in ${seeded.seconds.toFixed(0)} s`);
+  const keyRun = Bun.spawnSync([...bin, "key", "create", `bench-${Date.now().toString(36)}`, "--scope", "admin", "--db", db], { cwd: tmp, stdout: "pipe", stderr: "pipe" });
   if (keyRun.exitCode !== 0) throw new Error(`key create: ${keyRun.stderr}`);
   const key = keyRun.stdout.toString().trim();
   const served = await startListening("shortener", [...bin, "--port", "0", "--host", "127.0.0.1", "--db", db, "--create-rate-limit", "0", "--trust-proxy", "127.0.0.1"], { cwd: tmp });
@@ -68,7 +71,7 @@ try {
         const downloader = which === "alone" ? Promise.resolve() : (async () => {
           while (!stop) {
             const started = performance.now();
-            if ((await download()) !== VISITS) throw new Error("a download missed visits");
+            if ((await download()) !== seeded.visits) throw new Error("a download missed visits");
             downloads.push((performance.now() - started) / 1000);
             done++;
           }
@@ -94,4 +97,14 @@ try {
   }
 } finally {
   rmSync(tmp, { recursive: true, force: true });
+}
+
+/** A copy of a database seeded before, with its big link's alias and visits. */
+function seededCopy(from: string, to: string): { ids: { big: string }; visits: number; seconds: number } {
+  copyFileSync(from, to);
+  const file = new Database(to, { readonly: true });
+  const row = file.query<{ id: string; total_clicks: number }, []>("SELECT id, total_clicks FROM links WHERE id LIKE 'seed-big-%'").get();
+  file.close();
+  if (row === null) throw new Error(`${from} has no seed-big-* link`);
+  return { ids: { big: row.id }, visits: row.total_clicks, seconds: 0 };
 }

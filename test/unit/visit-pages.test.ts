@@ -3,7 +3,7 @@
 // to end, are every matching visit once, newest first within each batch (docs/shlink-api.md: Visits).
 
 import { describe, expect, test } from "bun:test";
-import { addChunk, cutPage, pagePlanner, type PlaceRow } from "../../src/stats/visit-pages.ts";
+import { addChunk, batchSizes, cutPage, pagePlanner, type PlaceRow } from "../../src/stats/visit-pages.ts";
 import type { StoredVisit } from "../../src/visits/visit-batch.ts";
 
 const visitAt = (ts: number, bot: 0 | 1): StoredVisit => [ts, "Chrome", "Windows", "desktop", "DE", "Direct", null, null, null, bot];
@@ -53,4 +53,19 @@ describe("pages of visits", () => {
       expect(page(fromTs, toTs, excludeBots, total, 4).ts).toEqual([]);
     });
   }
+});
+
+describe("batchSizes", () => {
+  const row = (id: number, lastTs: number, visits: string | null = null): PlaceRow => ({ id, link_seq: 1, first_ts: 0, last_ts: lastTs, humans: 1, visits });
+  test("a size is asked once per batch; an id reused by another batch (SQLite after a delete) is asked again", () => {
+    const sizes = batchSizes();
+    const first = [row(1, 10), row(2, 20), row(3, 30, "[]")];
+    expect(sizes.unknown(first)).toEqual([1, 2]);
+    sizes.learn(first, new Map([[1, 7], [2, 9]]));
+    expect(sizes.unknown(first)).toEqual([]);
+    expect(sizes.sized(first).map((r) => r.n)).toEqual([7, 9, undefined]);
+    const reused = [row(2, 25)];
+    expect(sizes.unknown(reused)).toEqual([2]);
+    expect(sizes.sized(reused).map((r) => r.n)).toEqual([0]);
+  });
 });

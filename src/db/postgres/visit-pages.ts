@@ -2,19 +2,26 @@
 // batches' places in chunks, then the page's batches by id, in one read-only repeatable-read
 // snapshot (a batch committed meanwhile is in both reads or in neither).
 
-import { addChunk, cutLinks, cutPage, pagePlanner, type PlaceRow, type VisitPageSource } from "../../stats/visit-pages.ts";
+import { addChunk, batchSizes, cutLinks, cutPage, pagePlanner, type PlaceRow, type VisitPageSource } from "../../stats/visit-pages.ts";
 import { PLACES_CHUNK, placesQuery, totalsQuery } from "../shared/visit-page-sql.ts";
 import { num, numbered, type Pg } from "./connect.ts";
 
 export function postgresVisitPages(sql: Pg, chunk = PLACES_CHUNK): VisitPageSource {
+  const sizes = batchSizes();
   const page: VisitPageSource["page"] = (q) =>
     sql.begin("isolation level repeatable read read only", async (tx) => {
       const planner = pagePlanner(q);
       const held = new Map<number, string>();
       let after: { lastTs: number; id: number } | null = null;
       do {
-        const { sql: text, params } = placesQuery(q, "json_array_length(b.visits::json)", chunk, after);
-        after = addChunk(planner, (await tx.unsafe(numbered(text), params)) as PlaceRow[], q, held, chunk);
+        const { sql: text, params } = placesQuery(q, chunk, after);
+        const rows = (await tx.unsafe(numbered(text), params)) as PlaceRow[];
+        const unknown = sizes.unknown(rows);
+        if (unknown.length > 0) {
+          const counted: { id: string; n: number }[] = await tx`SELECT id, json_array_length(visits::json) AS n FROM visit_batches WHERE id = ANY(${sql.array(unknown, "INT8")}::int8[])`;
+          sizes.learn(rows, new Map(counted.map((r) => [num(r.id), num(r.n)])));
+        }
+        after = addChunk(planner, sizes.sized(rows), q, held, chunk);
       } while (after !== null);
       const wanted = planner.cuts().filter((c) => !held.has(c.id)).map((c) => c.id);
       if (wanted.length > 0) {

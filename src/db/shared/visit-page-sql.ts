@@ -34,10 +34,10 @@ function scopeCondition(scope: VisitPageQuery["scope"]): SqlCondition {
 /**
  * The places of the scope's batches that can hold a visit of the range, page order, at most
  * `chunk` after the keyset `after` (the last place of the chunk before; null: from the newest).
- * `arrayLength`: the engine's JSON array length of `b.visits`.
- * Columns: id, link_seq, first_ts, last_ts, humans, n, and visits (only for a batch straddling the range, else NULL).
+ * Columns: id, link_seq, first_ts, last_ts, humans, and visits (only for a batch straddling the
+ * range, else NULL: its size comes from batchSizes, read once per batch).
  */
-export function placesQuery(q: VisitPageQuery, arrayLength: string, chunk: number, after: { lastTs: number; id: number } | null): { sql: string; params: (string | number)[] } {
+export function placesQuery(q: VisitPageQuery, chunk: number, after: { lastTs: number; id: number } | null): { sql: string; params: (string | number)[] } {
   const scope = scopeCondition(q.scope);
   const params: (string | number)[] = [q.fromTs, q.toTs, q.fromTs, q.toTs, q.excludeBots ? 1 : 0, ...scope.params];
   let keyset = "";
@@ -46,7 +46,7 @@ export function placesQuery(q: VisitPageQuery, arrayLength: string, chunk: numbe
     params.push(after.lastTs, after.lastTs, after.id);
   }
   params.push(chunk);
-  const sql = `SELECT b.id, b.link_seq, b.first_ts, b.last_ts, b.humans, ${arrayLength} AS n,
+  const sql = `SELECT b.id, b.link_seq, b.first_ts, b.last_ts, b.humans,
       CASE WHEN b.first_ts >= ? AND b.last_ts < ? THEN NULL ELSE b.visits END AS visits
     FROM visit_batches AS b
     WHERE b.last_ts >= ? AND b.first_ts < ? AND b.humans >= ? AND ${scope.sql}${keyset}

@@ -13,7 +13,7 @@ import { domainParam, notFound, shortUrlKey } from "./shlink-ids.ts";
 import { refusal } from "./shlink-ours.ts";
 import { problemDocument, ShlinkProblem, shlinkJson } from "./shlink-problem.ts";
 import type { ShlinkCall, ShlinkRoute } from "./shlink-route.ts";
-import { pagination, shlinkVisit, visitsParams } from "./shlink-visit.ts";
+import { pagination, visitsJson, visitsParams } from "./shlink-visit.ts";
 
 /** A page of visits of `of`, in Shlink's list shape. */
 async function visitsPage(call: ShlinkCall, of: VisitsOf, notFound: (field: string | undefined) => ShlinkProblem | null): Promise<Response> {
@@ -28,8 +28,10 @@ async function visitsPage(call: ShlinkCall, of: VisitsOf, notFound: (field: stri
   }
   const base = publicBase(deps.config, call.server, call.request, deps.trusted) ?? new URL(call.request.url).origin;
   const shortUrls = new Map(read.value.links.map((l) => [l.seq, `${linkPlace(l.domain, base, deps.directory).base}/${l.alias}`]));
-  const data = read.value.visits.map((v) => shlinkVisit(v.visit, shortUrls.get(v.linkSeq) ?? ""));
-  return shlinkJson(200, { visits: { data, pagination: pagination(params.page, params.itemsPerPage, data.length, read.value.total) } });
+  const data = visitsJson(read.value.visits.map((v) => ({ visit: v.visit, shortUrl: shortUrls.get(v.linkSeq) ?? "" })));
+  const paging = pagination(params.page, params.itemsPerPage, read.value.visits.length, read.value.total);
+  // The page's text as visitsJson wrote it, not built again as objects (shlinkJson's headers).
+  return new Response(`{"visits":{"data":${data},"pagination":${JSON.stringify(paging)}}}`, { status: 200, headers: { "Content-Type": "application/json", "X-Content-Type-Options": "nosniff" } });
 }
 
 /** A domain named by a path or `domain` parameter as its stored key; "DEFAULT" (or the default's name) is the default. */

@@ -6,6 +6,7 @@ import { DOMAIN_ROUTES } from "./shlink-domains.ts";
 import { RULE_ROUTES } from "./shlink-rules.ts";
 import { SHORT_URL_ROUTES } from "./shlink-short-urls.ts";
 import { TAG_ROUTES } from "./shlink-tags.ts";
+import { VISITS_ROUTES } from "./shlink-visits.ts";
 
 export const SHLINK_ROUTES: readonly ShlinkRoute[] = [
   ...HEALTH_ROUTES,
@@ -13,4 +14,5 @@ export const SHLINK_ROUTES: readonly ShlinkRoute[] = [
   ...RULE_ROUTES,
   ...SHORT_URL_ROUTES,
   ...TAG_ROUTES,
+  ...VISITS_ROUTES,
 ];

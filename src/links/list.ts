@@ -80,6 +80,23 @@ export type LinkLister = {
   all(owner: OwnerFilter, domain?: string | null): AsyncIterable<Link>;
 };
 
+const isCursorSort = (sort: ListSort | PeerSort): sort is ListSort => (LIST_SORTS as readonly string[]).includes(sort);
+
+/**
+ * Whether a page is read at an offset (else after its cursor); throws on a query this port does not
+ * take (a caller's mistake, never a client's: the surfaces check what clients send). Checked before
+ * a read is handed to the reader thread, so that it never has to answer with an error.
+ */
+export function checkPaging(query: Pick<ListQuery, "sort" | "cursor" | "offset">): boolean {
+  if (query.offset === undefined) {
+    if (!isCursorSort(query.sort)) throw new Error(`the ${query.sort} order is paged by offset only`);
+    return false;
+  }
+  if (query.cursor !== null) throw new Error("a list page is read after a cursor or at an offset, not both");
+  if (!Number.isSafeInteger(query.offset) || query.offset < 0) throw new RangeError(`a list offset is a whole number from 0, not ${query.offset}`);
+  return true;
+}
+
 /** Every link a key may see, oldest first, read a page at a time (for LinkLister.all). */
 export async function* everyLink(page: LinkLister["page"], owner: OwnerFilter, domain: string | null = null): AsyncGenerator<Link> {
   let cursor: Cursor | null = null;

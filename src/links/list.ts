@@ -47,7 +47,10 @@ export type ListQuery = {
   tags?: TagsFilter | null;
   /** leave out links with any/all of these tags */
   excludeTags?: TagsFilter | null;
-  /** links created at or after / before these times (ms); null or absent: unbounded */
+  /**
+   * links created at or after createdFrom and strictly before createdBefore (ms); null or absent:
+   * unbounded. Shlink's endDate is inclusive: its translation passes endDate + 1.
+   */
   createdFrom?: number | null;
   createdBefore?: number | null;
   /** leave out links whose maxClicks is reached (totalClicks >= maxClicks) */
@@ -58,7 +61,10 @@ export type ListQuery = {
   order: ListOrder;
   limit: number;
   cursor: Cursor | null;
-  /** page by position instead of by cursor (a peer API's page numbers): skip this many; cursor must be null */
+  /**
+   * page by position instead of by cursor (a peer API's page numbers): skip this many; cursor must be
+   * null. Such a page reads `limit` rows (Number.MAX_SAFE_INTEGER: every one) and hands out no cursor.
+   */
   offset?: number;
   now: number;
 };
@@ -80,7 +86,7 @@ export type LinkLister = {
   all(owner: OwnerFilter, domain?: string | null): AsyncIterable<Link>;
 };
 
-const isCursorSort = (sort: ListSort | PeerSort): sort is ListSort => (LIST_SORTS as readonly string[]).includes(sort);
+export const isCursorSort = (sort: ListSort | PeerSort): sort is ListSort => (LIST_SORTS as readonly string[]).includes(sort);
 
 /**
  * Whether a page is read at an offset (else after its cursor); throws on a query this port does not

@@ -9,7 +9,7 @@
 // own list pages by cursor.
 
 import type { LinkStatus } from "../../links/link.ts";
-import { checkPaging, LIST_SORTS, type Cursor, type ListFilter, type ListQuery, type ListSort, type PeerSort, type TagsFilter } from "../../links/list.ts";
+import { checkPaging, isCursorSort, type Cursor, type ListFilter, type ListQuery, type ListSort, type PeerSort, type TagsFilter } from "../../links/list.ts";
 import { LINK_COLUMNS, type LinkRow } from "./link-rows.ts";
 import { CREDENTIAL_KEY_ID, CREDENTIAL_PRINCIPAL_NAME } from "../../auth/credential.ts";
 
@@ -38,7 +38,6 @@ const PEER_SORT_SQL: Record<PeerSort, (bytewise: string) => string> = {
 /** `bytewise`: the engine's clause ordering text by its bytes ("" for SQLite, ` COLLATE "C"` for PostgreSQL). */
 const sortSql = (sort: ListSort | PeerSort, bytewise: string): string => (isCursorSort(sort) ? SORT_COLUMN[sort] : PEER_SORT_SQL[sort](bytewise));
 
-const isCursorSort = (sort: ListSort | PeerSort): sort is ListSort => (LIST_SORTS as readonly string[]).includes(sort);
 
 /** The status rule of src/links/link.ts (linkStatus) as SQL over the stored click totals; `?` is now. */
 const STATUS_SQL: Record<LinkStatus, { sql: string; nows: number }> = {

@@ -30,10 +30,11 @@ const FILES = [
 
 /** Where the Yourls node's folder is, fetching the files first when the cache lacks any of them. */
 export function n8nYourlsFolder(): string {
-  const wanted = [...FILES, "node_modules/n8n-workflow/package.json"];
-  if (!wanted.every((file) => existsSync(join(CACHE, file)))) fetchInto();
+  if (!cached()) fetchInto();
   return join(CACHE, "package/dist");
 }
+
+const cached = () => [...FILES, "node_modules/n8n-workflow/package.json"].every((file) => existsSync(join(CACHE, file)));
 
 function fetchInto(): void {
   mkdirSync(CACHE_ROOT, { recursive: true });
@@ -49,9 +50,16 @@ function fetchInto(): void {
     const tar = spawnSync("tar", ["-xzf", join(work, tarball), "-C", staging, ...FILES], { encoding: "utf8" });
     if (tar.status !== 0) throw new Error(`extracting the Yourls node from ${tarball} failed: ${tar.stderr}`);
     installWorkflow(staging);
+    // The SQLite and PostgreSQL runs of the suite may fetch at once (npm test runs them side by
+    // side): the first rename wins, and a complete cache is never removed.
+    if (cached()) return;
     rmSync(CACHE, { recursive: true, force: true });
     // A rename, so that a run that stops half-way leaves no cache that looks complete.
-    renameSync(staging, CACHE);
+    try {
+      renameSync(staging, CACHE);
+    } catch (err) {
+      if (!cached()) throw err;
+    }
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

@@ -12,11 +12,13 @@ import { createLogger, type Logger } from "../../log.ts";
 import { startThread, type WorkerThread } from "../start.ts";
 import type { LinkLister, LinkPage, LinkTotals } from "../../links/list.ts";
 import { checkPaging, everyLink } from "../../links/list.ts";
+import type { TagCount } from "../../links/tags.ts";
 import type { StatsRows, StatsSource } from "../../stats/link-stats.ts";
 import type { DailyRollupRow, OverviewRows, OverviewSource } from "../../stats/overview.ts";
+import type { VisitPage, VisitPageSource, VisitTotals } from "../../stats/visit-pages.ts";
 import type { FromReader, ReadRequest, ReadResult, ToReader } from "./protocol.ts";
 
-export type SqliteReader = { stats: StatsSource; lister: LinkLister; overview: OverviewSource; close(): Promise<void> };
+export type SqliteReader = { stats: StatsSource; lister: LinkLister; overview: OverviewSource; visitPages: VisitPageSource; close(): Promise<void> };
 
 /**
  * How long a stop waits for the reader (docs/architecture.md: Threads): the reads asked before the
@@ -81,11 +83,12 @@ export async function startSqliteReader(path: string, log: Logger = createLogger
   };
   return {
     stats: (linkSeq, plan) => ask<StatsRows>({ stats: [linkSeq, plan] }),
-    lister: { page, totals: (filter) => ask<LinkTotals>({ totals: filter }), all: (owner, domain) => everyLink(page, owner, domain) },
+    lister: { page, totals: (filter) => ask<LinkTotals>({ totals: filter }), all: (owner, domain) => everyLink(page, owner, domain), tags: (owner) => ask<TagCount[]>({ tags: owner }) },
     overview: {
       read: (owner, first, top, domain) => ask<OverviewRows>({ overview: [owner, first, top, domain] }),
       daily: (seqs, first) => ask<DailyRollupRow[]>({ daily: [seqs, first] }),
     },
+    visitPages: { page: (query) => ask<VisitPage>({ visits: query }), totals: (owner) => ask<VisitTotals>({ visitTotals: owner }) },
     async close() {
       closed = true;
       if (quiet !== null) clearTimeout(quiet);

@@ -36,10 +36,10 @@ export type VisitPageWriting = { shlink: { bases: Readonly<Record<string, string
 
 /**
  * The page, the links its visits are of, and how many visits the whole scope and range hold. When
- * the source wrote it as asked, `written` holds the text and its visits' count, and `visits` and
+ * the source wrote it as asked, `written` holds the text (UTF-8) and its visits' count, and `visits` and
  * `links` are empty (the rows are not sent twice); a source that writes nothing leaves it out.
  */
-export type VisitPage = { total: number; visits: PagedVisit[]; links: PagedLink[]; written?: { text: string; count: number } };
+export type VisitPage = { total: number; visits: PagedVisit[]; links: PagedLink[]; written?: { bytes: Uint8Array<ArrayBuffer>; count: number } };
 
 /** Every click of an owner's links (null: every link), bots included, and those of people (the links' stored totals). */
 export type VisitTotals = { total: number; humans: number };

@@ -23,14 +23,15 @@ const bases = { "": "http://127.0.0.1:8080", "go.example": "https://go.example" 
 
 test("the page is written as the surface writes it, its rows left out", () => {
   const written = writtenPage(page, { shlink: { bases } });
-  expect(written).toEqual({ total: 7, visits: [], links: [], written: { text: expect.any(String), count: 2 } });
-  expect(written.written!.text).toBe(
+  expect(written).toEqual({ total: 7, visits: [], links: [], written: { bytes: expect.any(Uint8Array), count: 2 } });
+  const text = new TextDecoder().decode(written.written!.bytes);
+  expect(text).toBe(
     visitsJson([
       { visit: page.visits[0]!.visit, shortUrl: "https://go.example/b" },
       { visit: page.visits[1]!.visit, shortUrl: "http://127.0.0.1:8080/a" },
     ]),
   );
-  expect(JSON.parse(written.written!.text).map((v: { visitedUrl: string }) => v.visitedUrl)).toEqual(["https://go.example/b", "http://127.0.0.1:8080/a"]);
+  expect(JSON.parse(text).map((v: { visitedUrl: string }) => v.visitedUrl)).toEqual(["https://go.example/b", "http://127.0.0.1:8080/a"]);
 });
 
 test("nothing asked, or a domain without a base (added meanwhile): the rows as read", () => {

@@ -81,6 +81,26 @@ describe("create", () => {
     expect((await made(keys.maker, { longUrl: "https://example.com/sh/again", customSlug: "sh-again", findIfExists: true })).shortCode).toBe("sh-again");
   }, T);
 
+  test("findIfExists reuses only a link holding every field given (Shlink's findOneMatching); otherwise it makes one", async () => {
+    const url = "https://example.com/sh/match";
+    const plain = await made(keys.maker, { longUrl: url });
+    const full = { tags: ["m1", "m2"], maxVisits: 3, validSince: "2026-01-01T00:00:00Z", validUntil: "2099-01-01T00:00:00Z", title: "T", crawlable: true };
+    // A field the old link lacks: a new link that holds it, never the old one with the field dropped.
+    for (const [name, value] of Object.entries(full)) {
+      const got = await made(keys.maker, { longUrl: url, findIfExists: true, [name]: value });
+      expect(got.shortCode, name).not.toBe(plain.shortCode);
+    }
+    const rich = await made(keys.maker, { longUrl: url, ...full });
+    // Every field as the link holds it (tags in another order): that link. Fewer fields given: still a match.
+    expect((await made(keys.maker, { longUrl: url, findIfExists: true, ...full, tags: ["m2", "m1"] })).shortCode).toBe(rich.shortCode);
+    expect((await made(keys.maker, { longUrl: url, findIfExists: true, tags: ["m1", "m2"], maxVisits: 3 })).shortCode).toBe(rich.shortCode);
+    // The tag set must match exactly: a subset is another link.
+    expect((await made(keys.maker, { longUrl: url, findIfExists: true, tags: ["m1"], maxVisits: 3 })).shortCode).not.toBe(rich.shortCode);
+    expect((await made(keys.maker, { longUrl: url, findIfExists: true, ...full, maxVisits: 4 })).shortCode).not.toBe(rich.shortCode);
+    // Nothing but the URL: the oldest, as before.
+    expect((await made(keys.maker, { longUrl: url, findIfExists: true })).shortCode).toBe(plain.shortCode);
+  }, T);
+
   test("what we cannot honour is refused naming the field (invalid-data), never a 5xx", async () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ title: "no url" }, "longUrl"],

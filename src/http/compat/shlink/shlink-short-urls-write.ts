@@ -15,6 +15,7 @@ import { visibleLink } from "../../../ops/links/get.ts";
 import { reusableLink } from "../../../ops/links/reuse.ts";
 import { ownHostsOf } from "../../destination-rules.ts";
 import { publicBase } from "../../request-origin.ts";
+import { matchesCreate } from "./shlink-find-existing.ts";
 import { domainParam, shortUrlKey } from "./shlink-ids.ts";
 import { refusal, type ShortUrlIds } from "./shlink-ours.ts";
 import { invalidData, shlinkJson } from "./shlink-problem.ts";
@@ -82,10 +83,11 @@ async function createdLink(call: ShlinkCall, f: Record<string, unknown>): Promis
   const ownHosts = ownHostsOf(deps, publicBase(deps.config, server, request, deps.trusted)!, request, server);
   const alias = typeof fields.custom_url === "string" ? fields.custom_url.trim() : undefined;
   if (given(f.findIfExists) && flagOf(f.findIfExists, "findIfExists")) {
-    // Shlink matches every field given; we match the URL on the domain asked for (docs/shlink-api.md: Short URLs).
-    // With a customSlug, only that link is the one asked for: another code would be a silent change.
+    // Only a link holding every field given is the one asked for, as Shlink's (docs/shlink-api.md: Short URLs);
+    // with a customSlug, only that link: another code would be a silent change.
     const domain = namedDomain(fields.domain ?? null, deps.directory);
-    const found = domain.ok ? await reusableLink(principal, { url: fields.url, domain: domain.value.key, ownHosts, alias }, deps) : null;
+    const matches = matchesCreate(fields, deps.now());
+    const found = domain.ok ? await reusableLink(principal, { url: fields.url, domain: domain.value.key, ownHosts, alias, matches }, deps) : null;
     if (found !== null) return found;
   }
   const created = await create(principal, { fields, ownHosts }, deps);

@@ -67,6 +67,13 @@ describe("create", () => {
     expect([...r.body.tags].sort()).toEqual(["blue", "red"]);
   }, T);
 
+  test("a form's single tags value is a list of one (a form cannot say otherwise)", async () => {
+    const body = "longUrl=https%3A%2F%2Fexample.com%2Fform-one-tag&tags=red";
+    const r = await shlink(keys.maker, "POST", "/short-urls", body, { "Content-Type": "application/x-www-form-urlencoded" }, "v2");
+    expect(r.status).toBe(200);
+    expect(r.body.tags).toEqual(["red"]);
+  }, T);
+
   test("on another domain: its name, and the short URL on it", async () => {
     const s = await made(keys.maker, { longUrl: "https://example.com/sh/dom", customSlug: "sh-dom", domain: "a.example.org" });
     expect(s).toMatchObject({ domain: "a.example.org", shortUrl: "https://a.example.org/sh-dom" });
@@ -113,6 +120,9 @@ describe("create", () => {
       [{ longUrl: "https://example.com/x", validSince: "soon" }, "validSince"],
       [{ longUrl: "https://example.com/x", maxVisits: 0 }, "maxVisits"],
       [{ longUrl: "https://example.com/x", tags: "not a list!" }, "tags"],
+      // a JSON string is no list, even one that would be a valid tag (Shlink's ArrayInput refuses it)
+      [{ longUrl: "https://example.com/x", tags: "abc" }, "tags"],
+      [{ longUrl: "https://example.com/x", domain: 123 }, "domain"],
       [{ longUrl: "https://example.com/x", crawlable: "perhaps" }, "crawlable"],
       [{ longUrl: "https://example.com/x", findIfExists: "perhaps" }, "findIfExists"],
     ];
@@ -230,6 +240,7 @@ describe("get, edit, delete", () => {
     expect((await shlink(keys.maker, "GET", "/short-urls/sh-edit")).body.title).toBeNull();
     expect(problem(await shlink(keys.maker, "PATCH", "/short-urls/sh-edit", { longUrl: "nope" }), 400, "invalid-data").invalidElements).toEqual(["longUrl"]);
     expect(problem(await shlink(keys.maker, "PATCH", "/short-urls/sh-edit", { forwardQuery: false }), 400, "invalid-data").invalidElements).toEqual(["forwardQuery"]);
+    expect(problem(await shlink(keys.maker, "PATCH", "/short-urls/sh-edit", { tags: "abc" }), 400, "invalid-data").invalidElements).toEqual(["tags"]);
     const negative = problem(await shlink(keys.maker, "PATCH", "/short-urls/sh-edit", { maxVisits: -3 }), 400, "invalid-data");
     expect(negative.invalidElements).toEqual(["maxVisits"]);
     expect(negative.detail).toStartWith("maxVisits ");

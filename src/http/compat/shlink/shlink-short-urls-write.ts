@@ -49,6 +49,11 @@ function flagOf(value: unknown, field: string): boolean {
   throw invalidData(`${field} must be true or false.`, [field]);
 }
 
+/** Shlink's tags are a list (a JSON string is refused, as Shlink's ArrayInput does; a form's one value is a list of one: shlink-body.ts). */
+function checkTags(value: unknown): void {
+  if (value !== undefined && value !== null && !Array.isArray(value)) throw invalidData("tags must be a list of tags.", ["tags"]);
+}
+
 /** forwardQuery: we always pass the visitor's query on (contract D4); false cannot be honoured. */
 function checkForwardQuery(value: unknown): void {
   if (value === undefined || value === null || value === "") return;
@@ -63,6 +68,8 @@ function createFields(f: Record<string, unknown>): Record<string, unknown> {
     throw invalidData(`shortCodeLength can only be ${ID_LENGTH}: generated short codes have that length here.`, ["shortCodeLength"]);
   }
   checkForwardQuery(f.forwardQuery);
+  checkTags(f.tags);
+  if (given(f.domain) && typeof f.domain !== "string") throw invalidData("domain must be a domain's name.", ["domain"]);
   const fields: Record<string, unknown> = { url: f.longUrl };
   if (given(f.customSlug)) fields.custom_url = f.customSlug;
   if (given(f.domain)) fields.domain = f.domain;
@@ -139,6 +146,7 @@ function sameSecond(sent: unknown, current: number | null): boolean {
  */
 function editChanges(f: Record<string, unknown>, current: Link | null): Record<string, unknown> {
   checkForwardQuery(f.forwardQuery);
+  checkTags(f.tags);
   const changes: Record<string, unknown> = {};
   if (f.longUrl !== undefined) changes.url = f.longUrl;
   if (f.title !== undefined) changes.title = f.title;

@@ -123,6 +123,8 @@ describe("create", () => {
       // a JSON string is no list, even one that would be a valid tag (Shlink's ArrayInput refuses it)
       [{ longUrl: "https://example.com/x", tags: "abc" }, "tags"],
       [{ longUrl: "https://example.com/x", domain: 123 }, "domain"],
+      // a start after the end: a link no one could visit
+      [{ longUrl: "https://example.com/x", validSince: "2099-01-01T00:00:00Z", validUntil: "2098-01-01T00:00:00Z" }, "validSince"],
       [{ longUrl: "https://example.com/x", crawlable: "perhaps" }, "crawlable"],
       [{ longUrl: "https://example.com/x", findIfExists: "perhaps" }, "findIfExists"],
     ];
@@ -241,6 +243,7 @@ describe("get, edit, delete", () => {
     expect(problem(await shlink(keys.maker, "PATCH", "/short-urls/sh-edit", { longUrl: "nope" }), 400, "invalid-data").invalidElements).toEqual(["longUrl"]);
     expect(problem(await shlink(keys.maker, "PATCH", "/short-urls/sh-edit", { forwardQuery: false }), 400, "invalid-data").invalidElements).toEqual(["forwardQuery"]);
     expect(problem(await shlink(keys.maker, "PATCH", "/short-urls/sh-edit", { tags: "abc" }), 400, "invalid-data").invalidElements).toEqual(["tags"]);
+    expect(problem(await shlink(keys.maker, "PATCH", "/short-urls/sh-edit", { validSince: "2099-01-01T00:00:00Z", validUntil: "2098-01-01T00:00:00Z" }), 400, "invalid-data").invalidElements).toEqual(["validSince"]);
     const negative = problem(await shlink(keys.maker, "PATCH", "/short-urls/sh-edit", { maxVisits: -3 }), 400, "invalid-data");
     expect(negative.invalidElements).toEqual(["maxVisits"]);
     expect(negative.detail).toStartWith("maxVisits ");

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # npm test: every suite on SQLite, and the integration and hardening suites on PostgreSQL, side by
-# side (docs/development.md: Tests). The two runs share nothing but the machine: each server has its
+# side (docs/development.md: Development). The two runs share nothing but the machine: each server has its
 # own port and database, each PostgreSQL cluster its own folder and port. The SQLite run prints as
 # it goes; the PostgreSQL run's output follows it whole, so that neither interleaves the other.
 # Exits non-zero when either run failed.

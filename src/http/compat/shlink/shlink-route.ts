@@ -7,9 +7,10 @@ import type { Principal } from "../../../auth/policy.ts";
 import type { StatsReader } from "../../../stats/link-stats.ts";
 import type { LinksDeps } from "../../links.ts";
 import type { PeerServer } from "../../request-origin.ts";
+import type { AppDeps } from "../../../app.ts";
 
 /** What the Shlink surface reaches; parts add what they need here (picked from src/app.ts AppDeps). */
-export type ShlinkDeps = LinksDeps & { stats: StatsReader };
+export type ShlinkDeps = LinksDeps & { stats: StatsReader } & Pick<AppDeps, "domains">;
 
 /** Who may call a route: a key (X-Api-Key), nobody in particular (health), or a key in `?apiKey=` (the shorten route). */
 export type ShlinkAuth = "key" | "none" | "api-key-param";

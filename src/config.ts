@@ -10,7 +10,7 @@ import { probeFile } from "./cli/database.ts";
 import type { HeaderIdentityConfig } from "./auth/header-identity.ts";
 import { environmentVariable, FLAGS } from "./config/flags.ts";
 import { headerIdentityConfig, oidcConfig } from "./config/sign-in.ts";
-import { access, checkPostgresUrl, compatApis, ConfigError, integer, parseBaseUrl, redirectUrl } from "./config/values.ts";
+import { access, checkPostgresUrl, compatApis, ConfigError, corsOrigins, integer, parseBaseUrl, redirectUrl } from "./config/values.ts";
 
 // The parts live in src/config/: the flags' table, the value checks, the sign-in groups, the help.
 export { environmentVariable, FLAGS } from "./config/flags.ts";
@@ -63,10 +63,15 @@ export type Config = Readonly<{
   authHeader: HeaderIdentityConfig | null;
   /** The peer APIs spoken for other shorteners' clients (docs/configuration.md: Flags). */
   compat: CompatApis;
+  /** Web origins whose pages may read the Shlink API's answers (CORS), or "*" for any; [] = none (docs/shlink-api.md: CORS). */
+  corsOrigins: CorsOrigins;
 }>;
 
 /** Which other shorteners' APIs answer: YOURLS's /yourls-api.php, Kutt's /api/v2. */
 export type CompatApis = Readonly<{ yourls: boolean; kutt: boolean; shlink: boolean }>;
+
+/** --cors-origin: exact origins (`https://app.shlink.io`), or "*" for any. */
+export type CorsOrigins = "*" | readonly string[];
 
 export type ParsedArgs = {
   config: Config;
@@ -217,6 +222,7 @@ function serviceConfig({ values: given, named }: Given, env: Record<string, stri
     oidcOnly: given.has("oidc-only"),
     authHeader,
     compat: compatApis(given.get("compat"), named("compat")),
+    corsOrigins: corsOrigins(given.get("cors-origin"), named("cors-origin")),
   });
 }
 

@@ -2,7 +2,7 @@
 // SHORTENER_PORT), so that a bad value never starts a half-configured service.
 
 import { describeLocation } from "../db/storage.ts";
-import type { Access, CompatApis } from "../config.ts";
+import type { Access, CompatApis, CorsOrigins } from "../config.ts";
 
 export class ConfigError extends Error {}
 
@@ -44,6 +44,32 @@ export function compatApis(raw: string | undefined, name: string): CompatApis {
   const unknown = names.find((n) => !(PEER_APIS as readonly string[]).includes(n));
   if (unknown !== undefined) throw new ConfigError(`${name}: expected yourls, kutt, shlink (comma-separated) or off, got ${JSON.stringify(unknown)}`);
   return { yourls: names.includes("yourls"), kutt: names.includes("kutt"), shlink: names.includes("shlink") };
+}
+
+/**
+ * --cors-origin: the web origins allowed to read the Shlink API's answers (docs/shlink-api.md: CORS),
+ * each an exact scheme://host[:port] as a browser sends it in `Origin`, or `*` alone for any.
+ */
+export function corsOrigins(raw: string | undefined, name: string): CorsOrigins {
+  const value = (raw ?? "").trim();
+  if (value === "") return [];
+  if (value === "*") return "*";
+  const origins = value.split(",").map((entry) => corsOrigin(entry.trim(), name));
+  return Object.freeze([...new Set(origins)]);
+}
+
+function corsOrigin(entry: string, name: string): string {
+  if (entry === "*") throw new ConfigError(`${name}: * stands alone (any origin); it cannot be listed with other origins`);
+  if (entry.includes("*")) throw new ConfigError(`${name}: no wildcards in an origin; list each origin, or give * alone: ${entry}`);
+  const url = URL.parse(entry);
+  if (url === null || (url.protocol !== "http:" && url.protocol !== "https:") || url.hostname === "") {
+    throw new ConfigError(`${name}: expected an origin such as https://app.shlink.io, got ${JSON.stringify(entry)}`);
+  }
+  // An origin is scheme, host and port only: a browser's Origin header never holds more.
+  if (url.username !== "" || url.password !== "" || url.pathname !== "/" || url.search !== "" || url.hash !== "" || entry.endsWith("?") || entry.endsWith("#")) {
+    throw new ConfigError(`${name}: an origin is scheme://host[:port] only, without a path, query or user: ${entry}`);
+  }
+  return url.origin;
 }
 
 export function parseBaseUrl(raw: string | undefined, name: string): string | null {

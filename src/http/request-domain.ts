@@ -43,14 +43,15 @@ const LANGUAGE_STATS = new Set(LANGUAGES.map((l) => `/${l}/stats/`));
 
 /**
  * What a domain other than the default serves besides clicks: its root, robots.txt, /health, the
- * stats pages and their API (as --stats-access allows), the built assets, the certificate ask and a
- * protected link's form. The dashboard, sign-in, the management API, /metrics and the OpenAPI
+ * stats pages and their API (as --stats-access allows), the built assets, the certificate ask, a
+ * protected link's form, and the Shlink API's tree, which answers health there (Shlink's web client
+ * asks each domain's host) and refuses the rest itself, in its own format with CORS headers. The dashboard, sign-in, the management API, /metrics and the OpenAPI
  * document answer on the default domain only: one origin holds the session cookie and is the one
  * an owner signs in at, and a short domain shared with others never serves them.
  */
 export function servedOnShortDomains(path: string): boolean {
   if (path === "/" || path === "/robots.txt" || path === "/health" || path === "/favicon.ico" || path === "/api/domains/tls") return true;
-  if (path.startsWith("/assets/") || path.startsWith("/stats/") || path.startsWith("/api/stats")) return true;
+  if (path.startsWith("/assets/") || path.startsWith("/stats/") || path.startsWith("/api/stats") || path.startsWith("/rest/")) return true;
   if (LANGUAGE_STATS.has(path.slice(0, 10))) return true;
   // POST /<alias>: a protected link's password form.
   return path.lastIndexOf("/") === 0 && looksLikeId(path.slice(1)) && !isReserved(path.slice(1));
@@ -60,6 +61,11 @@ export function servedOnShortDomains(path: string): boolean {
 export function misdirected(path: string | null): Response {
   const message = "this service does not answer for that host";
   if (path !== null && path.startsWith("/api/")) return apiError(421, "host_unknown", message);
+  // The Shlink API's clients read a problem document (docs/shlink-api.md: Errors).
+  if (path !== null && path.startsWith("/rest/")) {
+    const problem = { type: "urn:shortener:error:host_unknown", title: "host_unknown", detail: message, status: 421 };
+    return new Response(JSON.stringify(problem), { status: 421, headers: { "Content-Type": "application/problem+json", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" } });
+  }
   return new Response(`421 Misdirected Request: ${message}\n`, { status: 421, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
 }
 

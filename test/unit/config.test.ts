@@ -12,7 +12,7 @@ describe("config", () => {
     expect(config).toEqual({
       port: 8080, host: "0.0.0.0", dbPath: "shortener.db", baseUrl: null, trustProxy: "", geoipDb: null, createRateLimit: 60,
       createAccess: "public", statsAccess: "public", blocklist: null, metricsAllow: "loopback", allowLoopbackDestinations: false, webhookAllowPrivate: false, importAllowPrivate: false, fetchTitles: "off", rootRedirect: null, notFoundRedirect: null, logFormat: "text",
-      oidc: null, oidcOnly: false, authHeader: null, compat: { yourls: true, kutt: true, shlink: true },
+      oidc: null, oidcOnly: false, authHeader: null, compat: { yourls: true, kutt: true, shlink: true }, corsOrigins: [],
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -23,6 +23,18 @@ describe("config", () => {
     expect(parseArgs([], { SHORTENER_COMPAT: "YOURLS" }).config.compat).toEqual({ yourls: true, kutt: false, shlink: false });
     expect(parseArgs(["--compat", "yourls,shlink"], {}).config.compat).toEqual({ yourls: true, kutt: false, shlink: true });
     expect(() => parseArgs(["--compat", "yourls,bitly"], {})).toThrow('--compat: expected yourls, kutt, shlink (comma-separated) or off, got "bitly"');
+  });
+
+  test("--cors-origin: exact origins (normalized as browsers send them), or * alone; none by default (docs/shlink-api.md: CORS)", () => {
+    expect(parseArgs(["--cors-origin", "https://app.shlink.io"], {}).config.corsOrigins).toEqual(["https://app.shlink.io"]);
+    expect(parseArgs([], { SHORTENER_CORS_ORIGIN: "HTTPS://App.Shlink.io:443/, http://127.0.0.1:3000" }).config.corsOrigins).toEqual(["https://app.shlink.io", "http://127.0.0.1:3000"]);
+    expect(parseArgs(["--cors-origin", "*"], {}).config.corsOrigins).toBe("*");
+    expect(parseArgs(["--cors-origin", ""], {}).config.corsOrigins).toEqual([]);
+    expect(() => parseArgs(["--cors-origin", "https://a.example,*"], {})).toThrow("--cors-origin: * stands alone");
+    expect(() => parseArgs(["--cors-origin", "https://*.example.org"], {})).toThrow("--cors-origin: no wildcards");
+    expect(() => parseArgs(["--cors-origin", "https://a.example/web"], {})).toThrow("--cors-origin: an origin is scheme://host[:port] only");
+    expect(() => parseArgs([], { SHORTENER_CORS_ORIGIN: "app.shlink.io" })).toThrow('SHORTENER_CORS_ORIGIN: expected an origin such as https://app.shlink.io, got "app.shlink.io"');
+    expect(() => parseArgs(["--cors-origin", "null"], {})).toThrow("--cors-origin: expected an origin");
   });
 
   test("flags win over SHORTENER_* env; both forms of value", () => {

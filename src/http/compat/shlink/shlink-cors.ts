@@ -1,12 +1,21 @@
-// CORS for the Shlink surface: its web client runs on another origin (docs/shlink-api.md: CORS).
-// Placeholder until the CORS part lands: no cross-origin headers, preflights refused as not found.
+// CORS for the Shlink surface (docs/shlink-api.md: CORS): Shlink's web client runs on another origin
+// (app.shlink.io, or wherever it is hosted) and sends X-Api-Key on every call, so every call is
+// preflighted. As Shlink's CrossDomainMiddleware and CorsOptions (module/Rest/src/Middleware,
+// module/Core/src/Config/Options): headers on every answer, errors included, and a preflight is
+// 204 with the route's methods, the asked headers and a max age of 3600 s. Unlike Shlink, no origin
+// is allowed unless --cors-origin lists it.
 
-/** The answer with this surface's CORS headers for the request's Origin (none yet). */
-export function withCors(_request: Request, response: Response): Response {
-  return response;
-}
+import type { Config } from "../../../config.ts";
+import { corsPolicy, type CorsPolicy } from "../../cors.ts";
 
-/** The answer to a preflight (OPTIONS) of a path that takes `methods`; null: not a preflight we answer. */
-export function preflight(_request: Request, _methods: readonly string[]): Response | null {
-  return null;
+/** What the SDK sends: the key, and Content-Type with a body (shlink-js-sdk src/fetch/FetchHttpClient.ts). */
+const SHLINK_HEADERS = ["X-Api-Key", "Content-Type"];
+/** Shlink's CORS_MAX_AGE default. */
+const MAX_AGE_SECONDS = 3600;
+/** A preflight of a path no route has gets every method (as Shlink's): the request then reads our not-found problem. */
+export const EVERY_METHOD: readonly string[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+
+/** The Shlink surface's CORS policy for --cors-origin. */
+export function shlinkCors(config: Pick<Config, "corsOrigins">): CorsPolicy {
+  return corsPolicy(config.corsOrigins, { allowHeaders: SHLINK_HEADERS, maxAgeSeconds: MAX_AGE_SECONDS });
 }

@@ -4,7 +4,8 @@
 
 import type { ErrorField } from "../../../errors.ts";
 import type { Problem } from "../../../ops/outcome.ts";
-import { problemDocument, ShlinkProblem } from "./shlink-problem.ts";
+import { STATUS_OF } from "../../problems.ts";
+import { ourProblem, ShlinkProblem } from "./shlink-problem.ts";
 
 /** Our request fields under Shlink's names (ShortUrl's create and edit bodies). */
 const SHLINK_FIELD: Partial<Record<ErrorField, string>> = {
@@ -34,14 +35,15 @@ export function fromOurProblem(problem: Problem, ids?: ShortUrlIds): ShlinkProbl
       return new ShlinkProblem("non-unique-slug", problem.message, ids ? { customSlug: ids.shortCode, ...(ids.domain !== null ? { domain: ids.domain } : {}) } : {});
     case "domain_unknown":
     case "domain_not_found":
-      return new ShlinkProblem("domain-not-found", problem.message, {});
+      // Shlink's DomainNotFoundException names the authority asked for.
+      return new ShlinkProblem("domain-not-found", problem.message, ids?.domain ? { authority: ids.domain } : {});
     default:
       break;
   }
   const fields = problem.fields?.map((f) => shlinkField(f.field)) ?? (problem.field ? [shlinkField(problem.field)] : []);
   if (fields.length > 0) return new ShlinkProblem("invalid-data", problem.message, { invalidElements: [...new Set(fields)] });
-  const status = problemStatus(problem);
-  const answer = problemDocument(status, `urn:shortener:error:${problem.code}`, problem.code, problem.message);
+  // Our status for our code: one table for every surface (src/http/problems.ts).
+  const answer = ourProblem(STATUS_OF[problem.code], problem.code, problem.message);
   if (problem.retryAfterSeconds !== undefined) answer.headers.set("Retry-After", String(problem.retryAfterSeconds));
   return answer;
 }
@@ -51,27 +53,4 @@ export function refusal(problem: Problem, ids?: ShortUrlIds): Response {
   const mapped = fromOurProblem(problem, ids);
   if (mapped instanceof ShlinkProblem) throw mapped;
   return mapped;
-}
-
-function problemStatus(problem: Problem): number {
-  switch (problem.code) {
-    case "rate_limited":
-    case "auth_rate_limited":
-      return 429;
-    case "body_too_large":
-      return 413;
-    case "storage_unavailable":
-      return 503;
-    case "auth_required":
-    case "auth_invalid":
-      return 401;
-    case "domain_forbidden":
-    case "user_disabled":
-    case "admin_only":
-      return 403;
-    case "not_found":
-      return 404;
-    default:
-      return 400;
-  }
 }

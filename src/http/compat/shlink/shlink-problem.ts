@@ -2,6 +2,8 @@
 // web client treats a body as a problem only when it has type, title, detail and status, and shows
 // `detail` (shlink-web-component src/api-contract/utils.ts isProblemDetails).
 
+import type { ErrorType, ProblemDetailsError } from "@shlinkio/shlink-js-sdk/api-contract";
+
 /** Shlink's error types this surface sends, with their status and title (Shlink's module/Core/src/Exception). */
 export const SHLINK_TYPES = {
   "invalid-data": { status: 400, title: "Invalid data" },
@@ -19,6 +21,11 @@ export const SHLINK_TYPES = {
 
 export type ShlinkType = keyof typeof SHLINK_TYPES;
 
+// Every type sent is one the SDK's clients know (shlink-js-sdk src/api-contract/errors.ts): the typecheck proves it.
+type SdkErrorType = (typeof ErrorType)[keyof typeof ErrorType];
+const KNOWN_TO_THE_SDK: `https://shlink.io/api/error/${ShlinkType}` extends SdkErrorType ? true : never = true;
+void KNOWN_TO_THE_SDK;
+
 /** A refusal a handler throws; the router answers it as a problem document. */
 export class ShlinkProblem extends Error {
   constructor(
@@ -28,6 +35,18 @@ export class ShlinkProblem extends Error {
   ) {
     super(detail);
   }
+}
+
+/** A refusal of a type of ours (413, 421, 429, 503…) a helper throws; the router answers its document. */
+export class OurRefusal extends Error {
+  constructor(readonly response: Response) {
+    super(`refused with ${response.status}`);
+  }
+}
+
+/** The problem document of one of our codes Shlink has no type for: `urn:shortener:error:<code>`, titled by the code. */
+export function ourProblem(status: number, code: string, detail: string): Response {
+  return problemDocument(status, `urn:shortener:error:${code}`, code, detail);
 }
 
 /** `invalid-data` naming Shlink's field names, the refusal of every bad input. */
@@ -43,7 +62,7 @@ export function shlinkProblem(type: ShlinkType, detail: string, extra: Readonly<
 
 /** A problem document of any type (ours for refusals Shlink has no type for: 413, 429, 421, 503). */
 export function problemDocument(status: number, type: string, title: string, detail: string, extra: Readonly<Record<string, unknown>> = {}): Response {
-  return new Response(JSON.stringify({ ...extra, type, title, detail, status }), {
+  return new Response(JSON.stringify({ ...extra, type, title, detail, status } satisfies ProblemDetailsError), {
     status,
     headers: { "Content-Type": "application/problem+json", "X-Content-Type-Options": "nosniff" },
   });
@@ -63,8 +82,13 @@ export async function asShlinkProblem(response: Response): Promise<Response> {
   if (response.ok || !(response.headers.get("content-type") ?? "").startsWith("application/json")) return response;
   const body = (await response.clone().json().catch(() => null)) as { error?: unknown; code?: unknown } | null;
   if (body === null || typeof body.code !== "string") return response;
-  const problem = problemDocument(response.status, `urn:shortener:error:${body.code}`, body.code, typeof body.error === "string" ? body.error : body.code);
-  const retry = response.headers.get("retry-after");
-  if (retry !== null) problem.headers.set("Retry-After", retry);
+  const problem = ourProblem(response.status, body.code, typeof body.error === "string" ? body.error : body.code);
+  for (const name of KEPT_HEADERS) {
+    const value = response.headers.get(name);
+    if (value !== null) problem.headers.set(name, value);
+  }
   return problem;
 }
+
+/** What a refusal's headers tell a client, kept when it becomes a problem document: when to retry, which request the log names. */
+const KEPT_HEADERS = ["Retry-After", "X-Request-Id", "Allow"];

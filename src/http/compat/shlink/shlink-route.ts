@@ -3,14 +3,16 @@
 // answers CORS and preflights, checks the key, and turns a thrown ShlinkProblem or a storage
 // failure into Shlink's problem document. Handlers translate; the operations (src/ops) decide.
 
+import type { AppDeps } from "../../../app.ts";
 import type { Principal } from "../../../auth/policy.ts";
 import type { StatsReader } from "../../../stats/link-stats.ts";
 import type { LinksDeps } from "../../links.ts";
 import type { PeerServer } from "../../request-origin.ts";
-import type { AppDeps } from "../../../app.ts";
 
 /** What the Shlink surface reaches; parts add what they need here (picked from src/app.ts AppDeps). */
-export type ShlinkDeps = LinksDeps & { stats: StatsReader } & Pick<AppDeps, "domains">;
+export type ShlinkDeps = LinksDeps & { stats: StatsReader } & Pick<AppDeps, "domains">
+  // health: the database's ping and our version; the last resort for our own bugs
+  & Pick<AppDeps, "storage" | "version" | "lastResort">;
 
 /** Who may call a route: a key (X-Api-Key), nobody in particular (health), or a key in `?apiKey=` (the shorten route). */
 export type ShlinkAuth = "key" | "none" | "api-key-param";

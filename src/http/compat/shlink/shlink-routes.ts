@@ -1,10 +1,12 @@
 // Every route of the Shlink surface (docs/shlink-api.md: Shlink API), one list per subject.
 
+import { HEALTH_ROUTES } from "./shlink-health.ts";
 import type { ShlinkRoute } from "./shlink-route.ts";
 import { DOMAIN_ROUTES } from "./shlink-domains.ts";
 import { RULE_ROUTES } from "./shlink-rules.ts";
 
 export const SHLINK_ROUTES: readonly ShlinkRoute[] = [
+  ...HEALTH_ROUTES,
   ...DOMAIN_ROUTES,
   ...RULE_ROUTES,
 ];

@@ -8,10 +8,12 @@ import { isStorageFailure } from "../../../db/errors.ts";
 import type { Principal } from "../../../auth/policy.ts";
 import { checkSecret } from "../../auth.ts";
 import type { PeerServer } from "../../request-origin.ts";
+import { requestDomain } from "../../request-domain.ts";
+import { DEFAULT_DOMAIN } from "../../../domains/domain.ts";
 import { storageFailureAnswer } from "../peer-failure.ts";
 import { shlinkBody } from "./shlink-body.ts";
-import { preflight, withCors } from "./shlink-cors.ts";
-import { asShlinkProblem, problemDocument, ShlinkProblem, shlinkProblem } from "./shlink-problem.ts";
+import { EVERY_METHOD, shlinkCors } from "./shlink-cors.ts";
+import { asShlinkProblem, ourProblem, OurRefusal, problemDocument, ShlinkProblem, shlinkProblem } from "./shlink-problem.ts";
 import { restPath, routeMatcher } from "./shlink-router.ts";
 import type { ShlinkDeps, ShlinkRoute } from "./shlink-route.ts";
 
@@ -22,21 +24,23 @@ type Ours = (request: Request, server: PeerServer, answer: () => Promise<Respons
 export function shlinkApi(deps: ShlinkDeps, ours: Ours, routes: readonly ShlinkRoute[]) {
   if (!deps.config.compat.shlink) return new Elysia();
   const match = routeMatcher(routes);
+  const cors = shlinkCors(deps.config);
   const answer = async (request: Request, server: PeerServer): Promise<Response> => {
-    const path = restPath(new URL(request.url).pathname);
-    if (path === null) return shlinkProblem("not-found", "This path is not a route of this Shlink API.");
-    if (request.method === "OPTIONS") {
-      // No route takes OPTIONS, so a path of ours comes back as "method", with the methods it takes.
-      const found = match("OPTIONS", path);
-      return preflight(request, found.kind === "method" ? found.allowed : []) ?? shlinkProblem("not-found", "This path is not a route of this Shlink API.");
-    }
+    const pathname = new URL(request.url).pathname;
+    const path = restPath(pathname);
+    if (path === null) return shlinkProblem("not-found", `${pathname} is not a route of this Shlink API.`);
     const found = match(request.method, path);
-    if (found.kind === "none") return shlinkProblem("not-found", `${request.method} ${new URL(request.url).pathname} is not a route of this Shlink API.`);
+    if (found.kind === "none") return shlinkProblem("not-found", `${request.method} ${pathname} is not a route of this Shlink API.`);
     if (found.kind === "method") {
-      const allow = found.allowed.join(", ");
-      return withHeader(problemDocument(405, "https://shlink.io/api/error/method-not-allowed", "Method not allowed", `This route accepts ${allow} only.`), "Allow", allow);
+      const allow = [...new Set(found.allowed)].join(", ");
+      // Shlink's router answers 405 with an empty body; the web client needs JSON on every error (FetchHttpClient.ts).
+      return withHeader(ourProblem(405, "method_not_allowed", `${pathname} accepts ${allow} only.`), "Allow", allow);
     }
     const { route, params } = found;
+    // A short domain answers health only: the rest is the main domain's (docs/several-domains.md: Hosts).
+    if (route.auth !== "none" && requestDomain(request, deps.directory).key !== DEFAULT_DOMAIN) {
+      return shlinkProblem("not-found", `${pathname} is answered on the service's main domain only.`);
+    }
     const run = async (): Promise<Response> => {
       const principal = await caller(route, request, server, deps);
       if (principal instanceof Response) return principal;
@@ -45,15 +49,34 @@ export function shlinkApi(deps: ShlinkDeps, ours: Ours, routes: readonly ShlinkR
     // Health is asked of every domain, by name (the web client's domains page): no 421 there.
     return route.auth === "none" ? run() : asShlinkProblem(await ours(request, server, run));
   };
-  const shlink = ({ request, server }: { request: Request; server: PeerServer }) =>
-    answer(request, server)
-      .catch((err: unknown) => {
-        if (err instanceof ShlinkProblem) return shlinkProblem(err.type, err.detail, err.extra);
-        if (isStorageFailure(err)) return storageFailureAnswer(err, request, deps.log, (message) => problemDocument(503, "urn:shortener:error:storage_unavailable", "Service unavailable", message));
-        throw err;
-      })
-      .then((response) => withCors(request, response));
+  const shlink = ({ request, server }: { request: Request; server: PeerServer }) => {
+    // A preflight is never authenticated (the browser sends no key with it); a path no route has
+    // gets every method, so that the request itself is made and reads our not-found problem.
+    if (request.method === "OPTIONS") return cors.preflight(request, preflightMethods(request, match));
+    return answer(request, server)
+      .catch((err: unknown) => failureAnswer(err, request, deps))
+      .then((response) => cors.withCors(request, response));
+  };
   return new Elysia().all("/rest/*", shlink, { parse: "none" });
+}
+
+/** The methods a preflight is told a path takes. */
+function preflightMethods(request: Request, match: ReturnType<typeof routeMatcher>): readonly string[] {
+  const path = restPath(new URL(request.url).pathname);
+  const found = path === null ? null : match("OPTIONS", path);
+  // A literal route and a parameter route may both take GET there (/short-urls/shorten, /short-urls/:shortCode).
+  return found?.kind === "method" ? [...new Set(found.allowed)] : EVERY_METHOD;
+}
+
+/** What a handler threw, as a problem document: Shlink's type, ours, 503 for the database, or our bug under a request id. */
+function failureAnswer(err: unknown, request: Request, deps: ShlinkDeps): Response {
+  if (err instanceof ShlinkProblem) return shlinkProblem(err.type, err.detail, err.extra);
+  if (err instanceof OurRefusal) return err.response;
+  if (isStorageFailure(err)) return storageFailureAnswer(err, request, deps.log, (message) => ourProblem(503, "storage_unavailable", message));
+  // Our bug: logged under a request id by the last resort (src/http/front-door.ts), told as Shlink's 500 type (its config/autoload/error-handler.global.php).
+  const requestId = deps.lastResort(err, request).headers.get("x-request-id") ?? "";
+  const answer = problemDocument(500, "https://shlink.io/api/error/internal-server-error", "Internal Server Error", `Internal error; the service's log names it as request ${requestId}.`);
+  return withHeader(answer, "X-Request-Id", requestId);
 }
 
 /** The key a route asks for (X-Api-Key, or ?apiKey= on the shorten route), or the refusal as a problem. */

@@ -135,6 +135,15 @@ describe("Shlink's web UI on our service", () => {
     expect(Date.parse(edited.expiresAt)).toBe(Date.parse("2099-12-31T23:30:00Z"));
   });
 
+  test("lists tags with their links and visits", async () => {
+    await open("/manage-tags");
+    const food = page.locator("table tbody tr").filter({ has: page.getByText("food", { exact: true }) });
+    await food.waitFor();
+    // Tag, Short URLs, Visits (WC src/tags/TagsTableRow.tsx): bravo and charlie, never clicked.
+    expect((await food.locator("td").allInnerTexts()).slice(0, 3).map((t) => t.trim())).toEqual(["food", "2", "0"]);
+    await screenshot(page, "shlink-web-tags");
+  });
+
   test("draws a link's visits: browsers, systems, referrers and countries agree with our statistics", async () => {
     const ours = await ourStats(server.url, key, "seen");
     await open("/short-code/seen/visits/by-context");

@@ -124,7 +124,7 @@ describe("our answers have the shapes of Shlink's SDK types", () => {
     conforms(mercure, SHAPE.PROBLEM);
     expect(mercure).toMatchObject({ type: "https://shlink.io/api/error/mercure-not-configured", status: 501 });
     const stranger = new ShlinkApiClient(new FetchHttpClient(), { baseUrl: server.url, apiKey: "sk_not-a-key" });
-    const refused = await stranger.listShortUrls().then(() => null, (problem: unknown) => problem);
+    const refused = await stranger.listDomains().then(() => null, (problem: unknown) => problem);
     conforms(refused, SHAPE.PROBLEM);
     expect(refused).toMatchObject({ type: "https://shlink.io/api/error/invalid-api-key", status: 401 });
     const bad = await sdk.createShortUrl({ longUrl: "not a url" }).then(() => null, (problem: unknown) => problem);

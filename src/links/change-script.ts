@@ -9,6 +9,7 @@
 import type { Link } from "./link.ts";
 import type { LinkChanges, NewLink } from "./store.ts";
 import type { OutboxEvent } from "../events/types.ts";
+import type { RetagOutcome } from "./tags.ts";
 import type { MaybePromise } from "../util/maybe.ts";
 import { runSteps, step, type Steps } from "../util/steps.ts";
 
@@ -40,6 +41,14 @@ export type LinkStatements = {
   retire(id: string, seq: number, now: number): MaybePromise<void>;
   markBlocked(seqs: readonly number[], blocked: boolean): MaybePromise<void>;
   writeEvents(events: readonly OutboxEvent[]): MaybePromise<void>;
+  /** The links carrying any of the tags (key and seq, in seq order), their rows held until the transaction ends (each held as lock holds one). */
+  lockTagged(tags: readonly string[]): MaybePromise<{ key: string; seq: number }[]>;
+  /** The links of these seqs, in seq order: one read for many (a tag's rename may change thousands). */
+  readSeqs(seqs: readonly number[]): MaybePromise<Link[]>;
+  /** Whether some link carries the tag. */
+  tagUsed(tag: string): MaybePromise<boolean>;
+  /** Renames the tag on every link (to: null takes it off them); a link that had both names keeps one. */
+  retagRows(from: string, to: string | null): MaybePromise<void>;
   /** Tells the other instances sharing the database that the link (or EVERY_LINK) changed; nothing where one process owns it. */
   announce(id: string): MaybePromise<void>;
 };
@@ -65,6 +74,11 @@ export type LinkWrites = {
   remove(id: string, now: number, events?: DeleteEvents | null): MaybePromise<boolean>;
   /** Sets the blocked flag of links by seq (the blocklist's verdict). */
   setBlocked(blocked: readonly number[], unblocked: readonly number[]): MaybePromise<void>;
+  /**
+   * Renames the tags `from` (one) to `to` on every link, or takes the tags `from` off every link
+   * (to: null), writing each changed link's `events` as an edit of its tags does.
+   */
+  retag(from: readonly string[], to: string | null, events?: UpdateEvents | null): MaybePromise<RetagOutcome>;
 };
 
 /** The writes, each the script below run in one transaction of the engine's. */
@@ -75,6 +89,7 @@ export function linkWrites(transaction: LinkTransaction): LinkWrites {
     update: (id, changes, events = null) => transaction((s) => runSteps(updateScript(s, id, changes, events))),
     remove: (id, now, events = null) => transaction((s) => runSteps(removeScript(s, id, now, events))),
     setBlocked: (blocked, unblocked) => transaction((s) => runSteps(blockScript(s, blocked, unblocked))),
+    retag: (from, to, events = null) => transaction((s) => runSteps(retagScript(s, from, to, events))),
   };
 }
 
@@ -124,4 +139,29 @@ function* blockScript(s: LinkStatements, blocked: readonly number[], unblocked: 
   if (blocked.length > 0) yield* step(s.markBlocked(blocked, true));
   if (unblocked.length > 0) yield* step(s.markBlocked(unblocked, false));
   yield* step(s.announce(EVERY_LINK));
+}
+
+/**
+ * A tag renamed or taken off across links, in one transaction: the links carrying it are held first
+ * (an edit of one waits, and cannot put back a tag list read before), then their tag rows change in
+ * a statement per tag. Each changed link writes the events of an edit of its tags, read before and
+ * after, only when some webhook wants them. Nothing is announced: no instance keeps a link's tags in
+ * memory (the click path's Target has none: click-rules.ts), every list reads them from the rows.
+ */
+function* retagScript(s: LinkStatements, from: readonly string[], to: string | null, events: UpdateEvents | null): Steps<RetagOutcome> {
+  const tagged = yield* step(s.lockTagged(from));
+  if (to !== null) {
+    if (tagged.length === 0) return "not_found";
+    if (from.includes(to)) return { changed: [] }; // renamed onto itself: nothing changes (Shlink's TagService renameTag)
+    if (yield* step(s.tagUsed(to))) return "taken";
+  }
+  if (tagged.length === 0) return { changed: [] };
+  const seqs = tagged.map((t) => t.seq);
+  const before = events === null ? [] : yield* step(s.readSeqs(seqs));
+  for (const tag of from) yield* step(s.retagRows(tag, to));
+  if (events !== null) {
+    const after = yield* step(s.readSeqs(seqs));
+    yield* step(s.writeEvents(after.flatMap((link, i) => events(link, before[i]!, ["tags"]))));
+  }
+  return { changed: tagged.map((t) => t.key) };
 }

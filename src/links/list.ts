@@ -4,6 +4,7 @@
 
 import type { Link, LinkStatus } from "./link.ts";
 import type { MaybePromise } from "../util/maybe.ts";
+import type { TagCounts } from "./tags.ts";
 
 export const LIST_SORTS = ["createdAt", "totalClicks", "lastClickAt"] as const;
 export type ListSort = (typeof LIST_SORTS)[number];
@@ -78,6 +79,8 @@ export type LinkLister = {
   totals(filter: ListFilter): MaybePromise<LinkTotals>;
   /** Every link a key may see (of one domain, by its stored key, when given), oldest first, read in chunks (an export streams this). */
   all(owner: OwnerFilter, domain?: string | null): AsyncIterable<Link>;
+  /** Every tag on the links the owner sees, with its links and clicks counted in the database (src/links/tags.ts). */
+  tags: TagCounts;
 };
 
 /** Every link a key may see, oldest first, read a page at a time (for LinkLister.all). */

@@ -19,6 +19,7 @@ import { cryptoRandomBytes, type RandomBytes } from "../util/random.ts";
 import { then, type MaybePromise } from "../util/maybe.ts";
 import type { OutboxEvent } from "../events/types.ts";
 import { DEFAULT_DOMAIN } from "../domains/domain.ts";
+import type { RetagOutcome } from "./tags.ts";
 
 export class AliasTakenError extends Error {}
 export class AliasRetiredError extends Error {}
@@ -92,6 +93,8 @@ export type LinkStore = {
   fillTitle(id: string, title: string): MaybePromise<boolean>;
   /** The key of the link with this seq (a peer API's stable id: seq survives renames and moves), or null. */
   keyOfSeq(seq: number): MaybePromise<string | null>;
+  /** Renames a tag on every link (`to` null: takes the tags `from` off every link), with each changed link's events (src/links/tags.ts). */
+  retag(from: readonly string[], to: string | null): MaybePromise<RetagOutcome>;
 };
 
 /** A protected link's stored hash, as the start-up report reads it. */
@@ -188,6 +191,8 @@ export function createLinkStore(repo: LinkRepository, budget: ClickBudget, optio
     // No cache to forget: the click path never reads a title.
     fillTitle: (key, title) => (looksLikeKey(key) ? repo.fillTitle(key, title) : false),
     keyOfSeq: (seq) => repo.keyOfSeq(seq),
+    // No cache to forget: the click path never reads a link's tags (change-script.ts retagScript).
+    retag: (from, to) => repo.retag(from, to, parts.events.updated()),
   };
 }
 

@@ -16,6 +16,7 @@ import { num, numOrNull, numbered, type Pg } from "./connect.ts";
 import { announce } from "./link-changes.ts";
 import { linkRow, tagsOf } from "./rows.ts";
 import { writeEventsIn } from "./events.ts";
+import { postgresTagStatements } from "./tags.ts";
 import { keyParts, linkKey } from "../../domains/link-key.ts";
 
 const DESTINATIONS_PAGE = 5_000;
@@ -78,6 +79,7 @@ function postgresLinkStatements(tx: TransactionSQL, sql: Pg): LinkStatements {
     async markBlocked(seqs, blocked) {
       await tx`UPDATE links SET blocked = ${blocked ? 1 : 0} WHERE seq = ANY(${sql.array([...seqs], "INT8")})`;
     },
+    ...postgresTagStatements(tx, sql),
     writeEvents: (events) => writeEventsIn(tx, sql, events),
     announce: (id) => announce(tx, id),
   };

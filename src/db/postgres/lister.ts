@@ -10,6 +10,7 @@ import { toLink } from "../shared/link-rows.ts";
 import { likePattern, pageQuery, totalsQuery, trimPage } from "../shared/page-query.ts";
 import { num, numbered, type Pg } from "./connect.ts";
 import { linkRow, tagsOf } from "./rows.ts";
+import { postgresTagCounts } from "./tags.ts";
 
 // ILIKE folds the case of every letter (SQLite's LIKE only of ASCII ones).
 const SUBSTRING = "(id ILIKE ? OR url ILIKE ? OR title ILIKE ?)";
@@ -31,5 +32,5 @@ export function postgresLister(sql: Pg): LinkLister {
     const [row] = await sql.unsafe(numbered(text), params);
     return { links: num(row.links), clicks: num(row.clicks) };
   };
-  return { page, totals, all: (owner, domain) => everyLink(page, owner, domain) };
+  return { page, totals, all: (owner, domain) => everyLink(page, owner, domain), tags: postgresTagCounts(sql) };
 }

@@ -14,7 +14,7 @@ import { changedColumns, type ColumnValue } from "../shared/link-columns.ts";
 import { DEFAULT_DOMAIN, LINK_DATA_TABLES } from "../shared/tables.ts";
 import { isUniqueViolation } from "../errors.ts";
 import { keyParts, linkKey } from "../../domains/link-key.ts";
-import { tagReader } from "./tags.ts";
+import { tagReader, tagWrites } from "./tags.ts";
 import { outboxWriter } from "./events.ts";
 
 export function sqliteLinks(db: Database): Synchronous<LinkRepository> {
@@ -121,6 +121,7 @@ function sqliteLinkStatements(db: Database): Synchronous<LinkStatements> {
       retire.run(domain, alias, seq, now);
     },
     markBlocked: (seqs, blocked) => void mark.run(blocked ? 1 : 0, JSON.stringify(seqs)),
+    ...tagWrites(db),
     writeEvents: outboxWriter(db),
     // One process owns the file: its own cache is told by the link store.
     announce() {},

@@ -8,7 +8,7 @@ import type { Synchronous } from "../../util/maybe.ts";
 import { toLink, type LinkRow } from "../shared/link-rows.ts";
 import { pageQuery, totalsQuery, trimPage } from "../shared/page-query.ts";
 import { CANDIDATE_LIMIT, searchPlanner } from "./search.ts";
-import { tagReader } from "./tags.ts";
+import { sqliteTagCounts, tagReader } from "./tags.ts";
 
 /** `searchCandidates`: how many index matches a search lists before it scans instead (search.ts). */
 export function sqliteLister(db: Database, searchCandidates = CANDIDATE_LIMIT): Synchronous<LinkLister> {
@@ -34,5 +34,5 @@ export function sqliteLister(db: Database, searchCandidates = CANDIDATE_LIMIT): 
       const { sql, params } = totalsQuery(filter, filter.q === null ? null : search(filter.q));
       return db.query<LinkTotals, (string | number)[]>(sql).get(...params)!;
     })();
-  return { page, totals, all: (owner, domain) => everyLink(page, owner, domain) };
+  return { page, totals, all: (owner, domain) => everyLink(page, owner, domain), tags: sqliteTagCounts(db) };
 }

@@ -44,7 +44,7 @@ export async function openSqliteStorage(path: string, busyTimeoutMs: number, rea
   return {
     engine: "sqlite",
     where: path,
-    links: retried(sqliteLinks(db), ["insert", "insertAll", "update", "remove", "setBlocked"]),
+    links: retried(sqliteLinks(db), ["insert", "insertAll", "update", "remove", "setBlocked", "retag"]),
     events: retried(sqliteEvents(db), ["createWebhook", "updateWebhook", "removeWebhook", "redeliver"]),
     instances: retried(sqliteInstances(db), ["started", "seen", "stopped"]),
     domains: retried(sqliteDomains(db), ["add", "change", "rename", "makeDefault", "moveLinks", "remove"]),

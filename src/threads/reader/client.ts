@@ -12,6 +12,7 @@ import { createLogger, type Logger } from "../../log.ts";
 import { startThread, type WorkerThread } from "../start.ts";
 import type { LinkLister, LinkPage, LinkTotals } from "../../links/list.ts";
 import { everyLink } from "../../links/list.ts";
+import type { TagCount } from "../../links/tags.ts";
 import type { StatsRows, StatsSource } from "../../stats/link-stats.ts";
 import type { DailyRollupRow, OverviewRows, OverviewSource } from "../../stats/overview.ts";
 import type { FromReader, ReadRequest, ReadResult, ToReader } from "./protocol.ts";
@@ -78,7 +79,7 @@ export async function startSqliteReader(path: string, log: Logger = createLogger
   const page = (query: Parameters<LinkLister["page"]>[0]) => ask<LinkPage>({ page: query });
   return {
     stats: (linkSeq, plan) => ask<StatsRows>({ stats: [linkSeq, plan] }),
-    lister: { page, totals: (filter) => ask<LinkTotals>({ totals: filter }), all: (owner, domain) => everyLink(page, owner, domain) },
+    lister: { page, totals: (filter) => ask<LinkTotals>({ totals: filter }), all: (owner, domain) => everyLink(page, owner, domain), tags: (owner) => ask<TagCount[]>({ tags: owner }) },
     overview: {
       read: (owner, first, top, domain) => ask<OverviewRows>({ overview: [owner, first, top, domain] }),
       daily: (seqs, first) => ask<DailyRollupRow[]>({ daily: [seqs, first] }),

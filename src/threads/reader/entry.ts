@@ -23,6 +23,7 @@ function start(path: string): true {
     if ("stats" in m) return stats(m.stats[0], m.stats[1]);
     if ("page" in m) return lister.page(m.page);
     if ("totals" in m) return lister.totals(m.totals);
+    if ("tags" in m) return lister.tags(m.tags);
     if ("overview" in m) return overview.read(...m.overview);
     if ("daily" in m) return overview.daily(m.daily[0], m.daily[1]);
     throw new Error("unknown request");

@@ -4,16 +4,18 @@
 import type { ListFilter, ListQuery, LinkPage, LinkTotals, OwnerFilter } from "../../links/list.ts";
 import type { StatsPlan, StatsRows } from "../../stats/link-stats.ts";
 import type { DailyRollupRow, OverviewRows } from "../../stats/overview.ts";
+import type { TagCount } from "../../links/tags.ts";
 
 export type ReadRequest =
   | { stats: [linkSeq: number, plan: StatsPlan] }
   | { page: ListQuery }
   | { totals: ListFilter }
+  | { tags: OwnerFilter }
   | { overview: [owner: OwnerFilter, first: string, top: number, domain: string | null] }
   | { daily: [seqs: readonly number[], first: string] };
 
 export type ToReader = ReadRequest & { id: number };
 
-export type ReadResult = StatsRows | LinkPage | LinkTotals | OverviewRows | DailyRollupRow[];
+export type ReadResult = StatsRows | LinkPage | LinkTotals | OverviewRows | DailyRollupRow[] | TagCount[];
 
 export type FromReader = { id: number; result: ReadResult } | { id: number; error: { message: string; code?: string } };

@@ -4,9 +4,11 @@ import { HEALTH_ROUTES } from "./shlink-health.ts";
 import type { ShlinkRoute } from "./shlink-route.ts";
 import { DOMAIN_ROUTES } from "./shlink-domains.ts";
 import { RULE_ROUTES } from "./shlink-rules.ts";
+import { TAG_ROUTES } from "./shlink-tags.ts";
 
 export const SHLINK_ROUTES: readonly ShlinkRoute[] = [
   ...HEALTH_ROUTES,
   ...DOMAIN_ROUTES,
   ...RULE_ROUTES,
+  ...TAG_ROUTES,
 ];

@@ -190,6 +190,20 @@ describe("Shlink's web UI on our service", () => {
     expect(split.variants).toHaveLength(2);
   });
 
+  test("reads on a phone and in the dark theme", async () => {
+    const phone = await guardedPage(browser, { viewport: { width: 390, height: 844 }, timezoneId: "UTC" });
+    try {
+      const query = `server=${encodeURIComponent(server.url)}&key=${encodeURIComponent(key)}&theme=dark`;
+      await phone.page.goto(`${host.url}/list-short-urls/1?${query}`);
+      await phone.page.locator("table tbody tr").filter({ hasText: `${server.url}/bravo` }).waitFor();
+      expect(await phone.page.getAttribute("html", "data-theme")).toBe("dark");
+      await screenshot(phone.page, "shlink-web-phone-dark");
+      expect(phone.offHost).toEqual([]);
+    } finally {
+      await phone.context.close();
+    }
+  });
+
   test("deletes a link from the list", async () => {
     await open("/list-short-urls/1");
     const row = page.locator("table tbody tr").filter({ hasText: `${server.url}/gone` });

@@ -61,6 +61,7 @@ export function appDeps(config: Config, log: Logger, secrets: Secrets, parts: St
     oidc: config.oidc === null ? null : createOidcClient({ ...config.oidc, clientSecret: secrets.oidcSecret }),
     headerIdentity: config.authHeader === null ? null : createHeaderIdentity(config.authHeader, trusted),
     overview: storage.overview,
+    visitPages: storage.visitPages,
     dailyCounts: storage.dailyCounts,
     credentialHash: secrets.credentialHash,
     authFailures: createRateLimiter(AUTH_FAILURES_PER_MINUTE),

@@ -67,6 +67,7 @@ export async function withRules(engine: EngineStorage, linkEvents?: LinkEvents):
     domains: engine.domains,
     relayLive: engine.relayLive,
     ...createOverview(engine.overview),
+    visitPages: engine.visitPages,
     ping: engine.ping,
     size: engine.size,
     idsAmong: engine.idsAmong,

@@ -11,6 +11,7 @@ import type { KeyRepository, KeyStore } from "../auth/keys.ts";
 import type { SessionRepository, SessionStore } from "../auth/sessions.ts";
 import type { UserRepository } from "../auth/users.ts";
 import type { DailyCounts, OverviewReader, OverviewSource } from "../stats/overview.ts";
+import type { VisitPageSource } from "../stats/visit-pages.ts";
 import type { MaybePromise } from "../util/maybe.ts";
 import type { SaltStore } from "../visits/visitor-id.ts";
 import type { ImportTarget } from "../imports/target.ts";
@@ -45,6 +46,8 @@ export type EngineStorage = Database & {
   lister: LinkLister;
   stats: StatsSource;
   overview: OverviewSource;
+  /** Raw visits a page at a time, off the click thread (docs/shlink-api.md: Visits). */
+  visitPages: VisitPageSource;
   keys: KeyRepository;
   sessions: SessionRepository;
   users: UserRepository;
@@ -80,6 +83,7 @@ export type Storage = Database & {
   relayLive?: EngineStorage["relayLive"];
   overview: OverviewReader;
   dailyCounts: DailyCounts;
+  visitPages: VisitPageSource;
 };
 
 /** A postgres:// or postgresql:// URL names a PostgreSQL database; anything else is a SQLite file. */

@@ -8,7 +8,8 @@ import type { Principal } from "../auth/policy.ts";
 export type Action = "create" | "list" | "count" | "get" | "update" | "delete" | "export" | "import" | "overview" | "sign-in" | "sign-out" | "webhook-create" | "webhook-update" | "webhook-delete" | "webhook-redeliver"
   | "key-create" | "key-revoke" | "user-disable" | "user-enable" | "user-admin" | "user-member"
   | "domain-add" | "domain-update" | "domain-rename" | "domain-default" | "domain-remove"
-  | "tag-list" | "tag-rename" | "tag-delete";
+  | "tag-list" | "tag-rename" | "tag-delete"
+  | "visits";
 
 export function logAction(log: Logger, principal: Pick<Principal, "name">, action: Action, id: string | null, result: string): void {
   log.info("management", { key: principal.name, action, id, result });

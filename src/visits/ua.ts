@@ -13,12 +13,12 @@ export type Client = { browser: string; os: string; device: string; isBot: boole
  *  (ua-parser-js itself reads only the first 500 characters; isbot sees all 512). */
 export const MAX_UA_LENGTH = 512;
 
-const UNKNOWN = "Unknown";
+export const UNKNOWN = "Unknown";
 
 // ua-parser-js name (lower-cased: some names are copied verbatim from the UA) -> family we count.
 // Variants of one product count as that product; names not listed here are kept as parsed
 // (e.g. "Samsung Internet", "Edge", "Vivaldi", "Instagram", "Facebook", "WebKit" = an app's bare web view).
-const BROWSER_FAMILY: Readonly<Record<string, string>> = {
+export const BROWSER_FAMILY: Readonly<Record<string, string>> = {
   "mobile safari": "Safari",
   safari: "Safari",
   chrome: "Chrome",
@@ -45,7 +45,7 @@ const BROWSER_FAMILY: Readonly<Record<string, string>> = {
 };
 
 // Same idea for operating systems: drop versions and distros, keep the platform people recognise.
-const OS_FAMILY: Readonly<Record<string, string>> = {
+export const OS_FAMILY: Readonly<Record<string, string>> = {
   "mac os": "macOS",
   macos: "macOS",
   ios: "iOS",
@@ -65,7 +65,7 @@ const OS_FAMILY: Readonly<Record<string, string>> = {
 };
 
 // ua-parser-js device.type values we keep ("xr" exists from 2.x); no type means a desktop/laptop.
-const DEVICE_TYPES: ReadonlySet<string> = new Set(["mobile", "tablet", "smarttv", "console", "wearable", "embedded", "xr"]);
+export const DEVICE_TYPES: ReadonlySet<string> = new Set(["mobile", "tablet", "smarttv", "console", "wearable", "embedded", "xr"]);
 
 function family(name: string | undefined, table: Readonly<Record<string, string>>): string {
   if (!name) return UNKNOWN;

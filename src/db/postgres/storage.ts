@@ -15,6 +15,7 @@ import { postgresKeys } from "./keys.ts";
 import { postgresSessions } from "./sessions.ts";
 import { postgresUsers } from "./users.ts";
 import { postgresOverview } from "./overview.ts";
+import { postgresVisitPages } from "./visit-pages.ts";
 import { postgresEvents } from "./events.ts";
 import { postgresInstances } from "./instances.ts";
 import { postgresDomains } from "./domains.ts";
@@ -41,6 +42,7 @@ export async function openPostgresStorage(url: string, password: string | null):
       lister: postgresLister(sql),
       stats: postgresStats(sql),
       overview: postgresOverview(sql),
+      visitPages: postgresVisitPages(sql),
       keys: postgresKeys(sql),
       sessions: postgresSessions(sql),
       users: postgresUsers(sql),

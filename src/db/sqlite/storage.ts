@@ -12,6 +12,8 @@ import { sqliteSessions } from "./sessions.ts";
 import { sqliteUsers } from "./users.ts";
 import { sqliteSalts } from "./visitor-salts.ts";
 import { sqliteOverview } from "./overview.ts";
+import { sqliteVisitPages } from "./visit-pages.ts";
+import type { VisitPageSource } from "../../stats/visit-pages.ts";
 import { sqliteImports } from "./imports.ts";
 import { startSqliteReader, type SqliteReader } from "../../threads/reader/client.ts";
 import type { Logger } from "../../log.ts";
@@ -53,6 +55,7 @@ export async function openSqliteStorage(path: string, busyTimeoutMs: number, rea
     lister: reader?.lister ?? sqliteLister(db),
     stats: reader?.stats ?? sqliteStats(db),
     overview: reader?.overview ?? sqliteOverview(db),
+    visitPages: reader?.visitPages ?? promisedVisits(sqliteVisitPages(db)),
     keys: retried(sqliteKeys(db), ["insert", "revoke"]),
     sessions: retried(sqliteSessions(db), ["insert", "remove"]),
     users: retried(sqliteUsers(db), ["upsert", "setDisabled", "setAdmin"]),
@@ -68,6 +71,11 @@ export async function openSqliteStorage(path: string, busyTimeoutMs: number, rea
       db.close();
     },
   };
+}
+
+/** Reads on this thread's connection (no reader thread: tests, tools) as the port's promises. */
+function promisedVisits(reads: ReturnType<typeof sqliteVisitPages>): VisitPageSource {
+  return { page: async (q) => reads.page(q), totals: async (owner) => reads.totals(owner) };
 }
 
 function fileSize(path: string): number {

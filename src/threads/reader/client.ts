@@ -15,9 +15,10 @@ import { everyLink } from "../../links/list.ts";
 import type { TagCount } from "../../links/tags.ts";
 import type { StatsRows, StatsSource } from "../../stats/link-stats.ts";
 import type { DailyRollupRow, OverviewRows, OverviewSource } from "../../stats/overview.ts";
+import type { VisitPage, VisitPageSource, VisitTotals } from "../../stats/visit-pages.ts";
 import type { FromReader, ReadRequest, ReadResult, ToReader } from "./protocol.ts";
 
-export type SqliteReader = { stats: StatsSource; lister: LinkLister; overview: OverviewSource; close(): Promise<void> };
+export type SqliteReader = { stats: StatsSource; lister: LinkLister; overview: OverviewSource; visitPages: VisitPageSource; close(): Promise<void> };
 
 /**
  * How long a stop waits for the reader (docs/architecture.md: Threads): the reads asked before the
@@ -84,6 +85,7 @@ export async function startSqliteReader(path: string, log: Logger = createLogger
       read: (owner, first, top, domain) => ask<OverviewRows>({ overview: [owner, first, top, domain] }),
       daily: (seqs, first) => ask<DailyRollupRow[]>({ daily: [seqs, first] }),
     },
+    visitPages: { page: (query) => ask<VisitPage>({ visits: query }), totals: (owner) => ask<VisitTotals>({ visitTotals: owner }) },
     async close() {
       closed = true;
       if (quiet !== null) clearTimeout(quiet);

@@ -1,5 +1,5 @@
 // The reader thread's entry point (started by client.ts through ../start.ts): SQLite's reads that
-// can take milliseconds (a link's statistics, a page of the owner's list, the overview) run here,
+// can take milliseconds (a link's statistics, a page of the owner's list, the overview, a page of raw visits) run here,
 // on a connection of their own, so that the thread answering clicks never waits for them. Like
 // main.ts for the click thread, it wires SQLite's adapters to the messages of protocol.ts.
 
@@ -7,6 +7,7 @@ import { openDatabase } from "../../db/sqlite/open.ts";
 import { sqliteStats } from "../../db/sqlite/stats.ts";
 import { sqliteLister } from "../../db/sqlite/lister.ts";
 import { sqliteOverview } from "../../db/sqlite/overview.ts";
+import { sqliteVisitPages } from "../../db/sqlite/visit-pages.ts";
 import type { FromReader, ReadRequest, ReadResult, ToReader } from "./protocol.ts";
 import { nameThisThread } from "../policy.ts";
 import { serveThread } from "../serve.ts";
@@ -19,6 +20,7 @@ function start(path: string): true {
   const stats = sqliteStats(db);
   const lister = sqliteLister(db);
   const overview = sqliteOverview(db);
+  const visits = sqliteVisitPages(db);
   answer = (m) => {
     if ("stats" in m) return stats(m.stats[0], m.stats[1]);
     if ("page" in m) return lister.page(m.page);
@@ -26,6 +28,8 @@ function start(path: string): true {
     if ("tags" in m) return lister.tags(m.tags);
     if ("overview" in m) return overview.read(...m.overview);
     if ("daily" in m) return overview.daily(m.daily[0], m.daily[1]);
+    if ("visits" in m) return visits.page(m.visits);
+    if ("visitTotals" in m) return visits.totals(m.visitTotals);
     throw new Error("unknown request");
   };
   close = () => db.close();

@@ -5,6 +5,7 @@ import type { ListFilter, ListQuery, LinkPage, LinkTotals, OwnerFilter } from ".
 import type { StatsPlan, StatsRows } from "../../stats/link-stats.ts";
 import type { DailyRollupRow, OverviewRows } from "../../stats/overview.ts";
 import type { TagCount } from "../../links/tags.ts";
+import type { VisitPage, VisitPageQuery, VisitTotals } from "../../stats/visit-pages.ts";
 
 export type ReadRequest =
   | { stats: [linkSeq: number, plan: StatsPlan] }
@@ -12,10 +13,12 @@ export type ReadRequest =
   | { totals: ListFilter }
   | { tags: OwnerFilter }
   | { overview: [owner: OwnerFilter, first: string, top: number, domain: string | null] }
-  | { daily: [seqs: readonly number[], first: string] };
+  | { daily: [seqs: readonly number[], first: string] }
+  | { visits: VisitPageQuery }
+  | { visitTotals: OwnerFilter };
 
 export type ToReader = ReadRequest & { id: number };
 
-export type ReadResult = StatsRows | LinkPage | LinkTotals | OverviewRows | DailyRollupRow[] | TagCount[];
+export type ReadResult = StatsRows | LinkPage | LinkTotals | OverviewRows | DailyRollupRow[] | TagCount[] | VisitPage | VisitTotals;
 
 export type FromReader = { id: number; result: ReadResult } | { id: number; error: { message: string; code?: string } };

@@ -5,10 +5,12 @@ import type { ShlinkRoute } from "./shlink-route.ts";
 import { DOMAIN_ROUTES } from "./shlink-domains.ts";
 import { RULE_ROUTES } from "./shlink-rules.ts";
 import { TAG_ROUTES } from "./shlink-tags.ts";
+import { VISITS_ROUTES } from "./shlink-visits.ts";
 
 export const SHLINK_ROUTES: readonly ShlinkRoute[] = [
   ...HEALTH_ROUTES,
   ...DOMAIN_ROUTES,
   ...RULE_ROUTES,
   ...TAG_ROUTES,
+  ...VISITS_ROUTES,
 ];

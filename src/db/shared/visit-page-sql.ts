@@ -1,0 +1,67 @@
+// The SQL both engines run for a page of raw visits (src/stats/visit-pages.ts): the places of a
+// scope's batches in page order, newest last_ts first, with each one's counts; the stored visits
+// only of the batches that straddle the time range (the others are counted from their columns).
+
+import type { VisitPageQuery } from "../../stats/visit-pages.ts";
+import type { SqlCondition } from "./page-query.ts";
+import { ownerIds, type OwnerFilter } from "../../links/list.ts";
+
+/** The scope as a condition on a batch `b` (`?` parameters). */
+function scopeCondition(scope: VisitPageQuery["scope"]): SqlCondition {
+  if ("linkSeq" in scope) return { sql: "b.link_seq = ?", params: [scope.linkSeq] };
+  const where: string[] = [];
+  const params: (string | number)[] = [];
+  if (scope.owner?.userId !== undefined) {
+    where.push("l.owner_user_id = ?");
+    params.push(scope.owner.userId);
+  } else if (scope.owner?.keyId !== undefined) {
+    where.push("l.owner_key_id = ?");
+    params.push(scope.owner.keyId);
+  }
+  if (scope.domain !== null) {
+    where.push("l.domain = ?");
+    params.push(scope.domain);
+  }
+  if (scope.tag !== null) {
+    where.push("l.seq IN (SELECT t.link_seq FROM link_tags AS t WHERE t.tag = ?)");
+    params.push(scope.tag);
+  }
+  // Every link: no join at all (a batch's link exists: a delete takes its batches).
+  if (where.length === 0) return { sql: "1 = 1", params: [] };
+  return { sql: `b.link_seq IN (SELECT l.seq FROM links AS l WHERE ${where.join(" AND ")})`, params };
+}
+
+/**
+ * The places of the scope's batches that can hold a visit of the range, page order, at most
+ * `chunk` after the keyset `after` (the last place of the chunk before; null: from the newest).
+ * Columns: id, link_seq, first_ts, last_ts, humans, and visits (only for a batch straddling the
+ * range, else NULL: its size comes from batchSizes, read once per batch).
+ */
+export function placesQuery(q: VisitPageQuery, chunk: number, after: { lastTs: number; id: number } | null): { sql: string; params: (string | number)[] } {
+  const scope = scopeCondition(q.scope);
+  const params: (string | number)[] = [q.fromTs, q.toTs, q.fromTs, q.toTs, q.excludeBots ? 1 : 0, ...scope.params];
+  let keyset = "";
+  if (after !== null) {
+    keyset = " AND (b.last_ts < ? OR (b.last_ts = ? AND b.id < ?))";
+    params.push(after.lastTs, after.lastTs, after.id);
+  }
+  params.push(chunk);
+  const sql = `SELECT b.id, b.link_seq, b.first_ts, b.last_ts, b.humans,
+      CASE WHEN b.first_ts >= ? AND b.last_ts < ? THEN NULL ELSE b.visits END AS visits
+    FROM visit_batches AS b
+    WHERE b.last_ts >= ? AND b.first_ts < ? AND b.humans >= ? AND ${scope.sql}${keyset}
+    ORDER BY b.last_ts DESC, b.id DESC LIMIT ?`;
+  return { sql, params };
+}
+
+/** The clicks of an owner's links, from the links' stored totals (imported counts included). */
+export function totalsQuery(owner: OwnerFilter): { sql: string; params: number[] } {
+  const [user, key] = ownerIds(owner);
+  const sql = "SELECT COALESCE(SUM(total_clicks), 0) AS total, COALESCE(SUM(human_clicks), 0) AS humans FROM links";
+  if (user !== null) return { sql: `${sql} WHERE owner_user_id = ?`, params: [user] };
+  if (key !== null) return { sql: `${sql} WHERE owner_key_id = ?`, params: [key] };
+  return { sql, params: [] };
+}
+
+/** How many places a chunk of the scan holds (bounded memory: one chunk at a time). */
+export const PLACES_CHUNK = 2_000;

@@ -1,0 +1,59 @@
+// Reading raw visits a page at a time (docs/shlink-api.md: Visits): a link's, a tag's, a domain's or
+// every link's the principal may see. Whose links: the policy's (src/auth/policy.ts ownerFilter,
+// maySee), as for the list; another's link looks unknown. One audit line a page.
+
+import { ownerFilter, type Principal } from "../../auth/policy.ts";
+import type { LinkLister } from "../../links/list.ts";
+import type { LinkStore } from "../../links/store.ts";
+import type { Logger } from "../../log.ts";
+import { MAX_VISITS_PAGE, type VisitPage, type VisitPageSource, type VisitScope, type VisitTotals } from "../../stats/visit-pages.ts";
+import { logAction } from "../audit.ts";
+import { visibleLink, noSuchLink } from "../links/get.ts";
+import { done, refused, type Outcome } from "../outcome.ts";
+
+export type VisitsDeps = { links: LinkStore; lister: LinkLister; visitPages: VisitPageSource; log: Logger; now: () => number };
+
+/**
+ * Whose visits: one link (its key: src/domains/link-key.ts), the links with a tag (of one domain's
+ * stored key, or every domain: null), one domain's links, or every link.
+ */
+export type VisitsOf = { link: string } | { tag: string; domain: string | null } | { domain: string } | { every: true; domain: string | null };
+
+export type VisitsInput = { of: VisitsOf; fromTs: number; toTs: number; excludeBots: boolean; offset: number; limit: number };
+
+/** A page of visits, newest first; a tag on none of the links the principal sees is not_found (field "tag"). */
+export async function readVisits(actor: Principal, input: VisitsInput, deps: VisitsDeps): Promise<Outcome<VisitPage>> {
+  const of = input.of;
+  const target = "link" in of ? of.link : "tag" in of ? `tag:${of.tag}` : "every" in of ? null : `domain:${of.domain}`;
+  let scope: VisitScope;
+  if ("link" in of) {
+    const link = await visibleLink(of.link, actor, deps);
+    if (link === null) {
+      logAction(deps.log, actor, "visits", target, "not_found");
+      return noSuchLink(of.link);
+    }
+    scope = { linkSeq: link.seq };
+  } else {
+    const owner = ownerFilter(actor);
+    const tag = "tag" in of ? of.tag : null;
+    if (tag !== null) {
+      const tagged = await deps.lister.totals({ owner, ownerName: null, q: null, tag, domain: null, status: null, now: deps.now() });
+      if (tagged.links === 0) {
+        logAction(deps.log, actor, "visits", target, "not_found");
+        return refused("not_found", `no link has the tag "${tag.slice(0, 60)}"`, "tag");
+      }
+    }
+    scope = { owner, domain: of.domain, tag };
+  }
+  const limit = Math.max(0, Math.min(input.limit, MAX_VISITS_PAGE));
+  const page = await deps.visitPages.page({ scope, fromTs: input.fromTs, toTs: input.toTs, excludeBots: input.excludeBots, offset: input.offset, limit });
+  logAction(deps.log, actor, "visits", target, `ok ${page.visits.length}`);
+  return done(page);
+}
+
+/** Every click of the links the principal sees, bots included, and those of people (Shlink's visits overview). */
+export async function visitsOverview(actor: Principal, deps: Pick<VisitsDeps, "visitPages" | "log">): Promise<Outcome<VisitTotals>> {
+  const totals = await deps.visitPages.totals(ownerFilter(actor));
+  logAction(deps.log, actor, "visits", null, `ok overview ${totals.total}`);
+  return done(totals);
+}

@@ -50,9 +50,12 @@ export async function ourStats(base: string, key: string, id: string): Promise<R
 /** Sorted by count, then name: the order both sides can be compared in. */
 export const byCount = (list: Count[]): Count[] => [...list].sort((a, b) => b.count - a.count || a.name.localeCompare(b.name));
 
+/** The card a chart is drawn in (the frontend-kit's Card: class "group/card"), by its title. */
+const chartCard = (page: Page, title: string) => page.locator('div[class*="group/card"]').filter({ hasText: title });
+
 /** A doughnut chart card's legend with "Show numbers" on: "Chrome (3)" → {name, count}. */
 export async function doughnutLegend(page: Page, title: string): Promise<Count[]> {
-  const card = page.locator(".card, [class*=card]").filter({ has: page.getByText(title, { exact: true }) }).filter({ has: page.locator("ul li") }).first();
+  const card = chartCard(page, title).filter({ has: page.locator("ul li") });
   const toggle = card.getByText("Show numbers");
   await toggle.click();
   await card.locator("ul li b").first().waitFor();
@@ -65,25 +68,37 @@ export async function doughnutLegend(page: Page, title: string): Promise<Count[]
 }
 
 /**
- * A horizontal bar chart card's bars: each bar's label (the Y axis tick beside it) and its count,
- * read from the tooltip recharts shows when the bar is hovered.
+ * A horizontal bar chart card's bars: each bar's label and count as the tooltip recharts shows
+ * on hovering the bar gives them ("news.example" over "Visits: 3").
  */
 export async function barChart(page: Page, title: string): Promise<Count[]> {
-  const card = page.locator(".card, [class*=card]").filter({ has: page.getByText(title, { exact: true }) }).filter({ has: page.locator("svg.recharts-surface") }).first();
-  await card.locator(".recharts-bar-rectangle").first().waitFor();
-  const labels = await card.locator(".recharts-yAxis .recharts-cartesian-axis-tick-value").allTextContents();
+  const card = chartCard(page, title).filter({ has: page.locator("svg.recharts-surface") });
   const bars = card.locator(".recharts-bar-rectangle");
+  await bars.first().waitFor();
+  const tip = card.locator(".recharts-tooltip-wrapper");
   const counts: Count[] = [];
+  let previous = "";
   for (let i = 0; i < (await bars.count()); i++) {
     await bars.nth(i).hover();
-    const tip = card.locator(".recharts-tooltip-wrapper");
-    await tip.filter({ hasText: labels[i]! }).waitFor();
-    const text = await tip.innerText();
-    const match = /(\d[\d,]*)\s*$/.exec(text.trim());
-    if (!match) throw new Error(`the tooltip of ${labels[i]} in ${title} shows no number: "${text}"`);
-    counts.push({ name: labels[i]!, count: Number(match[1]!.replace(/,/g, "")) });
+    const text = await waitForChange(() => tip.innerText(), previous);
+    previous = text;
+    const lines = text.split("\n").map((line) => line.trim()).filter((line) => line !== "");
+    const match = /(\d[\d,]*)$/.exec(lines.at(-1) ?? "");
+    if (lines.length < 2 || !match) throw new Error(`the tooltip of bar ${i + 1} in ${title} is not a label over a number: "${text}"`);
+    counts.push({ name: lines[0]!, count: Number(match[1]!.replace(/,/g, "")) });
   }
   return counts;
+}
+
+/** What read() gives once it is neither empty nor `previous` (a tooltip following the pointer), within 10 s. */
+async function waitForChange(read: () => Promise<string>, previous: string): Promise<string> {
+  const deadline = Date.now() + 10_000;
+  let text = await read();
+  while ((text.trim() === "" || text === previous) && Date.now() < deadline) {
+    await Bun.sleep(50);
+    text = await read();
+  }
+  return text;
 }
 
 /** The short URLs listed on the page, top to bottom, by their short code (the last path segment of the Short URL cell). */

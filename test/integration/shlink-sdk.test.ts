@@ -122,7 +122,10 @@ describe("our answers have the shapes of Shlink's SDK types", () => {
   test("deletions: a link's visits, orphan visits, a link (SDK deleteShortUrlVisits, deleteOrphanVisits, deleteShortUrl)", async () => {
     await madeLink(server.url, sdkKey, "doomed");
     conforms(await answer(sdk.deleteOrphanVisits()), SHAPE.DELETED_VISITS);
-    conforms(await answer(sdk.deleteShortUrlVisits({ shortCode: "doomed" })), SHAPE.DELETED_VISITS);
+    // A link's visits are kept for its life (docs/shlink-api.md: Visits): refused as a problem the UI shows.
+    const kept = await sdk.deleteShortUrlVisits({ shortCode: "doomed" }).then(() => null, (problem: unknown) => problem);
+    conforms(kept, SHAPE.PROBLEM);
+    expect(kept).toMatchObject({ type: "urn:shortener:error:visits_kept", status: 409 });
     await answer(sdk.deleteShortUrl({ shortCode: "doomed" }));
     const gone = await sdk.getShortUrl({ shortCode: "doomed" }).then(() => null, (problem: unknown) => problem);
     conforms(gone, SHAPE.PROBLEM);

@@ -17,7 +17,8 @@ import { listLinks } from "./list.ts";
 const PAGES = 5;
 const PAGE = 200;
 
-export type ReuseInput = { url: unknown; domain: string; ownHosts: readonly string[] };
+/** `alias`: only the link of this alias will do (a peer client asked for that code and the URL together). */
+export type ReuseInput = { url: unknown; domain: string; ownHosts: readonly string[]; alias?: string };
 
 /** The asker's oldest active link to exactly this URL (as a create would store it) on the stored domain, or null. */
 export async function reusableLink(asker: Principal, input: ReuseInput, deps: Pick<LinkOpsDeps, "config" | "blocklist" | "lister" | "dailyCounts" | "log" | "now">): Promise<Link | null> {
@@ -32,7 +33,7 @@ export async function reusableLink(asker: Principal, input: ReuseInput, deps: Pi
     const query = { ownerName, q: checked.url, tag: null, domain: input.domain, status: "active", sort: "createdAt", order: "asc", limit: PAGE, cursor, daily: false } as const;
     const listed = await listLinks(asker, query, deps);
     if (!listed.ok) return null;
-    const same = listed.value.links.find((link) => link.url === checked.url && own(link));
+    const same = listed.value.links.find((link) => link.url === checked.url && own(link) && (input.alias === undefined || link.id === input.alias));
     if (same !== undefined) return same;
     cursor = listed.value.next;
     if (cursor === null) return null;

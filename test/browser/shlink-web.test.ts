@@ -69,7 +69,7 @@ describe("Shlink's web UI on our service", () => {
     await open("/");
     expect(await page.getAttribute("[data-host=ready]", "data-server-version")).toBe("5.1.0");
     await page.waitForURL(/\/overview$/);
-    await page.getByText("Recently created URLs").first().waitFor();
+    await page.getByText("Recently created URLs").filter({ visible: true }).waitFor();
     // The recent list (itemsPerPage=5, newest first) shows our links by their absolute short URLs.
     await page.getByText(`${server.url}/split`).first().waitFor();
     await page.waitForLoadState("networkidle");
@@ -91,10 +91,10 @@ describe("Shlink's web UI on our service", () => {
     await screenshot(page, "shlink-web-created");
     const made = await stored("made-in-ui");
     expect(made.status).toBe(200);
-    expect(made.body.data).toMatchObject({ url: "https://example.com/made-in-shlink", title: "Made in Shlink's UI", tags: ["ui"] });
+    expect(made.body.data).toMatchObject({ originalUrl: "https://example.com/made-in-shlink", title: "Made in Shlink's UI", tags: ["ui"] });
   });
 
-  test("lists, sorts by title and filters by a search term and by a tag", async () => {
+  test("lists, sorts by title and filters by a search term", async () => {
     await open("/list-short-urls/1");
     await page.locator("table tbody tr").first().waitFor();
     // Every link on the first page (the UI asks for 10, the server's default).
@@ -108,10 +108,16 @@ describe("Shlink's web UI on our service", () => {
     await expectListed(["charlie"]);
     await page.getByPlaceholder("Search...").fill("");
     await expectListed(TITLES_A_TO_Z, "split");
-    // A tag of a row is a filter: only links with "food".
-    await page.locator("table tbody tr").filter({ hasText: "/bravo" }).getByText("food", { exact: true }).click();
+  });
+
+  test("filters the list by a tag", async () => {
+    await open("/list-short-urls/1");
+    // A tag of a row is a filter (WC src/short-urls/ShortUrlsList.tsx): the UI asks for tags[]=food.
+    // AWAITS the lister part of #39 (both engines honouring ListQuery.tags): until it lands in main
+    // the service answers tags[]=food with every link, and this step fails here, unfaked.
+    await page.locator("table tbody tr").filter({ hasText: `${server.url}/bravo` }).getByText("food", { exact: true }).click();
     await page.waitForURL(/tags=food/);
-    await expectListed(["bravo", "charlie"]);
+    await expectListed(["bravo", "charlie"], undefined, true);
     await screenshot(page, "shlink-web-list-filtered");
   });
 
@@ -218,14 +224,15 @@ describe("Shlink's web UI on our service", () => {
   });
 });
 
-/** Waits until the table lists exactly these short codes, in this order (and `untitled` first or last, when given). */
-async function expectListed(codes: string[], untitled?: string): Promise<void> {
+/** Waits until the table lists exactly these short codes, in this order (any order with `anyOrder`; `untitled` first or last, when given). */
+async function expectListed(codes: string[], untitled?: string, anyOrder = false): Promise<void> {
   const deadline = Date.now() + 15_000;
   let seen: string[] = [];
   while (Date.now() < deadline) {
     const listed = await listedCodes(page);
     const ends = untitled === undefined || listed[0] === untitled || listed.at(-1) === untitled;
     seen = ends ? listed.filter((code) => code !== untitled) : listed;
+    if (anyOrder) seen.sort();
     if (JSON.stringify(seen) === JSON.stringify(codes)) return;
     await page.waitForTimeout(100);
   }

@@ -48,7 +48,10 @@ export type ListQuery = {
   tags?: TagsFilter | null;
   /** leave out links with any/all of these tags */
   excludeTags?: TagsFilter | null;
-  /** links created at or after / before these times (ms); null or absent: unbounded */
+  /**
+   * links created at or after createdFrom and strictly before createdBefore (ms); null or absent:
+   * unbounded. Shlink's endDate is inclusive: its translation passes endDate + 1.
+   */
   createdFrom?: number | null;
   createdBefore?: number | null;
   /** leave out links whose maxClicks is reached (totalClicks >= maxClicks) */
@@ -59,7 +62,10 @@ export type ListQuery = {
   order: ListOrder;
   limit: number;
   cursor: Cursor | null;
-  /** page by position instead of by cursor (a peer API's page numbers): skip this many; cursor must be null */
+  /**
+   * page by position instead of by cursor (a peer API's page numbers): skip this many; cursor must be
+   * null. Such a page reads `limit` rows (Number.MAX_SAFE_INTEGER: every one) and hands out no cursor.
+   */
   offset?: number;
   now: number;
 };
@@ -82,6 +88,23 @@ export type LinkLister = {
   /** Every tag on the links the owner sees, with its links and clicks counted in the database (src/links/tags.ts). */
   tags: TagCounts;
 };
+
+export const isCursorSort = (sort: ListSort | PeerSort): sort is ListSort => (LIST_SORTS as readonly string[]).includes(sort);
+
+/**
+ * Whether a page is read at an offset (else after its cursor); throws on a query this port does not
+ * take (a caller's mistake, never a client's: the surfaces check what clients send). Checked before
+ * a read is handed to the reader thread, so that it never has to answer with an error.
+ */
+export function checkPaging(query: Pick<ListQuery, "sort" | "cursor" | "offset">): boolean {
+  if (query.offset === undefined) {
+    if (!isCursorSort(query.sort)) throw new Error(`the ${query.sort} order is paged by offset only`);
+    return false;
+  }
+  if (query.cursor !== null) throw new Error("a list page is read after a cursor or at an offset, not both");
+  if (!Number.isSafeInteger(query.offset) || query.offset < 0) throw new RangeError(`a list offset is a whole number from 0, not ${query.offset}`);
+  return true;
+}
 
 /** Every link a key may see, oldest first, read a page at a time (for LinkLister.all). */
 export async function* everyLink(page: LinkLister["page"], owner: OwnerFilter, domain: string | null = null): AsyncGenerator<Link> {

@@ -14,11 +14,14 @@ import { postgresTagCounts } from "./tags.ts";
 
 // ILIKE folds the case of every letter (SQLite's LIKE only of ASCII ones).
 const SUBSTRING = "(id ILIKE ? OR url ILIKE ? OR title ILIKE ?)";
+// The peer sorts by url and title order text by its bytes, as SQLite's BINARY does, whatever the
+// database's collation: one order on both engines (src/db/shared/page-query.ts).
+const BYTEWISE = ' COLLATE "C"';
 
 export function postgresLister(sql: Pg): LinkLister {
   const page: LinkLister["page"] = async (query) => {
     const pattern = query.q === null ? null : likePattern(query.q);
-    const { sql: text, params } = pageQuery(query, pattern === null ? null : { sql: SUBSTRING, params: [pattern, pattern, pattern] });
+    const { sql: text, params } = pageQuery(query, pattern === null ? null : { sql: SUBSTRING, params: [pattern, pattern, pattern] }, BYTEWISE);
     const found = pattern === null
       ? await sql.unsafe(numbered(text), params)
       : await sql.begin(async (tx) => (await Promise.all([tx`SET LOCAL plan_cache_mode = force_custom_plan`, tx.unsafe(numbered(text), params)]))[1]);

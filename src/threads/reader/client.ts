@@ -11,7 +11,7 @@
 import { createLogger, type Logger } from "../../log.ts";
 import { startThread, type WorkerThread } from "../start.ts";
 import type { LinkLister, LinkPage, LinkTotals } from "../../links/list.ts";
-import { everyLink } from "../../links/list.ts";
+import { checkPaging, everyLink } from "../../links/list.ts";
 import type { TagCount } from "../../links/tags.ts";
 import type { StatsRows, StatsSource } from "../../stats/link-stats.ts";
 import type { DailyRollupRow, OverviewRows, OverviewSource } from "../../stats/overview.ts";
@@ -77,7 +77,10 @@ export async function startSqliteReader(path: string, log: Logger = createLogger
       current.thread.then((thread) => thread.post({ ...request, id } satisfies ToReader), () => {});
     });
   };
-  const page = (query: Parameters<LinkLister["page"]>[0]) => ask<LinkPage>({ page: query });
+  const page = async (query: Parameters<LinkLister["page"]>[0]) => {
+    checkPaging(query); // a query the port refuses fails here, not on the thread
+    return ask<LinkPage>({ page: query });
+  };
   return {
     stats: (linkSeq, plan) => ask<StatsRows>({ stats: [linkSeq, plan] }),
     lister: { page, totals: (filter) => ask<LinkTotals>({ totals: filter }), all: (owner, domain) => everyLink(page, owner, domain), tags: (owner) => ask<TagCount[]>({ tags: owner }) },

@@ -113,8 +113,6 @@ describe("Shlink's web UI on our service", () => {
   test("filters the list by a tag", async () => {
     await open("/list-short-urls/1");
     // A tag of a row is a filter (WC src/short-urls/ShortUrlsList.tsx): the UI asks for tags[]=food.
-    // AWAITS the lister part of #39 (both engines honouring ListQuery.tags): until it lands in main
-    // the service answers tags[]=food with every link, and this step fails here, unfaked.
     await page.locator("table tbody tr").filter({ hasText: `${server.url}/bravo` }).getByText("food", { exact: true }).click();
     await page.waitForURL(/tags=food/);
     await expectListed(["bravo", "charlie"], undefined, true);

@@ -148,6 +148,17 @@ describe("Shlink's web UI on our service", () => {
     await screenshot(page, "shlink-web-tags");
   });
 
+  test("lists the domain, its health checked on its own host", async () => {
+    await open("/manage-domains");
+    const authority = new URL(server.url).host;
+    const row = page.locator("table tbody tr").filter({ hasText: authority });
+    // The UI asks GET <domain>/rest/v3/health for each listed domain: a check mark when it passes
+    // (WC src/domains/helpers/DomainStatusIcon.tsx), a cross when it fails or CORS hides the answer.
+    await row.locator('svg[data-icon="check"]').waitFor();
+    expect(await row.locator('svg[data-icon="xmark"], svg[data-icon="times"]').count()).toBe(0);
+    await screenshot(page, "shlink-web-domains");
+  });
+
   test("draws a link's visits: browsers, systems, referrers and countries agree with our statistics", async () => {
     const ours = await ourStats(server.url, key, "seen");
     await open("/short-code/seen/visits/by-context");

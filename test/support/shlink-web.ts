@@ -3,7 +3,8 @@
 // @shlinkio/shlink-web-component and its peers, are installed from the registry with `npm ci` into
 // test/shlink-web/node_modules (git-ignored) on the first run. They are no devDependency of ours:
 // React, Redux, recharts, leaflet, Font Awesome and Tailwind are ~190 MB that only this test needs.
-// The page (host.tsx bundled by Bun.build for the browser, styles.css compiled by Tailwind's CLI)
+// The page (host.tsx typechecked, then bundled by Bun.build for the browser in a process of its
+// own, test/shlink-web/bundle.ts; styles.css compiled by Tailwind's CLI)
 // is written into .cache/shlink-web/ (git-ignored) with a stamp of its inputs: a second run whose
 // inputs are unchanged reuses it without touching npm.
 //
@@ -23,7 +24,7 @@ import { REPO_ROOT } from "./server.ts";
 
 export const SHLINK_WEB_SOURCE = join(REPO_ROOT, "test/shlink-web");
 export const SHLINK_WEB_OUT = join(REPO_ROOT, ".cache/shlink-web");
-const INPUTS = ["package.json", "package-lock.json", "tsconfig.json", "host.tsx", "styles.css", "index.html"];
+const INPUTS = ["package.json", "package-lock.json", "tsconfig.json", "host.tsx", "styles.css", "index.html", "bundle.ts"];
 const STAMP = "inputs.sha256";
 
 /** The folder holding the built page (index.html, host.js, styles.css), installing and building first when needed. */
@@ -32,7 +33,7 @@ export async function shlinkWebSite(): Promise<string> {
   const stamp = join(SHLINK_WEB_OUT, STAMP);
   if (existsSync(stamp) && readFileSync(stamp, "utf8") === wanted) return SHLINK_WEB_OUT;
   if (!installed()) npmCi();
-  await build(wanted);
+  build(wanted);
   return SHLINK_WEB_OUT;
 }
 
@@ -66,22 +67,15 @@ function npmCi(): void {
  * Typechecks host.tsx against the installed packages' own types (the component's props, the SDK's
  * client), bundles it and compiles styles.css into a staging folder, then renames that into place.
  */
-async function build(digest: string): Promise<void> {
+function build(digest: string): void {
   const tsc = spawnSync(join(REPO_ROOT, "node_modules/.bin/tsc"), ["-p", join(SHLINK_WEB_SOURCE, "tsconfig.json")], { encoding: "utf8", timeout: 300_000 });
   if (tsc.status !== 0) throw new Error(`test/shlink-web/host.tsx does not typecheck against the Shlink packages (exit ${tsc.status}):\n${tsc.stdout}${tsc.stderr}`);
   const staging = `${SHLINK_WEB_OUT}.building-${process.pid}`;
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
   try {
-    const bundle = await Bun.build({
-      entrypoints: [join(SHLINK_WEB_SOURCE, "host.tsx")],
-      target: "browser",
-      outdir: staging,
-      naming: "host.js",
-      minify: true,
-      define: { "process.env.NODE_ENV": JSON.stringify("production") },
-    });
-    if (!bundle.success) throw new Error(`bundling test/shlink-web/host.tsx failed:\n${bundle.logs.map(String).join("\n")}`);
+    const bundle = spawnSync(process.execPath, [join(SHLINK_WEB_SOURCE, "bundle.ts"), staging], { encoding: "utf8", timeout: 300_000 });
+    if (bundle.status !== 0) throw new Error(`bundling test/shlink-web/host.tsx failed (exit ${bundle.status}):\n${bundle.stderr}${bundle.error?.message ?? ""}`);
     const cli = join(SHLINK_WEB_SOURCE, "node_modules/.bin/tailwindcss");
     const css = spawnSync(cli, ["-i", "styles.css", "-o", join(staging, "styles.css"), "--minify"], { cwd: SHLINK_WEB_SOURCE, encoding: "utf8", timeout: 300_000 });
     if (css.status !== 0) throw new Error(`compiling test/shlink-web/styles.css failed (exit ${css.status}): ${css.stderr}${css.error?.message ?? ""}`);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ShlinkApiClient } from "@shlinkio/shlink-js-sdk";
 import type { ShlinkApiClient as ShlinkClient } from "@shlinkio/shlink-js-sdk/api-contract";
 import { FetchHttpClient } from "@shlinkio/shlink-js-sdk/fetch";
-import { madeLink, makeKey } from "../support/admin.ts";
+import { api, madeLink, makeKey } from "../support/admin.ts";
 import { UA, visit } from "../support/clicks.ts";
 import { startServer, type RunningServer } from "../support/server.ts";
 import { mismatches, type Shape } from "../support/shlink-shapes.ts";
@@ -104,12 +104,17 @@ describe("our answers have the shapes of Shlink's SDK types", () => {
     const domains = await answer(sdk.listDomains());
     conforms(domains, SHAPE.DOMAINS_LIST);
     expect(domains.data.filter((d) => d.isDefault)).toHaveLength(1);
-    // The default domain under the name GET /domains gives it, as the web UI's domain page sends it.
-    // Without --base-url that is the request's host with its port (127.0.0.1:PORT): FAILS while
-    // PATCH /domains/redirects refuses that name (400 invalid-data ["domain"], "name must be a host
-    // name …"), as of the domains-rules merge a0dff9d; left failing, for the lead.
+    // Without --base-url the default has no name: GET /domains lists it under the request's host
+    // (127.0.0.1:PORT), which PATCH refuses as a problem the UI shows, saying what to do instead.
     const host = domains.data.find((d) => d.isDefault)!.domain;
-    const redirects = await answer(sdk.editDomainRedirects({ domain: host, baseUrlRedirect: "https://example.com/home" }));
+    const unnamed = await sdk.editDomainRedirects({ domain: host, baseUrlRedirect: "https://example.com/home" }).then(() => null, (problem: unknown) => problem);
+    conforms(unnamed, SHAPE.PROBLEM);
+    expect(unnamed).toMatchObject({ type: "https://shlink.io/api/error/invalid-data", status: 400, invalidElements: ["domain"] });
+    expect((unnamed as { detail: string }).detail).toContain("--base-url");
+    // A named domain's redirects are set under the name GET /domains gives it.
+    expect((await api(server.url, sdkKey, "POST", "/api/domains", { name: "go.example.net" })).status).toBe(201);
+    const named = (await answer(sdk.listDomains())).data.find((d) => d.domain === "go.example.net")!.domain;
+    const redirects = await answer(sdk.editDomainRedirects({ domain: named, baseUrlRedirect: "https://example.com/home" }));
     conforms(redirects, SHAPE.DOMAIN_REDIRECTS);
     expect(redirects.baseUrlRedirect).toBe("https://example.com/home");
   });

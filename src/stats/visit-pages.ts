@@ -27,14 +27,25 @@ export type PagedVisit = { linkSeq: number; visit: StoredVisit };
 /** A link the page's visits name: its seq, alias and stored domain ("" for the default). */
 export type PagedLink = { seq: number; alias: string; domain: string };
 
-/** The page, the links its visits are of, and how many visits the whole scope and range hold. */
-export type VisitPage = { total: number; visits: PagedVisit[]; links: PagedLink[] };
+/**
+ * A page written as text where it is read (docs/performance.md: Downloading a link's visits): a
+ * surface's format, named by the surface, with what it needs. `shlink`: Shlink's visits `data`, each
+ * link's short URL the base of its stored domain key and its alias.
+ */
+export type VisitPageWriting = { shlink: { bases: Readonly<Record<string, string>> } };
+
+/**
+ * The page, the links its visits are of, and how many visits the whole scope and range hold. When
+ * the source wrote it as asked, `written` holds the text (UTF-8) and its visits' count, and `visits` and
+ * `links` are empty (the rows are not sent twice); a source that writes nothing leaves it out.
+ */
+export type VisitPage = { total: number; visits: PagedVisit[]; links: PagedLink[]; written?: { bytes: Uint8Array<ArrayBuffer>; count: number } };
 
 /** Every click of an owner's links (null: every link), bots included, and those of people (the links' stored totals). */
 export type VisitTotals = { total: number; humans: number };
 
 /** The port both engines' adapters fill (SQLite on its reader thread, PostgreSQL on its pool). */
-export type VisitPageSource = { page(query: VisitPageQuery): Promise<VisitPage>; totals(owner: OwnerFilter): Promise<VisitTotals> };
+export type VisitPageSource = { page(query: VisitPageQuery, writing?: VisitPageWriting): Promise<VisitPage>; totals(owner: OwnerFilter): Promise<VisitTotals> };
 
 /** A stored batch as the scan reads it: its place and its counts (n: its visits, humans: those not bots). */
 export type BatchPlace = { id: number; linkSeq: number; firstTs: number; lastTs: number; humans: number; n: number };

@@ -6,7 +6,7 @@ import { ownerFilter, type Principal } from "../../auth/policy.ts";
 import type { LinkLister } from "../../links/list.ts";
 import type { LinkStore } from "../../links/store.ts";
 import type { Logger } from "../../log.ts";
-import { MAX_VISITS_PAGE, type VisitPage, type VisitPageSource, type VisitScope, type VisitTotals } from "../../stats/visit-pages.ts";
+import { MAX_VISITS_PAGE, type VisitPage, type VisitPageSource, type VisitPageWriting, type VisitScope, type VisitTotals } from "../../stats/visit-pages.ts";
 import { logAction } from "../audit.ts";
 import { visibleLink, noSuchLink } from "../links/get.ts";
 import { done, refused, type Outcome } from "../outcome.ts";
@@ -19,7 +19,8 @@ export type VisitsDeps = { links: LinkStore; lister: LinkLister; visitPages: Vis
  */
 export type VisitsOf = { link: string } | { tag: string; domain: string | null } | { domain: string } | { every: true; domain: string | null };
 
-export type VisitsInput = { of: VisitsOf; fromTs: number; toTs: number; excludeBots: boolean; offset: number; limit: number };
+/** `writing`: the page as text, written where it is read when the source can (VisitPage `written`). */
+export type VisitsInput = { of: VisitsOf; fromTs: number; toTs: number; excludeBots: boolean; offset: number; limit: number; writing?: VisitPageWriting };
 
 /** A page of visits, newest first; a tag on none of the links the principal sees is not_found (field "tag"). */
 export async function readVisits(actor: Principal, input: VisitsInput, deps: VisitsDeps): Promise<Outcome<VisitPage>> {
@@ -46,8 +47,8 @@ export async function readVisits(actor: Principal, input: VisitsInput, deps: Vis
     scope = { owner, domain: of.domain, tag };
   }
   const limit = Math.max(0, Math.min(input.limit, MAX_VISITS_PAGE));
-  const page = await deps.visitPages.page({ scope, fromTs: input.fromTs, toTs: input.toTs, excludeBots: input.excludeBots, offset: input.offset, limit });
-  logAction(deps.log, actor, "visits", target, `ok ${page.visits.length}`);
+  const page = await deps.visitPages.page({ scope, fromTs: input.fromTs, toTs: input.toTs, excludeBots: input.excludeBots, offset: input.offset, limit }, input.writing);
+  logAction(deps.log, actor, "visits", target, `ok ${page.written?.count ?? page.visits.length}`);
   return done(page);
 }
 

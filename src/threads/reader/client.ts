@@ -88,7 +88,7 @@ export async function startSqliteReader(path: string, log: Logger = createLogger
       read: (owner, first, top, domain) => ask<OverviewRows>({ overview: [owner, first, top, domain] }),
       daily: (seqs, first) => ask<DailyRollupRow[]>({ daily: [seqs, first] }),
     },
-    visitPages: { page: (query) => ask<VisitPage>({ visits: query }), totals: (owner) => ask<VisitTotals>({ visitTotals: owner }) },
+    visitPages: { page: (query, writing) => ask<VisitPage>({ visits: [query, writing ?? null] }), totals: (owner) => ask<VisitTotals>({ visitTotals: owner }) },
     async close() {
       closed = true;
       if (quiet !== null) clearTimeout(quiet);

@@ -8,6 +8,7 @@ import { sqliteStats } from "../../db/sqlite/stats.ts";
 import { sqliteLister } from "../../db/sqlite/lister.ts";
 import { sqliteOverview } from "../../db/sqlite/overview.ts";
 import { sqliteVisitPages } from "../../db/sqlite/visit-pages.ts";
+import { writtenPage } from "./written-page.ts";
 import type { FromReader, ReadRequest, ReadResult, ToReader } from "./protocol.ts";
 import { nameThisThread } from "../policy.ts";
 import { serveThread } from "../serve.ts";
@@ -28,7 +29,7 @@ function start(path: string): true {
     if ("tags" in m) return lister.tags(m.tags);
     if ("overview" in m) return overview.read(...m.overview);
     if ("daily" in m) return overview.daily(m.daily[0], m.daily[1]);
-    if ("visits" in m) return visits.page(m.visits);
+    if ("visits" in m) return writtenPage(visits.page(m.visits[0]), m.visits[1]);
     if ("visitTotals" in m) return visits.totals(m.visitTotals);
     throw new Error("unknown request");
   };

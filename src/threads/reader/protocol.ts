@@ -5,7 +5,7 @@ import type { ListFilter, ListQuery, LinkPage, LinkTotals, OwnerFilter } from ".
 import type { StatsPlan, StatsRows } from "../../stats/link-stats.ts";
 import type { DailyRollupRow, OverviewRows } from "../../stats/overview.ts";
 import type { TagCount } from "../../links/tags.ts";
-import type { VisitPage, VisitPageQuery, VisitTotals } from "../../stats/visit-pages.ts";
+import type { VisitPage, VisitPageQuery, VisitPageWriting, VisitTotals } from "../../stats/visit-pages.ts";
 
 export type ReadRequest =
   | { stats: [linkSeq: number, plan: StatsPlan] }
@@ -14,7 +14,7 @@ export type ReadRequest =
   | { tags: OwnerFilter }
   | { overview: [owner: OwnerFilter, first: string, top: number, domain: string | null] }
   | { daily: [seqs: readonly number[], first: string] }
-  | { visits: VisitPageQuery }
+  | { visits: [query: VisitPageQuery, writing: VisitPageWriting | null] }
   | { visitTotals: OwnerFilter };
 
 export type ToReader = ReadRequest & { id: number };

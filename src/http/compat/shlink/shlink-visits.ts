@@ -15,23 +15,32 @@ import { problemDocument, ShlinkProblem, shlinkJson } from "./shlink-problem.ts"
 import type { ShlinkCall, ShlinkRoute } from "./shlink-route.ts";
 import { pagination, visitsJson, visitsParams } from "./shlink-visit.ts";
 
-/** A page of visits of `of`, in Shlink's list shape. */
+/**
+ * A page of visits of `of`, in Shlink's list shape. Each domain's short URL base goes with the
+ * read, so that SQLite's reader thread writes the page's text where it reads the rows
+ * (docs/performance.md: Downloading a link's visits); a source that does not (PostgreSQL) answers
+ * the rows, written here with the same code (shlink-visit-json.ts).
+ */
 async function visitsPage(call: ShlinkCall, of: VisitsOf, notFound: (field: string | undefined) => ShlinkProblem | null): Promise<Response> {
   const params = visitsParams(call.query);
   const { deps } = call;
-  const input = { of, fromTs: params.fromTs, toTs: params.toTs, excludeBots: params.excludeBots, offset: (params.page - 1) * params.itemsPerPage, limit: params.itemsPerPage };
+  const base = publicBase(deps.config, call.server, call.request, deps.trusted) ?? new URL(call.request.url).origin;
+  const bases: Record<string, string> = { [DEFAULT_DOMAIN]: linkPlace(DEFAULT_DOMAIN, base, deps.directory).base };
+  for (const entry of deps.directory.all()) bases[entry.key] = linkPlace(entry.key, base, deps.directory).base;
+  const writing = { shlink: { bases } };
+  const input = { of, fromTs: params.fromTs, toTs: params.toTs, excludeBots: params.excludeBots, offset: (params.page - 1) * params.itemsPerPage, limit: params.itemsPerPage, writing };
   const read = await readVisits(call.principal!, input, deps);
   if (!read.ok) {
     const mapped = read.problem.code === "not_found" ? notFound(read.problem.field) : null;
     if (mapped !== null) throw mapped;
     return refusal(read.problem);
   }
-  const base = publicBase(deps.config, call.server, call.request, deps.trusted) ?? new URL(call.request.url).origin;
-  const shortUrls = new Map(read.value.links.map((l) => [l.seq, `${linkPlace(l.domain, base, deps.directory).base}/${l.alias}`]));
-  const data = visitsJson(read.value.visits.map((v) => ({ visit: v.visit, shortUrl: shortUrls.get(v.linkSeq) ?? "" })));
-  const paging = pagination(params.page, params.itemsPerPage, read.value.visits.length, read.value.total);
-  // The page's text as visitsJson wrote it, not built again as objects (shlinkJson's headers).
-  return new Response(`{"visits":{"data":${data},"pagination":${JSON.stringify(paging)}}}`, { status: 200, headers: { "Content-Type": "application/json", "X-Content-Type-Options": "nosniff" } });
+  const { written, visits, links, total } = read.value;
+  const shortUrls = written === undefined ? new Map(links.map((l) => [l.seq, `${linkPlace(l.domain, base, deps.directory).base}/${l.alias}`])) : null;
+  const data = written?.bytes ?? visitsJson(visits.map((v) => ({ visit: v.visit, shortUrl: shortUrls?.get(v.linkSeq) ?? "" })));
+  const paging = pagination(params.page, params.itemsPerPage, written?.count ?? visits.length, total);
+  // The page's text as written, not built again as objects nor copied into one string (shlinkJson's headers).
+  return new Response(new Blob(['{"visits":{"data":', data, `,"pagination":${JSON.stringify(paging)}}}`]), { status: 200, headers: { "Content-Type": "application/json", "X-Content-Type-Options": "nosniff" } });
 }
 
 /** A domain named by a path or `domain` parameter as its stored key; "DEFAULT" (or the default's name) is the default. */

@@ -11,7 +11,10 @@ import { handleRedirect, type RedirectDeps } from "./redirect.ts";
 import { peerAddress, type PeerServer } from "./request-origin.ts";
 import type { DomainDirectory } from "../domains/directory.ts";
 import { DEFAULT_DOMAIN } from "../domains/domain.ts";
-import { hostDomain, misdirected, onlyOnMainDomain, rememberDomain, servedOnShortDomains } from "./request-domain.ts";
+import { hostDomain, isRestPath, misdirected, onlyOnMainDomain, rememberDomain, servedOnShortDomains } from "./request-domain.ts";
+import { misdirectedRest, shlinkCors } from "./compat/shlink/shlink-cors.ts";
+import type { CorsPolicy } from "./cors.ts";
+import type { Config } from "../config.ts";
 import { RequestClick } from "./click.ts";
 import { badRequest, createHostCheck, pathStart, targetPath, type LastResort } from "./front-door.ts";
 
@@ -38,6 +41,8 @@ export type ClickDoorDeps = RedirectDeps & {
   /** the host a request without a Host header is taken to name (front-door.ts) */
   ownHost: () => string;
   lastResort: LastResort;
+  /** --compat and --cors-origin: a 421 under /rest carries the Shlink surface's CORS headers */
+  config: Pick<Config, "compat" | "corsOrigins">;
 };
 
 /** A fetch handler: clicks answered here, the rest by `app`; each request counted for /metrics under its route's pattern. */
@@ -45,6 +50,9 @@ export function withClickDoor(app: (request: Request) => Response | Promise<Resp
   const checkHost = createHostCheck(deps.ownHost);
   const lastResort = deps.lastResort;
   const directory = deps.directory;
+  // The Shlink surface's CORS for its 421 under /rest, made on the first one.
+  let restCors: CorsPolicy | undefined;
+  const restMisdirected = (request: Request, path: string) => misdirectedRest(request, (restCors ??= shlinkCors(deps.config)), misdirected(path));
   return (request: Request, server: PeerServer): Response | Promise<Response> => {
     const started = performance.now();
     try {
@@ -67,7 +75,7 @@ export function withClickDoor(app: (request: Request) => Response | Promise<Resp
       const path = targetPath(url);
       if (path === null) return observed(badRequest("the request target is not a path in its normal form"), "other", started, deps.requests);
       if (directory.configured) {
-        const refused = domainRefusal(request, server, path, deps);
+        const refused = domainRefusal(request, server, path, deps, restMisdirected);
         if (refused !== null) return observed(refused, "other", started, deps.requests);
       }
       return answered(app(request), routes.routeOf(path), started, deps.requests, (e) => lastResort(e, request));
@@ -86,9 +94,9 @@ function onItsDomain(click: RequestClick, deps: ClickDoorDeps): boolean {
 }
 
 /** Why a request that is not a click is not let in: a host no domain has, or a main-domain page asked on a short domain; null when it is. */
-function domainRefusal(request: Request, server: PeerServer, path: string, deps: ClickDoorDeps): Response | null {
+function domainRefusal(request: Request, server: PeerServer, path: string, deps: ClickDoorDeps, restMisdirected: (request: Request, path: string) => Response): Response | null {
   const domain = hostDomain(request, { peer: () => peerAddress(server, request) }, deps.trusted, deps.directory);
-  if (domain === null) return misdirected(path);
+  if (domain === null) return isRestPath(path) && deps.config.compat.shlink ? restMisdirected(request, path) : misdirected(path);
   if (domain.key !== DEFAULT_DOMAIN && !servedOnShortDomains(path)) return onlyOnMainDomain(path, () => deps.pageNotFound(request));
   rememberDomain(request, domain);
   return null;

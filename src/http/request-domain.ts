@@ -51,10 +51,15 @@ const LANGUAGE_STATS = new Set(LANGUAGES.map((l) => `/${l}/stats/`));
  */
 export function servedOnShortDomains(path: string): boolean {
   if (path === "/" || path === "/robots.txt" || path === "/health" || path === "/favicon.ico" || path === "/api/domains/tls") return true;
-  if (path.startsWith("/assets/") || path.startsWith("/stats/") || path.startsWith("/api/stats") || path.startsWith("/rest/")) return true;
+  if (path.startsWith("/assets/") || path.startsWith("/stats/") || path.startsWith("/api/stats") || isRestPath(path)) return true;
   if (LANGUAGE_STATS.has(path.slice(0, 10))) return true;
   // POST /<alias>: a protected link's password form.
   return path.lastIndexOf("/") === 0 && looksLikeId(path.slice(1)) && !isReserved(path.slice(1));
+}
+
+/** The Shlink API's tree, /rest itself included (docs/shlink-api.md: Errors). */
+export function isRestPath(path: string): boolean {
+  return path === "/rest" || path.startsWith("/rest/");
 }
 
 /** The answer to a host that is no configured domain: 421, naming no link (JSON under /api/). */
@@ -62,7 +67,7 @@ export function misdirected(path: string | null): Response {
   const message = "this service does not answer for that host";
   if (path !== null && path.startsWith("/api/")) return apiError(421, "host_unknown", message);
   // The Shlink API's clients read a problem document (docs/shlink-api.md: Errors).
-  if (path !== null && path.startsWith("/rest/")) {
+  if (path !== null && isRestPath(path)) {
     const problem = { type: "urn:shortener:error:host_unknown", title: "host_unknown", detail: message, status: 421 };
     return new Response(JSON.stringify(problem), { status: 421, headers: { "Content-Type": "application/problem+json", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" } });
   }

@@ -5,7 +5,7 @@ import { aliasProblem } from "./alias.ts";
 import { checkUrl, MAX_URL_LENGTH, type UrlContext, type UrlProblem } from "./url-rules.ts";
 import { AliasRetiredError, AliasTakenError, type LinkStore, type NewLink } from "./store.ts";
 import type { Creator, Link } from "./link.ts";
-import { parseExpiresAt, parseMaxClicks, parseTags } from "./options.ts";
+import { parseExpiresAt, parseMaxClicks, parseTags, windowOpen } from "./options.ts";
 import { hashBehaviour, parseBehaviour, SNAKE_NAMES, type FieldNames } from "./behaviour.ts";
 import { SPEC_NAMES, type CreateNames } from "./field-names.ts";
 import type { ErrorCode, FieldProblem } from "../errors.ts";
@@ -118,6 +118,10 @@ export async function checkCreate(req: CreateRequest): Promise<{ ok: true; link:
   const title = parseTitle(f[n.title], n.title, problems) ?? null;
   // A create's empty field is "none" whatever its spelling (behaviour.ts: parseBehaviour).
   const behaviour = parseBehaviour(f, behaviourNames(n), (raw) => checkDestination(raw, req), problems, true);
+  if (!windowOpen(behaviour.validFrom ?? null, expiresAt)) {
+    const from = behaviourNames(n).validFrom;
+    problems.push({ code: "valid_from_invalid", field: from, error: `${from} must be before ${n.expires_at}` });
+  }
   if (problems.length > 0 || !url.ok) return { ok: false, status: 400, problems };
 
   const stored = await hashBehaviour(behaviour);

@@ -49,6 +49,14 @@ export function parseInstant(raw: unknown): number | null {
   return Number.isFinite(at) && written.getUTCMonth() === m - 1 && written.getUTCDate() === d ? at : null;
 }
 
+/**
+ * Whether a link's start (validFrom) lies before its end (expiresAt): a start at or after the end makes
+ * a link no one can ever visit, so a create or change that would store one is refused (docs/api.md: Errors).
+ */
+export function windowOpen(validFrom: number | null, expiresAt: number | null): boolean {
+  return validFrom === null || expiresAt === null || validFrom < expiresAt;
+}
+
 /** A click limit: a whole number from 1, as a JSON number or as text. */
 export function parseMaxClicks(raw: unknown): Parsed<number> {
   const n = typeof raw === "number" ? raw : typeof raw === "string" && /^\s*\d+\s*$/.test(raw) ? Number(raw) : NaN;

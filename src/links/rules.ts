@@ -38,6 +38,18 @@ export type Checked<T> = { ok: true; value: T } | { ok: false; problem: RuleProb
 const LANGUAGE = /^([a-z]{2,3})(?:-([a-z0-9]{2,8}))?$/i;
 const COUNTRY = /^[a-z]{2}$/i;
 const MAX_TEXT = 200;
+/** Control characters: a condition holding one (or a lone surrogate) is no text a visitor's request carries as such. */
+const CONTROLS = /[\u0000-\u001f\u007f]/;
+
+/** True for one of SYSTEMS' own names: a lookup by client text never reaches the prototype ("constructor", "__proto__"). */
+export function isSystem(text: string): text is keyof typeof SYSTEMS {
+  return Object.hasOwn(SYSTEMS, text);
+}
+
+/** True for text a condition may hold: well-formed Unicode without control characters. */
+export function isConditionText(text: string): boolean {
+  return text.isWellFormed() && !CONTROLS.test(text);
+}
 
 /** Rules as sent in JSON: an array of at most MAX_RULES rules. */
 export function parseRules(raw: unknown, checkUrl: UrlChecker): Checked<Rule[]> {
@@ -118,10 +130,10 @@ function parseCondition(raw: unknown, at: string): Checked<Condition> {
       if (text === null || !(DEVICES as readonly string[]).includes(text.toLowerCase())) return wrong(`must be one of ${DEVICES.join(", ")}`);
       return { ok: true, value: { type: "device", value: text.toLowerCase() as (typeof DEVICES)[number] } };
     case "os":
-      if (text === null || !(text.toLowerCase() in SYSTEMS)) return wrong(`must be one of ${Object.keys(SYSTEMS).join(", ")}`);
+      if (text === null || !isSystem(text.toLowerCase())) return wrong(`must be one of ${Object.keys(SYSTEMS).join(", ")}`);
       return { ok: true, value: { type: "os", value: text.toLowerCase() as keyof typeof SYSTEMS } };
     case "browser":
-      if (text === null || text === "" || text.length > 50) return wrong("must be a browser name as the stats show it (Chrome, Firefox, Safari, …)");
+      if (text === null || text === "" || text.length > 50 || !isConditionText(text)) return wrong("must be a browser name as the stats show it (Chrome, Firefox, Safari, …)");
       return { ok: true, value: { type: "browser", value: text } };
     case "language": {
       const m = text === null ? null : LANGUAGE.exec(text);
@@ -134,9 +146,9 @@ function parseCondition(raw: unknown, at: string): Checked<Condition> {
       return { ok: true, value: { type: "country", value: text.toUpperCase() } };
     case "query": {
       const key = raw.key;
-      if (typeof key !== "string" || key === "" || key.length > MAX_TEXT) return wrong(`needs a key of 1 to ${MAX_TEXT} characters`);
+      if (typeof key !== "string" || key === "" || key.length > MAX_TEXT || !isConditionText(key)) return wrong(`needs a key of 1 to ${MAX_TEXT} characters, without control characters`);
       if (value === undefined || value === null) return { ok: true, value: { type: "query", key } };
-      if (typeof value !== "string" || value.length > MAX_TEXT) return wrong(`value must be text of at most ${MAX_TEXT} characters`);
+      if (typeof value !== "string" || value.length > MAX_TEXT || !isConditionText(value)) return wrong(`value must be text of at most ${MAX_TEXT} characters, without control characters`);
       return { ok: true, value: { type: "query", key, value } };
     }
     case "cidr": {

@@ -117,6 +117,23 @@ describe("validFrom", () => {
     expect((await patch("began", { validFrom: "soon" })).body).toMatchObject({ code: "valid_from_invalid", field: "validFrom" });
   });
 
+  test("a start at or after the expiry is refused (the link could never be visited), on create and on change", async () => {
+    const end = new Date(Date.now() + 2 * HOUR).toISOString();
+    const later = new Date(Date.now() + 3 * HOUR).toISOString();
+    const sooner = new Date(Date.now() + HOUR).toISOString();
+    for (const from of [later, end]) {
+      const r = await create({ url: "https://example.com/w", valid_from: from, expires_at: end });
+      expect([r.status, r.body.code, r.body.field]).toEqual([400, "valid_from_invalid", "valid_from"]);
+    }
+    expect((await create({ url: "https://example.com/w", validFrom: later, expiresAt: end })).body).toMatchObject({ code: "valid_from_invalid", field: "validFrom" });
+    expect((await create({ url: "https://example.com/w", custom_url: "window", valid_from: sooner, expires_at: end })).status).toBe(201);
+    // A change of either side is checked against the other as stored; nothing is changed when refused.
+    expect((await patch("window", { validFrom: later })).body).toMatchObject({ code: "valid_from_invalid", field: "validFrom" });
+    expect((await patch("window", { expiresAt: sooner })).body).toMatchObject({ code: "valid_from_invalid", field: "validFrom" });
+    expect((await get("window")).body.data.validFrom).toBe(sooner);
+    expect((await patch("window", { validFrom: later, expiresAt: null })).status).toBe(200);
+  });
+
   test("a link not valid yet shows no password page and no fallback: it is not there yet", async () => {
     await create({ url: "https://example.com/x", custom_url: "later-locked", password: "pw", valid_from: new Date(Date.now() + HOUR).toISOString(), fallback_url: "https://fallback.example/" });
     expect((await click(server.url, "later-locked")).status).toBe(404);

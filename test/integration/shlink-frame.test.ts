@@ -95,6 +95,31 @@ describe("--cors-origin lists the web client's origin; a short domain b.example"
     expectProblem(await call(server, "/rest/v3/health", { host: "c.example" }), 421, "urn:shortener:error:host_unknown");
   });
 
+  test("a host no domain has: the 421 problem carries CORS for the allowed origin (the browser shows it); a preflight there is answered", async () => {
+    for (const [path, init] of [["/rest/v3/health", {}], ["/rest/v3/short-urls", { headers: { "X-Api-Key": admin } }], ["/rest", {}]] as const) {
+      const refused = await call(server, path, { ...init, host: "c.example", headers: { ...((init as RequestInit).headers as Record<string, string>), Origin: APP } });
+      expectProblem(refused, 421, "urn:shortener:error:host_unknown");
+      expect([path, refused.headers.get("access-control-allow-origin")]).toEqual([path, APP]);
+    }
+    // A preflight that is not 2xx fails in the browser and hides the 421 the request then gets.
+    const preflight = await call(server, "/rest/v3/short-urls", { host: "c.example", method: "OPTIONS", headers: { Origin: APP, "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "x-api-key" } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-origin")).toBe(APP);
+    // An origin not listed earns nothing there either.
+    const other = await call(server, "/rest/v3/health", { host: "c.example", headers: { Origin: ELSEWHERE } });
+    expect(other.status).toBe(421);
+    expect(other.headers.get("access-control-allow-origin")).toBeNull();
+  });
+
+  test("/rest and /rest/ are no route: Shlink's not-found problem (not the link 404 page), on the main and a short domain", async () => {
+    for (const path of ["/rest", "/rest/"]) {
+      const main = await call(server, path, { headers: { Origin: APP } });
+      expectProblem(main, 404, `${SHLINK_ERROR}not-found`);
+      expect(main.headers.get("access-control-allow-origin")).toBe(APP);
+      expectProblem(await call(server, path, { host: "b.example" }), 404, `${SHLINK_ERROR}not-found`);
+    }
+  });
+
   test("an allowed origin: its echo, credentials and Vary: Origin, on answers and on errors (401, 404, 405, 501)", async () => {
     const asked: [string, RequestInit, number][] = [
       ["/rest/v3/health", {}, 200],

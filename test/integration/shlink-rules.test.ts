@@ -181,6 +181,15 @@ describe("a condition without an exact equivalent is refused by name, nothing ch
     ["an unknown type", { type: "weather", matchKey: null, matchValue: "rain" }, "weather"],
     ["a date without a zone", { type: "after-date", matchKey: null, matchValue: "2026-12-01T00:00:00" }, "after-date"],
     ["query-param without a value", { type: "query-param", matchKey: "a", matchValue: null }, "query-param"],
+    // Client text never reaches Object.prototype: these were taken (and stored) or leaked "function Object()".
+    ["device constructor", { type: "device", matchKey: null, matchValue: "constructor" }, "a device condition needs"],
+    ["device proto", { type: "device", matchKey: null, matchValue: "__proto__" }, "a device condition needs"],
+    ["browser constructor", { type: "browser", matchKey: null, matchValue: "constructor" }, "a browser condition needs"],
+    ["type constructor", { type: "constructor", matchKey: null, matchValue: "x" }, '"constructor" is no condition type'],
+    ["type proto", { type: "__proto__", matchKey: null, matchValue: "x" }, '"__proto__" is no condition type'],
+    ["a NUL in matchKey", { type: "query-param", matchKey: "a\u0000", matchValue: "b" }, "control characters"],
+    ["a lone surrogate in matchValue", { type: "query-param", matchKey: "a", matchValue: "b\ud800" }, "control characters"],
+    ["a control character in matchValue", { type: "any-value-query-param", matchKey: "a\u001f", matchValue: null }, "control characters"],
   ];
   for (const [name, condition, named] of REFUSED) {
     test(name, async () => {

@@ -67,6 +67,13 @@ describe("create", () => {
     expect([...r.body.tags].sort()).toEqual(["blue", "red"]);
   }, T);
 
+  test("a form's single tags value is a list of one (a form cannot say otherwise)", async () => {
+    const body = "longUrl=https%3A%2F%2Fexample.com%2Fform-one-tag&tags=red";
+    const r = await shlink(keys.maker, "POST", "/short-urls", body, { "Content-Type": "application/x-www-form-urlencoded" }, "v2");
+    expect(r.status).toBe(200);
+    expect(r.body.tags).toEqual(["red"]);
+  }, T);
+
   test("on another domain: its name, and the short URL on it", async () => {
     const s = await made(keys.maker, { longUrl: "https://example.com/sh/dom", customSlug: "sh-dom", domain: "a.example.org" });
     expect(s).toMatchObject({ domain: "a.example.org", shortUrl: "https://a.example.org/sh-dom" });
@@ -81,6 +88,26 @@ describe("create", () => {
     expect((await made(keys.maker, { longUrl: "https://example.com/sh/again", customSlug: "sh-again", findIfExists: true })).shortCode).toBe("sh-again");
   }, T);
 
+  test("findIfExists reuses only a link holding every field given (Shlink's findOneMatching); otherwise it makes one", async () => {
+    const url = "https://example.com/sh/match";
+    const plain = await made(keys.maker, { longUrl: url });
+    const full = { tags: ["m1", "m2"], maxVisits: 3, validSince: "2026-01-01T00:00:00Z", validUntil: "2099-01-01T00:00:00Z", title: "T", crawlable: true };
+    // A field the old link lacks: a new link that holds it, never the old one with the field dropped.
+    for (const [name, value] of Object.entries(full)) {
+      const got = await made(keys.maker, { longUrl: url, findIfExists: true, [name]: value });
+      expect(got.shortCode, name).not.toBe(plain.shortCode);
+    }
+    const rich = await made(keys.maker, { longUrl: url, ...full });
+    // Every field as the link holds it (tags in another order): that link. Fewer fields given: still a match.
+    expect((await made(keys.maker, { longUrl: url, findIfExists: true, ...full, tags: ["m2", "m1"] })).shortCode).toBe(rich.shortCode);
+    expect((await made(keys.maker, { longUrl: url, findIfExists: true, tags: ["m1", "m2"], maxVisits: 3 })).shortCode).toBe(rich.shortCode);
+    // The tag set must match exactly: a subset is another link.
+    expect((await made(keys.maker, { longUrl: url, findIfExists: true, tags: ["m1"], maxVisits: 3 })).shortCode).not.toBe(rich.shortCode);
+    expect((await made(keys.maker, { longUrl: url, findIfExists: true, ...full, maxVisits: 4 })).shortCode).not.toBe(rich.shortCode);
+    // Nothing but the URL: the oldest, as before.
+    expect((await made(keys.maker, { longUrl: url, findIfExists: true })).shortCode).toBe(plain.shortCode);
+  }, T);
+
   test("what we cannot honour is refused naming the field (invalid-data), never a 5xx", async () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ title: "no url" }, "longUrl"],
@@ -93,6 +120,11 @@ describe("create", () => {
       [{ longUrl: "https://example.com/x", validSince: "soon" }, "validSince"],
       [{ longUrl: "https://example.com/x", maxVisits: 0 }, "maxVisits"],
       [{ longUrl: "https://example.com/x", tags: "not a list!" }, "tags"],
+      // a JSON string is no list, even one that would be a valid tag (Shlink's ArrayInput refuses it)
+      [{ longUrl: "https://example.com/x", tags: "abc" }, "tags"],
+      [{ longUrl: "https://example.com/x", domain: 123 }, "domain"],
+      // a start after the end: a link no one could visit
+      [{ longUrl: "https://example.com/x", validSince: "2099-01-01T00:00:00Z", validUntil: "2098-01-01T00:00:00Z" }, "validSince"],
       [{ longUrl: "https://example.com/x", crawlable: "perhaps" }, "crawlable"],
       [{ longUrl: "https://example.com/x", findIfExists: "perhaps" }, "findIfExists"],
     ];
@@ -210,6 +242,8 @@ describe("get, edit, delete", () => {
     expect((await shlink(keys.maker, "GET", "/short-urls/sh-edit")).body.title).toBeNull();
     expect(problem(await shlink(keys.maker, "PATCH", "/short-urls/sh-edit", { longUrl: "nope" }), 400, "invalid-data").invalidElements).toEqual(["longUrl"]);
     expect(problem(await shlink(keys.maker, "PATCH", "/short-urls/sh-edit", { forwardQuery: false }), 400, "invalid-data").invalidElements).toEqual(["forwardQuery"]);
+    expect(problem(await shlink(keys.maker, "PATCH", "/short-urls/sh-edit", { tags: "abc" }), 400, "invalid-data").invalidElements).toEqual(["tags"]);
+    expect(problem(await shlink(keys.maker, "PATCH", "/short-urls/sh-edit", { validSince: "2099-01-01T00:00:00Z", validUntil: "2098-01-01T00:00:00Z" }), 400, "invalid-data").invalidElements).toEqual(["validSince"]);
     const negative = problem(await shlink(keys.maker, "PATCH", "/short-urls/sh-edit", { maxVisits: -3 }), 400, "invalid-data");
     expect(negative.invalidElements).toEqual(["maxVisits"]);
     expect(negative.detail).toStartWith("maxVisits ");

@@ -80,6 +80,13 @@ describe("parseRules: what a rule may say", () => {
     // [rules, code, the start of the message]
     [[rule([device("desktop")]), rule([device("phone")])], "rules_invalid", "rule 2, condition 1: device must be one of desktop, mobile, tablet"],
     [[rule([device("desktop"), { type: "os", value: "beos" }])], "rules_invalid", "rule 1, condition 2: os must be one of"],
+    // Names of Object.prototype are no systems (an `in` lookup took them and stored a rule that never holds).
+    [[rule([{ type: "os", value: "constructor" }])], "rules_invalid", "rule 1, condition 1: os must be one of"],
+    [[rule([{ type: "os", value: "__proto__" }])], "rules_invalid", "rule 1, condition 1: os must be one of"],
+    [[rule([{ type: "query", key: "a\u0000" }])], "rules_invalid", "rule 1, condition 1: query needs a key"],
+    [[rule([{ type: "query", key: "a", value: "b\ud800" }])], "rules_invalid", "rule 1, condition 1: query value must be text"],
+    [[rule([{ type: "query", key: "a", value: "b\u001f" }])], "rules_invalid", "rule 1, condition 1: query value must be text"],
+    [[rule([{ type: "browser", value: "Chrome\u0007" }])], "rules_invalid", "rule 1, condition 1: browser must be"],
     [[rule([device("desktop"), device("mobile"), { type: "browser", value: "" }])], "rules_invalid", "rule 1, condition 3: browser must be"],
     [[rule([{ type: "browser", value: "x".repeat(51) }])], "rules_invalid", "rule 1, condition 1: browser must be"],
     [[rule([{ type: "language", value: "german" }])], "rules_invalid", "rule 1, condition 1: language must be a language code"],

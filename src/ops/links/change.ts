@@ -5,6 +5,7 @@
 import type { Principal } from "../../auth/policy.ts";
 import { hashBehaviour } from "../../links/behaviour.ts";
 import { parseChanges } from "../../links/changes.ts";
+import { windowOpen } from "../../links/options.ts";
 import type { Link } from "../../links/link.ts";
 import { logAction } from "../audit.ts";
 import { done, refused, refusedFields, type Outcome } from "../outcome.ts";
@@ -17,7 +18,8 @@ export type ChangeInput = { id: string; changes: unknown; ownHosts: readonly str
 /** The changed link, or why not; a refused write is logged and thrown, as the store throws it. */
 export async function changeLink(actor: Principal, input: ChangeInput, deps: Pick<LinkOpsDeps, "config" | "links" | "blocklist" | "log" | "now">): Promise<Outcome<Link>> {
   const { id } = input;
-  if ((await visibleLink(id, actor, deps)) === null) {
+  const current = await visibleLink(id, actor, deps);
+  if (current === null) {
     logAction(deps.log, actor, "update", id, "not_found");
     return noSuchLink(id);
   }
@@ -25,6 +27,13 @@ export async function changeLink(actor: Principal, input: ChangeInput, deps: Pic
   if (!parsed.ok) {
     logAction(deps.log, actor, "update", id, "malformed" in parsed ? "bad_request" : parsed.problems[0]!.code);
     return "malformed" in parsed ? refused("bad_request", parsed.malformed) : refusedFields(parsed.problems);
+  }
+  // The start must stay before the end, the one not changed taken as stored; checked only when either changes,
+  // so a link stored before this rule can still have its title changed.
+  const { changes, behaviour } = parsed;
+  if (("validFrom" in behaviour || "expiresAt" in changes) && !windowOpen(behaviour.validFrom !== undefined ? behaviour.validFrom : current.validFrom, changes.expiresAt !== undefined ? changes.expiresAt : current.expiresAt)) {
+    logAction(deps.log, actor, "update", id, "valid_from_invalid");
+    return refusedFields([{ code: "valid_from_invalid", field: "validFrom", error: "validFrom must be before expiresAt" }]);
   }
   let updated: Link | null;
   try {

@@ -17,8 +17,11 @@ import { listLinks } from "./list.ts";
 const PAGES = 5;
 const PAGE = 200;
 
-/** `alias`: only the link of this alias will do (a peer client asked for that code and the URL together). */
-export type ReuseInput = { url: unknown; domain: string; ownHosts: readonly string[]; alias?: string };
+/**
+ * `alias`: only the link of this alias will do (a peer client asked for that code and the URL together).
+ * `matches`: what else the link must hold (Shlink's findIfExists matches every field given); absent: any.
+ */
+export type ReuseInput = { url: unknown; domain: string; ownHosts: readonly string[]; alias?: string; matches?: (link: Link) => boolean };
 
 /** The asker's oldest active link to exactly this URL (as a create would store it) on the stored domain, or null. */
 export async function reusableLink(asker: Principal, input: ReuseInput, deps: Pick<LinkOpsDeps, "config" | "blocklist" | "lister" | "dailyCounts" | "log" | "now">): Promise<Link | null> {
@@ -33,7 +36,7 @@ export async function reusableLink(asker: Principal, input: ReuseInput, deps: Pi
     const query = { ownerName, q: checked.url, tag: null, domain: input.domain, status: "active", sort: "createdAt", order: "asc", limit: PAGE, cursor, daily: false } as const;
     const listed = await listLinks(asker, query, deps);
     if (!listed.ok) return null;
-    const same = listed.value.links.find((link) => link.url === checked.url && own(link) && (input.alias === undefined || link.id === input.alias));
+    const same = listed.value.links.find((link) => link.url === checked.url && own(link) && (input.alias === undefined || link.id === input.alias) && (input.matches?.(link) ?? true));
     if (same !== undefined) return same;
     cursor = listed.value.next;
     if (cursor === null) return null;

@@ -43,12 +43,16 @@ async function multipart(request: Request, text: string): Promise<URLSearchParam
   return fields;
 }
 
-/** A form's fields: `name[]` (or a repeated name) is a list; otherwise the last value. */
+/** Fields that are lists in Shlink's API: a form cannot tell a list of one from text, so one value there is a list of one. */
+const LIST_FIELDS: ReadonlySet<string> = new Set(["tags"]);
+
+/** A form's fields: `name[]`, a repeated name or a list field's name is a list; otherwise the last value. */
 export function formFields(form: URLSearchParams): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const name of new Set(form.keys())) {
     const values = form.getAll(name);
     if (name.endsWith("[]")) out[name.slice(0, -2)] = values;
+    else if (LIST_FIELDS.has(name)) out[name] = values;
     else out[name] = values.length > 1 ? values : values.at(-1);
   }
   return out;

@@ -19,3 +19,14 @@ export const EVERY_METHOD: readonly string[] = ["GET", "POST", "PUT", "PATCH", "
 export function shlinkCors(config: Pick<Config, "corsOrigins">): CorsPolicy {
   return corsPolicy(config.corsOrigins, { allowHeaders: SHLINK_HEADERS, maxAgeSeconds: MAX_AGE_SECONDS });
 }
+
+/**
+ * A /rest request for a host no domain has (src/http/click-door.ts), `refusal` being its 421: with
+ * the CORS headers its Origin earns, so a browser shows the problem, not a CORS error. A preflight
+ * is answered as any other (a browser fails a preflight that is not 2xx, and would hide the 421 the
+ * request itself then gets); it does nothing and names no link.
+ */
+export function misdirectedRest(request: Request, cors: CorsPolicy, refusal: Response): Response {
+  if (request.method === "OPTIONS") return cors.preflight(request, EVERY_METHOD);
+  return cors.withCors(request, refusal);
+}

@@ -43,13 +43,15 @@ async function listDomains(call: ShlinkCall): Promise<Response> {
   const listed = domainsForCreate(call.principal, null, { directory: deps.directory, createAccess: deps.config.createAccess });
   if (!listed.ok) return refusal(listed.problem);
   const entries = new Map(deps.directory.all().map((d) => [d.name, d]));
-  const requestHost = () => {
-    const base = publicBase(deps.config, call.server, call.request, deps.trusted);
-    return base === null ? "" : new URL(base).host;
-  };
-  const data = listed.value.map((d) => ({ domain: d.name ?? requestHost(), isDefault: d.isDefault, redirects: redirectsOf(entries.get(d.name) ?? { rootRedirect: null, notFoundRedirect: null }) }));
+  const data = listed.value.map((d) => ({ domain: d.name ?? listedHost(call), isDefault: d.isDefault, redirects: redirectsOf(entries.get(d.name) ?? { rootRedirect: null, notFoundRedirect: null }) }));
   const body = { domains: { data, defaultRedirects: redirectsOf(deps.config) } } satisfies { domains: ShlinkDomainsList };
   return shlinkJson(200, body);
+}
+
+/** The name a default without one is listed under: the host the request came to, as its short URLs are on. */
+function listedHost(call: ShlinkCall): string {
+  const base = publicBase(call.deps.config, call.server, call.request, call.deps.trusted);
+  return base === null ? "" : new URL(base).host;
 }
 
 /** PATCH /domains/redirects: absent keeps a redirect, null (or "") clears it; the answer is the domain's redirects after. */
@@ -76,8 +78,16 @@ async function setRedirects(call: ShlinkCall): Promise<Response> {
   }
   const deps = opsDeps(call.deps);
   const name = domainName(given) ?? given.toLowerCase();
-  // The default named only by --base-url (or by the request's host) has no row yet: its first settings add it.
-  const unnamedDefault = (await storedDomain(deps, name)) === null && call.deps.directory.all().some((d) => d.isDefault && (d.name === name || d.name === null));
+  // A default with no name at all is listed under the request's host (listDomains), which is no
+  // name it can be given: say what to do, rather than add a domain of that name.
+  if (call.deps.directory.all().some((d) => d.isDefault && d.name === null) && given.toLowerCase() === listedHost(call).toLowerCase()) {
+    throw invalidData(
+      `The default domain has no name yet, so its redirects cannot be set here: start the service with --base-url (or name the domain in the dashboard), or use --root-redirect and --not-found-redirect`,
+      ["domain"],
+    );
+  }
+  // The default named only by --base-url has no row yet: its first settings add it.
+  const unnamedDefault = (await storedDomain(deps, name)) === null && call.deps.directory.all().some((d) => d.isDefault && d.name === name);
   const outcome = unnamedDefault
     ? await addDomain(call.principal, { fields: { name, ...fields } }, deps)
     : await changeDomain(call.principal, { name, fields }, deps);

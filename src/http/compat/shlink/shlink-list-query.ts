@@ -102,8 +102,8 @@ function tagsOf(query: URLSearchParams, name: string, modeName: string): TagsFil
   return names.length === 0 ? null : { names: [...new Set(names)], mode };
 }
 
-/** An ISO 8601 time with a zone, or a date (midnight UTC); null when absent. */
-function instant(query: URLSearchParams, name: string): number | null {
+/** An ISO 8601 time with a zone, or a date (midnight UTC); null when absent. The one reading of every Shlink date filter (contract D4). */
+export function instant(query: URLSearchParams, name: string): number | null {
   const text = query.get(name)?.trim() ?? "";
   if (text === "") return null;
   const at = /^\d{4}-\d{2}-\d{2}$/.test(text) ? parseInstant(`${text}T00:00:00Z`) : parseInstant(text);

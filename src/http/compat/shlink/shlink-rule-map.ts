@@ -4,7 +4,7 @@
 // Entity/RedirectCondition.php, module/Core/src/Model/{DeviceType,Browser}.php, Core/src/Util/IpAddressUtils.php).
 
 import type { ShlinkRedirectCondition, ShlinkRedirectConditionType } from "@shlinkio/shlink-js-sdk/api-contract";
-import { normalizeCidr, SYSTEMS, type Condition } from "../../../links/rules.ts";
+import { isConditionText, isSystem, normalizeCidr, SYSTEMS, type Condition } from "../../../links/rules.ts";
 import { parseInstant } from "../../../links/options.ts";
 
 /** Shlink's browser values and the names our stats (and browser conditions) give the same browsers. */
@@ -30,18 +30,20 @@ export function ourCondition(raw: unknown, at: string): Mapped<Condition> {
   const value = typeof c.matchValue === "string" ? c.matchValue.trim() : null;
   const key = typeof c.matchKey === "string" && c.matchKey !== "" ? c.matchKey : null;
   if (typeof type !== "string") return no(`${at}: type is missing`);
-  const refused = REFUSED[type as ShlinkRedirectConditionType];
+  // Lookups keyed by the client's text use own properties only: "constructor" is no condition type.
+  const refused = Object.hasOwn(REFUSED, type) ? REFUSED[type as ShlinkRedirectConditionType] : undefined;
   if (refused !== undefined) return no(`${at}: ${refused}`);
+  if ([c.matchKey, c.matchValue].some((t) => typeof t === "string" && !isConditionText(t))) return no(`${at}: matchKey and matchValue must be text without control characters`);
   const need = (what: string) => no(`${at}: a ${type} condition needs ${what}`);
   switch (type as ShlinkRedirectConditionType) {
     case "device": {
       if (value === "mobile") return no(`${at}: ${MOBILE}`);
       if (value === "desktop") return yes({ type: "device", value: "desktop" });
-      if (value !== null && value in SYSTEMS) return yes({ type: "os", value: value as keyof typeof SYSTEMS });
+      if (value !== null && isSystem(value)) return yes({ type: "os", value });
       return need(`a matchValue of ${[...Object.keys(SYSTEMS), "desktop"].join(", ")}`);
     }
     case "browser": {
-      const name = value === null ? undefined : BROWSERS[value as keyof typeof BROWSERS];
+      const name = value !== null && Object.hasOwn(BROWSERS, value) ? BROWSERS[value as keyof typeof BROWSERS] : undefined;
       return name === undefined ? need(`a matchValue of ${Object.keys(BROWSERS).join(", ")}`) : yes({ type: "browser", value: name });
     }
     case "query-param":

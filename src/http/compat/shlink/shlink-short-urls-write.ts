@@ -15,6 +15,7 @@ import { visibleLink } from "../../../ops/links/get.ts";
 import { reusableLink } from "../../../ops/links/reuse.ts";
 import { ownHostsOf } from "../../destination-rules.ts";
 import { publicBase } from "../../request-origin.ts";
+import { matchesCreate } from "./shlink-find-existing.ts";
 import { domainParam, shortUrlKey } from "./shlink-ids.ts";
 import { refusal, type ShortUrlIds } from "./shlink-ours.ts";
 import { invalidData, shlinkJson } from "./shlink-problem.ts";
@@ -48,6 +49,11 @@ function flagOf(value: unknown, field: string): boolean {
   throw invalidData(`${field} must be true or false.`, [field]);
 }
 
+/** Shlink's tags are a list (a JSON string is refused, as Shlink's ArrayInput does; a form's one value is a list of one: shlink-body.ts). */
+function checkTags(value: unknown): void {
+  if (value !== undefined && value !== null && !Array.isArray(value)) throw invalidData("tags must be a list of tags.", ["tags"]);
+}
+
 /** forwardQuery: we always pass the visitor's query on (contract D4); false cannot be honoured. */
 function checkForwardQuery(value: unknown): void {
   if (value === undefined || value === null || value === "") return;
@@ -62,6 +68,8 @@ function createFields(f: Record<string, unknown>): Record<string, unknown> {
     throw invalidData(`shortCodeLength can only be ${ID_LENGTH}: generated short codes have that length here.`, ["shortCodeLength"]);
   }
   checkForwardQuery(f.forwardQuery);
+  checkTags(f.tags);
+  if (given(f.domain) && typeof f.domain !== "string") throw invalidData("domain must be a domain's name.", ["domain"]);
   const fields: Record<string, unknown> = { url: f.longUrl };
   if (given(f.customSlug)) fields.custom_url = f.customSlug;
   if (given(f.domain)) fields.domain = f.domain;
@@ -82,10 +90,11 @@ async function createdLink(call: ShlinkCall, f: Record<string, unknown>): Promis
   const ownHosts = ownHostsOf(deps, publicBase(deps.config, server, request, deps.trusted)!, request, server);
   const alias = typeof fields.custom_url === "string" ? fields.custom_url.trim() : undefined;
   if (given(f.findIfExists) && flagOf(f.findIfExists, "findIfExists")) {
-    // Shlink matches every field given; we match the URL on the domain asked for (docs/shlink-api.md: Short URLs).
-    // With a customSlug, only that link is the one asked for: another code would be a silent change.
+    // Only a link holding every field given is the one asked for, as Shlink's (docs/shlink-api.md: Short URLs);
+    // with a customSlug, only that link: another code would be a silent change.
     const domain = namedDomain(fields.domain ?? null, deps.directory);
-    const found = domain.ok ? await reusableLink(principal, { url: fields.url, domain: domain.value.key, ownHosts, alias }, deps) : null;
+    const matches = matchesCreate(fields, deps.now());
+    const found = domain.ok ? await reusableLink(principal, { url: fields.url, domain: domain.value.key, ownHosts, alias, matches }, deps) : null;
     if (found !== null) return found;
   }
   const created = await create(principal, { fields, ownHosts }, deps);
@@ -137,6 +146,7 @@ function sameSecond(sent: unknown, current: number | null): boolean {
  */
 function editChanges(f: Record<string, unknown>, current: Link | null): Record<string, unknown> {
   checkForwardQuery(f.forwardQuery);
+  checkTags(f.tags);
   const changes: Record<string, unknown> = {};
   if (f.longUrl !== undefined) changes.url = f.longUrl;
   if (f.title !== undefined) changes.title = f.title;

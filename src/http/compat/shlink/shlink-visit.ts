@@ -6,6 +6,7 @@
 
 import type { ShlinkPaginator } from "@shlinkio/shlink-js-sdk/api-contract";
 import { MAX_VISITS_PAGE } from "../../../stats/visit-pages.ts";
+import { instant } from "./shlink-list-query.ts";
 import { invalidData } from "./shlink-problem.ts";
 
 // The Visit itself and a page's text: shlink-visit-json.ts (pure, the reader thread writes pages with it).
@@ -13,16 +14,6 @@ export { atomDate, shlinkVisit, visitLocation, visitsJson } from "./shlink-visit
 
 /** What a visits query asks: the range (ms, end exclusive), bots or not, and the page. */
 export type VisitsParams = { fromTs: number; toTs: number; excludeBots: boolean; page: number; itemsPerPage: number };
-
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
-
-function date(query: URLSearchParams, name: string): number | null {
-  const value = query.get(name);
-  if (value === null || value === "") return null;
-  const ms = ISO_DATE.test(value) ? Date.parse(value.replace(" ", "T")) : NaN;
-  if (!Number.isFinite(ms)) throw invalidData(`${name} is not an ISO 8601 date`, [name]);
-  return ms;
-}
 
 function whole(query: URLSearchParams, name: string): number | null {
   const value = query.get(name);
@@ -42,8 +33,8 @@ export function visitsParams(query: URLSearchParams): VisitsParams {
   if (asked === 0 || asked < -1) throw invalidData("itemsPerPage is -1 (all) or a positive number", ["itemsPerPage"]);
   const bots = query.get("excludeBots");
   if (bots !== null && bots !== "" && bots !== "true" && bots !== "false") throw invalidData("excludeBots is true or false", ["excludeBots"]);
-  const start = date(query, "startDate");
-  const end = date(query, "endDate");
+  const start = instant(query, "startDate");
+  const end = instant(query, "endDate");
   return {
     fromTs: start ?? 0,
     toTs: end === null ? Number.MAX_SAFE_INTEGER : Math.floor(end / 1000) * 1000 + 1000,

@@ -57,7 +57,8 @@ export function shlinkApi(deps: ShlinkDeps, ours: Ours, routes: readonly ShlinkR
       .catch((err: unknown) => failureAnswer(err, request, deps))
       .then((response) => cors.withCors(request, response));
   };
-  return new Elysia().all("/rest/*", shlink, { parse: "none" });
+  // /rest and /rest/ are no route either, but answered as one: a Shlink not-found problem, not the link 404 page.
+  return new Elysia().all("/rest/*", shlink, { parse: "none" }).all("/rest", shlink, { parse: "none" }).all("/rest/", shlink, { parse: "none" });
 }
 
 /** The methods a preflight is told a path takes. */

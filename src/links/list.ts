@@ -92,11 +92,23 @@ export type LinkLister = {
 export const isCursorSort = (sort: ListSort | PeerSort): sort is ListSort => (LIST_SORTS as readonly string[]).includes(sort);
 
 /**
+ * The most tag names a tags or excludeTags filter holds: each is one bound parameter, and a URL
+ * could otherwise carry thousands (the surfaces refuse more as a client's error, e.g.
+ * src/http/compat/shlink/shlink-list-query.ts).
+ */
+export const MAX_FILTER_TAGS = 100;
+
+/**
  * Whether a page is read at an offset (else after its cursor); throws on a query this port does not
  * take (a caller's mistake, never a client's: the surfaces check what clients send). Checked before
  * a read is handed to the reader thread, so that it never has to answer with an error.
  */
-export function checkPaging(query: Pick<ListQuery, "sort" | "cursor" | "offset">): boolean {
+export function checkPaging(query: Pick<ListQuery, "sort" | "cursor" | "offset" | "tags" | "excludeTags">): boolean {
+  // An order no SQL is written for (else a TypeError deep in page-query.ts, or a cursor page of it).
+  if (!isCursorSort(query.sort) && !(PEER_SORTS as readonly string[]).includes(query.sort)) throw new Error(`no list order is called ${String(query.sort)}`);
+  for (const filter of [query.tags, query.excludeTags]) {
+    if (filter && filter.names.length > MAX_FILTER_TAGS) throw new RangeError(`a tags filter holds at most ${MAX_FILTER_TAGS} names, not ${filter.names.length}`);
+  }
   if (query.offset === undefined) {
     if (!isCursorSort(query.sort)) throw new Error(`the ${query.sort} order is paged by offset only`);
     return false;

@@ -138,23 +138,18 @@ export function batchSizes(capacity = 100_000) {
 
 /**
  * Adds a chunk of the scan to the planner; a straddling batch (its visits in the row) is counted by a
- * parse, and its JSON kept in `held` when the page falls in it. Answers the keyset after the chunk,
- * or null when it was the last (shorter than `chunk`).
+ * parse, and its JSON kept in `held` when the page falls in it.
  */
 export function addChunk(
   planner: ReturnType<typeof pagePlanner>,
   rows: readonly PlaceRow[],
   q: Pick<VisitPageQuery, "fromTs" | "toTs" | "excludeBots">,
   held: Map<number, string>,
-  chunk: number,
-): { lastTs: number; id: number } | null {
-  let last: BatchPlace | null = null;
+): void {
   for (const r of rows) {
     const place: BatchPlace = { id: Number(r.id), linkSeq: Number(r.link_seq), firstTs: Number(r.first_ts), lastTs: Number(r.last_ts), humans: Number(r.humans), n: Number(r.n) };
     const before = planner.cuts().length;
     planner.add(place, r.visits === null ? planner.storedCount(place) : matching(r.visits, q).length);
     if (r.visits !== null && planner.cuts().length > before) held.set(place.id, r.visits);
-    last = place;
   }
-  return rows.length < chunk || last === null ? null : { lastTs: last.lastTs, id: last.id };
 }

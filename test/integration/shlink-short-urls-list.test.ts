@@ -170,6 +170,8 @@ describe("scopes and refusals", () => {
       ["orderBy=color-ASC", "orderBy"], ["orderBy=title-UP", "orderBy"], ["page=0", "page"], ["page=two", "page"],
       ["itemsPerPage=0", "itemsPerPage"], ["itemsPerPage=-2", "itemsPerPage"], ["itemsPerPage=ten", "itemsPerPage"],
       ["tags[]=a&tagsMode=some", "tagsMode"], ["excludeTags[]=a&excludeTagsMode=none", "excludeTagsMode"],
+      // 101 names: more than the list port takes (MAX_FILTER_TAGS, src/links/list.ts).
+      [Array.from({ length: 101 }, (_, i) => `tags[]=t${i}`).join("&"), "tags"], [Array.from({ length: 101 }, (_, i) => `excludeTags[]=t${i}`).join("&"), "excludeTags"],
       ["startDate=yesterday", "startDate"], ["endDate=2026-13-45T00:00:00Z", "endDate"],
       ["excludeMaxVisitsReached=maybe", "excludeMaxVisitsReached"], ["excludePastValidUntil=2", "excludePastValidUntil"],
     ];

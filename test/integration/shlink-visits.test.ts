@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Bowser from "bowser";
 import { startServer, type RunningServer } from "../support/server.ts";
-import { importedThroughApi, madeLink, makeKey } from "../support/admin.ts";
+import { api, importedThroughApi, madeLink, makeKey } from "../support/admin.ts";
 import { UA, visit } from "../support/clicks.ts";
 import { writeMmdb } from "../support/mmdb-writer.ts";
 import { shlinkShortUrl, shlinkVisit, shlinkVisitsKey, startShlink } from "../support/peers/shlink.ts";
@@ -145,6 +145,14 @@ describe("visits of many links", () => {
     expect((await rest("GET", "/tags/news/visits")).body.visits.pagination.totalItems).toBe(3);
     const theirs = await rest("GET", "/tags/news/visits", creator);
     expect([theirs.status, theirs.body.type, theirs.body.tag]).toEqual([404, "https://shlink.io/api/error/tag-not-found", "news"]);
+  }, 30_000);
+
+  test("a tag's visits of one domain: a tag on no link of that domain is tag-not-found, as it is for a key", async () => {
+    // The first domain added becomes the default (the links' own, stored as ''); the second is another.
+    for (const name of ["tags.example.org", "elsewhere.example.org"]) expect((await api(s.url, admin, "POST", "/api/domains", { name })).status).toBe(201);
+    expect((await rest("GET", "/tags/news/visits?domain=DEFAULT")).body.visits.pagination.totalItems).toBe(3);
+    const elsewhere = await rest("GET", "/tags/news/visits?domain=elsewhere.example.org");
+    expect([elsewhere.status, elsewhere.body.type, elsewhere.body.tag]).toEqual([404, "https://shlink.io/api/error/tag-not-found", "news"]);
   }, 30_000);
 
   test("a domain's visits: DEFAULT is the default domain; an unknown one is domain-not-found", async () => {

@@ -109,6 +109,31 @@ test("the reader thread's client: reads are answered until close, and a read aft
 });
 
 
+// Each promise is settled before it is asserted on: bun's `await expect(p).rejects` on a promise a
+// Worker has yet to settle stopped the Worker's messages from being delivered and timed out (#39's
+// review), which once passed for the thread hanging after an error.
+test("the reader thread answers a read that fails there with its error, and goes on answering", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "shortener-reader-"));
+  try {
+    openDatabase(join(dir, "reader.db")).close();
+    const reader = await startSqliteReader(join(dir, "reader.db"), testLog().log);
+    expect(await reader.overview.daily([404], "2026-01-01")).toEqual([]);
+    // Reads only the thread can find wrong (no check before it is sent): a plan and a query missing.
+    const fails = [() => reader.stats(1, null as never), () => reader.visitPages.page(null as never)];
+    for (const read of fails) {
+      const failed = await Promise.resolve(read()).catch((e: unknown) => e);
+      expect(failed).toBeInstanceOf(Error);
+      expect((failed as Error).message).not.toBe("");
+      const good = await Promise.resolve(reader.overview.daily([404], "2026-01-01")).catch((e: unknown) => e);
+      expect(good).toEqual([]);
+    }
+    const closed = await reader.close().then(() => "closed", (e: unknown) => e);
+    expect(closed).toBe("closed");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test.skipIf(process.platform !== "linux")("the reader thread runs only while read from: none before the first read, gone after a quiet spell, and the next read starts it again", async () => {
   const dir = mkdtempSync(join(tmpdir(), "shortener-reader-"));
   try {

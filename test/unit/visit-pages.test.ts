@@ -30,8 +30,8 @@ function page(fromTs: number, toTs: number, excludeBots: boolean, offset: number
   const planner = pagePlanner(q);
   const held = new Map<number, string>();
   const all = rows(fromTs, toTs);
-  // Chunks of 3: the keyset continues where a chunk ended.
-  for (let i = 0; i < all.length; i += 3) addChunk(planner, all.slice(i, i + 3), q, held, 3);
+  // Chunks of 3: the planner continues where a chunk ended.
+  for (let i = 0; i < all.length; i += 3) addChunk(planner, all.slice(i, i + 3), q, held);
   const byId = new Map(BATCHES.map((b) => [b.id, b.json]));
   for (const [id, json] of held) expect(byId.get(id)).toBe(json);
   return { total: planner.total(), ts: cutPage(planner.cuts(), byId, q).map((v) => v.visit[0]) };

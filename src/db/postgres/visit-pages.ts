@@ -1,6 +1,7 @@
-// A page of raw visits from PostgreSQL (src/stats/visit-pages.ts), on the pool: the scan of the
-// batches' places in chunks, then the page's batches by id, in one read-only repeatable-read
-// snapshot (a batch committed meanwhile is in both reads or in neither).
+// A page of raw visits from PostgreSQL (src/stats/visit-pages.ts), on the pool: one ordered scan of
+// the batches' places through a cursor, fetched and planned in chunks, then the page's batches by
+// id, in one read-only repeatable-read snapshot (a batch committed meanwhile is in both reads or in
+// neither).
 
 import { addChunk, batchSizes, cutLinks, cutPage, pagePlanner, type PlaceRow, type VisitPageSource } from "../../stats/visit-pages.ts";
 import { PLACES_CHUNK, placesQuery, totalsQuery } from "../shared/visit-page-sql.ts";
@@ -12,17 +13,20 @@ export function postgresVisitPages(sql: Pg, chunk = PLACES_CHUNK): VisitPageSour
     sql.begin("isolation level repeatable read read only", async (tx) => {
       const planner = pagePlanner(q);
       const held = new Map<number, string>();
-      let after: { lastTs: number; id: number } | null = null;
-      do {
-        const { sql: text, params } = placesQuery(q, chunk, after);
-        const rows = (await tx.unsafe(numbered(text), params)) as PlaceRow[];
+      // A cursor: one scan and one sort, `chunk` rows in memory at a time (Bun's SQL has no cursor of
+      // its own; DECLARE takes bound parameters, and the transaction's end closes it).
+      const { sql: text, params } = placesQuery(q);
+      await tx.unsafe(numbered(`DECLARE visit_places NO SCROLL CURSOR FOR ${text}`), params);
+      for (;;) {
+        const rows = (await tx.unsafe(`FETCH FORWARD ${chunk} FROM visit_places`)) as PlaceRow[];
         const unknown = sizes.unknown(rows);
         if (unknown.length > 0) {
           const counted: { id: string; n: number }[] = await tx`SELECT id, json_array_length(visits::json) AS n FROM visit_batches WHERE id = ANY(${sql.array(unknown, "INT8")}::int8[])`;
           sizes.learn(rows, new Map(counted.map((r) => [num(r.id), num(r.n)])));
         }
-        after = addChunk(planner, sizes.sized(rows), q, held, chunk);
-      } while (after !== null);
+        addChunk(planner, sizes.sized(rows), q, held);
+        if (rows.length < chunk) break;
+      }
       const wanted = planner.cuts().filter((c) => !held.has(c.id)).map((c) => c.id);
       if (wanted.length > 0) {
         const rows: { id: string; visits: string }[] = await tx`SELECT id, visits FROM visit_batches WHERE id = ANY(${sql.array(wanted, "INT8")}::int8[])`;

@@ -1,6 +1,6 @@
-// A page of raw visits from SQLite (src/stats/visit-pages.ts), run on the reader thread: the scan of
-// the batches' places in chunks, then the page's batches by id. One read transaction: a batch the
-// recorder commits between the two reads is in both or in neither.
+// A page of raw visits from SQLite (src/stats/visit-pages.ts), run on the reader thread: one ordered
+// scan of the batches' places, streamed and planned in chunks, then the page's batches by id. One
+// read transaction: a batch the recorder commits between the two reads is in both or in neither.
 
 import type { Database } from "bun:sqlite";
 import { addChunk, batchSizes, cutLinks, cutPage, pagePlanner, type PagedLink, type PlaceRow, type VisitPage, type VisitPageQuery, type VisitTotals } from "../../stats/visit-pages.ts";
@@ -15,14 +15,20 @@ export function sqliteVisitPages(db: Database, chunk = PLACES_CHUNK): { page: (q
   const read = (q: VisitPageQuery): VisitPage => {
     const planner = pagePlanner(q);
     const held = new Map<number, string>();
-    let after: { lastTs: number; id: number } | null = null;
-    do {
-      const { sql, params } = placesQuery(q, chunk, after);
-      const rows = db.query<PlaceRow, (string | number)[]>(sql).all(...params);
+    let rows: PlaceRow[] = [];
+    const plan = () => {
       const unknown = sizes.unknown(rows);
       if (unknown.length > 0) sizes.learn(rows, new Map(sizeOf.all(JSON.stringify(unknown)).map((r) => [r.id, r.n])));
-      after = addChunk(planner, sizes.sized(rows), q, held, chunk);
-    } while (after !== null);
+      addChunk(planner, sizes.sized(rows), q, held);
+      rows = [];
+    };
+    // One statement stepped to its end (one scan, one sort); sizeOf runs between its steps.
+    const { sql, params } = placesQuery(q);
+    for (const row of db.query<PlaceRow, (string | number)[]>(sql).iterate(...params)) {
+      rows.push(row);
+      if (rows.length === chunk) plan();
+    }
+    if (rows.length > 0) plan();
     const wanted = planner.cuts().filter((c) => !held.has(c.id)).map((c) => c.id);
     if (wanted.length > 0) for (const r of batchesById.all(JSON.stringify(wanted))) held.set(r.id, r.visits);
     const seqs = cutLinks(planner.cuts());

@@ -22,7 +22,7 @@ export type VisitsOf = { link: string } | { tag: string; domain: string | null }
 /** `writing`: the page as text, written where it is read when the source can (VisitPage `written`). */
 export type VisitsInput = { of: VisitsOf; fromTs: number; toTs: number; excludeBots: boolean; offset: number; limit: number; writing?: VisitPageWriting };
 
-/** A page of visits, newest first; a tag on none of the links the principal sees is not_found (field "tag"). */
+/** A page of visits, newest first; a tag on none of the links the principal sees (of the domain, if one is given) is not_found (field "tag"). */
 export async function readVisits(actor: Principal, input: VisitsInput, deps: VisitsDeps): Promise<Outcome<VisitPage>> {
   const of = input.of;
   const target = "link" in of ? of.link : "tag" in of ? `tag:${of.tag}` : "every" in of ? null : `domain:${of.domain}`;
@@ -38,7 +38,9 @@ export async function readVisits(actor: Principal, input: VisitsInput, deps: Vis
     const owner = ownerFilter(actor);
     const tag = "tag" in of ? of.tag : null;
     if (tag !== null) {
-      const tagged = await deps.lister.totals({ owner, ownerName: null, q: null, tag, domain: null, status: null, now: deps.now() });
+      // The same links the page reads: of the domain asked for, if one was (else a tag only on
+      // another domain's links answered an empty page instead of tag-not-found).
+      const tagged = await deps.lister.totals({ owner, ownerName: null, q: null, tag, domain: of.domain, status: null, now: deps.now() });
       if (tagged.links === 0) {
         logAction(deps.log, actor, "visits", target, "not_found");
         return refused("not_found", `no link has the tag "${tag.slice(0, 60)}"`, "tag");

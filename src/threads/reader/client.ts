@@ -78,7 +78,10 @@ export async function startSqliteReader(path: string, log: Logger = createLogger
     });
   };
   const page = async (query: Parameters<LinkLister["page"]>[0]) => {
-    checkPaging(query); // a query the port refuses fails here, not on the thread
+    // A query the port refuses fails here, before a message each way. The thread answers an error as
+    // well as a result (test/unit/threads.test.ts); what once looked like it hanging after an error
+    // was bun's test `expect(p).rejects` waiting on a Worker's pending promise (#39's review).
+    checkPaging(query);
     return ask<LinkPage>({ page: query });
   };
   return {

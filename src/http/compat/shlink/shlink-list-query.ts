@@ -5,7 +5,7 @@
 import { seesEveryLink, type Principal } from "../../../auth/policy.ts";
 import { DEFAULT_DOMAIN } from "../../../domains/domain.ts";
 import type { DomainDirectory } from "../../../domains/directory.ts";
-import type { ListOrder, ListSort, PeerSort, TagsFilter } from "../../../links/list.ts";
+import { MAX_FILTER_TAGS, type ListOrder, type ListSort, type PeerSort, type TagsFilter } from "../../../links/list.ts";
 import { parseInstant } from "../../../links/options.ts";
 import { MAX_URL_LENGTH } from "../../../links/url-rules.ts";
 import type { CountInput } from "../../../ops/links/list.ts";
@@ -98,7 +98,7 @@ function tagsOf(query: URLSearchParams, name: string, modeName: string): TagsFil
   const names = [...query.getAll(`${name}[]`), ...query.getAll(name)].map((t) => t.trim()).filter((t) => t !== "");
   const mode = query.get(modeName) || "any";
   if (mode !== "any" && mode !== "all") throw invalidData(`${modeName} must be any or all.`, [modeName]);
-  if (names.length > 100 || names.some((t) => t.length > 100 || !t.isWellFormed())) throw invalidData(`${name} holds more than 100 tags, or one too long or not text.`, [name]);
+  if (names.length > MAX_FILTER_TAGS || names.some((t) => t.length > 100 || !t.isWellFormed())) throw invalidData(`${name} holds more than ${MAX_FILTER_TAGS} tags, or one too long or not text.`, [name]);
   return names.length === 0 ? null : { names: [...new Set(names)], mode };
 }
 

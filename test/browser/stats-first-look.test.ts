@@ -72,7 +72,9 @@ afterAll(async () => {
 /** Opens a stats page and waits for its first answer to be shown (figures or the empty state). */
 async function open(g: Guarded, id: string, lang = "en"): Promise<Page> {
   await g.page.goto(`${server.url}/${lang}/stats/${id}`);
-  await g.page.waitForFunction((loading) => document.getElementById("updated")?.textContent !== loading, MESSAGES.en.loading);
+  // "Loading" in the page's own language: with English's, a page in another language looks loaded at once.
+  const loading = (MESSAGES as Record<string, { loading: string }>)[lang]!.loading;
+  await g.page.waitForFunction((text) => document.getElementById("updated")?.textContent !== text, loading);
   return g.page;
 }
 

@@ -32,7 +32,12 @@ afterAll(async () => {
 /** Opens a stats page and waits for its first answer to be shown (figures or the empty state). */
 async function open(g: Guarded, id: string, lang = "en"): Promise<Page> {
   await g.page.goto(`${server.url}/${lang}/stats/${id}`);
-  await g.page.waitForFunction((loading) => document.getElementById("updated")?.textContent !== loading, MESSAGES.en.loading);
+  // The page says "loading" in its own language, and the link's status fills in with the first answer.
+  const loading = (MESSAGES as Record<string, { loading: string }>)[lang]!.loading;
+  await g.page.waitForFunction(
+    (text) => document.getElementById("updated")?.textContent !== text && document.getElementById("link-status")?.textContent !== "…",
+    loading,
+  );
   return g.page;
 }
 

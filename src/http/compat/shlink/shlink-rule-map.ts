@@ -6,6 +6,7 @@
 import type { ShlinkRedirectCondition, ShlinkRedirectConditionType } from "@shlinkio/shlink-js-sdk/api-contract";
 import { isConditionText, isSystem, normalizeCidr, SYSTEMS, type Condition } from "../../../links/rules.ts";
 import { parseInstant } from "../../../links/options.ts";
+import { atomTime } from "./shlink-time.ts";
 
 /** Shlink's browser values and the names our stats (and browser conditions) give the same browsers. */
 const BROWSERS = { chrome: "Chrome", firefox: "Firefox", edge: "Edge", safari: "Safari", opera: "Opera", android_browser: "Android Browser" } as const;
@@ -111,11 +112,6 @@ export function rangeOf(text: string): string | null {
   const head = parts.slice(0, fixed);
   if (!head.every((p) => /^\d{1,3}$/.test(p) && Number(p) <= 255)) return null;
   return normalizeCidr(`${[...head, ...parts.slice(fixed).map(() => "0")].join(".")}/${fixed * 8}`);
-}
-
-/** An instant as Shlink writes dates: Atom, to the second, in UTC (2026-12-31T18:00:00+00:00). */
-export function atomTime(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "+00:00");
 }
 
 function yes<T>(value: T): Mapped<T> {

@@ -10,6 +10,7 @@ import { publicBase } from "../../request-origin.ts";
 import { NO_HOST } from "../peer-failure.ts";
 import { problemDocument } from "./shlink-problem.ts";
 import type { ShlinkCall } from "./shlink-route.ts";
+import { atomTime } from "./shlink-time.ts";
 
 /** Shlink's ShortUrl with every field its OpenAPI document requires (the SDK's type leaves some optional). */
 export type ShortUrlJson = {
@@ -26,13 +27,6 @@ export type ShortUrlJson = {
   forwardQuery: boolean;
   hasRedirectRules: boolean;
 };
-
-/** A time as Shlink writes it (PHP's DATE_ATOM): seconds, with the offset spelled +00:00. */
-export function atomTime(ms: number): string;
-export function atomTime(ms: number | null): string | null;
-export function atomTime(ms: number | null): string | null {
-  return ms === null ? null : `${new Date(Math.floor(ms / 1000) * 1000).toISOString().slice(0, 19)}+00:00`;
-}
 
 /**
  * The ShortUrl of a link whose domain's base is `shortBase` (src/http/link-json.ts linkPlace).

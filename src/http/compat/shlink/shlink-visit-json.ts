@@ -8,13 +8,9 @@ import type { PagedLink, PagedVisit } from "../../../stats/visit-pages.ts";
 import { DIRECT, UNKNOWN } from "../../../visits/visit.ts";
 import type { StoredVisit } from "../../../visits/visit-batch.ts";
 import { synthesizedUserAgent } from "./shlink-user-agent.ts";
+import { atomTime } from "./shlink-time.ts";
 
 const COUNTRY_NAMES = new Intl.DisplayNames(["en"], { type: "region", fallback: "none" });
-
-/** A date as Shlink writes it: Atom, seconds, with the offset (UTC here). */
-export function atomDate(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "+00:00");
-}
 
 // The last second written: a page's visits come in time order, many in the same second.
 let lastSecond = NaN;
@@ -23,7 +19,7 @@ function atomOfSecond(ms: number): string {
   const second = Math.floor(ms / 1000);
   if (second !== lastSecond) {
     lastSecond = second;
-    lastAtom = atomDate(second * 1000);
+    lastAtom = atomTime(second * 1000);
   }
   return lastAtom;
 }
@@ -55,7 +51,7 @@ export function shlinkVisit(v: StoredVisit, shortUrl: string): ShlinkRegularVisi
   const [ts, browser, os, device, country, referrer, , , , isBot] = v;
   return {
     referer: referrer === DIRECT ? "" : referrer,
-    date: atomDate(ts),
+    date: atomTime(ts),
     userAgent: memo(agents, `${browser}\u0000${os}\u0000${device}`, () => synthesizedUserAgent(browser, os, device)),
     visitLocation: memo(locations, country, () => visitLocation(country)),
     potentialBot: isBot === 1,

@@ -10,7 +10,7 @@ import { instant } from "./shlink-list-query.ts";
 import { invalidData } from "./shlink-problem.ts";
 
 // The Visit itself and a page's text: shlink-visit-json.ts (pure, the reader thread writes pages with it).
-export { atomDate, shlinkVisit, visitLocation, visitsJson } from "./shlink-visit-json.ts";
+export { shlinkVisit, visitLocation, visitsJson } from "./shlink-visit-json.ts";
 
 /** What a visits query asks: the range (ms, end exclusive), bots or not, and the page. */
 export type VisitsParams = { fromTs: number; toTs: number; excludeBots: boolean; page: number; itemsPerPage: number };

@@ -9,7 +9,7 @@
 // own list pages by cursor.
 
 import type { LinkStatus } from "../../links/link.ts";
-import { checkPaging, isCursorSort, type Cursor, type ListFilter, type ListQuery, type ListSort, type PeerSort, type TagsFilter } from "../../links/list.ts";
+import { checkPaging, isCursorSort, type Cursor, type ListFilter, type ListQuery, type ListSort, type OwnerFilter, type PeerSort, type TagsFilter } from "../../links/list.ts";
 import { LINK_COLUMNS, type LinkRow } from "./link-rows.ts";
 import { CREDENTIAL_KEY_ID, CREDENTIAL_PRINCIPAL_NAME } from "../../auth/credential.ts";
 
@@ -59,6 +59,17 @@ const OWNER_NAMED = `(owner_user_id IN (SELECT u.id FROM users AS u WHERE u.name
   OR (owner_user_id IS NULL AND owner_key_id = ${CREDENTIAL_KEY_ID} AND ? = '${CREDENTIAL_PRINCIPAL_NAME}'))`;
 
 /**
+ * Whose links a query reads, as a condition on `links` (named `alias` when joined): a user's, a
+ * key's, or null for every link. One rule for the list, its totals, tag counts and visit pages.
+ */
+export function ownerCondition(owner: OwnerFilter, alias = ""): SqlCondition | null {
+  const column = alias === "" ? "" : `${alias}.`;
+  if (owner?.userId !== undefined) return { sql: `${column}owner_user_id = ?`, params: [owner.userId] };
+  if (owner?.keyId !== undefined) return { sql: `${column}owner_key_id = ?`, params: [owner.keyId] };
+  return null;
+}
+
+/**
  * The SQL of one page (`?` placeholders, in order). Ties are broken by seq, so every order is total
  * and pages by offset cover every link once. A cursor page reads one row more than asked (is there a
  * next page?); an offset page reads just the page (its caller counts with totalsQuery).
@@ -89,12 +100,10 @@ export function totalsQuery(filter: ListFilter, search: SqlCondition | null): { 
 function listFilters(query: ListFilter, search: SqlCondition | null): { where: string[]; params: (string | number)[] } {
   const where: string[] = [];
   const params: (string | number)[] = [];
-  if (query.owner?.userId !== undefined) {
-    where.push("owner_user_id = ?");
-    params.push(query.owner.userId);
-  } else if (query.owner?.keyId !== undefined) {
-    where.push("owner_key_id = ?");
-    params.push(query.owner.keyId);
+  const owner = ownerCondition(query.owner);
+  if (owner !== null) {
+    where.push(owner.sql);
+    params.push(...owner.params);
   }
   if (query.ownerName !== null) {
     where.push(OWNER_NAMED);

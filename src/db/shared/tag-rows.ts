@@ -2,6 +2,7 @@
 // (PostgreSQL's adapter numbers them: connect.ts numbered).
 
 import type { OwnerFilter } from "../../links/list.ts";
+import { ownerCondition } from "./page-query.ts";
 
 /**
  * Every tag on the links an owner filter selects, with its links and their clicks, in byte order
@@ -9,12 +10,11 @@ import type { OwnerFilter } from "../../links/list.ts";
  * the list's (page-query.ts): a user's links, a key's, or every link.
  */
 export function tagCountsQuery(owner: OwnerFilter): { sql: string; params: number[] } {
-  const where = owner?.userId !== undefined ? "WHERE l.owner_user_id = ?" : owner?.keyId !== undefined ? "WHERE l.owner_key_id = ?" : "";
-  const params = owner?.userId !== undefined ? [owner.userId] : owner?.keyId !== undefined ? [owner.keyId] : [];
+  const mine = ownerCondition(owner, "l");
   return {
     sql: `SELECT t.tag AS tag, COUNT(*) AS links, COALESCE(SUM(l.total_clicks), 0) AS clicks, COALESCE(SUM(l.human_clicks), 0) AS human_clicks
-      FROM link_tags AS t JOIN links AS l ON l.seq = t.link_seq ${where} GROUP BY t.tag ORDER BY t.tag`,
-    params,
+      FROM link_tags AS t JOIN links AS l ON l.seq = t.link_seq ${mine ? `WHERE ${mine.sql}` : ""} GROUP BY t.tag ORDER BY t.tag`,
+    params: (mine?.params ?? []) as number[],
   };
 }
 

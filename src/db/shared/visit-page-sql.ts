@@ -3,21 +3,15 @@
 // only of the batches that straddle the time range (the others are counted from their columns).
 
 import type { VisitPageQuery } from "../../stats/visit-pages.ts";
-import type { SqlCondition } from "./page-query.ts";
-import { ownerIds, type OwnerFilter } from "../../links/list.ts";
+import { ownerCondition, type SqlCondition } from "./page-query.ts";
+import type { OwnerFilter } from "../../links/list.ts";
 
 /** The scope as a condition on a batch `b` (`?` parameters). */
 function scopeCondition(scope: VisitPageQuery["scope"]): SqlCondition {
   if ("linkSeq" in scope) return { sql: "b.link_seq = ?", params: [scope.linkSeq] };
-  const where: string[] = [];
-  const params: (string | number)[] = [];
-  if (scope.owner?.userId !== undefined) {
-    where.push("l.owner_user_id = ?");
-    params.push(scope.owner.userId);
-  } else if (scope.owner?.keyId !== undefined) {
-    where.push("l.owner_key_id = ?");
-    params.push(scope.owner.keyId);
-  }
+  const owner = ownerCondition(scope.owner, "l");
+  const where: string[] = owner ? [owner.sql] : [];
+  const params: (string | number)[] = owner ? [...owner.params] : [];
   if (scope.domain !== null) {
     where.push("l.domain = ?");
     params.push(scope.domain);
@@ -52,11 +46,9 @@ export function placesQuery(q: VisitPageQuery): { sql: string; params: (string |
 
 /** The clicks of an owner's links, from the links' stored totals (imported counts included). */
 export function totalsQuery(owner: OwnerFilter): { sql: string; params: number[] } {
-  const [user, key] = ownerIds(owner);
+  const mine = ownerCondition(owner);
   const sql = "SELECT COALESCE(SUM(total_clicks), 0) AS total, COALESCE(SUM(human_clicks), 0) AS humans FROM links";
-  if (user !== null) return { sql: `${sql} WHERE owner_user_id = ?`, params: [user] };
-  if (key !== null) return { sql: `${sql} WHERE owner_key_id = ?`, params: [key] };
-  return { sql, params: [] };
+  return mine ? { sql: `${sql} WHERE ${mine.sql}`, params: mine.params as number[] } : { sql, params: [] };
 }
 
 /** How many places the scan hands the planner at a time (bounded memory: one chunk at a time). */

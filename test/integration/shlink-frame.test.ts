@@ -6,7 +6,7 @@
 // docs/swagger/paths/health.json and module/Rest/src/Action/HealthAction.php.
 
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { makeKey } from "../support/admin.ts";
+import { cli, makeKey } from "../support/admin.ts";
 import { onHost, serverWithDomains } from "../support/domains.ts";
 import { startServer, type RunningServer } from "../support/server.ts";
 
@@ -202,6 +202,16 @@ describe("no --cors-origin (the default)", () => {
       expect(answer.headers.get("access-control-allow-methods")).toBeNull();
     }
     expect(answers[2]!.headers.get("allow")).toBe("GET");
+  });
+
+  test("a revoked key is invalid-api-key on a reading and a changing route, and nothing is changed", async () => {
+    const gone = makeKey(server.dbPath, "gone-admin");
+    expect(cli(["key", "revoke", "gone-admin", "--db", server.dbPath]).code).toBe(0);
+    const headers = { "X-Api-Key": gone, "Content-Type": "application/json" };
+    expectProblem(await call(server, "/rest/v3/short-urls", { headers }), 401, "https://shlink.io/api/error/invalid-api-key");
+    const create = await call(server, "/rest/v3/short-urls", { method: "POST", headers, body: JSON.stringify({ longUrl: "https://example.com/", customSlug: "by-revoked" }) });
+    expectProblem(create, 401, "https://shlink.io/api/error/invalid-api-key");
+    expect((await fetch(`${server.url}/by-revoked`, { redirect: "manual" })).status).toBe(404);
   });
 });
 

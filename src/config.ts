@@ -10,7 +10,7 @@ import { probeFile } from "./cli/database.ts";
 import type { HeaderIdentityConfig } from "./auth/header-identity.ts";
 import { environmentVariable, FLAGS } from "./config/flags.ts";
 import { headerIdentityConfig, oidcConfig } from "./config/sign-in.ts";
-import { access, checkPostgresUrl, compatApis, ConfigError, corsOrigins, integer, parseBaseUrl, redirectUrl } from "./config/values.ts";
+import { access, allowedSchemes, checkPostgresUrl, compatApis, ConfigError, corsOrigins, integer, parseBaseUrl, redirectUrl } from "./config/values.ts";
 
 // The parts live in src/config/: the flags' table, the value checks, the sign-in groups, the help.
 export { environmentVariable, FLAGS } from "./config/flags.ts";
@@ -65,6 +65,10 @@ export type Config = Readonly<{
   compat: CompatApis;
   /** Web origins whose pages may read the Shlink API's answers (CORS), or "*" for any; [] = none (docs/shlink-api.md: CORS). */
   corsOrigins: CorsOrigins;
+  /** --allow-schemes: destination schemes beside http(s), lower case (docs/sharing.md: Links into apps) */
+  allowSchemes: ReadonlySet<string>;
+  /** --qr-logo: the image drawn in the middle of QR codes (docs/sharing.md: QR codes by URL); null: none */
+  qrLogo: string | null;
 }>;
 
 /** Which other shorteners' APIs answer: YOURLS's /yourls-api.php, Kutt's /api/v2. */
@@ -223,6 +227,8 @@ function serviceConfig({ values: given, named }: Given, env: Record<string, stri
     authHeader,
     compat: compatApis(given.get("compat"), named("compat")),
     corsOrigins: corsOrigins(given.get("cors-origin"), named("cors-origin")),
+    allowSchemes: allowedSchemes(given.get("allow-schemes"), named("allow-schemes")),
+    qrLogo: given.get("qr-logo") || null,
   });
 }
 

@@ -29,6 +29,8 @@ export const FLAGS: readonly Flag[] = [
   { name: "import-allow-private", value: false, help: "let the dashboard's import reach loopback, private (LAN) and link-local addresses, e.g. a Shlink or YOURLS database on this host (refused by default; `shortener import` always may)" },
   { name: "compat", value: true, help: "the other shorteners' APIs this one speaks, for their clients: yourls, kutt, shlink (comma-separated) or off (default yourls,kutt,shlink)" },
   { name: "cors-origin", value: true, help: "web origins whose pages may call the Shlink API (e.g. https://app.shlink.io, Shlink's web client), comma-separated, or * for any (default: none)" },
+  { name: "allow-schemes", value: true, help: "destination schemes beside http and https, for links into apps, comma-separated, e.g. tg,spotify,market,mailto (never javascript, data, file, vbscript, blob; default: none)" },
+  { name: "qr-logo", value: true, help: "a PNG drawn in the middle of the QR codes served at /<alias>/qr (default: none)" },
   { name: "fetch-titles", value: true, help: "fetch a link's title from its page when none is given: off (default), on (public addresses only), or any (loopback, private and link-local addresses too)" },
   { name: "root-redirect", value: true, help: "an http(s) URL that / redirects to instead of showing the public form" },
   { name: "not-found-redirect", value: true, help: "an http(s) URL that unknown short links redirect to instead of the not-found page" },

@@ -72,6 +72,25 @@ function corsOrigin(entry: string, name: string): string {
   return url.origin;
 }
 
+/**
+ * Schemes no link may lead to, whatever --allow-schemes says: they run code or read local data in the
+ * visitor's browser (javascript, vbscript, data, blob, file), show its internals (about, chrome,
+ * view-source, filesystem), or are not places to go (ws, wss).
+ */
+export const NEVER_ALLOWED_SCHEMES: ReadonlySet<string> = new Set(["javascript", "vbscript", "data", "blob", "file", "about", "chrome", "view-source", "filesystem", "ws", "wss"]);
+
+/** --allow-schemes: scheme names (RFC 3986: a letter, then letters, digits, + - .), lower-cased; http(s) go without saying. */
+export function allowedSchemes(raw: string | undefined, name: string): ReadonlySet<string> {
+  const value = (raw ?? "").trim();
+  if (value === "") return new Set();
+  const schemes = value.split(",").map((entry) => entry.trim().replace(/:$/, "").toLowerCase()).filter((s) => s !== "http" && s !== "https");
+  for (const scheme of schemes) {
+    if (!/^[a-z][a-z0-9+.-]{0,31}$/.test(scheme)) throw new ConfigError(`${name}: not a scheme name: ${JSON.stringify(scheme)} (a letter, then letters, digits, + - or .)`);
+    if (NEVER_ALLOWED_SCHEMES.has(scheme)) throw new ConfigError(`${name}: ${scheme}: is never allowed: it would run code or read local data in the visitor's browser`);
+  }
+  return new Set(schemes);
+}
+
 export function parseBaseUrl(raw: string | undefined, name: string): string | null {
   if (raw === undefined || raw === "") return null;
   const url = httpUrl(raw, name);

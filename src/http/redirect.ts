@@ -21,6 +21,9 @@ import { checkPassword, lockedAnswer, PASSWORD_HEADER, passwordPage, postedPassw
 import type { Logger } from "../log.ts";
 import type { Blocklist } from "../links/blocklist.ts";
 import type { DomainEntry } from "../domains/directory.ts";
+import { isPreviewAgent } from "../visits/preview-agents.ts";
+import { cardAnswer } from "./card-page.ts";
+import { openAppAnswer } from "./open-app.ts";
 
 export type RedirectDeps = {
   links: LinkStore;
@@ -133,6 +136,9 @@ function answerLink(admitted: Admission | null, click: RequestClick, deps: Redir
     }
     return fallback(admitted.fallback, admitted.gone, click, deps);
   }
+  // A chat app or social network drawing a card: the owner's card, not a click (docs/sharing.md: Preview cards).
+  // A link without a card (nearly every one) pays for the null check only.
+  if (admitted.card !== null && isPreviewAgent(click.header("user-agent"))) return cardAnswer(admitted.card, click, deps);
   // Rules, a split, a password or a redirect code of its own: decided by its route (router.ts).
   if (admitted.route !== null) return routed(admitted.route, click, deps, unlocked);
   return send((admitted.compiled ??= compileDestination(admitted.url)), 302, null, click, deps);
@@ -182,6 +188,8 @@ function send(destination: Destination, status: number, route: string | null, cl
     const blocklist = deps.blocklist();
     if (blocklist.patterns > 0 && blocklist.matches(location)) return gonePage("blocked", click.header("accept-language"));
   }
+  // A destination in an app (tg:, spotify:, …) that browsers do not follow from a redirect: a page that opens it.
+  if (destination.app) return openAppAnswer(destination, location, route, click, deps);
   // no-store: a browser that cached the 302 would skip us on the next click and it would go uncounted.
   const response = new Response(null, { status, headers: { "Cache-Control": CACHE_CONTROL, Location: location } });
   // HEAD is what link checkers and previews send first: answer it, but it is not a click.
@@ -201,7 +209,7 @@ function fallback(url: string, reason: GoneReason, click: RequestClick, deps: Re
 }
 
 /** The click handed to the recorder, in the recorder's message format (src/visits/click.ts). */
-function record(click: RequestClick, deps: RedirectDeps, destination: string | null, route: string | null) {
+export function record(click: RequestClick, deps: RedirectDeps, destination: string | null, route: string | null) {
   // Forwarding headers matter only behind a trusted proxy; otherwise they are not even read.
   // X-Forwarded-For wins over Forwarded (client-ip.ts), so Forwarded is read only without it.
   const proxied = !deps.trusted.empty;

@@ -7,14 +7,16 @@ import type { Destination } from "./destination.ts";
 import { compileRoute, type LinkRoute } from "./router.ts";
 import type { Behaviour, RedirectType } from "./behaviour.ts";
 import type { Rule, Variant } from "./rules.ts";
+import { cardOf, type Card, type CardColumns } from "./card.ts";
 
 /**
  * What a click needs to know. `rules` is null for a link without limits or state, and `route` for
  * one without redirect rules, split, password or redirect code of its own: nearly every link, whose
- * clicks then do nothing but answer. `compiled`: the destination worked out for the Location, on
- * the first click that needs it (destination.ts).
+ * clicks then do nothing but answer. `card`: the preview card its owner set (card.ts), null for
+ * nearly every link, which then pays nothing for cards. `compiled`: the destination worked out for
+ * the Location, on the first click that needs it (destination.ts).
  */
-export type Target = { seq: number; url: string; rules: ClickRules | null; route: LinkRoute | null; compiled?: Destination };
+export type Target = { seq: number; url: string; rules: ClickRules | null; route: LinkRoute | null; card: Card | null; compiled?: Destination };
 export type ClickRules = {
   /** set when the link answers 410 whatever the time: disabled, blocked or deleted */
   gone: Gone | null;
@@ -43,7 +45,7 @@ const GONE: Record<GoneReason, Gone> = {
   blocked: { gone: "blocked" },
   deleted: { gone: "deleted" },
 };
-export const DELETED: Target = { seq: 0, url: "", route: null, rules: { gone: GONE.deleted, expiresAt: null, maxClicks: null, clicks: 0, validFrom: null, expired: GONE.expired } };
+export const DELETED: Target = { seq: 0, url: "", route: null, card: null, rules: { gone: GONE.deleted, expiresAt: null, maxClicks: null, clicks: 0, validFrom: null, expired: GONE.expired } };
 
 /**
  * The verdict that needs no click count: the target of a link without limits or state, the 410
@@ -68,20 +70,21 @@ type RuleFacts = {
 export type RouteFacts = { rules: string | null; variants: string | null; password_hash: string | null; redirect_type: number };
 
 /** A cache miss's row: the link's facts and destination (url null: no such link), and whether its id was retired. */
-export type TargetRow = Omit<RuleFacts, "total_clicks" | "password_hash"> & RouteFacts & { seq: number | null; url: string | null; total_clicks: number | null; retired: boolean };
+export type TargetRow = Omit<RuleFacts, "total_clicks" | "password_hash"> & RouteFacts & Omit<CardColumns, "password_hash"> & { seq: number | null; url: string | null; total_clicks: number | null; retired: boolean };
 
 /** What the click path keeps for a link read from the database: its target, DELETED, or null (no such link). */
 export function targetOfRow(row: TargetRow): Target | null {
   if (row.url !== null) {
     const route = compileRoute(row.url, behaviourOfRow(row));
-    return { seq: row.seq!, url: row.url, rules: clickRules({ ...row, total_clicks: row.total_clicks ?? 0 }, row.seq!), route };
+    return { seq: row.seq!, url: row.url, rules: clickRules({ ...row, total_clicks: row.total_clicks ?? 0 }, row.seq!), route, card: cardOf(row) };
   }
   return row.retired ? DELETED : null;
 }
 
 /** The click path's entry for a link just written (no need to read it back). */
 export function targetOfLink(link: Link): Target {
-  return { seq: link.seq, url: link.url, rules: clickRules({ ...rowFacts(link), total_clicks: link.totalClicks }, link.seq), route: compileRoute(link.url, link) };
+  const card = cardOf({ card_title: link.cardTitle, card_description: link.cardDescription, card_image: link.cardImage, title: link.title, password_hash: link.passwordHash });
+  return { seq: link.seq, url: link.url, rules: clickRules({ ...rowFacts(link), total_clicks: link.totalClicks }, link.seq), route: compileRoute(link.url, link), card };
 }
 
 function rowFacts(link: Link): Omit<RuleFacts, "total_clicks"> {

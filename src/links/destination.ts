@@ -21,6 +21,11 @@ export type Destination = {
   readonly ownNames: ReadonlySet<string> | null;
   /** whether the link's own URL carries utm_* parameters (then every click's Location is read for them) */
   readonly utm: boolean;
+  /**
+   * An app's scheme (--allow-schemes) that browsers do not follow from a redirect: answered with a
+   * page that opens the app (src/http/open-app.ts); false for http(s) and the schemes a 302 serves.
+   */
+  readonly app: boolean;
 };
 
 const PRINTABLE_ASCII = /^[\x21-\x7e]*$/;
@@ -38,7 +43,7 @@ export function compileDestination(url: string): Destination {
   const queryAt = head.indexOf("?");
   const ownNames = queryAt === -1 ? null : new Set(head.slice(queryAt + 1).split("&").filter((p) => p !== "").map(nameOf));
   const joiner = queryAt === -1 ? "?" : head.endsWith("?") || head.endsWith("&") ? "" : "&";
-  return { location, head, fragment, joiner, ownNames, utm: queryAt !== -1 && head.includes("utm_", queryAt) };
+  return { location, head, fragment, joiner, ownNames, utm: queryAt !== -1 && head.includes("utm_", queryAt), app: false };
 }
 
 /** The Location for a click whose request had this query (the text after "?", not empty). */

@@ -2,8 +2,9 @@
 // management API and the visitor's 410 page).
 
 import type { Behaviour } from "./behaviour.ts";
+import type { CardFields } from "./card.ts";
 
-export type Link = Behaviour & {
+export type Link = Behaviour & CardFields & {
   /** stable row number: list cursors and the search index refer to it */
   seq: number;
   /** the stored domain: '' for the default (src/domains/domain.ts); the API shows its name */

@@ -13,6 +13,7 @@ import { linkKey, looksLikeKey } from "../domains/link-key.ts";
 import type { Link } from "./link.ts";
 import { DELETED, targetOfLink, verdictBeforeBudget, type Admission, type Target } from "./click-rules.ts";
 import { PLAIN, type Behaviour } from "./behaviour.ts";
+import type { CardFields } from "./card.ts";
 import { LinkCache } from "./link-cache.ts";
 import { EVERY_LINK, type DeleteEvents, type LinkWrites, type UpdateEvents } from "./change-script.ts";
 import { cryptoRandomBytes, type RandomBytes } from "../util/random.ts";
@@ -40,10 +41,10 @@ export type NewLink = {
   tags?: readonly string[];
   /** src/links/title.ts; absent or null: none */
   title?: string | null;
-} & Partial<Behaviour>;
+} & Partial<Behaviour> & Partial<CardFields>;
 
 /** What PATCH may change; null clears expiresAt, maxClicks and the title (and the behaviour fields that may be absent). */
-export type LinkChanges = { url?: string; expiresAt?: number | null; maxClicks?: number | null; disabled?: boolean; tags?: readonly string[]; title?: string | null } & Partial<Behaviour>;
+export type LinkChanges = { url?: string; expiresAt?: number | null; maxClicks?: number | null; disabled?: boolean; tags?: readonly string[]; title?: string | null } & Partial<Behaviour> & Partial<CardFields>;
 
 export type { Admission, ClickRules, Target } from "./click-rules.ts";
 
@@ -220,7 +221,8 @@ function storedLink(id: string, link: NewLink, now: number): Link {
   return {
     ...behaviourOf(link),
     seq: 0, domain: link.domain ?? DEFAULT_DOMAIN, id, url: link.url, createdAt: now, ownerKeyId: link.ownerKeyId ?? null, ownerUserId: link.ownerUserId ?? null, owner: link.ownerName ?? null, expiresAt: link.expiresAt ?? null, maxClicks: link.maxClicks ?? null,
-    disabled: false, blocked: false, tags: [...new Set(link.tags ?? [])].sort(), title: link.title ?? null, totalClicks: 0, humanClicks: 0, lastClickAt: null,
+    disabled: false, blocked: false, tags: [...new Set(link.tags ?? [])].sort(), title: link.title ?? null,
+    cardTitle: link.cardTitle ?? null, cardDescription: link.cardDescription ?? null, cardImage: link.cardImage ?? null, totalClicks: 0, humanClicks: 0, lastClickAt: null,
   };
 }
 

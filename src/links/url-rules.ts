@@ -18,6 +18,8 @@ export type UrlContext = {
   ownHosts: readonly string[];
   /** --allow-loopback-destinations: localhost, loopback, unspecified and link-local hosts allowed */
   allowLocal: boolean;
+  /** --allow-schemes: destination schemes beside http(s) (absent: none) */
+  allowSchemes?: ReadonlySet<string>;
 };
 
 // Whitespace or control characters anywhere inside: browsers would strip or mangle them.

@@ -59,6 +59,8 @@ export function routeText(rule: string, variant: string): string {
 export function fallbackText(reason: string): string {
   return `\u0000fallback\n${reason}`;
 }
+/** A link-preview agent's fetch of a link's card (src/http/card-page.ts): not a click, counted apart as a preview. */
+export const PREVIEW_ROUTE = "\u0000preview\n";
 export function parseRoute(text: string): VisitRoute {
   const cut = text.indexOf("\n");
   const head = text.slice(0, cut);

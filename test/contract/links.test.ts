@@ -12,7 +12,7 @@ forEachEngine("links: admit", (db) => {
   test("a plain link: its URL, with no rules to check; an unknown id: null", async () => {
     const { links } = db().storage;
     const plain = await links.create({ url: "https://example.com/", alias: "plain" }, NOW);
-    expect(await links.admit("plain", true, NOW)).toEqual({ seq: plain.seq, url: "https://example.com/", rules: null, route: null });
+    expect(await links.admit("plain", true, NOW)).toEqual({ seq: plain.seq, url: "https://example.com/", rules: null, route: null, card: null });
     expect(await links.admit("nope", true, NOW)).toBeNull();
   });
 
@@ -24,6 +24,7 @@ forEachEngine("links: admit", (db) => {
       seq: fresh.seq,
       url: "https://example.com/x",
       route: null,
+      card: null,
       rules: { gone: null, expiresAt: NOW + 1000, maxClicks: null, clicks: 0, validFrom: null, expired: { gone: "expired" } },
     });
     const hit = restarted.admit("fresh", true, NOW);
@@ -144,7 +145,7 @@ forEachEngine("links: admit", (db) => {
     // Cleared: a plain link again, with no route on its clicks.
     await restarted.update("ruled", { rules: null, variants: null, passwordHash: null, redirectType: 302, validFrom: null, fallbackUrl: null, crawlable: false });
     expect(await restarted.get("ruled")).toMatchObject({ rules: null, variants: null, passwordHash: null, redirectType: 302, validFrom: null, fallbackUrl: null, crawlable: false });
-    expect(await restarted.admit("ruled", true, NOW)).toEqual({ seq: (await restarted.get("ruled"))!.seq, url: "https://example.com/ruled", rules: null, route: null });
+    expect(await restarted.admit("ruled", true, NOW)).toEqual({ seq: (await restarted.get("ruled"))!.seq, url: "https://example.com/ruled", rules: null, route: null, card: null });
     expect(await restarted.crawlable()).toEqual([]);
   });
 

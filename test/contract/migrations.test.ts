@@ -126,13 +126,14 @@ function seqsAfter(after: Record<string, string[]>): (id: string) => number | un
 }
 
 /** A row of the 31f911e database as step 12 leaves it (src/db/migrations/012-links-by-seq.ts). */
-/** The links columns steps after 13 added, as an upgraded row holds them (step 14: no title; the search index reads them from links). */
-const LATER_LINK_COLUMNS = { title: null };
+/** The links columns steps after 13 added, as an upgraded row holds them: step 14 no title (the search index has one too), step 15 no card. */
+const LATER_SEARCH_COLUMNS = { title: null };
+const LATER_LINK_COLUMNS = { ...LATER_SEARCH_COLUMNS, card_title: null, card_description: null, card_image: null };
 
 function asOfStep12(table: string, row: Record<string, unknown>, seqOf: (id: string) => number | undefined, retiredSeqs: number[]): Record<string, unknown> {
   const out = { ...row };
   if (table === "links") Object.assign(out, { domain: "" }, LATER_LINK_COLUMNS);
-  if (table === "links_search") Object.assign(out, LATER_LINK_COLUMNS);
+  if (table === "links_search") Object.assign(out, LATER_SEARCH_COLUMNS);
   // The links' counter moves past the seqs retired ids were given.
   if (table === "sqlite_sequence" && row.name === "links") out.seq = Math.max(Number(row.seq), ...retiredSeqs);
   if (table === "retired_ids") Object.assign(out, { domain: "", seq: seqOf(row.id as string) });
@@ -236,7 +237,7 @@ for (const engine of ENGINES) {
       expect(after.domains).toEqual([]);
       for (const [table, rows] of Object.entries(before)) {
         if (VERSION_TABLES.has(table) || SEARCH_INDEX_TABLES.has(table)) continue;
-        const expected = rows.map((row) => sortedKeys(table === "links" || table === "links_search" ? { ...JSON.parse(row), ...LATER_LINK_COLUMNS } : JSON.parse(row))).sort();
+        const expected = rows.map((row) => sortedKeys(table === "links" ? { ...JSON.parse(row), ...LATER_LINK_COLUMNS } : table === "links_search" ? { ...JSON.parse(row), ...LATER_SEARCH_COLUMNS } : JSON.parse(row))).sort();
         expect({ table, rows: after[table]!.map((row) => sortedKeys(JSON.parse(row))).sort() }).toEqual({ table, rows: expected });
       }
       expect(after.links!.map((r) => JSON.parse(r).domain).every((d) => d === "")).toBe(true);

@@ -28,3 +28,4 @@ export * as step011 from "./011-instances.ts";
 export * as step012 from "./012-links-by-seq.ts";
 export * as step013 from "./013-domains.ts";
 export * as step014 from "./014-link-titles.ts";
+export * as step015 from "./015-share-cards.ts";

@@ -111,6 +111,10 @@ async function target(sql: Pg, key: string): Promise<Target | null> {
     variants: row.variants ?? null,
     password_hash: row.password_hash ?? null,
     redirect_type: num(row.redirect_type ?? 302),
+    title: row.title ?? null,
+    card_title: row.card_title ?? null,
+    card_description: row.card_description ?? null,
+    card_image: row.card_image ?? null,
     retired: row.retired === true,
   });
 }
@@ -185,13 +189,14 @@ export async function insertLinksIn(tx: TransactionSQL, sql: Pg, rows: readonly 
   const text = (pick: (r: LinkRow, b: ReturnType<typeof behaviourValues>) => string | null) => sql.array(column(pick), "TEXT");
   const int8 = (pick: (r: LinkRow, b: ReturnType<typeof behaviourValues>) => number | null) => sql.array(column(pick), "INT8");
   const inserted: { domain: string; id: string; seq: string }[] = await tx`
-    INSERT INTO links (domain, id, url, created_at, owner_key_id, owner_user_id, expires_at, max_clicks, rules, variants, password_hash, redirect_type, valid_from, fallback_url, crawlable, disabled, title)
+    INSERT INTO links (domain, id, url, created_at, owner_key_id, owner_user_id, expires_at, max_clicks, rules, variants, password_hash, redirect_type, valid_from, fallback_url, crawlable, disabled, title, card_title, card_description, card_image)
     SELECT v.* FROM unnest(${text((r) => r.link.domain ?? DEFAULT_DOMAIN)}::text[], ${text((r) => r.id)}::text[], ${text((r) => r.link.url)}::text[], ${int8((r) => r.createdAt)}::int8[],
                            ${int8((r) => r.link.ownerKeyId ?? null)}::int8[], ${int8((r) => r.link.ownerUserId ?? null)}::int8[],
                            ${int8((r) => r.link.expiresAt ?? null)}::int8[], ${int8((r) => r.link.maxClicks ?? null)}::int8[],
                            ${text((_, b) => b[0])}::text[], ${text((_, b) => b[1])}::text[], ${text((_, b) => b[2])}::text[], ${int8((_, b) => b[3])}::int8[],
-                           ${int8((_, b) => b[4])}::int8[], ${text((_, b) => b[5])}::text[], ${int8((_, b) => b[6])}::int8[], ${int8((r) => (r.disabled ? 1 : 0))}::int8[], ${text((r) => r.link.title ?? null)}::text[])
-      AS v(domain, id, url, created_at, owner_key_id, owner_user_id, expires_at, max_clicks, rules, variants, password_hash, redirect_type, valid_from, fallback_url, crawlable, disabled, title)
+                           ${int8((_, b) => b[4])}::int8[], ${text((_, b) => b[5])}::text[], ${int8((_, b) => b[6])}::int8[], ${int8((r) => (r.disabled ? 1 : 0))}::int8[], ${text((r) => r.link.title ?? null)}::text[],
+                           ${text((r) => r.link.cardTitle ?? null)}::text[], ${text((r) => r.link.cardDescription ?? null)}::text[], ${text((r) => r.link.cardImage ?? null)}::text[])
+      AS v(domain, id, url, created_at, owner_key_id, owner_user_id, expires_at, max_clicks, rules, variants, password_hash, redirect_type, valid_from, fallback_url, crawlable, disabled, title, card_title, card_description, card_image)
     WHERE NOT EXISTS (SELECT 1 FROM retired_ids WHERE retired_ids.domain = v.domain AND retired_ids.id = v.id)
     ON CONFLICT (domain, id) DO NOTHING
     RETURNING domain, id, seq`;

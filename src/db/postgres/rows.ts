@@ -29,6 +29,9 @@ export function linkRow(r: Record<string, unknown>): LinkRow {
     fallback_url: r.fallback_url as string | null,
     crawlable: num(r.crawlable),
     title: (r.title ?? null) as string | null,
+    card_title: (r.card_title ?? null) as string | null,
+    card_description: (r.card_description ?? null) as string | null,
+    card_image: (r.card_image ?? null) as string | null,
   };
 }
 

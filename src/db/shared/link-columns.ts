@@ -24,5 +24,8 @@ export function changedColumns(changes: LinkChanges): [column: string, value: Co
   if (changes.fallbackUrl !== undefined) out.push(["fallback_url", changes.fallbackUrl]);
   if (changes.crawlable !== undefined) out.push(["crawlable", changes.crawlable ? 1 : 0]);
   if (changes.title !== undefined) out.push(["title", changes.title]);
+  if (changes.cardTitle !== undefined) out.push(["card_title", changes.cardTitle]);
+  if (changes.cardDescription !== undefined) out.push(["card_description", changes.cardDescription]);
+  if (changes.cardImage !== undefined) out.push(["card_image", changes.cardImage]);
   return out;
 }

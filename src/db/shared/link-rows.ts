@@ -15,7 +15,7 @@ const OWNER_NAME = `COALESCE((SELECT u.name FROM users AS u WHERE u.id = links.o
 /** The columns of a links row read as a Link; the query must name the table `links` (no alias). */
 export const LINK_COLUMNS =
   "seq, domain, id, url, created_at, owner_key_id, owner_user_id, expires_at, max_clicks, disabled, blocked, total_clicks, human_clicks, last_click_at, " +
-  `rules, variants, password_hash, redirect_type, valid_from, fallback_url, crawlable, title, ${OWNER_NAME}`;
+  `rules, variants, password_hash, redirect_type, valid_from, fallback_url, crawlable, title, card_title, card_description, card_image, ${OWNER_NAME}`;
 
 export type LinkRow = {
   seq: number;
@@ -37,6 +37,9 @@ export type LinkRow = {
   fallback_url: string | null;
   crawlable: number;
   title: string | null;
+  card_title: string | null;
+  card_description: string | null;
+  card_image: string | null;
 } & RouteFacts;
 
 export function toLink(row: LinkRow, tags: string[]): Link {
@@ -59,6 +62,9 @@ export function toLink(row: LinkRow, tags: string[]): Link {
     blocked: row.blocked === 1,
     tags,
     title: row.title,
+    cardTitle: row.card_title,
+    cardDescription: row.card_description,
+    cardImage: row.card_image,
     totalClicks: row.total_clicks,
     humanClicks: row.human_clicks,
     lastClickAt: row.last_click_at === 0 ? null : row.last_click_at,
@@ -67,7 +73,8 @@ export function toLink(row: LinkRow, tags: string[]): Link {
 
 /** A cache miss's row (links LEFT JOIN retired_ids for one (domain, alias)): what the click path needs. */
 export const TARGET_SQL = `SELECT l.seq, l.url, l.expires_at, l.max_clicks, l.disabled, l.blocked, l.total_clicks,
-  l.rules, l.variants, l.password_hash, l.redirect_type, l.valid_from, l.fallback_url, r.id IS NOT NULL AS retired
+  l.rules, l.variants, l.password_hash, l.redirect_type, l.valid_from, l.fallback_url,
+  l.title, l.card_title, l.card_description, l.card_image, r.id IS NOT NULL AS retired
   FROM (SELECT CAST(? AS TEXT) AS domain, CAST(? AS TEXT) AS id) AS q LEFT JOIN links AS l ON l.domain = q.domain AND l.id = q.id
   LEFT JOIN retired_ids AS r ON r.domain = q.domain AND r.id = q.id`;
 

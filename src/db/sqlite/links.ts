@@ -62,9 +62,9 @@ function sqliteWrites(db: Database, statements: Synchronous<LinkStatements>): Sy
 /** The statements of src/links/change-script.ts, over the caller's transaction. */
 function sqliteLinkStatements(db: Database): Synchronous<LinkStatements> {
   // Nothing is inserted under a retired id: the check is part of the insert itself.
-  const insert = db.query<{ seq: number }, [string, string, number, number | null, number | null, number | null, number | null, ...ReturnType<typeof behaviourValues>, string, string | null]>(
-    `INSERT INTO links (id, url, created_at, owner_key_id, owner_user_id, expires_at, max_clicks, ${BEHAVIOUR_COLUMNS}, domain, title)
-     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16 WHERE NOT EXISTS (SELECT 1 FROM retired_ids WHERE domain = ?15 AND id = ?1)
+  const insert = db.query<{ seq: number }, [string, string, number, number | null, number | null, number | null, number | null, ...ReturnType<typeof behaviourValues>, string, string | null, string | null, string | null, string | null]>(
+    `INSERT INTO links (id, url, created_at, owner_key_id, owner_user_id, expires_at, max_clicks, ${BEHAVIOUR_COLUMNS}, domain, title, card_title, card_description, card_image)
+     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19 WHERE NOT EXISTS (SELECT 1 FROM retired_ids WHERE domain = ?15 AND id = ?1)
      RETURNING seq`,
   );
   const insertTag = db.query<void, [number, string]>("INSERT OR IGNORE INTO link_tags (link_seq, tag) VALUES (?, ?)");
@@ -89,7 +89,7 @@ function sqliteLinkStatements(db: Database): Synchronous<LinkStatements> {
     insertRow(id, link, now) {
       let row;
       try {
-        row = insert.get(id, link.url, now, link.ownerKeyId ?? null, link.ownerUserId ?? null, link.expiresAt ?? null, link.maxClicks ?? null, ...behaviourValues(behaviourOf(link)), link.domain ?? DEFAULT_DOMAIN, link.title ?? null);
+        row = insert.get(id, link.url, now, link.ownerKeyId ?? null, link.ownerUserId ?? null, link.expiresAt ?? null, link.maxClicks ?? null, ...behaviourValues(behaviourOf(link)), link.domain ?? DEFAULT_DOMAIN, link.title ?? null, link.cardTitle ?? null, link.cardDescription ?? null, link.cardImage ?? null);
       } catch (err) {
         if (isUniqueViolation(err)) return "taken";
         throw err;

@@ -176,6 +176,11 @@ export class BehaviourFields {
     this.rules.clearProblems();
   }
 
+  /** Whether the link will be password-protected once saved: a new password typed, or the stored one kept. */
+  passwordProtected(): boolean {
+    return this.password.value !== "" || (!this.passwordSet.hidden && !this.removePassword.checked);
+  }
+
   /** Unfolds the section (a problem inside it is about to be shown). */
   open(): void {
     this.details.open = true;

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startServer, type RunningServer } from "../support/server.ts";
 import { api, makeKey } from "../support/admin.ts";
+import { parseCsv } from "../../src/util/csv.ts";
 
 let server: RunningServer;
 let admin: string;
@@ -89,5 +90,57 @@ describe("preview card fields through the API", () => {
       expect({ cardImage, status: patched.status, code: patched.body.code }).toEqual({ cardImage, status: 400, code: "card_invalid" });
     }
     expect((await link("card-none")).cardImage).toBeNull();
+  });
+
+  test("a create key cannot change another key's card: 404, and the card stays", async () => {
+    const keyA = makeKey(server.dbPath, "card-owner-a", "create");
+    const keyB = makeKey(server.dbPath, "card-owner-b", "create");
+    expect((await api(server.url, keyA, "POST", "/api/create", { url: "https://example.com/o", custom_url: "card-owned", cardTitle: "Mine" })).status).toBe(201);
+    const refused = await api(server.url, keyB, "PATCH", "/api/links/card-owned", { cardTitle: "Theirs", cardImage: IMAGE });
+    expect(refused.status).toBe(404);
+    expect(refused.body).toMatchObject({ success: false, code: "not_found" });
+    expect(await link("card-owned")).toMatchObject({ cardTitle: "Mine", cardImage: null });
+  });
+});
+
+describe("preview cards through export and import", () => {
+  test("export (CSV and JSON) carries the card last; an import into a new instance keeps it, a formula-like one included", async () => {
+    const key = makeKey(server.dbPath, "card-export", "create");
+    const made = [
+      { url: "https://example.com/x1", custom_url: "card-x1", cardTitle: 'Sale, "quoted", 東京 🚀', cardDescription: "<script>alert(1)</script> & more", cardImage: IMAGE },
+      { url: "https://example.com/x2", custom_url: "card-x2", cardTitle: '=HYPERLINK("https://evil.example")' },
+      { url: "https://example.com/x3", custom_url: "card-x3" },
+    ];
+    for (const m of made) expect((await api(server.url, key, "POST", "/api/create", m)).status).toBe(201);
+    const csv = (await api(server.url, key, "GET", "/api/links/export?format=csv")).body as string;
+    const json = (await api(server.url, key, "GET", "/api/links/export?format=json")).body as any[];
+    const records = parseCsv(csv);
+    expect(records[0]!.slice(-4)).toEqual(["title", "card_title", "card_description", "card_image"]);
+    const card = (m: (typeof made)[number]) => [m.cardTitle ?? null, m.cardDescription ?? null, m.cardImage ?? null];
+    expect(json.map((r) => [r.card_title, r.card_description, r.card_image])).toEqual(made.map(card));
+    // A spreadsheet shows the formula-like card title as text: written with a ' before it.
+    expect(csv).toContain(`,"'=HYPERLINK(""https://evil.example"")",,\r\n`);
+    for (const [type, body] of [["text/csv", csv], ["application/json", JSON.stringify(json)]] as const) {
+      const b = await startServer();
+      try {
+        const keyB = makeKey(b.dbPath, "cards");
+        const imported = await api(b.url, keyB, "POST", "/api/links/import", body, { "content-type": type });
+        expect(imported.body.data.failed).toEqual([]);
+        for (const m of made) {
+          const got = (await api(b.url, keyB, "GET", `/api/links/${m.custom_url}`)).body.data;
+          expect({ type, got: [got.cardTitle, got.cardDescription, got.cardImage] }).toEqual({ type, got: card(m) });
+        }
+      } finally {
+        await b.dispose();
+      }
+    }
+  }, 60_000);
+
+  test("an imported row's card follows the create's rules: a bad image fails that row alone, as card_invalid", async () => {
+    const csv = `url,custom_url,card_title,card_image\r\nhttps://example.com/r1,card-row-ok,Fine,${IMAGE}\r\nhttps://example.com/r2,card-row-bad,Bad,javascript:alert(1)\r\n`;
+    const imported = await api(server.url, admin, "POST", "/api/links/import", csv, { "content-type": "text/csv" });
+    expect(imported.body.data.created.map((c: any) => c.id)).toEqual(["card-row-ok"]);
+    expect(imported.body.data.failed).toMatchObject([{ row: 2, code: "card_invalid" }]);
+    expect(await link("card-row-ok")).toMatchObject({ cardTitle: "Fine", cardImage: IMAGE });
   });
 });

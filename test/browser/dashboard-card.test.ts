@@ -5,6 +5,7 @@
 // Screenshots: the dialog with its preview, desktop and phone, light and dark; axe clean.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
+import { MESSAGES } from "../../web/i18n/index.ts";
 import { api, madeLink, makeKey } from "../support/admin.ts";
 import { startServer, type RunningServer } from "../support/server.ts";
 import { hasHorizontalScroll, launchBrowser, screenshot, seriousViolations } from "./browser.ts";
@@ -115,6 +116,54 @@ describe("the card editor", () => {
     await closed(page, "link-dialog");
     stored = (await api(server.url, admin, "GET", "/api/links/clear-me")).body.data;
     expect([stored.cardTitle, stored.cardDescription, stored.cardImage]).toEqual([null, null, null]);
+    expect(g.errors).toEqual([]);
+    await g.context.close();
+  });
+
+  test("a card the API refuses (card_invalid) shows its message under its field, the section unfolded", async () => {
+    const g = await signedIn(browser, server.url, admin);
+    const { page } = g;
+    await choose(page, "hostile", "edit");
+    await page.waitForSelector("#link-dialog[open]");
+    expect(await page.evaluate(() => (document.getElementById("lf-card") as HTMLDetailsElement).open)).toBe(false);
+    // Typed while unfolded, then folded away: the refusal must bring it back into view.
+    await openCard(page);
+    await page.fill("#lf-card-image", "ftp://images.example/poster.png");
+    await page.click("#lf-card > summary");
+    await page.click("#lf-submit");
+    await page.waitForSelector("#lf-card-image-error:not([hidden])");
+    const refused = await api(server.url, admin, "PATCH", "/api/links/hostile", { cardImage: "ftp://images.example/poster.png" });
+    expect([refused.status, refused.body.code, refused.body.field]).toEqual([400, "card_invalid", "cardImage"]);
+    expect(await page.textContent("#lf-card-image-error")).toBe(MESSAGES.en.err_card_invalid);
+    expect(await page.evaluate(() => (document.getElementById("lf-card") as HTMLDetailsElement).open)).toBe(true);
+    expect((await api(server.url, admin, "GET", "/api/links/hostile")).body.data.cardImage).toBeNull();
+    await g.context.close();
+  });
+
+  test("Open on iPhone / Android: set when creating, shown when editing, cleared with null", async () => {
+    const g = await signedIn(browser, server.url, admin);
+    const { page } = g;
+    await page.click("#new-link");
+    await page.waitForSelector("#link-dialog[open]");
+    await page.fill("#lf-url", "https://example.com/app");
+    await page.fill("#lf-alias", "app");
+    await page.click("#lf-advanced > summary");
+    await page.fill("#lf-ios", "https://apps.apple.com/app/id1");
+    await page.fill("#lf-android", "https://play.google.com/store/apps/details?id=example");
+    await page.click("#lf-submit");
+    await closed(page, "link-dialog");
+    let stored = (await api(server.url, admin, "GET", "/api/links/app")).body.data;
+    expect([stored.iosUrl, stored.androidUrl]).toEqual(["https://apps.apple.com/app/id1", "https://play.google.com/store/apps/details?id=example"]);
+
+    await settled(page);
+    await choose(page, "app", "edit");
+    await page.waitForSelector("#link-dialog[open]");
+    expect(await page.inputValue("#lf-ios")).toBe("https://apps.apple.com/app/id1");
+    await page.fill("#lf-ios", "");
+    await page.click("#lf-submit");
+    await closed(page, "link-dialog");
+    stored = (await api(server.url, admin, "GET", "/api/links/app")).body.data;
+    expect([stored.iosUrl, stored.androidUrl]).toEqual([null, "https://play.google.com/store/apps/details?id=example"]);
     expect(g.errors).toEqual([]);
     await g.context.close();
   });

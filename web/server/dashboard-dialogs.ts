@@ -38,7 +38,7 @@ export function checkField(lang: Language, id: string, label: MessageKey, hint: 
 
 /**
  * The link's behaviour, folded away so the simple case stays simple: redirect code, start, fallback,
- * password, crawling, a split of its own destination, and the rules (dashboard/behaviour-fields.ts
+ * where phones go (iosUrl/androidUrl: first OS rules, shown among the rules too), password, crawling, a split of its own destination, and the rules (dashboard/behaviour-fields.ts
  * and rules-editor.ts build the rule cards and split rows).
  */
 function behaviourSection(lang: Language): string {
@@ -58,6 +58,10 @@ function behaviourSection(lang: Language): string {
 ${inputField(lang, "lf-valid-from", "field_valid_from", "field_valid_from_hint", 'name="valid_from" type="datetime-local"')}
 </div>
 ${inputField(lang, "lf-fallback", "field_fallback", "field_fallback_hint", 'name="fallback_url" type="url" inputmode="url" maxlength="2048" spellcheck="false" autocomplete="off" placeholder="https://"')}
+<div class="field-row">
+${inputField(lang, "lf-ios", "field_ios_url", "field_ios_url_hint", 'name="ios_url" type="url" inputmode="url" maxlength="2048" spellcheck="false" autocomplete="off" placeholder="https://"')}
+${inputField(lang, "lf-android", "field_android_url", "field_android_url_hint", 'name="android_url" type="url" inputmode="url" maxlength="2048" spellcheck="false" autocomplete="off" placeholder="https://"')}
+</div>
 <div class="field">
 <label for="lf-password" id="lf-password-label">${t(lang, "field_password")}</label>
 <input id="lf-password" name="password" type="password" maxlength="200" autocomplete="new-password" spellcheck="false" aria-describedby="lf-password-hint lf-password-error">

@@ -7,7 +7,7 @@ import { byId, t } from "../common.ts";
 import { fieldByCode, FormErrors, problemsOf, type ApiProblem } from "../form-errors.ts";
 import { call, linkPath, type Link } from "./api.ts";
 import { BEHAVIOUR_FIELDS, BehaviourFields, isEditorProblem, type BehaviourField } from "./behaviour-fields.ts";
-import { CARD_FIELDS, CardEditor, type CardField, type LinkCard } from "./card-preview.ts";
+import { CARD_FIELDS, CardEditor, type CardField } from "./card-preview.ts";
 import { openDialog } from "./dialogs.ts";
 import { fromLocalInput, timeZone, toLocalInput } from "./format.ts";
 import { domainChoices, domainOf, keyOf, linkKey, severalDomains } from "./domain-api.ts";
@@ -67,7 +67,7 @@ export class LinkForm {
       {
         url: part("lf-url", false), title: part("lf-title"), alias: part("lf-alias"), domain: part("lf-domain", false), expires: part("lf-expires"), max: part("lf-max"), tags: part("lf-tags"),
         cardTitle: part("lf-card-title"), cardDescription: part("lf-card-description"), cardImage: part("lf-card-image"),
-        redirect: part("lf-redirect"), validFrom: part("lf-valid-from"), fallback: part("lf-fallback"), password: part("lf-password"), crawlable: part("lf-crawlable"),
+        redirect: part("lf-redirect"), validFrom: part("lf-valid-from"), fallback: part("lf-fallback"), ios: part("lf-ios"), android: part("lf-android"), password: part("lf-password"), crawlable: part("lf-crawlable"),
       },
       byId("lf-error"),
       (p) => this.fieldOf(p),
@@ -118,7 +118,7 @@ export class LinkForm {
       tags: link.tags.join(", "),
     });
     this.behaviour.fill(link);
-    this.card.fill(link as Link & LinkCard);
+    this.card.fill(link);
     openDialog(this.dialog, returnTo);
   }
 

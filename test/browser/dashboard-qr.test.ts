@@ -82,7 +82,7 @@ describe("the QR dialog", () => {
     expect(await decodeQr(page, "#qrd-img")).toBe(`${server.url}/poster`);
     expect(g.errors).toEqual([]);
     await g.context.close();
-  });
+  }, 120_000);
 
   test("a contrast too low: the server's message in place of the image, gone once the colours read", async () => {
     const g = await signedIn(browser, server.url, admin);
@@ -102,7 +102,7 @@ describe("the QR dialog", () => {
     await page.keyboard.press("Escape");
     await closed(page, "qr-dialog");
     await g.context.close();
-  });
+  }, 120_000);
 
   test("a link on another domain: its code asked for on this origin with ?domain=, encoding its own short URL", async () => {
     const g = await signedIn(browser, server.url, admin);
@@ -114,7 +114,7 @@ describe("the QR dialog", () => {
     expect(await decodeQr(page, "#qrd-img")).toBe(link.shortUrl);
     expect(g.offHost).toEqual([]);
     await g.context.close();
-  });
+  }, 120_000);
 });
 
 describe("the stats page's empty state", () => {
@@ -132,7 +132,7 @@ describe("the stats page's empty state", () => {
     expect(await page.getAttribute("#empty-qr-download", "download")).toBe("qr-away.png");
     expect(g.errors).toEqual([]);
     await g.context.close();
-  });
+  }, 120_000);
 });
 
 describe("screenshots", () => {
@@ -156,7 +156,7 @@ describe("screenshots", () => {
         expect(await seriousViolations(page)).toEqual([]);
         expect(await hasHorizontalScroll(page)).toBe(false);
         await g.context.close();
-      });
+      }, 120_000);
     }
   }
 });

@@ -34,14 +34,13 @@ function tidy(text: string): string | null {
 export function parseCard(record: Record<string, unknown>, names: CardNames, checkImageUrl: UrlChecker, problems: FieldProblem[]): Partial<CardFields> {
   const out: Partial<CardFields> = {};
   const say = (field: ErrorField, error: string) => problems.push({ code: "card_invalid", field, error });
-  const text = (key: "cardTitle" | "cardDescription", max: number) => {
+  const text = (key: "cardTitle" | "cardDescription", max: number): void => {
     const raw = record[names[key]];
     if (raw === undefined) return;
-    if (raw === null) return void (out[key] = null);
-    if (typeof raw !== "string") return say(names[key], `${names[key]} must be text`);
-    const tidied = tidy(raw);
-    if (tidied !== null && [...tidied].length > max) return say(names[key], `${names[key]} is longer than ${max} characters`);
-    out[key] = tidied;
+    const tidied = typeof raw === "string" ? tidy(raw) : null;
+    if (raw !== null && typeof raw !== "string") say(names[key], `${names[key]} must be text`);
+    else if (tidied !== null && [...tidied].length > max) say(names[key], `${names[key]} is longer than ${max} characters`);
+    else out[key] = tidied;
   };
   text("cardTitle", MAX_CARD_TITLE_LENGTH);
   text("cardDescription", MAX_CARD_DESCRIPTION_LENGTH);

@@ -5,7 +5,7 @@
 export const ERROR_CODES = [
   "url_missing", "url_invalid", "url_too_long", "url_scheme", "url_credentials", "url_self", "url_local", "url_blocked",
   "alias_invalid", "alias_reserved", "alias_taken", "alias_retired",
-  "expires_invalid", "expires_past", "max_clicks_invalid", "tags_invalid", "tag_taken", "title_invalid",
+  "expires_invalid", "expires_past", "max_clicks_invalid", "tags_invalid", "tag_taken", "title_invalid", "card_invalid",
   "rules_invalid", "variants_invalid", "password_invalid", "redirect_type_invalid", "valid_from_invalid",
   "password_required", "password_wrong", "password_locked",
   "rate_limited", "body_too_large", "unsupported_media_type", "bad_request", "too_many_rows",
@@ -25,6 +25,7 @@ export const ERROR_FIELDS = [
   "customUrl", "expiresAt", "maxClicks", "disabled",
   "rules", "variants", "password", "password_hash", "passwordHash", "redirect_type", "redirectType", "valid_from", "validFrom",
   "fallback_url", "fallbackUrl", "crawlable",
+  "card_title", "cardTitle", "card_description", "cardDescription", "card_image", "cardImage", "ios_url", "iosUrl", "android_url", "androidUrl",
   "id", "from", "to", "bots",
   "q", "tag", "status", "sort", "order", "limit", "cursor", "include", "format", "ids", "key", "owner", "next",
   "events", "linkId", "enabled", "sourceDb", "domainMap", "domain", "name",

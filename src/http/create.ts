@@ -20,6 +20,7 @@ export type CreateDeps = AuthDeps & Pick<LinkOpsDeps, "links" | "directory" | "l
 const KINDS: Record<CreateField, FieldKind> = {
   url: "text", custom_url: "text", expires_at: "text", max_clicks: "count", tags: "list",
   rules: "json", variants: "json", password: "text", redirect_type: "count", valid_from: "text", fallback_url: "text", crawlable: "flag", domain: "text", title: "text",
+  card_title: "text", card_description: "text", card_image: "text", ios_url: "text", android_url: "text",
 };
 /** Every field under both its names; which names a body may use is createNames's rule (docs/api.md: Create a short link). */
 export const CREATE_FIELDS: Record<string, FieldKind> = Object.fromEntries(

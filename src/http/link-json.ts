@@ -5,6 +5,7 @@ import { statusNow, type Link } from "../links/link.ts";
 import type { LinkJson } from "../api/types.ts";
 import { isoTime } from "../util/day.ts";
 import { redirectWarning } from "../links/behaviour.ts";
+import { shortcutUrl } from "../links/os-shortcuts.ts";
 import { DEFAULT_DOMAIN } from "../domains/domain.ts";
 import { baseOf, type DomainDirectory } from "../domains/directory.ts";
 
@@ -52,6 +53,11 @@ export function linkJson(link: Link, place: LinkPlace, lang: Language, now: numb
     validFrom: isoTime(link.validFrom),
     fallbackUrl: link.fallbackUrl,
     crawlable: link.crawlable,
+    cardTitle: link.cardTitle,
+    cardDescription: link.cardDescription,
+    cardImage: link.cardImage,
+    iosUrl: shortcutUrl(link.rules, "ios"),
+    androidUrl: shortcutUrl(link.rules, "android"),
     ...warnings(link),
   };
 }

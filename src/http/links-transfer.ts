@@ -3,7 +3,7 @@
 // operations (src/ops/links/export.ts, import.ts) decide; here the query, the files and the stream.
 
 import type { CreateFields } from "../links/create.ts";
-import { csvValues, EXPORT_COLUMNS, IMPORT_COLUMNS, BEHAVIOUR_COLUMNS, type TransferRecord } from "../links/transfer.ts";
+import { csvValues, EXPORT_COLUMNS, IMPORT_COLUMNS, BEHAVIOUR_COLUMNS, CARD_COLUMNS, type TransferRecord } from "../links/transfer.ts";
 import { exportLinks } from "../ops/links/export.ts";
 import { importLinks } from "../ops/links/import.ts";
 import { namedDomain } from "../ops/links/domain.ts";
@@ -92,8 +92,11 @@ export async function handleImport(request: Request, server: PeerServer, deps: L
   return json(refused.status, { ...((await refused.json()) as Record<string, unknown>), data: { created, failed, stoppedAtRow: stopped.row } });
 }
 
-/** What a row may say: an export's first five columns, its behaviour columns, a password to set, its domain's name and its title. */
-const ROW_COLUMNS = [...IMPORT_COLUMNS, ...BEHAVIOUR_COLUMNS, "password", "domain", "title"] as const;
+/**
+ * What a row may say: an export's first five columns, its behaviour columns, a password to set, its
+ * domain's name, its title, its card, and the iosUrl/androidUrl shortcuts (applied onto its rules).
+ */
+const ROW_COLUMNS = [...IMPORT_COLUMNS, ...BEHAVIOUR_COLUMNS, "password", "domain", "title", ...CARD_COLUMNS, "ios_url", "android_url"] as const;
 
 type Rows = { ok: true; rows: (CreateFields | null)[] } | { ok: false; status: 400 | 413; error: string };
 const TOO_MANY: Rows = { ok: false, status: 413, error: `at most ${MAX_IMPORT_ROWS} rows per import; split the file` };

@@ -8,7 +8,7 @@ import { json } from "./responses.ts";
 export const STATUS_OF: Readonly<Record<ErrorCode, number>> = {
   url_missing: 400, url_invalid: 400, url_too_long: 400, url_scheme: 400, url_credentials: 400, url_self: 400, url_local: 400, url_blocked: 400,
   alias_invalid: 400, alias_reserved: 400, alias_taken: 409, alias_retired: 409,
-  expires_invalid: 400, expires_past: 400, max_clicks_invalid: 400, tags_invalid: 400, tag_taken: 409, title_invalid: 400,
+  expires_invalid: 400, expires_past: 400, max_clicks_invalid: 400, tags_invalid: 400, tag_taken: 409, title_invalid: 400, card_invalid: 400,
   rules_invalid: 400, variants_invalid: 400, password_invalid: 400, redirect_type_invalid: 400, valid_from_invalid: 400,
   password_required: 401, password_wrong: 403, password_locked: 423,
   rate_limited: 429, body_too_large: 413, unsupported_media_type: 415, bad_request: 400, too_many_rows: 413,

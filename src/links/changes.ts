@@ -1,22 +1,29 @@
-// The body of PATCH /api/links/<id>: any of url, expiresAt, maxClicks, disabled, tags, title and the
-// behaviour fields, checked by the same rules as a create; null clears expiresAt, maxClicks, tags and
-// the title (and means false for disabled).
+// The body of PATCH /api/links/<id>: any of url, expiresAt, maxClicks, disabled, tags, title, the
+// behaviour fields, the card fields and the iosUrl/androidUrl shortcuts, checked by the same rules as
+// a create; null clears expiresAt, maxClicks, tags, the title, a card field and a shortcut (and means
+// false for disabled).
 
-import { checkDestination, type DestinationRules } from "./create.ts";
+import { checkCardImage, checkDestination, type DestinationRules } from "./create.ts";
 import { parseExpiresAt, parseMaxClicks, parseTags } from "./options.ts";
 import type { LinkChanges } from "./store.ts";
 import type { FieldProblem } from "../errors.ts";
 import { CAMEL_NAMES, parseBehaviour, type BehaviourInput } from "./behaviour.ts";
 import { unknownField, unknownFieldError } from "./field-names.ts";
 import { parseTitle } from "./title.ts";
+import { CAMEL_CARD_NAMES, parseCard } from "./card-fields.ts";
+import { CAMEL_SHORTCUT_NAMES, parseShortcuts, type Shortcuts } from "./os-shortcuts.ts";
 
-const FIELDS = ["url", "expiresAt", "maxClicks", "disabled", "tags", "rules", "variants", "password", "redirectType", "validFrom", "fallbackUrl", "crawlable", "title"] as const;
+const FIELDS = ["url", "expiresAt", "maxClicks", "disabled", "tags", "rules", "variants", "password", "redirectType", "validFrom", "fallbackUrl", "crawlable", "title",
+  "cardTitle", "cardDescription", "cardImage", "iosUrl", "androidUrl"] as const;
 
 export type ChangeContext = DestinationRules & { now: number };
 
-/** `behaviour`: the password still in plain text (behaviour.ts hashBehaviour makes the change). */
+/**
+ * `behaviour`: the password still in plain text (behaviour.ts hashBehaviour makes the change);
+ * `shortcuts`: iosUrl/androidUrl, applied by the caller onto the rules given or stored (os-shortcuts.ts).
+ */
 export type ParsedChanges =
-  | { ok: true; changes: LinkChanges; behaviour: BehaviourInput }
+  | { ok: true; changes: LinkChanges; behaviour: BehaviourInput; shortcuts: Shortcuts }
   | { ok: false; problems: FieldProblem[] }
   /** not an object, or a field PATCH does not take (a typo must not pass silently) */
   | { ok: false; malformed: string };
@@ -66,5 +73,7 @@ export function parseChanges(body: unknown, ctx: ChangeContext): ParsedChanges {
   const title = parseTitle(record.title, "title", problems);
   if (title !== undefined) changes.title = title;
   const behaviour = parseBehaviour(record, CAMEL_NAMES, (raw) => checkDestination(raw, ctx), problems);
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, changes, behaviour };
+  Object.assign(changes, parseCard(record, CAMEL_CARD_NAMES, (raw) => checkCardImage(raw, ctx), problems));
+  const shortcuts = parseShortcuts(record, CAMEL_SHORTCUT_NAMES, (raw) => checkDestination(raw, ctx), problems);
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, changes, behaviour, shortcuts };
 }

@@ -11,6 +11,8 @@ import { SPEC_NAMES, type CreateNames } from "./field-names.ts";
 import type { ErrorCode, FieldProblem } from "../errors.ts";
 import { DEFAULT_DOMAIN } from "../domains/domain.ts";
 import { parseTitle } from "./title.ts";
+import { parseCard } from "./card-fields.ts";
+import { namesShortcut, parseShortcuts, withShortcuts } from "./os-shortcuts.ts";
 
 /** The submitted fields, as text (forms, CSV) or JSON values, under the spec's names unless CreateRequest.names says otherwise. */
 export type CreateFields = { url?: unknown; custom_url?: unknown; expires_at?: unknown; max_clicks?: unknown; tags?: unknown } & Record<string, unknown>;
@@ -55,6 +57,11 @@ export function checkDestination(raw: unknown, rules: DestinationRules): { ok: t
   if (!checked.ok) return { ok: false, code: checked.problem, error: URL_MESSAGES[checked.problem] };
   if (rules.isBlocked(checked.url)) return { ok: false, code: "url_blocked", error: URL_MESSAGES.url_blocked };
   return checked;
+}
+
+/** A card image (docs/sharing.md: Preview cards): a destination's checks, but http(s) only whatever --allow-schemes says. */
+export function checkCardImage(raw: unknown, rules: DestinationRules): ReturnType<typeof checkDestination> {
+  return checkDestination(raw, { ...rules, allowSchemes: undefined });
 }
 
 /** Validates every field (reporting all problems at once) and stores the new link; storage errors are thrown. */
@@ -118,6 +125,10 @@ export async function checkCreate(req: CreateRequest): Promise<{ ok: true; link:
   const title = parseTitle(f[n.title], n.title, problems) ?? null;
   // A create's empty field is "none" whatever its spelling (behaviour.ts: parseBehaviour).
   const behaviour = parseBehaviour(f, behaviourNames(n), (raw) => checkDestination(raw, req), problems, true);
+  const card = parseCard(f, { cardTitle: n.card_title, cardDescription: n.card_description, cardImage: n.card_image }, (raw) => checkCardImage(raw, req), problems);
+  const shortcutNames = { ios: n.ios_url, android: n.android_url };
+  const shortcuts = parseShortcuts(f, shortcutNames, (raw) => checkDestination(raw, req), problems);
+  if (namesShortcut(shortcuts)) behaviour.rules = withShortcuts(behaviour.rules ?? null, shortcuts, shortcutNames, problems);
   if (!windowOpen(behaviour.validFrom ?? null, expiresAt)) {
     const from = behaviourNames(n).validFrom;
     problems.push({ code: "valid_from_invalid", field: from, error: `${from} must be before ${n.expires_at}` });
@@ -125,7 +136,7 @@ export async function checkCreate(req: CreateRequest): Promise<{ ok: true; link:
   if (problems.length > 0 || !url.ok) return { ok: false, status: 400, problems };
 
   const stored = await hashBehaviour(behaviour);
-  return { ok: true, link: { ...stored, url: url.url, alias: alias as string | null, domain: req.domain ?? DEFAULT_DOMAIN, ...ownedBy(req.creator), expiresAt, maxClicks, tags, title } };
+  return { ok: true, link: { ...stored, url: url.url, alias: alias as string | null, domain: req.domain ?? DEFAULT_DOMAIN, ...ownedBy(req.creator), expiresAt, maxClicks, tags, title, ...card } };
 }
 
 /** The behaviour fields' names in this request; an import row's password_hash keeps its one name. */

@@ -9,6 +9,7 @@ import type { ErrorField } from "../errors.ts";
 export const CREATE_SPELLINGS = {
   url: "url", custom_url: "customUrl", expires_at: "expiresAt", max_clicks: "maxClicks", tags: "tags", rules: "rules", variants: "variants",
   password: "password", redirect_type: "redirectType", valid_from: "validFrom", fallback_url: "fallbackUrl", crawlable: "crawlable", domain: "domain", title: "title",
+  card_title: "cardTitle", card_description: "cardDescription", card_image: "cardImage", ios_url: "iosUrl", android_url: "androidUrl",
 } as const satisfies Record<string, ErrorField>;
 export type CreateField = keyof typeof CREATE_SPELLINGS;
 

@@ -8,11 +8,14 @@ import type { TransferRecord } from "../api/types.ts";
 export const IMPORT_COLUMNS = ["url", "custom_url", "expires_at", "max_clicks", "tags"] as const;
 /** What a link does beyond its URL (behaviour.ts): exported after the counts, and read back by an import. */
 export const BEHAVIOUR_COLUMNS = ["rules", "variants", "password_hash", "redirect_type", "valid_from", "fallback_url", "crawlable"] as const;
+/** A link's preview card (docs/sharing.md: Preview cards): exported last, and read back by an import. */
+export const CARD_COLUMNS = ["card_title", "card_description", "card_image"] as const;
 /**
- * `domain`, then `title`, last: a file written before there were domains or titles reads the same,
- * and one written now by column name (docs/api.md: Links on several domains).
+ * `domain`, then `title`, then the card, last: a file written before there were domains, titles or
+ * cards reads the same, and one written now by column name (docs/api.md: Links on several domains).
+ * iosUrl/androidUrl have no column: they are rules, and travel in `rules`.
  */
-export const EXPORT_COLUMNS = [...IMPORT_COLUMNS, "disabled", "status", "created_at", "total_clicks", "human_clicks", "last_click_at", ...BEHAVIOUR_COLUMNS, "domain", "title"] as const;
+export const EXPORT_COLUMNS = [...IMPORT_COLUMNS, "disabled", "status", "created_at", "total_clicks", "human_clicks", "last_click_at", ...BEHAVIOUR_COLUMNS, "domain", "title", ...CARD_COLUMNS] as const;
 
 export type { TransferRecord } from "../api/types.ts";
 
@@ -39,6 +42,9 @@ export function transferRecord(link: Link, domain: string | null, now: number, a
     crawlable: link.crawlable,
     domain,
     title: link.title,
+    card_title: link.cardTitle,
+    card_description: link.cardDescription,
+    card_image: link.cardImage,
   };
 }
 
@@ -47,6 +53,6 @@ export function csvValues(r: TransferRecord): (string | number | null)[] {
   return [
     r.url, r.custom_url, r.expires_at, r.max_clicks, r.tags.join(","), r.disabled ? "true" : "false", r.status, r.created_at, r.total_clicks, r.human_clicks, r.last_click_at,
     r.rules === null ? null : JSON.stringify(r.rules), r.variants === null ? null : JSON.stringify(r.variants), r.password_hash, r.redirect_type, r.valid_from,
-    r.fallback_url, r.crawlable ? "true" : "false", r.domain, r.title,
+    r.fallback_url, r.crawlable ? "true" : "false", r.domain, r.title, r.card_title, r.card_description, r.card_image,
   ];
 }

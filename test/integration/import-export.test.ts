@@ -97,7 +97,8 @@ describe("export", () => {
     expect(c.headers.get("content-disposition")).toMatch(/^attachment; filename="links-\d{4}-\d\d-\d\d\.csv"$/);
     const records = parseCsv(c.body as string);
     expect(records[0]).toEqual(["url", "custom_url", "expires_at", "max_clicks", "tags", "disabled", "status", "created_at", "total_clicks", "human_clicks", "last_click_at",
-      "rules", "variants", "password_hash", "redirect_type", "valid_from", "fallback_url", "crawlable", "domain", "title"]);
+      "rules", "variants", "password_hash", "redirect_type", "valid_from", "fallback_url", "crawlable", "domain", "title",
+      "card_title", "card_description", "card_image"]);
     expect(records.slice(1)).toHaveLength(1);
     expect(records[1]!.slice(0, 9)).toEqual(["https://example.com/e?x=1,2", "exp-one", "", "4", "t1,t2", "false", "active", expect.any(String), "1"]);
     const j = await api(a.url, key, "GET", "/api/links/export?format=json");
@@ -152,7 +153,7 @@ describe("export", () => {
     const json = (await api(a.url, key, "GET", "/api/links/export?format=json")).body as any[];
     expect(json.map((r) => [r.custom_url, r.title])).toEqual(made.map((m) => [m.custom_url, m.title ?? null]));
     // A spreadsheet shows the formula-like title as text: written with a ' before it.
-    expect(csv).toContain(`,"'=HYPERLINK(""https://evil.example"")"\r\n`);
+    expect(csv).toContain(`,"'=HYPERLINK(""https://evil.example"")",,,\r\n`); // then the three empty card columns
     for (const m of made) expect((await api(a.url, key, "DELETE", `/api/links/${m.custom_url}`)).status).toBe(200);
 
     for (const [type, body] of [["text/csv", csv], ["application/json", JSON.stringify(json)]] as const) {

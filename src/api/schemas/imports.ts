@@ -28,6 +28,9 @@ export const TransferRecord = t.Object(
     crawlable: t.Boolean(),
     domain: t.Union([t.String(), t.Null()], { description: "its domain's name; null on the default domain of an instance that knows no name" }),
     title: t.Union([t.String(), t.Null()], { description: "the link's title; null for none" }),
+    card_title: t.Union([t.String(), t.Null()], { description: "the preview card's title; null for none" }),
+    card_description: t.Union([t.String(), t.Null()], { description: "the preview card's description; null for none" }),
+    card_image: t.Union([t.String(), t.Null()], { description: "the preview card's image URL; null for none" }),
   },
   closed,
 );
@@ -43,6 +46,11 @@ export const ImportRows = t.Array(
     fallback_url: t.Optional(t.Union([t.String(), t.Null()])), crawlable: t.Optional(t.Union([t.Boolean(), t.String()])),
     domain: t.Optional(t.Union([t.String({ description: "a domain's name; empty or absent: the default" }), t.Null()])),
     title: t.Optional(t.Union([t.String({ description: "the link's title; empty or absent: none" }), t.Null()])),
+    card_title: t.Optional(t.Union([t.String({ description: "the preview card's title; empty or absent: none" }), t.Null()])),
+    card_description: t.Optional(t.Union([t.String({ description: "the preview card's description; empty or absent: none" }), t.Null()])),
+    card_image: t.Optional(t.Union([t.String({ description: "the preview card's image, an http(s) URL; empty or absent: none" }), t.Null()])),
+    ios_url: t.Optional(t.Union([t.String({ description: "iosUrl: a first rule os=ios applied onto this row's rules; empty or absent: none" }), t.Null()])),
+    android_url: t.Optional(t.Union([t.String({ description: "androidUrl: a first rule os=android applied onto this row's rules; empty or absent: none" }), t.Null()])),
   }),
   { maxItems: 10_000 },
 );

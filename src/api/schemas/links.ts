@@ -8,6 +8,7 @@ import { CONDITION_TYPES, DEVICES, MAX_CONDITIONS, MAX_RULES, MAX_VARIANTS, MAX_
 import { MAX_PASSWORD_LENGTH, REDIRECT_TYPES } from "../../links/behaviour.ts";
 import { CREATE_SPELLINGS, type CreateField } from "../../links/field-names.ts";
 import { MAX_TITLE_LENGTH } from "../../links/title.ts";
+import { MAX_CARD_DESCRIPTION_LENGTH, MAX_CARD_TITLE_LENGTH } from "../../links/card-fields.ts";
 import { Count, NullableTime, Tag, Time, closed, ok, oneOf } from "./common.ts";
 
 // Redirect rules (docs/redirect-rules.md: Redirect rules): the same shape in requests and answers.
@@ -32,6 +33,12 @@ export const Rule = t.Object(
 );
 export const Rules = t.Array(Rule, { maxItems: MAX_RULES, description: "the first rule whose conditions all hold gives the destination, else the link's own" });
 export const RedirectType = t.Union(REDIRECT_TYPES.map((n) => t.Literal(n)), { description: "302 by default; 301 and 308 may be cached by browsers, and repeat clicks then go uncounted" });
+// A link's preview card (docs/sharing.md: Preview cards) and its phone shortcuts (docs/managing-links.md: Links into apps on phones).
+const CARD_TITLE = `the title preview agents show: at most ${MAX_CARD_TITLE_LENGTH} characters, one line; none: the link's title (never on a protected link)`;
+const CARD_DESCRIPTION = `the description preview agents show: at most ${MAX_CARD_DESCRIPTION_LENGTH} characters, one line`;
+const CARD_IMAGE = "the image preview agents show: an http(s) URL of at most 2,048 characters, checked as a destination (never an --allow-schemes scheme)";
+const IOS_URL = "where visitors on iOS go: a rule whose only condition is os=ios, put first among the rules";
+const ANDROID_URL = "where visitors on Android go: a rule whose only condition is os=android, put first among the rules";
 const Warnings = t.Optional(t.Array(t.String(), { description: "what the owner should know about the link as saved (a permanent redirect)" }));
 
 // A create's fields (docs/api.md: Create a short link): the spec's names in every body type; in JSON also
@@ -51,6 +58,11 @@ const createFields = {
   crawlable: t.Optional(t.Union([t.Boolean(), t.String()])),
   domain: t.Optional(t.String({ description: "the name of the domain it goes on; absent or empty: the default domain (docs/api.md: Links on several domains)" })),
   title: t.Optional(t.String({ description: `what the link leads to, in the owner's words: at most ${MAX_TITLE_LENGTH} characters once whitespace is collapsed; empty means none` })),
+  card_title: t.Optional(t.String({ description: `${CARD_TITLE}; empty means none` })),
+  card_description: t.Optional(t.String({ description: `${CARD_DESCRIPTION}; empty means none` })),
+  card_image: t.Optional(t.String({ description: `${CARD_IMAGE}; empty means none` })),
+  ios_url: t.Optional(t.String({ description: `${IOS_URL}; empty means none` })),
+  android_url: t.Optional(t.String({ description: `${ANDROID_URL}; empty means none` })),
 };
 const camelFields = Object.fromEntries(
   (Object.keys(createFields) as CreateField[]).filter((f) => CREATE_SPELLINGS[f] !== f).map((f) => [CREATE_SPELLINGS[f], createFields[f]]),
@@ -93,6 +105,11 @@ const linkFields = {
   validFrom: NullableTime,
   fallbackUrl: t.Union([t.String(), t.Null()]),
   crawlable: t.Boolean(),
+  cardTitle: t.Union([t.String(), t.Null()], { description: `${CARD_TITLE}; null: not set` }),
+  cardDescription: t.Union([t.String(), t.Null()], { description: `${CARD_DESCRIPTION}; null: not set` }),
+  cardImage: t.Union([t.String(), t.Null()], { description: `${CARD_IMAGE}; null: not set` }),
+  iosUrl: t.Union([t.String(), t.Null()], { description: `the URL of the first rule whose only condition is os=ios; null: none (${IOS_URL})` }),
+  androidUrl: t.Union([t.String(), t.Null()], { description: `the URL of the first rule whose only condition is os=android; null: none` }),
   warnings: Warnings,
 };
 export const Link = t.Object(linkFields, { ...closed, description: "A link as the owner manages it" });
@@ -117,6 +134,15 @@ export const LinkChanges = t.Object(
     fallbackUrl: t.Optional(t.Union([t.String(), t.Null()])),
     crawlable: t.Optional(t.Union([t.Boolean(), t.Null()])),
     title: t.Optional(t.Union([t.String(), t.Null()])),
+    cardTitle: t.Optional(t.Union([t.String({ description: CARD_TITLE }), t.Null()])),
+    cardDescription: t.Optional(t.Union([t.String({ description: CARD_DESCRIPTION }), t.Null()])),
+    cardImage: t.Optional(t.Union([t.String({ description: CARD_IMAGE }), t.Null()])),
+    iosUrl: t.Optional(t.Union([t.String({ description: `${IOS_URL}; applied onto the rules this request gives, else the stored ones` }), t.Null()])),
+    androidUrl: t.Optional(t.Union([t.String({ description: `${ANDROID_URL}; applied onto the rules this request gives, else the stored ones` }), t.Null()])),
   },
-  { ...closed, description: "Any of these; null clears expiresAt, maxClicks, tags, rules, variants, password, validFrom, fallbackUrl and title (and sets redirectType to 302, crawlable to false)" },
+  {
+    ...closed,
+    description:
+      "Any of these; null clears expiresAt, maxClicks, tags, rules, variants, password, validFrom, fallbackUrl, title, the card fields and the iosUrl/androidUrl rules (and sets redirectType to 302, crawlable to false)",
+  },
 );

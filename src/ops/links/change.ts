@@ -5,8 +5,10 @@
 import type { Principal } from "../../auth/policy.ts";
 import { hashBehaviour } from "../../links/behaviour.ts";
 import { parseChanges } from "../../links/changes.ts";
+import { CAMEL_SHORTCUT_NAMES, namesShortcut, withShortcuts } from "../../links/os-shortcuts.ts";
 import { windowOpen } from "../../links/options.ts";
 import type { Link } from "../../links/link.ts";
+import type { FieldProblem } from "../../errors.ts";
 import { logAction } from "../audit.ts";
 import { done, refused, refusedFields, type Outcome } from "../outcome.ts";
 import { destinationRules, type LinkOpsDeps } from "./deps.ts";
@@ -31,6 +33,15 @@ export async function changeLink(actor: Principal, input: ChangeInput, deps: Pic
   // The start must stay before the end, the one not changed taken as stored; checked only when either changes,
   // so a link stored before this rule can still have its title changed.
   const { changes, behaviour } = parsed;
+  // iosUrl/androidUrl rewrite the rules this request gives, else the stored ones.
+  if (namesShortcut(parsed.shortcuts)) {
+    const problems: FieldProblem[] = [];
+    behaviour.rules = withShortcuts(behaviour.rules !== undefined ? behaviour.rules : current.rules, parsed.shortcuts, CAMEL_SHORTCUT_NAMES, problems);
+    if (problems.length > 0) {
+      logAction(deps.log, actor, "update", id, problems[0]!.code);
+      return refusedFields(problems);
+    }
+  }
   if (("validFrom" in behaviour || "expiresAt" in changes) && !windowOpen(behaviour.validFrom !== undefined ? behaviour.validFrom : current.validFrom, changes.expiresAt !== undefined ? changes.expiresAt : current.expiresAt)) {
     logAction(deps.log, actor, "update", id, "valid_from_invalid");
     return refusedFields([{ code: "valid_from_invalid", field: "validFrom", error: "validFrom must be before expiresAt" }]);

@@ -30,7 +30,7 @@ export const PREVIEW_AGENTS: readonly PreviewAgent[] = [
   // Signal sends WhatsApp's own string on purpose ("WhatsApp/2"): one entry serves both.
   { name: "WhatsApp", starts: "WhatsApp/", source: "https://developers.facebook.com/docs/whatsapp/link-previews ; Signal: https://signal.org/blog/i-link-therefore-i-am/" },
   { name: "TelegramBot", starts: "TelegramBot \\(like TwitterBot\\)", source: "no document found; the string as Telegram sends it (test/fixtures/user-agents.ts)" },
-  { name: "Twitterbot", starts: "Twitterbot/", inside: "\\(compatible; Twitterbot/", source: "https://developer.x.com/en/docs/x-for-websites/cards/guides/getting-started" },
+  { name: "Twitterbot", starts: "Twitterbot/", inside: "\\(compatible; Twitterbot/", source: "https://prerenderproxy.com/bot-directory/twitterbot/ (X documents the card tags, not the string)" },
   // Facebook, Messenger and Instagram share one fetcher. Not Facebot alone or meta-externalagent (crawlers).
   { name: "Facebook", starts: "facebookexternalhit/", source: "https://developers.facebook.com/docs/sharing/webmasters/web-crawlers/" },
   // Apple's Messages: a Safari string that carries Facebook's and X's tokens.

@@ -45,6 +45,8 @@ beforeAll(async () => {
     await storage.links.create({ url: "https://dest.example/titled", alias: "titled", title: "The link's own title", cardDescription: "Only a description" }, now);
     const rules = [{ conditions: [{ type: "device" as const, value: "desktop" as const }], url: "https://desk.example/" }];
     await storage.links.create({ url: "https://dest.example/ruled", alias: "ruled", rules, ...CARD }, now);
+    await storage.links.create({ url: "https://dest.example/once", alias: "once", maxClicks: 1, ...CARD }, now);
+    await storage.links.create({ url: "https://dest.example/once-plain", alias: "once-plain", maxClicks: 1 }, now);
   } finally {
     await storage.close();
   }
@@ -121,6 +123,23 @@ describe("a link with a card", () => {
     expect(html).not.toContain("dest.example");
     expect(html).not.toContain("Hidden page title");
     expect((await click("/secret", CHROME)).status).toBe(401);
+  });
+});
+
+describe("a preview is no click", () => {
+  test("a link limited to one click: previews take none of it, the one person's click does", async () => {
+    for (let i = 0; i < 3; i++) expect((await click("/once", WHATSAPP)).status).toBe(200);
+    expect((await click("/once", CHROME, "HEAD")).status).toBe(302);
+    const person = await click("/once", CHROME);
+    expect([person.status, person.headers.get("location")]).toEqual([302, "https://dest.example/once"]);
+    expect((await click("/once", CHROME)).status).toBe(410);
+    // spent: agents now get what people get
+    expect((await click("/once", WHATSAPP)).status).toBe(410);
+  });
+
+  test("a limited link without a card: an agent's GET is a click, as before", async () => {
+    expect((await click("/once-plain", WHATSAPP)).status).toBe(302);
+    expect((await click("/once-plain", CHROME)).status).toBe(410);
   });
 });
 

@@ -8,7 +8,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStorage } from "../../src/db/open-storage.ts";
+import { DEFAULT_SETTINGS } from "../../src/domains/domain.ts";
 import { startServer, type RunningServer } from "../support/server.ts";
+import { rawRequest } from "../support/raw-http.ts";
 import { BOTS, BROWSERS, LINK_PREVIEW_FETCHERS } from "../fixtures/user-agents.ts";
 
 setDefaultTimeout(60_000);
@@ -32,6 +34,10 @@ beforeAll(async () => {
   const storage = await openStorage(dbPath, { busyTimeoutMs: 5_000, password: null });
   try {
     const now = Date.now();
+    // Two domains: the service reached by its address is the default one, b.example a domain of its own.
+    await storage.domains.add({ ...DEFAULT_SETTINGS, name: "a.example", isDefault: true, createdAt: 1 });
+    await storage.domains.add({ ...DEFAULT_SETTINGS, name: "b.example", isDefault: false, createdAt: 1 });
+    await storage.links.create({ url: "https://dest.example/on-b", alias: "carded", domain: "b.example", ...CARD, cardTitle: "On b" }, now);
     await storage.links.create({ url: "https://dest.example/launch", alias: "carded", ...CARD }, now);
     await storage.links.create({ url: "https://dest.example/plain", alias: "plain" }, now);
     await storage.links.create({ url: "https://dest.example/off", alias: "off", ...CARD }, now);
@@ -80,6 +86,16 @@ describe("a link with a card", () => {
       expect(meta(html, "og:url")).toBe(`${server.url}/carded`);
       expect(meta(html, "og:site_name")).toBe(new URL(server.url).host);
       expect(html).not.toContain("dest.example");
+    }
+  });
+
+  test("on a domain of its own: that domain's short URL, whatever Host spelling reached it", async () => {
+    for (const host of ["b.example", "B.Example:443"]) {
+      const res = await rawRequest(server.port, `GET /carded?x=1 HTTP/1.1\r\nHost: ${host}\r\nUser-Agent: ${WHATSAPP}\r\nConnection: close\r\n\r\n`);
+      expect(res.status).toBe(200);
+      expect(meta(res.body, "og:title")).toBe("On b");
+      expect(meta(res.body, "og:url")).toBe("https://b.example/carded");
+      expect(meta(res.body, "og:site_name")).toBe("b.example");
     }
   });
 

@@ -138,10 +138,21 @@ function answerLink(admitted: Admission | null, click: RequestClick, deps: Redir
   }
   // A chat app or social network drawing a card: the owner's card, not a click (docs/sharing.md: Preview cards).
   // A link without a card (nearly every one) pays for the null check only.
-  if (admitted.card !== null && isPreviewAgent(click.header("user-agent"))) return cardAnswer(admitted.card, click, deps);
+  if (admitted.card !== null) {
+    if (isPreviewAgent(click.header("user-agent"))) return cardAnswer(admitted.card, click, deps);
+    // Not an agent: the click a limited link's admission left unspent for it (store.ts), spent now.
+    if (!unlocked && spends(click) && admitted.rules?.maxClicks != null && admitted.route?.passwordHash == null) {
+      return spendNow(click, deps);
+    }
+  }
   // Rules, a split, a password or a redirect code of its own: decided by its route (router.ts).
   if (admitted.route !== null) return routed(admitted.route, click, deps, unlocked);
   return send((admitted.compiled ??= compileDestination(admitted.url)), 302, null, click, deps);
+}
+
+/** A person's click of a limited link with a card, admitted again to spend it (nothing else than unlock's re-admission). */
+function spendNow(click: RequestClick, deps: RedirectDeps): Answer {
+  return admitted(deps.links.admit(click.id, true, click.now, true), click, deps, answerUnlocked);
 }
 
 /** A stopped link with no fallback of its own: its domain's fallback for an expired or disabled link, else the 410 page. */

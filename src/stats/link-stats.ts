@@ -75,6 +75,11 @@ export type StatsRows = {
   rule: NameCount[];
   variant: NameCount[];
   fallback: NameCount[];
+  /**
+   * Link-preview agents' fetches of the link's card, per agent: never without bots, whatever the
+   * plan says (every agent is a bot, and the bot filter is about clicks, which these are not).
+   */
+  preview: NameCount[];
   /** '' for an absent UTM parameter; the folded OTHER row left out */
   utm: { source: string; medium: string; campaign: string; count: number }[];
   /** the clicks of every UTM combination, OTHER's included */
@@ -139,6 +144,7 @@ export function assembleStats(plan: StatsPlan, rows: StatsRows): LinkStats {
     ruleStats: rows.rule,
     variantStats: rows.variant,
     fallbackStats: rows.fallback,
+    previewStats: rows.preview,
   };
 }
 

@@ -1,6 +1,6 @@
-// What a batch of visits becomes, written once for both engines and for imports: the fallbacks'
-// rows, the links' totals (a link deleted meanwhile gets nothing more), the raw visits, the
-// visitors seen for the first time, the summed rollups with the values past a day's limit folded
+// What a batch of visits becomes, written once for both engines and for imports: the rows of what
+// is counted apart (fallbacks' visitors, previews), the links' totals (a link deleted meanwhile
+// gets nothing more), the raw visits, the visitors seen for the first time, the summed rollups with the values past a day's limit folded
 // into Other (other.ts), and the events the batch announces. The engines only write: each gives
 // its primitive writes (VisitBatchWrites, src/db/<engine>/visit-batches.ts) inside one
 // transaction of its own (docs/architecture.md: The batch recipe).
@@ -10,7 +10,7 @@
 // One text, no promise made over SQLite.
 
 import type { Visit } from "./visit.ts";
-import { linkTotals, NO_FIRST_VISITS, summarize, withoutFallbacks, type BatchKind, type DailyRow, type DimensionRow, type FirstVisits, type LinkTotal, type Rollups } from "./rollup.ts";
+import { linkTotals, NO_FIRST_VISITS, summarize, withoutApart, type BatchKind, type DailyRow, type DimensionRow, type FirstVisits, type LinkTotal, type Rollups } from "./rollup.ts";
 import { foldOther, type StoredValues } from "./other.ts";
 import { batchRows, type VisitBatchRow } from "./visit-batch.ts";
 import { batchEvents, type TotalAfter } from "../events/batch-events.ts";
@@ -24,8 +24,8 @@ export type Imported = 0 | 1;
 
 /** The primitive writes of one engine, all inside the one transaction its adapter opened. */
 export type VisitBatchWrites = {
-  /** Visitors a fallback URL took: each row added only while its link exists (a delete took its rows). */
-  addFallbacks(rows: DimensionRow[]): MaybePromise<void>;
+  /** What is counted apart (rollup.ts withoutApart): each row added only while its link exists (a delete took its rows). */
+  addApart(rows: DimensionRow[]): MaybePromise<void>;
   /** Adds to the totals shown in the link list (by seq); answers the links still there, by seq, with their new totals and limits. */
   addTotals(totals: ReadonlyMap<number, LinkTotal>): MaybePromise<Map<number, TotalAfter>>;
   insertRaw(rows: VisitBatchRow[], imported: Imported): MaybePromise<void>;
@@ -47,8 +47,8 @@ export type CountedRows = { daily: DailyRow[]; dimensions: DimensionRow[]; total
  * links deleted before they could be written.
  */
 export function* visitBatchRecipe(w: VisitBatchWrites, received: Visit[], kind: BatchKind, at: number, wants: EventWants): Steps<{ gone: number }> {
-  const { clicks: all, fallbacks } = withoutFallbacks(received);
-  if (fallbacks.length > 0) yield w.addFallbacks(fallbacks);
+  const { clicks: all, apart } = withoutApart(received);
+  if (apart.length > 0) yield w.addApart(apart);
   const totals = linkTotals(all);
   const after = yield* step(w.addTotals(totals));
   // A deleted link's visits and rollups are gone for good: clicks still queued for it are not

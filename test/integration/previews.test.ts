@@ -10,19 +10,8 @@ import { createLink, startServer, type RunningServer } from "../support/server.t
 import { api, makeKey } from "../support/admin.ts";
 import { click, drained, stats, UA } from "../support/clicks.ts";
 import { eventually } from "../support/eventually.ts";
-import { openStored } from "../support/stored.ts";
+import { PREVIEW_AGENTS as AGENTS, recordPreviews as recordIn } from "../support/previews.ts";
 import { startReceiver, type Receiver } from "../support/webhook-receiver.ts";
-import { openRecorderStorage } from "../../src/db/open-recorder.ts";
-import { createEventWants } from "../../src/events/wants.ts";
-import { createRecordingPipeline } from "../../src/visits/recording.ts";
-import { createClickPacker, type Click } from "../../src/visits/click.ts";
-import { PREVIEW_ROUTE } from "../../src/visits/visit.ts";
-
-const AGENTS = {
-  whatsapp: "WhatsApp/2.23.20.0 A",
-  discord: "Mozilla/5.0 (compatible; Discordbot/2.0; +https://discordapp.com)",
-};
-const quiet = { info() {}, error() {} };
 
 let server: RunningServer;
 let key: string;
@@ -38,32 +27,7 @@ afterAll(async () => {
   await server?.dispose();
 });
 
-async function seqOf(id: string): Promise<number> {
-  const stored = await openStored(server);
-  try {
-    return (await stored.get<{ seq: number }>("SELECT seq FROM links WHERE id = ?", id))!.seq;
-  } finally {
-    await stored.close();
-  }
-}
-
-/** Previews of the link by these User-Agents, handed to a recorder over the server's database and written. */
-async function recordPreviews(id: string, userAgents: string[]): Promise<void> {
-  const linkSeq = await seqOf(id);
-  // The events the server's own recorder would write with them, were a webhook listening.
-  const storage = await openRecorderStorage(server.dbPath, null, quiet, createEventWants(["link.clicks", "link.milestone", "link.gone"]));
-  const pipeline = await createRecordingPipeline({ storage, trustProxy: "", geoipDb: null, log: quiet, flushIntervalMs: 60_000, maxQueued: 10_000 });
-  const packer = createClickPacker();
-  const ts = Date.now();
-  for (const userAgent of userAgents) {
-    const preview: Click = { linkSeq, linkId: id, ts, userAgent, referer: null, peer: "127.0.0.1", forwardedFor: null, forwarded: null, destination: null, route: PREVIEW_ROUTE };
-    packer.add(preview);
-  }
-  pipeline.receive(packer.take()!.message);
-  await pipeline.drain();
-  const written = await pipeline.close();
-  if (written.lastError !== null) throw new Error(`recording previews failed: ${written.lastError}`);
-}
+const recordPreviews = (id: string, userAgents: string[]) => recordIn(server, id, userAgents);
 
 async function statsOf(id: string, query = "") {
   await drained(server.url);

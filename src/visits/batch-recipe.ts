@@ -48,7 +48,7 @@ export type CountedRows = { daily: DailyRow[]; dimensions: DimensionRow[]; total
  */
 export function* visitBatchRecipe(w: VisitBatchWrites, received: Visit[], kind: BatchKind, at: number, wants: EventWants): Steps<{ gone: number }> {
   const { clicks: all, apart } = withoutApart(received);
-  if (apart.length > 0) yield w.addApart(apart);
+  if (apart.length > 0) yield w.addApart(yield* cappedApart(w, apart));
   const totals = linkTotals(all);
   const after = yield* step(w.addTotals(totals));
   // A deleted link's visits and rollups are gone for good: clicks still queued for it are not
@@ -70,6 +70,19 @@ export function* countsRecipe(w: VisitBatchWrites, rows: CountedRows): Steps<voi
   const daily = rows.daily.filter((r) => present.has(r.linkSeq));
   const dimensions = rows.dimensions.filter((r) => present.has(r.linkSeq));
   yield* rollupsRecipe(w, { daily, hourly: [], dimensions, utm: [] }, 1);
+}
+
+/**
+ * The rows counted apart, previews' agent names past a day's limit folded into Other as browser
+ * names are (other.ts): a User-Agent names the agent. Only a batch with previews reads anything.
+ */
+function* cappedApart(w: VisitBatchWrites, apart: DimensionRow[]): Steps<DimensionRow[]> {
+  if (!apart.some((r) => r.dimension === "preview")) return apart;
+  const days = new Map<string, DailyRow>();
+  for (const r of apart) days.set(`${r.linkSeq} ${r.day}`, { linkSeq: r.linkSeq, day: r.day, total: 0, bots: 0, uniques: 0, uniqueBots: 0 });
+  const rows: Rollups = { daily: [...days.values()], hourly: [], dimensions: apart, utm: [] };
+  const stored = yield* step(w.storedValues(rows));
+  return foldOther(rows, stored).dimensions;
 }
 
 function* rollupsRecipe(w: VisitBatchWrites, summed: Rollups, imported: Imported): Steps<void> {

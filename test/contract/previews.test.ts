@@ -11,6 +11,7 @@ import { parseRoute, PREVIEW_ROUTE, type Visit } from "../../src/visits/visit.ts
 import type { Link } from "../../src/links/link.ts";
 import { RECORDER_NOW } from "../support/engines.ts";
 import { forEachEngine, NOW, visit } from "../support/contract-suite.ts";
+import { MAX_VALUES_PER_DAY, OTHER } from "../../src/visits/other.ts";
 
 const PREVIEW = parseRoute(PREVIEW_ROUTE);
 const preview = (link: Pick<Link, "seq" | "id">, agent: string, o: Partial<Visit> = {}) =>
@@ -59,6 +60,29 @@ forEachEngine("previews counted apart", (db) => {
       expect(s.recentVisits.map((v) => v.browser)).toEqual(["Safari"]);
       expect(s.fallbackStats).toEqual([]);
     }
+  });
+
+  test("a day keeps at most MAX_VALUES_PER_DAY agent names a link; the others' previews are one Other entry", async () => {
+    const link = await db().storage.links.create({ url: "https://example.com/", alias: "flood" }, NOW - 1000);
+    const w = db().writer;
+    // Names an agent's User-Agent makes up: the first batch fills the day but for one, the next passes it.
+    for (let i = 0; i < MAX_VALUES_PER_DAY - 1; i++) w.record(preview(link, `Agent${String(i).padStart(3, "0")}`));
+    await w.flush();
+    for (let i = 0; i < 3; i++) w.record(preview(link, "Slackbot", { ts: NOW + 1 }));
+    for (let i = 0; i < 4; i++) w.record(preview(link, `Made${i}`, { ts: NOW + 2 }));
+    w.record(preview(link, "Agent000", { ts: NOW + 3 }));
+    await w.flush();
+    const s = db().stored;
+    const names = await s.all<{ name: string; total: number }>("SELECT name, total FROM dimension_rollup WHERE dimension = 'preview' ORDER BY name");
+    expect(names.length).toBe(MAX_VALUES_PER_DAY + 1);
+    expect(names.find((r) => r.name === "Slackbot")).toEqual({ name: "Slackbot", total: 3 });
+    expect(names.find((r) => r.name === "Agent000")).toEqual({ name: "Agent000", total: 2 });
+    expect(names.find((r) => r.name === OTHER)).toEqual({ name: OTHER, total: 4 });
+    const stored = await db().storage.links.get(link.id);
+    const stats = await db().storage.stats.read(stored!, { from: null, to: null, excludeBots: true }, NOW + 10);
+    expect(stats.previewStats.slice(0, 2)).toEqual([{ name: "Slackbot", count: 3 }, { name: "Agent000", count: 2 }]);
+    expect(stats.previewStats.at(-1)).toEqual({ name: "Other", count: 4, other: true });
+    expect(stats.totalClicks).toBe(0);
   });
 
   test("a batch of previews writes no click event, milestone or limit; a deleted link gets no rows", async () => {

@@ -24,12 +24,13 @@ export function postgresStats(sql: Pg): StatsSource {
         : sql`SELECT hour, total - bots * ${minus} AS count, uniques - unique_bots * ${minus} AS uniques FROM hourly_rollup
               WHERE link_seq = ${linkSeq} AND hour BETWEEN ${hourOf(plan.hours.start)} AND ${hourOf(plan.hours.end)}`,
       // Every dimension in one query: each one's largest values, ties by name (byte order, as SQLite).
-      // Previews are agents' fetches, all bots: the bot filter, which is about clicks, leaves them (link-stats.ts StatsRows).
+      // Previews are agents' fetches, all bots: the bot filter, which is about clicks, leaves them; and
+      // their OTHER row is read, as they have no total to tell it from (link-stats.ts StatsRows).
       sql`SELECT dimension, name, count FROM (
             SELECT dimension, name, SUM(total - bots * m) AS count,
                    row_number() OVER (PARTITION BY dimension ORDER BY SUM(total - bots * m) DESC, name) AS rank
             FROM (SELECT *, CASE WHEN dimension = 'preview' THEN 0 ELSE ${minus}::int END AS m FROM dimension_rollup
-                  WHERE link_seq = ${linkSeq} AND day BETWEEN ${from} AND ${to} AND name <> ${OTHER}) AS d
+                  WHERE link_seq = ${linkSeq} AND day BETWEEN ${from} AND ${to} AND (name <> ${OTHER} OR dimension = 'preview')) AS d
             GROUP BY dimension, name HAVING SUM(total - bots * m) > 0) AS ranked
           WHERE rank <= ${MAX_BREAKDOWN_ENTRIES} ORDER BY dimension, rank`,
       sql`SELECT source, medium, campaign, SUM(total - bots * ${minus}) AS count FROM utm_rollup

@@ -26,6 +26,8 @@ import { baseHostOf } from "./domains/domain.ts";
 import { parseTrustedProxies } from "./visits/client-ip.ts";
 import { createTitleFetcher, type TitleFetcher } from "./links/title-fetcher.ts";
 import { fetchPageTitle } from "./outbound/page-title.ts";
+import { QR_RENDERS_PER_MINUTE } from "./http/qr.ts";
+import { readQrLogo, type QrLogo } from "./qr/logo.ts";
 
 /** What main opened and started before the app: the database, the threads' clients, the live view. */
 export type StartedParts = {
@@ -36,6 +38,8 @@ export type StartedParts = {
   live: LiveHub;
   /** the delivery thread: webhooks changed here (their wants are read again), a poke to deliver, whether webhooks may leave */
   webhooks: { changed(): Promise<void>; poke(): void; leave(): Promise<WebhookLeave> };
+  /** --qr-logo as main read it before opening anything (src/qr/logo.ts); absent: read here */
+  qrLogo?: QrLogo | null;
 };
 
 /** Secrets main read from the systemd credentials: the admin key's hash, the OpenID client's secret. */
@@ -83,6 +87,8 @@ export function appDeps(config: Config, log: Logger, secrets: Secrets, parts: St
     directory: domainDirectory(baseHost, parts),
     trusted,
     limiter: createRateLimiter(config.createRateLimit),
+    qrLogo: parts.qrLogo !== undefined ? parts.qrLogo : readQrLogo(config.qrLogo),
+    qrRenders: createRateLimiter(QR_RENDERS_PER_MINUTE),
     log,
     // One for every surface: each failure it answers has its own request id (docs/security.md: Security).
     lastResort: createLastResort(log),

@@ -23,7 +23,7 @@ import { admitStatsReader } from "./ops/stats/read.ts";
 import { linkBase, statsLinkKey } from "./http/stats-link.ts";
 import { handlePasswordForm, handleRedirect } from "./http/redirect.ts";
 import { RequestClick } from "./http/click.ts";
-import { looksLikeId } from "./links/alias.ts";
+import { isReserved, looksLikeId } from "./links/alias.ts";
 import type { ClickFactsSource } from "./http/click-facts.ts";
 import type { PasswordGuard } from "./http/link-password.ts";
 import { handleHealth } from "./http/health.ts";
@@ -49,6 +49,8 @@ import { kuttApi } from "./http/compat/kutt.ts";
 import { shlinkApi } from "./http/compat/shlink/shlink.ts";
 import { SHLINK_ROUTES } from "./http/compat/shlink/shlink-routes.ts";
 import type { DomainDirectory, DomainEntry } from "./domains/directory.ts";
+import { handleQr } from "./http/qr.ts";
+import type { QrLogo } from "./qr/logo.ts";
 
 /** The database's parts (links, lister, stats, keys, sessions, overview, daily counts), and the rest. */
 export type AppDeps = Pick<Storage, "links" | "lister" | "stats" | "keys" | "sessions" | "users" | "overview" | "dailyCounts" | "domains" | "visitPages"> & {
@@ -92,6 +94,9 @@ export type AppDeps = Pick<Storage, "links" | "lister" | "stats" | "keys" | "ses
   pageNotFound: (request: Request) => Response;
   trusted: TrustedProxies;
   limiter: RateLimiter;
+  /** --qr-logo, read at start (src/qr/logo.ts), and the QR codes drawn per address (docs/sharing.md: QR codes by URL) */
+  qrLogo: QrLogo | null;
+  qrRenders: RateLimiter;
   log: Logger;
   /** the answer to an error no handler caught (src/http/front-door.ts) */
   lastResort: LastResort;
@@ -160,6 +165,11 @@ export function createApp(deps: AppDeps) {
         crawlable: () => deps.links.crawlable(),
       }),
     )
+    // A link's QR code (docs/sharing.md: QR codes by URL); GET routes come before /api/*'s ALL one, so /api/qr is refused here.
+    .get("/:id/qr", ({ request, params, server }) => {
+      if (looksLikeId(params.id) && !isReserved(params.id)) return handleQr(request, params.id, server, deps);
+      return params.id.toLowerCase() === "api" ? apiError(404, "not_found", "no API endpoint /api/qr") : deps.pageNotFound(request);
+    })
     // What the click door passed over (it checked the id already): an id here may be anything.
     .get("/:id", ({ request, params, server }) => (looksLikeId(params.id) ? handleRedirect(appClick(request, params.id, server, deps), deps) : deps.notFound(request, requestDomain(request, deps.directory))))
     // A password-protected link's form posts here (link-password.ts).

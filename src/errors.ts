@@ -14,6 +14,7 @@ export const ERROR_CODES = [
   "oidc_provider_down", "oidc_state_mismatch", "oidc_provider_refused", "oidc_code_refused", "oidc_wrong_audience", "oidc_token_expired", "oidc_token_invalid",
   "id_missing", "bad_range", "not_found", "method_not_allowed", "import_running", "admin_only",
   "url_private", "events_invalid", "too_many_streams",
+  "qr_invalid", "link_blocked",
   "host_unknown", "domain_invalid", "domain_unknown", "domain_forbidden", "domain_taken", "domain_not_found", "domain_clash", "domain_has_links",
   "storage_unavailable", "internal",
 ] as const;
@@ -30,6 +31,7 @@ export const ERROR_FIELDS = [
   "q", "tag", "status", "sort", "order", "limit", "cursor", "include", "format", "ids", "key", "owner", "next",
   "events", "linkId", "enabled", "sourceDb", "domainMap", "domain", "name",
   "https", "rootRedirect", "notFoundRedirect", "fallbackRedirect", "robots", "creators", "isDefault", "moveLinksTo",
+  "size", "margin", "level", "fg", "bg", "logo",
 ] as const;
 export type ErrorField = (typeof ERROR_FIELDS)[number];
 

@@ -8,15 +8,37 @@ import type { LiveRelay, Storage } from "./db/storage.ts";
 import { describeLocation } from "./db/storage.ts";
 import type { LiveHub } from "./events/live-hub.ts";
 import type { Presence } from "./instances/presence.ts";
-import type { BlocklistFile } from "./links/blocklist-file.ts";
+import { openBlocklistFile, type BlocklistFile } from "./links/blocklist-file.ts";
+import { BlocklistError } from "./links/blocklist.ts";
+import type { LinkStore } from "./links/store.ts";
+import { QrLogoError, readQrLogo, type QrLogo } from "./qr/logo.ts";
 import type { Logger } from "./log.ts";
 import type { DeliveryThread } from "./threads/delivery/client.ts";
 import type { ClickRecorder } from "./threads/recorder/client.ts";
 import { nextStep } from "./cli/next-step.ts";
 import { versionLine } from "./version.ts";
 
-/** What serve() opened before the threads: the database, the blocklist, the live view's hub. */
-export type Opened = { storage: Storage; blocklist: BlocklistFile; live: LiveHub };
+/** What serve() opened before the threads: the database, the blocklist, the QR logo, the live view's hub. */
+export type Opened = { storage: Storage; blocklist: BlocklistFile; qrLogo: QrLogo | null; live: LiveHub };
+
+/**
+ * The files flags name, read at start: --blocklist (kept up to date) and --qr-logo (docs/sharing.md:
+ * QR codes by URL); or what is wrong with one, for the operator.
+ */
+export async function openFlagFiles(config: Config, links: LinkStore, log: Logger): Promise<{ blocklist: BlocklistFile; qrLogo: QrLogo | null } | string> {
+  let qrLogo;
+  try {
+    qrLogo = readQrLogo(config.qrLogo);
+  } catch (err) {
+    if (err instanceof QrLogoError) return err.message;
+    throw err;
+  }
+  try {
+    return { blocklist: await openBlocklistFile(config.blocklist, links, log), qrLogo };
+  } catch (err) {
+    return `--blocklist ${config.blocklist}: ${err instanceof BlocklistError ? err.message : err instanceof Error ? err.message : String(err)}`;
+  }
+}
 
 /** The threads and what they keep up to date: the recorder, webhook delivery, what webhooks want. */
 export type Threads = { recorder: ClickRecorder; delivery: DeliveryThread };

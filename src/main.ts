@@ -9,8 +9,6 @@ import type { LiveRelay, Storage } from "./db/storage.ts";
 import { RESERVED_WORDS } from "./links/alias.ts";
 import { reportLockedLinks } from "./links/locked-links.ts";
 import { EVERY_LINK } from "./links/store.ts";
-import { openBlocklistFile } from "./links/blocklist-file.ts";
-import { BlocklistError } from "./links/blocklist.ts";
 import { CredentialError, readAdminCredential, readDatabasePassword, readOidcClientSecret } from "./auth/credential.ts";
 import { runKeyCommand } from "./cli/keys.ts";
 import { runUserCommand } from "./cli/users.ts";
@@ -18,7 +16,7 @@ import { createImportJobs } from "./threads/import/client.ts";
 import { startClickRecorder, type ClickRecorder } from "./threads/recorder/client.ts";
 import { createApp, type AppDeps } from "./app.ts";
 import { appDeps, type Secrets } from "./app-deps.ts";
-import { logStart, untilStopped, type Opened, type Threads } from "./lifecycle.ts";
+import { logStart, openFlagFiles, untilStopped, type Opened, type Threads } from "./lifecycle.ts";
 import { withClickDoor } from "./http/click-door.ts";
 import { routeTable } from "./http/route-table.ts";
 import { runBackupCommand } from "./cli/backup.ts";
@@ -124,6 +122,7 @@ async function serve(config: Config, log: Logger, secrets: Secrets, databasePass
       poke: () => delivery.poke(),
       leave: () => currentServiceLeave(storage.instances, config.webhookAllowPrivate, later.presence?.name ?? null),
     },
+    qrLogo: opened.qrLogo,
   });
   const closeStarted = async () => {
     await recorder.close();
@@ -175,11 +174,9 @@ async function openParts(config: Config, log: Logger, databasePassword: string |
   }
   await warnAboutShadowedLinks(storage, log);
   await reportLockedLinks(storage.links, log);
-  let blocklist;
-  try {
-    blocklist = await openBlocklistFile(config.blocklist, storage.links, log);
-  } catch (err) {
-    console.error(`shortener: --blocklist ${config.blocklist}: ${err instanceof BlocklistError ? err.message : err instanceof Error ? err.message : String(err)}`);
+  const files = await openFlagFiles(config, storage.links, log);
+  if (typeof files === "string") {
+    console.error(`shortener: ${files}`);
     await storage.close();
     return 2;
   }
@@ -187,7 +184,7 @@ async function openParts(config: Config, log: Logger, databasePassword: string |
   const live = createLiveHub((watch) => (later.relay !== null ? later.relay.watchHere(watch) : later.recorder?.watch(watch.ids, watch.all)));
   // A changed link's streams of viewers who do not manage it are decided again (docs/security.md: Security).
   storage.links.onChange((id) => live.changed(id === EVERY_LINK ? null : id));
-  return { storage, blocklist, live };
+  return { storage, ...files, live };
 }
 
 /**

@@ -53,8 +53,14 @@ export function servedOnShortDomains(path: string): boolean {
   if (path === "/" || path === "/robots.txt" || path === "/health" || path === "/favicon.ico" || path === "/api/domains/tls") return true;
   if (path.startsWith("/assets/") || path.startsWith("/stats/") || path.startsWith("/api/stats") || isRestPath(path)) return true;
   if (LANGUAGE_STATS.has(path.slice(0, 10))) return true;
+  // /<alias>/qr: a link's QR code (docs/sharing.md: QR codes by URL), on the link's own host.
+  if (path.endsWith("/qr") && path.lastIndexOf("/", path.length - 4) === 0) return isAlias(path.slice(1, -3));
   // POST /<alias>: a protected link's password form.
-  return path.lastIndexOf("/") === 0 && looksLikeId(path.slice(1)) && !isReserved(path.slice(1));
+  return path.lastIndexOf("/") === 0 && isAlias(path.slice(1));
+}
+
+function isAlias(segment: string): boolean {
+  return looksLikeId(segment) && !isReserved(segment);
 }
 
 /** The Shlink API's tree, /rest itself included (docs/shlink-api.md: Errors). */

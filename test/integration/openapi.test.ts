@@ -38,7 +38,7 @@ test("every API route of the app is in the document, and nothing else", () => {
     if (r.method === "ALL" || r.method === "HEAD") continue; // the 404/405 catch-alls; HEAD mirrors GET
     if (r.path.startsWith("/api/v2/")) continue; // the Kutt API: Kutt's reference is its own (docs/kutt-api.md)
     const path = r.path.replace(/:(\w+)/g, "{$1}");
-    if (path.startsWith("/api/") || path === "/health" || path === "/metrics" || path === "/{id}") routed.add(`${r.method} ${path}`);
+    if (path.startsWith("/api/") || path === "/health" || path === "/metrics" || path === "/{id}" || path === "/{id}/qr") routed.add(`${r.method} ${path}`);
   }
   const documented = new Set(OPERATIONS.map((op) => `${op.method.toUpperCase()} ${op.path}`));
   expect([...routed].sort()).toEqual([...documented].sort());
@@ -58,6 +58,7 @@ test("one walk through every operation: every answer matches its schema", async 
   expect((await fetch(`${server.url}/perm`, { method: "POST", body: new URLSearchParams({ password: "pw" }), redirect: "manual" })).status).toBe(303);
   await drained(server.url);
   expect((await api(server.url, null, "GET", "/api/stats?id=walk")).status).toBe(200);
+  expect((await fetch(`${server.url}/walk/qr?format=svg`)).status).toBe(200);
   expect((await api(server.url, null, "GET", "/api/stats?id=nothing-here")).status).toBe(404);
   expect((await api(server.url, key, "GET", "/api/links?include=daily")).status).toBe(200);
   expect((await api(server.url, null, "GET", "/api/links")).status).toBe(401);

@@ -46,6 +46,7 @@ test.each([
   ["/health", "/health"],
   ["/robots.txt", "/robots.txt"],
   ["/abc123", "/:id"],
+  ["/abc123/qr", "/:id/qr"],
   ["/xx/stats/abc", "other"],
   ["/nope/nope", "other"],
 ])("the metrics label of %p is %p, never the id in it", (path, route) => {

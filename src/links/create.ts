@@ -2,7 +2,7 @@
 // one committed insert. Used by POST /api/create and by every row of an import.
 
 import { aliasProblem } from "./alias.ts";
-import { checkUrl, MAX_URL_LENGTH, type UrlContext, type UrlProblem } from "./url-rules.ts";
+import { checkUrl, intentUrls, MAX_URL_LENGTH, type UrlContext, type UrlProblem } from "./url-rules.ts";
 import { AliasRetiredError, AliasTakenError, type LinkStore, type NewLink } from "./store.ts";
 import type { Creator, Link } from "./link.ts";
 import { parseExpiresAt, parseMaxClicks, parseTags, windowOpen } from "./options.ts";
@@ -52,9 +52,22 @@ export const URL_MESSAGES: Record<UrlProblem | "url_blocked", string> = {
 export function checkDestination(raw: unknown, rules: DestinationRules): { ok: true; url: string } | { ok: false; code: ErrorCode; error: string } {
   if (raw !== undefined && raw !== null && typeof raw !== "string") return { ok: false, code: "url_invalid", error: "url must be a string" };
   const checked = checkUrl(raw ?? "", rules);
-  if (!checked.ok) return { ok: false, code: checked.problem, error: URL_MESSAGES[checked.problem] };
+  if (!checked.ok) {
+    const error = checked.problem === "url_scheme" && !checked.inIntent ? schemeMessage(rules.allowSchemes) : URL_MESSAGES[checked.problem];
+    return { ok: false, code: checked.problem, error: checked.inIntent ? `${INTENT_FALLBACK}: ${error}` : error };
+  }
   if (rules.isBlocked(checked.url)) return { ok: false, code: "url_blocked", error: URL_MESSAGES.url_blocked };
+  // An intent: URL's web fallback is a destination of its own (docs/sharing.md: Links into apps).
+  if (intentUrls(checked.url).some((embedded) => embedded !== null && rules.isBlocked(embedded))) return { ok: false, code: "url_blocked", error: `${INTENT_FALLBACK}: ${URL_MESSAGES.url_blocked}` };
   return checked;
+}
+
+const INTENT_FALLBACK = "the intent's S.browser_fallback_url (a web page, http:// or https://, checked as a destination)";
+
+/** url_scheme's message, naming the schemes --allow-schemes adds when there are some. */
+function schemeMessage(allowed: ReadonlySet<string> | undefined): string {
+  if (allowed === undefined || allowed.size === 0) return URL_MESSAGES.url_scheme;
+  return `url must be an absolute URL starting with http:// or https://, or with one of the schemes this service allows: ${[...allowed].map((s) => `${s}:`).join(", ")}`;
 }
 
 /** Validates every field (reporting all problems at once) and stores the new link; storage errors are thrown. */

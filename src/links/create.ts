@@ -62,6 +62,14 @@ export function checkDestination(raw: unknown, rules: DestinationRules): { ok: t
   return checked;
 }
 
+/**
+ * An http(s) URL checked as a destination whatever --allow-schemes says: for what a browser loads
+ * or a server fetches rather than follows (a preview card's image; docs/sharing.md: Links into apps).
+ */
+export function checkWebDestination(raw: unknown, rules: DestinationRules): ReturnType<typeof checkDestination> {
+  return checkDestination(raw, { ...rules, allowSchemes: undefined });
+}
+
 const INTENT_FALLBACK = "the intent's S.browser_fallback_url (a web page, http:// or https://, checked as a destination)";
 
 /** url_scheme's message, naming the schemes --allow-schemes adds when there are some. */

@@ -4,7 +4,7 @@
 
 import { describe, expect, test } from "bun:test";
 import { checkUrl, intentUrls, type UrlContext } from "../../src/links/url-rules.ts";
-import { checkDestination, type DestinationRules } from "../../src/links/create.ts";
+import { checkDestination, checkWebDestination, type DestinationRules } from "../../src/links/create.ts";
 import { compileDestination, withClickQuery } from "../../src/links/destination.ts";
 import { parseBlocklist } from "../../src/links/blocklist.ts";
 
@@ -118,6 +118,11 @@ describe("messages and the blocklist", () => {
       error: "url must be an absolute URL starting with http:// or https://, or with one of the schemes this service allows: tg:, mailto:",
     });
     expect(checkDestination("ftp://a.example/", rules("", new Set()))).toEqual({ ok: false, code: "url_scheme", error: "url must be an absolute URL starting with http:// or https://" });
+  });
+
+  test("checkWebDestination (a card image's check) takes http(s) only, whatever --allow-schemes says", () => {
+    expect(checkWebDestination("tg://resolve?domain=x", rules(""))).toMatchObject({ ok: false, code: "url_scheme", error: "url must be an absolute URL starting with http:// or https://" });
+    expect(checkWebDestination("https://a.example/i.png", rules(""))).toEqual({ ok: true, url: "https://a.example/i.png" });
   });
 
   test("the blocklist copes with URLs without a host: /regex/ entries see the whole URL, domains match nothing", () => {

@@ -67,6 +67,17 @@ describe("an app's link: the open-app page", () => {
   }, T);
 });
 
+describe("a password-protected link into an app", () => {
+  test("the password form's right password answers the page itself (a 303 to tg: would break the form), counted once", async () => {
+    expect((await create({ url: "tg://resolve?domain=secret", custom_url: "app-pw", password: "open sesame" })).status).toBe(201);
+    expect((await click(server.url, "app-pw", { "user-agent": UA.firefoxLinux })).status).toBe(401);
+    const res = await fetch(`${server.url}/app-pw`, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded", "user-agent": UA.firefoxLinux }, body: "password=open+sesame" });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain(`href="tg://resolve?domain=secret"`);
+    expect((await statsOf("app-pw")).totalClicks).toBe(1);
+  }, T);
+});
+
 describe("the schemes a 302 serves", () => {
   test("mailto: a 302 to exactly the stored URL, the click's query never merged, counted", async () => {
     expect((await create({ url: "mailto:team@b.example?subject=Hello%20you", custom_url: "app-mail" })).status).toBe(201);

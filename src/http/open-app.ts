@@ -23,7 +23,7 @@ export const OPEN_APP_CSP = "default-src 'none'; style-src 'self'; img-src 'self
 /** The page for a click (a GET or the password form's right password) or a HEAD; a click is recorded as a redirect's would be. */
 export function openAppAnswer(destination: Destination, location: string, route: string | null, click: RequestClick, deps: RedirectDeps): Response | Promise<Response> {
   const lang = pickLanguage(click.header("accept-language"));
-  const page = renderOpenApp(lang, location, destination.browser ?? null, ENTRIES);
+  const page = renderOpenApp(lang, location, destination.browser, ENTRIES);
   // no-store: each visit must reach us to be counted, as a redirect's no-store makes sure.
   const response = new Response(page, {
     status: 200,

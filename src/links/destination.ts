@@ -27,8 +27,8 @@ export type Destination = {
    * page that opens the app (src/http/open-app.ts); false for http(s) and the schemes a 302 serves.
    */
   readonly app: boolean;
-  /** for an `app` destination: the web page "Continue in the browser" leads to (the link's http(s) fallback URL) */
-  readonly browser?: string;
+  /** for an `app` destination: the web page "Continue in the browser" leads to (the link's http(s) fallback URL); else null */
+  readonly browser: string | null;
 };
 
 /**
@@ -66,15 +66,15 @@ export function compileDestination(url: string, fallbackUrl?: string | null): De
   const queryAt = head.indexOf("?");
   const ownNames = queryAt === -1 ? null : new Set(head.slice(queryAt + 1).split("&").filter((p) => p !== "").map(nameOf));
   const joiner = queryAt === -1 ? "?" : head.endsWith("?") || head.endsWith("&") ? "" : "&";
-  return { location, head, fragment, joiner, ownNames, utm: queryAt !== -1 && head.includes("utm_", queryAt), app: false };
+  return { location, head, fragment, joiner, ownNames, utm: queryAt !== -1 && head.includes("utm_", queryAt), app: false, browser: null };
 }
 
 /** An app's URL (--allow-schemes): kept whole, a click's query never merged into it. */
 function appDestination(location: string, fallbackUrl: string | null | undefined): Destination {
   const scheme = location.slice(0, location.indexOf(":")).toLowerCase();
   const app = !REDIRECTED_SCHEMES.has(scheme);
-  const browser = app && fallbackUrl != null && WEB.test(fallbackUrl) ? { browser: ascii(fallbackUrl) } : {};
-  return { location, head: location, fragment: "", joiner: "", ownNames: EVERY_NAME, utm: /[?&]utm_/.test(location), app, ...browser };
+  const browser = app && fallbackUrl != null && WEB.test(fallbackUrl) ? ascii(fallbackUrl) : null;
+  return { location, head: location, fragment: "", joiner: "", ownNames: EVERY_NAME, utm: /[?&]utm_/.test(location), app, browser };
 }
 
 /** The Location for a click whose request had this query (the text after "?", not empty). */

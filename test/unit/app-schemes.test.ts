@@ -150,8 +150,8 @@ describe("a click's destination into an app", () => {
 
   test("the link's web fallback goes with an app destination, not with a 302 one nor an app fallback", () => {
     expect(compileDestination("tg://resolve?domain=x", "https://t.example/x").browser).toBe("https://t.example/x");
-    expect(compileDestination("tg://resolve?domain=x", "spotify:track:1").browser).toBeUndefined();
-    expect(compileDestination("mailto:a@b.example", "https://t.example/x").browser).toBeUndefined();
-    expect(compileDestination("https://a.example/", "https://t.example/x").browser).toBeUndefined();
+    expect(compileDestination("tg://resolve?domain=x", "spotify:track:1").browser).toBeNull();
+    expect(compileDestination("mailto:a@b.example", "https://t.example/x").browser).toBeNull();
+    expect(compileDestination("https://a.example/", "https://t.example/x").browser).toBeNull();
   });
 });

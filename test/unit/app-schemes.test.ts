@@ -7,6 +7,8 @@ import { checkUrl, intentUrls, type UrlContext } from "../../src/links/url-rules
 import { checkDestination, checkWebDestination, type DestinationRules } from "../../src/links/create.ts";
 import { compileDestination, withClickQuery } from "../../src/links/destination.ts";
 import { parseBlocklist } from "../../src/links/blocklist.ts";
+import { checkWebhookUrl, type WebhookUrlRules } from "../../src/events/webhook-url.ts";
+import { importDestinations } from "../../src/imports/destinations.ts";
 
 const APPS = new Set(["tg", "spotify", "mailto", "tel", "sms", "intent", "market", "itms-apps", "whatsapp"]);
 const CONTEXT: UrlContext = { ownHosts: ["s.example"], allowLocal: false, allowSchemes: APPS };
@@ -123,6 +125,19 @@ describe("messages and the blocklist", () => {
   test("checkWebDestination (a card image's check) takes http(s) only, whatever --allow-schemes says", () => {
     expect(checkWebDestination("tg://resolve?domain=x", rules(""))).toMatchObject({ ok: false, code: "url_scheme", error: "url must be an absolute URL starting with http:// or https://" });
     expect(checkWebDestination("https://a.example/i.png", rules(""))).toEqual({ ok: true, url: "https://a.example/i.png" });
+  });
+
+  test("a webhook's URL stays http(s), even handed the rules of an instance that allows app schemes", () => {
+    const webhookRules = { ...rules(""), leave: { allowPrivate: true } } as unknown as WebhookUrlRules;
+    expect(checkWebhookUrl("tg://resolve?domain=x", webhookRules)).toMatchObject({ ok: false, code: "url_scheme" });
+  });
+
+  test("an import's destinations follow --allow-schemes (the CLI's and the background jobs' checker)", async () => {
+    const allowing = await importDestinations({ baseUrl: null, allowLocal: false, blocklist: null, allowSchemes: new Set(["tg"]) });
+    expect(allowing("tg://resolve?domain=x")).toEqual({ ok: true, url: "tg://resolve?domain=x" });
+    expect(allowing("javascript:alert(1)").ok).toBe(false);
+    const plain = await importDestinations({ baseUrl: null, allowLocal: false, blocklist: null });
+    expect(plain("tg://resolve?domain=x").ok).toBe(false);
   });
 
   test("the blocklist copes with URLs without a host: /regex/ entries see the whole URL, domains match nothing", () => {

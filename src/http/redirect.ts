@@ -213,7 +213,10 @@ function send(destination: Destination, status: number, route: string | null, cl
 /** An expired or disabled link's fallback URL: not a click, but counted apart (stats: fallbackStats). */
 function fallback(url: string, reason: GoneReason, click: RequestClick, deps: RedirectDeps): Answer {
   const status = isForm(click) ? 303 : 302;
-  const response = new Response(null, { status, headers: { "Cache-Control": CACHE_CONTROL, Location: compileDestination(url).location } });
+  const destination = compileDestination(url);
+  // A fallback into an app (--allow-schemes): its page, recorded as the fallback it is.
+  if (destination.app) return openAppAnswer(destination, destination.location, fallbackText(reason), click, deps);
+  const response = new Response(null, { status, headers: { "Cache-Control": CACHE_CONTROL, Location: destination.location } });
   if (!spends(click)) return response;
   const caughtUp = record(click, deps, null, fallbackText(reason));
   return caughtUp === undefined ? response : caughtUp.then(() => response);

@@ -15,7 +15,7 @@ import { CookieWalker, serviceWithProvider } from "../support/oidc-provider.ts";
 
 let server: RunningServer;
 beforeAll(async () => {
-  server = await startServer();
+  server = await startServer({ args: ["--allow-schemes", "tg"] });
 });
 afterAll(() => server.dispose());
 
@@ -56,6 +56,10 @@ test("one walk through every operation: every answer matches its schema", async 
   expect((await fetch(`${server.url}/perm`, { redirect: "manual", headers: { "x-link-password": "pw" } })).status).toBe(301);
   expect((await fetch(`${server.url}/perm`, { redirect: "manual", headers: { "x-link-password": "wrong" } })).status).toBe(403);
   expect((await fetch(`${server.url}/perm`, { method: "POST", body: new URLSearchParams({ password: "pw" }), redirect: "manual" })).status).toBe(303);
+  // A link into an app (--allow-schemes tg): its page, from a GET and from the password form.
+  expect((await createLink(server.url, { url: "tg://resolve?domain=walk", custom_url: "app-walk", password: "pw" }, auth)).status).toBe(201);
+  expect((await fetch(`${server.url}/app-walk`, { redirect: "manual", headers: { "x-link-password": "pw" } })).status).toBe(200);
+  expect((await fetch(`${server.url}/app-walk`, { method: "POST", body: new URLSearchParams({ password: "pw" }), redirect: "manual" })).status).toBe(200);
   await drained(server.url);
   expect((await api(server.url, null, "GET", "/api/stats?id=walk")).status).toBe(200);
   expect((await fetch(`${server.url}/walk/qr?format=svg`)).status).toBe(200);

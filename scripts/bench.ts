@@ -24,6 +24,7 @@ import { seedPostgres } from "./bench/seed-postgres.ts";
 import { RARE_TERM } from "./bench/seed.ts";
 import { createLinks, createRuledLinks, GEO_RULES_TARGET, RULES_TARGET, waitForFlush, countedClicks } from "./bench/clicks-api.ts";
 import { NEW_VISITORS, printReport, type Report, type TargetReport } from "./bench/report.ts";
+import { peopleLinks } from "./bench/people.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const CONNECTIONS = 50;
@@ -38,6 +39,8 @@ type Target = {
   name: string; served: Served; also?: Served; kind: "shortener" | "ceiling"; ids: string[]; runs: WrkResult[]; rounds: WrkResult[]; cpu: Record<ThreadGroup, number>[];
   /** repeat: visitors come back (2,000 addresses); new: each click from a new address (a link going viral) */
   visitors: Visitors;
+  /** clicked with people's User-Agents only (scripts/bench/people.ts) */
+  people?: boolean;
 };
 type Visitors = "repeat" | "new";
 
@@ -138,6 +141,20 @@ async function main(): Promise<number> {
     for (const [name, geo] of [[RULES_TARGET, false], [GEO_RULES_TARGET, true]] as const) {
       targets.splice(1, 0, { name, served: rules, kind: "shortener", ids: await createRuledLinks(rules.url, CLICK_LINKS, geo), runs: [], rounds: [], cpu: [], visitors: "repeat" });
     }
+    // Issue #40: plain links and links with a preview card, clicked by people's browsers only, on a
+    // process of each binary of their own (scripts/bench/people.ts). A binary that refuses cardTitle
+    // (one from before #40) clicks its plain links only: the report reads the card links against them.
+    const cardsRefused: Record<string, string> = {};
+    for (const [label, path] of [["", opt.bin], ...opt.compare] as const) {
+      const served = label === "" ? await start("people", [opt.bin, ...shortenerArgs(opt.db === null ? copiedDatabase(dbPath, "people") : dbPath)]) : await startCompared(`${label}-people`, path, dbPath);
+      const links = await peopleLinks(served.url, label, CLICK_LINKS);
+      if (links.cardsRefused !== null) {
+        cardsRefused[label || "shortener"] = links.cardsRefused;
+        log(`${label || "shortener"} refuses a link with a card (${links.cardsRefused}): its card links are not clicked`);
+      }
+      const at = targets.findIndex((t) => t.kind === "ceiling");
+      targets.splice(at, 0, ...links.sets.map((set): Target => ({ name: set.name, served, kind: "shortener", ids: set.ids, runs: [], rounds: [], cpu: [], visitors: "repeat", people: true })));
+    }
     // Both load patterns in the same rounds: each target's twin clicks the same links of the same
     // server with a new visitor every click. A cache that pays off only when visitors repeat shows
     // as a gain on one pattern and a loss on the other. The twin shares the runs (for the counting).
@@ -151,7 +168,7 @@ async function main(): Promise<number> {
         const mode = t.visitors === "new" ? "clicks-new" : "clicks";
         const first = firstAddress;
         firstAddress += 2_000_000; // more than one run sends (100k/s for 10 s), on one or two instances
-        return runWrk(wrk, { url, seconds, connections, mode, ids: t.ids, firstAddress: first });
+        return runWrk(wrk, { url, seconds, connections, mode, ids: t.ids, firstAddress: first, people: t.people === true });
       };
       const r = t.also ? combined(await Promise.all([t.served, t.also].map((s) => run(s.url, CONNECTIONS / 2)))) : await run(t.served.url, CONNECTIONS);
       t.runs.push(r);
@@ -227,7 +244,7 @@ async function main(): Promise<number> {
     const report: Report = {
       when: new Date().toISOString(),
       machine: { cpus: navigator.hardwareConcurrency, bun: Bun.version, wrk: "wrk -t1 -c50 --latency", loadAverageBefore: loadBefore, loadAverageAfter: loadavg() },
-      options: { quick: opt.quick, rounds: opt.rounds, secondsPerRound: opt.seconds, warmupSeconds: opt.warmup, connections: CONNECTIONS, clickLinks: CLICK_LINKS, comparedOnEmptyDatabase: emptyDatabases },
+      options: { quick: opt.quick, rounds: opt.rounds, secondsPerRound: opt.seconds, warmupSeconds: opt.warmup, connections: CONNECTIONS, clickLinks: CLICK_LINKS, comparedOnEmptyDatabase: emptyDatabases, cardsRefused },
       targets: targets.map((t): TargetReport => ({ name: t.name, visitors: t.visitors, rounds: t.rounds })),
       counting,
       database: opt.db === null ? "SQLite" : "PostgreSQL",

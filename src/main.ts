@@ -115,7 +115,7 @@ async function serve(config: Config, log: Logger, secrets: Secrets, databasePass
     storage,
     recorder,
     blocklist,
-    imports: createImportJobs({ db: config.dbPath, dbPassword: databasePassword, destinations: { baseUrl: config.baseUrl, allowLocal: config.allowLoopbackDestinations, blocklist: config.blocklist }, env: {}, allowPrivate: config.importAllowPrivate, log }),
+    imports: createImportJobs({ db: config.dbPath, dbPassword: databasePassword, destinations: { baseUrl: config.baseUrl, allowLocal: config.allowLoopbackDestinations, blocklist: config.blocklist, allowSchemes: config.allowSchemes }, env: {}, allowPrivate: config.importAllowPrivate, log }),
     live,
     webhooks: {
       changed: () => delivery.changed(),

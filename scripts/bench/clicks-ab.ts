@@ -9,6 +9,11 @@
 // default, and its clicks name it in their Host (a binary from before #37 cannot be given one).
 // --events NAME: that target also has two webhooks (one down) and --viewers N live viewers (10)
 // on the links clicked (scripts/bench/events-load.ts); give the same binary twice to see their cost.
+// --people: every target clicked with people's User-Agents only (no preview agent or crawler).
+// --card NAME: that target's links have a preview card (#40; a binary that refuses cardTitle stops
+// the run with its answer). A link with a card for people against plain links of the binary
+// before (docs/performance.md: Links with a preview card):
+//   bun scripts/bench/clicks-ab.ts card=./shortener before=/path/to/before --people --card card [--visitors new]
 
 import { Database } from "bun:sqlite";
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
@@ -18,6 +23,7 @@ import { ensureWrk, okResponses, requestsPerSecond, runWrk } from "./wrk.ts";
 import { startListening, threadCpu, memoryMiB, type Served } from "../lib/processes.ts";
 import { createLinks, waitForFlush } from "./clicks-api.ts";
 import { putEventsLoad, type EventsLoad } from "./events-load.ts";
+import { createCardLinks } from "./people.ts";
 
 const args = process.argv.slice(2);
 const value = (flag: string, fallback: number) => (args.includes(flag) ? Number(args[args.indexOf(flag) + 1]) : fallback);
@@ -26,6 +32,8 @@ const seconds = value("--seconds", 5);
 const eventsTarget = args.includes("--events") ? args[args.indexOf("--events") + 1] : null;
 const viewers = value("--viewers", 10);
 const domainsTarget = args.includes("--domains") ? args[args.indexOf("--domains") + 1] : null;
+const cardTarget = args.includes("--card") ? args[args.indexOf("--card") + 1] : null;
+const people = args.includes("--people");
 const DOMAINS = Array.from({ length: 10 }, (_, i) => `d${i}.bench.example`);
 const dbFrom = args.includes("--db-from") ? resolve(args[args.indexOf("--db-from") + 1]!) : null;
 const mode = args.includes("--visitors") && args[args.indexOf("--visitors") + 1] === "new" ? "clicks-new" : "clicks";
@@ -34,9 +42,9 @@ let firstAddress = 0;
 const clicks = (url: string, seconds: number, ids: string[], host: string | null) => {
   const first = firstAddress;
   firstAddress += 2_000_000;
-  return runWrk(wrk, { url, seconds, connections: 50, mode, ids, firstAddress: first, headers: host === null ? [] : [`Host: ${host}`] });
+  return runWrk(wrk, { url, seconds, connections: 50, mode, ids, firstAddress: first, headers: host === null ? [] : [`Host: ${host}`], people });
 };
-const binaries = args.filter((a) => a.includes("=") && !a.startsWith("--") && a !== dbFrom && a !== domainsTarget).map((a) => [a.slice(0, a.indexOf("=")), resolve(a.slice(a.indexOf("=") + 1))] as const);
+const binaries = args.filter((a) => a.includes("=") && !a.startsWith("--") && a !== dbFrom && a !== domainsTarget && a !== cardTarget).map((a) => [a.slice(0, a.indexOf("=")), resolve(a.slice(a.indexOf("=") + 1))] as const);
 const ROOT = resolve(import.meta.dir, "../..");
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
@@ -56,7 +64,7 @@ try {
     started.push(served);
     // The webhooks first: the links' creates are events too.
     const load = events ? await putEventsLoad(served.url, bin, db) : null;
-    const ids = await createLinks(served.url, 20, name);
+    const ids = name === cardTarget ? await cardLinks(served.url, name) : await createLinks(served.url, 20, name);
     if (load !== null) {
       await load.watch(ids, viewers);
       loads.push(load);
@@ -83,7 +91,7 @@ try {
     }
   }
   const ceilingRps = targets.at(-1)!.rps;
-  console.log(`${rounds} rounds x ${seconds} s, wrk -t1 -c50, ${mode === "clicks" ? "repeating visitors" : "all-new visitors"}, medians; CPU µs per click`);
+  console.log(`${rounds} rounds x ${seconds} s, wrk -t1 -c50, ${mode === "clicks" ? "repeating visitors" : "all-new visitors"}${people ? ", people's agents only" : ""}${cardTarget === null ? "" : `, ${cardTarget}'s links with a card`}, medians; CPU µs per click`);
   console.log(`${"target".padEnd(10)} ${"req/s".padStart(8)} ${"/ceil".padStart(6)} ${"p99 ms".padStart(7)} ${"click".padStart(6)} ${"rec".padStart(6)} ${"other".padStart(6)}  RSS MiB`);
   for (const t of targets) {
     const ratio = median(t.rps.map((r, i) => r / ceilingRps[i]!));
@@ -99,6 +107,13 @@ try {
   for (const l of loads) l.stop();
   for (const s of started) await s.stop();
   rmSync(tmp, { recursive: true, force: true });
+}
+
+/** 20 links with a preview card; a binary that refuses one ends the run (the bench cannot make its figure). */
+async function cardLinks(base: string, name: string): Promise<string[]> {
+  const made = await createCardLinks(base, 20, name);
+  if ("ids" in made) return made.ids;
+  throw new Error(`${name} refuses a link with a card (${made.refused}): give --card a binary from #40 on`);
 }
 
 /** Ten domains in the target's database (made and migrated by a first start of the binary), the first the default. */

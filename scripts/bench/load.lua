@@ -5,6 +5,8 @@
 --   clicks-new <first> <id>...  the same mix, but every click from a public address never sent
 --                   before (a link going viral: each visitor is new); <first> numbers the run's
 --                   first address, so that the runs of one benchmark never repeat one
+--   clicks-people, clicks-new-people  the same two, with people's agents only (browsers and in-app
+--                   browsers: no preview agent or crawler), for links with a preview card (#40)
 --   create          POST /api/create, urlencoded, no alias (a generated id each time)
 --   distinct <id>   GET /<id> with a new utm_source/utm_campaign and Referer host on every request
 --                   (a flood of distinct values, as a hostile visitor would send)
@@ -20,9 +22,12 @@ local created = 0
 local distinctId = ""
 local nextAddress = 0
 local threads = {}
+-- How many of the agents below a click picks from: all of them, or people's only (the first 12).
+local agentCount = 0
+local PEOPLE_AGENTS = 12
 
 -- 16 agents as real traffic mixes them: desktop and mobile browsers, in-app browsers (which send
--- long, app-specific strings), link-preview fetchers and crawlers.
+-- long, app-specific strings), link-preview fetchers and crawlers. People's come first (PEOPLE_AGENTS).
 local agents = {
   "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36",
   "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1",
@@ -83,6 +88,11 @@ end
 
 function init(args)
   mode = args[1] or "plain"
+  agentCount = #agents
+  if string.sub(mode, -7) == "-people" then
+    mode = string.sub(mode, 1, -8)
+    agentCount = PEOPLE_AGENTS
+  end
   math.randomseed(42)
   if mode == "distinct" then distinctId = args[2] end
   if mode == "clicks-new" then
@@ -93,7 +103,7 @@ function init(args)
     -- concatenation, cheap next to wrk.format). wrk.format ends the head with an empty line.
     ringSize = 8192
     for i = 1, ringSize do
-      local headers = { ["User-Agent"] = agents[math.random(#agents)] }
+      local headers = { ["User-Agent"] = agents[math.random(agentCount)] }
       local referer = referers[math.random(#referers)]
       if referer then headers["Referer"] = referer end
       local path = "/" .. ids[math.random(#ids)] .. queries[math.random(#queries)]
@@ -110,7 +120,7 @@ function init(args)
     -- Pre-built requests: building one per click in Lua would load wrk's only thread.
     ringSize = 8192
     for i = 1, ringSize do
-      local headers = { ["User-Agent"] = agents[math.random(#agents)], ["X-Forwarded-For"] = addresses[math.random(#addresses)] }
+      local headers = { ["User-Agent"] = agents[math.random(agentCount)], ["X-Forwarded-For"] = addresses[math.random(#addresses)] }
       local referer = referers[math.random(#referers)]
       if referer then headers["Referer"] = referer end
       local path = "/" .. ids[math.random(#ids)] .. queries[math.random(#queries)]

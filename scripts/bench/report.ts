@@ -4,6 +4,7 @@
 import { requestsPerSecond, okResponses, type WrkResult } from "./wrk.ts";
 import type { UnderLoad } from "./under-load.ts";
 import type { ThreadGroup } from "../lib/processes.ts";
+import { CARD_PEOPLE, isPeopleTarget, PEOPLE, peopleName } from "./people.ts";
 
 type Memory = { rss: number; peak: number; anon: number };
 
@@ -71,7 +72,7 @@ export function printReport(r: Report) {
   const ruled = ["5 rules", "5 rules+geo"].flatMap((n) => both(n, "shortener"));
   const fixed = ["shortener", "5 rules", "5 rules+geo", "2 instances", "ceiling", "reads-nothing"];
   const vsCompared = r.targets
-    .filter((t) => t.visitors === "repeat" && !fixed.includes(t.name))
+    .filter((t) => t.visitors === "repeat" && !fixed.includes(t.name) && !isPeopleTarget(t.name))
     .flatMap((t) => both("shortener", t.name).map((q) => ({ ...q, name: t.name })));
 
   const lines: string[] = [];
@@ -87,6 +88,7 @@ export function printReport(r: Report) {
   }
   lines.push(`  ceiling/reads-nothing req/s ratio ${ceilingVsNothing.toFixed(3)}`);
   for (const q of ruled) lines.push(`  ${q.name}/shortener (links with five rules, the last matching, vs plain links, same process; ${q.pattern}) req/s ratio ${q.value.toFixed(3)} (target >= 0.9)`);
+  for (const line of cardLines(r, both)) lines.push(line);
   const empty = (r.options.comparedOnEmptyDatabase as string[] | undefined) ?? [];
   if (vsCompared.length > 0) lines.push(`  compared binaries click on a copy of the seeded database${empty.length ? `, but ${empty.join(", ")} refused its schema and ran on an empty one (ratios then favour ${empty.length > 1 ? "them" : "it"})` : ""}:`);
   for (const c of vsCompared) lines.push(`  shortener/${c.name} req/s ratio, ${c.pattern}: ${c.value.toFixed(3)} (plain links; target >= 0.98 against the binary before a change)`);
@@ -135,4 +137,24 @@ export function printReport(r: Report) {
   lines.push(`  at rest (the binary alone, an empty folder, 5 s after start): ${mem(r.memoryMiB.atRest)}`);
   console.log(lines.join("\n"));
   return { clicks: summary, ratios, ceilingVsReadsNothing: ceilingVsNothing, twoInstancesVsOne: twoVsOne, cpu, text: lines };
+}
+
+type Both = (name: string, against: string) => { name: string; pattern: string; value: number }[];
+
+/**
+ * Issue #40's click figure for links with a preview card, people's browsers only (scripts/bench/people.ts):
+ * against plain links of the same binary and process, and against each compared binary's plain links
+ * (against the binary before #40 this is the issue's "within 5% for people").
+ */
+function cardLines(r: Report, both: Both): string[] {
+  const lines: string[] = [];
+  const refused = (r.options.cardsRefused as Record<string, string> | undefined) ?? {};
+  for (const [binary, answer] of Object.entries(refused)) lines.push(`  ${binary} refused links with a card (${answer}): no "${binary === "shortener" ? "" : binary + " "}${CARD_PEOPLE}" target`);
+  const labels = r.targets.filter((t) => t.visitors === "repeat" && t.name.endsWith(" " + PEOPLE) && !t.name.endsWith(CARD_PEOPLE)).map((t) => t.name.slice(0, -PEOPLE.length - 1));
+  const twin = (q: { name: string }, plain: string) => plain + q.name.slice(CARD_PEOPLE.length); // "… new" against "… new"
+  for (const q of both(CARD_PEOPLE, PEOPLE)) lines.push(`  ${q.name}/${twin(q, PEOPLE)} (links with a preview card vs plain links, people's browsers, same process; ${q.pattern}) req/s ratio ${q.value.toFixed(3)} (target >= 0.95)`);
+  for (const label of labels) {
+    for (const q of both(CARD_PEOPLE, peopleName(label, false))) lines.push(`  ${q.name}/${twin(q, peopleName(label, false))} (card links vs ${label}'s plain links, people's browsers; ${q.pattern}) req/s ratio ${q.value.toFixed(3)} (target >= 0.95 against the binary before #40)`);
+  }
+  return lines;
 }

@@ -32,12 +32,13 @@ export async function ensureWrk(log: (line: string) => void): Promise<string> {
 /**
  * `clicks`: repeating visitors (2,000 addresses); `clicks-new`: every click from a new address,
  * numbered from `firstAddress` (give each run of a benchmark its own range: scripts/bench/load.lua).
+ * `people`: with either, people's User-Agents only (no preview agent or crawler in the mix).
  */
-export type WrkRun = { url: string; seconds: number; connections: number; mode: "clicks" | "clicks-new" | "create" | "plain" | "distinct"; ids?: string[]; headers?: string[]; firstAddress?: number };
+export type WrkRun = { url: string; seconds: number; connections: number; mode: "clicks" | "clicks-new" | "create" | "plain" | "distinct"; ids?: string[]; headers?: string[]; firstAddress?: number; people?: boolean };
 
 export async function runWrk(wrk: string, run: WrkRun): Promise<WrkResult> {
   const headers = (run.headers ?? []).flatMap((h) => ["-H", h]);
-  const args = [wrk, "-t1", `-c${run.connections}`, `-d${run.seconds}s`, "--latency", "--timeout", "5s", ...headers, "-s", LUA, run.url, "--", run.mode, ...(run.mode === "clicks-new" ? [String(run.firstAddress ?? 0)] : []), ...(run.ids ?? [])];
+  const args = [wrk, "-t1", `-c${run.connections}`, `-d${run.seconds}s`, "--latency", "--timeout", "5s", ...headers, "-s", LUA, run.url, "--", run.mode + (run.people ? "-people" : ""), ...(run.mode === "clicks-new" ? [String(run.firstAddress ?? 0)] : []), ...(run.ids ?? [])];
   const proc = Bun.spawn(args, { stdout: "pipe", stderr: "pipe" });
   const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   const line = out.split("\n").find((l) => l.startsWith("BENCH_RESULT "));

@@ -58,7 +58,7 @@ export async function runImportCommand(config: Config, database: DatabaseLocator
   // Which database receives the links, before the progress: a wrong one is seen at once.
   io.err(`shortener: importing into ${describeLocation(found.location)}`);
   try {
-    const checkUrl = await importDestinations({ baseUrl: config.baseUrl, allowLocal: config.allowLoopbackDestinations, blocklist: config.blocklist });
+    const checkUrl = await importDestinations({ baseUrl: config.baseUrl, allowLocal: config.allowLoopbackDestinations, blocklist: config.blocklist, allowSchemes: config.allowSchemes });
     const asked = { from: flags.from!, source, policy, dryRun: flags["dry-run"] === "true", history: flags.visits === "true", domainMap: domainMap.map };
     const imported = await importHere(OPERATOR, asked, {
       target: storage.imports, log: COMMAND_LOG, checkUrl, baseHost: baseHostOf(config.baseUrl), progress: createProgress((text) => process.stderr.write(text), terminal),

@@ -2,7 +2,7 @@
 // streams (src/events/live-hub.ts): the visits of watched links, once written, as the stats page's
 // recent visits show them; and for dashboards watching every link, clicks per link.
 
-import type { Visit } from "../visits/visit.ts";
+import { countedApart, type Visit } from "../visits/visit.ts";
 import { isoTime } from "../util/day.ts";
 
 /** A visit as GET /api/stats lists it in recentVisits (src/api/schemas.ts RecentVisit). */
@@ -25,14 +25,14 @@ export type LiveBatch = { visits: [string, LiveVisit][]; more: [string, number, 
 
 export function liveVisit(v: Visit): LiveVisit {
   const out: LiveVisit = { timestamp: isoTime(v.ts)!, browser: v.browser, os: v.os, device: v.device, country: v.country, referrer: v.referrer, isBot: v.isBot };
-  if (v.route && v.route.fallback === null) {
+  if (v.route && !countedApart(v.route)) {
     out.rule = v.route.rule;
     if (v.route.variant !== "") out.variant = v.route.variant;
   }
   return out;
 }
 
-/** The live part of a written batch: null when nothing in it is watched. Fallback visitors are not clicks. */
+/** The live part of a written batch: null when nothing in it is watched. Fallback visitors and previews are not clicks. */
 export function liveBatch(batch: readonly Visit[], watched: ReadonlySet<string>, all: boolean): LiveBatch | null {
   const visits: [string, LiveVisit][] = [];
   const itemized = new Map<string, number>();
@@ -44,7 +44,7 @@ export function liveBatch(batch: readonly Visit[], watched: ReadonlySet<string>,
     if (!v.isBot) c[2]++;
   };
   for (const v of batch) {
-    if (v.route?.fallback != null) continue;
+    if (countedApart(v.route)) continue;
     if (watched.has(v.linkId)) {
       const n = itemized.get(v.linkId) ?? 0;
       if (n < LIVE_VISITS_PER_LINK) {

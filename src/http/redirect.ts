@@ -138,10 +138,21 @@ function answerLink(admitted: Admission | null, click: RequestClick, deps: Redir
   }
   // A chat app or social network drawing a card: the owner's card, not a click (docs/sharing.md: Preview cards).
   // A link without a card (nearly every one) pays for the null check only.
-  if (admitted.card !== null && isPreviewAgent(click.header("user-agent"))) return cardAnswer(admitted.card, click, deps);
+  if (admitted.card !== null) {
+    if (isPreviewAgent(click.header("user-agent"))) return cardAnswer(admitted.card, click, deps);
+    // Not an agent: the click a limited link's admission left unspent for it (store.ts), spent now.
+    if (!unlocked && spends(click) && admitted.rules?.maxClicks != null && admitted.route?.passwordHash == null) {
+      return spendNow(click, deps);
+    }
+  }
   // Rules, a split, a password or a redirect code of its own: decided by its route (router.ts).
   if (admitted.route !== null) return routed(admitted.route, click, deps, unlocked);
   return send((admitted.compiled ??= compileDestination(admitted.url)), 302, null, click, deps);
+}
+
+/** A person's click of a limited link with a card, admitted again to spend it (nothing else than unlock's re-admission). */
+function spendNow(click: RequestClick, deps: RedirectDeps): Answer {
+  return admitted(deps.links.admit(click.id, true, click.now, true), click, deps, answerUnlocked);
 }
 
 /** A stopped link with no fallback of its own: its domain's fallback for an expired or disabled link, else the 410 page. */
@@ -202,7 +213,10 @@ function send(destination: Destination, status: number, route: string | null, cl
 /** An expired or disabled link's fallback URL: not a click, but counted apart (stats: fallbackStats). */
 function fallback(url: string, reason: GoneReason, click: RequestClick, deps: RedirectDeps): Answer {
   const status = isForm(click) ? 303 : 302;
-  const response = new Response(null, { status, headers: { "Cache-Control": CACHE_CONTROL, Location: compileDestination(url).location } });
+  const destination = compileDestination(url);
+  // A fallback into an app (--allow-schemes): its page, recorded as the fallback it is.
+  if (destination.app) return openAppAnswer(destination, destination.location, fallbackText(reason), click, deps);
+  const response = new Response(null, { status, headers: { "Cache-Control": CACHE_CONTROL, Location: destination.location } });
   if (!spends(click)) return response;
   const caughtUp = record(click, deps, null, fallbackText(reason));
   return caughtUp === undefined ? response : caughtUp.then(() => response);

@@ -9,6 +9,7 @@ import { MAX_TAGS, parseTags } from "../links/options.ts";
 import type { SourceLink } from "./source.ts";
 import { linkKey } from "../domains/link-key.ts";
 import { fitTitle, MAX_TITLE_LENGTH, parseTitle } from "../links/title.ts";
+import { fitCard, MAX_CARD_DESCRIPTION_LENGTH, MAX_CARD_TITLE_LENGTH } from "../links/card-fields.ts";
 import type { FieldProblem } from "../errors.ts";
 import { shownAt, type Place } from "./domains.ts";
 
@@ -66,6 +67,8 @@ export function planImport(p: PlanInputs): Plan {
   const byLowerCase = new Map<string, string>();
   const dropped = new Map<string, number>();
   let titlesCut = 0;
+  let cardsCut = 0;
+  let imagesRefused = 0;
   for (const link of p.links) {
     const place = p.placeOf(link);
     if (link.code !== null) {
@@ -82,6 +85,8 @@ export function planImport(p: PlanInputs): Plan {
     link.tags = tags;
     const title = keptTitle(link.title);
     link.title = title.text;
+    const card = fitCard(link.card ?? {}, p.checkUrl);
+    link.card = card.card;
 
     const before = p.imported.get(link.key);
     if (before !== undefined) {
@@ -103,6 +108,8 @@ export function planImport(p: PlanInputs): Plan {
       claimed.add(linkKey(place.domain, id));
       // Said of the links written: a link imported before keeps what it has.
       if (title.cut) titlesCut++;
+      if (card.cut) cardsCut++;
+      if (card.imageRefused) imagesRefused++;
       plan.create.push({ link, id, domain: place.domain, shown: shownAt(link, place), renamedBecause, url: url.url });
     };
     if (link.code === null) {
@@ -115,8 +122,14 @@ export function planImport(p: PlanInputs): Plan {
     else refuse(problem, PROBLEM_TEXT[problem]);
   }
   if (titlesCut > 0) plan.notes.push(`the title of ${titlesCut.toLocaleString("en")} link${titlesCut === 1 ? "" : "s"}: longer than ${MAX_TITLE_LENGTH} characters, kept cut to ${MAX_TITLE_LENGTH}`);
+  if (cardsCut > 0) plan.notes.push(`the card of ${counted(cardsCut)}: a title over ${MAX_CARD_TITLE_LENGTH} or a description over ${MAX_CARD_DESCRIPTION_LENGTH} characters, kept cut`);
+  if (imagesRefused > 0) plan.notes.push(`the card image of ${counted(imagesRefused)}: not an http(s) URL this service links to, not kept`);
   for (const [field, n] of dropped) plan.notes.push(`${field} of ${n.toLocaleString("en")} link${n === 1 ? "" : "s"}: not kept (this shortener has no place for it)`);
   return plan;
+}
+
+function counted(n: number): string {
+  return `${n.toLocaleString("en")} link${n === 1 ? "" : "s"}`;
 }
 
 /** The tags this shortener can hold (1 to 30 letters, digits, - and _; at most MAX_TAGS): the rest are reported. */

@@ -188,7 +188,7 @@ function row(link: SourceLink, id: string, domain: string, url: string, owner: C
   return {
     key: link.key, id, createdAt: link.createdAt, disabled: link.disabledBecause !== null,
     link: { url, alias: id, domain, ...ownedBy(owner), expiresAt: link.expiresAt, maxClicks: link.maxClicks, validFrom: link.validFrom, tags: link.tags, crawlable: link.crawlable ?? false,
-      title: link.title },
+      title: link.title, ...link.card },
   };
 }
 

@@ -2,6 +2,8 @@
 // (sources/*.ts) reads its peer's API or database and answers these shapes; run.ts does the rest,
 // the same for every source.
 
+import type { CardFields } from "../links/card.ts";
+
 /** A link as the source has it. */
 export type SourceLink = {
   /** The link's identity there: its code, or domain/code where the source has several domains. */
@@ -27,6 +29,8 @@ export type SourceLink = {
   disabledBecause: string | null;
   /** The link's title or description as the source has it (null: none); fitted to our rules when planned (plan.ts, src/links/title.ts). */
   title: string | null;
+  /** Its preview card as the source has it (a CSV's card_* columns); fitted to our rules when planned (plan.ts, src/links/card-fields.ts fitCard). */
+  card?: Partial<CardFields>;
   /** What the source keeps that this shortener does not (Shlink's redirect rules): reported, not stored. */
   dropped: string[];
   /** The source's own click counter, when it has one (YOURLS's and Shlink's can differ from its log). */

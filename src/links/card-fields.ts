@@ -34,14 +34,13 @@ function tidy(text: string): string | null {
 export function parseCard(record: Record<string, unknown>, names: CardNames, checkImageUrl: UrlChecker, problems: FieldProblem[]): Partial<CardFields> {
   const out: Partial<CardFields> = {};
   const say = (field: ErrorField, error: string) => problems.push({ code: "card_invalid", field, error });
-  const text = (key: "cardTitle" | "cardDescription", max: number) => {
+  const text = (key: "cardTitle" | "cardDescription", max: number): void => {
     const raw = record[names[key]];
     if (raw === undefined) return;
-    if (raw === null) return void (out[key] = null);
-    if (typeof raw !== "string") return say(names[key], `${names[key]} must be text`);
-    const tidied = tidy(raw);
-    if (tidied !== null && [...tidied].length > max) return say(names[key], `${names[key]} is longer than ${max} characters`);
-    out[key] = tidied;
+    const tidied = typeof raw === "string" ? tidy(raw) : null;
+    if (raw !== null && typeof raw !== "string") say(names[key], `${names[key]} must be text`);
+    else if (tidied !== null && [...tidied].length > max) say(names[key], `${names[key]} is longer than ${max} characters`);
+    else out[key] = tidied;
   };
   text("cardTitle", MAX_CARD_TITLE_LENGTH);
   text("cardDescription", MAX_CARD_DESCRIPTION_LENGTH);
@@ -56,4 +55,30 @@ export function parseCard(record: Record<string, unknown>, names: CardNames, che
     }
   }
   return out;
+}
+
+/** Whether the image URL is http(s): what fitCard asks before a checker that may let app schemes through. */
+const HTTP_URL = /^\s*https?:\/\//i;
+
+/**
+ * A card from elsewhere (another shortener's CSV, through src/imports): the text tidied and cut to
+ * its bound rather than refused, the image kept only when it is http(s) and `checkImageUrl` takes
+ * it; `cut` and `imageRefused` say what changed, for the import's report.
+ */
+export function fitCard(card: Partial<Record<keyof CardFields, unknown>>, checkImageUrl: (url: string) => { ok: true; url: string } | { ok: false }): { card: CardFields; cut: boolean; imageRefused: boolean } {
+  let cut = false;
+  const fit = (raw: unknown, max: number): string | null => {
+    const tidied = typeof raw === "string" ? tidy(raw) : null;
+    if (tidied === null) return null;
+    const points = [...tidied];
+    if (points.length <= max) return tidied;
+    cut = true;
+    return points.slice(0, max).join("").trimEnd();
+  };
+  const title = fit(card.cardTitle, MAX_CARD_TITLE_LENGTH);
+  const description = fit(card.cardDescription, MAX_CARD_DESCRIPTION_LENGTH);
+  const raw = typeof card.cardImage === "string" && card.cardImage.trim() !== "" ? card.cardImage : null;
+  const checked = raw !== null && HTTP_URL.test(raw) ? checkImageUrl(raw) : null;
+  const image = checked?.ok === true ? checked.url : null;
+  return { card: { cardTitle: title, cardDescription: description, cardImage: image }, cut, imageRefused: raw !== null && image === null };
 }

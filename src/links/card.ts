@@ -9,8 +9,8 @@ export type CardFields = { cardTitle: string | null; cardDescription: string | n
 
 export const NO_CARD_FIELDS: CardFields = { cardTitle: null, cardDescription: null, cardImage: null };
 
-/** What the click path keeps of a link's card: resolved once per cache entry. `page`: its HTML, once built (card-page.ts). */
-export type Card = { readonly title: string | null; readonly description: string | null; readonly image: string | null; page?: string };
+/** What the click path keeps of a link's card: resolved once per cache entry. `page`: its HTML, once built for `pageUrl` (card-page.ts). */
+export type Card = { readonly title: string | null; readonly description: string | null; readonly image: string | null; page?: string; pageUrl?: string };
 
 /** The stored columns a card is read from (the target row's, both engines). */
 export type CardColumns = { card_title: string | null; card_description: string | null; card_image: string | null; title: string | null; password_hash: string | null };

@@ -3,7 +3,7 @@
 // a create; null clears expiresAt, maxClicks, tags, the title, a card field and a shortcut (and means
 // false for disabled).
 
-import { checkCardImage, checkDestination, type DestinationRules } from "./create.ts";
+import { checkWebDestination, checkDestination, type DestinationRules } from "./create.ts";
 import { parseExpiresAt, parseMaxClicks, parseTags } from "./options.ts";
 import type { LinkChanges } from "./store.ts";
 import type { FieldProblem } from "../errors.ts";
@@ -73,7 +73,7 @@ export function parseChanges(body: unknown, ctx: ChangeContext): ParsedChanges {
   const title = parseTitle(record.title, "title", problems);
   if (title !== undefined) changes.title = title;
   const behaviour = parseBehaviour(record, CAMEL_NAMES, (raw) => checkDestination(raw, ctx), problems);
-  Object.assign(changes, parseCard(record, CAMEL_CARD_NAMES, (raw) => checkCardImage(raw, ctx), problems));
+  Object.assign(changes, parseCard(record, CAMEL_CARD_NAMES, (raw) => checkWebDestination(raw, ctx), problems));
   const shortcuts = parseShortcuts(record, CAMEL_SHORTCUT_NAMES, (raw) => checkDestination(raw, ctx), problems);
   return problems.length > 0 ? { ok: false, problems } : { ok: true, changes, behaviour, shortcuts };
 }

@@ -3,7 +3,7 @@
 // against. Shared by both engines' link stores.
 
 import type { GoneReason, Link } from "./link.ts";
-import type { Destination } from "./destination.ts";
+import { compileDestination, type Destination } from "./destination.ts";
 import { compileRoute, type LinkRoute } from "./router.ts";
 import type { Behaviour, RedirectType } from "./behaviour.ts";
 import type { Rule, Variant } from "./rules.ts";
@@ -75,8 +75,9 @@ export type TargetRow = Omit<RuleFacts, "total_clicks" | "password_hash"> & Rout
 /** What the click path keeps for a link read from the database: its target, DELETED, or null (no such link). */
 export function targetOfRow(row: TargetRow): Target | null {
   if (row.url !== null) {
-    const route = compileRoute(row.url, behaviourOfRow(row));
-    return { seq: row.seq!, url: row.url, rules: clickRules({ ...row, total_clicks: row.total_clicks ?? 0 }, row.seq!), route, card: cardOf(row) };
+    const route = compileRoute(row.url, { ...behaviourOfRow(row), fallbackUrl: row.fallback_url });
+    const target: Target = { seq: row.seq!, url: row.url, rules: clickRules({ ...row, total_clicks: row.total_clicks ?? 0 }, row.seq!), route, card: cardOf(row) };
+    return withAppFallback(target, row.fallback_url);
   }
   return row.retired ? DELETED : null;
 }
@@ -84,7 +85,17 @@ export function targetOfRow(row: TargetRow): Target | null {
 /** The click path's entry for a link just written (no need to read it back). */
 export function targetOfLink(link: Link): Target {
   const card = cardOf({ card_title: link.cardTitle, card_description: link.cardDescription, card_image: link.cardImage, title: link.title, password_hash: link.passwordHash });
-  return { seq: link.seq, url: link.url, rules: clickRules({ ...rowFacts(link), total_clicks: link.totalClicks }, link.seq), route: compileRoute(link.url, link), card };
+  return withAppFallback({ seq: link.seq, url: link.url, rules: clickRules({ ...rowFacts(link), total_clicks: link.totalClicks }, link.seq), route: compileRoute(link.url, link), card }, link.fallbackUrl);
+}
+
+/**
+ * A link into an app with a fallback URL: its destination compiled now, with the fallback the
+ * open-app page offers (docs/sharing.md: Links into apps); any other link compiles on its first click.
+ */
+function withAppFallback(target: Target, fallbackUrl: string | null): Target {
+  if (fallbackUrl === null || /^https?:/i.test(target.url)) return target;
+  target.compiled = compileDestination(target.url, fallbackUrl);
+  return target;
 }
 
 function rowFacts(link: Link): Omit<RuleFacts, "total_clicks"> {

@@ -2,7 +2,7 @@
 // one committed insert. Used by POST /api/create and by every row of an import.
 
 import { aliasProblem } from "./alias.ts";
-import { checkUrl, MAX_URL_LENGTH, type UrlContext, type UrlProblem } from "./url-rules.ts";
+import { checkUrl, intentUrls, MAX_URL_LENGTH, type UrlContext, type UrlProblem } from "./url-rules.ts";
 import { AliasRetiredError, AliasTakenError, type LinkStore, type NewLink } from "./store.ts";
 import type { Creator, Link } from "./link.ts";
 import { parseExpiresAt, parseMaxClicks, parseTags, windowOpen } from "./options.ts";
@@ -54,14 +54,30 @@ export const URL_MESSAGES: Record<UrlProblem | "url_blocked", string> = {
 export function checkDestination(raw: unknown, rules: DestinationRules): { ok: true; url: string } | { ok: false; code: ErrorCode; error: string } {
   if (raw !== undefined && raw !== null && typeof raw !== "string") return { ok: false, code: "url_invalid", error: "url must be a string" };
   const checked = checkUrl(raw ?? "", rules);
-  if (!checked.ok) return { ok: false, code: checked.problem, error: URL_MESSAGES[checked.problem] };
+  if (!checked.ok) {
+    const error = checked.problem === "url_scheme" && !checked.inIntent ? schemeMessage(rules.allowSchemes) : URL_MESSAGES[checked.problem];
+    return { ok: false, code: checked.problem, error: checked.inIntent ? `${INTENT_FALLBACK}: ${error}` : error };
+  }
   if (rules.isBlocked(checked.url)) return { ok: false, code: "url_blocked", error: URL_MESSAGES.url_blocked };
+  // An intent: URL's web fallback is a destination of its own (docs/sharing.md: Links into apps).
+  if (intentUrls(checked.url).some((embedded) => embedded !== null && rules.isBlocked(embedded))) return { ok: false, code: "url_blocked", error: `${INTENT_FALLBACK}: ${URL_MESSAGES.url_blocked}` };
   return checked;
 }
 
-/** A card image (docs/sharing.md: Preview cards): a destination's checks, but http(s) only whatever --allow-schemes says. */
-export function checkCardImage(raw: unknown, rules: DestinationRules): ReturnType<typeof checkDestination> {
+/**
+ * An http(s) URL checked as a destination whatever --allow-schemes says: for what a browser loads
+ * or a server fetches rather than follows (a preview card's image; docs/sharing.md: Links into apps).
+ */
+export function checkWebDestination(raw: unknown, rules: DestinationRules): ReturnType<typeof checkDestination> {
   return checkDestination(raw, { ...rules, allowSchemes: undefined });
+}
+
+const INTENT_FALLBACK = "the intent's S.browser_fallback_url (a web page, http:// or https://, checked as a destination)";
+
+/** url_scheme's message, naming the schemes --allow-schemes adds when there are some. */
+function schemeMessage(allowed: ReadonlySet<string> | undefined): string {
+  if (allowed === undefined || allowed.size === 0) return URL_MESSAGES.url_scheme;
+  return `url must be an absolute URL starting with http:// or https://, or with one of the schemes this service allows: ${[...allowed].map((s) => `${s}:`).join(", ")}`;
 }
 
 /** Validates every field (reporting all problems at once) and stores the new link; storage errors are thrown. */
@@ -125,7 +141,7 @@ export async function checkCreate(req: CreateRequest): Promise<{ ok: true; link:
   const title = parseTitle(f[n.title], n.title, problems) ?? null;
   // A create's empty field is "none" whatever its spelling (behaviour.ts: parseBehaviour).
   const behaviour = parseBehaviour(f, behaviourNames(n), (raw) => checkDestination(raw, req), problems, true);
-  const card = parseCard(f, { cardTitle: n.card_title, cardDescription: n.card_description, cardImage: n.card_image }, (raw) => checkCardImage(raw, req), problems);
+  const card = parseCard(f, { cardTitle: n.card_title, cardDescription: n.card_description, cardImage: n.card_image }, (raw) => checkWebDestination(raw, req), problems);
   const shortcutNames = { ios: n.ios_url, android: n.android_url };
   const shortcuts = parseShortcuts(f, shortcutNames, (raw) => checkDestination(raw, req), problems);
   if (namesShortcut(shortcuts)) behaviour.rules = withShortcuts(behaviour.rules ?? null, shortcuts, shortcutNames, problems);

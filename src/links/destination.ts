@@ -4,7 +4,8 @@
 //
 // The click's query may only add parameters: one the link's URL already has is left out, so that a
 // click cannot replace what the link's owner set (`?next=` of a login link, say). The result is
-// capped (MAX_LOCATION): a click query that would make it longer is left out whole.
+// capped (MAX_LOCATION): a click query that would make it longer is left out whole. A destination
+// in an app (--allow-schemes) never takes a click's query: `mailto:?subject=…` would change the mail.
 
 /** The longest Location sent: proxies in front keep response headers in 4 or 8 KiB buffers (nginx's defaults). */
 export const MAX_LOCATION = 4000;
@@ -17,7 +18,7 @@ export type Destination = {
   readonly fragment: string;
   /** what goes between the head and a click's query: "?" (no query of its own), "&", or "" (head ends in ? or &) */
   readonly joiner: string;
-  /** the names of the link's own query parameters (decoded); null when it has none */
+  /** the names of the link's own query parameters (decoded); null when it has none; every name for an app's URL (nothing is added) */
   readonly ownNames: ReadonlySet<string> | null;
   /** whether the link's own URL carries utm_* parameters (then every click's Location is read for them) */
   readonly utm: boolean;
@@ -26,7 +27,27 @@ export type Destination = {
    * page that opens the app (src/http/open-app.ts); false for http(s) and the schemes a 302 serves.
    */
   readonly app: boolean;
+  /** for an `app` destination: the web page "Continue in the browser" leads to (the link's http(s) fallback URL); else null */
+  readonly browser: string | null;
 };
+
+/**
+ * The schemes a 302 serves (docs/sharing.md: Links into apps): phones and browsers hand mail,
+ * calls and texts to their own handler, and Chrome opens an intent: (or its fallback) from a redirect.
+ */
+const REDIRECTED_SCHEMES: ReadonlySet<string> = new Set(["mailto", "tel", "sms", "intent"]);
+
+/**
+ * The own names of an app's URL: every name, so a click's query adds nothing (withClickQuery drops
+ * the pairs whose names the link has). The http(s) path pays nothing for it: no new check.
+ */
+class EveryName extends Set<string> {
+  override has(): boolean {
+    return true;
+  }
+}
+const EVERY_NAME: ReadonlySet<string> = new EveryName();
+const WEB = /^https?:/i;
 
 const PRINTABLE_ASCII = /^[\x21-\x7e]*$/;
 
@@ -35,15 +56,25 @@ function ascii(url: string): string {
   return PRINTABLE_ASCII.test(url) ? url : new URL(url).href;
 }
 
-export function compileDestination(url: string): Destination {
+/** `fallbackUrl`: the link's, offered beside an app's URL when it is a web page. */
+export function compileDestination(url: string, fallbackUrl?: string | null): Destination {
   const location = ascii(url);
+  if (!WEB.test(location)) return appDestination(location, fallbackUrl);
   const hashAt = location.indexOf("#");
   const head = hashAt === -1 ? location : location.slice(0, hashAt);
   const fragment = hashAt === -1 ? "" : location.slice(hashAt);
   const queryAt = head.indexOf("?");
   const ownNames = queryAt === -1 ? null : new Set(head.slice(queryAt + 1).split("&").filter((p) => p !== "").map(nameOf));
   const joiner = queryAt === -1 ? "?" : head.endsWith("?") || head.endsWith("&") ? "" : "&";
-  return { location, head, fragment, joiner, ownNames, utm: queryAt !== -1 && head.includes("utm_", queryAt), app: false };
+  return { location, head, fragment, joiner, ownNames, utm: queryAt !== -1 && head.includes("utm_", queryAt), app: false, browser: null };
+}
+
+/** An app's URL (--allow-schemes): kept whole, a click's query never merged into it. */
+function appDestination(location: string, fallbackUrl: string | null | undefined): Destination {
+  const scheme = location.slice(0, location.indexOf(":")).toLowerCase();
+  const app = !REDIRECTED_SCHEMES.has(scheme);
+  const browser = app && fallbackUrl != null && WEB.test(fallbackUrl) ? ascii(fallbackUrl) : null;
+  return { location, head: location, fragment: "", joiner: "", ownNames: EVERY_NAME, utm: /[?&]utm_/.test(location), app, browser };
 }
 
 /** The Location for a click whose request had this query (the text after "?", not empty). */

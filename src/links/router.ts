@@ -60,17 +60,18 @@ type Test = (f: ClickFacts, now: number) => boolean;
 const COST: Record<Condition["type"], number> = { after: 0, before: 0, query: 1, language: 2, device: 3, os: 3, browser: 3, cidr: 4, country: 5 };
 
 /** The route of a link, or null for one that behaves plainly (its URL, a 302, no password). */
-export function compileRoute(url: string, b: Pick<Behaviour, "rules" | "variants" | "passwordHash" | "redirectType">): LinkRoute | null {
+/** `fallbackUrl`: the link's, offered beside a destination in an app (destination.ts). */
+export function compileRoute(url: string, b: Pick<Behaviour, "rules" | "variants" | "passwordHash" | "redirectType"> & Partial<Pick<Behaviour, "fallbackUrl">>): LinkRoute | null {
   if (b.rules === null && b.variants === null && b.passwordHash === null && b.redirectType === DEFAULT_REDIRECT_TYPE) return null;
   let needs = 0;
   const routed = b.rules !== null || b.variants !== null;
   const target = (to: { url?: string; variants?: Variant[] }, name: string): ((f: ClickFacts) => Choice) => {
     if (to.variants === undefined) {
-      const choice: Choice = { destination: compileDestination(to.url!), route: routed ? routeText(name, "") : null };
+      const choice: Choice = { destination: compileDestination(to.url!, b.fallbackUrl), route: routed ? routeText(name, "") : null };
       return () => choice;
     }
     needs |= NEEDS_VISITOR;
-    return split(to.variants, name);
+    return split(to.variants, name, b.fallbackUrl);
   };
   const fallback = target(b.variants === null ? { url } : { variants: b.variants }, "default");
   const rules = (b.rules ?? []).map((rule: Rule, i) => {
@@ -100,8 +101,8 @@ export function compileRoute(url: string, b: Pick<Behaviour, "rules" | "variants
 }
 
 /** A split by weight: the visitor key's place among the weights picks the variant. */
-function split(variants: readonly Variant[], name: string): (f: ClickFacts) => Choice {
-  const choices = variants.map((v) => ({ destination: compileDestination(v.url), route: routeText(name, v.url) }));
+function split(variants: readonly Variant[], name: string, fallbackUrl: string | null | undefined): (f: ClickFacts) => Choice {
+  const choices = variants.map((v) => ({ destination: compileDestination(v.url, fallbackUrl), route: routeText(name, v.url) }));
   const bounds: number[] = [];
   let total = 0;
   for (const v of variants) bounds.push((total += v.weight));

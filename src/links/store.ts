@@ -168,7 +168,9 @@ export function createLinkStore(repo: LinkRepository, budget: ClickBudget, optio
     if (target === null) return null;
     const before = verdictBeforeBudget(target, now);
     if (before !== undefined) return before;
-    return budget.spend(id, target, click && (unlocked || target.route?.passwordHash == null));
+    // A limited link's click is spent here, except a protected link's (spent once unlocked) and a
+    // carded link's: a preview agent's GET is no click (redirect.ts spends a person's once it knows).
+    return budget.spend(id, target, click && (unlocked || (target.route?.passwordHash == null && target.card === null)));
   };
   return {
     create: (link, now) => create(parts, link, now),

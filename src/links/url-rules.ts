@@ -6,12 +6,14 @@
 
 import { isLocalHost } from "./local-hosts.ts";
 import { INVISIBLE_CHARS } from "../util/text.ts";
+import { NEVER_ALLOWED_SCHEMES } from "../config/values.ts";
 
 export const MAX_URL_LENGTH = 2048;
 
 export type UrlProblem = "url_missing" | "url_too_long" | "url_invalid" | "url_scheme" | "url_credentials" | "url_self" | "url_local";
 
-export type UrlCheck = { ok: true; url: string } | { ok: false; problem: UrlProblem };
+/** `inIntent`: the problem is the one of an intent: URL's S.browser_fallback_url, not of the URL itself. */
+export type UrlCheck = { ok: true; url: string } | { ok: false; problem: UrlProblem; inIntent?: true };
 
 export type UrlContext = {
   /** host[:port] under which this service is reached (--base-url, the request's Host, the listening addresses) */
@@ -29,6 +31,7 @@ const FORBIDDEN_CHARS = /[\s\u0000-\u001f\u007f]/;
 // A backslash in the authority: browsers read it as "/", curl as part of the user name, so
 // `http://a.example\@b.example/` is a.example to one client and b.example to the other.
 const BACKSLASH_IN_AUTHORITY = /^https?:\/\/[^/?#]*\\/i;
+const SCHEME = /^([a-z][a-z0-9+.-]*):/i;
 const DOTTED_DECIMAL = /^(?:0|[1-9]\d{0,2})(?:\.(?:0|[1-9]\d{0,2})){3}$/;
 
 /** Checks a submitted URL; on success returns its normalized form, otherwise the first problem found. */
@@ -36,8 +39,8 @@ export function checkUrl(raw: string, context: UrlContext): UrlCheck {
   const url = raw.trim();
   if (url === "") return { ok: false, problem: "url_missing" };
   if (url.length > MAX_URL_LENGTH) return { ok: false, problem: "url_too_long" };
-  if (!/^https?:\/\//i.test(url)) return { ok: false, problem: "url_scheme" };
-  if (FORBIDDEN_CHARS.test(url) || INVISIBLE_CHARS.test(url) || INVISIBLE_CHARS.test(percentDecoded(url))) return { ok: false, problem: "url_invalid" };
+  if (!/^https?:\/\//i.test(url)) return appUrl(url, context);
+  if (unreadable(url)) return { ok: false, problem: "url_invalid" };
   if (BACKSLASH_IN_AUTHORITY.test(url)) return { ok: false, problem: "url_invalid" };
   let parsed: URL;
   try {
@@ -57,6 +60,66 @@ export function checkUrl(raw: string, context: UrlContext): UrlCheck {
   const href = parsed.href;
   if (href.length > MAX_URL_LENGTH) return { ok: false, problem: "url_too_long" };
   return { ok: true, url: href };
+}
+
+/** Characters that browsers strip or mangle, or that make a URL read differently from where it goes. */
+function unreadable(url: string): boolean {
+  return FORBIDDEN_CHARS.test(url) || INVISIBLE_CHARS.test(url) || INVISIBLE_CHARS.test(percentDecoded(url));
+}
+
+/**
+ * A URL into an app (tg:, spotify:, mailto:, intent:, …), accepted only under --allow-schemes and
+ * never for a scheme that runs code or reads local data (docs/sharing.md: Links into apps). It has
+ * no host of ours to loop to and none a visitor reads as their own, so the self and local rules do
+ * not apply; the character rules do. The WHATWG parser keeps an opaque path as written
+ * (mailto:a@b, spotify:track:…), and its href is what is stored.
+ */
+function appUrl(url: string, context: UrlContext): UrlCheck {
+  const scheme = SCHEME.exec(url)?.[1]!.toLowerCase();
+  if (scheme === undefined || scheme === "http" || scheme === "https") return { ok: false, problem: "url_scheme" };
+  if (context.allowSchemes?.has(scheme) !== true || NEVER_ALLOWED_SCHEMES.has(scheme)) return { ok: false, problem: "url_scheme" };
+  if (unreadable(url)) return { ok: false, problem: "url_invalid" };
+  const parsed = URL.parse(url);
+  if (parsed === null || parsed.protocol !== `${scheme}:`) return { ok: false, problem: "url_invalid" };
+  if (parsed.username !== "" || parsed.password !== "") return { ok: false, problem: "url_credentials" };
+  const href = parsed.href;
+  if (href.length > MAX_URL_LENGTH) return { ok: false, problem: "url_too_long" };
+  if (scheme === "intent") {
+    for (const embedded of intentUrls(href)) {
+      if (embedded === null) return { ok: false, problem: "url_invalid" };
+      const checked = checkUrl(embedded, { ownHosts: context.ownHosts, allowLocal: context.allowLocal });
+      if (!checked.ok) return { ok: false, problem: checked.problem, inIntent: true };
+    }
+    // Chrome rebuilds scheme://host/path from an intent: one of the never-allowed schemes is refused here as well.
+    if (intentFields(href).some(([key, value]) => key === "scheme" && NEVER_ALLOWED_SCHEMES.has(value.toLowerCase()))) return { ok: false, problem: "url_scheme" };
+  }
+  return { ok: true, url: href };
+}
+
+/**
+ * The web pages an intent: URL hides in its fragment (`S.browser_fallback_url=`, percent-encoded),
+ * where Chrome sends the visitor when the app is missing; null for one that does not decode.
+ * They must pass the destination rules themselves (docs/sharing.md: Links into apps).
+ */
+export function intentUrls(url: string): (string | null)[] {
+  if (!url.toLowerCase().startsWith("intent:")) return [];
+  return intentFields(url).filter(([key]) => key.toLowerCase() === "s.browser_fallback_url").map(([, value]) => {
+    try {
+      return decodeURIComponent(value);
+    } catch {
+      return null;
+    }
+  });
+}
+
+/** An intent's `#Intent;key=value;…;end` fields, as written. */
+function intentFields(url: string): [string, string][] {
+  const hashAt = url.indexOf("#");
+  if (hashAt === -1) return [];
+  return url.slice(hashAt + 1).split(";").map((item): [string, string] => {
+    const eq = item.indexOf("=");
+    return eq === -1 ? [item, ""] : [item.slice(0, eq), item.slice(eq + 1)];
+  });
 }
 
 /** The host as typed, lower-cased, without credentials and port. */

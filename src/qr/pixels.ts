@@ -54,15 +54,13 @@ export function resized(image: Rgba, width: number, height: number): Rgba {
   return { width, height, data: out };
 }
 
-/** `image` laid over the RGB picture `rgb` (`side` pixels wide) at (left, top), its alpha blending with what is there. */
-export function composite(rgb: Uint8Array, side: number, image: Rgba, left: number, top: number): void {
-  for (let y = 0; y < image.height; y++) {
-    for (let x = 0; x < image.width; x++) {
-      const i = (y * image.width + x) * 4;
-      const alpha = image.data[i + 3]! / 255;
-      if (alpha === 0) continue;
-      const o = ((top + y) * side + left + x) * 3;
-      for (let c = 0; c < 3; c++) rgb[o + c] = Math.round(image.data[i + c]! * alpha + rgb[o + c]! * (1 - alpha));
-    }
+/** Row `imageRow` of `image` laid over one RGB scanline `rgb` from pixel `left`, its alpha blending with what is there. */
+export function compositeRow(rgb: Uint8Array, image: Rgba, left: number, imageRow: number): void {
+  for (let x = 0; x < image.width; x++) {
+    const i = (imageRow * image.width + x) * 4;
+    const alpha = image.data[i + 3]! / 255;
+    if (alpha === 0) continue;
+    const o = (left + x) * 3;
+    for (let c = 0; c < 3; c++) rgb[o + c] = Math.round(image.data[i + c]! * alpha + rgb[o + c]! * (1 - alpha));
   }
 }

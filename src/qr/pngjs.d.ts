@@ -1,4 +1,4 @@
-// The part of pngjs 5 we use (it ships no types): whole-image encode and decode.
+// The part of pngjs 5 we use (it ships no types): decoding the --qr-logo (src/qr/logo.ts); tests also encode with it.
 declare module "pngjs" {
   export type PngImage = { width: number; height: number; data: Buffer };
   export type PngWriteOptions = { colorType?: 0 | 2 | 4 | 6; inputColorType?: 0 | 2 | 4 | 6; inputHasAlpha?: boolean; deflateLevel?: number; filterType?: -1 | 0 | 1 | 2 | 3 | 4; bitDepth?: 8 | 16 };

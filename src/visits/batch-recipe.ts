@@ -1,6 +1,6 @@
-// What a batch of visits becomes, written once for both engines and for imports: the fallbacks'
-// rows, the links' totals (a link deleted meanwhile gets nothing more), the raw visits, the
-// visitors seen for the first time, the summed rollups with the values past a day's limit folded
+// What a batch of visits becomes, written once for both engines and for imports: the rows of what
+// is counted apart (fallbacks' visitors, previews), the links' totals (a link deleted meanwhile
+// gets nothing more), the raw visits, the visitors seen for the first time, the summed rollups with the values past a day's limit folded
 // into Other (other.ts), and the events the batch announces. The engines only write: each gives
 // its primitive writes (VisitBatchWrites, src/db/<engine>/visit-batches.ts) inside one
 // transaction of its own (docs/architecture.md: The batch recipe).
@@ -10,7 +10,7 @@
 // One text, no promise made over SQLite.
 
 import type { Visit } from "./visit.ts";
-import { linkTotals, NO_FIRST_VISITS, summarize, withoutFallbacks, type BatchKind, type DailyRow, type DimensionRow, type FirstVisits, type LinkTotal, type Rollups } from "./rollup.ts";
+import { linkTotals, NO_FIRST_VISITS, summarize, withoutApart, type BatchKind, type DailyRow, type DimensionRow, type FirstVisits, type LinkTotal, type Rollups } from "./rollup.ts";
 import { foldOther, type StoredValues } from "./other.ts";
 import { batchRows, type VisitBatchRow } from "./visit-batch.ts";
 import { batchEvents, type TotalAfter } from "../events/batch-events.ts";
@@ -24,8 +24,8 @@ export type Imported = 0 | 1;
 
 /** The primitive writes of one engine, all inside the one transaction its adapter opened. */
 export type VisitBatchWrites = {
-  /** Visitors a fallback URL took: each row added only while its link exists (a delete took its rows). */
-  addFallbacks(rows: DimensionRow[]): MaybePromise<void>;
+  /** What is counted apart (rollup.ts withoutApart): each row added only while its link exists (a delete took its rows). */
+  addApart(rows: DimensionRow[]): MaybePromise<void>;
   /** Adds to the totals shown in the link list (by seq); answers the links still there, by seq, with their new totals and limits. */
   addTotals(totals: ReadonlyMap<number, LinkTotal>): MaybePromise<Map<number, TotalAfter>>;
   insertRaw(rows: VisitBatchRow[], imported: Imported): MaybePromise<void>;
@@ -47,8 +47,8 @@ export type CountedRows = { daily: DailyRow[]; dimensions: DimensionRow[]; total
  * links deleted before they could be written.
  */
 export function* visitBatchRecipe(w: VisitBatchWrites, received: Visit[], kind: BatchKind, at: number, wants: EventWants): Steps<{ gone: number }> {
-  const { clicks: all, fallbacks } = withoutFallbacks(received);
-  if (fallbacks.length > 0) yield w.addFallbacks(fallbacks);
+  const { clicks: all, apart } = withoutApart(received);
+  if (apart.length > 0) yield w.addApart(yield* cappedApart(w, apart));
   const totals = linkTotals(all);
   const after = yield* step(w.addTotals(totals));
   // A deleted link's visits and rollups are gone for good: clicks still queued for it are not
@@ -70,6 +70,19 @@ export function* countsRecipe(w: VisitBatchWrites, rows: CountedRows): Steps<voi
   const daily = rows.daily.filter((r) => present.has(r.linkSeq));
   const dimensions = rows.dimensions.filter((r) => present.has(r.linkSeq));
   yield* rollupsRecipe(w, { daily, hourly: [], dimensions, utm: [] }, 1);
+}
+
+/**
+ * The rows counted apart, previews' agent names past a day's limit folded into Other as browser
+ * names are (other.ts): a User-Agent names the agent. Only a batch with previews reads anything.
+ */
+function* cappedApart(w: VisitBatchWrites, apart: DimensionRow[]): Steps<DimensionRow[]> {
+  if (!apart.some((r) => r.dimension === "preview")) return apart;
+  const days = new Map<string, DailyRow>();
+  for (const r of apart) days.set(`${r.linkSeq} ${r.day}`, { linkSeq: r.linkSeq, day: r.day, total: 0, bots: 0, uniques: 0, uniqueBots: 0 });
+  const rows: Rollups = { daily: [...days.values()], hourly: [], dimensions: apart, utm: [] };
+  const stored = yield* step(w.storedValues(rows));
+  return foldOther(rows, stored).dimensions;
 }
 
 function* rollupsRecipe(w: VisitBatchWrites, summed: Rollups, imported: Imported): Steps<void> {

@@ -19,8 +19,11 @@ export const MAX_VALUES_PER_DAY = 100;
 export const MAX_BOT_NAMES_PER_DAY = 50;
 /** The stored name of the folded row: no recorded value can be it (control characters are never recorded). */
 export const OTHER = "\u0001other";
-/** The dimensions whose values a visitor can invent. */
-export const CAPPED_DIMENSIONS: readonly Dimension[] = ["browser", "os", "referrer"];
+/**
+ * The dimensions whose values a visitor can invent: a preview's agent is named from its User-Agent
+ * as a bot's browser is (rollup.ts withoutApart), so its names are capped too.
+ */
+export const CAPPED_DIMENSIONS: readonly Dimension[] = ["browser", "os", "referrer", "preview"];
 const CAPPED = new Set<string>(CAPPED_DIMENSIONS);
 
 /** What is stored for the batch's links and days: the names per dimension (`bot_only`: bots = total; SQLite says 1 or 0), the UTM combinations. */

@@ -2,13 +2,16 @@
 // (link, day, value) and (link, hour) rather than one per visit. Visits are counted per profile
 // (profiles.ts) first, and the dimensions are summed once per profile, not once per visit.
 
-import type { Visit, VisitProfile, VisitRoute } from "./visit.ts";
+import { countedApart, type Visit, type VisitProfile, type VisitRoute } from "./visit.ts";
 import { dayOf } from "../util/day.ts";
 import { profileResolver } from "./profiles.ts";
 
 export const DIMENSIONS = ["browser", "os", "device", "country", "referrer"] as const;
-/** Which rule and variant clicks took, and the visitors a fallback URL took (not clicks): rows of dimension_rollup too. */
-export const ROUTE_DIMENSIONS = ["rule", "variant", "fallback"] as const;
+/**
+ * Which rule and variant clicks took, and what is counted apart (not clicks): the visitors a
+ * fallback URL took and link-preview agents' fetches of a card. Rows of dimension_rollup too.
+ */
+export const ROUTE_DIMENSIONS = ["rule", "variant", "fallback", "preview"] as const;
 export type Dimension = (typeof DIMENSIONS)[number] | (typeof ROUTE_DIMENSIONS)[number];
 /** The dimensions a visit profile holds (the country is counted per visit). */
 const PROFILE_DIMENSIONS = ["browser", "os", "device", "referrer"] as const;
@@ -129,32 +132,36 @@ export function summarize(batch: readonly Visit[], firsts: FirstVisits | null = 
 }
 
 /**
- * A batch's clicks, and the rows that count the visitors sent to a fallback URL (per link, day and
- * reason): those are not clicks, so they are in no total, raw visit or unique visitor. Nearly every
+ * A batch's clicks, and the rows of what is counted apart (visit.ts countedApart): the visitors sent
+ * to a fallback URL, per link, day and reason, and link-preview agents' fetches of a card, per link,
+ * day and agent (its stats name, the visit's browser: a bot's name, bot-names.ts). Neither is a
+ * click, so they are in no total, raw visit, unique visitor, live feed or webhook. Nearly every
  * batch has none and is returned as it is.
  */
-export function withoutFallbacks(batch: Visit[]): { clicks: Visit[]; fallbacks: DimensionRow[] } {
+export function withoutApart(batch: Visit[]): { clicks: Visit[]; apart: DimensionRow[] } {
   let i = 0;
-  while (i < batch.length && batch[i]!.route?.fallback == null) i++;
-  if (i === batch.length) return { clicks: batch, fallbacks: [] };
+  while (i < batch.length && !countedApart(batch[i]!.route)) i++;
+  if (i === batch.length) return { clicks: batch, apart: [] };
   const clicks: Visit[] = batch.slice(0, i);
   const rows = new Map<string, DimensionRow>();
   const day = dayCache();
   for (; i < batch.length; i++) {
     const v = batch[i]!;
-    const reason = v.route?.fallback;
-    if (reason == null) {
+    const route = v.route;
+    if (!countedApart(route)) {
       clicks.push(v);
       continue;
     }
+    const dimension = route!.preview ? "preview" : "fallback";
+    const name = route!.preview ? v.browser : route!.fallback!;
     const d = day(v.ts);
-    const key = v.linkSeq + SEP + d + SEP + reason;
+    const key = v.linkSeq + SEP + d + SEP + dimension + SEP + name;
     let row = rows.get(key);
-    if (row === undefined) rows.set(key, (row = { linkSeq: v.linkSeq, dimension: "fallback", day: d, name: reason, total: 0, bots: 0 }));
+    if (row === undefined) rows.set(key, (row = { linkSeq: v.linkSeq, dimension, day: d, name, total: 0, bots: 0 }));
     row.total++;
     if (v.isBot) row.bots++;
   }
-  return { clicks, fallbacks: [...rows.values()] };
+  return { clicks, apart: [...rows.values()] };
 }
 
 function count<K>(values: Map<K, Counts>, key: K, bot: number): void {

@@ -47,10 +47,16 @@ export const DIRECT = "Direct";
 /**
  * The rule ("rule 2", or "default" when none matched) and variant URL ("" for none) a click took;
  * or, with `fallback` set, a visitor sent to the fallback URL of a link that no longer redirects
- * ("expired", "disabled"): not a click, and counted only apart (rollup.ts withoutFallbacks).
+ * ("expired", "disabled"); or, with `preview`, a link-preview agent's fetch of the link's card.
+ * Neither of the last two is a click: each is counted only apart (rollup.ts withoutApart).
  * `stored`: the end of the visit's stored JSON (visit-batch.ts).
  */
-export type VisitRoute = { readonly rule: string; readonly variant: string; readonly fallback: string | null; readonly stored: string };
+export type VisitRoute = { readonly rule: string; readonly variant: string; readonly fallback: string | null; readonly preview: boolean; readonly stored: string };
+
+/** Whether a visit is not a click but counted apart: a fallback's visitor or a preview (docs/sharing.md: Previews in the statistics). */
+export function countedApart(route: VisitRoute | null | undefined): boolean {
+  return route != null && (route.fallback !== null || route.preview);
+}
 
 /** How a route crosses from the click thread to the recorder: one dictionary string (click.ts). */
 export function routeText(rule: string, variant: string): string {
@@ -65,6 +71,7 @@ export function parseRoute(text: string): VisitRoute {
   const cut = text.indexOf("\n");
   const head = text.slice(0, cut);
   const tail = text.slice(cut + 1);
-  if (head === "\u0000fallback") return { rule: "", variant: "", fallback: tail, stored: "]" };
-  return { rule: head, variant: tail, fallback: null, stored: `,${JSON.stringify(head)},${JSON.stringify(tail)}]` };
+  if (head === "\u0000fallback") return { rule: "", variant: "", fallback: tail, preview: false, stored: "]" };
+  if (head === "\u0000preview") return { rule: "", variant: "", fallback: null, preview: true, stored: "]" };
+  return { rule: head, variant: tail, fallback: null, preview: false, stored: `,${JSON.stringify(head)},${JSON.stringify(tail)}]` };
 }

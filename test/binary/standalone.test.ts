@@ -6,10 +6,16 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createRequire } from "node:module";
+import jsQR from "jsqr";
 import { REPO_ROOT, serverCommand } from "../support/server.ts";
 import { startListening, type Served } from "../../scripts/lib/processes.ts";
 import { click, UA, waitForClicks } from "../support/clicks.ts";
 import { eventually } from "../support/eventually.ts";
+
+// pngjs ships no types; the test reads the one call it makes (the executable carries its own copy).
+type DecodedPng = { width: number; height: number; data: Uint8Array };
+const { PNG } = createRequire(import.meta.url)("pngjs") as { PNG: { sync: { read(png: Buffer): DecodedPng } } };
 
 // The compiled binary must not reach back into the build tree (a worker or asset loaded from the
 // source path would work on the build machine and fail everywhere else): as root, run it in a
@@ -140,4 +146,25 @@ test("the delivery thread and the live view run from inside the executable: a we
   while (!text.includes("event: visit")) text += new TextDecoder().decode((await reader.read()).value);
   expect(text).toContain('"browser":"Firefox"');
   abort.abort();
+}, 30_000);
+
+test("share-ready links from inside the executable: GET /<alias>/qr is a PNG of the short URL (qrcode and pngjs bundled), and a preview agent gets the card page", async () => {
+  // The card through the API's JSON fields (docs/sharing.md: Examples).
+  const link = { url: "https://example.com/launch", custom_url: "launch", cardTitle: "Launch week", cardDescription: "Five new features" };
+  const created = await fetch(`${base}/api/create`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(link) });
+  expect(created.status).toBe(201);
+
+  const qr = await fetch(`${base}/launch/qr`);
+  expect(qr.status).toBe(200);
+  expect(qr.headers.get("content-type")).toBe("image/png");
+  const png = PNG.sync.read(Buffer.from(await qr.arrayBuffer()));
+  expect(jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data).toBe(`${base}/launch`);
+
+  const card = await click(base, "launch", { "user-agent": UA.slack });
+  expect(card.status).toBe(200);
+  expect(card.headers.get("content-type")).toContain("text/html");
+  const ogTitle = (await card.text()).match(/<meta\b[^>]*\bproperty=["']og:title["'][^>]*>/)?.[0];
+  expect(ogTitle).toContain("Launch week");
+  // People still get the redirect.
+  expect((await click(base, "launch", { "user-agent": UA.firefoxLinux })).status).toBe(302);
 }, 30_000);

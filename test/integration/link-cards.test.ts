@@ -5,7 +5,7 @@
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startServer, type RunningServer } from "../support/server.ts";
-import { api, makeKey } from "../support/admin.ts";
+import { api, importedThroughApi, makeKey } from "../support/admin.ts";
 import { parseCsv } from "../../src/util/csv.ts";
 
 let server: RunningServer;
@@ -143,4 +143,13 @@ describe("preview cards through export and import", () => {
     expect(imported.body.data.failed).toMatchObject([{ row: 2, code: "card_invalid" }]);
     expect(await link("card-row-ok")).toMatchObject({ cardTitle: "Fine", cardImage: IMAGE });
   });
+
+  test("an import from another shortener's CSV (POST /api/imports) takes the card columns --map names; an image refused here is left out and said", async () => {
+    const csv = "Destination,Keyword,OG Title,OG Image\nhttps://example.com/m1,card-peer-1,Sale,https://img.example/a.png\nhttps://example.com/m2,card-peer-2,Other,ftp://img.example/b.png\n";
+    const { job } = await importedThroughApi(server.url, admin, { from: "csv", csv, map: "long=Destination,alias=Keyword,card_title=OG Title,card_image=OG Image" });
+    expect(job.state).toBe("done");
+    expect(JSON.stringify(job)).toContain("the card image of 1 link: not an http(s) URL this service links to, not kept");
+    expect(await link("card-peer-1")).toMatchObject({ cardTitle: "Sale", cardDescription: null, cardImage: "https://img.example/a.png" });
+    expect(await link("card-peer-2")).toMatchObject({ cardTitle: "Other", cardImage: null });
+  }, 60_000);
 });

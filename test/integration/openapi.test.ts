@@ -15,7 +15,7 @@ import { CookieWalker, serviceWithProvider } from "../support/oidc-provider.ts";
 
 let server: RunningServer;
 beforeAll(async () => {
-  server = await startServer();
+  server = await startServer({ args: ["--allow-schemes", "tg"] });
 });
 afterAll(() => server.dispose());
 
@@ -38,7 +38,7 @@ test("every API route of the app is in the document, and nothing else", () => {
     if (r.method === "ALL" || r.method === "HEAD") continue; // the 404/405 catch-alls; HEAD mirrors GET
     if (r.path.startsWith("/api/v2/")) continue; // the Kutt API: Kutt's reference is its own (docs/kutt-api.md)
     const path = r.path.replace(/:(\w+)/g, "{$1}");
-    if (path.startsWith("/api/") || path === "/health" || path === "/metrics" || path === "/{id}") routed.add(`${r.method} ${path}`);
+    if (path.startsWith("/api/") || path === "/health" || path === "/metrics" || path === "/{id}" || path === "/{id}/qr") routed.add(`${r.method} ${path}`);
   }
   const documented = new Set(OPERATIONS.map((op) => `${op.method.toUpperCase()} ${op.path}`));
   expect([...routed].sort()).toEqual([...documented].sort());
@@ -56,8 +56,13 @@ test("one walk through every operation: every answer matches its schema", async 
   expect((await fetch(`${server.url}/perm`, { redirect: "manual", headers: { "x-link-password": "pw" } })).status).toBe(301);
   expect((await fetch(`${server.url}/perm`, { redirect: "manual", headers: { "x-link-password": "wrong" } })).status).toBe(403);
   expect((await fetch(`${server.url}/perm`, { method: "POST", body: new URLSearchParams({ password: "pw" }), redirect: "manual" })).status).toBe(303);
+  // A link into an app (--allow-schemes tg): its page, from a GET and from the password form.
+  expect((await createLink(server.url, { url: "tg://resolve?domain=walk", custom_url: "app-walk", password: "pw" }, auth)).status).toBe(201);
+  expect((await fetch(`${server.url}/app-walk`, { redirect: "manual", headers: { "x-link-password": "pw" } })).status).toBe(200);
+  expect((await fetch(`${server.url}/app-walk`, { method: "POST", body: new URLSearchParams({ password: "pw" }), redirect: "manual" })).status).toBe(200);
   await drained(server.url);
   expect((await api(server.url, null, "GET", "/api/stats?id=walk")).status).toBe(200);
+  expect((await fetch(`${server.url}/walk/qr?format=svg`)).status).toBe(200);
   expect((await api(server.url, null, "GET", "/api/stats?id=nothing-here")).status).toBe(404);
   expect((await api(server.url, key, "GET", "/api/links?include=daily")).status).toBe(200);
   expect((await api(server.url, null, "GET", "/api/links")).status).toBe(401);

@@ -54,6 +54,13 @@ describe("--stats-access key", () => {
     }
   });
 
+  test("with the dashboard's session (its <img> on the main domain): the code", async () => {
+    const signIn = await api(server.url, null, "POST", "/api/session", { key: owner });
+    expect(signIn.status).toBe(200);
+    const cookie = signIn.headers.get("set-cookie")!.split(";")[0]!;
+    expect(await qrText(await fetch(`${server.url}/mine/qr`, { headers: { cookie } }))).toBe(`${server.url}/mine`);
+  });
+
   test("a key that is no key: refused (401), not looked up", async () => {
     const res = await fetch(`${server.url}/mine/qr`, { headers: { Authorization: "Bearer not-a-key" } });
     expect(res.status).toBe(401);

@@ -181,3 +181,21 @@ function firstDark(d: ReturnType<typeof decodePng>): number {
   for (let y = 0; y < d.height; y++) for (let x = 0; x < d.width; x++) if (pixelAt(d, x, y) === "000000") return x;
   throw new Error("no dark pixel");
 }
+
+// Last: it spends this address's drawings for the minute.
+describe("the drawing limit", () => {
+  test("after 120 drawings a minute from one address: 429 with Retry-After; a 304 still answers", async () => {
+    const first = await qr("?format=svg&size=64&margin=0");
+    const etag = first.headers.get("etag")!;
+    let refused: Response | null = null;
+    for (let i = 0; i < 130 && refused === null; i++) {
+      const res = await qr(`?format=svg&size=${64 + i}`);
+      if (res.status === 429) refused = res;
+      else await res.arrayBuffer();
+    }
+    expect(refused).not.toBeNull();
+    expect(Number(refused!.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await refused!.json()).toMatchObject({ success: false, code: "rate_limited" });
+    expect((await qr("?format=svg&size=64&margin=0", { headers: { "If-None-Match": etag } })).status).toBe(304);
+  });
+});

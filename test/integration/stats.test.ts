@@ -63,7 +63,7 @@ describe("stats", () => {
     });
     const s = body.data.stats;
     expect(Object.keys(s).sort()).toEqual(
-      ["botPercentage", "browserStats", "countryStats", "deviceStats", "humanClicks", "osStats", "recentVisits", "referrerStats", "totalClicks", "uniqueVisitors", "uniqueVisitorsPartial", "utmStats", "visitsByDate", "visitsByHour", "ruleStats", "variantStats", "fallbackStats"].sort(),
+      ["botPercentage", "browserStats", "countryStats", "deviceStats", "humanClicks", "osStats", "recentVisits", "referrerStats", "totalClicks", "uniqueVisitors", "uniqueVisitorsPartial", "utmStats", "visitsByDate", "visitsByHour", "ruleStats", "variantStats", "fallbackStats", "previewStats"].sort(),
     );
     expect(s.totalClicks).toBe(5);
     expect(s.humanClicks).toBe(3);

@@ -42,7 +42,7 @@ test("rows are written a slice at a time, one write each, with turns of the even
   rows[6] = { url: "https://example.com/7", custom_url: "sliced" }; // taken by row 2, in the same slice
   let report;
   try {
-    report = await importLinks(adminKey, { rows, ownHosts: [] }, { config: { allowLoopbackDestinations: false, createAccess: "public" }, links, directory: new DomainDirectory(null, () => []), blocklist: () => EMPTY_BLOCKLIST, log: keptLog(), now: () => 1_000_000 });
+    report = await importLinks(adminKey, { rows, ownHosts: [] }, { config: { allowLoopbackDestinations: false, createAccess: "public", allowSchemes: new Set() }, links, directory: new DomainDirectory(null, () => []), blocklist: () => EMPTY_BLOCKLIST, log: keptLog(), now: () => 1_000_000 });
   } finally {
     ticking = false;
   }

@@ -6,6 +6,7 @@
 import { Value } from "@sinclair/typebox/value";
 import { operationFor } from "../../src/http/openapi/document.ts";
 import { clickId } from "../../src/http/click-door.ts";
+import { isReserved, looksLikeId } from "../../src/links/alias.ts";
 
 /** What was checked, per "METHOD path-template status" (read by the contract test file). */
 export const contractSeen = new Map<string, number>();
@@ -18,7 +19,9 @@ const SERVER_OWN_STATUSES = new Set([400, 413, 414, 431, 505]); // Bun answers t
 export async function contractProblem(method: string, url: URL, response: Response, seen: Map<string, number> = contractSeen): Promise<string | null> {
   if (url.hostname !== "127.0.0.1" && url.hostname !== "localhost") return null;
   const path = url.pathname;
-  const isApi = path.startsWith("/api/") || path === "/health" || path === "/metrics";
+  // A link's QR code (/{id}/qr; /stats/qr is a page) answers in the API's JSON when it refuses.
+  const qrOf = /^\/([^/]+)\/qr$/.exec(path)?.[1];
+  const isApi = path.startsWith("/api/") || path === "/health" || path === "/metrics" || (qrOf !== undefined && looksLikeId(qrOf) && !isReserved(qrOf));
   // A short link's GET and HEAD, and the POST of its password form (POST /{id}).
   const isLink = clickId(method === "POST" ? "GET" : method, url.href) !== null;
   if (!isApi && !isLink) return null; // pages of the UI: not the API

@@ -54,7 +54,7 @@ export async function inProcessApp(args: string[] = []): Promise<InProcess> {
   hurry = () => recorder.hurry();
   const live = createLiveHub((watch) => recorder.watch(watch.ids, watch.all));
   storage.links.onChange((id) => live.changed(id === EVERY_LINK ? null : id));
-  const imports = createImportJobs({ db: file, dbPassword: null, destinations: { baseUrl: config.baseUrl, allowLocal: config.allowLoopbackDestinations, blocklist: config.blocklist }, env: {}, allowPrivate: false, log });
+  const imports = createImportJobs({ db: file, dbPassword: null, destinations: { baseUrl: config.baseUrl, allowLocal: config.allowLoopbackDestinations, blocklist: config.blocklist, allowSchemes: config.allowSchemes }, env: {}, allowPrivate: false, log });
   const webhooks = { changed: async () => {}, poke: () => {}, leave: () => currentServiceLeave(storage.instances, config.webhookAllowPrivate, null) };
   const deps = appDeps(config, log, { credentialHash: null, oidcSecret: null }, { storage, recorder, blocklist, imports, live, webhooks });
   await deps.directory.reload();

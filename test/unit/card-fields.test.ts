@@ -6,13 +6,13 @@
 import { describe, expect, test } from "bun:test";
 import { CAMEL_CARD_NAMES, MAX_CARD_DESCRIPTION_LENGTH, MAX_CARD_TITLE_LENGTH, parseCard, SNAKE_CARD_NAMES } from "../../src/links/card-fields.ts";
 import { CAMEL_SHORTCUT_NAMES, parseShortcuts, shortcutUrl, withShortcuts } from "../../src/links/os-shortcuts.ts";
-import { checkCardImage, type DestinationRules } from "../../src/links/create.ts";
+import { checkWebDestination, type DestinationRules } from "../../src/links/create.ts";
 import type { FieldProblem } from "../../src/errors.ts";
 import type { Rule } from "../../src/links/rules.ts";
 
 // An owner who allowed app schemes: a card image still takes none of them.
 const RULES: DestinationRules = { ownHosts: ["s.example"], allowLocal: false, allowSchemes: new Set(["tg", "mailto"]), isBlocked: (url) => url.includes("blocked.example") };
-const image = (raw: unknown) => checkCardImage(raw, RULES);
+const image = (raw: unknown) => checkWebDestination(raw, RULES);
 
 function parse(record: Record<string, unknown>, names = CAMEL_CARD_NAMES) {
   const problems: FieldProblem[] = [];

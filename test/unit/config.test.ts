@@ -106,6 +106,24 @@ describe("config", () => {
   });
 });
 
+describe("--allow-schemes (docs/sharing.md: Links into apps)", () => {
+  test("lower-cased, a trailing colon and spaces dropped, http and https ignored (they go without saying)", () => {
+    const { config } = parseArgs(["--allow-schemes", " TG:, spotify ,http,HTTPS, itms-apps,x.y+z-1 "], {});
+    expect([...config.allowSchemes]).toEqual(["tg", "spotify", "itms-apps", "x.y+z-1"]);
+    expect([...parseArgs([], { SHORTENER_ALLOW_SCHEMES: "mailto,tel" }).config.allowSchemes]).toEqual(["mailto", "tel"]);
+    expect(parseArgs([], {}).config.allowSchemes.size).toBe(0);
+    expect(parseArgs(["--allow-schemes", ""], {}).config.allowSchemes.size).toBe(0);
+  });
+
+  test.each(["javascript", "JavaScript:", "tg,data", "vbscript", "file", "blob", "about", "chrome", "view-source", "filesystem", "ws", "wss"])("never allowed: %p refuses to start", (value) => {
+    expect(() => parseArgs(["--allow-schemes", value], {})).toThrow("is never allowed");
+  });
+
+  test.each(["1tg", "tg/x", "t g", "tg,,spotify", "-x", "é"])("not a scheme name: %p refused", (value) => {
+    expect(() => parseArgs(["--allow-schemes", value], {})).toThrow("--allow-schemes: not a scheme name");
+  });
+});
+
 describe("language negotiation", () => {
   test.each([
     [null, "en"],

@@ -85,6 +85,25 @@ describe("the plan", () => {
     expect(plan("skip", [link("t8", { title: 42 as unknown as string }), link("t9", { title: { a: 1 } as unknown as string })]).create.map((c) => c.link.title)).toEqual([null, null]);
   });
 
+  test("a card is kept as a link here holds it: text tidied and cut at 200 and 500, an image kept only when http(s) and taken; both said", () => {
+    const p = plan("skip", [
+      link("c1", { card: { cardTitle: " Spring\n sale ", cardDescription: "d".repeat(501), cardImage: "https://img.example/a.png" } }),
+      link("c2", { card: { cardTitle: "t".repeat(201), cardImage: "javascript:alert(1)" } }),
+      link("c3", { card: { cardImage: "https://bad.example/a.png" } }),
+      link("c4"),
+    ]);
+    expect(p.create.map((c) => [c.id, c.link.card])).toEqual([
+      ["c1", { cardTitle: "Spring sale", cardDescription: "d".repeat(500), cardImage: "https://img.example/a.png" }],
+      ["c2", { cardTitle: "t".repeat(200), cardDescription: null, cardImage: null }],
+      ["c3", { cardTitle: null, cardDescription: null, cardImage: null }],
+      ["c4", { cardTitle: null, cardDescription: null, cardImage: null }],
+    ]);
+    expect(p.notes).toEqual([
+      "the card of 2 links: a title over 200 or a description over 500 characters, kept cut",
+      "the card image of 2 links: not an http(s) URL this service links to, not kept",
+    ]);
+  });
+
   test("a link without a code (a CSV row) gets a new id, not a problem", () => {
     expect(plan("fail", [link(null)]).create.map((c) => c.id)).toEqual(["new1"]);
   });
@@ -139,6 +158,16 @@ describe("CSV", () => {
   test("a title column: by default the one our export writes (title), or the one --map names", async () => {
     expect((await read("url,title\nhttps://example.com/a,Spring sale\nhttps://example.com/b,\n")).map((l) => l.title)).toEqual(["Spring sale", null]);
     expect((await read("Destination,Name\nhttps://example.com/a,Spring sale\n", "long=Destination,title=Name")).map((l) => [l.title, l.dropped])).toEqual([["Spring sale", []]]);
+  });
+
+  test("card columns: by default the ones our export writes (card_title, card_description, card_image), or the ones --map names", async () => {
+    const ours = await read("url,card_title,card_description,card_image\nhttps://example.com/a,Sale,Half off,https://img.example/a.png\nhttps://example.com/b,,,\n");
+    expect(ours.map((l) => l.card)).toEqual([
+      { cardTitle: "Sale", cardDescription: "Half off", cardImage: "https://img.example/a.png" },
+      { cardTitle: null, cardDescription: null, cardImage: null },
+    ]);
+    const mapped = await read("Destination,OG Title,OG Image\nhttps://example.com/a,Sale,https://img.example/a.png\n", "long=Destination,card_title=OG Title,card_image=OG Image");
+    expect(mapped.map((l) => l.card)).toEqual([{ cardTitle: "Sale", cardDescription: null, cardImage: "https://img.example/a.png" }]);
   });
 
   test("a CSV without the destination's column, or a --map that is not FIELD=COLUMN, is refused by name", async () => {

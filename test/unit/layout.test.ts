@@ -37,7 +37,7 @@ test("bun:sqlite is imported under src/db only", () => {
 // Every domain folder, by static import, re-export, import() or require(): no storage engine (its
 // client, or our adapters and the opens that pick one), no web framework, no HTTP surface
 // (docs/architecture.md: Domain folders, ports, adapters).
-const DOMAIN_FOLDERS = ["links", "visits", "stats", "auth", "events", "imports", "ops", "instances", "outbound", "domains"];
+const DOMAIN_FOLDERS = ["links", "visits", "stats", "auth", "events", "imports", "ops", "instances", "outbound", "domains", "qr"];
 // Bun's SQL client reads YOURLS's own MySQL database there: a source to import from, not one of our engines.
 const PEER_DATABASE_CLIENTS = new Set(["src/imports/sources/yourls-connection.ts", "src/imports/sources/yourls.ts"]);
 

@@ -35,7 +35,7 @@ export function countryName(code: string): string {
   }
 }
 
-export type Kind = "browser" | "os" | "device" | "country" | "referrer" | "rule" | "variant" | "fallback";
+export type Kind = "browser" | "os" | "device" | "country" | "referrer" | "rule" | "variant" | "fallback" | "preview";
 
 /** A rule as the stats name it ("rule 2", "default" when none matched), in the page language. */
 function ruleLabel(name: string): string {

@@ -161,8 +161,8 @@ function render(link: StatsAnswer["link"], s: Stats, hourly: { all: HourCount[];
   const created = byId("created-at");
   created.textContent = createdFormat.format(new Date(link.createdAt));
   created.title = link.createdAt;
-  // Visitors sent to the fallback are not clicks, but they are visits: such a link is not empty.
-  const fellBack = s.fallbackStats.some((f) => f.count > 0);
+  // Visitors sent to the fallback and previews are not clicks, but they are visits: such a link is not empty.
+  const fellBack = [...s.fallbackStats, ...s.previewStats].some((f) => f.count > 0);
   emptyState.show(link, link.totalClicks === 0 && s.totalClicks === 0 && !fellBack && !visited);
   let totals: Totals = { total: s.totalClicks, unique: s.uniqueVisitors, partial: s.uniqueVisitorsPartial, human: s.humanClicks };
   if (hourly) {
@@ -186,15 +186,16 @@ function render(link: StatsAnswer["link"], s: Stats, hourly: { all: HourCount[];
     ["country", s.countryStats],
     ["referrer", s.referrerStats],
   ];
-  // Rules, split and fallback exist only for links that have them: their cards show only then.
+  // Rules, split, fallback and previews exist only for links that have them: their cards show only then.
   const routed: [Kind, NameCount[]][] = [
     ["rule", s.ruleStats],
     ["variant", s.variantStats],
     ["fallback", s.fallbackStats],
+    ["preview", s.previewStats],
   ];
   for (const [kind, rows] of routed) byId(`bd-${kind}-card`).hidden = rows.length === 0;
-  // Shares are of the period's clicks (those the lists cover); a fallback's visitors are not clicks.
-  for (const [kind, rows] of [...lists, ...routed]) renderBars(byId(`bd-${kind}`), byId(`bd-${kind}-empty`), kind, rows, kind === "fallback" ? null : s.totalClicks);
+  // Shares are of the period's clicks (those the lists cover); a fallback's visitors and previews are not clicks.
+  for (const [kind, rows] of [...lists, ...routed]) renderBars(byId(`bd-${kind}`), byId(`bd-${kind}-empty`), kind, rows, kind === "fallback" || kind === "preview" ? null : s.totalClicks);
   renderUtm(byId("utm-table").querySelector("tbody")!, byId("utm-empty"), s.utmStats, s.totalClicks);
   const shareNote = byId("share-note");
   shareNote.hidden = s.totalClicks === 0;

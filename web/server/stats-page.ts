@@ -96,6 +96,7 @@ function figures(lang: Language): string {
 ${breakdownCard(lang, "rule", "breakdown_rule", {})}
 ${breakdownCard(lang, "variant", "breakdown_variant", {})}
 ${breakdownCard(lang, "fallback", "breakdown_fallback", { note: "breakdown_fallback_note" })}
+${breakdownCard(lang, "preview", "breakdown_preview", { note: "breakdown_preview_note" })}
 ${breakdownCard(lang, "browser", "breakdown_browser")}
 ${breakdownCard(lang, "os", "breakdown_os")}
 ${breakdownCard(lang, "device", "breakdown_device")}

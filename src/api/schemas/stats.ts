@@ -47,6 +47,9 @@ export const LinkStats = t.Object(
     ruleStats: t.Array(NameCount, { description: "clicks per rule (\"rule 1\", …) and \"default\" for clicks that matched none; empty for a link without rules or a split" }),
     variantStats: t.Array(NameCount, { description: "clicks per variant URL of a split (a password-protected link's, to anyone but its owner and admins: per variant label, as in recentVisits)" }),
     fallbackStats: t.Array(NameCount, { description: "visitors sent to the fallback URL, per reason (expired, disabled): not clicks, and not in any other figure" }),
+    previewStats: t.Array(NameCount, {
+      description: "link-preview agents' fetches of the link's preview card, per agent (\"Slackbot\", \"WhatsApp\", …; docs/sharing.md: Preview cards): not clicks, in no other figure, and kept whatever the bot filter says; an agent's name past a link's 100 of a day is counted in {name: \"Other\", other: true}, last",
+    }),
   },
   closed,
 );

@@ -24,11 +24,14 @@ export function postgresStats(sql: Pg): StatsSource {
         : sql`SELECT hour, total - bots * ${minus} AS count, uniques - unique_bots * ${minus} AS uniques FROM hourly_rollup
               WHERE link_seq = ${linkSeq} AND hour BETWEEN ${hourOf(plan.hours.start)} AND ${hourOf(plan.hours.end)}`,
       // Every dimension in one query: each one's largest values, ties by name (byte order, as SQLite).
+      // Previews are agents' fetches, all bots: the bot filter, which is about clicks, leaves them; and
+      // their OTHER row is read, as they have no total to tell it from (link-stats.ts StatsRows).
       sql`SELECT dimension, name, count FROM (
-            SELECT dimension, name, SUM(total - bots * ${minus}) AS count,
-                   row_number() OVER (PARTITION BY dimension ORDER BY SUM(total - bots * ${minus}) DESC, name) AS rank
-            FROM dimension_rollup WHERE link_seq = ${linkSeq} AND day BETWEEN ${from} AND ${to} AND name <> ${OTHER}
-            GROUP BY dimension, name HAVING SUM(total - bots * ${minus}) > 0) AS ranked
+            SELECT dimension, name, SUM(total - bots * m) AS count,
+                   row_number() OVER (PARTITION BY dimension ORDER BY SUM(total - bots * m) DESC, name) AS rank
+            FROM (SELECT *, CASE WHEN dimension = 'preview' THEN 0 ELSE ${minus}::int END AS m FROM dimension_rollup
+                  WHERE link_seq = ${linkSeq} AND day BETWEEN ${from} AND ${to} AND (name <> ${OTHER} OR dimension = 'preview')) AS d
+            GROUP BY dimension, name HAVING SUM(total - bots * m) > 0) AS ranked
           WHERE rank <= ${MAX_BREAKDOWN_ENTRIES} ORDER BY dimension, rank`,
       sql`SELECT source, medium, campaign, SUM(total - bots * ${minus}) AS count FROM utm_rollup
           WHERE link_seq = ${linkSeq} AND day BETWEEN ${from} AND ${to} AND source <> ${OTHER}
@@ -37,7 +40,7 @@ export function postgresStats(sql: Pg): StatsSource {
       sql`SELECT COALESCE(SUM(total - bots * ${minus}), 0) AS n FROM utm_rollup WHERE link_seq = ${linkSeq} AND day BETWEEN ${from} AND ${to}`,
       recentVisits(sql, linkSeq, plan.recent.fromTs, plan.recent.toTs, plan.excludeBots),
     ]));
-    const breakdown: Record<string, NameCount[]> = { browser: [], os: [], device: [], country: [], referrer: [], rule: [], variant: [], fallback: [] };
+    const breakdown: Record<string, NameCount[]> = { browser: [], os: [], device: [], country: [], referrer: [], rule: [], variant: [], fallback: [], preview: [] };
     for (const r of dimensions) breakdown[r.dimension]?.push({ name: r.name, count: num(r.count) });
     return {
       days: days.map((r: Record<string, unknown>) => ({ day: r.day as string, count: num(r.count), bots: num(r.bots), uniques: num(r.uniques), imported: num(r.imported), total: num(r.total) })),
@@ -50,6 +53,7 @@ export function postgresStats(sql: Pg): StatsSource {
       rule: breakdown.rule!,
       variant: breakdown.variant!,
       fallback: breakdown.fallback!,
+      preview: breakdown.preview!,
       utm: utm.map((r: Record<string, unknown>) => ({ source: r.source as string, medium: r.medium as string, campaign: r.campaign as string, count: num(r.count) })),
       utmTotal: num(utmTotal[0].n),
       recent,

@@ -39,7 +39,7 @@ export function writeCountsIn(tx: TransactionSQL, sql: Pg, rows: CountedRows): P
 /** The primitive writes inside one transaction (tx). */
 function postgresWrites(tx: TransactionSQL, sql: Pg): VisitBatchWrites {
   return {
-    addFallbacks: (rows) => addFallbacks(tx, sql, rows),
+    addApart: (rows) => addApart(tx, sql, rows),
     addTotals: (totals) => addTotalsOfPresent(tx, sql, totals),
     insertRaw: (rows, imported) => insertRaw(tx, sql, rows, imported),
     firstVisits: (batch, at) => firstVisits(tx, sql, batch, at),
@@ -78,8 +78,8 @@ async function addTotalsOfPresent(tx: TransactionSQL, sql: Pg, linkTotals: Reado
   return after;
 }
 
-/** Visitors a fallback URL took: counted only while their link exists (a delete took its rows). */
-async function addFallbacks(tx: TransactionSQL, sql: Pg, rows: DimensionRow[]): Promise<void> {
+/** What is counted apart (fallbacks' visitors, previews): only while their link exists (a delete took its rows). */
+async function addApart(tx: TransactionSQL, sql: Pg, rows: DimensionRow[]): Promise<void> {
   const text = (values: string[]) => sql.array(values, "TEXT");
   const int8 = (values: number[]) => sql.array(values, "INT8");
   await tx`

@@ -50,7 +50,8 @@ export function sqliteStats(db: Database): SyncFunction<StatsSource> {
   };
 
   const read = (linkSeq: number, plan: StatsPlan): StatsRows => {
-    const breakdown = (name: string) => dimension.all(plan.minus, linkSeq, name, plan.from, plan.to, OTHER, MAX_BREAKDOWN_ENTRIES);
+    // `unlisted`: the name left out (OTHER; "" leaves out none, for previews, which have no total to tell Other from).
+    const breakdown = (name: string, minus = plan.minus, unlisted = OTHER) => dimension.all(minus, linkSeq, name, plan.from, plan.to, unlisted, MAX_BREAKDOWN_ENTRIES);
     return {
       days: daily.all(plan.minus, linkSeq, plan.from, plan.to),
       hours: plan.hours === null ? [] : hourly.all(plan.minus, linkSeq, hourOf(plan.hours.start), hourOf(plan.hours.end)),
@@ -62,6 +63,8 @@ export function sqliteStats(db: Database): SyncFunction<StatsSource> {
       rule: breakdown("rule"),
       variant: breakdown("variant"),
       fallback: breakdown("fallback"),
+      // Previews are agents' fetches, all bots: the bot filter, which is about clicks, leaves them (link-stats.ts StatsRows).
+      preview: breakdown("preview", 0, ""),
       utm: utm.all(plan.minus, linkSeq, plan.from, plan.to, OTHER, MAX_BREAKDOWN_ENTRIES),
       utmTotal: utmTotal.get(plan.minus, linkSeq, plan.from, plan.to)!.n,
       recent: recent(linkSeq, plan),

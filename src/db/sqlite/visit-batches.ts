@@ -69,8 +69,8 @@ const NO_EVENTS = createEventWants();
 /** The statements; `marks`: the new visitors firstVisits marked (noted in `seen` at once), for an undo when the transaction fails. */
 function sqliteWrites(db: Database, seen: SeenVisitors | null): Synchronous<VisitBatchWrites> & { marks: SeenMarks | null } {
   const insertBatch = db.query(`INSERT INTO visit_batches (link_seq, first_ts, last_ts, humans, visits, imported) VALUES (?, ?, ?, ?, ?, ?)`);
-  // Visitors a fallback URL took: counted only while their link exists (a delete took its rows).
-  const addFallback = db.query(
+  // What is counted apart (fallbacks' visitors, previews): only while their link exists (a delete took its rows).
+  const addApartRow = db.query(
     `INSERT INTO dimension_rollup (link_seq, dimension, day, name, total, bots) SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE EXISTS (SELECT 1 FROM links WHERE seq = ?1)
      ON CONFLICT (link_seq, dimension, day, name) DO UPDATE SET total = total + excluded.total, bots = bots + excluded.bots`,
   );
@@ -82,8 +82,8 @@ function sqliteWrites(db: Database, seen: SeenVisitors | null): Synchronous<Visi
   const writeEvents = outboxWriter(db);
   const w: Synchronous<VisitBatchWrites> & { marks: SeenMarks | null } = {
     marks: null,
-    addFallbacks(rows) {
-      for (const r of rows) addFallback.run(r.linkSeq, r.dimension, r.day, r.name, r.total, r.bots);
+    addApart(rows) {
+      for (const r of rows) addApartRow.run(r.linkSeq, r.dimension, r.day, r.name, r.total, r.bots);
     },
     addTotals(totals) {
       const after = new Map<number, TotalAfter>();

@@ -13,11 +13,12 @@ export const CLICK_ROUTES: Operation[] = [
       { name: "X-Link-Password", in: "header", description: "a password-protected link's password, for scripts (browsers get a page with a form)", schema: t.String() },
     ],
     responses: {
+      200: { description: "a page, not a redirect: for a link with a preview card, asked by a listed link-preview agent (docs/sharing.md: Preview cards): the card as an HTML page of Open Graph and X card tags, never the destination (counted as a preview, not a click; HEAD: the headers only); or a destination in an app (--allow-schemes) other than mailto, tel, sms and intent: a page in the visitor's language with a link into the app and, when the link has an http(s) fallbackUrl, one to it (counted; docs/sharing.md)", content: { "text/html": text } },
       301: { description: "the link's redirectType 301", headers: { Location: "the destination" } },
       302: { description: "to the destination (Location; Cache-Control: no-store); also to a gone link's fallbackUrl or its domain's fallback, and the domain's not-found redirect or --not-found-redirect", headers: { Location: "the destination" } },
       307: { description: "the link's redirectType 307", headers: { Location: "the destination" } },
       308: { description: "the link's redirectType 308", headers: { Location: "the destination" } },
-      401: { description: "password-protected: a page with the password form (HEAD and link previews get it too)", content: { "text/html": text } },
+      401: { description: "password-protected: a page with the password form (HEAD and link previews get it too, unless the link has a preview card)", content: { "text/html": text } },
       403: { description: "password_wrong: X-Link-Password holds a wrong password", json: S.ApiError },
       404: { description: "no such link, or one not valid yet (an HTML page)", content: { "text/html": text } },
       410: { description: "disabled, expired, blocked or deleted (an HTML page in the visitor's language; not counted)", content: { "text/html": text } },
@@ -33,6 +34,7 @@ export const CLICK_ROUTES: Operation[] = [
     parameters: [id("the link's id or alias")],
     body: { "application/x-www-form-urlencoded": t.Object({ password: t.String() }), "multipart/form-data": t.Object({ password: t.String() }) },
     responses: {
+      200: { description: "the right password for a link into an app (--allow-schemes): the page that opens it (counted)", content: { "text/html": text } },
       303: { description: "to the destination (counted); or back to the link when it is not password-protected", headers: { Location: "the destination" } },
       401: { description: "no password in the form: the page again", content: { "text/html": text } },
       403: { description: "a wrong password: the page again, saying so", content: { "text/html": text } },

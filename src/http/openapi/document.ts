@@ -15,6 +15,7 @@ import { DOMAIN_ROUTES } from "./domains.ts";
 import { SESSION_ROUTES } from "./session.ts";
 import { SERVICE_ROUTES } from "./service.ts";
 import { CLICK_ROUTES } from "./clicks.ts";
+import { QR_ROUTES } from "./qr.ts";
 
 export type { Operation, Reply } from "./operation.ts";
 
@@ -29,7 +30,7 @@ function withHeaderRefusal(op: Operation): Operation {
 // In the order the document has always listed them.
 const ROUTES: Operation[] = [
   CREATE_LINK, READ_STATS, ...LINK_COLLECTION, ...IMPORT_ROUTES, LIVE_STATS, ...WEBHOOK_ROUTES, ...DOMAIN_ROUTES, ...LINK_BY_ID, OVERVIEW,
-  ...SESSION_ROUTES, ...SERVICE_ROUTES, ...CLICK_ROUTES,
+  ...SESSION_ROUTES, ...SERVICE_ROUTES, ...CLICK_ROUTES, ...QR_ROUTES,
 ];
 
 export const OPERATIONS: readonly Operation[] = ROUTES.map(withHeaderRefusal);

@@ -8,9 +8,12 @@ import { SourceError, type ImportSource, type SourceLink } from "../source.ts";
 import { sourceTime } from "./time.ts";
 
 /** Our fields a column can fill; long is required. */
-const FIELDS = ["long", "alias", "created", "tags", "expires", "title", "domain"] as const;
+const FIELDS = ["long", "alias", "created", "tags", "expires", "title", "domain", "card_title", "card_description", "card_image"] as const;
 type Field = (typeof FIELDS)[number];
-const DEFAULT_MAP: Record<Field, string> = { long: "url", alias: "custom_url", created: "created_at", tags: "tags", expires: "expires_at", title: "title", domain: "domain" };
+const DEFAULT_MAP: Record<Field, string> = {
+  long: "url", alias: "custom_url", created: "created_at", tags: "tags", expires: "expires_at", title: "title", domain: "domain",
+  card_title: "card_title", card_description: "card_description", card_image: "card_image",
+};
 
 export function csvSource(o: { file: string | undefined; text?: string; map: string | undefined }): ImportSource {
   const map = parseMap(o.map);
@@ -50,6 +53,7 @@ export function csvSource(o: { file: string | undefined; text?: string; map: str
           key: alias === "" ? `row ${i + 2} ${cell("long")}` : domain === null ? alias : `${domain}/${alias}`, domain, code: alias === "" ? null : alias, url: cell("long"), createdAt: sourceTime(cell("created")) ?? Date.now(),
           tags: cell("tags").split(/[,|;]/).map((t) => t.trim()).filter((t) => t !== ""), expiresAt: sourceTime(cell("expires")), validFrom: null, maxClicks: null,
           title: cell("title") || null, disabledBecause: null, dropped: [], clicks: null,
+          card: { cardTitle: cell("card_title") || null, cardDescription: cell("card_description") || null, cardImage: cell("card_image") || null },
         });
       });
       yield links;

@@ -51,6 +51,7 @@ export async function create(actor: Actor, input: CreateInput, deps: Pick<LinkOp
   }
   if (actor !== null) logAction(deps.log, actor, "create", linkKey(result.link.domain, result.link.id), "ok");
   // Fetched after this answer, never before it (docs/link-titles.md: How a title is fetched).
-  if (result.link.title === null) deps.titles?.wanted(linkKey(result.link.domain, result.link.id), result.link.url);
+  // A link into an app (docs/sharing.md: Links into apps) has no page to take a title from.
+  if (result.link.title === null && /^https?:/i.test(result.link.url)) deps.titles?.wanted(linkKey(result.link.domain, result.link.id), result.link.url);
   return done(result.link);
 }

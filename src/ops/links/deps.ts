@@ -15,7 +15,7 @@ import type { DailyCounts, OverviewReader } from "../../stats/overview.ts";
 export type FloodLimit = { take(client: string, now: number): { allowed: true } | { allowed: false; retryAfterSeconds: number } };
 
 export type LinkOpsDeps = {
-  config: Pick<Config, "createAccess" | "allowLoopbackDestinations">;
+  config: Pick<Config, "createAccess" | "allowLoopbackDestinations" | "allowSchemes">;
   links: LinkStore;
   /** the domains, by name and by stored key */
   directory: DomainDirectory;
@@ -35,10 +35,10 @@ export type LinkOpsDeps = {
 
 /**
  * What a destination is checked against: the hosts this service is reached under (the surface
- * knows them: the base URL, the request's Host, the listening address), --allow-loopback-destinations
- * and the --blocklist of this moment.
+ * knows them: the base URL, the request's Host, the listening address), --allow-loopback-destinations,
+ * --allow-schemes (a webhook's URL ignores it: src/events/webhook-url.ts) and the --blocklist of this moment.
  */
-export function destinationRules(ownHosts: readonly string[], deps: { config: Pick<LinkOpsDeps["config"], "allowLoopbackDestinations">; blocklist: LinkOpsDeps["blocklist"] }): DestinationRules {
+export function destinationRules(ownHosts: readonly string[], deps: { config: Pick<LinkOpsDeps["config"], "allowLoopbackDestinations"> & Partial<Pick<LinkOpsDeps["config"], "allowSchemes">>; blocklist: LinkOpsDeps["blocklist"] }): DestinationRules {
   const blocklist = deps.blocklist();
-  return { ownHosts, allowLocal: deps.config.allowLoopbackDestinations, isBlocked: (url) => blocklist.matches(url) };
+  return { ownHosts, allowLocal: deps.config.allowLoopbackDestinations, allowSchemes: deps.config.allowSchemes, isBlocked: (url) => blocklist.matches(url) };
 }

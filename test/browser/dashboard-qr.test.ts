@@ -117,6 +117,26 @@ describe("the QR dialog", () => {
   }, 120_000);
 });
 
+describe("under --stats-access key", () => {
+  test("the owner's dialog shows the code (the session goes with the image); without it the address is a 404", async () => {
+    const closed = await startServer({ args: ["--stats-access", "key"] });
+    try {
+      const key = makeKey(closed.dbPath, "owner");
+      await madeLink(closed.url, key, "private-poster");
+      const g = await signedIn(browser, closed.url, key);
+      const { page } = g;
+      await openQr(page, "private-poster");
+      const address = await shown(page, "qrd");
+      expect(address).toBe(`${closed.url}/private-poster/qr`);
+      expect(await decodeQr(page, "#qrd-img")).toBe(`${closed.url}/private-poster`);
+      expect((await fetch(address)).status).toBe(404);
+      await g.context.close();
+    } finally {
+      await closed.dispose();
+    }
+  }, 120_000);
+});
+
 describe("the stats page's empty state", () => {
   test("its QR code has the same options and address, with ?domain= for a link on another domain", async () => {
     const g = await guardedPage(browser);

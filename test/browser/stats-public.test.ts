@@ -82,7 +82,7 @@ describe("look", () => {
       test(`the empty state and the result card are accessible and fit at ${width} px in ${scheme} mode`, async () => {
         const g = await guardedPage(browser, { viewport: { width, height: 800 }, colorScheme: scheme });
         const page = await open(g, "paused");
-        await page.waitForFunction(() => (document.getElementById("empty-qr") as HTMLImageElement).naturalWidth > 0);
+        await page.waitForFunction(() => (document.getElementById("empty-qr-img") as HTMLImageElement).naturalWidth > 0);
         expect(await hasHorizontalScroll(page)).toBe(false);
         await screenshot(page, `stats-empty-${device}-${scheme}`);
         expect(await seriousViolations(page)).toEqual([]);

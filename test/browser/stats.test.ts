@@ -205,7 +205,7 @@ describe("stats page", () => {
     expect(cells).toContain(HOSTILE_SOURCE);
     expect(cells).toContain(HOSTILE_CAMPAIGN);
     // No image but the bundled flags and the empty state's QR code (an injected <img> would be one).
-    expect(await page.locator("main img:not(.flag):not(#empty-qr), main script:not([type='application/json'])").count()).toBe(0);
+    expect(await page.locator("main img:not(.flag):not(#empty-qr-img), main script:not([type='application/json'])").count()).toBe(0);
     expect(await page.locator("#bd-referrer li").allTextContents()).toEqual([`evil.example1${percent("en", 1)}`]);
     // Kept: this proves an absence (no dialog, no error), which has no fact to wait on; an injected
     // handler that fires late (after a failed load, say) gets this long to show.

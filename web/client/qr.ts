@@ -1,5 +1,7 @@
-// QR codes of short URLs, shared by the home page's result card and the dashboard's QR dialog: an
-// SVG (shown, and offered as a download through a blob URL) and a 1024 px PNG data URL.
+// QR codes of short URLs drawn in the browser, for the home page's result card only: an SVG (shown,
+// and offered as a download through a blob URL) and a 1024 px PNG data URL. The new link's code is
+// drawn here because under --stats-access key whoever made it may not read GET /<alias>/qr; the
+// dashboard and the stats page show the server's own (qr-panel.ts), with its options.
 import { toDataURL, toString as toSvgString } from "qrcode";
 import { t } from "./common.ts";
 

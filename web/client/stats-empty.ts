@@ -1,9 +1,11 @@
 // Whether the link redirects now (the status in the page head), and the one empty state a link
 // without a single visit gets instead of an empty chart and empty lists: its short URL to copy,
-// its QR code (drawn by qr.ts, loaded only then) and whether it is active.
+// its QR code as the server draws it (qr-panel.ts: options and the image's address to copy) and
+// whether it is active.
 import type { MessageKey } from "../i18n/index.ts";
 import type { StatsAnswer } from "../../src/api/types.ts";
 import { bindCopyButton, byId, t } from "./common.ts";
+import { QrPanel } from "./qr-panel.ts";
 
 type Status = StatsAnswer["link"]["status"];
 
@@ -18,7 +20,8 @@ export class EmptyState {
   private readonly section = byId("stats-empty");
   private drawn = false;
 
-  constructor(private readonly shortUrl: string, private readonly id: string) {
+  /** `domain`: the link's domain when the page was opened with ?domain= (else ""). */
+  constructor(private readonly shortUrl: string, private readonly id: string, private readonly domain: string) {
     byId("empty-short-url").textContent = shortUrl;
     bindCopyButton(byId<HTMLButtonElement>("empty-copy"), () => shortUrl);
   }
@@ -34,14 +37,12 @@ export class EmptyState {
     showStatus(byId("empty-status"), link.status);
     byId("empty-lead-active").hidden = link.status !== "active";
     byId("empty-lead-inactive").hidden = link.status === "active";
-    if (!this.drawn) void this.drawQr();
+    if (!this.drawn) this.drawQr();
   }
 
-  /** The QR code library is in its own chunk: a page with visits never loads it. */
-  private async drawQr(): Promise<void> {
+  /** The image is asked for once the empty state shows: a page with visits never loads it. */
+  private drawQr(): void {
     this.drawn = true;
-    const { QrCode } = await import("./qr.ts");
-    const qr = new QrCode({ img: byId<HTMLImageElement>("empty-qr"), png: byId<HTMLAnchorElement>("empty-qr-png"), svg: byId<HTMLAnchorElement>("empty-qr-svg") });
-    await qr.show(this.shortUrl, this.id);
+    new QrPanel("empty-qr").show(this.id, this.domain || null, this.shortUrl);
   }
 }

@@ -34,7 +34,7 @@ const shortUrl = byId("short-url").textContent || `${location.origin}/${encodeUR
 
 byId("short-url").textContent = shortUrl;
 bindCopyButton(byId<HTMLButtonElement>("copy-short"), () => shortUrl);
-const emptyState = new EmptyState(shortUrl, id);
+const emptyState = new EmptyState(shortUrl, id, domain);
 /** A visit came while the page was open: the link has visits, whatever a read a moment ago said. */
 let visited = false;
 

@@ -5,6 +5,7 @@ import type { MessageKey } from "../i18n/index.ts";
 import { iconMarkup } from "../client/icons.ts";
 import { EVENT_TYPES, eventKey } from "../client/dashboard/webhook-api.ts";
 import { esc } from "./html.ts";
+import { qrPanel } from "./qr-panel.ts";
 import { t } from "./pages.ts";
 
 /** A message with `{command}` set as code: the message is escaped, the command is ours. */
@@ -37,7 +38,7 @@ export function checkField(lang: Language, id: string, label: MessageKey, hint: 
 
 /**
  * The link's behaviour, folded away so the simple case stays simple: redirect code, start, fallback,
- * password, crawling, a split of its own destination, and the rules (dashboard/behaviour-fields.ts
+ * where phones go (iosUrl/androidUrl: first OS rules, shown among the rules too), password, crawling, a split of its own destination, and the rules (dashboard/behaviour-fields.ts
  * and rules-editor.ts build the rule cards and split rows).
  */
 function behaviourSection(lang: Language): string {
@@ -57,6 +58,10 @@ function behaviourSection(lang: Language): string {
 ${inputField(lang, "lf-valid-from", "field_valid_from", "field_valid_from_hint", 'name="valid_from" type="datetime-local"')}
 </div>
 ${inputField(lang, "lf-fallback", "field_fallback", "field_fallback_hint", 'name="fallback_url" type="url" inputmode="url" maxlength="2048" spellcheck="false" autocomplete="off" placeholder="https://"')}
+<div class="field-row">
+${inputField(lang, "lf-ios", "field_ios_url", "field_ios_url_hint", 'name="ios_url" type="url" inputmode="url" maxlength="2048" spellcheck="false" autocomplete="off" placeholder="https://"')}
+${inputField(lang, "lf-android", "field_android_url", "field_android_url_hint", 'name="android_url" type="url" inputmode="url" maxlength="2048" spellcheck="false" autocomplete="off" placeholder="https://"')}
+</div>
 <div class="field">
 <label for="lf-password" id="lf-password-label">${t(lang, "field_password")}</label>
 <input id="lf-password" name="password" type="password" maxlength="200" autocomplete="new-password" spellcheck="false" aria-describedby="lf-password-hint lf-password-error">
@@ -82,6 +87,30 @@ ${checkField(lang, "lf-crawlable", "field_crawlable", "field_crawlable_hint")}
 <button type="button" class="btn btn-small btn-add" id="lf-rule-add">${iconMarkup("plus")}${t(lang, "rule_add")}</button>
 <p class="sr-only" id="lf-rules-status" role="status"></p>
 <datalist id="browser-options">${browsers}</datalist>
+</section>
+</div>
+</details>`;
+}
+
+/**
+ * The card chat apps and social sites show for the link (docs/sharing.md: Preview cards), folded away,
+ * with a preview dashboard/card-preview.ts keeps up to date. The image is never loaded here (CSP
+ * img-src 'self'): its address stands in its place.
+ */
+function cardSection(lang: Language): string {
+  return `<details class="advanced" id="lf-card">
+<summary><span class="advanced-title">${t(lang, "card_section")}</span><span class="advanced-what">${t(lang, "card_what")}</span></summary>
+<div class="advanced-body card-editor">
+${inputField(lang, "lf-card-title", "field_card_title", "field_card_title_hint", 'name="card_title" type="text" maxlength="200" autocomplete="off"')}
+${inputField(lang, "lf-card-description", "field_card_description", "field_card_description_hint", 'name="card_description" type="text" maxlength="500" autocomplete="off"')}
+${inputField(lang, "lf-card-image", "field_card_image", "field_card_image_hint", 'name="card_image" type="url" inputmode="url" maxlength="2048" spellcheck="false" autocomplete="off" placeholder="https://"')}
+<section class="card-preview-box" aria-labelledby="lf-card-preview-title">
+<h3 id="lf-card-preview-title">${t(lang, "card_preview")}</h3>
+<p class="hint" id="lf-card-none">${t(lang, "card_preview_none")}</p>
+<div class="card-preview" id="lf-card-preview" hidden>
+<div class="card-preview-image" id="lf-card-image-box" hidden><span class="card-preview-image-note">${t(lang, "card_image_not_loaded")}</span><code id="lf-card-image-url"></code></div>
+<div class="card-preview-text"><span class="card-preview-site" id="lf-card-site"></span><strong class="card-preview-title" id="lf-card-heading"></strong><span class="card-preview-description" id="lf-card-text"></span></div>
+</div>
 </section>
 </div>
 </details>`;
@@ -114,6 +143,7 @@ ${inputField(lang, "lf-expires", "field_expires", "field_expires_hint", 'name="e
 ${inputField(lang, "lf-max", "field_max_clicks", "field_max_clicks_hint", 'name="max_clicks" type="number" min="1" step="1" inputmode="numeric"')}
 </div>
 ${inputField(lang, "lf-tags", "field_tags", "field_tags_hint", 'name="tags" type="text" autocomplete="off" autocapitalize="none" spellcheck="false" list="tag-options"')}
+${cardSection(lang)}
 ${behaviourSection(lang)}
 <p class="form-error" id="lf-error" role="alert" hidden></p>
 <footer class="dialog-actions"><button type="button" class="btn" data-close>${t(lang, "cancel")}</button><button type="submit" class="btn btn-primary" id="lf-submit">${t(lang, "create")}</button></footer>
@@ -121,16 +151,12 @@ ${behaviourSection(lang)}
 </dialog>`;
 }
 
+/** A link's QR code as the server draws it, with its options and address (web/server/qr-panel.ts). */
 export function qrDialog(lang: Language): string {
   return `<dialog id="qr-dialog" class="dialog dialog-narrow" aria-labelledby="qr-dialog-title">
 <div class="dialog-body">
 ${dialogHead(lang, "qr-dialog", "")}
-<figure class="qr">
-<img id="qrd-img" width="176" height="176" alt="">
-<figcaption><span class="copy-value" id="qrd-url"></span>
-<span class="qr-downloads"><a id="qrd-png" class="btn btn-small" href="#" download="qr.png">${iconMarkup("download")}${t(lang, "download_png")}</a><a id="qrd-svg" class="btn btn-small" href="#" download="qr.svg">${iconMarkup("download")}${t(lang, "download_svg")}</a></span>
-</figcaption>
-</figure>
+${qrPanel(lang, "qrd", `<span class="copy-value" id="qrd-short"></span>`)}
 <footer class="dialog-actions"><button type="button" class="btn" data-close>${t(lang, "close")}</button></footer>
 </div>
 </dialog>`;

@@ -4,6 +4,7 @@ import type { Language } from "../../src/lang.ts";
 import { MESSAGES, format, type MessageKey } from "../i18n/index.ts";
 import { iconMarkup } from "../client/icons.ts";
 import { esc } from "./html.ts";
+import { qrPanel } from "./qr-panel.ts";
 import { layout, liveMark, t, type PageAssets } from "./pages.ts";
 
 /** The default range, 30 days, unless the link is younger: then its whole life (docs/web-ui.md: Web UI). */
@@ -72,13 +73,7 @@ function emptyState(lang: Language): string {
 <p class="empty-lead" id="empty-lead-inactive" hidden>${t(lang, "empty_lead_inactive")}</p>
 <dl class="copy-list"><div class="copy-item"><dt id="empty-short-label">${t(lang, "stats_short")}</dt><dd><span id="empty-short-url" class="copy-value"></span><button type="button" class="btn btn-small" id="empty-copy" aria-describedby="empty-short-label">${t(lang, "copy")}</button></dd></div></dl>
 </div>
-<figure class="qr">
-<img id="empty-qr" width="176" height="176" alt="">
-<figcaption>
-<span class="qr-title">${t(lang, "qr_title")}</span>
-<span class="qr-downloads"><a id="empty-qr-png" class="btn btn-small" href="#" download="qr.png">${t(lang, "download_png")}</a><a id="empty-qr-svg" class="btn btn-small" href="#" download="qr.svg">${t(lang, "download_svg")}</a></span>
-</figcaption>
-</figure>
+${qrPanel(lang, "empty-qr", `<span class="qr-title">${t(lang, "qr_title")}</span>`)}
 </section>`;
 }
 

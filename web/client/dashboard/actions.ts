@@ -71,7 +71,7 @@ export class Actions {
         toast((await copyText(link.shortUrl)) ? t("toast_copied", { url: link.shortUrl }) : t("copy_failed"));
         break;
       case "qr":
-        await showQr(link, backToMenu);
+        showQr(link, backToMenu);
         break;
       case "edit":
         this.form.openEdit(link, backToMenu);

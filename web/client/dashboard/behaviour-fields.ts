@@ -12,13 +12,15 @@ import { placeOf, withPlace } from "./rule-problems.ts";
 import { RulesEditor } from "./rules-editor.ts";
 import { SplitEditor } from "./split-editor.ts";
 
-export type BehaviourField = "redirect" | "validFrom" | "fallback" | "password" | "crawlable";
+export type BehaviourField = "redirect" | "validFrom" | "fallback" | "ios" | "android" | "password" | "crawlable";
 
 /** The API's names (create: snake_case, PATCH: camelCase) of the fields this section shows. */
 export const BEHAVIOUR_FIELDS: Record<string, BehaviourField> = {
   redirect_type: "redirect", redirectType: "redirect",
   valid_from: "validFrom", validFrom: "validFrom",
   fallback_url: "fallback", fallbackUrl: "fallback",
+  ios_url: "ios", iosUrl: "ios",
+  android_url: "android", androidUrl: "android",
   password: "password",
   crawlable: "crawlable",
 };
@@ -31,7 +33,7 @@ export function isEditorProblem(p: ApiProblem): boolean {
 const PERMANENT = new Set(["301", "308"]);
 
 /** The section's state as compared for an edit: what differs from it is sent. */
-type Snapshot = { redirect: string; validFrom: string; fallback: string; crawlable: boolean; rules: string; variants: string };
+type Snapshot = { redirect: string; validFrom: string; fallback: string; ios: string; android: string; crawlable: boolean; rules: string; variants: string };
 
 export class BehaviourFields {
   private readonly details = byId<HTMLDetailsElement>("lf-advanced");
@@ -39,6 +41,10 @@ export class BehaviourFields {
   private readonly warning = byId("lf-redirect-warning");
   private readonly validFrom = byId<HTMLInputElement>("lf-valid-from");
   private readonly fallback = byId<HTMLInputElement>("lf-fallback");
+  // Shortcuts over the rules (docs/managing-links.md: Links into apps on phones): the API keeps each
+  // as the first rule whose only condition is the system, so a saved one shows among the rules too.
+  private readonly ios = byId<HTMLInputElement>("lf-ios");
+  private readonly android = byId<HTMLInputElement>("lf-android");
   private readonly password = byId<HTMLInputElement>("lf-password");
   private readonly passwordSet = byId("lf-password-set");
   private readonly removePassword = byId<HTMLInputElement>("lf-password-remove");
@@ -70,6 +76,8 @@ export class BehaviourFields {
     this.redirect.value = String(link?.redirectType ?? 302);
     this.validFrom.value = link?.validFrom ? toLocalInput(link.validFrom) : "";
     this.fallback.value = link?.fallbackUrl ?? "";
+    this.ios.value = link?.iosUrl ?? "";
+    this.android.value = link?.androidUrl ?? "";
     this.crawlable.checked = link?.crawlable ?? false;
     this.password.value = "";
     this.password.disabled = false;
@@ -104,6 +112,8 @@ export class BehaviourFields {
       redirect: this.redirect.value,
       validFrom: this.validFrom.value,
       fallback: this.fallback.value.trim(),
+      ios: this.ios.value.trim(),
+      android: this.android.value.trim(),
       crawlable: this.crawlable.checked,
       rules: JSON.stringify(this.rules.read()),
       variants: JSON.stringify(this.variants()),
@@ -120,6 +130,8 @@ export class BehaviourFields {
     if (this.redirect.value !== "302") body.redirect_type = Number(this.redirect.value);
     if (this.validFrom.value) body.valid_from = fromLocalInput(this.validFrom.value);
     if (this.fallback.value.trim()) body.fallback_url = this.fallback.value.trim();
+    if (this.ios.value.trim()) body.ios_url = this.ios.value.trim();
+    if (this.android.value.trim()) body.android_url = this.android.value.trim();
     if (this.password.value) body.password = this.password.value;
     if (this.crawlable.checked) body.crawlable = true;
     return body;
@@ -138,6 +150,8 @@ export class BehaviourFields {
     if (now.redirect !== was.redirect) changes.redirectType = Number(now.redirect);
     if (now.validFrom !== was.validFrom) changes.validFrom = now.validFrom ? fromLocalInput(now.validFrom) : null;
     if (now.fallback !== was.fallback) changes.fallbackUrl = now.fallback || null;
+    if (now.ios !== was.ios) changes.iosUrl = now.ios || null;
+    if (now.android !== was.android) changes.androidUrl = now.android || null;
     if (now.crawlable !== was.crawlable) changes.crawlable = now.crawlable;
     if (this.removePassword.checked) changes.password = null;
     else if (this.password.value) changes.password = this.password.value;
@@ -174,6 +188,11 @@ export class BehaviourFields {
   clearProblems(): void {
     this.split.clearProblem();
     this.rules.clearProblems();
+  }
+
+  /** Whether the link will be password-protected once saved: a new password typed, or the stored one kept. */
+  passwordProtected(): boolean {
+    return this.password.value !== "" || (!this.passwordSet.hidden && !this.removePassword.checked);
   }
 
   /** Unfolds the section (a problem inside it is about to be shown). */

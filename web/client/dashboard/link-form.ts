@@ -1,5 +1,5 @@
 // The create and edit dialog: every field of a link (destination, title, alias when creating, expiry,
-// click limit, tags, and its behaviour: behaviour-fields.ts), and with several domains the domain
+// click limit, tags, its preview card: card-preview.ts, and its behaviour: behaviour-fields.ts), and with several domains the domain
 // it is made on (chosen when creating, shown when editing: a link does not move between domains).
 // Creating posts to /api/create (the link belongs to the signed-in key); editing sends only what
 // changed (PATCH), so an untouched past expiry is not sent back as an error.
@@ -7,11 +7,12 @@ import { byId, t } from "../common.ts";
 import { fieldByCode, FormErrors, problemsOf, type ApiProblem } from "../form-errors.ts";
 import { call, linkPath, type Link } from "./api.ts";
 import { BEHAVIOUR_FIELDS, BehaviourFields, isEditorProblem, type BehaviourField } from "./behaviour-fields.ts";
+import { CARD_FIELDS, CardEditor, type CardField } from "./card-preview.ts";
 import { openDialog } from "./dialogs.ts";
 import { fromLocalInput, timeZone, toLocalInput } from "./format.ts";
 import { domainChoices, domainOf, keyOf, linkKey, severalDomains } from "./domain-api.ts";
 
-type Field = "url" | "title" | "alias" | "domain" | "expires" | "max" | "tags" | BehaviourField;
+type Field = "url" | "title" | "alias" | "domain" | "expires" | "max" | "tags" | CardField | BehaviourField;
 /** `key`: the link's key in the page (domain-api.ts), `id` its alias. */
 export type Saved = { kind: "created" | "saved"; id: string; key: string };
 
@@ -25,10 +26,12 @@ const API_FIELDS: Record<string, Field> = {
   max_clicks: "max",
   maxClicks: "max",
   tags: "tags",
+  ...CARD_FIELDS,
   ...BEHAVIOUR_FIELDS,
 };
 
 const BEHAVIOUR: ReadonlySet<Field | null> = new Set(Object.values(BEHAVIOUR_FIELDS));
+const CARD: ReadonlySet<Field | null> = new Set(Object.values(CARD_FIELDS));
 
 function tagList(text: string): string[] {
   return text.split(",").map((tag) => tag.trim()).filter((tag) => tag !== "");
@@ -49,6 +52,12 @@ export class LinkForm {
   private readonly aliasHost = Object.assign(document.createElement("span"), { className: "affix-host", textContent: location.host });
   private readonly errors: FormErrors<Field>;
   private readonly behaviour = new BehaviourFields(() => this.url.value);
+  // The card's preview site is the short URL's host: the link's own when editing, the chosen domain's when creating.
+  private readonly card = new CardEditor(() => ({
+    linkTitle: this.linkTitle.value,
+    site: this.editing ? new URL(this.editing.shortUrl).host : this.domain.value || location.host,
+    passwordProtected: this.behaviour.passwordProtected(),
+  }));
   private editing: Link | null = null;
   private initial = { url: "", title: "", expires: "", max: "", tags: "" };
 
@@ -57,7 +66,8 @@ export class LinkForm {
     this.errors = new FormErrors<Field>(
       {
         url: part("lf-url", false), title: part("lf-title"), alias: part("lf-alias"), domain: part("lf-domain", false), expires: part("lf-expires"), max: part("lf-max"), tags: part("lf-tags"),
-        redirect: part("lf-redirect"), validFrom: part("lf-valid-from"), fallback: part("lf-fallback"), password: part("lf-password"), crawlable: part("lf-crawlable"),
+        cardTitle: part("lf-card-title"), cardDescription: part("lf-card-description"), cardImage: part("lf-card-image"),
+        redirect: part("lf-redirect"), validFrom: part("lf-valid-from"), fallback: part("lf-fallback"), ios: part("lf-ios"), android: part("lf-android"), password: part("lf-password"), crawlable: part("lf-crawlable"),
       },
       byId("lf-error"),
       (p) => this.fieldOf(p),
@@ -66,6 +76,9 @@ export class LinkForm {
     // The alias is on the chosen domain: its name before it.
     this.domain.addEventListener("change", () => (this.aliasHost.textContent = this.domain.value || location.host));
     byId("lf-expires-hint").textContent = t("field_expires_hint", { zone: timeZone });
+    // The preview follows the link's title, its domain and whether a password will guard it.
+    for (const id of ["lf-title", "lf-password"]) byId(id).addEventListener("input", () => this.card.render());
+    for (const id of ["lf-password-remove", "lf-domain"]) byId(id).addEventListener("change", () => this.card.render());
     this.form.addEventListener("submit", (e) => {
       e.preventDefault();
       void this.save();
@@ -86,6 +99,7 @@ export class LinkForm {
     this.showDomain(null);
     this.fill({ url: prefill?.url ?? "", title: prefill?.title ?? "", expires: "", max: "", tags: "" });
     this.behaviour.fill(null);
+    this.card.fill(null);
     this.alias.value = "";
     openDialog(this.dialog);
   }
@@ -104,6 +118,7 @@ export class LinkForm {
       tags: link.tags.join(", "),
     });
     this.behaviour.fill(link);
+    this.card.fill(link);
     openDialog(this.dialog, returnTo);
   }
 
@@ -147,6 +162,7 @@ export class LinkForm {
   private present(problems: readonly ApiProblem[], showEditors: () => HTMLElement | null): boolean {
     // Folded away, a field at fault could not take the focus.
     if (problems.some((p) => BEHAVIOUR.has(this.fieldOf(p)))) this.behaviour.open();
+    if (problems.some((p) => CARD.has(this.fieldOf(p)))) this.card.open();
     const first = this.errors.show(problems);
     this.behaviour.clearProblems();
     const inEditor = showEditors();
@@ -187,7 +203,7 @@ export class LinkForm {
     if (this.expires.value) body.expires_at = fromLocalInput(this.expires.value);
     if (this.max.value) body.max_clicks = Number(this.max.value);
     if (this.tags.value.trim()) body.tags = tagList(this.tags.value);
-    Object.assign(body, this.behaviour.createFields());
+    Object.assign(body, this.card.createFields(), this.behaviour.createFields());
     const res = await call<{ shortUrl: string }>("POST", "/api/create", { json: body });
     if (!res.ok) {
       this.showProblems(problemsOf(res.body));
@@ -205,7 +221,7 @@ export class LinkForm {
     if (this.expires.value !== this.initial.expires) changes.expiresAt = this.expires.value ? fromLocalInput(this.expires.value) : null;
     if (this.max.value !== this.initial.max) changes.maxClicks = this.max.value ? Number(this.max.value) : null;
     if (tagList(this.tags.value).join(",") !== tagList(this.initial.tags).join(",")) changes.tags = tagList(this.tags.value);
-    Object.assign(changes, this.behaviour.changes());
+    Object.assign(changes, this.card.changes(), this.behaviour.changes());
     const saved = { kind: "saved", id: link.id, key: keyOf(link) } as const;
     if (Object.keys(changes).length === 0) return saved;
     const res = await call<Link>("PATCH", linkPath(link.id, domainOf(link)), { json: changes });

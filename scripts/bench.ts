@@ -141,19 +141,13 @@ async function main(): Promise<number> {
     for (const [name, geo] of [[RULES_TARGET, false], [GEO_RULES_TARGET, true]] as const) {
       targets.splice(1, 0, { name, served: rules, kind: "shortener", ids: await createRuledLinks(rules.url, CLICK_LINKS, geo), runs: [], rounds: [], cpu: [], visitors: "repeat" });
     }
-    // Issue #40: plain links and links with a preview card, clicked by people's browsers only, on a
-    // process of each binary of their own (scripts/bench/people.ts). A binary that refuses cardTitle
-    // (one from before #40) clicks its plain links only: the report reads the card links against them.
+    // Issue #40: plain links and links with a preview card, clicked by people only, on a process of each binary (scripts/bench/people.ts).
     const cardsRefused: Record<string, string> = {};
     for (const [label, path] of [["", opt.bin], ...opt.compare] as const) {
       const served = label === "" ? await start("people", [opt.bin, ...shortenerArgs(opt.db === null ? copiedDatabase(dbPath, "people") : dbPath)]) : await startCompared(`${label}-people`, path, dbPath);
       const links = await peopleLinks(served.url, label, CLICK_LINKS);
-      if (links.cardsRefused !== null) {
-        cardsRefused[label || "shortener"] = links.cardsRefused;
-        log(`${label || "shortener"} refuses a link with a card (${links.cardsRefused}): its card links are not clicked`);
-      }
-      const at = targets.findIndex((t) => t.kind === "ceiling");
-      targets.splice(at, 0, ...links.sets.map((set): Target => ({ name: set.name, served, kind: "shortener", ids: set.ids, runs: [], rounds: [], cpu: [], visitors: "repeat", people: true })));
+      if (links.cardsRefused !== null) log(`${label || "shortener"} refuses a link with a card (${(cardsRefused[label || "shortener"] = links.cardsRefused)}): its card links are not clicked`);
+      targets.splice(targets.findIndex((t) => t.kind === "ceiling"), 0, ...links.sets.map((set): Target => ({ name: set.name, served, kind: "shortener", ids: set.ids, runs: [], rounds: [], cpu: [], visitors: "repeat", people: true })));
     }
     // Both load patterns in the same rounds: each target's twin clicks the same links of the same
     // server with a new visitor every click. A cache that pays off only when visitors repeat shows

@@ -11,6 +11,7 @@ import { openStorage } from "../../src/db/open-storage.ts";
 import { DEFAULT_SETTINGS } from "../../src/domains/domain.ts";
 import { startServer, type RunningServer } from "../support/server.ts";
 import { rawRequest } from "../support/raw-http.ts";
+import { drained, stats } from "../support/clicks.ts";
 import { BOTS, BROWSERS, LINK_PREVIEW_FETCHERS } from "../fixtures/user-agents.ts";
 
 setDefaultTimeout(60_000);
@@ -156,6 +157,24 @@ describe("a preview is no click", () => {
   test("a limited link without a card: an agent's GET is a click, as before", async () => {
     expect((await click("/once-plain", WHATSAPP)).status).toBe(302);
     expect((await click("/once-plain", CHROME)).status).toBe(410);
+  });
+});
+
+describe("previews in the statistics", () => {
+  test("agents' fetches through the card page show in previewStats by agent, never as clicks; a person's click does", async () => {
+    const slack = agent("Slackbot");
+    await drained(server.url);
+    const before = (await stats(server.url, "id=ruled")).data.stats;
+    const counts = (s: { previewStats: { name: string; count: number }[] }) => Object.fromEntries(s.previewStats.map((p) => [p.name, p.count]));
+    for (const ua of [WHATSAPP, WHATSAPP, slack]) expect((await click("/ruled", ua)).status).toBe(200);
+    expect((await click("/ruled", slack, "HEAD")).status).toBe(200); // a HEAD is no preview either
+    expect((await click("/ruled", CHROME)).status).toBe(302);
+    await drained(server.url);
+    const after = (await stats(server.url, "id=ruled")).data.stats;
+    expect(after.totalClicks - before.totalClicks).toBe(1);
+    const was = counts(before);
+    const now = counts(after);
+    expect({ WhatsApp: now.WhatsApp - (was.WhatsApp ?? 0), Slackbot: now.Slackbot - (was.Slackbot ?? 0) }).toEqual({ WhatsApp: 2, Slackbot: 1 });
   });
 });
 

@@ -12,6 +12,7 @@ import type { Link } from "../../src/links/link.ts";
 import { RECORDER_NOW } from "../support/engines.ts";
 import { forEachEngine, NOW, visit } from "../support/contract-suite.ts";
 import { MAX_VALUES_PER_DAY, OTHER } from "../../src/visits/other.ts";
+import { SQL } from "bun";
 
 const PREVIEW = parseRoute(PREVIEW_ROUTE);
 const preview = (link: Pick<Link, "seq" | "id">, agent: string, o: Partial<Visit> = {}) =>
@@ -110,4 +111,38 @@ forEachEngine("previews counted apart", (db) => {
       await recorder.close();
     }
   });
+
+  test("a batch of previews takes its link's lock before reading the names stored: two instances at once stay within the day's limit", async () => {
+    // SQLite's batch is one transaction under the database's one write lock: nothing to interleave.
+    if (db().engine !== "postgres") return;
+    const link = await db().storage.links.create({ url: "https://example.com/", alias: "race" }, NOW - 1000);
+    const other = new SQL(db().location, { max: 2 }); // another instance's connection
+    let written: Promise<number> | null = null;
+    try {
+      await other.begin(async (tx) => {
+        // The other instance's batch holds the link (as addTotals does) and has not written its names yet.
+        await tx`SELECT seq FROM links WHERE seq = ${link.seq} FOR UPDATE`;
+        const w = db().writer;
+        for (let i = 0; i < 5; i++) w.record(preview(link, `Made${i}`, { ts: NOW + i }));
+        let settled = false;
+        written = w.flush().finally(() => (settled = true));
+        // This batch either waits for the link's lock (fixed) or, reading and writing before it, is done.
+        for (;;) {
+          const [{ n }] = await other`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+          if (settled || n > 0) break;
+          await Bun.sleep(10);
+        }
+        const names = Array.from({ length: MAX_VALUES_PER_DAY }, (_, i) => `Held${String(i).padStart(3, "0")}`);
+        await tx`INSERT INTO dimension_rollup (link_seq, dimension, day, name, total, bots)
+                 SELECT ${link.seq}, 'preview', '2026-11-23', name, 1, 1 FROM unnest(${other.array(names, "TEXT")}::text[]) AS name`;
+      });
+      // Committed: the batch, if it waited, goes on now.
+      expect(await written!).toBe(5);
+    } finally {
+      await other.close();
+    }
+    const rows = await db().stored.all<{ name: string; total: number }>("SELECT name, total FROM dimension_rollup WHERE dimension = 'preview' ORDER BY name");
+    expect(rows.filter((r) => r.name !== OTHER).length).toBe(MAX_VALUES_PER_DAY);
+    expect(rows.find((r) => r.name === OTHER)).toEqual({ name: OTHER, total: 5 });
+  }, 60_000);
 });

@@ -13,6 +13,7 @@ import { RECORDER_NOW } from "../support/engines.ts";
 import { forEachEngine, NOW, visit } from "../support/contract-suite.ts";
 import { MAX_VALUES_PER_DAY, OTHER } from "../../src/visits/other.ts";
 import { SQL } from "bun";
+import { MAX_BREAKDOWN_ENTRIES } from "../../src/stats/link-stats.ts";
 
 const PREVIEW = parseRoute(PREVIEW_ROUTE);
 const preview = (link: Pick<Link, "seq" | "id">, agent: string, o: Partial<Visit> = {}) =>
@@ -86,6 +87,27 @@ forEachEngine("previews counted apart", (db) => {
     expect(stats.totalClicks).toBe(0);
   });
 
+  test("previewStats lists the range's largest agents; the previews of those past the list are one Other entry", async () => {
+    const DAY = 86_400_000;
+    const link = await db().storage.links.create({ url: "https://example.com/", alias: "days" }, NOW - 3 * DAY);
+    const w = db().writer;
+    // Each day Slackbot and its own MAX_VALUES_PER_DAY - 1 names, once each: none folded at write time, 298 names in the range.
+    for (let d = 0; d < 3; d++) {
+      w.record(preview(link, "Slackbot", { ts: NOW - d * DAY }));
+      for (let i = 1; i < MAX_VALUES_PER_DAY; i++) w.record(preview(link, `Agent${d}-${String(i).padStart(3, "0")}`, { ts: NOW - d * DAY + i }));
+    }
+    await w.flush();
+    const stored = await db().storage.links.get(link.id);
+    for (const excludeBots of [false, true]) {
+      const stats = await db().storage.stats.read(stored!, { from: null, to: null, excludeBots }, NOW + 10);
+      expect(stats.previewStats.length).toBe(MAX_BREAKDOWN_ENTRIES + 1);
+      expect(stats.previewStats[0]).toEqual({ name: "Slackbot", count: 3 });
+      // Listed: Slackbot's 3 and 99 agents' 1 each; Other: the 196 others' previews.
+      expect(stats.previewStats.at(-1)).toEqual({ name: "Other", count: 3 * MAX_VALUES_PER_DAY - 3 - (MAX_BREAKDOWN_ENTRIES - 1), other: true });
+      expect(stats.previewStats.reduce((n, r) => n + r.count, 0)).toBe(3 * MAX_VALUES_PER_DAY);
+    }
+  });
+
   test("a batch of previews writes no click event, milestone or limit; a deleted link gets no rows", async () => {
     const link = await db().storage.links.create({ url: "https://example.com/", alias: "quiet", maxClicks: 1 }, NOW - 1000);
     const gone = await db().storage.links.create({ url: "https://example.com/", alias: "gone" }, NOW - 1000);
@@ -125,7 +147,7 @@ forEachEngine("previews counted apart", (db) => {
         const w = db().writer;
         for (let i = 0; i < 5; i++) w.record(preview(link, `Made${i}`, { ts: NOW + i }));
         let settled = false;
-        written = w.flush().finally(() => (settled = true));
+        written = Promise.resolve(w.flush()).finally(() => (settled = true));
         // This batch either waits for the link's lock (fixed) or, reading and writing before it, is done.
         for (;;) {
           const [{ n }] = await other`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;

@@ -6,7 +6,6 @@
 import type { Link } from "../links/link.ts";
 import { addDays, dayOf, daysBetween } from "../util/day.ts";
 import { hourOf } from "../visits/rollup.ts";
-import { OTHER } from "../visits/other.ts";
 import { then, type MaybePromise } from "../util/maybe.ts";
 import type { StoredVisit } from "../visits/visit-batch.ts";
 import type { DateCount, HourCount, LinkStats, NameCount, UtmCount } from "../api/types.ts";
@@ -79,9 +78,11 @@ export type StatsRows = {
   /**
    * Link-preview agents' fetches of the link's card, per agent: never without bots, whatever the
    * plan says (every agent is a bot, and the bot filter is about clicks, which these are not); the
-   * folded OTHER row (other.ts) included, as nothing else tells how many it holds.
+   * folded OTHER row (other.ts) left out.
    */
   preview: NameCount[];
+  /** every preview of the range, OTHER's and those past the list's length included, bots never left out */
+  previewTotal: number;
   /** '' for an absent UTM parameter; the folded OTHER row left out */
   utm: { source: string; medium: string; campaign: string; count: number }[];
   /** the clicks of every UTM combination, OTHER's included */
@@ -146,7 +147,7 @@ export function assembleStats(plan: StatsPlan, rows: StatsRows): LinkStats {
     ruleStats: rows.rule,
     variantStats: rows.variant,
     fallbackStats: rows.fallback,
-    previewStats: withOther(rows.preview.filter((r) => r.name !== OTHER), rows.preview.reduce((n, r) => n + r.count, 0), namedOther),
+    previewStats: withOther(rows.preview, rows.previewTotal, namedOther),
   };
 }
 

@@ -24,6 +24,13 @@ export type Imported = 0 | 1;
 
 /** The primitive writes of one engine, all inside the one transaction its adapter opened. */
 export type VisitBatchWrites = {
+  /**
+   * Locks the links (by seq) against a concurrent delete and another instance's batch until the
+   * transaction ends, in seq order: a batch that counts something apart takes it before reading
+   * what is stored of them (the limit on names) and before writing any of their rows. Nothing on
+   * SQLite, whose transaction already holds the database's one write lock.
+   */
+  lockLinks(seqs: number[]): MaybePromise<void>;
   /** What is counted apart (rollup.ts withoutApart): each row added only while its link exists (a delete took its rows). */
   addApart(rows: DimensionRow[]): MaybePromise<void>;
   /** Adds to the totals shown in the link list (by seq); answers the links still there, by seq, with their new totals and limits. */
@@ -48,8 +55,14 @@ export type CountedRows = { daily: DailyRow[]; dimensions: DimensionRow[]; total
  */
 export function* visitBatchRecipe(w: VisitBatchWrites, received: Visit[], kind: BatchKind, at: number, wants: EventWants): Steps<{ gone: number }> {
   const { clicks: all, apart } = withoutApart(received);
-  if (apart.length > 0) yield w.addApart(yield* cappedApart(w, apart));
   const totals = linkTotals(all);
+  if (apart.length > 0) {
+    // The click links too, all in one seq order, so that addTotals' own lock finds them held:
+    // rows of a link written before its lock let two instances pass the limit on names together,
+    // and could deadlock with a delete (which holds the link, then takes its rows).
+    yield w.lockLinks([...new Set([...totals.keys(), ...apart.map((r) => r.linkSeq)])].sort((a, b) => a - b));
+    yield w.addApart(yield* cappedApart(w, apart));
+  }
   const after = yield* step(w.addTotals(totals));
   // A deleted link's visits and rollups are gone for good: clicks still queued for it are not
   // written back (its delete runs in a transaction of its own, seen here whole or not at all).

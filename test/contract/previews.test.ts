@@ -12,6 +12,8 @@ import type { Link } from "../../src/links/link.ts";
 import { RECORDER_NOW } from "../support/engines.ts";
 import { forEachEngine, NOW, visit } from "../support/contract-suite.ts";
 import { MAX_VALUES_PER_DAY, OTHER } from "../../src/visits/other.ts";
+import { SQL } from "bun";
+import { MAX_BREAKDOWN_ENTRIES } from "../../src/stats/link-stats.ts";
 
 const PREVIEW = parseRoute(PREVIEW_ROUTE);
 const preview = (link: Pick<Link, "seq" | "id">, agent: string, o: Partial<Visit> = {}) =>
@@ -85,6 +87,27 @@ forEachEngine("previews counted apart", (db) => {
     expect(stats.totalClicks).toBe(0);
   });
 
+  test("previewStats lists the range's largest agents; the previews of those past the list are one Other entry", async () => {
+    const DAY = 86_400_000;
+    const link = await db().storage.links.create({ url: "https://example.com/", alias: "days" }, NOW - 3 * DAY);
+    const w = db().writer;
+    // Each day Slackbot and its own MAX_VALUES_PER_DAY - 1 names, once each: none folded at write time, 298 names in the range.
+    for (let d = 0; d < 3; d++) {
+      w.record(preview(link, "Slackbot", { ts: NOW - d * DAY }));
+      for (let i = 1; i < MAX_VALUES_PER_DAY; i++) w.record(preview(link, `Agent${d}-${String(i).padStart(3, "0")}`, { ts: NOW - d * DAY + i }));
+    }
+    await w.flush();
+    const stored = await db().storage.links.get(link.id);
+    for (const excludeBots of [false, true]) {
+      const stats = await db().storage.stats.read(stored!, { from: null, to: null, excludeBots }, NOW + 10);
+      expect(stats.previewStats.length).toBe(MAX_BREAKDOWN_ENTRIES + 1);
+      expect(stats.previewStats[0]).toEqual({ name: "Slackbot", count: 3 });
+      // Listed: Slackbot's 3 and 99 agents' 1 each; Other: the 196 others' previews.
+      expect(stats.previewStats.at(-1)).toEqual({ name: "Other", count: 3 * MAX_VALUES_PER_DAY - 3 - (MAX_BREAKDOWN_ENTRIES - 1), other: true });
+      expect(stats.previewStats.reduce((n, r) => n + r.count, 0)).toBe(3 * MAX_VALUES_PER_DAY);
+    }
+  });
+
   test("a batch of previews writes no click event, milestone or limit; a deleted link gets no rows", async () => {
     const link = await db().storage.links.create({ url: "https://example.com/", alias: "quiet", maxClicks: 1 }, NOW - 1000);
     const gone = await db().storage.links.create({ url: "https://example.com/", alias: "gone" }, NOW - 1000);
@@ -110,4 +133,38 @@ forEachEngine("previews counted apart", (db) => {
       await recorder.close();
     }
   });
+
+  test("a batch of previews takes its link's lock before reading the names stored: two instances at once stay within the day's limit", async () => {
+    // SQLite's batch is one transaction under the database's one write lock: nothing to interleave.
+    if (db().engine !== "postgres") return;
+    const link = await db().storage.links.create({ url: "https://example.com/", alias: "race" }, NOW - 1000);
+    const other = new SQL(db().location, { max: 2 }); // another instance's connection
+    let written: Promise<number> | null = null;
+    try {
+      await other.begin(async (tx) => {
+        // The other instance's batch holds the link (as addTotals does) and has not written its names yet.
+        await tx`SELECT seq FROM links WHERE seq = ${link.seq} FOR UPDATE`;
+        const w = db().writer;
+        for (let i = 0; i < 5; i++) w.record(preview(link, `Made${i}`, { ts: NOW + i }));
+        let settled = false;
+        written = Promise.resolve(w.flush()).finally(() => (settled = true));
+        // This batch either waits for the link's lock (fixed) or, reading and writing before it, is done.
+        for (;;) {
+          const [{ n }] = await other`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+          if (settled || n > 0) break;
+          await Bun.sleep(10);
+        }
+        const names = Array.from({ length: MAX_VALUES_PER_DAY }, (_, i) => `Held${String(i).padStart(3, "0")}`);
+        await tx`INSERT INTO dimension_rollup (link_seq, dimension, day, name, total, bots)
+                 SELECT ${link.seq}, 'preview', '2026-11-23', name, 1, 1 FROM unnest(${other.array(names, "TEXT")}::text[]) AS name`;
+      });
+      // Committed: the batch, if it waited, goes on now.
+      expect(await written!).toBe(5);
+    } finally {
+      await other.close();
+    }
+    const rows = await db().stored.all<{ name: string; total: number }>("SELECT name, total FROM dimension_rollup WHERE dimension = 'preview' ORDER BY name");
+    expect(rows.filter((r) => r.name !== OTHER).length).toBe(MAX_VALUES_PER_DAY);
+    expect(rows.find((r) => r.name === OTHER)).toEqual({ name: OTHER, total: 5 });
+  }, 60_000);
 });

@@ -16,7 +16,7 @@ const RECENT_BATCHES_PAGE = 20;
 export function postgresStats(sql: Pg): StatsSource {
   return async (linkSeq, plan) => {
     const { minus, from, to } = plan;
-    const [days, hours, dimensions, utm, utmTotal, recent] = await sql.begin("isolation level repeatable read read only", (sql) => Promise.all([
+    const [days, hours, dimensions, utm, utmTotal, previewTotal, recent] = await sql.begin("isolation level repeatable read read only", (sql) => Promise.all([
       sql`SELECT day, total - bots * ${minus} AS count, bots, uniques - unique_bots * ${minus} AS uniques, imported, total FROM daily_rollup
           WHERE link_seq = ${linkSeq} AND day BETWEEN ${from} AND ${to} ORDER BY day`,
       plan.hours === null
@@ -24,13 +24,12 @@ export function postgresStats(sql: Pg): StatsSource {
         : sql`SELECT hour, total - bots * ${minus} AS count, uniques - unique_bots * ${minus} AS uniques FROM hourly_rollup
               WHERE link_seq = ${linkSeq} AND hour BETWEEN ${hourOf(plan.hours.start)} AND ${hourOf(plan.hours.end)}`,
       // Every dimension in one query: each one's largest values, ties by name (byte order, as SQLite).
-      // Previews are agents' fetches, all bots: the bot filter, which is about clicks, leaves them; and
-      // their OTHER row is read, as they have no total to tell it from (link-stats.ts StatsRows).
+      // Previews are agents' fetches, all bots: the bot filter, which is about clicks, leaves them (link-stats.ts StatsRows).
       sql`SELECT dimension, name, count FROM (
             SELECT dimension, name, SUM(total - bots * m) AS count,
                    row_number() OVER (PARTITION BY dimension ORDER BY SUM(total - bots * m) DESC, name) AS rank
             FROM (SELECT *, CASE WHEN dimension = 'preview' THEN 0 ELSE ${minus}::int END AS m FROM dimension_rollup
-                  WHERE link_seq = ${linkSeq} AND day BETWEEN ${from} AND ${to} AND (name <> ${OTHER} OR dimension = 'preview')) AS d
+                  WHERE link_seq = ${linkSeq} AND day BETWEEN ${from} AND ${to} AND name <> ${OTHER}) AS d
             GROUP BY dimension, name HAVING SUM(total - bots * m) > 0) AS ranked
           WHERE rank <= ${MAX_BREAKDOWN_ENTRIES} ORDER BY dimension, rank`,
       sql`SELECT source, medium, campaign, SUM(total - bots * ${minus}) AS count FROM utm_rollup
@@ -38,6 +37,7 @@ export function postgresStats(sql: Pg): StatsSource {
           GROUP BY source, medium, campaign HAVING SUM(total - bots * ${minus}) > 0
           ORDER BY count DESC, source, medium, campaign LIMIT ${MAX_BREAKDOWN_ENTRIES}`,
       sql`SELECT COALESCE(SUM(total - bots * ${minus}), 0) AS n FROM utm_rollup WHERE link_seq = ${linkSeq} AND day BETWEEN ${from} AND ${to}`,
+      sql`SELECT COALESCE(SUM(total), 0) AS n FROM dimension_rollup WHERE link_seq = ${linkSeq} AND dimension = 'preview' AND day BETWEEN ${from} AND ${to}`,
       recentVisits(sql, linkSeq, plan.recent.fromTs, plan.recent.toTs, plan.excludeBots),
     ]));
     const breakdown: Record<string, NameCount[]> = { browser: [], os: [], device: [], country: [], referrer: [], rule: [], variant: [], fallback: [], preview: [] };
@@ -56,6 +56,7 @@ export function postgresStats(sql: Pg): StatsSource {
       preview: breakdown.preview!,
       utm: utm.map((r: Record<string, unknown>) => ({ source: r.source as string, medium: r.medium as string, campaign: r.campaign as string, count: num(r.count) })),
       utmTotal: num(utmTotal[0].n),
+      previewTotal: num(previewTotal[0].n),
       recent,
     };
   };

@@ -39,6 +39,7 @@ export function writeCountsIn(tx: TransactionSQL, sql: Pg, rows: CountedRows): P
 /** The primitive writes inside one transaction (tx). */
 function postgresWrites(tx: TransactionSQL, sql: Pg): VisitBatchWrites {
   return {
+    lockLinks: (seqs) => lockLinks(tx, sql, seqs),
     addApart: (rows) => addApart(tx, sql, rows),
     addTotals: (totals) => addTotalsOfPresent(tx, sql, totals),
     insertRaw: (rows, imported) => insertRaw(tx, sql, rows, imported),
@@ -78,7 +79,12 @@ async function addTotalsOfPresent(tx: TransactionSQL, sql: Pg, linkTotals: Reado
   return after;
 }
 
-/** What is counted apart (fallbacks' visitors, previews): only while their link exists (a delete took its rows). */
+/** Locks the links' rows (those still there) in seq order, as addTotalsOfPresent does. */
+async function lockLinks(tx: TransactionSQL, sql: Pg, seqs: number[]): Promise<void> {
+  await tx`SELECT seq FROM links WHERE seq = ANY(${sql.array(seqs, "INT8")}) ORDER BY seq FOR UPDATE`;
+}
+
+/** What is counted apart (fallbacks' visitors, previews): only while their link exists (a delete took its rows; the batch holds the links). */
 async function addApart(tx: TransactionSQL, sql: Pg, rows: DimensionRow[]): Promise<void> {
   const text = (values: string[]) => sql.array(values, "TEXT");
   const int8 = (values: number[]) => sql.array(values, "INT8");
@@ -145,7 +151,10 @@ async function writeRollups(tx: TransactionSQL, sql: Pg, rollups: Rollups, impor
   }
 }
 
-/** What is stored for the batch's links and days, for the limit on distinct values (other.ts); the links' rows are locked. */
+/**
+ * What is stored for the batch's links and days, for the limit on distinct values (other.ts); the
+ * links' rows are locked (addTotalsOfPresent, or lockLinks before what is counted apart).
+ */
 async function stored(tx: TransactionSQL, sql: Pg, rollups: Rollups): Promise<StoredValues> {
   const links = sql.array(rollups.daily.map((r) => r.linkSeq), "INT8");
   const days = sql.array(rollups.daily.map((r) => r.day), "TEXT");

@@ -35,6 +35,10 @@ export function sqliteStats(db: Database): SyncFunction<StatsSource> {
   const utmTotal = db.query<{ n: number }, [number, number, string, string]>(
     "SELECT COALESCE(SUM(total - bots * ?), 0) AS n FROM utm_rollup WHERE link_seq = ? AND day BETWEEN ? AND ?",
   );
+  // Previews are agents' fetches, all bots: the bot filter, which is about clicks, leaves them (link-stats.ts StatsRows).
+  const previewTotal = db.query<{ n: number }, [number, string, string]>(
+    "SELECT COALESCE(SUM(total), 0) AS n FROM dimension_rollup WHERE link_seq = ? AND dimension = 'preview' AND day BETWEEN ? AND ?",
+  );
   const batches = db.query<{ last_ts: number; visits: string }, [number, number, number, number]>(
     `SELECT last_ts, visits FROM visit_batches
      WHERE link_seq = ? AND last_ts >= ? AND first_ts < ? AND humans >= ?
@@ -50,8 +54,7 @@ export function sqliteStats(db: Database): SyncFunction<StatsSource> {
   };
 
   const read = (linkSeq: number, plan: StatsPlan): StatsRows => {
-    // `unlisted`: the name left out (OTHER; "" leaves out none, for previews, which have no total to tell Other from).
-    const breakdown = (name: string, minus = plan.minus, unlisted = OTHER) => dimension.all(minus, linkSeq, name, plan.from, plan.to, unlisted, MAX_BREAKDOWN_ENTRIES);
+    const breakdown = (name: string, minus = plan.minus) => dimension.all(minus, linkSeq, name, plan.from, plan.to, OTHER, MAX_BREAKDOWN_ENTRIES);
     return {
       days: daily.all(plan.minus, linkSeq, plan.from, plan.to),
       hours: plan.hours === null ? [] : hourly.all(plan.minus, linkSeq, hourOf(plan.hours.start), hourOf(plan.hours.end)),
@@ -64,7 +67,8 @@ export function sqliteStats(db: Database): SyncFunction<StatsSource> {
       variant: breakdown("variant"),
       fallback: breakdown("fallback"),
       // Previews are agents' fetches, all bots: the bot filter, which is about clicks, leaves them (link-stats.ts StatsRows).
-      preview: breakdown("preview", 0, ""),
+      preview: breakdown("preview", 0),
+      previewTotal: previewTotal.get(linkSeq, plan.from, plan.to)!.n,
       utm: utm.all(plan.minus, linkSeq, plan.from, plan.to, OTHER, MAX_BREAKDOWN_ENTRIES),
       utmTotal: utmTotal.get(plan.minus, linkSeq, plan.from, plan.to)!.n,
       recent: recent(linkSeq, plan),

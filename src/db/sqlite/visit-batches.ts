@@ -82,6 +82,8 @@ function sqliteWrites(db: Database, seen: SeenVisitors | null): Synchronous<Visi
   const writeEvents = outboxWriter(db);
   const w: Synchronous<VisitBatchWrites> & { marks: SeenMarks | null } = {
     marks: null,
+    // The batch's transaction (IMMEDIATE, or the import's) holds the database's write lock already.
+    lockLinks() {},
     addApart(rows) {
       for (const r of rows) addApartRow.run(r.linkSeq, r.dimension, r.day, r.name, r.total, r.bots);
     },

@@ -62,7 +62,8 @@ async function applyToLinks(path: string | null, list: Blocklist, links: LinkSto
   const blocked: number[] = [];
   const unblocked: number[] = [];
   for await (const link of links.destinations()) {
-    // A link is blocked when any place it can send a visitor is: its URL, a rule's, a variant's, its fallback.
+    // A link is blocked when any place it can send a visitor to or show is: its URL, a rule's, a
+    // variant's, its fallback, its card's image, an intent's web pages (docs/redirect-rules.md: Blocklist).
     const match = list.matches(link.url) || link.also.some((url) => list.matches(url));
     if (match && !link.blocked) blocked.push(link.seq);
     else if (!match && link.blocked) unblocked.push(link.seq);

@@ -56,11 +56,11 @@ export function checkDestination(raw: unknown, rules: DestinationRules): { ok: t
   const checked = checkUrl(raw ?? "", rules);
   if (!checked.ok) {
     const error = checked.problem === "url_scheme" && !checked.inIntent ? schemeMessage(rules.allowSchemes) : URL_MESSAGES[checked.problem];
-    return { ok: false, code: checked.problem, error: checked.inIntent ? `${INTENT_FALLBACK}: ${error}` : error };
+    return { ok: false, code: checked.problem, error: checked.inIntent === undefined ? error : `${INTENT_PARTS[checked.inIntent]}: ${error}` };
   }
   if (rules.isBlocked(checked.url)) return { ok: false, code: "url_blocked", error: URL_MESSAGES.url_blocked };
-  // An intent: URL's web fallback is a destination of its own (docs/sharing.md: Links into apps).
-  if (intentUrls(checked.url).some((embedded) => embedded !== null && rules.isBlocked(embedded))) return { ok: false, code: "url_blocked", error: `${INTENT_FALLBACK}: ${URL_MESSAGES.url_blocked}` };
+  // An intent: URL's web page and web fallback are destinations of their own (docs/sharing.md: Links into apps).
+  if (intentUrls(checked.url).some((embedded) => rules.isBlocked(embedded))) return { ok: false, code: "url_blocked", error: `${INTENT_PARTS.fallback}: ${URL_MESSAGES.url_blocked}` };
   return checked;
 }
 
@@ -72,7 +72,10 @@ export function checkWebDestination(raw: unknown, rules: DestinationRules): Retu
   return checkDestination(raw, { ...rules, allowSchemes: undefined });
 }
 
-const INTENT_FALLBACK = "the intent's S.browser_fallback_url (a web page, http:// or https://, checked as a destination)";
+const INTENT_PARTS = {
+  fallback: "the intent's S.browser_fallback_url or web page (http:// or https://, checked as a destination)",
+  data: "the intent's data URI (its scheme= with the //host/path after intent:; http(s) checked as a destination, another scheme one --allow-schemes lists)",
+};
 
 /** url_scheme's message, naming the schemes --allow-schemes adds when there are some. */
 function schemeMessage(allowed: ReadonlySet<string> | undefined): string {

@@ -7,13 +7,14 @@
 import { isLocalHost } from "./local-hosts.ts";
 import { INVISIBLE_CHARS } from "../util/text.ts";
 import { NEVER_ALLOWED_SCHEMES } from "../config/values.ts";
+import { intentTargets } from "./intent.ts";
 
 export const MAX_URL_LENGTH = 2048;
 
 export type UrlProblem = "url_missing" | "url_too_long" | "url_invalid" | "url_scheme" | "url_credentials" | "url_self" | "url_local";
 
-/** `inIntent`: the problem is the one of an intent: URL's S.browser_fallback_url, not of the URL itself. */
-export type UrlCheck = { ok: true; url: string } | { ok: false; problem: UrlProblem; inIntent?: true };
+/** `inIntent`: the problem is the one of an intent: URL's data URI or S.browser_fallback_url, not of the URL itself. */
+export type UrlCheck = { ok: true; url: string } | { ok: false; problem: UrlProblem; inIntent?: "data" | "fallback" };
 
 export type UrlContext = {
   /** host[:port] under which this service is reached (--base-url, the request's Host, the listening addresses) */
@@ -84,42 +85,45 @@ function appUrl(url: string, context: UrlContext): UrlCheck {
   if (parsed.username !== "" || parsed.password !== "") return { ok: false, problem: "url_credentials" };
   const href = parsed.href;
   if (href.length > MAX_URL_LENGTH) return { ok: false, problem: "url_too_long" };
-  if (scheme === "intent") {
-    for (const embedded of intentUrls(href)) {
-      if (embedded === null) return { ok: false, problem: "url_invalid" };
-      const checked = checkUrl(embedded, { ownHosts: context.ownHosts, allowLocal: context.allowLocal });
-      if (!checked.ok) return { ok: false, problem: checked.problem, inIntent: true };
+  if (scheme === "intent") return intentUrl(href, context);
+  return { ok: true, url: href };
+}
+
+/**
+ * An intent: URL, read as Android reads it (src/links/intent.ts): the data URI it opens must be an
+ * http(s) destination passing every check, or of a scheme --allow-schemes lists and that is never
+ * refused; each S.browser_fallback_url an http(s) destination passing every check.
+ */
+function intentUrl(href: string, context: UrlContext): UrlCheck {
+  const targets = intentTargets(href);
+  if (targets === null) return { ok: false, problem: "url_invalid" };
+  const web = { ownHosts: context.ownHosts, allowLocal: context.allowLocal };
+  if (targets.data !== null) {
+    const scheme = SCHEME.exec(targets.data)![1]!.toLowerCase();
+    if (scheme === "http" || scheme === "https") {
+      const checked = checkUrl(targets.data, web);
+      if (!checked.ok) return { ok: false, problem: checked.problem, inIntent: "data" };
+    } else if (scheme === "intent" || context.allowSchemes?.has(scheme) !== true || NEVER_ALLOWED_SCHEMES.has(scheme)) {
+      return { ok: false, problem: "url_scheme", inIntent: "data" };
     }
-    // Chrome rebuilds scheme://host/path from an intent: one of the never-allowed schemes is refused here as well.
-    if (intentFields(href).some(([key, value]) => key === "scheme" && NEVER_ALLOWED_SCHEMES.has(value.toLowerCase()))) return { ok: false, problem: "url_scheme" };
+  }
+  for (const fallback of targets.fallbacks) {
+    const checked = checkUrl(fallback, web);
+    if (!checked.ok) return { ok: false, problem: checked.problem, inIntent: "fallback" };
   }
   return { ok: true, url: href };
 }
 
 /**
- * The web pages an intent: URL hides in its fragment (`S.browser_fallback_url=`, percent-encoded),
- * where Chrome sends the visitor when the app is missing; null for one that does not decode.
- * They must pass the destination rules themselves (docs/sharing.md: Links into apps).
+ * The web pages an intent: URL can send a visitor to, normalized: its data URI when http(s), and
+ * each S.browser_fallback_url (what the blocklist checks besides the intent itself); none for
+ * another URL or an intent that does not read (docs/sharing.md: Links into apps).
  */
-export function intentUrls(url: string): (string | null)[] {
-  if (!url.toLowerCase().startsWith("intent:")) return [];
-  return intentFields(url).filter(([key]) => key.toLowerCase() === "s.browser_fallback_url").map(([, value]) => {
-    try {
-      return decodeURIComponent(value);
-    } catch {
-      return null;
-    }
-  });
-}
-
-/** An intent's `#Intent;key=value;…;end` fields, as written. */
-function intentFields(url: string): [string, string][] {
-  const hashAt = url.indexOf("#");
-  if (hashAt === -1) return [];
-  return url.slice(hashAt + 1).split(";").map((item): [string, string] => {
-    const eq = item.indexOf("=");
-    return eq === -1 ? [item, ""] : [item.slice(0, eq), item.slice(eq + 1)];
-  });
+export function intentUrls(url: string): string[] {
+  const targets = url.startsWith("intent:") ? intentTargets(url) : null;
+  if (targets === null) return [];
+  const pages = targets.data !== null && /^https?:/i.test(targets.data) ? [targets.data, ...targets.fallbacks] : targets.fallbacks;
+  return pages.map((page) => URL.parse(page)?.href ?? page);
 }
 
 /** The host as typed, lower-cased, without credentials and port. */

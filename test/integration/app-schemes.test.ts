@@ -18,7 +18,7 @@ let plainKey: string;
 
 beforeAll(async () => {
   [server, plain] = await Promise.all([
-    startServer({ args: ["--create-rate-limit", "0", "--allow-schemes", "tg,spotify,mailto,intent,whatsapp", "--compat", "yourls,kutt,shlink"] }),
+    startServer({ args: ["--create-rate-limit", "0", "--allow-schemes", "tg,spotify,mailto,intent,whatsapp,zxing", "--compat", "yourls,kutt,shlink"] }),
     startServer({ args: ["--create-rate-limit", "0"] }),
   ]);
   key = makeKey(server.dbPath, "owner");
@@ -106,6 +106,18 @@ describe("the schemes a 302 serves", () => {
     const r = await create({ url: "https://zxing.example/", rules: [{ conditions: [{ type: "os", value: "android" }], url: bad }] });
     expect(r.status).toBe(400);
     expect(JSON.stringify(r.body)).toContain("S.browser_fallback_url");
+  }, T);
+
+  test("an intent read as Android reads it (keys and values percent-decoded): a hidden javascript:, web page or local address is refused, never served", async () => {
+    for (const url of [
+      "intent://x/#Intent;scheme=%6Aavascript;end",
+      "intent:javascript:alert(1)#Intent;end",
+      "intent://127.0.0.1:9/#Intent;scheme=http;end",
+      `intent://x/#Intent;S.browser%5Ffallback%5Furl=${encodeURIComponent("http://127.0.0.1/")};end`,
+    ]) {
+      const r = await create({ url });
+      expect([r.status, r.body.code]).toEqual([400, expect.stringMatching(/^url_(scheme|invalid|local)$/)]);
+    }
   }, T);
 });
 

@@ -17,7 +17,7 @@ beforeAll(async () => {
   listPath = join(first.dir, "blocklist.txt");
   await first.stop();
   writeFileSync(listPath, "# test list\nbit.ly\n/[?&]next=https?:/\n");
-  server = await startServer({ dir: first.dir, args: ["--blocklist", listPath, "--create-rate-limit", "0"] });
+  server = await startServer({ dir: first.dir, args: ["--blocklist", listPath, "--create-rate-limit", "0", "--allow-schemes", "intent"] });
   key = makeKey(server.dbPath, "owner");
 });
 afterAll(() => server.dispose());
@@ -51,6 +51,23 @@ test("SIGHUP after adding a domain: existing links to it answer 410 blocked; rem
   server.proc.kill("SIGHUP");
   expect(await becomesTrue(async () => (await fetch(`${server.url}/later-bad`, { redirect: "manual" })).status === 302)).toBe(true);
 });
+
+test("a reload blocks a link whose card image or intent's web fallback it lists, not only its destinations (docs/sharing.md: Preview cards)", async () => {
+  const fallback = encodeURIComponent("https://shady.example/get");
+  const made = await Promise.all([
+    api(server.url, key, "POST", "/api/create", { url: "https://fine.example/", custom_url: "shady-card", cardTitle: "Hi", cardImage: "https://img.shady.example/c.png" }),
+    api(server.url, key, "POST", "/api/create", { url: `intent://scan/#Intent;package=org.example.app;S.browser_fallback_url=${fallback};end`, custom_url: "shady-intent" }),
+  ]);
+  expect(made.map((r) => r.status)).toEqual([201, 201]);
+  const statuses = () => Promise.all(["shady-card", "shady-intent"].map(async (id) => (await fetch(`${server.url}/${id}`, { redirect: "manual" })).status));
+  expect(await statuses()).toEqual([302, 302]);
+  writeFileSync(listPath, "bit.ly\nshady.example\n");
+  server.proc.kill("SIGHUP");
+  expect(await becomesTrue(async () => (await statuses()).every((status) => status === 410))).toBe(true);
+  writeFileSync(listPath, "bit.ly\n");
+  server.proc.kill("SIGHUP");
+  expect(await becomesTrue(async () => (await statuses()).every((status) => status === 302))).toBe(true);
+}, 15_000);
 
 test("a changed file is picked up without a signal (modification time)", async () => {
   expect((await createLink(server.url, { url: "https://drift.example/", custom_url: "drifter" })).status).toBe(201);

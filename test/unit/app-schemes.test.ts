@@ -10,7 +10,8 @@ import { parseBlocklist } from "../../src/links/blocklist.ts";
 import { checkWebhookUrl, type WebhookUrlRules } from "../../src/events/webhook-url.ts";
 import { importDestinations } from "../../src/imports/destinations.ts";
 
-const APPS = new Set(["tg", "spotify", "mailto", "tel", "sms", "intent", "market", "itms-apps", "whatsapp"]);
+// zxing: the scheme the intents below open, which must be allowed itself
+const APPS = new Set(["tg", "spotify", "mailto", "tel", "sms", "intent", "market", "itms-apps", "whatsapp", "zxing"]);
 const CONTEXT: UrlContext = { ownHosts: ["s.example"], allowLocal: false, allowSchemes: APPS };
 const rules = (blocked: string, allowSchemes: ReadonlySet<string> | undefined = APPS): DestinationRules => {
   const list = parseBlocklist(blocked);
@@ -92,7 +93,7 @@ describe("intent: URLs and their S.browser_fallback_url", () => {
     ["javascript:alert(1)", "url_scheme"],
     ["tg://resolve", "url_scheme"], // only a web page: --allow-schemes is not for the fallback
   ])("a fallback %s is refused (%s), marked as the intent's", (fallback, problem) => {
-    expect(checkUrl(intent(fallback), CONTEXT)).toEqual({ ok: false, problem: problem as never, inIntent: true });
+    expect(checkUrl(intent(fallback), CONTEXT)).toEqual({ ok: false, problem: problem as never, inIntent: "fallback" });
   });
 
   test("invisible characters in the fallback: the intent's own URL is refused (its %XX decoded)", () => {
@@ -101,7 +102,7 @@ describe("intent: URLs and their S.browser_fallback_url", () => {
 
   test("a fallback that does not decode is refused; a never-allowed scheme= too", () => {
     expect(checkUrl("intent://x/#Intent;S.browser_fallback_url=%E0%A4%A;end", CONTEXT)).toEqual({ ok: false, problem: "url_invalid" });
-    expect(checkUrl("intent://x/#Intent;scheme=javascript;end", CONTEXT)).toEqual({ ok: false, problem: "url_scheme" });
+    expect(checkUrl("intent://x/#Intent;scheme=javascript;end", CONTEXT)).toEqual({ ok: false, problem: "url_scheme", inIntent: "data" });
   });
 
   test("checkDestination: a blocked fallback is url_blocked, with a message naming it", () => {
@@ -109,6 +110,52 @@ describe("intent: URLs and their S.browser_fallback_url", () => {
     expect(checked).toMatchObject({ ok: false, code: "url_blocked" });
     expect((checked as { error: string }).error).toContain("S.browser_fallback_url");
     expect(checkDestination(intent("https://fine.example/x"), rules("evil.example\n")).ok).toBe(true);
+  });
+});
+
+describe("intent: URLs read as Android's Intent.parseUri reads them (keys and values decoded)", () => {
+  test.each([
+    // a never-allowed scheme in the data URI, percent-encoded or with its colon
+    ["intent://x/#Intent;scheme=%6Aavascript;end", "url_scheme"],
+    ["intent://x/#Intent;scheme=javascript%3A;end", "url_invalid"],
+    // Android opens the text after "intent:" as the data URI
+    ["intent:javascript:alert(1)#Intent;end", "url_invalid"],
+    ["intent:data:text/html,x#Intent;end", "url_invalid"],
+    ["intent:file:///sdcard/x#Intent;end", "url_invalid"],
+    // a scheme --allow-schemes does not list, and a nested intent
+    ["intent://x/#Intent;scheme=content;end", "url_scheme"],
+    ["intent://x/#Intent;scheme=intent;end", "url_scheme"],
+    // a selector (a second intent inside), a field Android stops at or refuses, two fragments
+    ["intent://x/#Intent;scheme=zxing;SEL;scheme=javascript;end", "url_invalid"],
+    ["intent://x/#Intent;scheme=zxing;endx;scheme=javascript;end", "url_invalid"],
+    ["intent://x/#Intent;%73cheme=javascript;end", "url_invalid"],
+    ["intent://x/#Intent;scheme=zxing", "url_invalid"],
+    ["intent://x/", "url_invalid"],
+  ])("%s is refused (%s)", (url, problem) => {
+    expect(checkUrl(url, CONTEXT)).toMatchObject({ ok: false, problem });
+  });
+
+  test.each([
+    ["https%3A%2F%2Fevil.example%2F", "ok"],
+    ["http%3A%2F%2F127.0.0.1%2F", "url_local"],
+    ["https%3A%2F%2Fs.example%2Floop", "url_self"],
+  ])("an encoded S.browser%%5Ffallback%%5Furl=%s is the fallback Chrome reads, checked as one", (value, outcome) => {
+    const url = `intent://x/#Intent;S.browser%5Ffallback%5Furl=${value};end`;
+    expect(intentUrls(url)).toEqual([decodeURIComponent(value)]);
+    if (outcome === "ok") {
+      expect(checkDestination(url, rules("evil.example\n"))).toMatchObject({ ok: false, code: "url_blocked" });
+    } else {
+      expect(checkUrl(url, CONTEXT)).toEqual({ ok: false, problem: outcome as never, inIntent: "fallback" });
+    }
+  });
+
+  test("scheme=http(s): the authority after intent: is a web destination, checked as one (local, self, blocklist)", () => {
+    expect(checkUrl("intent://127.0.0.1:9/#Intent;scheme=http;end", CONTEXT)).toEqual({ ok: false, problem: "url_local", inIntent: "data" });
+    expect(checkUrl("intent://s.example/#Intent;scheme=https;end", CONTEXT)).toEqual({ ok: false, problem: "url_self", inIntent: "data" });
+    expect(checkDestination("intent://evil.example/x#Intent;scheme=https;package=com.android.chrome;end", rules("/evil\\.example\\/x/\n"))).toMatchObject({ ok: false, code: "url_blocked" });
+    const fine = "intent://www.example/x#Intent;scheme=https;package=com.android.chrome;end";
+    expect(checkUrl(fine, CONTEXT)).toEqual({ ok: true, url: fine });
+    expect(intentUrls(fine)).toEqual(["https://www.example/x"]);
   });
 });
 

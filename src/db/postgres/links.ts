@@ -9,7 +9,7 @@ import { targetOfRow } from "../../links/click-rules.ts";
 import type { TransactionSQL } from "bun";
 import { behaviourOf, EVERY_LINK, type ClickBudget, type LinkDestinations, type LinkRepository, type NewLink, type StoredPasswordHash, type Target } from "../../links/store.ts";
 import { linkWrites, type LinkStatements } from "../../links/change-script.ts";
-import { behaviourValues, LINK_COLUMNS, otherDestinations, PASSWORD_HASHES_PAGE, PASSWORD_HASHES_SQL, TARGET_SQL, CRAWLABLE_SQL, FILL_TITLE_SQL, KEY_OF_SEQ_SQL, toLink } from "../shared/link-rows.ts";
+import { behaviourValues, DESTINATION_COLUMNS, LINK_COLUMNS, otherDestinations, PASSWORD_HASHES_PAGE, PASSWORD_HASHES_SQL, TARGET_SQL, CRAWLABLE_SQL, FILL_TITLE_SQL, KEY_OF_SEQ_SQL, toLink } from "../shared/link-rows.ts";
 import { changedColumns } from "../shared/link-columns.ts";
 import { DEFAULT_DOMAIN, LINK_DATA_TABLES } from "../shared/tables.ts";
 import { num, numOrNull, numbered, type Pg } from "./connect.ts";
@@ -122,7 +122,7 @@ async function target(sql: Pg, key: string): Promise<Target | null> {
 async function* destinations(sql: Pg): AsyncIterable<LinkDestinations> {
   let after = 0;
   for (;;) {
-    const rows = await sql`SELECT seq, url, blocked, rules, variants, fallback_url FROM links WHERE seq > ${after} ORDER BY seq LIMIT ${DESTINATIONS_PAGE}`;
+    const rows = await sql.unsafe(`SELECT ${DESTINATION_COLUMNS} FROM links WHERE seq > $1 ORDER BY seq LIMIT $2`, [after, DESTINATIONS_PAGE]);
     for (const r of rows) yield { seq: num(r.seq), url: r.url as string, blocked: r.blocked === 1, also: otherDestinations(r) };
     if (rows.length < DESTINATIONS_PAGE) return;
     after = num(rows[rows.length - 1].seq);

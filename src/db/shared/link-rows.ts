@@ -5,6 +5,7 @@ import type { Link } from "../../links/link.ts";
 import type { Behaviour } from "../../links/behaviour.ts";
 import { behaviourOfRow, routingOfRow, type RouteFacts } from "../../links/click-rules.ts";
 import { ruleUrls } from "../../links/rules.ts";
+import { intentUrls } from "../../links/url-rules.ts";
 import { CREDENTIAL_PRINCIPAL_NAME as CREDENTIAL_NAME } from "../../auth/credential.ts";
 
 // The owner's name: the user's, else the key's (the systemd credential has no row: key id 0).
@@ -105,11 +106,22 @@ export function jsonColumn(value: unknown[] | null): string | null {
   return value === null ? null : JSON.stringify(value);
 }
 
-/** The URLs beside its own that a links row can send visitors to: its rules', variants' and fallback (the blocklist walk). */
-export function otherDestinations(row: Pick<RouteFacts, "rules" | "variants"> & { fallback_url: string | null }): string[] {
-  if (row.rules === null && row.variants === null && row.fallback_url === null) return [];
-  const { rules, variants } = routingOfRow(row);
-  const urls = ruleUrls(rules, variants);
+/** The columns the blocklist walk reads of each links row (both engines; otherDestinations reads them). */
+export const DESTINATION_COLUMNS = "seq, url, blocked, rules, variants, fallback_url, card_image";
+
+/**
+ * The URLs beside its own that a links row can send visitors to or show them: its rules', variants'
+ * and fallback, its card's image, and the web pages inside any of them that is an intent: URL (the
+ * blocklist walk; docs/sharing.md: Links into apps, Preview cards).
+ */
+export function otherDestinations(row: Pick<RouteFacts, "rules" | "variants"> & { url: string; fallback_url: string | null; card_image: string | null }): string[] {
+  const urls: string[] = [];
+  if (row.rules !== null || row.variants !== null) {
+    const { rules, variants } = routingOfRow(row);
+    urls.push(...ruleUrls(rules, variants));
+  }
   if (row.fallback_url !== null) urls.push(row.fallback_url);
+  if (row.card_image !== null) urls.push(row.card_image);
+  for (const url of [row.url, ...urls]) if (url.startsWith("intent:")) urls.push(...intentUrls(url));
   return urls;
 }

@@ -9,7 +9,7 @@ import { behaviourOf, type LinkDestinations, type LinkRepository, type StoredPas
 import { linkWrites, type LinkStatements, type LinkWrites } from "../../links/change-script.ts";
 import type { Link } from "../../links/link.ts";
 import type { Synchronous } from "../../util/maybe.ts";
-import { BEHAVIOUR_COLUMNS, behaviourValues, LINK_COLUMNS, otherDestinations, PASSWORD_HASHES_PAGE, PASSWORD_HASHES_SQL, TARGET_SQL, CRAWLABLE_SQL, FILL_TITLE_SQL, KEY_OF_SEQ_SQL, toLink, type LinkRow } from "../shared/link-rows.ts";
+import { BEHAVIOUR_COLUMNS, behaviourValues, DESTINATION_COLUMNS, LINK_COLUMNS, otherDestinations, PASSWORD_HASHES_PAGE, PASSWORD_HASHES_SQL, TARGET_SQL, CRAWLABLE_SQL, FILL_TITLE_SQL, KEY_OF_SEQ_SQL, toLink, type LinkRow } from "../shared/link-rows.ts";
 import { changedColumns, type ColumnValue } from "../shared/link-columns.ts";
 import { DEFAULT_DOMAIN, LINK_DATA_TABLES } from "../shared/tables.ts";
 import { isUniqueViolation } from "../errors.ts";
@@ -130,8 +130,8 @@ function sqliteLinkStatements(db: Database): Synchronous<LinkStatements> {
 
 async function* destinations(db: Database): AsyncIterable<LinkDestinations> {
   // prepare, not query: a cached statement would be shared with an overlapping walk.
-  type Row = { seq: number; url: string; blocked: number; rules: string | null; variants: string | null; fallback_url: string | null };
-  for (const row of db.prepare<Row, []>("SELECT seq, url, blocked, rules, variants, fallback_url FROM links").iterate()) {
+  type Row = { seq: number; url: string; blocked: number; rules: string | null; variants: string | null; fallback_url: string | null; card_image: string | null };
+  for (const row of db.prepare<Row, []>(`SELECT ${DESTINATION_COLUMNS} FROM links`).iterate()) {
     yield { seq: row.seq, url: row.url, blocked: row.blocked === 1, also: otherDestinations(row) };
   }
 }

@@ -174,7 +174,7 @@ describe("previews in the statistics", () => {
     expect(after.totalClicks - before.totalClicks).toBe(1);
     const was = counts(before);
     const now = counts(after);
-    expect({ WhatsApp: now.WhatsApp - (was.WhatsApp ?? 0), Slackbot: now.Slackbot - (was.Slackbot ?? 0) }).toEqual({ WhatsApp: 2, Slackbot: 1 });
+    expect({ WhatsApp: (now.WhatsApp ?? 0) - (was.WhatsApp ?? 0), Slackbot: (now.Slackbot ?? 0) - (was.Slackbot ?? 0) }).toEqual({ WhatsApp: 2, Slackbot: 1 });
   });
 });
 

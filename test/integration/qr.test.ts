@@ -167,6 +167,13 @@ describe("caching, HEAD, not a click", () => {
     expect((await fetch(`${server.url}/api/qr`)).status).toBe(404);
     expect((await fetch(`${server.url}/stats/qr`)).status).not.toBe(200);
   });
+
+  test("/rest/qr under --compat shlink (on by default): Shlink's not-found problem, not the HTML 404 page", async () => {
+    const res = await fetch(`${server.url}/rest/qr`);
+    expect(res.status).toBe(404);
+    expect(res.headers.get("content-type")).toContain("application/problem+json");
+    expect(await res.json()).toMatchObject({ status: 404, type: expect.stringContaining("not-found") });
+  });
 });
 
 /** Every colour in the picture. */

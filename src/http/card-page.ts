@@ -7,20 +7,22 @@
 import type { Card } from "../links/card.ts";
 import { spends } from "../links/click.ts";
 import { baseOf } from "../domains/directory.ts";
-import { DEFAULT_DOMAIN } from "../domains/domain.ts";
 import { PREVIEW_ROUTE } from "../visits/visit.ts";
 import { esc } from "../../web/server/html.ts";
 import type { RequestClick } from "./click.ts";
 import { record, type RedirectDeps } from "./redirect.ts";
+import { publicBase } from "./request-origin.ts";
 
 // noindex twice (header and tag): a crawler that was given the page anyway does not index it.
 // no-cache: owners edit cards; agents keep their own copies whatever we say.
+// Vary: the same URL answers people with a redirect (redirect.ts carded()).
 const HEADERS = {
   "Content-Type": "text/html; charset=utf-8",
   "Content-Security-Policy": "default-src 'none'",
   "X-Robots-Tag": "noindex",
   "X-Content-Type-Options": "nosniff",
   "Cache-Control": "no-cache",
+  Vary: "User-Agent",
 };
 
 // C0 and C1 controls and the line and paragraph separators: a card's text is one line (as src/links/title.ts tidies titles).
@@ -28,8 +30,8 @@ const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
 
 /** The card page for a preview agent's GET (recorded as a preview, not a click) or HEAD (the same headers, no body, not recorded). */
 export function cardAnswer(card: Card, click: RequestClick, deps: RedirectDeps): Response | Promise<Response> {
-  const url = shortUrl(click);
-  // Built once per cached link and the URL it is reached by: a Mastodon post makes every
+  const url = shortUrl(click, deps);
+  // Built once per cached link and short URL (one, unless the default domain's is the Host's): a Mastodon post makes every
   // receiving server fetch the card within a minute (mastodon/mastodon#21861).
   if (card.page === undefined || card.pageUrl !== url) {
     card.page = cardPage(card, url);
@@ -43,13 +45,15 @@ export function cardAnswer(card: Card, click: RequestClick, deps: RedirectDeps):
 }
 
 /**
- * The link's short URL, without the click's query: on a domain of its own, that domain's
- * (`https://<name>/<alias>`, as the API shows it); on the default domain, the URL it was reached by.
+ * The link's short URL, as the API and the QR code give it (src/http/stats-link.ts linkBase): on a
+ * domain of its own, that domain's (`https://<name>/<alias>`); on the default domain, --base-url,
+ * else the scheme and host a trusted proxy forwards, else the request's Host.
  */
-export function shortUrl(click: RequestClick): string {
+export function shortUrl(click: RequestClick, deps: Pick<RedirectDeps, "config" | "trusted">): string {
   const domain = click.domain;
-  const base = domain !== null && domain.key !== DEFAULT_DOMAIN ? baseOf(domain) : null;
+  const base = domain !== null && !domain.isDefault ? baseOf(domain) : publicBase(deps.config, click.server, click.request, deps.trusted);
   if (base !== null) return `${base}${click.path()}`;
+  // No usable Host (the door let it in as the default host): the URL it was reached by.
   const q = click.url.indexOf("?");
   return q === -1 ? click.url : click.url.slice(0, q);
 }

@@ -9,7 +9,7 @@ import { activityNow } from "../links/link.ts";
 import { admitStatsReader, type StatsOpsDeps } from "../ops/stats/read.ts";
 import { parseQrOptions, type QrOptions } from "../qr/options.ts";
 import type { QrLogo } from "../qr/logo.ts";
-import { qrEtag, renderQr } from "../qr/render.ts";
+import { qrEtag, qrHead, renderQr } from "../qr/render.ts";
 import type { TrustedProxies } from "../visits/client-ip.ts";
 import type { AuthDeps } from "./auth.ts";
 import type { RateLimiter } from "./rate-limit.ts";
@@ -51,11 +51,13 @@ export async function handleQr(request: Request, alias: string, server: PeerServ
   // A poster is printed ahead: a disabled, expired or scheduled link's code is served, its state said.
   const headers: Record<string, string> = {
     ETag: qrEtag(shortUrl, options, deps.qrLogo),
-    "Cache-Control": deps.config.statsAccess === "public" ? "public, max-age=86400" : "private, max-age=3600",
+    "Cache-Control": cacheControl(deps.config, named.domain.isDefault),
     "Link-Status": activity,
     ...NOSNIFF,
   };
   if (etagMatches(request.headers.get("if-none-match"), headers.ETag!)) return new Response(null, { status: 304, headers });
+  // A HEAD is answered from the options: nothing drawn, no drawing spent.
+  if (request.method === "HEAD") return undrawn(shortUrl, options, deps.qrLogo, headers);
   const verdict = deps.qrRenders.take(requestClient(server, request, deps.trusted), deps.now());
   if (!verdict.allowed) {
     const retry = String(verdict.retryAfterSeconds);
@@ -64,15 +66,36 @@ export async function handleQr(request: Request, alias: string, server: PeerServ
   return drawn(shortUrl, options, deps.qrLogo, headers);
 }
 
+/**
+ * Public statistics: a shared cache may keep the code, unless its URL comes from the request
+ * (the default domain without --base-url: the Host, or a trusted proxy's X-Forwarded-Host), which
+ * one cache must not hand to a request by another host. Under --stats-access key, the owner's only.
+ */
+function cacheControl(config: QrDeps["config"], onDefaultDomain: boolean): string {
+  if (config.statsAccess !== "public") return "private, max-age=3600";
+  return onDefaultDomain && !config.baseUrl ? "private, max-age=86400" : "public, max-age=86400";
+}
+
+function undrawn(shortUrl: string, options: QrOptions, logo: QrLogo | null, headers: Record<string, string>): Response {
+  const head = qrHead(shortUrl, options, logo);
+  if ("tooSmall" in head) return tooSmall(options, head.tooSmall);
+  return new Response(null, { status: 200, headers: { ...headers, ...svgPolicy(options), "Content-Type": head.contentType } });
+}
+
+function tooSmall(options: QrOptions, least: number): Response {
+  return apiError(400, "qr_invalid", `size ${options.size} is too small for this link's code: give at least ${least} (one pixel per module)`, "size");
+}
+
+/** An SVG opened on its own is a document of this origin: it may load nothing, run nothing. */
+function svgPolicy(options: QrOptions): Record<string, string> {
+  return options.format === "svg" ? { "Content-Security-Policy": "default-src 'none'; img-src data:; style-src 'unsafe-inline'" } : {};
+}
+
 function drawn(shortUrl: string, options: QrOptions, logo: QrLogo | null, headers: Record<string, string>): Response {
   const picture = renderQr(shortUrl, options, logo);
-  if ("tooSmall" in picture) {
-    return apiError(400, "qr_invalid", `size ${options.size} is too small for this link's code: give at least ${picture.tooSmall} (one pixel per module)`, "size");
-  }
-  // An SVG opened on its own is a document of this origin: it may load nothing, run nothing.
-  const svgPolicy: Record<string, string> = options.format === "svg" ? { "Content-Security-Policy": "default-src 'none'; img-src data:; style-src 'unsafe-inline'" } : {};
+  if ("tooSmall" in picture) return tooSmall(options, picture.tooSmall);
   const body = typeof picture.body === "string" ? picture.body : new Uint8Array(picture.body);
-  return new Response(body, { status: 200, headers: { ...headers, ...svgPolicy, "Content-Type": picture.contentType } });
+  return new Response(body, { status: 200, headers: { ...headers, ...svgPolicy(options), "Content-Type": picture.contentType } });
 }
 
 /** If-None-Match: `*` or a list holding the tag (weak or strong: the comparison is weak, RFC 9110 §13.1.2). */

@@ -21,6 +21,7 @@ import { checkPassword, lockedAnswer, PASSWORD_HEADER, passwordPage, postedPassw
 import type { Logger } from "../log.ts";
 import type { Blocklist } from "../links/blocklist.ts";
 import type { DomainEntry } from "../domains/directory.ts";
+import type { Config } from "../config.ts";
 import { isPreviewAgent } from "../visits/preview-agents.ts";
 import { cardAnswer } from "./card-page.ts";
 import { openAppAnswer } from "./open-app.ts";
@@ -39,6 +40,8 @@ export type RedirectDeps = {
   passwords: PasswordGuard;
   /** the domain's not-found redirect, else --not-found-redirect, else the 404 page in the visitor's language (not-found.ts) */
   notFound: (request: Request, domain?: DomainEntry | null) => Response;
+  /** --base-url: a card's short URL (card-page.ts; only links with a card read it) */
+  config: Pick<Config, "baseUrl">;
 };
 
 const CACHE_CONTROL = "no-store, max-age=0";
@@ -144,15 +147,38 @@ function answerLink(admitted: Admission | null, click: RequestClick, deps: Redir
     if (!unlocked && spends(click) && admitted.rules?.maxClicks != null && admitted.route?.passwordHash == null) {
       return spendNow(click, deps);
     }
+    // The same URL gives agents the card page: a cache must not hand one's answer to the other.
+    return byUserAgent(admitted.route !== null ? routed(admitted.route, click, deps, unlocked) : send((admitted.compiled ??= compileDestination(admitted.url)), 302, null, click, deps));
   }
   // Rules, a split, a password or a redirect code of its own: decided by its route (router.ts).
   if (admitted.route !== null) return routed(admitted.route, click, deps, unlocked);
   return send((admitted.compiled ??= compileDestination(admitted.url)), 302, null, click, deps);
 }
 
-/** A person's click of a limited link with a card, admitted again to spend it (nothing else than unlock's re-admission). */
+/** A carded link's answer to a person, marked as depending on the User-Agent (card-page.ts answers agents). */
+function byUserAgent(answer: Answer): Answer {
+  if (answer instanceof Promise) return answer.then(varied);
+  return varied(answer);
+}
+
+function varied(response: Response): Response {
+  response.headers.append("Vary", "User-Agent");
+  return response;
+}
+
+/** A person's click of a limited link with a card, admitted again to spend it (the store spends it as unlock's re-admission does). */
 function spendNow(click: RequestClick, deps: RedirectDeps): Answer {
-  return admitted(deps.links.admit(click.id, true, click.now, true), click, deps, answerUnlocked);
+  return admitted(deps.links.admit(click.id, true, click.now, true), click, deps, answerSpent);
+}
+
+/**
+ * The re-admission's answer: the link as it is now. A password set meanwhile (a PATCH committed
+ * between the two admissions) still gates it (its fallback too); only the card branch is skipped.
+ */
+function answerSpent(a: Admission | null, click: RequestClick, deps: RedirectDeps): Answer {
+  const gated = a !== null && ("gone" in a ? a.passwordHash !== undefined : a.route?.passwordHash != null);
+  // gated: answerLink's card branch does not spend again (a protected link's click is spent on unlock).
+  return answerLink(a, click, deps, !gated);
 }
 
 /** A stopped link with no fallback of its own: its domain's fallback for an expired or disabled link, else the 410 page. */

@@ -191,8 +191,8 @@ export function createLinkStore(repo: LinkRepository, budget: ClickBudget, optio
     onChange: (listener) => cache.onChange(listener),
     crawlable: () => repo.crawlable(MAX_CRAWLABLE),
     passwordHashes: () => repo.passwordHashes(),
-    // No cache to forget: the click path never reads a title.
-    fillTitle: (key, title) => (looksLikeKey(key) ? repo.fillTitle(key, title) : false),
+    // A card without a title of its own shows the link's (card.ts cardOf): the cached target forgets it.
+    fillTitle: (key, title) => (looksLikeKey(key) ? then(repo.fillTitle(key, title), (wrote) => (wrote && cache.forget(key), wrote)) : false),
     keyOfSeq: (seq) => repo.keyOfSeq(seq),
     // No cache to forget: the click path never reads a link's tags (change-script.ts retagScript).
     retag: (from, to) => repo.retag(from, to, parts.events.updated()),

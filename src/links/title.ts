@@ -1,6 +1,6 @@
 // A link's title (docs/link-titles.md: Link titles): the owner's words for what the link leads to,
-// or the destination page's own, shown in the list and on the statistics page and searched. Never
-// read by the click path. One shape for every way a title arrives: a request, an import, a fetch.
+// or the destination page's own, shown in the list and on the statistics page and searched; the
+// click path reads it only as a card's title fallback (card.ts cardOf). One shape for every way a title arrives: a request, an import, a fetch.
 
 import type { ErrorField, FieldProblem } from "../errors.ts";
 

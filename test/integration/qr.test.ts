@@ -133,7 +133,8 @@ describe("caching, HEAD, not a click", () => {
     const first = await qr("?size=300");
     const etag = first.headers.get("etag")!;
     expect(etag).toMatch(/^"qr-[0-9a-f]{32}"$/);
-    expect(first.headers.get("cache-control")).toBe("public, max-age=86400");
+    // No --base-url: the code's URL comes from the request's Host, so no shared cache may keep it.
+    expect(first.headers.get("cache-control")).toBe("private, max-age=86400");
     expect(first.headers.get("link-status")).toBe("active");
     const again = await qr("?size=300", { headers: { "If-None-Match": etag } });
     expect(again.status).toBe(304);
@@ -167,6 +168,13 @@ describe("caching, HEAD, not a click", () => {
     expect((await fetch(`${server.url}/api/qr`)).status).toBe(404);
     expect((await fetch(`${server.url}/stats/qr`)).status).not.toBe(200);
   });
+
+  test("/rest/qr under --compat shlink (on by default): Shlink's not-found problem, not the HTML 404 page", async () => {
+    const res = await fetch(`${server.url}/rest/qr`);
+    expect(res.status).toBe(404);
+    expect(res.headers.get("content-type")).toContain("application/problem+json");
+    expect(await res.json()).toMatchObject({ status: 404, type: expect.stringContaining("not-found") });
+  });
 });
 
 /** Every colour in the picture. */
@@ -197,5 +205,25 @@ describe("the drawing limit", () => {
     expect(Number(refused!.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(await refused!.json()).toMatchObject({ success: false, code: "rate_limited" });
     expect((await qr("?format=svg&size=64&margin=0", { headers: { "If-None-Match": etag } })).status).toBe(304);
+    // A HEAD draws nothing, so it spends nothing: still answered, as the GET would be.
+    const head = await qr("?format=svg&size=900", { method: "HEAD" });
+    expect([head.status, head.headers.get("content-type"), head.headers.get("cache-control")]).toEqual([200, "image/svg+xml; charset=utf-8", "private, max-age=86400"]);
+    expect(head.headers.get("etag")).toMatch(/^"qr-/);
+    expect((await qr("?size=64&margin=16&level=H", { method: "HEAD" })).status).toBe(400); // too small, as its GET
+  });
+});
+
+describe("--base-url", () => {
+  test("the code's URL is fixed: a shared cache may keep it, whatever the Host", async () => {
+    const based = await startServer({ args: ["--base-url", "https://s.example"] });
+    try {
+      expect((await createLink(based.url, { url: "https://example.com/event", custom_url: "poster" })).status).toBe(201);
+      const res = await fetch(`${based.url}/poster/qr`, { headers: { Host: "other.example" } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("cache-control")).toBe("public, max-age=86400");
+      expect(decodePng(new Uint8Array(await res.arrayBuffer())).text).toBe("https://s.example/poster");
+    } finally {
+      await based.dispose();
+    }
   });
 });

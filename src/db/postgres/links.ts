@@ -39,7 +39,12 @@ export function postgresLinks(sql: Pg): LinkRepository {
     },
     async fillTitle(key, title) {
       const { domain, alias } = keyParts(key);
-      return (await sql.unsafe(FILL_TITLE, [title, domain, alias])).count > 0;
+      // A row written is announced with it: the other instances' cached cards forget the old title (as a PATCH's).
+      return sql.begin(async (tx) => {
+        const wrote = (await tx.unsafe(FILL_TITLE, [title, domain, alias])).count > 0;
+        if (wrote) await announce(tx, key);
+        return wrote;
+      });
     },
     async keyOfSeq(seq) {
       const [row] = await sql.unsafe(KEY_OF_SEQ, [seq]);

@@ -7,7 +7,7 @@ import { CODES, id, q, text, type Operation } from "./operation.ts";
 
 const CACHING = {
   ETag: "over the renderer's version, the short URL, the options and the logo",
-  "Cache-Control": "public, max-age=86400 with public statistics; private, max-age=3600 under --stats-access key",
+  "Cache-Control": "public, max-age=86400 with public statistics (private, max-age=86400 on the default domain without --base-url: the URL comes from the request's Host); private, max-age=3600 under --stats-access key",
   "Link-Status": "the link's state: active, scheduled, disabled, expired or limit_reached (a poster is printed ahead: the code is served all the same)",
 };
 const HEX = "^#?(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$";
@@ -15,7 +15,7 @@ const HEX = "^#?(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$";
 export const QR_ROUTES: Operation[] = [
   {
     method: "get", path: "/{id}/qr", operationId: "qrCode", auth: "optional",
-    summary: "The link's short URL as a QR code, PNG or SVG, for whoever may read its statistics (HEAD: the same headers); not a click",
+    summary: "The link's short URL as a QR code, PNG or SVG, for whoever may read its statistics (HEAD: the same headers, nothing drawn); not a click",
     parameters: [
       id("the link's id or alias"),
       q("domain", "the link's domain (docs/several-domains.md: Several domains); left out or empty: the domain the request is sent to"),

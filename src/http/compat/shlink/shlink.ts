@@ -58,7 +58,12 @@ export function shlinkApi(deps: ShlinkDeps, ours: Ours, routes: readonly ShlinkR
       .then((response) => cors.withCors(request, response));
   };
   // /rest and /rest/ are no route either, but answered as one: a Shlink not-found problem, not the link 404 page.
-  return new Elysia().all("/rest/*", shlink, { parse: "none" }).all("/rest", shlink, { parse: "none" }).all("/rest/", shlink, { parse: "none" });
+  // /rest/qr too: the app's /:id/qr (a link's QR code) would take it before /rest/*.
+  return new Elysia()
+    .all("/rest/*", shlink, { parse: "none" })
+    .all("/rest", shlink, { parse: "none" })
+    .all("/rest/", shlink, { parse: "none" })
+    .all("/rest/qr", shlink, { parse: "none" });
 }
 
 /** The methods a preflight is told a path takes. */

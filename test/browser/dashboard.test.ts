@@ -372,7 +372,7 @@ describe("several links", () => {
     const csvDownload = page.waitForEvent("download");
     await page.click('#export-menu a[href*="format=csv"]');
     const csv = readFileSync(await (await csvDownload).path(), "utf8");
-    expect(csv.split(/\r?\n/)[0]).toBe("url,custom_url,expires_at,max_clicks,tags,disabled,status,created_at,total_clicks,human_clicks,last_click_at,rules,variants,password_hash,redirect_type,valid_from,fallback_url,crawlable,domain,title");
+    expect(csv.split(/\r?\n/)[0]).toBe("url,custom_url,expires_at,max_clicks,tags,disabled,status,created_at,total_clicks,human_clicks,last_click_at,rules,variants,password_hash,redirect_type,valid_from,fallback_url,crawlable,domain,title,card_title,card_description,card_image");
     expect(csv).toContain("https://example.com/exported-one,exported-one,");
     await page.click("#export-open");
     await page.waitForSelector("#export-menu:popover-open");

@@ -147,23 +147,12 @@ function answerLink(admitted: Admission | null, click: RequestClick, deps: Redir
     if (!unlocked && spends(click) && admitted.rules?.maxClicks != null && admitted.route?.passwordHash == null) {
       return spendNow(click, deps);
     }
-    // The same URL gives agents the card page: a cache must not hand one's answer to the other.
-    return byUserAgent(admitted.route !== null ? routed(admitted.route, click, deps, unlocked) : send((admitted.compiled ??= compileDestination(admitted.url)), 302, null, click, deps));
+    // People's answers need no Vary: User-Agent: each is no-store (the redirect, the password and
+    // open-app pages), so no cache keeps one to hand to an agent; the card page says Vary itself.
   }
   // Rules, a split, a password or a redirect code of its own: decided by its route (router.ts).
   if (admitted.route !== null) return routed(admitted.route, click, deps, unlocked);
   return send((admitted.compiled ??= compileDestination(admitted.url)), 302, null, click, deps);
-}
-
-/** A carded link's answer to a person, marked as depending on the User-Agent (card-page.ts answers agents). */
-function byUserAgent(answer: Answer): Answer {
-  if (answer instanceof Promise) return answer.then(varied);
-  return varied(answer);
-}
-
-function varied(response: Response): Response {
-  response.headers.append("Vary", "User-Agent");
-  return response;
 }
 
 /** A person's click of a limited link with a card, admitted again to spend it (the store spends it as unlock's re-admission does). */

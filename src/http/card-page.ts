@@ -15,7 +15,7 @@ import { publicBase } from "./request-origin.ts";
 
 // noindex twice (header and tag): a crawler that was given the page anyway does not index it.
 // no-cache: owners edit cards; agents keep their own copies whatever we say.
-// Vary: the same URL answers people with a redirect (redirect.ts carded()).
+// Vary: the same URL answers people with a redirect (redirect.ts answerLink).
 const HEADERS = {
   "Content-Type": "text/html; charset=utf-8",
   "Content-Security-Policy": "default-src 'none'",

@@ -4,6 +4,8 @@
 // where it writes it (src/http/card-page.ts).
 
 import type { CardFields } from "./card.ts";
+// One line of text, tidied as a link's title is.
+import { tidy } from "./title.ts";
 import type { UrlChecker } from "./rules.ts";
 import type { ErrorField, FieldProblem } from "../errors.ts";
 
@@ -16,14 +18,6 @@ export type CardNames = Record<keyof CardFields, ErrorField>;
 export const SNAKE_CARD_NAMES: CardNames = { cardTitle: "card_title", cardDescription: "card_description", cardImage: "card_image" };
 export const CAMEL_CARD_NAMES: CardNames = { cardTitle: "cardTitle", cardDescription: "cardDescription", cardImage: "cardImage" };
 
-// C0 and C1 controls and the Unicode line and paragraph separators, as a link's title (title.ts): one line.
-const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
-
-/** Whitespace collapsed to single spaces, controls dropped, trimmed (title.ts's tidy); null when nothing is left. */
-function tidy(text: string): string | null {
-  const tidied = text.replace(/\s+/g, " ").replace(CONTROLS, "").trim();
-  return tidied === "" ? null : tidied;
-}
 
 /**
  * The card fields a record names: absent ones left out (a PATCH keeps them), null or "" as none (a

@@ -10,8 +10,8 @@ export const MAX_TITLE_LENGTH = 500;
 // C0 and C1 controls and the Unicode line and paragraph separators: a title is one line of text.
 const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
 
-/** Whitespace collapsed to single spaces, controls dropped, trimmed; null when nothing is left. Not cut. */
-function tidy(text: string): string | null {
+/** Whitespace collapsed to single spaces, controls dropped, trimmed; null when nothing is left. Not cut (a card's text too: card-fields.ts). */
+export function tidy(text: string): string | null {
   const tidied = text.replace(/\s+/g, " ").replace(CONTROLS, "").trim();
   return tidied === "" ? null : tidied;
 }

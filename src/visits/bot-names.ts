@@ -10,14 +10,14 @@
 // can be found the name is "Unknown", as for a browser nobody recognises.
 
 import { isbotMatch } from "isbot";
+// Discord's media proxy sends an old Firefox string: it is Discord, as its other fetcher.
+import { DISCORD_MEDIA_PROXY } from "./bots.ts";
 
 /** Longest name kept: real product tokens are far shorter; a made-up one cannot widen a row. */
 export const MAX_BOT_NAME_LENGTH = 32;
 
 const UNKNOWN = "Unknown";
 
-// Discord's media proxy sends an old Firefox string (bots.ts): it is Discord, as its other fetcher.
-const DISCORD_MEDIA_PROXY = "Mozilla/5.0 (Macintosh; Intel Mac OS X 10.10; rv:38.0) Gecko/20100101 Firefox/38.0";
 
 // Tokens of well-known fetchers found anywhere in the string, tried first: most pose as a browser
 // ("Mozilla/5.0 (…) … Applebot/0.1") or name themselves in words ("Screaming Frog SEO Spider"). The

@@ -8,7 +8,7 @@ import { isbot } from "isbot";
 
 // Discord's media proxy re-fetches links with this fixed, decade-old browser string instead of
 // Discordbot (discord/discord-api-docs#1600, #3872). No real visitor runs Firefox 38 on OS X 10.10.
-const DISCORD_MEDIA_PROXY = "Mozilla/5.0 (Macintosh; Intel Mac OS X 10.10; rv:38.0) Gecko/20100101 Firefox/38.0";
+export const DISCORD_MEDIA_PROXY = "Mozilla/5.0 (Macintosh; Intel Mac OS X 10.10; rv:38.0) Gecko/20100101 Firefox/38.0";
 
 // Page testers and screenshot services that drive a real browser engine. isbot lists them as browsers on
 // purpose (its fixtures/browsers.yml: such tools should get the real page); for a click count they are not

@@ -7,6 +7,9 @@
 // is one header already read, a length check, one string compare and one precompiled regex of
 // literal tokens: case-sensitive (each agent spells its token one way), no per-call allocation.
 
+// Discord's media proxy's fixed Firefox 38 string: no visitor runs that browser.
+import { DISCORD_MEDIA_PROXY } from "./bots.ts";
+
 /** One agent: its name in the stats (src/visits/bot-names.ts names its User-Agent so), what is matched, and where that comes from. */
 export type PreviewAgent = {
   readonly name: string;
@@ -19,8 +22,6 @@ export type PreviewAgent = {
   readonly source: string;
 };
 
-/** Discord's media proxy's fixed Firefox 38 string (src/visits/bots.ts): no visitor runs that browser. */
-export const DISCORD_MEDIA_PROXY = "Mozilla/5.0 (Macintosh; Intel Mac OS X 10.10; rv:38.0) Gecko/20100101 Firefox/38.0";
 
 // Sources: the vendor's page where there is one; "in the UA" where the agent's own string names its page.
 export const PREVIEW_AGENTS: readonly PreviewAgent[] = [

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { api, madeLink, makeKey } from "../support/admin.ts";
+import { api, cli, madeLink, makeKey } from "../support/admin.ts";
 import { onHost, serverWithDomains } from "../support/domains.ts";
 import { eventually } from "../support/eventually.ts";
 import { decodePng } from "../support/qr-decode.ts";
@@ -59,6 +59,17 @@ describe("--stats-access key", () => {
     expect(signIn.status).toBe(200);
     const cookie = signIn.headers.get("set-cookie")!.split(";")[0]!;
     expect(await qrText(await fetch(`${server.url}/mine/qr`, { headers: { cookie } }))).toBe(`${server.url}/mine`);
+  });
+
+  test("the owner's key once revoked: refused (401) and no code, as the stats API refuses it", async () => {
+    const revoked = makeKey(server.dbPath, "owner-revoked", "create");
+    await madeLink(server.url, revoked, "was-mine");
+    expect((await fetch(`${server.url}/was-mine/qr`, { headers: { Authorization: `Bearer ${revoked}` } })).status).toBe(200);
+    cli(["key", "revoke", "owner-revoked", "--db", server.dbPath]);
+    const res = await fetch(`${server.url}/was-mine/qr`, { headers: { Authorization: `Bearer ${revoked}` } });
+    expect(res.status).toBe((await fetch(`${server.url}/api/stats?id=was-mine`, { headers: { Authorization: `Bearer ${revoked}` } })).status);
+    expect(res.status).toBe(401);
+    expect(res.headers.get("content-type")).toContain("application/json");
   });
 
   test("a key that is no key: refused (401), not looked up", async () => {

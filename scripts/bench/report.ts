@@ -128,7 +128,7 @@ export function printReport(r: Report) {
   lines.push("", `clicks under load (wrk -c50 on the click mix, each scenario ${r.underLoad.scenarios[0]?.clicks.durationUs ? (r.underLoad.scenarios[0].clicks.durationUs / 1e6).toFixed(0) : "?"} s; stats on a link with ${int(r.underLoad.distinctValues)} distinct UTM values and referrers):`);
   for (const s of r.underLoad.scenarios) {
     const c = s.clicks;
-    lines.push(`  ${s.name.padEnd(12)} ${int(requestsPerSecond(c)).padStart(7)} clicks/s  p50 ${ms(c.latencyUs.p50)}  p99 ${ms(c.latencyUs.p99)}  p99/quiet ${(c.latencyUs.p99 / quiet).toFixed(2)}${s.name === "quiet" ? "" : " (target <= 2)"}${s.background ? `   ${s.background}` : ""}`);
+    lines.push(`  ${s.name.padEnd(14)} ${int(requestsPerSecond(c)).padStart(7)} clicks/s  p50 ${ms(c.latencyUs.p50)}  p99 ${ms(c.latencyUs.p99)}  p99/quiet ${(c.latencyUs.p99 / quiet).toFixed(2)}${s.name === "quiet" ? "" : " (target <= 2)"}${s.background ? `   ${s.background}` : ""}`);
   }
   lines.push("", "memory (MiB; RssAnon: the heaps, without the mapped executable):");
   const mem = (m: Memory) => `VmRSS ${m.rss.toFixed(1)}, RssAnon ${m.anon.toFixed(1)} (peak VmHWM ${m.peak.toFixed(1)})`;

@@ -28,6 +28,7 @@ import { createTitleFetcher, type TitleFetcher } from "./links/title-fetcher.ts"
 import { fetchPageTitle } from "./outbound/page-title.ts";
 import { QR_RENDERS_PER_MINUTE } from "./http/qr.ts";
 import { readQrLogo, type QrLogo } from "./qr/logo.ts";
+import { createClickOptOuts } from "./visits/opt-outs.ts";
 
 /** What main opened and started before the app: the database, the threads' clients, the live view. */
 export type StartedParts = {
@@ -89,6 +90,7 @@ export function appDeps(config: Config, log: Logger, secrets: Secrets, parts: St
     limiter: createRateLimiter(config.createRateLimit),
     qrLogo: parts.qrLogo !== undefined ? parts.qrLogo : readQrLogo(config.qrLogo),
     qrRenders: createRateLimiter(QR_RENDERS_PER_MINUTE),
+    optOuts: createClickOptOuts(config.optOuts),
     log,
     // One for every surface: each failure it answers has its own request id (docs/security.md: Security).
     lastResort: createLastResort(log),

@@ -51,6 +51,7 @@ import { SHLINK_ROUTES } from "./http/compat/shlink/shlink-routes.ts";
 import type { DomainDirectory, DomainEntry } from "./domains/directory.ts";
 import { handleQr } from "./http/qr.ts";
 import type { QrLogo } from "./qr/logo.ts";
+import type { ClickOptOuts } from "./visits/opt-outs.ts";
 
 /** The database's parts (links, lister, stats, keys, sessions, overview, daily counts), and the rest. */
 export type AppDeps = Pick<Storage, "links" | "lister" | "stats" | "keys" | "sessions" | "users" | "overview" | "dailyCounts" | "domains" | "visitPages"> & {
@@ -97,6 +98,8 @@ export type AppDeps = Pick<Storage, "links" | "lister" | "stats" | "keys" | "ses
   /** --qr-logo, read at start (src/qr/logo.ts), and the QR codes drawn per address (docs/sharing.md: QR codes by URL) */
   qrLogo: QrLogo | null;
   qrRenders: RateLimiter;
+  /** --no-count-param, --do-not-track: clicks answered but not recorded, and how many (docs/statistics.md: Not counting some clicks) */
+  optOuts: ClickOptOuts;
   log: Logger;
   /** the answer to an error no handler caught (src/http/front-door.ts) */
   lastResort: LastResort;

@@ -10,6 +10,8 @@ import { probeFile } from "./cli/database.ts";
 import type { HeaderIdentityConfig } from "./auth/header-identity.ts";
 import { environmentVariable, FLAGS } from "./config/flags.ts";
 import { headerIdentityConfig, oidcConfig } from "./config/sign-in.ts";
+import { optOutSettings } from "./config/opt-outs.ts";
+import type { OptOutSettings } from "./visits/opt-outs.ts";
 import { access, allowedSchemes, checkPostgresUrl, compatApis, ConfigError, corsOrigins, integer, parseBaseUrl, redirectUrl } from "./config/values.ts";
 
 // The parts live in src/config/: the flags' table, the value checks, the sign-in groups, the help.
@@ -69,6 +71,8 @@ export type Config = Readonly<{
   allowSchemes: ReadonlySet<string>;
   /** --qr-logo: the image drawn in the middle of QR codes (docs/sharing.md: QR codes by URL); null: none */
   qrLogo: string | null;
+  /** --no-count-from, --no-count-param, --do-not-track (docs/statistics.md: Not counting some clicks) */
+  optOuts: OptOutSettings;
 }>;
 
 /** Which other shorteners' APIs answer: YOURLS's /yourls-api.php, Kutt's /api/v2. */
@@ -229,6 +233,7 @@ function serviceConfig({ values: given, named }: Given, env: Record<string, stri
     corsOrigins: corsOrigins(given.get("cors-origin"), named("cors-origin")),
     allowSchemes: allowedSchemes(given.get("allow-schemes"), named("allow-schemes")),
     qrLogo: given.get("qr-logo") || null,
+    optOuts: optOutSettings(given, named),
   });
 }
 

@@ -201,6 +201,7 @@ async function startThreads(config: Config, log: Logger, databasePassword: strin
       databasePassword,
       geoipDb: config.geoipDb,
       trustProxy: config.trustProxy,
+      noCountFrom: config.optOuts.noCountFrom,
       logFormat: config.logFormat,
       onError: (error) => log.error("writing visits failed; keeping them queued", { error }),
       onLive: (batch) => {

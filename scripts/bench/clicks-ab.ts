@@ -14,6 +14,10 @@
 // the run with its answer). A link with a card for people against plain links of the binary
 // before (docs/performance.md: Links with a preview card):
 //   bun scripts/bench/clicks-ab.ts card=./shortener before=/path/to/before --people --card card [--visitors new]
+// --opt-outs NAME: that target runs with every opt-out configured (#41, docs/statistics.md: Not counting
+// some clicks): --no-count-from with ranges no bench client comes from (the clicks' X-Forwarded-For
+// addresses are public), --no-count-param and --do-not-track skip; every click is still counted.
+// --service-args NAME "ARGS": more flags for that target's service, split at spaces (repeatable).
 
 import { Database } from "bun:sqlite";
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
@@ -34,6 +38,17 @@ const viewers = value("--viewers", 10);
 const domainsTarget = args.includes("--domains") ? args[args.indexOf("--domains") + 1] : null;
 const cardTarget = args.includes("--card") ? args[args.indexOf("--card") + 1] : null;
 const people = args.includes("--people");
+const optOutsTarget = args.includes("--opt-outs") ? args[args.indexOf("--opt-outs") + 1] : null;
+const OPT_OUTS = ["--no-count-from", "10.0.0.0/8,172.16.0.0/12,192.168.0.0/16,100.64.0.0/10,fd00::/8", "--no-count-param", "nocount", "--do-not-track", "skip"];
+const serviceArgs = new Map<string, string[]>();
+args.forEach((a, i) => {
+  if (a !== "--service-args") return;
+  const name = args[i + 1] ?? "";
+  serviceArgs.set(name, [...(serviceArgs.get(name) ?? []), ...(args[i + 2] ?? "").split(" ").filter((w) => w !== "")]);
+});
+/** The flags a target's service gets beyond the bench's own. */
+const extraArgs = (name: string) => [...(name === optOutsTarget ? OPT_OUTS : []), ...(serviceArgs.get(name) ?? [])];
+const flagValues = new Set(args.flatMap((a, i) => (a === "--service-args" ? [args[i + 1], args[i + 2]] : a === "--opt-outs" ? [args[i + 1]] : [])));
 const DOMAINS = Array.from({ length: 10 }, (_, i) => `d${i}.bench.example`);
 const dbFrom = args.includes("--db-from") ? resolve(args[args.indexOf("--db-from") + 1]!) : null;
 const mode = args.includes("--visitors") && args[args.indexOf("--visitors") + 1] === "new" ? "clicks-new" : "clicks";
@@ -44,7 +59,7 @@ const clicks = (url: string, seconds: number, ids: string[], host: string | null
   firstAddress += 2_000_000;
   return runWrk(wrk, { url, seconds, connections: 50, mode, ids, firstAddress: first, headers: host === null ? [] : [`Host: ${host}`], people });
 };
-const binaries = args.filter((a) => a.includes("=") && !a.startsWith("--") && a !== dbFrom && a !== domainsTarget && a !== cardTarget).map((a) => [a.slice(0, a.indexOf("=")), resolve(a.slice(a.indexOf("=") + 1))] as const);
+const binaries = args.filter((a) => a.includes("=") && !a.startsWith("--") && a !== dbFrom && a !== domainsTarget && a !== cardTarget && !flagValues.has(a)).map((a) => [a.slice(0, a.indexOf("=")), resolve(a.slice(a.indexOf("=") + 1))] as const);
 const ROOT = resolve(import.meta.dir, "../..");
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
@@ -60,7 +75,7 @@ try {
     const db = join(tmp, `${name}.db`);
     if (dbFrom !== null) copyFileSync(dbFrom, db);
     if (name === domainsTarget) await addDomains(bin, db);
-    const served = await startListening(name, [bin, "--port", "0", "--host", "127.0.0.1", "--db", db, "--create-rate-limit", "0", "--trust-proxy", "127.0.0.1", ...(events ? ["--webhook-allow-private"] : [])], { cwd: tmp });
+    const served = await startListening(name, [bin, "--port", "0", "--host", "127.0.0.1", "--db", db, "--create-rate-limit", "0", "--trust-proxy", "127.0.0.1", ...(events ? ["--webhook-allow-private"] : []), ...extraArgs(name)], { cwd: tmp });
     started.push(served);
     // The webhooks first: the links' creates are events too.
     const load = events ? await putEventsLoad(served.url, bin, db) : null;
@@ -91,7 +106,8 @@ try {
     }
   }
   const ceilingRps = targets.at(-1)!.rps;
-  console.log(`${rounds} rounds x ${seconds} s, wrk -t1 -c50, ${mode === "clicks" ? "repeating visitors" : "all-new visitors"}${people ? ", people's agents only" : ""}${cardTarget === null ? "" : `, ${cardTarget}'s links with a card`}, medians; CPU µs per click`);
+  console.log(`${rounds} rounds x ${seconds} s, wrk -t1 -c50, ${mode === "clicks" ? "repeating visitors" : "all-new visitors"}${people ? ", people's agents only" : ""}${cardTarget === null ? "" : `, ${cardTarget}'s links with a card`}${optOutsTarget === null ? "" : `, ${optOutsTarget} with opt-outs configured`}, medians; CPU µs per click`);
+  for (const [name] of binaries) if (extraArgs(name).length > 0) console.log(`${name}: ${extraArgs(name).join(" ")}`);
   console.log(`${"target".padEnd(10)} ${"req/s".padStart(8)} ${"/ceil".padStart(6)} ${"p99 ms".padStart(7)} ${"click".padStart(6)} ${"rec".padStart(6)} ${"other".padStart(6)}  RSS MiB`);
   for (const t of targets) {
     const ratio = median(t.rps.map((r, i) => r / ceilingRps[i]!));

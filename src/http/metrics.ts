@@ -15,6 +15,7 @@ import { bearerSecret, checkSecret, type AuthDeps } from "./auth.ts";
 import { mayReadMetrics } from "../auth/policy.ts";
 import { requestClient, type PeerServer } from "./request-origin.ts";
 import { apiError } from "./responses.ts";
+import type { ClickOptOuts } from "../visits/opt-outs.ts";
 
 export type MetricsDeps = AuthDeps & {
   /** the addresses allowed without a key (--metrics-allow); null = none ("off") */
@@ -24,6 +25,8 @@ export type MetricsDeps = AuthDeps & {
   recorder: Pick<ClickRecorder, "stats">;
   storage: Pick<Storage, "engine" | "size" | "domains">;
   version: string;
+  /** clicks kept out of the statistics by their query or headers (the address's are the recorder's) */
+  optOuts: Pick<ClickOptOuts, "counts">;
   /** --fetch-titles: its outcomes, when on */
   titles?: Pick<TitleFetcher, "stats">;
 };
@@ -63,6 +66,7 @@ async function exposition(deps: MetricsDeps): Promise<string[]> {
     ...metric("shortener_visits_recorded_total", "counter", "Visits written to the database.", visits.written),
     ...metric("shortener_visits_dropped_total", "counter", "Visits dropped because the queue was full while the database refused writes or was away.", visits.dropped),
     ...metric("shortener_clicks_delayed_total", "counter", "Clicks whose answer waited for the visit writer to catch up (it was far behind a database that answers).", visits.delayed),
+    ...notCountedLines(visits.notCounted, deps.optOuts.counts()),
     ...metric("shortener_visits_discarded_total", "counter", "Visits of links deleted before the visits were written.", visits.discarded),
     ...metric("shortener_visit_queue_length", "gauge", "Visits answered but not yet written.", visits.queued),
     ...metric("shortener_links", "gauge", "Links stored.", stored.links),
@@ -77,6 +81,17 @@ async function exposition(deps: MetricsDeps): Promise<string[]> {
     ...titleLines(deps.titles),
     ...deps.requests.lines(),
     ...processLines(),
+  ];
+}
+
+/** Clicks answered but not counted (docs/statistics.md: Not counting some clicks), by the opt-out that kept each out; always present, 0 when none is configured. */
+function notCountedLines(address: number, { param, dnt }: { param: number; dnt: number }): string[] {
+  return [
+    "# HELP shortener_clicks_not_counted_total Clicks answered but not counted, by opt-out: address (--no-count-from), param (--no-count-param), dnt (DNT or Sec-GPC under --do-not-track skip).",
+    "# TYPE shortener_clicks_not_counted_total counter",
+    `shortener_clicks_not_counted_total{reason="address"} ${address}`,
+    `shortener_clicks_not_counted_total{reason="param"} ${param}`,
+    `shortener_clicks_not_counted_total{reason="dnt"} ${dnt}`,
   ];
 }
 

@@ -25,6 +25,7 @@ import type { Config } from "../config.ts";
 import { isPreviewAgent } from "../visits/preview-agents.ts";
 import { cardAnswer } from "./card-page.ts";
 import { openAppAnswer } from "./open-app.ts";
+import type { ClickOptOuts } from "../visits/opt-outs.ts";
 
 export type RedirectDeps = {
   links: LinkStore;
@@ -42,6 +43,8 @@ export type RedirectDeps = {
   notFound: (request: Request, domain?: DomainEntry | null) => Response;
   /** --base-url: a card's short URL (card-page.ts; only links with a card read it) */
   config: Pick<Config, "baseUrl">;
+  /** --no-count-param, --do-not-track: clicks answered but not recorded (docs/statistics.md: Not counting some clicks) */
+  optOuts: Pick<ClickOptOuts, "query" | "skips">;
 };
 
 const CACHE_CONTROL = "no-store, max-age=0";
@@ -205,7 +208,8 @@ function chosen(route: LinkRoute, click: RequestClick, deps: RedirectDeps): Answ
 
 /** The redirect to a destination, and (for a GET) the click handed to the recorder. */
 function send(destination: Destination, status: number, route: string | null, click: RequestClick, deps: RedirectDeps): Answer {
-  const query = click.query;
+  // The opt-out parameter is the click's, never the destination's: it is not passed on (opt-outs.ts).
+  const query = deps.optOuts.query(click.query);
   const location = query !== "" ? withClickQuery(destination, query) : destination.location;
   // A click's query may add parameters the blocklist refuses (?url=https://phish…): the merged
   // Location is checked as a created URL would be. Only /regex/ entries can tell it from the link's
@@ -239,6 +243,8 @@ function fallback(url: string, reason: GoneReason, click: RequestClick, deps: Re
 
 /** The click handed to the recorder, in the recorder's message format (src/visits/click.ts). */
 export function record(click: RequestClick, deps: RedirectDeps, destination: string | null, route: string | null) {
+  // Opted out by its query or its headers: answered, and counted only in /metrics.
+  if (deps.optOuts.skips(click.query, click) !== null) return undefined;
   // Forwarding headers matter only behind a trusted proxy; otherwise they are not even read.
   // X-Forwarded-For wins over Forwarded (client-ip.ts), so Forwarded is read only without it.
   const proxied = !deps.trusted.empty;

@@ -6,8 +6,11 @@ import type { Click } from "./click.ts";
 import type { WriterStats } from "./visit-queue.ts";
 import type { EventType } from "../events/types.ts";
 
-/** The writer's figures, and how many clicks waited for it to catch up (catch-up.ts). */
-export type RecorderStats = WriterStats & { delayed: number };
+/**
+ * The writer's figures, how many clicks waited for it to catch up (catch-up.ts), and how many it
+ * took but did not record because they came from --no-count-from addresses (opt-outs.ts).
+ */
+export type RecorderStats = WriterStats & { delayed: number; notCounted: number };
 
 export type ClickRecorder = {
   /** Queues the click; a promise when its answer should wait for the writer to catch up. */

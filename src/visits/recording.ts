@@ -24,6 +24,7 @@ import { createVisitorIds, userAgentDigest, type VisitorIds } from "./visitor-id
 import { createForgetting } from "./forget.ts";
 import type { RecorderStorage } from "./recorder-storage.ts";
 import type { MaybePromise } from "../util/maybe.ts";
+import { noCountAddresses } from "./opt-outs.ts";
 
 /** Profiles kept at once (each a few hundred bytes); past this the map starts over. */
 const MAX_PROFILES = 20_000;
@@ -36,6 +37,8 @@ const CODE_RADIX = 2 ** 17;
 export type RecordingOptions = {
   storage: RecorderStorage;
   trustProxy: string;
+  /** --no-count-from: clicks from these addresses are taken and not recorded (opt-outs.ts); absent or "": none */
+  noCountFrom?: string;
   geoipDb: string | null;
   log: Logger;
   flushIntervalMs: number;
@@ -55,6 +58,8 @@ export type RecordingPipeline = {
   receive(message: string): void;
   /** Clicks taken so far (the click thread tells from it what is still in transit). */
   received(): number;
+  /** Of those, the clicks from --no-count-from addresses, not recorded. */
+  notCounted(): number;
   stats(): WriterStats;
   /** Writes what is queued now (the writer's tick does this every flush interval). */
   flush(): MaybePromise<number>;
@@ -84,12 +89,20 @@ export async function createRecordingPipeline(o: RecordingOptions): Promise<Reco
   const addressOf = clientAddresses(o.trustProxy);
   const reader = createClickReader();
   const codes = codeCaches(reader);
+  const notCountedFrom = noCountAddresses(o.noCountFrom ?? "");
   let received = 0;
+  let notCounted = 0;
   const build = (handover: ParsedHandover) => {
     // The dictionary starts over with this hand-over: so do the caches of its codes.
     if (handover.startsOver) codes.startOver();
     reader.read(handover, (click) => {
       const address = addressOf(click);
+      // Taken (the click thread counts it as arrived) but not recorded; nothing more is worked out for it.
+      if (notCountedFrom !== null && notCountedFrom.contains(address)) {
+        notCounted++;
+        received++;
+        return;
+      }
       const agent = codes.agentOf(click.userAgent);
       const p = codes.profileOf(click, agent.client);
       const visit: Visit = {
@@ -113,6 +126,7 @@ export async function createRecordingPipeline(o: RecordingOptions): Promise<Reco
   return {
     receive: salted.receive,
     received: () => received,
+    notCounted: () => notCounted,
     stats: () => writer.stats(),
     flush: () => writer.flush(),
     drain,

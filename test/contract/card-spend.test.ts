@@ -4,6 +4,7 @@
 // store, the PATCH committed exactly there. The recorder is a list (nothing here is about recording).
 
 import { expect, test } from "bun:test";
+import { createClickOptOuts, NO_OPT_OUTS } from "../../src/visits/opt-outs.ts";
 import { handleRedirect, type RedirectDeps } from "../../src/http/redirect.ts";
 import { RequestClick } from "../../src/http/click.ts";
 import { createPasswordGuard } from "../../src/http/link-password.ts";
@@ -40,6 +41,7 @@ forEachEngine("a carded limited link's second admission", (db) => {
       passwords: createPasswordGuard(),
       notFound: () => new Response("not found", { status: 404 }),
       config: { baseUrl: null },
+      optOuts: createClickOptOuts(NO_OPT_OUTS),
     };
     const request = new Request("http://s.example/race", { headers: { "user-agent": CHROME } });
     const res = await handleRedirect(new RequestClick(request, "race", null, NOW), deps);

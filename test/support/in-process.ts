@@ -50,7 +50,7 @@ export async function inProcessApp(args: string[] = []): Promise<InProcess> {
   let hurry = () => {};
   const storage = await openStorage(file, { busyTimeoutMs: 5_000, password: null, onWriteBusy: () => hurry() });
   const blocklist = await openBlocklistFile(config.blocklist, storage.links, log);
-  const recorder = await startClickRecorder({ database: file, databasePassword: null, geoipDb: null, trustProxy: config.trustProxy, logFormat: config.logFormat });
+  const recorder = await startClickRecorder({ database: file, databasePassword: null, geoipDb: null, trustProxy: config.trustProxy, noCountFrom: config.optOuts.noCountFrom, logFormat: config.logFormat });
   hurry = () => recorder.hurry();
   const live = createLiveHub((watch) => recorder.watch(watch.ids, watch.all));
   storage.links.onChange((id) => live.changed(id === EVERY_LINK ? null : id));

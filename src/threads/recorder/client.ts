@@ -15,7 +15,9 @@ import type { LiveBatch } from "../../events/live.ts";
 
 export type { ClickRecorder, RecorderStats } from "../../visits/recorder.ts";
 
-export type RecorderOptions = Omit<RecorderInit, "flushIntervalMs" | "maxQueued" | "priorityFlag"> & {
+export type RecorderOptions = Omit<RecorderInit, "flushIntervalMs" | "maxQueued" | "priorityFlag" | "noCountFrom"> & {
+  /** --no-count-from (none when absent) */
+  noCountFrom?: string;
   flushIntervalMs?: number;
   /** Clicks held while the disk refuses writes (both sides together); past this they are counted as dropped. */
   maxQueued?: number;
@@ -58,6 +60,7 @@ export async function startClickRecorder(options: RecorderOptions): Promise<Clic
     databasePassword: options.databasePassword,
     geoipDb: options.geoipDb,
     trustProxy: options.trustProxy,
+    noCountFrom: options.noCountFrom ?? "",
     logFormat: options.logFormat,
     flushIntervalMs: options.flushIntervalMs ?? 100,
     maxQueued: options.maxQueued ?? 200_000,
@@ -96,6 +99,7 @@ function clickRecorder(thread: Recorder, ready: RecorderReady, init: RecorderIni
   let dropped = 0;
   let handedOver = 0;
   let received = 0;
+  let notCounted = 0;
   // Characters handed over and not yet taken by the recorder, and where each hand-over ends.
   let inTransit = 0;
   const transit: { end: number; size: number }[] = [];
@@ -117,6 +121,7 @@ function clickRecorder(thread: Recorder, ready: RecorderReady, init: RecorderIni
     if ("live" in msg) return options.onLive?.(msg.live);
     remote = msg.stats;
     received = msg.received;
+    notCounted = msg.notCounted;
     while (transit.length > 0 && transit[0]!.end <= received) inTransit -= transit.shift()!.size;
     if (msg.error) options.onError?.(msg.error);
   };
@@ -149,7 +154,7 @@ function clickRecorder(thread: Recorder, ready: RecorderReady, init: RecorderIni
       timer ??= setInterval(tick, HANDOVER_MS);
       return catchUp.admit(backlog, remote.lastError !== null);
     },
-    stats: () => ({ ...remote, queued: inFlight(), dropped: dropped + remote.dropped, delayed: catchUp.delayed() }),
+    stats: () => ({ ...remote, queued: inFlight(), dropped: dropped + remote.dropped, delayed: catchUp.delayed(), notCounted }),
     reloadGeo: () => thread.post({ reloadGeo: true } satisfies ToRecorder),
     hurry: () => priority.raise(),
     async close() {
@@ -161,7 +166,7 @@ function clickRecorder(thread: Recorder, ready: RecorderReady, init: RecorderIni
       if (closed !== null) remote = closed;
       // Given up on (a dead thread, or one past its bound): what it had not written is lost.
       const lost = closed === null ? inFlight() : 0;
-      return { ...remote, dropped: remote.dropped + dropped + lost, delayed: catchUp.delayed() };
+      return { ...remote, dropped: remote.dropped + dropped + lost, delayed: catchUp.delayed(), notCounted };
     },
     geoSource: ready.geoSource,
     geoBuildDate: ready.geoBuildDate,

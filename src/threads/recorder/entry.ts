@@ -25,10 +25,11 @@ let watchingAll = false;
 const report = (error?: string) => {
   const stats = pipeline.stats();
   const received = pipeline.received();
-  const key = `${stats.written}/${stats.dropped}/${stats.discarded}/${stats.queued}/${stats.lastError}/${received}`;
+  const notCounted = pipeline.notCounted();
+  const key = `${stats.written}/${stats.dropped}/${stats.discarded}/${stats.queued}/${stats.lastError}/${received}/${notCounted}`;
   if (key === reported && !error) return;
   reported = key;
-  post({ stats, received, error });
+  post({ stats, received, notCounted, error });
 };
 // The click thread learns the figures at most once per flush interval, and only after they
 // changed: an idle recorder sends nothing and sets no timer.
@@ -54,6 +55,7 @@ async function start(opts: RecorderInit): Promise<RecorderReady> {
     pipeline = await createRecordingPipeline({
       storage,
       trustProxy: opts.trustProxy,
+      noCountFrom: opts.noCountFrom,
       geoipDb: opts.geoipDb,
       log,
       flushIntervalMs: opts.flushIntervalMs,

@@ -14,6 +14,8 @@ export type RecorderInit = {
   databasePassword: string | null;
   geoipDb: string | null;
   trustProxy: string;
+  /** --no-count-from: clicks from these client addresses are not recorded (docs/statistics.md: Not counting some clicks) */
+  noCountFrom: string;
   logFormat: LogFormat;
   flushIntervalMs: number;
   maxQueued: number;
@@ -25,8 +27,8 @@ export type RecorderReady = { geoSource: string; geoBuildDate: string; threadId:
 /** `clicks`: a JSON array made by packClick (src/visits/click.ts). */
 /** `wants`: the event types webhooks want (a batch writes those); `watch`: the links live views watch (`all`: every link). */
 export type ToRecorder = { clicks: string } | { reloadGeo: true } | { wants: EventType[] } | { watch: { ids: string[]; all: boolean } };
-/** `received`: clicks taken so far, so that the click thread can tell what is still in transit. */
+/** `received`: clicks taken so far, so that the click thread can tell what is still in transit; `notCounted`: of them, those from --no-count-from addresses. */
 export type FromRecorder =
-  | { stats: WriterStats; received: number; error?: string }
+  | { stats: WriterStats; received: number; notCounted: number; error?: string }
   /** the visits of watched links, once written */
   | { live: LiveBatch };

@@ -50,6 +50,7 @@ import { shlinkApi } from "./http/compat/shlink/shlink.ts";
 import { SHLINK_ROUTES } from "./http/compat/shlink/shlink-routes.ts";
 import type { DomainDirectory, DomainEntry } from "./domains/directory.ts";
 import { handleQr } from "./http/qr.ts";
+import { handleVisitExport } from "./http/visit-export.ts";
 import type { QrLogo } from "./qr/logo.ts";
 
 /** The database's parts (links, lister, stats, keys, sessions, overview, daily counts), and the rest. */
@@ -214,6 +215,8 @@ function linkApi(deps: AppDeps, ours: Ours) {
       .patch("/api/links/:id", ({ request, params, server }) => ours(request, server, () => handlePatchLink(request, params.id ?? "", server, deps)), { parse: "none" })
       .delete("/api/links/:id", ({ request, params, server }) => ours(request, server, () => handleDeleteLink(request, params.id ?? "", server, deps)), { parse: "none" })
       .get("/api/overview", ({ request, server }) => ours(request, server, () => handleOverview(request, server, deps)))
+      // An export of visits (docs/statistics.md: Exporting visits): a key or session; the caller's own links, admins every link.
+      .get("/api/visits/export", ({ request, server }) => ours(request, server, () => handleVisitExport(request, server, deps)))
   );
 }
 

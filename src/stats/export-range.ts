@@ -17,7 +17,7 @@ export function exportRange(from: string | null | undefined, to: string | null |
   if (start === null) return { ok: false, error: "from must be a date (YYYY-MM-DD) or an ISO timestamp with its zone", field: "from" };
   const end = instant(to, DAY_MS);
   if (end === null) return { ok: false, error: "to must be a date (YYYY-MM-DD) or an ISO timestamp with its zone", field: "to" };
-  if (start !== undefined && end !== undefined && end < start) return { ok: false, error: "from must not be after to", field: "from" };
+  if (start !== undefined && end !== undefined && end <= start) return { ok: false, error: "from must be before to", field: "from" };
   return { ok: true, value: { fromTs: start ?? 0, toTs: end ?? OPEN_END } };
 }
 

@@ -50,11 +50,12 @@ import { shlinkApi } from "./http/compat/shlink/shlink.ts";
 import { SHLINK_ROUTES } from "./http/compat/shlink/shlink-routes.ts";
 import type { DomainDirectory, DomainEntry } from "./domains/directory.ts";
 import { handleQr } from "./http/qr.ts";
+import { handleVisitExport } from "./http/visit-export.ts";
 import type { QrLogo } from "./qr/logo.ts";
 import type { ClickOptOuts } from "./visits/opt-outs.ts";
 
 /** The database's parts (links, lister, stats, keys, sessions, overview, daily counts), and the rest. */
-export type AppDeps = Pick<Storage, "links" | "lister" | "stats" | "keys" | "sessions" | "users" | "overview" | "dailyCounts" | "domains" | "visitPages"> & {
+export type AppDeps = Pick<Storage, "links" | "lister" | "stats" | "keys" | "sessions" | "users" | "overview" | "dailyCounts" | "domains" | "visitPages" | "visitExport"> & {
   config: Config;
   /** the database itself, for /health and /metrics (the parts come from it too) */
   storage: Pick<Storage, "engine" | "ping" | "size" | "domains">;
@@ -217,6 +218,8 @@ function linkApi(deps: AppDeps, ours: Ours) {
       .patch("/api/links/:id", ({ request, params, server }) => ours(request, server, () => handlePatchLink(request, params.id ?? "", server, deps)), { parse: "none" })
       .delete("/api/links/:id", ({ request, params, server }) => ours(request, server, () => handleDeleteLink(request, params.id ?? "", server, deps)), { parse: "none" })
       .get("/api/overview", ({ request, server }) => ours(request, server, () => handleOverview(request, server, deps)))
+      // An export of visits (docs/statistics.md: Exporting visits): a key or session; the caller's own links, admins every link.
+      .get("/api/visits/export", ({ request, server }) => ours(request, server, () => handleVisitExport(request, server, deps)))
   );
 }
 

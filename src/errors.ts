@@ -32,6 +32,7 @@ export const ERROR_FIELDS = [
   "events", "linkId", "enabled", "sourceDb", "domainMap", "domain", "name",
   "https", "rootRedirect", "notFoundRedirect", "fallbackRedirect", "robots", "creators", "isDefault", "moveLinksTo",
   "size", "margin", "level", "fg", "bg", "logo",
+  "after",
 ] as const;
 export type ErrorField = (typeof ERROR_FIELDS)[number];
 

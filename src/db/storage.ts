@@ -12,6 +12,7 @@ import type { SessionRepository, SessionStore } from "../auth/sessions.ts";
 import type { UserRepository } from "../auth/users.ts";
 import type { DailyCounts, OverviewReader, OverviewSource } from "../stats/overview.ts";
 import type { VisitPageSource } from "../stats/visit-pages.ts";
+import type { VisitExportSource } from "../stats/visit-export.ts";
 import type { MaybePromise } from "../util/maybe.ts";
 import type { SaltStore } from "../visits/visitor-id.ts";
 import type { ImportTarget } from "../imports/target.ts";
@@ -48,6 +49,8 @@ export type EngineStorage = Database & {
   overview: OverviewSource;
   /** Raw visits a page at a time, off the click thread (docs/shlink-api.md: Visits). */
   visitPages: VisitPageSource;
+  /** Chunks of an export of visits, off the click thread (docs/statistics.md: Exporting visits). */
+  visitExport: VisitExportSource;
   keys: KeyRepository;
   sessions: SessionRepository;
   users: UserRepository;
@@ -84,6 +87,7 @@ export type Storage = Database & {
   overview: OverviewReader;
   dailyCounts: DailyCounts;
   visitPages: VisitPageSource;
+  visitExport: VisitExportSource;
 };
 
 /** A postgres:// or postgresql:// URL names a PostgreSQL database; anything else is a SQLite file. */

@@ -16,6 +16,7 @@ import { postgresSessions } from "./sessions.ts";
 import { postgresUsers } from "./users.ts";
 import { postgresOverview } from "./overview.ts";
 import { postgresVisitPages } from "./visit-pages.ts";
+import { postgresVisitExport } from "./visit-export.ts";
 import { postgresEvents } from "./events.ts";
 import { postgresInstances } from "./instances.ts";
 import { postgresDomains } from "./domains.ts";
@@ -43,6 +44,7 @@ export async function openPostgresStorage(url: string, password: string | null):
       stats: postgresStats(sql),
       overview: postgresOverview(sql),
       visitPages: postgresVisitPages(sql),
+      visitExport: postgresVisitExport(sql),
       keys: postgresKeys(sql),
       sessions: postgresSessions(sql),
       users: postgresUsers(sql),

@@ -6,8 +6,8 @@ import type { VisitPageQuery } from "../../stats/visit-pages.ts";
 import { ownerCondition, type SqlCondition } from "./page-query.ts";
 import type { OwnerFilter } from "../../links/list.ts";
 
-/** The scope as a condition on a batch `b` (`?` parameters). */
-function scopeCondition(scope: VisitPageQuery["scope"]): SqlCondition {
+/** The scope as a condition on a batch `b` (`?` parameters); an export's too (visit-export-sql.ts). */
+export function scopeCondition(scope: VisitPageQuery["scope"]): SqlCondition {
   if ("linkSeq" in scope) return { sql: "b.link_seq = ?", params: [scope.linkSeq] };
   const owner = ownerCondition(scope.owner, "l");
   const where: string[] = owner ? [owner.sql] : [];

@@ -13,6 +13,7 @@ import { sqliteUsers } from "./users.ts";
 import { sqliteSalts } from "./visitor-salts.ts";
 import { sqliteOverview } from "./overview.ts";
 import { sqliteVisitPages } from "./visit-pages.ts";
+import { sqliteVisitExport } from "./visit-export.ts";
 import type { VisitPageSource } from "../../stats/visit-pages.ts";
 import { sqliteImports } from "./imports.ts";
 import { startSqliteReader, type SqliteReader } from "../../threads/reader/client.ts";
@@ -56,6 +57,7 @@ export async function openSqliteStorage(path: string, busyTimeoutMs: number, rea
     stats: reader?.stats ?? sqliteStats(db),
     overview: reader?.overview ?? sqliteOverview(db),
     visitPages: reader?.visitPages ?? promisedVisits(sqliteVisitPages(db)),
+    visitExport: reader?.visitExport ?? { chunk: async (q) => sqliteVisitExport(db)(q) },
     keys: retried(sqliteKeys(db), ["insert", "revoke"]),
     sessions: retried(sqliteSessions(db), ["insert", "remove"]),
     users: retried(sqliteUsers(db), ["upsert", "setDisabled", "setAdmin"]),

@@ -16,6 +16,7 @@ import { SESSION_ROUTES } from "./session.ts";
 import { SERVICE_ROUTES } from "./service.ts";
 import { CLICK_ROUTES } from "./clicks.ts";
 import { QR_ROUTES } from "./qr.ts";
+import { VISIT_EXPORT } from "./visit-export.ts";
 
 export type { Operation, Reply } from "./operation.ts";
 
@@ -29,7 +30,7 @@ function withHeaderRefusal(op: Operation): Operation {
 
 // In the order the document has always listed them.
 const ROUTES: Operation[] = [
-  CREATE_LINK, READ_STATS, ...LINK_COLLECTION, ...IMPORT_ROUTES, LIVE_STATS, ...WEBHOOK_ROUTES, ...DOMAIN_ROUTES, ...LINK_BY_ID, OVERVIEW,
+  CREATE_LINK, READ_STATS, ...LINK_COLLECTION, ...IMPORT_ROUTES, LIVE_STATS, ...WEBHOOK_ROUTES, ...DOMAIN_ROUTES, ...LINK_BY_ID, OVERVIEW, VISIT_EXPORT,
   ...SESSION_ROUTES, ...SERVICE_ROUTES, ...CLICK_ROUTES, ...QR_ROUTES,
 ];
 

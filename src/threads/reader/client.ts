@@ -16,9 +16,10 @@ import type { TagCount } from "../../links/tags.ts";
 import type { StatsRows, StatsSource } from "../../stats/link-stats.ts";
 import type { DailyRollupRow, OverviewRows, OverviewSource } from "../../stats/overview.ts";
 import type { VisitPage, VisitPageSource, VisitTotals } from "../../stats/visit-pages.ts";
+import type { ExportChunk, VisitExportSource } from "../../stats/visit-export.ts";
 import type { FromReader, ReadRequest, ReadResult, ToReader } from "./protocol.ts";
 
-export type SqliteReader = { stats: StatsSource; lister: LinkLister; overview: OverviewSource; visitPages: VisitPageSource; close(): Promise<void> };
+export type SqliteReader = { stats: StatsSource; lister: LinkLister; overview: OverviewSource; visitPages: VisitPageSource; visitExport: VisitExportSource; close(): Promise<void> };
 
 /**
  * How long a stop waits for the reader (docs/architecture.md: Threads): the reads asked before the
@@ -92,6 +93,7 @@ export async function startSqliteReader(path: string, log: Logger = createLogger
       daily: (seqs, first) => ask<DailyRollupRow[]>({ daily: [seqs, first] }),
     },
     visitPages: { page: (query, writing) => ask<VisitPage>({ visits: [query, writing ?? null] }), totals: (owner) => ask<VisitTotals>({ visitTotals: owner }) },
+    visitExport: { chunk: (query) => ask<ExportChunk>({ visitExport: query }) },
     async close() {
       closed = true;
       if (quiet !== null) clearTimeout(quiet);

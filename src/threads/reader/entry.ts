@@ -1,5 +1,5 @@
 // The reader thread's entry point (started by client.ts through ../start.ts): SQLite's reads that
-// can take milliseconds (a link's statistics, a page of the owner's list, the overview, a page of raw visits) run here,
+// can take milliseconds (a link's statistics, a page of the owner's list, the overview, a page of raw visits, a chunk of an export) run here,
 // on a connection of their own, so that the thread answering clicks never waits for them. Like
 // main.ts for the click thread, it wires SQLite's adapters to the messages of protocol.ts.
 
@@ -8,6 +8,7 @@ import { sqliteStats } from "../../db/sqlite/stats.ts";
 import { sqliteLister } from "../../db/sqlite/lister.ts";
 import { sqliteOverview } from "../../db/sqlite/overview.ts";
 import { sqliteVisitPages } from "../../db/sqlite/visit-pages.ts";
+import { sqliteVisitExport } from "../../db/sqlite/visit-export.ts";
 import { writtenPage } from "./written-page.ts";
 import type { FromReader, ReadRequest, ReadResult, ToReader } from "./protocol.ts";
 import { nameThisThread } from "../policy.ts";
@@ -22,6 +23,7 @@ function start(path: string): true {
   const lister = sqliteLister(db);
   const overview = sqliteOverview(db);
   const visits = sqliteVisitPages(db);
+  const visitExport = sqliteVisitExport(db);
   answer = (m) => {
     if ("stats" in m) return stats(m.stats[0], m.stats[1]);
     if ("page" in m) return lister.page(m.page);
@@ -31,6 +33,7 @@ function start(path: string): true {
     if ("daily" in m) return overview.daily(m.daily[0], m.daily[1]);
     if ("visits" in m) return writtenPage(visits.page(m.visits[0]), m.visits[1]);
     if ("visitTotals" in m) return visits.totals(m.visitTotals);
+    if ("visitExport" in m) return visitExport(m.visitExport);
     throw new Error("unknown request");
   };
   close = () => db.close();

@@ -6,6 +6,7 @@ import type { StatsPlan, StatsRows } from "../../stats/link-stats.ts";
 import type { DailyRollupRow, OverviewRows } from "../../stats/overview.ts";
 import type { TagCount } from "../../links/tags.ts";
 import type { VisitPage, VisitPageQuery, VisitPageWriting, VisitTotals } from "../../stats/visit-pages.ts";
+import type { ExportChunk, ExportChunkQuery } from "../../stats/visit-export.ts";
 
 export type ReadRequest =
   | { stats: [linkSeq: number, plan: StatsPlan] }
@@ -15,10 +16,12 @@ export type ReadRequest =
   | { overview: [owner: OwnerFilter, first: string, top: number, domain: string | null] }
   | { daily: [seqs: readonly number[], first: string] }
   | { visits: [query: VisitPageQuery, writing: VisitPageWriting | null] }
-  | { visitTotals: OwnerFilter };
+  | { visitTotals: OwnerFilter }
+  // An export of visits (docs/statistics.md: Exporting visits): a chunk, written here.
+  | { visitExport: ExportChunkQuery };
 
 export type ToReader = ReadRequest & { id: number };
 
-export type ReadResult = StatsRows | LinkPage | LinkTotals | OverviewRows | DailyRollupRow[] | TagCount[] | VisitPage | VisitTotals;
+export type ReadResult = StatsRows | LinkPage | LinkTotals | OverviewRows | DailyRollupRow[] | TagCount[] | VisitPage | VisitTotals | ExportChunk;
 
 export type FromReader = { id: number; result: ReadResult } | { id: number; error: { message: string; code?: string } };

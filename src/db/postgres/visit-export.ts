@@ -5,10 +5,17 @@ import { EXPORT_BATCHES_PER_CHUNK, writeExportChunk, type VisitExportSource } fr
 import { exportBatchesQuery } from "../shared/visit-export-sql.ts";
 import { num, numbered, type Pg } from "./connect.ts";
 
+/**
+ * Batches a chunk reads here: the pool answers on the click thread, which writes the chunk's text,
+ * so a chunk is kept to about 2,000 visits (a few ms of writing) to leave clicks' p99 alone
+ * (SQLite's reader thread writes 50 batches at a time on its own thread).
+ */
+const PG_BATCHES_PER_CHUNK = Math.min(10, EXPORT_BATCHES_PER_CHUNK);
+
 export function postgresVisitExport(sql: Pg): VisitExportSource {
   return {
     async chunk(q) {
-      const limit = q.batches ?? EXPORT_BATCHES_PER_CHUNK;
+      const limit = q.batches ?? PG_BATCHES_PER_CHUNK;
       const { sql: text, params } = exportBatchesQuery(q, limit);
       const rows = (await sql.unsafe(numbered(text), params)) as { id: unknown; imported: unknown; visits: string; alias: string; domain: string }[];
       return writeExportChunk(rows.map((r) => ({ id: num(r.id), imported: num(r.imported), visits: r.visits, alias: r.alias, domain: r.domain })), q, limit);

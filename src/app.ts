@@ -45,6 +45,7 @@ import { routeTable, type RouteTable } from "./http/route-table.ts";
 import type { WebhookLeave } from "./events/webhook-leave.ts";
 import { requestDomain } from "./http/request-domain.ts";
 import { robotsPolicy, rootAnswer } from "./domains/answers.ts";
+import type { OrphanCounter } from "./http/orphan-visits.ts";
 import { kuttApi } from "./http/compat/kutt.ts";
 import { shlinkApi } from "./http/compat/shlink/shlink.ts";
 import { SHLINK_ROUTES } from "./http/compat/shlink/shlink-routes.ts";
@@ -69,7 +70,7 @@ export type AppDeps = Pick<Storage, "links" | "lister" | "stats" | "keys" | "ses
   /** who may read /metrics without an admin key; null = nobody */
   metricsAllow: TrustedProxies | null;
   requests: RequestMetrics;
-  recorder: Pick<ClickRecorder, "record" | "stats">;
+  recorder: Pick<ClickRecorder, "record" | "stats" | "recordOrphan">;
   /** the dashboard's imports from other shorteners, on a thread of their own */
   imports: ImportJobs;
   /** webhooks and their delivery log; what they want; the delivery thread's poke (docs/webhooks.md: Webhooks) */
@@ -88,6 +89,8 @@ export type AppDeps = Pick<Storage, "links" | "lister" | "stats" | "keys" | "ses
   passwords: PasswordGuard;
   /** an unknown short link: --not-found-redirect, or the 404 page (not-found.ts) */
   notFound: (request: Request, domain?: DomainEntry | null) => Response;
+  /** a visit to no link handed to the recorder (src/http/orphan-visits.ts; docs/statistics.md: Visits to no link) */
+  countOrphan: OrphanCounter;
   /** the domains and the hosts they answer on, in memory (docs/several-domains.md: Several domains) */
   directory: DomainDirectory;
   /** any other unknown page: the 404 page */
@@ -156,7 +159,12 @@ export function createApp(deps: AppDeps) {
         statsPublic: () => deps.config.statsAccess === "public",
         now: deps.now,
         version: deps.version,
-        root: (request) => rootAnswer(requestDomain(request, deps.directory), deps.config.rootRedirect, deps.directory.defaultDomain),
+        root: (request) => {
+          const answer = rootAnswer(requestDomain(request, deps.directory), deps.config.rootRedirect, deps.directory.defaultDomain);
+          // A visit to the root (docs/statistics.md: Visits to no link); "none" is answered by the not-found page, which counts itself.
+          if (answer !== "none") deps.countOrphan(request, "base_url");
+          return answer;
+        },
         robots: (request) => {
           const domain = requestDomain(request, deps.directory);
           return { key: domain.key, policy: robotsPolicy(domain) };

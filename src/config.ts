@@ -69,6 +69,8 @@ export type Config = Readonly<{
   allowSchemes: ReadonlySet<string>;
   /** --qr-logo: the image drawn in the middle of QR codes (docs/sharing.md: QR codes by URL); null: none */
   qrLogo: string | null;
+  /** --orphan-visits: visits to no link are counted (docs/statistics.md: Visits to no link) */
+  orphanVisits: boolean;
 }>;
 
 /** Which other shorteners' APIs answer: YOURLS's /yourls-api.php, Kutt's /api/v2. */
@@ -229,7 +231,14 @@ function serviceConfig({ values: given, named }: Given, env: Record<string, stri
     corsOrigins: corsOrigins(given.get("cors-origin"), named("cors-origin")),
     allowSchemes: allowedSchemes(given.get("allow-schemes"), named("allow-schemes")),
     qrLogo: given.get("qr-logo") || null,
+    orphanVisits: onOff(given.get("orphan-visits") ?? "on", named("orphan-visits")),
   });
+}
+
+/** A switch given as on or off. */
+function onOff(value: string, name: string): boolean {
+  if (value !== "on" && value !== "off") throw new ConfigError(`${name}: expected on or off, got ${value}`);
+  return value === "on";
 }
 
 /** --db: a postgres:// URL, or a SQLite file (default ./shortener.db, or in $STATE_DIRECTORY). */

@@ -68,6 +68,7 @@ export async function withRules(engine: EngineStorage, linkEvents?: LinkEvents):
     relayLive: engine.relayLive,
     ...createOverview(engine.overview),
     visitPages: engine.visitPages,
+    orphans: engine.orphans,
     ping: engine.ping,
     size: engine.size,
     idsAmong: engine.idsAmong,

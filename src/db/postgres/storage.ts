@@ -15,6 +15,7 @@ import { postgresKeys } from "./keys.ts";
 import { postgresSessions } from "./sessions.ts";
 import { postgresUsers } from "./users.ts";
 import { postgresOverview } from "./overview.ts";
+import { postgresOrphanVisits } from "./orphan-visits.ts";
 import { postgresVisitPages } from "./visit-pages.ts";
 import { postgresEvents } from "./events.ts";
 import { postgresInstances } from "./instances.ts";
@@ -43,6 +44,7 @@ export async function openPostgresStorage(url: string, password: string | null):
       stats: postgresStats(sql),
       overview: postgresOverview(sql),
       visitPages: postgresVisitPages(sql),
+      orphans: postgresOrphanVisits(sql),
       keys: postgresKeys(sql),
       sessions: postgresSessions(sql),
       users: postgresUsers(sql),

@@ -15,7 +15,8 @@ import { sqliteOverview } from "./overview.ts";
 import { sqliteVisitPages } from "./visit-pages.ts";
 import type { VisitPageSource } from "../../stats/visit-pages.ts";
 import { sqliteImports } from "./imports.ts";
-import { startSqliteReader, type SqliteReader } from "../../threads/reader/client.ts";
+import { startSqliteReader, type OrphanReads, type SqliteReader } from "../../threads/reader/client.ts";
+import { sqliteOrphanReads, sqliteOrphanRemove } from "./orphan-visits.ts";
 import type { Logger } from "../../log.ts";
 import { sqliteEvents } from "./events.ts";
 import { sqliteInstances } from "./instances.ts";
@@ -56,6 +57,7 @@ export async function openSqliteStorage(path: string, busyTimeoutMs: number, rea
     stats: reader?.stats ?? sqliteStats(db),
     overview: reader?.overview ?? sqliteOverview(db),
     visitPages: reader?.visitPages ?? promisedVisits(sqliteVisitPages(db)),
+    orphans: { ...(reader?.orphanReads ?? promisedOrphans(sqliteOrphanReads(db))), remove: retryingWrites({ remove: sqliteOrphanRemove(db) }, ["remove"], onWriteBusy).remove },
     keys: retried(sqliteKeys(db), ["insert", "revoke"]),
     sessions: retried(sqliteSessions(db), ["insert", "remove"]),
     users: retried(sqliteUsers(db), ["upsert", "setDisabled", "setAdmin"]),
@@ -76,6 +78,10 @@ export async function openSqliteStorage(path: string, busyTimeoutMs: number, rea
 /** Reads on this thread's connection (no reader thread: tests, tools) as the port's promises. */
 function promisedVisits(reads: ReturnType<typeof sqliteVisitPages>): VisitPageSource {
   return { page: async (q) => reads.page(q), totals: async (owner) => reads.totals(owner) };
+}
+
+function promisedOrphans(reads: ReturnType<typeof sqliteOrphanReads>): OrphanReads {
+  return { summary: async (range) => reads.summary(range), page: async (q) => reads.page(q) };
 }
 
 function fileSize(path: string): number {

@@ -9,6 +9,7 @@ import { sqliteLister } from "../../db/sqlite/lister.ts";
 import { sqliteOverview } from "../../db/sqlite/overview.ts";
 import { sqliteVisitPages } from "../../db/sqlite/visit-pages.ts";
 import { writtenPage } from "./written-page.ts";
+import { sqliteOrphanReads } from "../../db/sqlite/orphan-visits.ts";
 import type { FromReader, ReadRequest, ReadResult, ToReader } from "./protocol.ts";
 import { nameThisThread } from "../policy.ts";
 import { serveThread } from "../serve.ts";
@@ -22,6 +23,7 @@ function start(path: string): true {
   const lister = sqliteLister(db);
   const overview = sqliteOverview(db);
   const visits = sqliteVisitPages(db);
+  const orphans = sqliteOrphanReads(db);
   answer = (m) => {
     if ("stats" in m) return stats(m.stats[0], m.stats[1]);
     if ("page" in m) return lister.page(m.page);
@@ -31,6 +33,8 @@ function start(path: string): true {
     if ("daily" in m) return overview.daily(m.daily[0], m.daily[1]);
     if ("visits" in m) return writtenPage(visits.page(m.visits[0]), m.visits[1]);
     if ("visitTotals" in m) return visits.totals(m.visitTotals);
+    if ("orphanSummary" in m) return orphans.summary(m.orphanSummary);
+    if ("orphanPage" in m) return orphans.page(m.orphanPage);
     throw new Error("unknown request");
   };
   close = () => db.close();

@@ -6,6 +6,7 @@ import type { StatsPlan, StatsRows } from "../../stats/link-stats.ts";
 import type { DailyRollupRow, OverviewRows } from "../../stats/overview.ts";
 import type { TagCount } from "../../links/tags.ts";
 import type { VisitPage, VisitPageQuery, VisitPageWriting, VisitTotals } from "../../stats/visit-pages.ts";
+import type { OrphanPage, OrphanPageQuery, OrphanRange, OrphanSummary } from "../../stats/orphan-visits.ts";
 
 export type ReadRequest =
   | { stats: [linkSeq: number, plan: StatsPlan] }
@@ -15,10 +16,13 @@ export type ReadRequest =
   | { overview: [owner: OwnerFilter, first: string, top: number, domain: string | null] }
   | { daily: [seqs: readonly number[], first: string] }
   | { visits: [query: VisitPageQuery, writing: VisitPageWriting | null] }
-  | { visitTotals: OwnerFilter };
+  | { visitTotals: OwnerFilter }
+  // Visits to no link (docs/statistics.md: Visits to no link)
+  | { orphanSummary: OrphanRange }
+  | { orphanPage: OrphanPageQuery };
 
 export type ToReader = ReadRequest & { id: number };
 
-export type ReadResult = StatsRows | LinkPage | LinkTotals | OverviewRows | DailyRollupRow[] | TagCount[] | VisitPage | VisitTotals;
+export type ReadResult = StatsRows | LinkPage | LinkTotals | OverviewRows | DailyRollupRow[] | TagCount[] | VisitPage | VisitTotals | OrphanSummary | OrphanPage;
 
 export type FromReader = { id: number; result: ReadResult } | { id: number; error: { message: string; code?: string } };

@@ -149,6 +149,15 @@ function clickRecorder(thread: Recorder, ready: RecorderReady, init: RecorderIni
       timer ??= setInterval(tick, HANDOVER_MS);
       return catchUp.admit(backlog, remote.lastError !== null);
     },
+    recordOrphan(click) {
+      if (inFlight() >= init.maxQueued / 2 || inTransit + packer.size >= MAX_TRANSIT_CHARS / 2) {
+        dropped++;
+        return;
+      }
+      packer.add(click);
+      if (packer.count >= HANDOVER_CLICKS) handOver();
+      timer ??= setInterval(tick, HANDOVER_MS);
+    },
     stats: () => ({ ...remote, queued: inFlight(), dropped: dropped + remote.dropped, delayed: catchUp.delayed() }),
     reloadGeo: () => thread.post({ reloadGeo: true } satisfies ToRecorder),
     hurry: () => priority.raise(),

@@ -68,6 +68,7 @@ export function appDeps(config: Config, log: Logger, secrets: Secrets, parts: St
     headerIdentity: config.authHeader === null ? null : createHeaderIdentity(config.authHeader, trusted),
     overview: storage.overview,
     visitPages: storage.visitPages,
+    orphans: storage.orphans,
     dailyCounts: storage.dailyCounts,
     credentialHash: secrets.credentialHash,
     authFailures: createRateLimiter(AUTH_FAILURES_PER_MINUTE),

@@ -8,7 +8,7 @@ import { ORPHAN_TYPES, shownPath, type OrphanType, type StoredOrphan } from "../
 import type { MaybePromise } from "../util/maybe.ts";
 
 /** Days, inclusive (YYYY-MM-DD, UTC). */
-export type OrphanRange = { fromDay: string; toDay: string };
+export type OrphanRange = { fromDay: string; toDay: string; excludeBots: boolean };
 export type OrphanCounts = { total: number; humans: number; bots: number };
 /** How many top paths the summary lists. */
 export const TOP_ORPHAN_PATHS = 10;
@@ -30,7 +30,7 @@ const add = (c: OrphanCounts, bot: boolean, n: number) => {
   else c.humans += n;
 };
 
-/** The summary of a range from its daily rows. */
+/** The summary of a range from its daily rows; `excludeBots` (of the range): bots' visits left out of every figure. */
 export function orphanSummary(range: OrphanRange, rows: readonly OrphanDailyRead[]): OrphanSummary {
   const counts = zero();
   const byType = Object.fromEntries(ORPHAN_TYPES.map((t) => [t, zero()])) as Record<OrphanType, OrphanCounts>;
@@ -38,6 +38,7 @@ export function orphanSummary(range: OrphanRange, rows: readonly OrphanDailyRead
   const days = new Map<string, { date: string; total: number; humans: number }>();
   for (const r of rows) {
     const bot = Number(r.is_bot) === 1;
+    if (bot && range.excludeBots) continue;
     const n = Number(r.visits);
     const type = (ORPHAN_TYPES as readonly string[]).includes(r.type) ? (r.type as OrphanType) : "regular_404";
     add(counts, bot, n);
@@ -53,15 +54,16 @@ export function orphanSummary(range: OrphanRange, rows: readonly OrphanDailyRead
 }
 
 /** A page of raw orphan visits in [fromTs, toTs), newest first. */
-export type OrphanPageQuery = { fromTs: number; toTs: number; excludeBots: boolean; offset: number; limit: number };
+export type OrphanPageQuery = { fromTs: number; toTs: number; excludeBots: boolean; type: OrphanType | null; offset: number; limit: number };
 export type OrphanPage = { total: number; visits: StoredOrphan[] };
 export type OrphanPlaceRow = { id: unknown; first_ts: unknown; last_ts: unknown; n: unknown; humans: unknown; visits: string | null };
 
 const TS = 0;
+const TYPE = 1;
 const IS_BOT = 8;
 
-function matching(json: string, q: Pick<OrphanPageQuery, "fromTs" | "toTs" | "excludeBots">): StoredOrphan[] {
-  const out = (JSON.parse(json) as StoredOrphan[]).filter((v) => v[TS] >= q.fromTs && v[TS] < q.toTs && !(q.excludeBots && v[IS_BOT] === 1));
+function matching(json: string, q: Pick<OrphanPageQuery, "fromTs" | "toTs" | "excludeBots" | "type">): StoredOrphan[] {
+  const out = (JSON.parse(json) as StoredOrphan[]).filter((v) => v[TS] >= q.fromTs && v[TS] < q.toTs && !(q.excludeBots && v[IS_BOT] === 1) && (q.type === null || v[TYPE] === q.type));
   return out.sort((a, b) => b[TS] - a[TS]);
 }
 

@@ -40,7 +40,7 @@ export function postgresOrphanVisits(sql: Pg): OrphanVisitSource {
     },
     page: (q) =>
       sql.begin("isolation level repeatable read read only", async (tx) => {
-        const places = (await tx.unsafe(ORPHAN_PLACES_SQL, [q.fromTs, q.toTs])) as OrphanPlaceRow[];
+        const places = (await tx.unsafe(ORPHAN_PLACES_SQL, [q.fromTs, q.toTs, q.type === null ? 0 : 1])) as OrphanPlaceRow[];
         return orphanPage(q, places, (ids) => tx`SELECT id, visits FROM orphan_batches WHERE id = ANY(${sql.array(ids, "INT8")}::int8[])` as Promise<{ id: string; visits: string }[]>);
       }),
     remove: () =>

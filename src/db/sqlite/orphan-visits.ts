@@ -30,11 +30,11 @@ export function sqliteOrphanWrites(db: Database): Synchronous<OrphanWrites> {
 
 /** The reads (on the reader thread's connection, or this one's without it). */
 export function sqliteOrphanReads(db: Database) {
-  const daily = db.query<OrphanDailyRead, [string, string]>(ORPHAN_DAILY_SQL.replace("$1", "?1").replace("$2", "?2"));
-  const places = db.query<OrphanPlaceRow, [number, number]>(ORPHAN_PLACES_SQL.replace(/\$1/g, "?1").replace(/\$2/g, "?2"));
+  const daily = db.query<OrphanDailyRead, [string, string]>(ORPHAN_DAILY_SQL.replace(/\$(\d)/g, "?$1"));
+  const places = db.query<OrphanPlaceRow, [number, number, number]>(ORPHAN_PLACES_SQL.replace(/\$(\d)/g, "?$1"));
   const byId = db.query<{ id: number; visits: string }, [string]>(`SELECT id, visits FROM orphan_batches WHERE id IN (SELECT value FROM json_each(?))`);
   // One snapshot for the places and the batches they name.
-  const page = db.transaction((q: OrphanPageQuery): OrphanPage => orphanPage(q, places.all(q.fromTs, q.toTs), (ids) => byId.all(JSON.stringify(ids))));
+  const page = db.transaction((q: OrphanPageQuery): OrphanPage => orphanPage(q, places.all(q.fromTs, q.toTs, q.type === null ? 0 : 1), (ids) => byId.all(JSON.stringify(ids))));
   return {
     summary: (range: OrphanRange): OrphanSummary => orphanSummary(range, daily.all(range.fromDay, range.toDay)),
     page: (q: OrphanPageQuery): OrphanPage => page(q),

@@ -26,6 +26,7 @@ export function shlinkOrphanVisit(v: StoredOrphan, base: string): ShlinkOrphanVi
     visitLocation: visitLocation(country),
     potentialBot: isBot === 1,
     visitedUrl: `${base}${path}`,
+    redirectUrl: null, // as Shlink answers it for a visit it did not redirect (we keep no redirect of these)
     type: type satisfies ShlinkOrphanVisitType,
   };
 }

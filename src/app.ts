@@ -180,7 +180,7 @@ export function createApp(deps: AppDeps) {
       return params.id.toLowerCase() === "api" ? apiError(404, "not_found", "no API endpoint /api/qr") : deps.pageNotFound(request);
     })
     // What the click door passed over (it checked the id already): an id here may be anything.
-    .get("/:id", ({ request, params, server }) => (looksLikeId(params.id) ? handleRedirect(appClick(request, params.id, server, deps), deps) : deps.notFound(request, requestDomain(request, deps.directory))))
+    .get("/:id", ({ request, params, server }) => (looksLikeId(params.id) ? handleRedirect(appClick(request, params.id, server, deps), deps) : notAnId(request, server, deps)))
     // A password-protected link's form posts here (link-password.ts).
     .post("/:id", ({ request, params, server }) => (looksLikeId(params.id) ? handlePasswordForm(appClick(request, params.id, server, deps), deps) : deps.notFound(request, requestDomain(request, deps.directory))), { parse: "none" });
   routeList = () => app.routes;
@@ -278,6 +278,12 @@ async function statsPageVerdict(request: Request, server: PeerServer, id: string
   }
   // Nobody known under --stats-access key, or a session ended: "private"; a proxy's bad header says so.
   return asker.headerRefused() ? "header_invalid" : "private";
+}
+
+/** A single-segment path that cannot be an alias: a page not found, counted as one (docs/statistics.md: Visits to no link). */
+function notAnId(request: Request, server: PeerServer, deps: AppDeps): Response {
+  deps.countOrphan(request, "regular_404", server);
+  return deps.notFound(request, requestDomain(request, deps.directory));
 }
 
 /** A click the app answers (the password form's POST; a GET the door passed over), on the domain the door found. */

@@ -14,6 +14,7 @@ import { createClickFactsSource } from "./http/click-facts.ts";
 import { createLastResort } from "./http/front-door.ts";
 import { createPasswordGuard } from "./http/link-password.ts";
 import { notFoundAnswers } from "./http/not-found.ts";
+import { orphanCounter } from "./http/orphan-visits.ts";
 import { createRateLimiter } from "./http/rate-limit.ts";
 import type { ImportJobs } from "./imports/jobs.ts";
 import type { BlocklistFile } from "./links/blocklist-file.ts";
@@ -51,6 +52,7 @@ export function appDeps(config: Config, log: Logger, secrets: Secrets, parts: St
   // --trust-proxy, parsed once for everything that believes forwarded headers.
   const trusted = parseTrustedProxies(config.trustProxy);
   const notFound = notFoundAnswers(config);
+  const countOrphan = orphanCounter(config.orphanVisits, parts.recorder, trusted, Date.now);
   const baseHost = baseHostOf(config.baseUrl);
   const titles = titleFetcher(config, storage.links, log);
   return {
@@ -68,6 +70,7 @@ export function appDeps(config: Config, log: Logger, secrets: Secrets, parts: St
     overview: storage.overview,
     visitPages: storage.visitPages,
     visitExport: storage.visitExport,
+    orphans: storage.orphans,
     dailyCounts: storage.dailyCounts,
     credentialHash: secrets.credentialHash,
     authFailures: createRateLimiter(AUTH_FAILURES_PER_MINUTE),
@@ -85,7 +88,12 @@ export function appDeps(config: Config, log: Logger, secrets: Secrets, parts: St
     ...(titles === null ? {} : { titles }),
     passwords: createPasswordGuard(),
     notFound: notFound.link,
-    pageNotFound: notFound.page,
+    // Any other page not found is a visit to no link (docs/statistics.md: Visits to no link).
+    pageNotFound: (request) => {
+      countOrphan(request, "regular_404");
+      return notFound.page(request);
+    },
+    countOrphan,
     directory: domainDirectory(baseHost, parts),
     trusted,
     limiter: createRateLimiter(config.createRateLimit),

@@ -30,6 +30,7 @@ import { handleHealth } from "./http/health.ts";
 import { handleDeleteLink, handleGetLink, handleListLinks, handlePatchLink } from "./http/links.ts";
 import { handleExport, handleImport } from "./http/links-transfer.ts";
 import { handleOverview } from "./http/overview.ts";
+import { handleOrphanSummary } from "./http/orphan-visits-api.ts";
 import { handleMetrics } from "./http/metrics.ts";
 import type { RequestMetrics } from "./metrics/requests.ts";
 import { handleSignIn, handleSignOut, handleWhoAmI } from "./http/session.ts";
@@ -45,6 +46,7 @@ import { routeTable, type RouteTable } from "./http/route-table.ts";
 import type { WebhookLeave } from "./events/webhook-leave.ts";
 import { requestDomain } from "./http/request-domain.ts";
 import { robotsPolicy, rootAnswer } from "./domains/answers.ts";
+import type { OrphanCounter } from "./http/orphan-visits.ts";
 import { kuttApi } from "./http/compat/kutt.ts";
 import { shlinkApi } from "./http/compat/shlink/shlink.ts";
 import { SHLINK_ROUTES } from "./http/compat/shlink/shlink-routes.ts";
@@ -55,7 +57,7 @@ import type { QrLogo } from "./qr/logo.ts";
 import type { ClickOptOuts } from "./visits/opt-outs.ts";
 
 /** The database's parts (links, lister, stats, keys, sessions, overview, daily counts), and the rest. */
-export type AppDeps = Pick<Storage, "links" | "lister" | "stats" | "keys" | "sessions" | "users" | "overview" | "dailyCounts" | "domains" | "visitPages" | "visitExport"> & {
+export type AppDeps = Pick<Storage, "links" | "lister" | "stats" | "keys" | "sessions" | "users" | "overview" | "dailyCounts" | "domains" | "visitPages" | "visitExport" | "orphans"> & {
   config: Config;
   /** the database itself, for /health and /metrics (the parts come from it too) */
   storage: Pick<Storage, "engine" | "ping" | "size" | "domains">;
@@ -71,7 +73,7 @@ export type AppDeps = Pick<Storage, "links" | "lister" | "stats" | "keys" | "ses
   /** who may read /metrics without an admin key; null = nobody */
   metricsAllow: TrustedProxies | null;
   requests: RequestMetrics;
-  recorder: Pick<ClickRecorder, "record" | "stats">;
+  recorder: Pick<ClickRecorder, "record" | "stats" | "recordOrphan">;
   /** the dashboard's imports from other shorteners, on a thread of their own */
   imports: ImportJobs;
   /** webhooks and their delivery log; what they want; the delivery thread's poke (docs/webhooks.md: Webhooks) */
@@ -90,6 +92,8 @@ export type AppDeps = Pick<Storage, "links" | "lister" | "stats" | "keys" | "ses
   passwords: PasswordGuard;
   /** an unknown short link: --not-found-redirect, or the 404 page (not-found.ts) */
   notFound: (request: Request, domain?: DomainEntry | null) => Response;
+  /** a visit to no link handed to the recorder (src/http/orphan-visits.ts; docs/statistics.md: Visits to no link) */
+  countOrphan: OrphanCounter;
   /** the domains and the hosts they answer on, in memory (docs/several-domains.md: Several domains) */
   directory: DomainDirectory;
   /** any other unknown page: the 404 page */
@@ -160,7 +164,12 @@ export function createApp(deps: AppDeps) {
         statsPublic: () => deps.config.statsAccess === "public",
         now: deps.now,
         version: deps.version,
-        root: (request) => rootAnswer(requestDomain(request, deps.directory), deps.config.rootRedirect, deps.directory.defaultDomain),
+        root: (request) => {
+          const answer = rootAnswer(requestDomain(request, deps.directory), deps.config.rootRedirect, deps.directory.defaultDomain);
+          // A visit to the root (docs/statistics.md: Visits to no link); "none" is answered by the not-found page, which counts itself.
+          if (answer !== "none") deps.countOrphan(request, "base_url");
+          return answer;
+        },
         robots: (request) => {
           const domain = requestDomain(request, deps.directory);
           return { key: domain.key, policy: robotsPolicy(domain) };
@@ -175,7 +184,7 @@ export function createApp(deps: AppDeps) {
       return params.id.toLowerCase() === "api" ? apiError(404, "not_found", "no API endpoint /api/qr") : deps.pageNotFound(request);
     })
     // What the click door passed over (it checked the id already): an id here may be anything.
-    .get("/:id", ({ request, params, server }) => (looksLikeId(params.id) ? handleRedirect(appClick(request, params.id, server, deps), deps) : deps.notFound(request, requestDomain(request, deps.directory))))
+    .get("/:id", ({ request, params, server }) => (looksLikeId(params.id) ? handleRedirect(appClick(request, params.id, server, deps), deps) : notAnId(request, server, deps)))
     // A password-protected link's form posts here (link-password.ts).
     .post("/:id", ({ request, params, server }) => (looksLikeId(params.id) ? handlePasswordForm(appClick(request, params.id, server, deps), deps) : deps.notFound(request, requestDomain(request, deps.directory))), { parse: "none" });
   routeList = () => app.routes;
@@ -220,6 +229,8 @@ function linkApi(deps: AppDeps, ours: Ours) {
       .get("/api/overview", ({ request, server }) => ours(request, server, () => handleOverview(request, server, deps)))
       // An export of visits (docs/statistics.md: Exporting visits): a key or session; the caller's own links, admins every link.
       .get("/api/visits/export", ({ request, server }) => ours(request, server, () => handleVisitExport(request, server, deps)))
+      // Visits to no link (docs/statistics.md: Visits to no link): admins only.
+      .get("/api/orphan-visits", ({ request, server }) => ours(request, server, () => handleOrphanSummary(request, server, deps)))
   );
 }
 
@@ -273,6 +284,12 @@ async function statsPageVerdict(request: Request, server: PeerServer, id: string
   }
   // Nobody known under --stats-access key, or a session ended: "private"; a proxy's bad header says so.
   return asker.headerRefused() ? "header_invalid" : "private";
+}
+
+/** A single-segment path that cannot be an alias: a page not found, counted as one (docs/statistics.md: Visits to no link). */
+function notAnId(request: Request, server: PeerServer, deps: AppDeps): Response {
+  deps.countOrphan(request, "regular_404", server);
+  return deps.notFound(request, requestDomain(request, deps.directory));
 }
 
 /** A click the app answers (the password form's POST; a GET the door passed over), on the domain the door found. */

@@ -73,6 +73,8 @@ export type Config = Readonly<{
   qrLogo: string | null;
   /** --no-count-from, --no-count-param, --do-not-track (docs/statistics.md: Not counting some clicks) */
   optOuts: OptOutSettings;
+  /** --orphan-visits: visits to no link are counted (docs/statistics.md: Visits to no link) */
+  orphanVisits: boolean;
 }>;
 
 /** Which other shorteners' APIs answer: YOURLS's /yourls-api.php, Kutt's /api/v2. */
@@ -234,7 +236,14 @@ function serviceConfig({ values: given, named }: Given, env: Record<string, stri
     allowSchemes: allowedSchemes(given.get("allow-schemes"), named("allow-schemes")),
     qrLogo: given.get("qr-logo") || null,
     optOuts: optOutSettings(given, named),
+    orphanVisits: onOff(given.get("orphan-visits") ?? "on", named("orphan-visits")),
   });
+}
+
+/** A switch given as on or off. */
+function onOff(value: string, name: string): boolean {
+  if (value !== "on" && value !== "off") throw new ConfigError(`${name}: expected on or off, got ${value}`);
+  return value === "on";
 }
 
 /** --db: a postgres:// URL, or a SQLite file (default ./shortener.db, or in $STATE_DIRECTORY). */

@@ -34,6 +34,7 @@ export const FLAGS: readonly Flag[] = [
   { name: "fetch-titles", value: true, help: "fetch a link's title from its page when none is given: off (default), on (public addresses only), or any (loopback, private and link-local addresses too)" },
   { name: "root-redirect", value: true, help: "an http(s) URL that / redirects to instead of showing the public form" },
   { name: "not-found-redirect", value: true, help: "an http(s) URL that unknown short links redirect to instead of the not-found page" },
+  { name: "orphan-visits", value: true, help: "count visits to no link (/, unknown aliases, other not-found pages): on (default) or off (docs/statistics.md: Visits to no link)" },
   { name: "log-format", value: true, help: "text or json (default text)" },
   { name: "oidc-issuer", value: true, help: "sign in through this OpenID provider (https, or http on loopback); needs --base-url and --oidc-client-id" },
   { name: "oidc-client-id", value: true, help: "the client id registered at the provider (the secret: $CREDENTIALS_DIRECTORY/oidc-client-secret or SHORTENER_OIDC_CLIENT_SECRET)" },

@@ -69,6 +69,7 @@ export async function withRules(engine: EngineStorage, linkEvents?: LinkEvents):
     ...createOverview(engine.overview),
     visitPages: engine.visitPages,
     visitExport: engine.visitExport,
+    orphans: engine.orphans,
     ping: engine.ping,
     size: engine.size,
     idsAmong: engine.idsAmong,

@@ -20,6 +20,7 @@ import type { EventStore } from "../events/store.ts";
 import type { InstanceRegistry } from "../instances/registry.ts";
 import type { LiveBatch } from "../events/live.ts";
 import type { DomainRepository } from "../domains/repository.ts";
+import type { OrphanVisitSource } from "../stats/orphan-visits.ts";
 
 /** How visits written by one instance reach live viewers on another (PostgreSQL; one SQLite file has one instance). */
 export type LiveRelay = { announce(batch: LiveBatch): void; watchHere(watch: { ids: string[]; all: boolean }): void; stop(): Promise<void> };
@@ -64,6 +65,8 @@ export type EngineStorage = Database & {
   instances: InstanceRegistry;
   /** The domains links answer on (docs/several-domains.md: Several domains). */
   domains: DomainRepository;
+  /** Visits to no link (docs/statistics.md: Visits to no link). */
+  orphans: OrphanVisitSource;
   /** Relays the live view between instances (PostgreSQL). */
   relayLive?(publish: (batch: LiveBatch) => void, recorderWatch: (watch: { ids: string[]; all: boolean }) => void): Promise<LiveRelay>;
   /** Keeps the link store's cache in step with changes made by other instances (PostgreSQL); stopped by close(). */
@@ -88,6 +91,7 @@ export type Storage = Database & {
   dailyCounts: DailyCounts;
   visitPages: VisitPageSource;
   visitExport: VisitExportSource;
+  orphans: OrphanVisitSource;
 };
 
 /** A postgres:// or postgresql:// URL names a PostgreSQL database; anything else is a SQLite file. */

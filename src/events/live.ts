@@ -44,7 +44,7 @@ export function liveBatch(batch: readonly Visit[], watched: ReadonlySet<string>,
     if (!v.isBot) c[2]++;
   };
   for (const v of batch) {
-    if (countedApart(v.route)) continue;
+    if (countedApart(v.route) || v.orphan !== undefined) continue; // an orphan visit is of no link
     if (watched.has(v.linkId)) {
       const n = itemized.get(v.linkId) ?? 0;
       if (n < LIVE_VISITS_PER_LINK) {

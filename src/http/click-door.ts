@@ -17,6 +17,7 @@ import type { CorsPolicy } from "./cors.ts";
 import type { Config } from "../config.ts";
 import { RequestClick } from "./click.ts";
 import { badRequest, createHostCheck, pathStart, targetPath, type LastResort } from "./front-door.ts";
+import { rememberServer } from "./orphan-visits.ts";
 
 /** The link id of a GET/HEAD request's URL, or null when the request is for anything else. */
 export function clickId(method: string, url: string): string | null {
@@ -74,6 +75,7 @@ export function withClickDoor(app: (request: Request) => Response | Promise<Resp
       }
       const path = targetPath(url);
       if (path === null) return observed(badRequest("the request target is not a path in its normal form"), "other", started, deps.requests);
+      rememberServer(request, server); // its peer, should it be a visit to no link (orphan-visits.ts)
       if (directory.configured) {
         const refused = domainRefusal(request, server, path, deps, restMisdirected);
         if (refused !== null) return observed(refused, "other", started, deps.requests);

@@ -26,6 +26,7 @@ import { isPreviewAgent } from "../visits/preview-agents.ts";
 import { cardAnswer } from "./card-page.ts";
 import { openAppAnswer } from "./open-app.ts";
 import type { ClickOptOuts } from "../visits/opt-outs.ts";
+import type { OrphanCounter } from "./orphan-visits.ts";
 
 export type RedirectDeps = {
   links: LinkStore;
@@ -41,6 +42,8 @@ export type RedirectDeps = {
   passwords: PasswordGuard;
   /** the domain's not-found redirect, else --not-found-redirect, else the 404 page in the visitor's language (not-found.ts) */
   notFound: (request: Request, domain?: DomainEntry | null) => Response;
+  /** a visit to no link handed to the recorder (orphan-visits.ts; docs/statistics.md: Visits to no link) */
+  countOrphan: OrphanCounter;
   /** --base-url: a card's short URL (card-page.ts; only links with a card read it) */
   config: Pick<Config, "baseUrl">;
   /** --no-count-param, --do-not-track: clicks answered but not recorded (docs/statistics.md: Not counting some clicks) */
@@ -131,7 +134,10 @@ function answerUnlocked(admitted: Admission | null, click: RequestClick, deps: R
 
 /** `unlocked`: the link's password was given and is right. */
 function answerLink(admitted: Admission | null, click: RequestClick, deps: RedirectDeps, unlocked: boolean): Answer {
-  if (admitted === null) return deps.notFound(click.request, click.domain);
+  if (admitted === null) {
+    deps.countOrphan(click.request, "invalid_short_url", click.server);
+    return deps.notFound(click.request, click.domain);
+  }
   // Disabled, expired, blocked or deleted: 410 and not a click, or the owner's fallback URL (a
   // protected link's only after its password, docs/security.md: Security).
   if ("gone" in admitted) {

@@ -18,6 +18,7 @@ import type { OutboxEvent } from "../events/types.ts";
 import type { EventWants } from "../events/wants.ts";
 import type { MaybePromise } from "../util/maybe.ts";
 import { step, type Steps } from "../util/steps.ts";
+import { isOrphan, orphansRecipe, type OrphanWrites } from "./orphans.ts";
 
 /** 1 for an import's rows (marked imported, in visit_batches and in daily_rollup's imported count). */
 export type Imported = 0 | 1;
@@ -43,7 +44,7 @@ export type VisitBatchWrites = {
   /** Adds the rows to the rollups (upserts). */
   addRollups(rollups: Rollups, imported: Imported): MaybePromise<void>;
   writeEvents(events: OutboxEvent[]): MaybePromise<void>;
-};
+} & OrphanWrites;
 
 /** Counts a source keeps instead of visits, as rows of our rollups, and what they add to a link's totals. */
 export type CountedRows = { daily: DailyRow[]; dimensions: DimensionRow[]; totals: ReadonlyMap<number, LinkTotal> };
@@ -53,7 +54,11 @@ export type CountedRows = { daily: DailyRow[]; dimensions: DimensionRow[]; total
  * announcing nothing: its history is not news, docs/webhooks.md: Webhooks). `gone`: visits of
  * links deleted before they could be written.
  */
-export function* visitBatchRecipe(w: VisitBatchWrites, received: Visit[], kind: BatchKind, at: number, wants: EventWants): Steps<{ gone: number }> {
+export function* visitBatchRecipe(w: VisitBatchWrites, incoming: Visit[], kind: BatchKind, at: number, wants: EventWants): Steps<{ gone: number }> {
+  // Visits to no link are kept apart (orphans.ts): they touch no link's totals, rollups or events.
+  const orphans = incoming.some(isOrphan) ? incoming.filter(isOrphan) : null;
+  if (orphans !== null) yield* orphansRecipe(w, orphans);
+  const received = orphans === null ? incoming : incoming.filter((v) => !isOrphan(v));
   const { clicks: all, apart } = withoutApart(received);
   const totals = linkTotals(all);
   if (apart.length > 0) {

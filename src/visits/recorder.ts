@@ -15,6 +15,11 @@ export type RecorderStats = WriterStats & { delayed: number; notCounted: number 
 export type ClickRecorder = {
   /** Queues the click; a promise when its answer should wait for the writer to catch up. */
   record(click: Click): Promise<void> | undefined;
+  /**
+   * Queues a visit to no link (orphans.ts): never waits, and takes at most half the room, so that a
+   * flood of not-found requests leaves the other half to clicks.
+   */
+  recordOrphan(click: Click): void;
   stats(): RecorderStats;
   /** SIGHUP: re-read the --geoip-db file. */
   reloadGeo(): void;

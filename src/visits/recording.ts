@@ -25,6 +25,7 @@ import { createForgetting } from "./forget.ts";
 import type { RecorderStorage } from "./recorder-storage.ts";
 import type { MaybePromise } from "../util/maybe.ts";
 import { noCountAddresses } from "./opt-outs.ts";
+import { ORPHAN_SEQ, parseOrphanText, type OrphanTarget } from "./orphans.ts";
 
 /** Profiles kept at once (each a few hundred bytes); past this the map starts over. */
 const MAX_PROFILES = 20_000;
@@ -105,11 +106,14 @@ export async function createRecordingPipeline(o: RecordingOptions): Promise<Reco
       }
       const agent = codes.agentOf(click.userAgent);
       const p = codes.profileOf(click, agent.client);
+      // A visit to no link: its target instead of a route, and no visitor key (nothing counts it unique).
+      const orphan = click.linkSeq === ORPHAN_SEQ;
       const visit: Visit = {
         linkSeq: click.linkSeq, linkId: click.linkId, ts: click.ts, browser: p.browser, os: p.os, device: p.device, country: countries.country(address) ?? UNKNOWN, referrer: p.referrer,
         utmSource: p.utmSource, utmMedium: p.utmMedium, utmCampaign: p.utmCampaign, isBot: p.isBot,
-        visitor: visitorIds.of(click.ts, click.linkSeq, address, agent.digest), profile: p, route: codes.routeOf(click.route),
+        visitor: orphan ? null : visitorIds.of(click.ts, click.linkSeq, address, agent.digest), profile: p, route: orphan ? null : codes.routeOf(click.route),
       };
+      if (orphan) visit.orphan = codes.orphanOf(click.route);
       writer.record(visit);
       received++;
     });
@@ -202,6 +206,7 @@ function codeCaches(reader: ReturnType<typeof createClickReader>) {
   let referrers: string[] = [];
   let campaigns: Utm[] = [];
   let routes: (VisitRoute | null)[] = [];
+  let orphans: OrphanTarget[] = [];
   let profiles = new Map<number, VisitProfile>();
   const referrerOf = (code: number) => (referrers[code + 1] ??= referrerHost(reader.text(code)));
   const campaignOf = (code: number) => (campaigns[code + 1] ??= utmParameters(reader.text(code) ?? ""));
@@ -211,6 +216,7 @@ function codeCaches(reader: ReturnType<typeof createClickReader>) {
       referrers = [];
       campaigns = [];
       routes = [];
+      orphans = [];
       profiles = new Map();
     },
     agentOf(code: number) {
@@ -221,6 +227,7 @@ function codeCaches(reader: ReturnType<typeof createClickReader>) {
       }
       return a;
     },
+    orphanOf: (code: number) => (orphans[code] ??= parseOrphanText(reader.text(code) ?? "")),
     routeOf: (code: number) => (code === -1 ? null : (routes[code] ??= parseRoute(reader.text(code) ?? ""))),
     profileOf(click: CodedClick, client: Client): VisitProfile {
       // The three codes (from -1) as digits of one number: a Map key with no string made.

@@ -1,5 +1,7 @@
 // One click, as recorded: parsed and classified at record time, with nothing that identifies a person.
 
+import type { OrphanTarget } from "./orphans.ts";
+
 export type Visit = {
   /** the link's seq: what every table of a link's data is keyed by (docs/architecture.md: A link's identity) */
   linkSeq: number;
@@ -25,6 +27,8 @@ export type Visit = {
   visitor: number | null;
   /** Which rule and variant of its link the click took (src/links/router.ts); null for a plain link. */
   route?: VisitRoute | null;
+  /** A visit to no link (seq ORPHAN_SEQ): where it went (orphans.ts; docs/statistics.md: Visits to no link). */
+  orphan?: OrphanTarget;
   /**
    * The same fields (browser … isBot, but the country) as one object that every visit with these
    * values shares, when the recorder made the visit (profiles.ts): a batch is then summed and stored

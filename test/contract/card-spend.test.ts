@@ -32,6 +32,7 @@ forEachEngine("a carded limited link's second admission", (db) => {
     const deps: RedirectDeps = {
       links,
       recorder: { record: (v) => void recorded.push(v) },
+      countOrphan: () => {},
       trusted: parseTrustedProxies(""),
       now: () => NOW,
       log: { error: () => {} },

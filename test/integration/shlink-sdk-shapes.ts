@@ -7,6 +7,7 @@ import type {
   ShlinkDomainsList,
   ShlinkHealth,
   ShlinkPaginator,
+  ShlinkOrphanVisit,
   ShlinkRedirectRulesList,
   ShlinkRegularVisit,
   ShlinkShortUrl,
@@ -61,6 +62,9 @@ export const VISIT = {
   visitedUrl: "string",
   redirectUrl: "string|null",
 } as const satisfies ShapeOf<ShlinkRegularVisit>;
+
+/** A visit to no link: a Visit with its type (Shlink docs/swagger/definitions/OrphanVisit.json). */
+export const ORPHAN_VISIT = { ...VISIT, type: "string" } as const satisfies ShapeOf<ShlinkOrphanVisit>;
 
 /** ShlinkVisitsList's rows are ShlinkVisit (regular or orphan); a link's, a tag's and a domain's are regular visits. */
 export const VISITS_LIST = { data: [VISIT], pagination } as const;

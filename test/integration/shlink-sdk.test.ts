@@ -9,7 +9,7 @@ import { ShlinkApiClient } from "@shlinkio/shlink-js-sdk";
 import type { ShlinkApiClient as ShlinkClient } from "@shlinkio/shlink-js-sdk/api-contract";
 import { FetchHttpClient } from "@shlinkio/shlink-js-sdk/fetch";
 import { api, madeLink, makeKey } from "../support/admin.ts";
-import { UA, visit } from "../support/clicks.ts";
+import { drained, UA, visit } from "../support/clicks.ts";
 import { startServer, type RunningServer } from "../support/server.ts";
 import { mismatches, type Shape } from "../support/shlink-shapes.ts";
 import * as SHAPE from "./shlink-sdk-shapes.ts";
@@ -81,10 +81,16 @@ describe("our answers have the shapes of Shlink's SDK types", () => {
     conforms(await answer(sdk.getTagVisits("docs")), SHAPE.VISITS_LIST);
     conforms(await answer(sdk.getDomainVisits("DEFAULT")), SHAPE.VISITS_LIST);
     conforms(await answer(sdk.getNonOrphanVisits()), SHAPE.VISITS_LIST);
-    conforms(await answer(sdk.getOrphanVisits()), { data: [SHAPE.VISIT], pagination: SHAPE.VISITS_LIST.pagination });
+    // A visit to no link first, so that the orphan list has a row to check (docs/statistics.md: Visits to no link).
+    await (await fetch(`${server.url}/no-such-sdk-link`)).arrayBuffer();
+    await drained(server.url);
+    const orphans = await answer(sdk.getOrphanVisits({ type: "invalid_short_url" }));
+    conforms(orphans, { data: [SHAPE.ORPHAN_VISIT], pagination: SHAPE.VISITS_LIST.pagination });
+    expect(orphans.data.map((v) => ["type" in v ? v.type : null, v.visitedUrl])).toEqual([["invalid_short_url", `${server.url}/no-such-sdk-link`]]);
     const overview = await answer(sdk.getVisitsOverview());
     conforms(overview, SHAPE.VISITS_OVERVIEW);
     expect(overview.nonOrphanVisits.total).toBeGreaterThanOrEqual(2);
+    expect(overview.orphanVisits.total).toBeGreaterThanOrEqual(1);
   });
 
   test("tags: list, stats, rename, delete (SDK listTags, tagsStats, editTag, deleteTags)", async () => {

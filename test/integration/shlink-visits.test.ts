@@ -127,7 +127,7 @@ describe("GET /short-urls/{shortCode}/visits", () => {
 });
 
 describe("visits of many links", () => {
-  test("GET /visits: the clicks of the links the key sees, orphan visits zero", async () => {
+  test("GET /visits: the clicks of the links the key sees, orphan visits zero (none made here)", async () => {
     expect((await rest("GET", "/visits")).body).toEqual({ visits: { nonOrphanVisits: { total: 6, nonBots: 5, bots: 1 }, orphanVisits: { total: 0, nonBots: 0, bots: 0 } } });
     expect((await rest("GET", "/visits", creator)).body.visits.nonOrphanVisits).toEqual({ total: 1, nonBots: 1, bots: 0 });
   }, 30_000);
@@ -161,7 +161,7 @@ describe("visits of many links", () => {
     expect([unknown.status, unknown.body.type, unknown.body.authority]).toEqual([404, "https://shlink.io/api/error/domain-not-found", "nowhere.example"]);
   }, 30_000);
 
-  test("orphan visits: an empty page, and deleting them deletes none", async () => {
+  test("orphan visits: none made here, so an empty page, and deleting them deletes none", async () => {
     expect((await rest("GET", "/visits/orphan")).body.visits).toEqual({ data: [], pagination: { currentPage: 1, pagesCount: 0, itemsPerPage: 5000, itemsInCurrentPage: 0, totalItems: 0 } });
     expect((await rest("DELETE", "/visits/orphan")).body).toEqual({ deletedVisits: 0 });
     expect((await rest("GET", "/visits/orphan?page=0")).body.invalidElements).toEqual(["page"]);

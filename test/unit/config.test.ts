@@ -13,7 +13,7 @@ describe("config", () => {
       port: 8080, host: "0.0.0.0", dbPath: "shortener.db", baseUrl: null, trustProxy: "", geoipDb: null, createRateLimit: 60,
       createAccess: "public", statsAccess: "public", blocklist: null, metricsAllow: "loopback", allowLoopbackDestinations: false, webhookAllowPrivate: false, importAllowPrivate: false, fetchTitles: "off", rootRedirect: null, notFoundRedirect: null, logFormat: "text",
       oidc: null, oidcOnly: false, authHeader: null, compat: { yourls: true, kutt: true, shlink: true }, corsOrigins: [],
-      allowSchemes: new Set(), qrLogo: null, optOuts: { noCountFrom: "", noCountParam: null, doNotTrack: "count" },
+      allowSchemes: new Set(), qrLogo: null, optOuts: { noCountFrom: "", noCountParam: null, doNotTrack: "count" }, orphanVisits: true,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });

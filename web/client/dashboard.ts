@@ -12,6 +12,7 @@ import { LinkList } from "./dashboard/list.ts";
 import { LiveCounter } from "./dashboard/live-counter.ts";
 import { bindMenu } from "./dashboard/menu.ts";
 import { OverviewPanel } from "./dashboard/overview.ts";
+import { OrphansCard } from "./dashboard/orphans-card.ts";
 import { statsPath } from "./dashboard/rows.ts";
 import { Session } from "./dashboard/session.ts";
 import { toast } from "./dashboard/toast.ts";
@@ -27,6 +28,7 @@ takePrefill();
 
 const dashboard = byId("dashboard");
 const overview = new OverviewPanel(statsPath);
+const orphans = new OrphansCard();
 const list = new LinkList();
 const form = new LinkForm(async (saved) => {
   toast(t(saved.kind === "created" ? "toast_created" : "toast_saved", { id: saved.id }));
@@ -72,12 +74,13 @@ const session = new Session(
     byId("migrate-open").hidden = who.scope !== "admin";
     byId("webhooks-open").hidden = who.scope !== "admin";
     byId("domains-open").hidden = who.scope !== "admin";
+    orphans.setAdmin(who.scope === "admin");
     live.start();
     // The bookmarklet's page opens "New link" once the domains (its domain choice) are known.
     const prefill = prefillOnce();
     void domainsKnown().then(() => {
       if (prefill !== null) form.openCreate(prefill);
-      return Promise.all([overview.load(), list.load()]);
+      return Promise.all([overview.load(), list.load(), orphans.load()]);
     });
   },
   () => {
@@ -86,6 +89,7 @@ const session = new Session(
     // Nothing of the previous key's links stays in the page.
     for (const dialog of document.querySelectorAll("dialog")) dialog.close();
     list.clear();
+    orphans.setAdmin(false);
   },
 );
 void session.start();

@@ -7,6 +7,7 @@ import { confirmDialog, importDialog, linkDialog, migrateDialog, qrDialog, webho
 import { layout, liveMark, t, type PageAssets } from "./pages.ts";
 import { domainsDialog } from "./domain-dialog.ts";
 import { clientsDialog } from "./clients-dialog.ts";
+import { orphansCard } from "./orphans-card.ts";
 
 /** The owner's dashboard: the sign-in form, and the overview, list and dialogs dashboard.ts fills in. */
 export function renderDashboard(lang: Language, assets: PageAssets): string {
@@ -96,6 +97,7 @@ ${kpi("ov-30d", "kpi_30d", `<div class="kpi-spark" id="ov-spark"></div>`)}
 <ol class="top-list" id="top-links"></ol>
 <p class="empty" id="top-empty" hidden>${t(lang, "top_empty")}</p>
 </section>
+${orphansCard(lang)}
 </section>`;
 }
 

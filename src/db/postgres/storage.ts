@@ -15,6 +15,7 @@ import { postgresKeys } from "./keys.ts";
 import { postgresSessions } from "./sessions.ts";
 import { postgresUsers } from "./users.ts";
 import { postgresOverview } from "./overview.ts";
+import { postgresOrphanVisits } from "./orphan-visits.ts";
 import { postgresVisitPages } from "./visit-pages.ts";
 import { postgresVisitExport } from "./visit-export.ts";
 import { postgresEvents } from "./events.ts";
@@ -45,6 +46,7 @@ export async function openPostgresStorage(url: string, password: string | null):
       overview: postgresOverview(sql),
       visitPages: postgresVisitPages(sql),
       visitExport: postgresVisitExport(sql),
+      orphans: postgresOrphanVisits(sql),
       keys: postgresKeys(sql),
       sessions: postgresSessions(sql),
       users: postgresUsers(sql),

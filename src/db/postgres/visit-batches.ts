@@ -18,6 +18,7 @@ import { num, type Pg } from "./connect.ts";
 import type { TotalAfter } from "../../events/batch-events.ts";
 import { createEventWants, type EventWants } from "../../events/wants.ts";
 import { writeEventsIn } from "./events.ts";
+import { postgresOrphanWrites } from "./orphan-visits.ts";
 
 const NO_EVENTS = createEventWants();
 
@@ -47,6 +48,7 @@ function postgresWrites(tx: TransactionSQL, sql: Pg): VisitBatchWrites {
     storedValues: (rollups) => stored(tx, sql, rollups),
     addRollups: (rollups, imported) => writeRollups(tx, sql, rollups, imported),
     writeEvents: (events) => writeEventsIn(tx, sql, events),
+    ...postgresOrphanWrites(tx, sql),
   };
 }
 

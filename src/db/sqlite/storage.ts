@@ -16,7 +16,8 @@ import { sqliteVisitPages } from "./visit-pages.ts";
 import { sqliteVisitExport } from "./visit-export.ts";
 import type { VisitPageSource } from "../../stats/visit-pages.ts";
 import { sqliteImports } from "./imports.ts";
-import { startSqliteReader, type SqliteReader } from "../../threads/reader/client.ts";
+import { startSqliteReader, type OrphanReads, type SqliteReader } from "../../threads/reader/client.ts";
+import { sqliteOrphanReads, sqliteOrphanRemove } from "./orphan-visits.ts";
 import type { Logger } from "../../log.ts";
 import { sqliteEvents } from "./events.ts";
 import { sqliteInstances } from "./instances.ts";
@@ -58,6 +59,7 @@ export async function openSqliteStorage(path: string, busyTimeoutMs: number, rea
     overview: reader?.overview ?? sqliteOverview(db),
     visitPages: reader?.visitPages ?? promisedVisits(sqliteVisitPages(db)),
     visitExport: reader?.visitExport ?? { chunk: async (q) => sqliteVisitExport(db)(q) },
+    orphans: { ...(reader?.orphanReads ?? promisedOrphans(sqliteOrphanReads(db))), remove: retryingWrites({ remove: sqliteOrphanRemove(db) }, ["remove"], onWriteBusy).remove },
     keys: retried(sqliteKeys(db), ["insert", "revoke"]),
     sessions: retried(sqliteSessions(db), ["insert", "remove"]),
     users: retried(sqliteUsers(db), ["upsert", "setDisabled", "setAdmin"]),
@@ -78,6 +80,10 @@ export async function openSqliteStorage(path: string, busyTimeoutMs: number, rea
 /** Reads on this thread's connection (no reader thread: tests, tools) as the port's promises. */
 function promisedVisits(reads: ReturnType<typeof sqliteVisitPages>): VisitPageSource {
   return { page: async (q) => reads.page(q), totals: async (owner) => reads.totals(owner) };
+}
+
+function promisedOrphans(reads: ReturnType<typeof sqliteOrphanReads>): OrphanReads {
+  return { summary: async (range) => reads.summary(range), page: async (q) => reads.page(q) };
 }
 
 function fileSize(path: string): number {

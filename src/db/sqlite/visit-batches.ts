@@ -14,6 +14,7 @@ import type { SeenMarks, SeenVisitors } from "./seen-visitors.ts";
 import type { TotalAfter } from "../../events/batch-events.ts";
 import { createEventWants, type EventWants } from "../../events/wants.ts";
 import { outboxWriter } from "./events.ts";
+import { sqliteOrphanWrites } from "./orphan-visits.ts";
 
 export type WriterOptions = QueueOptions & {
   /** The visitors seen per day and hour (uniques); without it every visit counts as a new visitor. */
@@ -107,6 +108,7 @@ function sqliteWrites(db: Database, seen: SeenVisitors | null): Synchronous<Visi
     storedValues: storedValuesReader(db),
     addRollups: rollupWriter(db),
     writeEvents,
+    ...sqliteOrphanWrites(db),
   };
   return w;
 }

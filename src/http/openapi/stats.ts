@@ -37,3 +37,14 @@ export const OVERVIEW: Operation = {
   parameters: [q("domain", "a domain's name: count only its links (absent: every domain)")],
   responses: { 200: { description: "links, clicks today / 7 / 30 days, per day, top 5 (each with its domain's name)", json: S.Overview }, ...errors([400, 401, 403, 421, 429, 503], "domain_unknown") },
 };
+
+export const ORPHAN_VISITS: Operation = {
+  method: "get", path: "/api/orphan-visits", operationId: "orphanVisits", auth: "required",
+  summary: "An admin's summary of visits to no link: the root, unknown aliases, other pages not found (docs/statistics.md: Visits to no link)",
+  parameters: [
+    q("from", "first UTC day, YYYY-MM-DD (default: 29 days before to)"),
+    q("to", "last UTC day, YYYY-MM-DD (default: today)"),
+    q("bots", "exclude: leave bots' visits out of every figure", t.Union([t.Literal("include"), t.Literal("exclude")])),
+  ],
+  responses: { 200: { description: "counts by type, humans and bots, the top paths, per day", json: S.OrphanSummary }, ...errors([400, 401, 403, 421, 429, 503], "bad_range or bad_request; 403 admin_only") },
+};

@@ -15,11 +15,14 @@ import { checkPaging, everyLink } from "../../links/list.ts";
 import type { TagCount } from "../../links/tags.ts";
 import type { StatsRows, StatsSource } from "../../stats/link-stats.ts";
 import type { DailyRollupRow, OverviewRows, OverviewSource } from "../../stats/overview.ts";
+import type { OrphanPage, OrphanSummary, OrphanVisitSource } from "../../stats/orphan-visits.ts";
 import type { VisitPage, VisitPageSource, VisitTotals } from "../../stats/visit-pages.ts";
 import type { ExportChunk, VisitExportSource } from "../../stats/visit-export.ts";
 import type { FromReader, ReadRequest, ReadResult, ToReader } from "./protocol.ts";
 
-export type SqliteReader = { stats: StatsSource; lister: LinkLister; overview: OverviewSource; visitPages: VisitPageSource; visitExport: VisitExportSource; close(): Promise<void> };
+export type SqliteReader = { stats: StatsSource; lister: LinkLister; overview: OverviewSource; visitPages: VisitPageSource; visitExport: VisitExportSource; orphanReads: OrphanReads; close(): Promise<void> };
+/** The reads of visits to no link (the delete runs on the writer's connection). */
+export type OrphanReads = Pick<OrphanVisitSource, "summary" | "page">;
 
 /**
  * How long a stop waits for the reader (docs/architecture.md: Threads): the reads asked before the
@@ -94,6 +97,7 @@ export async function startSqliteReader(path: string, log: Logger = createLogger
     },
     visitPages: { page: (query, writing) => ask<VisitPage>({ visits: [query, writing ?? null] }), totals: (owner) => ask<VisitTotals>({ visitTotals: owner }) },
     visitExport: { chunk: (query) => ask<ExportChunk>({ visitExport: query }) },
+    orphanReads: { summary: (range) => ask<OrphanSummary>({ orphanSummary: range }), page: (q) => ask<OrphanPage>({ orphanPage: q }) },
     async close() {
       closed = true;
       if (quiet !== null) clearTimeout(quiet);

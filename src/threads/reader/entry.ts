@@ -10,6 +10,7 @@ import { sqliteOverview } from "../../db/sqlite/overview.ts";
 import { sqliteVisitPages } from "../../db/sqlite/visit-pages.ts";
 import { sqliteVisitExport } from "../../db/sqlite/visit-export.ts";
 import { writtenPage } from "./written-page.ts";
+import { sqliteOrphanReads } from "../../db/sqlite/orphan-visits.ts";
 import type { FromReader, ReadRequest, ReadResult, ToReader } from "./protocol.ts";
 import { nameThisThread } from "../policy.ts";
 import { serveThread } from "../serve.ts";
@@ -24,6 +25,7 @@ function start(path: string): true {
   const overview = sqliteOverview(db);
   const visits = sqliteVisitPages(db);
   const visitExport = sqliteVisitExport(db);
+  const orphans = sqliteOrphanReads(db);
   answer = (m) => {
     if ("stats" in m) return stats(m.stats[0], m.stats[1]);
     if ("page" in m) return lister.page(m.page);
@@ -34,6 +36,8 @@ function start(path: string): true {
     if ("visits" in m) return writtenPage(visits.page(m.visits[0]), m.visits[1]);
     if ("visitTotals" in m) return visits.totals(m.visitTotals);
     if ("visitExport" in m) return visitExport(m.visitExport);
+    if ("orphanSummary" in m) return orphans.summary(m.orphanSummary);
+    if ("orphanPage" in m) return orphans.page(m.orphanPage);
     throw new Error("unknown request");
   };
   close = () => db.close();

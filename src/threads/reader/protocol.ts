@@ -7,6 +7,7 @@ import type { DailyRollupRow, OverviewRows } from "../../stats/overview.ts";
 import type { TagCount } from "../../links/tags.ts";
 import type { VisitPage, VisitPageQuery, VisitPageWriting, VisitTotals } from "../../stats/visit-pages.ts";
 import type { ExportChunk, ExportChunkQuery } from "../../stats/visit-export.ts";
+import type { OrphanPage, OrphanPageQuery, OrphanRange, OrphanSummary } from "../../stats/orphan-visits.ts";
 
 export type ReadRequest =
   | { stats: [linkSeq: number, plan: StatsPlan] }
@@ -18,10 +19,13 @@ export type ReadRequest =
   | { visits: [query: VisitPageQuery, writing: VisitPageWriting | null] }
   | { visitTotals: OwnerFilter }
   // An export of visits (docs/statistics.md: Exporting visits): a chunk, written here.
-  | { visitExport: ExportChunkQuery };
+  | { visitExport: ExportChunkQuery }
+  // Visits to no link (docs/statistics.md: Visits to no link)
+  | { orphanSummary: OrphanRange }
+  | { orphanPage: OrphanPageQuery };
 
 export type ToReader = ReadRequest & { id: number };
 
-export type ReadResult = StatsRows | LinkPage | LinkTotals | OverviewRows | DailyRollupRow[] | TagCount[] | VisitPage | VisitTotals | ExportChunk;
+export type ReadResult = StatsRows | LinkPage | LinkTotals | OverviewRows | DailyRollupRow[] | TagCount[] | VisitPage | VisitTotals | ExportChunk | OrphanSummary | OrphanPage;
 
 export type FromReader = { id: number; result: ReadResult } | { id: number; error: { message: string; code?: string } };

@@ -4,7 +4,7 @@
 
 import { createLogger } from "../../log.ts";
 import { startThread, type WorkerThread } from "../start.ts";
-import { createClickPacker } from "../../visits/click.ts";
+import { createClickPacker, type Click } from "../../visits/click.ts";
 import type { FromRecorder, RecorderInit, RecorderReady, ToRecorder } from "./protocol.ts";
 import type { WriterStats } from "../../visits/visit-queue.ts";
 import type { ClickRecorder } from "../../visits/recorder.ts";
@@ -107,7 +107,6 @@ function clickRecorder(thread: Recorder, ready: RecorderReady, init: RecorderIni
   const inFlight = () => packer.count + handedOver - received + remote.queued;
   const catchUp = createCatchUp(init.maxQueued, options.catchUpWaitMs);
   const handovers = handoverTimes();
-
   const handOver = () => {
     const taken = packer.take();
     if (taken === null) return;
@@ -142,20 +141,25 @@ function clickRecorder(thread: Recorder, ready: RecorderReady, init: RecorderIni
       timer = null;
     }
   };
+  // A visit to no link (share 2) may fill half of either bound: a flood of 404s leaves clicks the rest.
+  const admit = (click: Click, share: 1 | 2): boolean => {
+    if (inFlight() * share >= init.maxQueued || (inTransit + packer.size) * share >= MAX_TRANSIT_CHARS) {
+      dropped++;
+      return false;
+    }
+    packer.add(click);
+    if (packer.count >= HANDOVER_CLICKS) handOver();
+    timer ??= setInterval(tick, HANDOVER_MS);
+    return true;
+  };
   return {
     record(click) {
       const backlog = inFlight();
-      if (backlog >= init.maxQueued || inTransit + packer.size >= MAX_TRANSIT_CHARS) {
-        dropped++;
-        return undefined;
-      }
-      packer.add(click);
-      if (packer.count >= HANDOVER_CLICKS) handOver();
-      timer ??= setInterval(tick, HANDOVER_MS);
-      return catchUp.admit(backlog, remote.lastError !== null);
+      return admit(click, 1) ? catchUp.admit(backlog, remote.lastError !== null) : undefined;
     },
+    recordOrphan: (click) => void admit(click, 2), // never waits for the writer
     stats: () => ({ ...remote, queued: inFlight(), dropped: dropped + remote.dropped, delayed: catchUp.delayed(), notCounted }),
-    reloadGeo: () => thread.post({ reloadGeo: true } satisfies ToRecorder),
+    ...threadMessages(thread, ready),
     hurry: () => priority.raise(),
     async close() {
       if (timer !== null) clearInterval(timer);
@@ -168,9 +172,16 @@ function clickRecorder(thread: Recorder, ready: RecorderReady, init: RecorderIni
       const lost = closed === null ? inFlight() : 0;
       return { ...remote, dropped: remote.dropped + dropped + lost, delayed: catchUp.delayed(), notCounted };
     },
+    priority: () => priority.level,
+  };
+}
+
+/** What the recorder only hears of, or said once when it was ready. */
+function threadMessages(thread: Recorder, ready: RecorderReady): Pick<ClickRecorder, "reloadGeo" | "geoSource" | "geoBuildDate" | "setWants" | "watch"> {
+  return {
+    reloadGeo: () => thread.post({ reloadGeo: true } satisfies ToRecorder),
     geoSource: ready.geoSource,
     geoBuildDate: ready.geoBuildDate,
-    priority: () => priority.level,
     setWants: (types) => thread.post({ wants: types } satisfies ToRecorder),
     watch: (ids, all) => thread.post({ watch: { ids, all } } satisfies ToRecorder),
   };

@@ -10,7 +10,7 @@ import type { LinksDeps } from "../../links.ts";
 import type { PeerServer } from "../../request-origin.ts";
 
 /** What the Shlink surface reaches; parts add what they need here (picked from src/app.ts AppDeps). */
-export type ShlinkDeps = LinksDeps & { stats: StatsReader } & Pick<AppDeps, "domains" | "visitPages">
+export type ShlinkDeps = LinksDeps & { stats: StatsReader } & Pick<AppDeps, "domains" | "visitPages" | "orphans">
   // health: the database's ping and our version; the last resort for our own bugs
   & Pick<AppDeps, "storage" | "version" | "lastResort">;
 

@@ -1,7 +1,7 @@
 // Shlink's visits routes (docs/shlink-api.md: Visits; Shlink docs/swagger/paths/v2_visits.json,
 // v1_short-urls_{shortCode}_visits.json, v2_tags_{tag}_visits.json, v2_domains_{domain}_visits.json,
 // v2_visits_orphan.json, v2_visits_non-orphan.json). Pages come from src/ops/stats/visits.ts, read
-// off the click thread; orphan visits (to no link) are not counted here yet: zero (decision D9).
+// off the click thread; orphan visits (to no link): shlink-orphans.ts.
 
 import type { ShlinkVisitsOverview } from "@shlinkio/shlink-js-sdk/api-contract";
 import { getLink } from "../../../ops/links/get.ts";
@@ -14,6 +14,8 @@ import { refusal } from "./shlink-ours.ts";
 import { problemDocument, ShlinkProblem, shlinkJson } from "./shlink-problem.ts";
 import type { ShlinkCall, ShlinkRoute } from "./shlink-route.ts";
 import { pagination, visitsJson, visitsParams } from "./shlink-visit.ts";
+import { ORPHAN_ROUTES } from "./shlink-orphans.ts";
+import { orphanSummary, seesOrphans } from "../../../ops/orphans/read.ts";
 
 /**
  * A page of visits of `of`, in Shlink's list shape. Each domain's short URL base goes with the
@@ -53,14 +55,16 @@ function storedDomain(call: ShlinkCall, value: string | null): string | null {
   return entry.key;
 }
 
+/** Every visit to no link, counted (an admin's; another key sees none: src/ops/orphans/read.ts). */
+async function orphanTotals(call: ShlinkCall) {
+  if (!seesOrphans(call.principal!)) return { total: 0, humans: 0, bots: 0 };
+  const read = await orphanSummary(call.principal!, { fromDay: "0000-01-01", toDay: "9999-12-31", excludeBots: false }, call.deps);
+  return read.ok ? read.value.counts : { total: 0, humans: 0, bots: 0 };
+}
+
 function shortUrlIds(call: ShlinkCall) {
   return { shortCode: call.params.shortCode!, domain: domainParam(call.query.get("domain"), call.deps.directory) };
 }
-
-const EMPTY_PAGE = (call: ShlinkCall) => {
-  const params = visitsParams(call.query);
-  return shlinkJson(200, { visits: { data: [], pagination: pagination(params.page, params.itemsPerPage, 0, 0) } });
-};
 
 export const VISITS_ROUTES: readonly ShlinkRoute[] = [
   {
@@ -71,15 +75,15 @@ export const VISITS_ROUTES: readonly ShlinkRoute[] = [
       const totals = await visitsOverview(call.principal!, call.deps);
       if (!totals.ok) return refusal(totals.problem);
       const { total, humans } = totals.value;
+      const orphans = await orphanTotals(call);
       const visits = {
         nonOrphanVisits: { total, nonBots: humans, bots: total - humans },
-        orphanVisits: { total: 0, nonBots: 0, bots: 0 },
+        orphanVisits: { total: orphans.total, nonBots: orphans.humans, bots: orphans.bots },
       } satisfies ShlinkVisitsOverview;
       return shlinkJson(200, { visits });
     },
   },
-  { method: "GET", path: "/visits/orphan", auth: "key", handle: async (call) => EMPTY_PAGE(call) },
-  { method: "DELETE", path: "/visits/orphan", auth: "key", handle: async () => shlinkJson(200, { deletedVisits: 0 }) },
+  ...ORPHAN_ROUTES,
   {
     method: "GET",
     path: "/visits/non-orphan",

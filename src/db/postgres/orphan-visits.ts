@@ -1,0 +1,54 @@
+// PostgreSQL's side of visits to no link (src/visits/orphans.ts, src/stats/orphan-visits.ts): the
+// writes inside a batch's transaction, the reads on the pool, the delete.
+
+import type { TransactionSQL } from "bun";
+import type { OrphanWrites } from "../../visits/orphans.ts";
+import { orphanPage, orphanSummary, type OrphanDailyRead, type OrphanPlaceRow, type OrphanVisitSource } from "../../stats/orphan-visits.ts";
+import { ORPHAN_DAILY_SQL, ORPHAN_PLACES_SQL } from "../shared/orphan-visit-sql.ts";
+import { num, type Pg } from "./connect.ts";
+
+export function postgresOrphanWrites(tx: TransactionSQL, sql: Pg): OrphanWrites {
+  return {
+    async orphanPaths(days) {
+      const rows: { day: string; path: string }[] = await tx`SELECT DISTINCT day, path FROM orphan_daily WHERE day = ANY(${sql.array(days, "TEXT")}::text[])`;
+      const out = new Map<string, Set<string>>();
+      for (const r of rows) (out.get(r.day) ?? out.set(r.day, new Set()).get(r.day)!).add(r.path);
+      return out;
+    },
+    async addOrphans(rows, daily) {
+      if (rows.length > 0) {
+        await tx`INSERT INTO orphan_batches (first_ts, last_ts, n, humans, visits)
+          SELECT * FROM unnest(${sql.array(rows.map((r) => r.firstTs), "INT8")}::int8[], ${sql.array(rows.map((r) => r.lastTs), "INT8")}::int8[],
+            ${sql.array(rows.map((r) => r.n), "INT4")}::int4[], ${sql.array(rows.map((r) => r.humans), "INT4")}::int4[], ${sql.array(rows.map((r) => r.visits), "TEXT")}::text[])`;
+      }
+      // In key order: two instances adding to the same days wait for each other rather than deadlock.
+      const sorted = [...daily].sort((a, b) => (a.day + a.type + a.path < b.day + b.type + b.path ? -1 : 1) || Number(a.isBot) - Number(b.isBot));
+      if (sorted.length === 0) return;
+      await tx`INSERT INTO orphan_daily (day, type, path, is_bot, visits)
+        SELECT * FROM unnest(${sql.array(sorted.map((d) => d.day), "TEXT")}::text[], ${sql.array(sorted.map((d) => d.type), "TEXT")}::text[],
+          ${sql.array(sorted.map((d) => d.path), "TEXT")}::text[], ${sql.array(sorted.map((d) => (d.isBot ? 1 : 0)), "INT4")}::int4[], ${sql.array(sorted.map((d) => d.visits), "INT8")}::int8[])
+        ON CONFLICT (day, type, path, is_bot) DO UPDATE SET visits = orphan_daily.visits + excluded.visits`;
+    },
+  };
+}
+
+export function postgresOrphanVisits(sql: Pg): OrphanVisitSource {
+  return {
+    async summary(range) {
+      const rows = (await sql.unsafe(ORPHAN_DAILY_SQL, [range.fromDay, range.toDay])) as OrphanDailyRead[];
+      return orphanSummary(range, rows);
+    },
+    page: (q) =>
+      sql.begin("isolation level repeatable read read only", async (tx) => {
+        const places = (await tx.unsafe(ORPHAN_PLACES_SQL, [q.fromTs, q.toTs, q.type === null ? 0 : 1])) as OrphanPlaceRow[];
+        return orphanPage(q, places, (ids) => tx`SELECT id, visits FROM orphan_batches WHERE id = ANY(${sql.array(ids, "INT8")}::int8[])` as Promise<{ id: string; visits: string }[]>);
+      }),
+    remove: () =>
+      sql.begin(async (tx) => {
+        const [row] = await tx`SELECT COALESCE(SUM(n), 0) AS n FROM orphan_batches`;
+        await tx`DELETE FROM orphan_batches`;
+        await tx`DELETE FROM orphan_daily`;
+        return num((row as { n: unknown }).n);
+      }),
+  };
+}

@@ -1,0 +1,110 @@
+// What is read of visits to no link (docs/statistics.md: Visits to no link): the dashboard's
+// summary of a range of days, from the daily counts, and a page of the raw visits, newest first,
+// for Shlink's list (docs/shlink-api.md: Visits). Rows are stored in batches (src/visits/orphans.ts):
+// a page walks the batches' places (newest last_ts first) counting each from its stored columns,
+// and parses only the batches the page falls in and those that straddle the range.
+
+import { ORPHAN_TYPES, shownPath, type OrphanType, type StoredOrphan } from "../visits/orphans.ts";
+import type { MaybePromise } from "../util/maybe.ts";
+
+/** Days, inclusive (YYYY-MM-DD, UTC). */
+export type OrphanRange = { fromDay: string; toDay: string; excludeBots: boolean };
+export type OrphanCounts = { total: number; humans: number; bots: number };
+/** How many top paths the summary lists. */
+export const TOP_ORPHAN_PATHS = 10;
+export type OrphanSummary = {
+  from: string;
+  to: string;
+  counts: OrphanCounts;
+  byType: Record<OrphanType, OrphanCounts>;
+  /** the most visited paths, by all visits; "Other" sums the paths past a day's limit */
+  topPaths: (OrphanCounts & { type: OrphanType; path: string })[];
+  byDay: { date: string; total: number; humans: number }[];
+};
+export type OrphanDailyRead = { day: string; type: string; path: string; is_bot: unknown; visits: unknown };
+
+const zero = (): OrphanCounts => ({ total: 0, humans: 0, bots: 0 });
+const add = (c: OrphanCounts, bot: boolean, n: number) => {
+  c.total += n;
+  if (bot) c.bots += n;
+  else c.humans += n;
+};
+
+/** The summary of a range from its daily rows; `excludeBots` (of the range): bots' visits left out of every figure. */
+export function orphanSummary(range: OrphanRange, rows: readonly OrphanDailyRead[]): OrphanSummary {
+  const counts = zero();
+  const byType = Object.fromEntries(ORPHAN_TYPES.map((t) => [t, zero()])) as Record<OrphanType, OrphanCounts>;
+  const paths = new Map<string, OrphanCounts & { type: OrphanType; path: string }>();
+  const days = new Map<string, { date: string; total: number; humans: number }>();
+  for (const r of rows) {
+    const bot = Number(r.is_bot) === 1;
+    if (bot && range.excludeBots) continue;
+    const n = Number(r.visits);
+    const type = (ORPHAN_TYPES as readonly string[]).includes(r.type) ? (r.type as OrphanType) : "regular_404";
+    add(counts, bot, n);
+    add(byType[type], bot, n);
+    const key = `${type}\n${r.path}`;
+    add(paths.get(key) ?? paths.set(key, { type, path: shownPath(r.path), ...zero() }).get(key)!, bot, n);
+    const day = days.get(r.day) ?? days.set(r.day, { date: r.day, total: 0, humans: 0 }).get(r.day)!;
+    day.total += n;
+    if (!bot) day.humans += n;
+  }
+  const topPaths = [...paths.values()].sort((a, b) => b.total - a.total || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)).slice(0, TOP_ORPHAN_PATHS);
+  return { from: range.fromDay, to: range.toDay, counts, byType, topPaths, byDay: [...days.values()].sort((a, b) => (a.date < b.date ? -1 : 1)) };
+}
+
+/** A page of raw orphan visits in [fromTs, toTs), newest first. */
+export type OrphanPageQuery = { fromTs: number; toTs: number; excludeBots: boolean; type: OrphanType | null; offset: number; limit: number };
+export type OrphanPage = { total: number; visits: StoredOrphan[] };
+export type OrphanPlaceRow = { id: unknown; first_ts: unknown; last_ts: unknown; n: unknown; humans: unknown; visits: string | null };
+
+const TS = 0;
+const TYPE = 1;
+const IS_BOT = 8;
+
+function matching(json: string, q: Pick<OrphanPageQuery, "fromTs" | "toTs" | "excludeBots" | "type">): StoredOrphan[] {
+  const out = (JSON.parse(json) as StoredOrphan[]).filter((v) => v[TS] >= q.fromTs && v[TS] < q.toTs && !(q.excludeBots && v[IS_BOT] === 1) && (q.type === null || v[TYPE] === q.type));
+  return out.sort((a, b) => b[TS] - a[TS]);
+}
+
+/** The page from the places (in page order) and, for the batches it falls in, their visits by id. */
+export function orphanPage(q: OrphanPageQuery, places: readonly OrphanPlaceRow[], visitsOf: (ids: number[]) => readonly { id: unknown; visits: string }[]): OrphanPage;
+export function orphanPage(q: OrphanPageQuery, places: readonly OrphanPlaceRow[], visitsOf: (ids: number[]) => Promise<readonly { id: unknown; visits: string }[]>): Promise<OrphanPage>;
+export function orphanPage(q: OrphanPageQuery, places: readonly OrphanPlaceRow[], visitsOf: (ids: number[]) => MaybePromise<readonly { id: unknown; visits: string }[]>): MaybePromise<OrphanPage> {
+  let position = 0;
+  const end = q.offset + q.limit;
+  const cuts: { id: number; skip: number; take: number }[] = [];
+  const held = new Map<number, string>();
+  for (const r of places) {
+    const id = Number(r.id);
+    const count = r.visits === null ? Number(q.excludeBots ? r.humans : r.n) : matching(r.visits, q).length;
+    const from = position;
+    position += count;
+    if (count > 0 && position > q.offset && from < end) {
+      const skip = Math.max(0, q.offset - from);
+      cuts.push({ id, skip, take: Math.min(position, end) - from - skip });
+      if (r.visits !== null) held.set(id, r.visits);
+    }
+  }
+  const finish = (rows: readonly { id: unknown; visits: string }[]): OrphanPage => {
+    for (const r of rows) held.set(Number(r.id), r.visits);
+    const visits: StoredOrphan[] = [];
+    for (const c of cuts) {
+      const json = held.get(c.id);
+      if (json !== undefined) visits.push(...matching(json, q).slice(c.skip, c.skip + c.take));
+    }
+    return { total: position, visits };
+  };
+  const wanted = cuts.filter((c) => !held.has(c.id)).map((c) => c.id);
+  if (wanted.length === 0) return finish([]);
+  const read = visitsOf(wanted);
+  return read instanceof Promise ? read.then(finish) : finish(read);
+}
+
+/** The port both engines fill: SQLite reads on its reader thread, PostgreSQL on its pool; the delete on the writer's connection. */
+export type OrphanVisitSource = {
+  summary(range: OrphanRange): Promise<OrphanSummary>;
+  page(q: OrphanPageQuery): Promise<OrphanPage>;
+  /** Deletes every orphan visit, raw and counted; answers how many raw visits went. */
+  remove(): MaybePromise<number>;
+};

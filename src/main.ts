@@ -82,8 +82,9 @@ async function main(): Promise<number> {
   if (command === "import") return await (await import("./cli/import.ts")).runImportCommand(config, database, databasePassword, parsed.commandFlags, process.env);
   if (command === "domain") return await (await import("./cli/domains.ts")).runDomainCommand(config, database, databasePassword, parsed.commandArgs, parsed.commandFlags);
   if (command === "copy") return await (await import("./cli/copy.ts")).runCopyCommand(database, databasePassword, parsed.commandFlags);
+  if (command === "export") return await (await import("./cli/export.ts")).runExportCommand(config, database, databasePassword, parsed.commandArgs, parsed.commandFlags);
   if (command !== null) {
-    console.error(`shortener: unknown command ${command}${didYouMean(command, ["backup", "healthcheck", "key", "user", "import", "webhook", "domain", "copy"]) || " (see --help)"}`);
+    console.error(`shortener: unknown command ${command}${didYouMean(command, ["backup", "healthcheck", "key", "user", "import", "webhook", "domain", "copy", "export"]) || " (see --help)"}`);
     return 2;
   }
   return await serve(config, log, { credentialHash: credentialHash ?? null, oidcSecret }, databasePassword);

@@ -39,6 +39,9 @@ export function helpText(version: string): string {
     "  shortener copy --to postgres://USER@HOST/DATABASE | --to FILE.db",
     "                                 copy everything (links, visits, statistics, keys, users, sessions, webhooks) into an empty",
     "                                 database of the other engine, then check that both hold the same (docs/postgresql.md)",
+    "  shortener export visits [--link ALIAS | --tag TAG] [--domain NAME] [--from DAY] [--to DAY] [--bots exclude] [--format csv|jsonl]",
+    "                  [--output FILE] [--after VISIT_ID]   every visit of those links (default: all) as CSV or JSON lines,",
+    "                                 on stdout or into FILE (docs/statistics.md: Exporting visits)",
     "",
     "Flags (each also as SHORTENER_<NAME> in the environment, e.g. SHORTENER_BASE_URL):",
   ];

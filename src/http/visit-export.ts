@@ -2,9 +2,7 @@
 // as CSV or JSON lines, streamed (docs/statistics.md: Exporting visits). The operation decides whose
 // visits; here the query read, the stream answered, and its end written to the audit log.
 
-import type { VisitsOf } from "../ops/stats/visits.ts";
-import { exportVisits, type ExportVisitsDeps } from "../ops/stats/export-visits.ts";
-import { keyOf, namedDomain } from "../ops/links/domain.ts";
+import { exportDomainNames, exportedVisitsOf, exportVisits, type ExportVisitsDeps } from "../ops/stats/export-visits.ts";
 import { EXPORT_START, parseCursor } from "../stats/visit-export.ts";
 import { VISIT_EXPORT_FORMATS, type VisitExportFormat } from "../stats/visit-export-format.ts";
 import type { DomainDirectory } from "../domains/directory.ts";
@@ -32,29 +30,11 @@ export async function handleVisitExport(request: Request, server: PeerServer, de
   const afterText = query.get("after");
   const after = afterText ? parseCursor(afterText) : EXPORT_START;
   if (after === null) return apiError(400, "bad_request", "after must be a row's visitId, as <batch>-<position>", "after");
-  const of = visitsOf(query, deps.directory);
+  const of = exportedVisitsOf({ id: query.get("id"), domain: query.get("domain"), tag: query.get("tag") }, deps.directory);
   if (!of.ok) return problemResponse(of.problem);
-  const domainNames: Record<string, string> = {};
-  for (const entry of deps.directory.all()) domainNames[entry.key] = entry.name ?? "";
-  const exported = await exportVisits(auth.principal, { of: of.value, ...range.value, excludeBots: bots === "exclude", after, format, domainNames }, deps);
+  const exported = await exportVisits(auth.principal, { of: of.value, ...range.value, excludeBots: bots === "exclude", after, format, domainNames: exportDomainNames(deps.directory) }, deps);
   if (!exported.ok) return problemResponse(exported.problem);
   return new Response(exported.value, {
     headers: { ...NOSNIFF, "Content-Type": TYPES[format], "Cache-Control": "no-store", "Content-Disposition": `attachment; filename="visits-${dayOf(deps.now())}.${format}"` },
   });
-}
-
-/** Whose visits the query names: ?id= (with ?domain=: that domain's link), else ?tag= and/or ?domain=, else every link. */
-function visitsOf(query: URLSearchParams, directory: DomainDirectory) {
-  const id = query.get("id");
-  const domainName = query.get("domain") || null;
-  if (id) {
-    const key = keyOf(id, domainName, directory);
-    return key.ok ? { ok: true as const, value: { link: key.value } satisfies VisitsOf } : key;
-  }
-  const domain = domainName === null ? null : namedDomain(domainName, directory);
-  if (domain !== null && !domain.ok) return domain;
-  const key = domain?.value.key ?? null;
-  const tag = query.get("tag");
-  const of: VisitsOf = tag ? { tag, domain: key } : key !== null ? { domain: key } : { every: true, domain: null };
-  return { ok: true as const, value: of };
 }

@@ -12,6 +12,7 @@ import { RecentVisits } from "./recent-visits.ts";
 import { EmptyState } from "./stats-empty.ts";
 import { showHeading } from "./stats-heading.ts";
 import { watchLive } from "./stats-live.ts";
+import { offerVisitExport } from "./visit-export.ts";
 
 type StatsResponse = { success: true; data: StatsAnswer } | ApiErrorBody;
 
@@ -265,3 +266,5 @@ document.addEventListener("visibilitychange", () => {
 void refresh();
 // Back after a break in the stream: what came meanwhile is read again.
 watchLive(id, domain, { onVisit: addVisit, onMore: addCounts, onReconnected: () => void refresh() });
+// Export visits, for whoever may manage the link (docs/statistics.md: Exporting visits).
+void offerVisitExport(id, domain, () => query());

@@ -5,6 +5,7 @@ import { MESSAGES, format, type MessageKey } from "../i18n/index.ts";
 import { iconMarkup } from "../client/icons.ts";
 import { esc } from "./html.ts";
 import { qrPanel } from "./qr-panel.ts";
+import { visitExportMenu } from "./visit-export-menu.ts";
 import { layout, liveMark, t, type PageAssets } from "./pages.ts";
 
 /** The default range, 30 days, unless the link is younger: then its whole life (docs/web-ui.md: Web UI). */
@@ -57,6 +58,7 @@ function toolbar(lang: Language, young: boolean): string {
 <button type="submit" class="btn btn-small">${t(lang, "range_apply")}</button>
 </form>
 <label class="switch"><input type="checkbox" id="exclude-bots" role="switch"><span class="switch-track" aria-hidden="true"></span><span>${t(lang, "exclude_bots")}</span></label>
+${visitExportMenu(lang, "link")}
 ${liveMark(lang, "live", "")}
 <p class="updated" id="updated" aria-live="polite">${t(lang, "loading")}</p>
 <p class="range-note" id="range-note" hidden>${t(lang, "range_24h_note")}</p>

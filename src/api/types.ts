@@ -14,6 +14,7 @@ export type HourCount = Static<typeof S.HourCount>;
 export type UtmCount = Static<typeof S.UtmCount>;
 export type RecentVisit = Static<typeof S.RecentVisit>;
 export type LinkStats = Static<typeof S.LinkStats>;
+export type PreviousPeriod = Static<typeof S.PreviousPeriod>;
 /** GET /api/stats */
 export type StatsAnswer = Data<Static<typeof S.Stats>>;
 /** POST /api/create */

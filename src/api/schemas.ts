@@ -9,8 +9,9 @@
 export { ApiError, FieldProblem, Health, ISO_TIME } from "./schemas/common.ts";
 export { Condition, CreateForm, CreateJson, Created, Deleted, Link, LinkChanges, LinkPage, LinkResponse, ListedLink, Rule, Variant } from "./schemas/links.ts";
 export { DateCount, HourCount, LinkStats, NameCount, Overview, OverviewData, RecentVisit, Stats, UtmCount } from "./schemas/stats.ts";
-export { PreviousPeriod } from "./schemas/stats.ts";
 export { ExportJson, ImportJob, ImportOutcome, ImportRequest, ImportRows, ImportStopped, TransferRecord } from "./schemas/imports.ts";
 export { Delivery, DeliveryPage, DeliveryResponse, Webhook, WebhookChanges, WebhookCreated, WebhookDeleted, WebhookFields, WebhookList, WebhookResponse } from "./schemas/webhooks.ts";
 export { CertificateAnswer, Domain, DomainChanges, DomainFields, DomainList, DomainRemoved, DomainResponse, DomainsForCreate } from "./schemas/domains.ts";
 export { Session, SignIn, SignedIn, SignedOut, User } from "./schemas/auth.ts";
+export { PreviousPeriod } from "./schemas/stats.ts";
+export { CompareSeries, CompareStats, DomainStats, TagStats } from "./schemas/aggregate.ts";

@@ -14,7 +14,6 @@ export type HourCount = Static<typeof S.HourCount>;
 export type UtmCount = Static<typeof S.UtmCount>;
 export type RecentVisit = Static<typeof S.RecentVisit>;
 export type LinkStats = Static<typeof S.LinkStats>;
-export type PreviousPeriod = Static<typeof S.PreviousPeriod>;
 /** GET /api/stats */
 export type StatsAnswer = Data<Static<typeof S.Stats>>;
 /** POST /api/create */
@@ -36,3 +35,8 @@ export type ApiErrorBody = Static<typeof S.ApiError>;
 export type WebhookJson = Static<typeof S.Webhook>;
 export type DomainJson = Static<typeof S.Domain>;
 export type DeliveryJson = Static<typeof S.Delivery>;
+/** docs/statistics.md: The previous period; GET /api/stats/tag, /domain, /compare */
+export type PreviousPeriod = Static<typeof S.PreviousPeriod>;
+export type TagStatsAnswer = Data<Static<typeof S.TagStats>>;
+export type DomainStatsAnswer = Data<Static<typeof S.DomainStats>>;
+export type CompareAnswer = Data<Static<typeof S.CompareStats>>;

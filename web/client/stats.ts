@@ -12,6 +12,7 @@ import { RecentVisits } from "./recent-visits.ts";
 import { EmptyState } from "./stats-empty.ts";
 import { showHeading } from "./stats-heading.ts";
 import { watchLive } from "./stats-live.ts";
+import { showPrevious } from "./previous.ts";
 
 type StatsResponse = { success: true; data: StatsAnswer } | ApiErrorBody;
 
@@ -179,6 +180,7 @@ function render(link: StatsAnswer["link"], s: Stats, hourly: { all: HourCount[];
   byId("range-note").hidden = !hourly;
   shown = { totals, visits: s.recentVisits };
   showTotals(totals);
+  showPrevious(hourly ? null : s);
   const lists: [Kind, NameCount[]][] = [
     ["browser", s.browserStats],
     ["os", s.osStats],

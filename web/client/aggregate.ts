@@ -15,6 +15,7 @@ type Answer = { success: true; data: TagStatsAnswer | DomainStatsAnswer } | ApiE
 const POLL_MS = 30_000;
 const HOURS_SHOWN = 24;
 const view = document.body.dataset.id ?? "";
+const percent = new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 1 });
 
 function utcDay(daysAgo: number): string {
   const d = new Date();
@@ -22,10 +23,40 @@ function utcDay(daysAgo: number): string {
   return d.toISOString().slice(0, 10);
 }
 
+/** The cards (each beside the previous period), and the chart by day over `span` or by hour. */
+function showFigures(chart: VisitsChart, s: LinkStats, hours: { all: HourCount[]; humans: HourCount[] } | null, span: { from: string; to: string } | null): void {
+  const count = (rows: HourCount[]) => rows.reduce((a, r) => a + r.count, 0);
+  const total = hours ? count(hours.all) : s.totalClicks;
+  const human = hours ? count(hours.humans) : s.humanClicks;
+  byId("kpi-total").textContent = formatNumber(total);
+  byId("kpi-unique").textContent = uniqueText(hours ? sumUnique(hours.all) : s.uniqueVisitors);
+  byId("kpi-human").textContent = formatNumber(human);
+  byId("kpi-bots").textContent = percent.format(total === 0 ? 0 : (total - human) / total);
+  showPrevious(hours ? null : s);
+  if (hours) chart.showHours(hours.all);
+  else {
+    const p = span ?? { from: s.visitsByDate[0]?.date ?? utcDay(0), to: s.visitsByDate.at(-1)?.date ?? utcDay(0) };
+    chart.showDays(s.visitsByDate, p.from, p.to);
+  }
+  byId("chart-title").textContent = t(hours ? "chart_title_hours" : "chart_title");
+  byId("range-note").hidden = !hours;
+}
+
+/** The breakdowns, the campaigns and the recent visits, as the stats page shows them. */
+function showBreakdowns(recent: RecentVisits, s: LinkStats): void {
+  const lists: [Kind, LinkStats["browserStats"]][] = [
+    ["browser", s.browserStats], ["os", s.osStats], ["device", s.deviceStats], ["country", s.countryStats], ["referrer", s.referrerStats],
+    ["rule", s.ruleStats], ["variant", s.variantStats], ["fallback", s.fallbackStats], ["preview", s.previewStats],
+  ];
+  for (const [k, rows] of lists.slice(5)) byId(`bd-${k}-card`).hidden = rows.length === 0;
+  for (const [k, rows] of lists) renderBars(byId(`bd-${k}`), byId(`bd-${k}-empty`), k, rows, k === "fallback" || k === "preview" ? null : s.totalClicks);
+  renderUtm(byId("utm-table").querySelector("tbody")!, byId("utm-empty"), s.utmStats, s.totalClicks);
+  recent.show(s.recentVisits);
+}
+
 function startAggregate(kind: "tag" | "domain", name: string): void {
   const chart = new VisitsChart(byId("chart"), byId("chart-readout"));
   const recent = new RecentVisits();
-  const percent = new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 1 });
   const excludeBots = byId<HTMLInputElement>("exclude-bots");
   const customForm = byId<HTMLFormElement>("custom-range");
   const [fromInput, toInput] = [byId<HTMLInputElement>("range-from"), byId<HTMLInputElement>("range-to")];
@@ -51,35 +82,6 @@ function startAggregate(kind: "tag" | "domain", name: string): void {
   };
   const load = async (bots: boolean): Promise<Answer> => (await fetch(`/api/stats/${kind}?${query(bots)}`, { headers: { Accept: "application/json" } })).json() as Promise<Answer>;
 
-  function showFigures(s: LinkStats, hours: { all: HourCount[]; humans: HourCount[] } | null): void {
-    const count = (rows: HourCount[]) => rows.reduce((a, r) => a + r.count, 0);
-    const total = hours ? count(hours.all) : s.totalClicks;
-    const human = hours ? count(hours.humans) : s.humanClicks;
-    byId("kpi-total").textContent = formatNumber(total);
-    byId("kpi-unique").textContent = uniqueText(hours ? sumUnique(hours.all) : s.uniqueVisitors);
-    byId("kpi-human").textContent = formatNumber(human);
-    byId("kpi-bots").textContent = percent.format(total === 0 ? 0 : (total - human) / total);
-    showPrevious(hours ? null : s);
-    if (hours) chart.showHours(hours.all);
-    else {
-      const p = period() ?? { from: s.visitsByDate[0]?.date ?? utcDay(0), to: s.visitsByDate.at(-1)?.date ?? utcDay(0) };
-      chart.showDays(s.visitsByDate, p.from, p.to);
-    }
-    byId("chart-title").textContent = t(hours ? "chart_title_hours" : "chart_title");
-    byId("range-note").hidden = !hours;
-  }
-
-  function showBreakdowns(s: LinkStats): void {
-    const lists: [Kind, LinkStats["browserStats"]][] = [
-      ["browser", s.browserStats], ["os", s.osStats], ["device", s.deviceStats], ["country", s.countryStats], ["referrer", s.referrerStats],
-      ["rule", s.ruleStats], ["variant", s.variantStats], ["fallback", s.fallbackStats], ["preview", s.previewStats],
-    ];
-    for (const [k, rows] of lists.slice(5)) byId(`bd-${k}-card`).hidden = rows.length === 0;
-    for (const [k, rows] of lists) renderBars(byId(`bd-${k}`), byId(`bd-${k}-empty`), k, rows, k === "fallback" || k === "preview" ? null : s.totalClicks);
-    renderUtm(byId("utm-table").querySelector("tbody")!, byId("utm-empty"), s.utmStats, s.totalClicks);
-    recent.show(s.recentVisits);
-  }
-
   async function refresh(): Promise<void> {
     const hourly = selected() === "24h";
     try {
@@ -95,8 +97,8 @@ function startAggregate(kind: "tag" | "domain", name: string): void {
       byId("aggregate-links").textContent = t("aggregate.links", { count: formatNumber(json.data.links) });
       const last = (rows: HourCount[]) => rows.slice(-HOURS_SHOWN);
       const all = last(json.data.stats.visitsByHour);
-      showFigures(json.data.stats, hourly ? { all, humans: humans?.success ? last(humans.data.stats.visitsByHour) : all } : null);
-      showBreakdowns(json.data.stats);
+      showFigures(chart, json.data.stats, hourly ? { all, humans: humans?.success ? last(humans.data.stats.visitsByHour) : all } : null, period());
+      showBreakdowns(recent, json.data.stats);
       byId("updated").textContent = t("updated_at", { time: new Date().toLocaleTimeString(lang) });
     } catch {
       errorBox.textContent = t("err_network");

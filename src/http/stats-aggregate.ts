@@ -10,8 +10,10 @@ import { problemResponse } from "./problems.ts";
 import type { PeerServer } from "./request-origin.ts";
 import { apiError, json } from "./responses.ts";
 import { statsFilter } from "./stats.ts";
+import { requestDomain } from "./request-domain.ts";
+import { domainUnknown } from "./stats-link.ts";
 
-export type AggregateHttpDeps = AuthDeps & AggregateDeps & { directory: Pick<DomainDirectory, "byName" | "nameOf"> };
+export type AggregateHttpDeps = AuthDeps & AggregateDeps & { directory: DomainDirectory };
 
 const badTag = (field: "tag" | "tags") => apiError(400, "tags_invalid", "a tag is 1 to 30 letters, digits, hyphens or underscores", field);
 
@@ -31,18 +33,22 @@ export async function handleTagStats(request: Request, server: PeerServer, deps:
   return json(200, { success: true, data: { tag, domain: domain === null ? null : deps.directory.nameOf(deps.directory.byName(domain)!.key), links: read.value.links, stats: read.value.stats } });
 }
 
-/** GET /api/stats/domain?domain=<name>[&from&to&bots]: the domain's links' statistics summed. */
+/**
+ * GET /api/stats/domain[?domain=<name>][&from&to&bots]: the domain's links' statistics summed; without
+ * a name (or empty), the domain the request is sent to, as GET /api/stats names a link's.
+ */
 export async function handleDomainStats(request: Request, server: PeerServer, deps: AggregateHttpDeps): Promise<Response> {
   const auth = await requirePrincipal(request, server, deps);
   if (!auth.ok) return auth.response;
   const query = new URL(request.url).searchParams;
-  const domain = query.get("domain")?.trim() ?? "";
-  if (domain === "") return apiError(400, "bad_request", "the query parameter domain is required", "domain");
   const filter = statsFilter(query, deps.now());
   if (filter instanceof Response) return filter;
-  const read = await readAggregateStats(auth.principal, { domain }, filter, deps);
+  const named = query.get("domain")?.trim() ?? "";
+  const domain = named === "" ? requestDomain(request, deps.directory) : deps.directory.byName(named);
+  if (domain === null) return domainUnknown();
+  const read = await readAggregateStats(auth.principal, { domainKey: domain.key }, filter, deps);
   if (!read.ok) return problemResponse(read.problem);
-  return json(200, { success: true, data: { domain: deps.directory.nameOf(deps.directory.byName(domain)!.key), links: read.value.links, stats: read.value.stats } });
+  return json(200, { success: true, data: { domain: deps.directory.nameOf(domain.key), links: read.value.links, stats: read.value.stats } });
 }
 
 /** GET /api/stats/compare?ids=a,b[&domain=] or ?tags=x,y[&from&to&bots]: one series each. */

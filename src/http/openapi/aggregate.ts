@@ -24,8 +24,8 @@ const TAG_STATS: Operation = {
 const DOMAIN_STATS: Operation = {
   method: "get", path: "/api/stats/domain", operationId: "domainStats", auth: "required",
   summary: "A domain's statistics: the caller's links on it (an admin's: every link), summed from the rollups, in a link's shape (docs/statistics.md: Tags and domains)",
-  parameters: [{ name: "domain", in: "query", required: true, description: "the domain's name", schema: t.String() }, ...range],
-  responses: { 200: { description: "the domain, how many links, their statistics summed", json: S.DomainStats }, ...errors([400, 401, 403, 421, 429, 503], "bad_request, bad_range or domain_unknown") },
+  parameters: [q("domain", "the domain's name; left out or empty: the domain the request is sent to"), ...range],
+  responses: { 200: { description: "the domain, how many links, their statistics summed", json: S.DomainStats }, ...errors([400, 401, 403, 421, 429, 503], "bad_range, bad_request or domain_unknown") },
 };
 
 const COMPARE_STATS: Operation = {

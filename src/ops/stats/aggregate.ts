@@ -26,8 +26,11 @@ export type AggregateDeps = {
 export const COMPARE_MIN = 2;
 export const COMPARE_MAX = 4;
 
-/** `tag` and/or `domain` (a domain's name; absent: every domain); at least one of the two. */
-export type AggregateScope = { tag?: string | null; domain?: string | null };
+/**
+ * `tag` and/or a domain: `domain` by its name, or `domainKey` as stored (the surface found it, e.g.
+ * the domain a request is sent to); neither: every domain.
+ */
+export type AggregateScope = { tag?: string | null; domain?: string | null; domainKey?: string };
 
 export type AggregateStats = { links: number; stats: LinkStats };
 
@@ -36,7 +39,7 @@ async function scopeLinks(actor: Principal, scope: AggregateScope, deps: Aggrega
   const domain = scope.domain ? deps.directory.byName(scope.domain) : null;
   if (scope.domain && domain === null) return refused("domain_unknown", `no domain is named ${scope.domain}`, "domain");
   const page = await deps.lister.page({
-    owner: ownerFilter(actor), ownerName: null, q: null, tag: scope.tag ?? null, domain: domain?.key ?? null, status: null,
+    owner: ownerFilter(actor), ownerName: null, q: null, tag: scope.tag ?? null, domain: scope.domainKey ?? domain?.key ?? null, status: null,
     sort: "createdAt", order: "asc", limit: Number.MAX_SAFE_INTEGER, cursor: null, offset: 0, now: deps.now(),
   });
   return done(page.links);

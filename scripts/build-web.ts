@@ -46,7 +46,7 @@ export async function buildWeb(): Promise<string[]> {
   mkdirSync(OUT, { recursive: true });
 
   const js = await Bun.build({
-    entrypoints: [join(ROOT, "web/client/home.ts"), join(ROOT, "web/client/stats.ts"), join(ROOT, "web/client/dashboard.ts")],
+    entrypoints: [join(ROOT, "web/client/home.ts"), join(ROOT, "web/client/stats.ts"), join(ROOT, "web/client/dashboard.ts"), join(ROOT, "web/client/aggregate.ts")],
     outdir: OUT,
     target: "browser",
     format: "esm",
@@ -100,6 +100,7 @@ export async function buildWeb(): Promise<string[]> {
   lines.push(`  dashboard: ${JSON.stringify(entry("dashboard-", ".js"))},`);
   lines.push(`  icon: ${JSON.stringify(`/assets/${iconName}`)},`);
   lines.push(`  flags: ${JSON.stringify(flags.prefix)},`);
+  lines.push(`  aggregate: ${JSON.stringify(entry("aggregate-", ".js"))},`);
   lines.push("};", "");
   writeFileSync(MANIFEST, lines.join("\n"));
   return files;

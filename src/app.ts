@@ -19,6 +19,7 @@ import type { ClickRecorder } from "./visits/recorder.ts";
 import type { RateLimiter } from "./http/rate-limit.ts";
 import { handleCreate } from "./http/create.ts";
 import { handleStats, statsAsker } from "./http/stats.ts";
+import { handleCompareStats, handleDomainStats, handleTagStats } from "./http/stats-aggregate.ts";
 import { admitStatsReader } from "./ops/stats/read.ts";
 import { linkBase, statsLinkKey } from "./http/stats-link.ts";
 import { handlePasswordForm, handleRedirect } from "./http/redirect.ts";
@@ -219,6 +220,10 @@ function linkApi(deps: AppDeps, ours: Ours) {
       .get("/api/stats/live", ({ request, server }) =>
         new URL(request.url).searchParams.has("id") ? handleLive(request, server, deps) : ours(request, server, () => handleLive(request, server, deps)),
       )
+      // Above the single link: a key or a session, whatever --stats-access says (docs/statistics.md: Tags and domains).
+      .get("/api/stats/tag", ({ request, server }) => ours(request, server, () => handleTagStats(request, server, deps)))
+      .get("/api/stats/domain", ({ request, server }) => ours(request, server, () => handleDomainStats(request, server, deps)))
+      .get("/api/stats/compare", ({ request, server }) => ours(request, server, () => handleCompareStats(request, server, deps)))
       // Management: every route needs a key.
       .get("/api/links", ({ request, server }) => ours(request, server, () => handleListLinks(request, server, deps)))
       .get("/api/links/export", ({ request, server }) => ours(request, server, () => handleExport(request, server, deps)))

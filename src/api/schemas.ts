@@ -14,3 +14,5 @@ export { Delivery, DeliveryPage, DeliveryResponse, Webhook, WebhookChanges, Webh
 export { CertificateAnswer, Domain, DomainChanges, DomainFields, DomainList, DomainRemoved, DomainResponse, DomainsForCreate } from "./schemas/domains.ts";
 export { Session, SignIn, SignedIn, SignedOut, User } from "./schemas/auth.ts";
 export { OrphanSummary, OrphanSummaryData } from "./schemas/orphans.ts";
+export { PreviousPeriod } from "./schemas/stats.ts";
+export { CompareSeries, CompareStats, DomainStats, TagStats } from "./schemas/aggregate.ts";

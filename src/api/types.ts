@@ -35,3 +35,8 @@ export type ApiErrorBody = Static<typeof S.ApiError>;
 export type WebhookJson = Static<typeof S.Webhook>;
 export type DomainJson = Static<typeof S.Domain>;
 export type DeliveryJson = Static<typeof S.Delivery>;
+/** docs/statistics.md: The previous period; GET /api/stats/tag, /domain, /compare */
+export type PreviousPeriod = Static<typeof S.PreviousPeriod>;
+export type TagStatsAnswer = Data<Static<typeof S.TagStats>>;
+export type DomainStatsAnswer = Data<Static<typeof S.DomainStats>>;
+export type CompareAnswer = Data<Static<typeof S.CompareStats>>;

@@ -1,6 +1,6 @@
 // GET /api/stats?id=…[&domain=…&from=YYYY-MM-DD&to=YYYY-MM-DD&bots=exclude]: a link and its statistics.
 
-import { DEFAULT_DAYS } from "../stats/link-stats.ts";
+import { DEFAULT_DAYS, type StatsFilter } from "../stats/link-stats.ts";
 import { addDays, dayOf, daysBetween, isDay } from "../util/day.ts";
 import { readLinkStats, type Asker, type StatsOpsDeps } from "../ops/stats/read.ts";
 import { authenticate, isHeaderRefusal, unauthenticated, type AuthDeps } from "./auth.ts";
@@ -38,15 +38,13 @@ export function statsAsker(request: Request, server: PeerServer, deps: AuthDeps)
   };
 }
 
-export async function handleStats(request: Request, server: PeerServer, deps: StatsDeps): Promise<Response> {
-  const query = new URL(request.url).searchParams;
-  const id = query.get("id")?.trim() ?? "";
-  if (id === "") return apiError(400, "id_missing", "the query parameter id is required", "id");
+/** The range and bots filter of a statistics request (docs/api.md: Read statistics), or the 400 for it. */
+export function statsFilter(query: URLSearchParams, now: number): StatsFilter | Response {
   const from = query.get("from") || null;
   const to = query.get("to") || null;
   if (from !== null && !isDay(from)) return apiError(400, "bad_range", "from must be a date as YYYY-MM-DD", "from");
   if (to !== null && !isDay(to)) return apiError(400, "bad_range", "to must be a date as YYYY-MM-DD", "to");
-  const today = dayOf(deps.now());
+  const today = dayOf(now);
   if (from !== null) {
     const span = daysBetween(from, to ?? today);
     if (span < 0) return apiError(400, "bad_range", "from must not be after to", "from");
@@ -58,12 +56,22 @@ export async function handleStats(request: Request, server: PeerServer, deps: St
   const bots = query.get("bots") ?? "include";
   if (bots !== "include" && bots !== "exclude") return apiError(400, "bad_request", "bots must be include or exclude", "bots");
 
+  return { from, to, excludeBots: bots === "exclude" };
+}
+
+export async function handleStats(request: Request, server: PeerServer, deps: StatsDeps): Promise<Response> {
+  const query = new URL(request.url).searchParams;
+  const id = query.get("id")?.trim() ?? "";
+  if (id === "") return apiError(400, "id_missing", "the query parameter id is required", "id");
+  const filter = statsFilter(query, deps.now());
+  if (filter instanceof Response) return filter;
+
   // On the domain ?domain= names, else the request's own (docs/api.md: Read statistics).
   const named = statsLinkKey(request, id, deps.directory);
   if (named === "domain_unknown") return domainUnknown();
   // An id longer than 30 characters is not looked up here (the API's limit since before imported codes).
   const asker = statsAsker(request, server, deps);
-  const read = await readLinkStats({ key: id.length <= 30 ? named.key : "", filter: { from, to, excludeBots: bots === "exclude" } }, asker.ask, deps);
+  const read = await readLinkStats({ key: id.length <= 30 ? named.key : "", filter }, asker.ask, deps);
   if (read === "not_found") return linkNotFound(id);
   if (typeof read === "string") return asker.refusal(read);
   const { link, destinations: shown } = read;

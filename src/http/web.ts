@@ -9,6 +9,7 @@ import { Elysia } from "elysia";
 import { LANGUAGES, pickLanguage, type Language } from "../lang.ts";
 import { renderDashboard, renderHeaderRefused, renderHome, renderNotFound, renderStatsPrivate, type PageAssets } from "../../web/server/pages.ts";
 import { renderStats } from "../../web/server/stats-page.ts";
+import { renderAggregate, renderCompare } from "../../web/server/aggregate-page.ts";
 import { ASSETS, ENTRIES } from "./web-assets.generated.ts";
 import type { PeerServer } from "./request-origin.ts";
 
@@ -146,6 +147,7 @@ export function webRoutes(deps: WebDeps) {
 
   // The owner's dashboard; the page itself is public, the data behind it needs a key or a session.
   for (const lang of LANGUAGES) app.get(`/${lang}/links`, () => html(renderDashboard(lang, PAGE_ASSETS), lang));
+  aggregatePages(app);
   app.get("/links", ({ headers }) => {
     const lang = acceptLang(headers);
     return new Response(null, { status: 302, headers: { Location: `/${lang}/links`, Vary: "Accept-Language", "Cache-Control": "no-cache" } });
@@ -192,4 +194,16 @@ function robotsAnswer(deps: WebDeps): (context: { request: Request }) => Promise
     if (text === undefined || now - text.at >= ROBOTS_TTL_MS) robots.set(made, (text = { text: robotsTxt(policy === "links" ? await deps.crawlable() : [], key, policy), at: now }));
     return new Response(text.text, { headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "public, max-age=300" } });
   };
+}
+
+/**
+ * Above the single link: public pages like the dashboard's, the data behind them needs a key or a
+ * session (docs/statistics.md: Tags and domains). /<lang>/compare, not under /stats/: a link may be called "compare".
+ */
+function aggregatePages(app: Pick<Elysia, "get">): void {
+  for (const lang of LANGUAGES) {
+    app.get(`/${lang}/stats/tag/:name`, ({ params }) => html(renderAggregate(lang, "tag", params.name, PAGE_ASSETS), lang));
+    app.get(`/${lang}/stats/domain/:name`, ({ params }) => html(renderAggregate(lang, "domain", params.name, PAGE_ASSETS), lang));
+    app.get(`/${lang}/compare`, () => html(renderCompare(lang, PAGE_ASSETS), lang));
+  }
 }

@@ -9,6 +9,8 @@ import { hourOf } from "../visits/rollup.ts";
 import { then, type MaybePromise } from "../util/maybe.ts";
 import type { StoredVisit } from "../visits/visit-batch.ts";
 import type { DateCount, HourCount, LinkStats, NameCount, UtmCount } from "../api/types.ts";
+import { clickFigures, knownVisitors, previousFigures, previousRange, type DayRow } from "./previous.ts";
+import { readSum } from "./aggregate.ts";
 
 export type { NameCount, DateCount, HourCount, UtmCount, RecentVisit, LinkStats } from "../api/types.ts";
 
@@ -28,7 +30,11 @@ export const DEFAULT_DAYS = 365;
 export const HOURS = 48;
 const HOUR_MS = 3_600_000;
 
-export type StatsReader = { read(link: Link, filter: StatsFilter, now: number): MaybePromise<LinkStats> };
+export type StatsReader = {
+  read(link: Link, filter: StatsFilter, now: number): MaybePromise<LinkStats>;
+  /** The statistics of several links summed (docs/statistics.md: Tags and domains); src/stats/aggregate.ts. */
+  readSum(links: readonly Link[], filter: StatsFilter, now: number): Promise<LinkStats>;
+};
 
 /**
  * The port each engine implements (src/db/<engine>/stats.ts): the rows a plan asks for of a link
@@ -43,6 +49,7 @@ export function createStatsReader(source: StatsSource): StatsReader {
       const plan = planStats(link, filter, now);
       return then(source(link.seq, plan), (rows) => assembleStats(plan, rows));
     },
+    readSum: (links, filter, now) => readSum(source, links, filter, now),
   };
 }
 
@@ -53,6 +60,11 @@ export type StatsPlan = {
   to: string;
   /** the first day shown in visitsByDate: the range's start, not before the link's creation */
   shownFrom: string;
+  /**
+   * the days of the same length just before `from` (docs/statistics.md: The previous period): the
+   * engines read the daily rows from `previous.from` to `to`, both periods in one query
+   */
+  previous: { from: string; to: string };
   excludeBots: boolean;
   /** 1 subtracts bot clicks in the queries (`total - bots * minus`), 0 keeps them */
   minus: 0 | 1;
@@ -63,8 +75,11 @@ export type StatsPlan = {
 
 /** The rows an engine reads for a plan; counts already without bots when the plan says so. */
 export type StatsRows = {
-  /** `total`: the day's clicks, bots included whatever the filter; `imported`: of those, the ones an import wrote (they carry no visitor) */
-  days: { day: string; count: number; bots: number; uniques: number; imported: number; total: number }[];
+  /**
+   * previous.from..to; `total`: the day's clicks, bots included whatever the filter; `imported`: of
+   * those, the ones an import wrote (they carry no visitor)
+   */
+  days: DayRow[];
   hours: { hour: string; count: number; uniques: number }[];
   browser: NameCount[];
   os: NameCount[];
@@ -90,7 +105,7 @@ export type StatsRows = {
   recent: StoredVisit[];
 };
 
-export function planStats(link: Link, filter: StatsFilter, now: number): StatsPlan {
+export function planStats(link: Pick<Link, "createdAt">, filter: StatsFilter, now: number): StatsPlan {
   const today = dayOf(now);
   const created = dayOf(link.createdAt);
   const from = filter.from ?? maxDay(created, addDays(today, -(DEFAULT_DAYS - 1)));
@@ -103,6 +118,7 @@ export function planStats(link: Link, filter: StatsFilter, now: number): StatsPl
     from,
     to,
     shownFrom,
+    previous: previousRange(from, to),
     excludeBots: filter.excludeBots,
     minus: filter.excludeBots ? 1 : 0,
     hours: start > end ? null : { start, end },
@@ -112,18 +128,13 @@ export function planStats(link: Link, filter: StatsFilter, now: number): StatsPl
 
 /** The API's stats from the rows an engine read for the plan. */
 export function assembleStats(plan: StatsPlan, rows: StatsRows): LinkStats {
-  let totalClicks = 0;
-  let botClicks = 0;
-  for (const d of rows.days) {
-    totalClicks += d.count;
-    botClicks += d.bots;
-  }
-  if (plan.excludeBots) botClicks = 0; // they are already left out of every count
-  const visitors = knownVisitors(rows.days);
+  const days = rows.days.filter((d) => d.day >= plan.from);
+  const before = rows.days.filter((d) => d.day < plan.from);
+  const figures = clickFigures(days, plan.excludeBots);
+  const totalClicks = figures.totalClicks;
+  const visitors = knownVisitors(days);
   return {
-    totalClicks,
-    humanClicks: totalClicks - botClicks,
-    botPercentage: totalClicks === 0 ? 0 : Math.round((botClicks / totalClicks) * 10000) / 100,
+    ...figures,
     uniqueVisitors: visitors.total,
     uniqueVisitorsPartial: visitors.partial,
     recentVisits: rows.recent.map(([ts, browser, os, device, country, referrer, , , , isBot, rule, variant]) => ({
@@ -137,7 +148,7 @@ export function assembleStats(plan: StatsPlan, rows: StatsRows): LinkStats {
     deviceStats: withOther(rows.device, totalClicks, namedOther),
     countryStats: withOther(rows.country, totalClicks, namedOther),
     referrerStats: withOther(rows.referrer, totalClicks, namedOther),
-    visitsByDate: zeroFilled(rows.days, visitors.byDay, plan.shownFrom, plan.to),
+    visitsByDate: zeroFilled(days, visitors.byDay, plan.shownFrom, plan.to),
     visitsByHour: zeroFilledHours(rows.hours, visitors.byDay, plan.hours),
     utmStats: withOther(
       rows.utm.map((u) => ({ source: u.source || null, medium: u.medium || null, campaign: u.campaign || null, count: u.count })),
@@ -148,6 +159,7 @@ export function assembleStats(plan: StatsPlan, rows: StatsRows): LinkStats {
     variantStats: rows.variant,
     fallbackStats: rows.fallback,
     previewStats: withOther(rows.preview, rows.previewTotal, namedOther),
+    previous: previousFigures(plan.previous, before, plan.excludeBots),
   };
 }
 
@@ -161,30 +173,6 @@ const namedOther = (count: number): NameCount => ({ name: OTHER_NAME, count, oth
 
 /** The name of the entry that sums the values not listed. */
 export const OTHER_NAME = "Other";
-
-/**
- * The unique visitors each day with clicks has, null for a day whose clicks were all imported
- * (imported visits carry no visitor key: docs/importing.md: Moving from another shortener); the
- * range's sum of the known ones, null when none is known; partial when some counted clicks were
- * imported. An imported click is told apart with bots included: a day with imported bots and
- * recorded people counts as mixed whatever the filter (the rollups keep no imported-bot count).
- */
-function knownVisitors(days: StatsRows["days"]): { byDay: Map<string, number | null>; total: number | null; partial: boolean } {
-  const byDay = new Map<string, number | null>();
-  let total = 0;
-  let known = false;
-  let partial = false;
-  for (const d of days) {
-    if (d.count === 0) continue;
-    const unknown = d.imported > 0 && d.total - d.imported === 0;
-    byDay.set(d.day, unknown ? null : d.uniques);
-    if (d.imported > 0) partial = true;
-    if (unknown) continue;
-    known = true;
-    total += d.uniques;
-  }
-  return { byDay, total: known ? total : partial ? null : 0, partial: known && partial };
-}
 
 /**
  * Every hour of the plan's window with its count and uniques, zero where nothing was recorded;

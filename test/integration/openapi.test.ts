@@ -67,6 +67,10 @@ test("one walk through every operation: every answer matches its schema", async 
   expect((await api(server.url, key, "GET", "/api/links?include=daily")).status).toBe(200);
   expect((await api(server.url, null, "GET", "/api/links")).status).toBe(401);
   expect((await api(server.url, key, "GET", "/api/links/walk")).status).toBe(200);
+  // Above the single link (docs/statistics.md: Tags and domains): while walk still carries its tags.
+  expect((await api(server.url, key, "GET", "/api/stats/tag?tag=a")).status).toBe(200);
+  expect((await api(server.url, key, "GET", "/api/stats/domain")).status).toBe(200);
+  expect((await api(server.url, key, "GET", "/api/stats/compare?ids=walk,perm")).status).toBe(200);
   expect((await api(server.url, key, "PATCH", "/api/links/walk", { disabled: true, tags: null })).status).toBe(200);
   expect((await fetch(`${server.url}/walk`, { redirect: "manual" })).status).toBe(410);
   expect((await api(server.url, key, "GET", "/api/links/export?format=json")).status).toBe(200);

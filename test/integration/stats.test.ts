@@ -63,7 +63,7 @@ describe("stats", () => {
     });
     const s = body.data.stats;
     expect(Object.keys(s).sort()).toEqual(
-      ["botPercentage", "browserStats", "countryStats", "deviceStats", "humanClicks", "osStats", "recentVisits", "referrerStats", "totalClicks", "uniqueVisitors", "uniqueVisitorsPartial", "utmStats", "visitsByDate", "visitsByHour", "ruleStats", "variantStats", "fallbackStats", "previewStats"].sort(),
+      ["botPercentage", "browserStats", "countryStats", "deviceStats", "humanClicks", "osStats", "recentVisits", "referrerStats", "totalClicks", "uniqueVisitors", "uniqueVisitorsPartial", "utmStats", "visitsByDate", "visitsByHour", "ruleStats", "variantStats", "fallbackStats", "previewStats", "previous"].sort(),
     );
     expect(s.totalClicks).toBe(5);
     expect(s.humanClicks).toBe(3);
@@ -80,6 +80,18 @@ describe("stats", () => {
     expect(s.recentVisits[0].browser).toBe("Safari");
     expect(s.recentVisits[0].timestamp).toBe(new Date(now).toISOString());
     expect(s.recentVisits.map((v: any) => v.timestamp)).toEqual([...s.recentVisits.map((v: any) => v.timestamp)].sort().reverse());
+  });
+
+  test("the previous period: the days of the same length just before the range, with the bots filter (docs/statistics.md: The previous period)", async () => {
+    // Clicks: 2 on day -9 (one a bot's), 2 on day -5, 1 today. The range -5..0 has 3; the six days before it, -11..-6, have day -9's.
+    const range = `id=hist&from=${addDays(today, -5)}&to=${today}`;
+    const s = (await stats(server.url, range)).data.stats;
+    expect(s.totalClicks).toBe(3);
+    expect(s.previous).toEqual({ from: addDays(today, -11), to: addDays(today, -6), totalClicks: 2, uniqueVisitors: 2, humanClicks: 1, botPercentage: 50 });
+    const humans = (await stats(server.url, `${range}&bots=exclude`)).data.stats;
+    expect(humans.previous).toEqual({ from: addDays(today, -11), to: addDays(today, -6), totalClicks: 1, uniqueVisitors: 1, humanClicks: 1, botPercentage: 0 });
+    // The whole history: the days before the link's creation had nothing.
+    expect((await stats(server.url, "id=hist")).data.stats.previous).toMatchObject({ to: addDays(today, -11), totalClicks: 0, uniqueVisitors: 0 });
   });
 
   test("bots=exclude leaves bots out of every number", async () => {

@@ -13,6 +13,7 @@ import { EmptyState } from "./stats-empty.ts";
 import { showHeading } from "./stats-heading.ts";
 import { watchLive } from "./stats-live.ts";
 import { offerVisitExport } from "./visit-export.ts";
+import { showPrevious } from "./previous.ts";
 
 type StatsResponse = { success: true; data: StatsAnswer } | ApiErrorBody;
 
@@ -180,6 +181,7 @@ function render(link: StatsAnswer["link"], s: Stats, hourly: { all: HourCount[];
   byId("range-note").hidden = !hourly;
   shown = { totals, visits: s.recentVisits };
   showTotals(totals);
+  showPrevious(hourly ? null : s);
   const lists: [Kind, NameCount[]][] = [
     ["browser", s.browserStats],
     ["os", s.osStats],

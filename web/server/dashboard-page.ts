@@ -120,6 +120,8 @@ function linkList(lang: Language): string {
 <div class="filter"><label for="f-status">${t(lang, "status_label")}</label><select id="f-status" name="status">${option("", "status_all")}${option("active", "status_active")}${option("disabled", "status_disabled")}${option("expired", "status_expired")}${option("blocked", "status_blocked")}</select></div>
 <div class="filter filter-sort"><label for="f-sort">${t(lang, "sort_label")}</label><select id="f-sort" name="sort">${option("createdAt:desc", "sort_created_desc")}${option("createdAt:asc", "sort_created_asc")}${option("totalClicks:desc", "sort_clicks_desc")}${option("totalClicks:asc", "sort_clicks_asc")}${option("lastClickAt:desc", "sort_last_desc")}</select></div>
 <button type="button" class="btn btn-small btn-quiet" id="f-clear" hidden>${t(lang, "clear_filters")}</button>
+<a class="btn btn-small btn-quiet" id="f-tag-stats" hidden></a>
+<a class="btn btn-small btn-quiet" id="compare-link" href="/${lang}/compare">${t(lang, "aggregate.compare_title")}</a>
 <datalist id="tag-options"></datalist>
 <datalist id="owner-options"></datalist>
 </form>

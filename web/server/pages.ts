@@ -11,9 +11,9 @@ import { esc, jsonForScript } from "./html.ts";
 export { renderDashboard } from "./dashboard-page.ts";
 
 /** URLs of the built assets a page links to. */
-export type PageAssets = { css: string; home: string; stats: string; dashboard: string; icon: string; flags: string };
+export type PageAssets = { css: string; home: string; stats: string; dashboard: string; icon: string; flags: string; aggregate: string };
 
-type Page = "home" | "stats" | "dashboard" | "none";
+type Page = "home" | "stats" | "dashboard" | "none" | "aggregate";
 
 type LayoutOptions = {
   lang: Language;

@@ -45,7 +45,8 @@ function daysSince(then: number, now: number): number {
   return Math.floor(now / 86_400_000) - Math.floor(then / 86_400_000);
 }
 
-function toolbar(lang: Language, young: boolean): string {
+/** The range, the bots switch and the update time (the tag and domain pages share it: aggregate-page.ts). */
+export function toolbar(lang: Language, young: boolean): string {
   const initial = young ? "all" : "30d";
   const ranges = (["24h", "7d", "30d", "90d", "all", "custom"] as const)
     .map((r) => `<label class="seg"><input type="radio" name="range" value="${r}"${r === initial ? " checked" : ""}><span>${t(lang, `range_${r}`)}</span></label>`)
@@ -79,13 +80,14 @@ ${qrPanel(lang, "empty-qr", `<span class="qr-title">${t(lang, "qr_title")}</span
 </section>`;
 }
 
-function figures(lang: Language): string {
+/** The headline figures, each beside the previous period (docs/statistics.md: The previous period), the chart, the breakdowns and the recent visits. */
+export function figures(lang: Language): string {
   const th = (k: MessageKey, cls = "") => `<th scope="col"${cls ? ` class="${cls}"` : ""}>${t(lang, k)}</th>`;
   return `<section class="kpis kpis-stats">
-<div class="card kpi"><h2>${t(lang, "kpi_total")}</h2><p class="kpi-value" id="kpi-total">–</p></div>
-<div class="card kpi"><h2>${t(lang, "kpi_unique")}</h2><p class="kpi-value" id="kpi-unique">–</p><p class="kpi-note" id="kpi-unique-note" hidden></p></div>
-<div class="card kpi"><h2>${t(lang, "kpi_human")}</h2><p class="kpi-value" id="kpi-human">–</p></div>
-<div class="card kpi"><h2>${t(lang, "kpi_bots")}</h2><p class="kpi-value" id="kpi-bots">–</p></div>
+<div class="card kpi"><h2>${t(lang, "kpi_total")}</h2><p class="kpi-value" id="kpi-total">–</p><p class="kpi-prev" id="kpi-total-prev" hidden></p></div>
+<div class="card kpi"><h2>${t(lang, "kpi_unique")}</h2><p class="kpi-value" id="kpi-unique">–</p><p class="kpi-note" id="kpi-unique-note" hidden></p><p class="kpi-prev" id="kpi-unique-prev" hidden></p></div>
+<div class="card kpi"><h2>${t(lang, "kpi_human")}</h2><p class="kpi-value" id="kpi-human">–</p><p class="kpi-prev" id="kpi-human-prev" hidden></p></div>
+<div class="card kpi"><h2>${t(lang, "kpi_bots")}</h2><p class="kpi-value" id="kpi-bots">–</p><p class="kpi-prev" id="kpi-bots-prev" hidden></p></div>
 </section>
 <section class="card chart-card" aria-labelledby="chart-title">
 <h2 id="chart-title">${t(lang, "chart_title")}</h2>

@@ -26,6 +26,11 @@ export const UtmCount = t.Object(
   { source: t.Union([t.String(), t.Null()]), medium: t.Union([t.String(), t.Null()]), campaign: t.Union([t.String(), t.Null()]), count: Count, other: t.Optional(t.Literal(true, { description: "every combination not listed; its source, medium and campaign are null" })) },
   closed,
 );
+/** docs/statistics.md: The previous period */
+export const PreviousPeriod = t.Object(
+  { from: Day, to: Day, totalClicks: Count, uniqueVisitors: Unique, humanClicks: Count, botPercentage: t.Number({ minimum: 0, maximum: 100 }) },
+  { ...closed, description: "the headline figures of the days of the same length just before the range (docs/statistics.md: The previous period)" },
+);
 export const LinkStats = t.Object(
   {
     totalClicks: Count,
@@ -50,6 +55,7 @@ export const LinkStats = t.Object(
     previewStats: t.Array(NameCount, {
       description: "link-preview agents' fetches of the link's preview card, per agent (\"Slackbot\", \"WhatsApp\", …; docs/sharing.md: Preview cards): not clicks, in no other figure, and kept whatever the bot filter says; an agent's name past a link's 100 of a day is counted in {name: \"Other\", other: true}, last",
     }),
+    previous: PreviousPeriod,
   },
   closed,
 );

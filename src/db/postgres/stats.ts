@@ -16,9 +16,10 @@ const RECENT_BATCHES_PAGE = 20;
 export function postgresStats(sql: Pg): StatsSource {
   return async (linkSeq, plan) => {
     const { minus, from, to } = plan;
+    // The daily rows from the previous period's first day: both periods in one read (link-stats.ts StatsPlan).
     const [days, hours, dimensions, utm, utmTotal, previewTotal, recent] = await sql.begin("isolation level repeatable read read only", (sql) => Promise.all([
       sql`SELECT day, total - bots * ${minus} AS count, bots, uniques - unique_bots * ${minus} AS uniques, imported, total FROM daily_rollup
-          WHERE link_seq = ${linkSeq} AND day BETWEEN ${from} AND ${to} ORDER BY day`,
+          WHERE link_seq = ${linkSeq} AND day BETWEEN ${plan.previous.from} AND ${to} ORDER BY day`,
       plan.hours === null
         ? []
         : sql`SELECT hour, total - bots * ${minus} AS count, uniques - unique_bots * ${minus} AS uniques FROM hourly_rollup

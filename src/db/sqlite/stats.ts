@@ -56,7 +56,8 @@ export function sqliteStats(db: Database): SyncFunction<StatsSource> {
   const read = (linkSeq: number, plan: StatsPlan): StatsRows => {
     const breakdown = (name: string, minus = plan.minus) => dimension.all(minus, linkSeq, name, plan.from, plan.to, OTHER, MAX_BREAKDOWN_ENTRIES);
     return {
-      days: daily.all(plan.minus, linkSeq, plan.from, plan.to),
+      // From the previous period's first day: both periods' days in one read (link-stats.ts StatsPlan).
+      days: daily.all(plan.minus, linkSeq, plan.previous.from, plan.to),
       hours: plan.hours === null ? [] : hourly.all(plan.minus, linkSeq, hourOf(plan.hours.start), hourOf(plan.hours.end)),
       browser: breakdown("browser"),
       os: breakdown("os"),

@@ -17,6 +17,7 @@ import { SERVICE_ROUTES } from "./service.ts";
 import { CLICK_ROUTES } from "./clicks.ts";
 import { QR_ROUTES } from "./qr.ts";
 import { VISIT_EXPORT } from "./visit-export.ts";
+import { AGGREGATE_ROUTES } from "./aggregate.ts";
 
 export type { Operation, Reply } from "./operation.ts";
 
@@ -33,6 +34,7 @@ const ROUTES: Operation[] = [
   CREATE_LINK, READ_STATS, ...LINK_COLLECTION, ...IMPORT_ROUTES, LIVE_STATS, ...WEBHOOK_ROUTES, ...DOMAIN_ROUTES, ...LINK_BY_ID, OVERVIEW, VISIT_EXPORT,
   ...SESSION_ROUTES, ...SERVICE_ROUTES, ...CLICK_ROUTES, ...QR_ROUTES,
   ORPHAN_VISITS,
+  ...AGGREGATE_ROUTES,
 ];
 
 export const OPERATIONS: readonly Operation[] = ROUTES.map(withHeaderRefusal);

@@ -12,6 +12,7 @@ import { openDialog } from "./dialogs.ts";
 import { domainPath, type Domain } from "./domain-api.ts";
 import { DomainForm } from "./domain-form.ts";
 import { toast } from "./toast.ts";
+import { domainStatsLink } from "./aggregate-links.ts";
 
 export class DomainsDialog {
   private readonly dialog = byId<HTMLDialogElement>("domains-dialog");
@@ -103,6 +104,7 @@ export class DomainsDialog {
       li.append(list);
     }
     const actions = el("div", "webhook-actions");
+    actions.append(domainStatsLink(d.name));
     actions.append(this.button("edit", t("domain_change"), "btn btn-small", d.name));
     if (!d.isDefault) actions.append(this.button("default", t("domain_make_default"), "btn btn-small", d.name));
     actions.append(this.button("remove", t("domain_remove"), "btn btn-small btn-danger-quiet", d.name));

@@ -6,6 +6,7 @@ import { call, listPath, type Link, type LinkPage } from "./api.ts";
 import { renderRow } from "./rows.ts";
 import { domainChoices, keyOf, severalDomains } from "./domain-api.ts";
 import { Selection } from "./selection.ts";
+import { showTagStats } from "./aggregate-links.ts";
 
 export const PAGE_SIZE = 50;
 const SORTS = ["createdAt:desc", "createdAt:asc", "totalClicks:desc", "totalClicks:asc", "lastClickAt:desc"];
@@ -128,6 +129,7 @@ export class LinkList {
   async load(focus: FocusTarget = null): Promise<void> {
     this.controller?.abort();
     const mine = (this.controller = new AbortController());
+    showTagStats(byId<HTMLAnchorElement>("f-tag-stats"), this.tag.value.trim());
     const [sort, order] = this.sort.value.split(":") as [string, string];
     const status = byId("list-status");
     status.textContent = t("loading");

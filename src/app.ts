@@ -51,9 +51,11 @@ import { SHLINK_ROUTES } from "./http/compat/shlink/shlink-routes.ts";
 import type { DomainDirectory, DomainEntry } from "./domains/directory.ts";
 import { handleQr } from "./http/qr.ts";
 import type { QrLogo } from "./qr/logo.ts";
+import { handleCreateShare, handleListShares, handleRevokeShare, handleSharedStats, sharedPageVerdict } from "./http/shares.ts";
+import { loggablePath } from "./http/shared-path.ts";
 
 /** The database's parts (links, lister, stats, keys, sessions, overview, daily counts), and the rest. */
-export type AppDeps = Pick<Storage, "links" | "lister" | "stats" | "keys" | "sessions" | "users" | "overview" | "dailyCounts" | "domains" | "visitPages"> & {
+export type AppDeps = Pick<Storage, "links" | "lister" | "stats" | "keys" | "sessions" | "users" | "overview" | "dailyCounts" | "domains" | "visitPages" | "shares"> & {
   config: Config;
   /** the database itself, for /health and /metrics (the parts come from it too) */
   storage: Pick<Storage, "engine" | "ping" | "size" | "domains">;
@@ -154,6 +156,7 @@ export function createApp(deps: AppDeps) {
       webRoutes({
         statsPage: (request, server, id) => statsPageVerdict(request, server, id, deps),
         statsPublic: () => deps.config.statsAccess === "public",
+        sharedStatsPage: (request, server, token) => sharedPageVerdict(request, server, token, deps),
         now: deps.now,
         version: deps.version,
         root: (request) => rootAnswer(requestDomain(request, deps.directory), deps.config.rootRedirect, deps.directory.defaultDomain),
@@ -181,7 +184,7 @@ export function createApp(deps: AppDeps) {
 /** The answer to an error no route answered itself: an unknown route, a database away, a body unread, our bug. */
 function answerError(code: string | number, error: unknown, request: Request, deps: AppDeps): Response {
   // The front door let only parsable URLs in; still, this handler must never throw itself.
-  const path = URL.parse(request.url)?.pathname ?? "(unreadable)";
+  const path = loggablePath(URL.parse(request.url)?.pathname ?? "(unreadable)");
   if (code === "NOT_FOUND") return path.startsWith("/api/") ? apiError(404, "not_found", `no API endpoint ${path}`) : deps.pageNotFound(request);
   // The database cannot answer (a PostgreSQL server away, a disk gone): the operator's trouble
   // for a while, not a bug. Writes say so themselves (storage-failure.ts); this covers reads.
@@ -214,6 +217,11 @@ function linkApi(deps: AppDeps, ours: Ours) {
       .patch("/api/links/:id", ({ request, params, server }) => ours(request, server, () => handlePatchLink(request, params.id ?? "", server, deps)), { parse: "none" })
       .delete("/api/links/:id", ({ request, params, server }) => ours(request, server, () => handleDeleteLink(request, params.id ?? "", server, deps)), { parse: "none" })
       .get("/api/overview", ({ request, server }) => ours(request, server, () => handleOverview(request, server, deps)))
+      // Share links (docs/statistics.md: Sharing statistics): made by who may change the link; read with the token alone.
+      .post("/api/links/:id/shares", ({ request, params, server }) => ours(request, server, () => handleCreateShare(request, params.id ?? "", server, deps)), { parse: "none" })
+      .get("/api/links/:id/shares", ({ request, params, server }) => ours(request, server, () => handleListShares(request, params.id ?? "", server, deps)))
+      .delete("/api/links/:id/shares/:share", ({ request, params, server }) => ours(request, server, () => handleRevokeShare(request, params.id ?? "", params.share ?? "", server, deps)), { parse: "none" })
+      .get("/api/stats/shared/:token", ({ request, params }) => handleSharedStats(request, params.token ?? "", deps))
   );
 }
 

@@ -13,3 +13,4 @@ export { ExportJson, ImportJob, ImportOutcome, ImportRequest, ImportRows, Import
 export { Delivery, DeliveryPage, DeliveryResponse, Webhook, WebhookChanges, WebhookCreated, WebhookDeleted, WebhookFields, WebhookList, WebhookResponse } from "./schemas/webhooks.ts";
 export { CertificateAnswer, Domain, DomainChanges, DomainFields, DomainList, DomainRemoved, DomainResponse, DomainsForCreate } from "./schemas/domains.ts";
 export { Session, SignIn, SignedIn, SignedOut, User } from "./schemas/auth.ts";
+export { Share, ShareCreated, ShareList, ShareMade, ShareRequest, ShareRevoked } from "./schemas/shares.ts";

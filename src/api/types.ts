@@ -35,3 +35,6 @@ export type ApiErrorBody = Static<typeof S.ApiError>;
 export type WebhookJson = Static<typeof S.Webhook>;
 export type DomainJson = Static<typeof S.Domain>;
 export type DeliveryJson = Static<typeof S.Delivery>;
+/** A share link as the management API lists it; as it is made, with its token and URL (docs/statistics.md: Sharing statistics). */
+export type Share = Static<typeof S.Share>;
+export type ShareMade = Static<typeof S.ShareMade>;

@@ -19,6 +19,7 @@ import type { EventStore } from "../events/store.ts";
 import type { InstanceRegistry } from "../instances/registry.ts";
 import type { LiveBatch } from "../events/live.ts";
 import type { DomainRepository } from "../domains/repository.ts";
+import type { ShareRepository, ShareStore } from "../stats/shares.ts";
 
 /** How visits written by one instance reach live viewers on another (PostgreSQL; one SQLite file has one instance). */
 export type LiveRelay = { announce(batch: LiveBatch): void; watchHere(watch: { ids: string[]; all: boolean }): void; stop(): Promise<void> };
@@ -61,6 +62,8 @@ export type EngineStorage = Database & {
   instances: InstanceRegistry;
   /** The domains links answer on (docs/several-domains.md: Several domains). */
   domains: DomainRepository;
+  /** Share links to one link's statistics, as token hashes (docs/statistics.md: Sharing statistics). */
+  shares: ShareRepository;
   /** Relays the live view between instances (PostgreSQL). */
   relayLive?(publish: (batch: LiveBatch) => void, recorderWatch: (watch: { ids: string[]; all: boolean }) => void): Promise<LiveRelay>;
   /** Keeps the link store's cache in step with changes made by other instances (PostgreSQL); stopped by close(). */
@@ -80,6 +83,7 @@ export type Storage = Database & {
   events: EventStore;
   instances: InstanceRegistry;
   domains: DomainRepository;
+  shares: ShareStore;
   relayLive?: EngineStorage["relayLive"];
   overview: OverviewReader;
   dailyCounts: DailyCounts;

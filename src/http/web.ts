@@ -19,6 +19,11 @@ export type WebDeps = {
    * Security); "header_invalid": its proxy's identity header could not be read.
    */
   statsPage: (request: Request, server: PeerServer, id: string) => Promise<{ destinationHidden: boolean; createdAt: number; shortUrl: string | null } | "not_found" | "private" | "header_invalid">;
+  /**
+   * The link a share token opens (docs/statistics.md: Sharing statistics): its alias, when it was
+   * made and whether its destination is hidden; "not_found" for a token that opens nothing.
+   */
+  sharedStatsPage: (request: Request, server: PeerServer, token: string) => Promise<{ id: string; destinationHidden: boolean; createdAt: number; shortUrl: string | null } | "not_found">;
   /** --stats-access public: the pages say that anyone with a short link can read its statistics */
   statsPublic: () => boolean;
   now: () => number;
@@ -143,6 +148,17 @@ export function webRoutes(deps: WebDeps) {
       return html(renderStats(lang, params.id, PAGE_ASSETS, { ...verdict, domain, statsPublic: deps.statsPublic(), now: deps.now() }), lang);
     });
   }
+
+  // A share link's page, in the language asked for (no redirect: the token stays out of a Location).
+  const sharedPage = async (lang: Language, context: { request: Request; server: PeerServer; params: { token: string } }, vary: Record<string, string> = {}) => {
+    const token = context.params.token;
+    const verdict = await deps.sharedStatsPage(context.request, context.server, token);
+    if (verdict === "not_found") return html(renderNotFound(lang, "link", PAGE_ASSETS), lang, 404, vary);
+    const page = renderStats(lang, verdict.id, PAGE_ASSETS, { ...verdict, domain: null, statsPublic: false, now: deps.now(), sharedToken: token });
+    return html(page, lang, 200, vary);
+  };
+  for (const lang of LANGUAGES) app.get(`/${lang}/stats/shared/:token`, (context) => sharedPage(lang, context));
+  app.get("/stats/shared/:token", (context) => sharedPage(acceptLang(context.headers), context, { Vary: "Accept-Language" }));
 
   // The owner's dashboard; the page itself is public, the data behind it needs a key or a session.
   for (const lang of LANGUAGES) app.get(`/${lang}/links`, () => html(renderDashboard(lang, PAGE_ASSETS), lang));

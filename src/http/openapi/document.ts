@@ -16,6 +16,7 @@ import { SESSION_ROUTES } from "./session.ts";
 import { SERVICE_ROUTES } from "./service.ts";
 import { CLICK_ROUTES } from "./clicks.ts";
 import { QR_ROUTES } from "./qr.ts";
+import { SHARE_ROUTES } from "./shares.ts";
 
 export type { Operation, Reply } from "./operation.ts";
 
@@ -31,6 +32,7 @@ function withHeaderRefusal(op: Operation): Operation {
 const ROUTES: Operation[] = [
   CREATE_LINK, READ_STATS, ...LINK_COLLECTION, ...IMPORT_ROUTES, LIVE_STATS, ...WEBHOOK_ROUTES, ...DOMAIN_ROUTES, ...LINK_BY_ID, OVERVIEW,
   ...SESSION_ROUTES, ...SERVICE_ROUTES, ...CLICK_ROUTES, ...QR_ROUTES,
+  ...SHARE_ROUTES,
 ];
 
 export const OPERATIONS: readonly Operation[] = ROUTES.map(withHeaderRefusal);

@@ -7,18 +7,19 @@ import type { Synchronous } from "../../util/maybe.ts";
 import { writeIfFree } from "./write-if-free.ts";
 
 type ShareRow = { id: number; link_seq: number; label: string; created_at: number; expires_at: number | null; last_used_at: number | null };
-const COLUMNS = "s.id, s.link_seq, s.label, s.created_at, s.expires_at, s.last_used_at";
+const COLUMNS = "id, link_seq, label, created_at, expires_at, last_used_at";
+const S_COLUMNS = "s.id, s.link_seq, s.label, s.created_at, s.expires_at, s.last_used_at";
 const toShare = (r: ShareRow): Share => ({ id: r.id, linkSeq: r.link_seq, label: r.label, createdAt: r.created_at, expiresAt: r.expires_at, lastUsedAt: r.last_used_at });
 
 export function sqliteShares(db: Database): Synchronous<ShareRepository> {
   const insert = db.query<ShareRow, [number, Uint8Array, string, number, number | null]>(
-    `INSERT INTO link_shares AS s (link_seq, token_hash, label, created_at, expires_at) VALUES (?, ?, ?, ?, ?) RETURNING ${COLUMNS}`,
+    `INSERT INTO link_shares (link_seq, token_hash, label, created_at, expires_at) VALUES (?, ?, ?, ?, ?) RETURNING ${COLUMNS}`,
   );
-  const list = db.query<ShareRow, [number]>(`SELECT ${COLUMNS} FROM link_shares AS s WHERE s.link_seq = ? ORDER BY s.id`);
+  const list = db.query<ShareRow, [number]>(`SELECT ${COLUMNS} FROM link_shares WHERE link_seq = ? ORDER BY id`);
   const remove = db.query<void, [number, number]>("DELETE FROM link_shares WHERE link_seq = ? AND id = ?");
   // The link's alias and domain with it: a share of a deleted link finds nothing (its rows went with it).
   const byHash = db.query<ShareRow & { alias: string; domain: string }, [Uint8Array]>(
-    `SELECT ${COLUMNS}, l.id AS alias, l.domain FROM link_shares AS s JOIN links AS l ON l.seq = s.link_seq WHERE s.token_hash = ?`,
+    `SELECT ${S_COLUMNS}, l.id AS alias, l.domain FROM link_shares AS s JOIN links AS l ON l.seq = s.link_seq WHERE s.token_hash = ?`,
   );
   const touch = db.query<void, [number, number]>("UPDATE link_shares SET last_used_at = ? WHERE id = ?");
   return {

@@ -8,10 +8,10 @@ import { t } from "./pages.ts";
 
 export function shareDialog(lang: Language): string {
   const th = (key: Parameters<typeof t>[1], cls = "") => `<th scope="col"${cls ? ` class="${cls}"` : ""}>${t(lang, key)}</th>`;
-  return `<dialog id="share-dialog" class="dialog" aria-labelledby="share-dialog-title">
+  return `<dialog id="share-dialog" class="dialog dialog-wide" aria-labelledby="share-dialog-title">
 <div class="dialog-body">
 ${dialogHead(lang, "share-dialog", "")}
-<p class="hint">${t(lang, "share.lead")}</p>
+<p class="hint share-lead">${t(lang, "share.lead")}</p>
 <form id="share-form" class="share-form" novalidate>
 <div class="field-row">
 ${inputField(lang, "share-label", "share.label", "share.label_hint", 'name="label" type="text" maxlength="100" autocomplete="off"')}

@@ -65,8 +65,11 @@ ${liveMark(lang, "live", "")}
 </section>`;
 }
 
-/** One empty state for a link without a single visit: its short URL, its QR code, and whether it redirects now. */
-function emptyState(lang: Language): string {
+/**
+ * One empty state for a link without a single visit: its short URL, its QR code, and whether it
+ * redirects now. A share's page has no QR code: the code follows the statistics' access, not the token.
+ */
+function emptyState(lang: Language, shared: boolean): string {
   return `<section class="card empty-state" id="stats-empty" hidden aria-labelledby="empty-title">
 <div class="empty-state-text">
 <h2 id="empty-title">${t(lang, "empty_title")}</h2>
@@ -75,7 +78,7 @@ function emptyState(lang: Language): string {
 <p class="empty-lead" id="empty-lead-inactive" hidden>${t(lang, "empty_lead_inactive")}</p>
 <dl class="copy-list"><div class="copy-item"><dt id="empty-short-label">${t(lang, "stats_short")}</dt><dd><span id="empty-short-url" class="copy-value"></span><button type="button" class="btn btn-small" id="empty-copy" aria-describedby="empty-short-label">${t(lang, "copy")}</button></dd></div></dl>
 </div>
-${qrPanel(lang, "empty-qr", `<span class="qr-title">${t(lang, "qr_title")}</span>`)}
+${shared ? "" : qrPanel(lang, "empty-qr", `<span class="qr-title">${t(lang, "qr_title")}</span>`)}
 </section>`;
 }
 
@@ -135,7 +138,7 @@ export function renderStats(lang: Language, id: string, assets: PageAssets, o: S
 </dl>
 </section>
 <p class="form-error" id="stats-error" role="alert" hidden></p>
-${emptyState(lang)}
+${emptyState(lang, o.sharedToken !== undefined)}
 <div id="stats-full">
 ${toolbar(lang, young)}
 ${figures(lang)}

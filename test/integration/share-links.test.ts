@@ -65,6 +65,11 @@ test("the owner makes a share; its token alone reads the statistics (JSON and pa
   expect(listed.body.data.shares).toHaveLength(1);
   expect(JSON.stringify(listed.body)).not.toContain(token);
   expect(server.output()).not.toContain(token);
+  // Nor in the request metrics: counted under the route, not the path.
+  const metrics = await (await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${admin}` } })).text();
+  expect(metrics).toContain('route="/api/stats/shared/:token"');
+  expect(metrics).toContain('route="/stats/shared/:token"');
+  expect(metrics).not.toContain(token);
 });
 
 test("a protected link's destination and title are in neither the JSON nor the page", async () => {

@@ -22,7 +22,7 @@ export async function admitSharedReader(token: string, deps: Omit<SharedStatsDep
   const link = found === null ? null : await deps.links.get(found.linkKey);
   // The share belongs to the link by seq: an alias deleted and made again is another link.
   if (found === null || link === null || link.seq !== found.share.linkSeq) return "not_found";
-  // Never awaited: the answer does not wait on "last used" (at most a write a minute per share).
+  // Never awaited, and SQLite's gives up at once when busy: the answer does not wait on "last used" (a write a minute per share at most).
   deps.shares.touch(found.share.id, now);
   return { link, destinations: maySeeDestinations(null, link) };
 }

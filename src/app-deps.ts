@@ -63,6 +63,7 @@ export function appDeps(config: Config, log: Logger, secrets: Secrets, parts: St
     stats: storage.stats,
     keys: storage.keys,
     sessions: storage.sessions,
+    shares: storage.shares,
     users: storage.users,
     domains: storage.domains,
     oidc: config.oidc === null ? null : createOidcClient({ ...config.oidc, clientSecret: secrets.oidcSecret }),

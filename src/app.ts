@@ -56,9 +56,11 @@ import { handleQr } from "./http/qr.ts";
 import { handleVisitExport } from "./http/visit-export.ts";
 import type { QrLogo } from "./qr/logo.ts";
 import type { ClickOptOuts } from "./visits/opt-outs.ts";
+import { handleCreateShare, handleListShares, handleRevokeShare, handleSharedStats, sharedPageVerdict } from "./http/shares.ts";
+import { loggablePath } from "./http/shared-path.ts";
 
 /** The database's parts (links, lister, stats, keys, sessions, overview, daily counts), and the rest. */
-export type AppDeps = Pick<Storage, "links" | "lister" | "stats" | "keys" | "sessions" | "users" | "overview" | "dailyCounts" | "domains" | "visitPages" | "visitExport" | "orphans"> & {
+export type AppDeps = Pick<Storage, "links" | "lister" | "stats" | "keys" | "sessions" | "users" | "overview" | "dailyCounts" | "domains" | "visitPages" | "visitExport" | "orphans" | "shares"> & {
   config: Config;
   /** the database itself, for /health and /metrics (the parts come from it too) */
   storage: Pick<Storage, "engine" | "ping" | "size" | "domains">;
@@ -163,6 +165,7 @@ export function createApp(deps: AppDeps) {
       webRoutes({
         statsPage: (request, server, id) => statsPageVerdict(request, server, id, deps),
         statsPublic: () => deps.config.statsAccess === "public",
+        sharedStatsPage: (request, server, token) => sharedPageVerdict(request, server, token, deps),
         now: deps.now,
         version: deps.version,
         root: (request) => {
@@ -195,7 +198,7 @@ export function createApp(deps: AppDeps) {
 /** The answer to an error no route answered itself: an unknown route, a database away, a body unread, our bug. */
 function answerError(code: string | number, error: unknown, request: Request, deps: AppDeps): Response {
   // The front door let only parsable URLs in; still, this handler must never throw itself.
-  const path = URL.parse(request.url)?.pathname ?? "(unreadable)";
+  const path = loggablePath(URL.parse(request.url)?.pathname ?? "(unreadable)");
   if (code === "NOT_FOUND") return path.startsWith("/api/") ? apiError(404, "not_found", `no API endpoint ${path}`) : deps.pageNotFound(request);
   // The database cannot answer (a PostgreSQL server away, a disk gone): the operator's trouble
   // for a while, not a bug. Writes say so themselves (storage-failure.ts); this covers reads.
@@ -236,6 +239,11 @@ function linkApi(deps: AppDeps, ours: Ours) {
       .get("/api/visits/export", ({ request, server }) => ours(request, server, () => handleVisitExport(request, server, deps)))
       // Visits to no link (docs/statistics.md: Visits to no link): admins only.
       .get("/api/orphan-visits", ({ request, server }) => ours(request, server, () => handleOrphanSummary(request, server, deps)))
+      // Share links (docs/statistics.md: Sharing statistics): made by who may change the link; read with the token alone.
+      .post("/api/links/:id/shares", ({ request, params, server }) => ours(request, server, () => handleCreateShare(request, params.id ?? "", server, deps)), { parse: "none" })
+      .get("/api/links/:id/shares", ({ request, params, server }) => ours(request, server, () => handleListShares(request, params.id ?? "", server, deps)))
+      .delete("/api/links/:id/shares/:share", ({ request, params, server }) => ours(request, server, () => handleRevokeShare(request, params.id ?? "", params.share ?? "", server, deps)), { parse: "none" })
+      .get("/api/stats/shared/:token", ({ request, params }) => handleSharedStats(request, params.token ?? "", deps))
   );
 }
 

@@ -15,6 +15,7 @@ export const ERROR_CODES = [
   "id_missing", "bad_range", "not_found", "method_not_allowed", "import_running", "admin_only",
   "url_private", "events_invalid", "too_many_streams",
   "qr_invalid", "link_blocked",
+  "label_invalid",
   "host_unknown", "domain_invalid", "domain_unknown", "domain_forbidden", "domain_taken", "domain_not_found", "domain_clash", "domain_has_links",
   "storage_unavailable", "internal",
 ] as const;
@@ -33,6 +34,7 @@ export const ERROR_FIELDS = [
   "https", "rootRedirect", "notFoundRedirect", "fallbackRedirect", "robots", "creators", "isDefault", "moveLinksTo",
   "size", "margin", "level", "fg", "bg", "logo",
   "after",
+  "label",
 ] as const;
 export type ErrorField = (typeof ERROR_FIELDS)[number];
 

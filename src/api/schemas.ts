@@ -16,3 +16,4 @@ export { Session, SignIn, SignedIn, SignedOut, User } from "./schemas/auth.ts";
 export { OrphanSummary, OrphanSummaryData } from "./schemas/orphans.ts";
 export { PreviousPeriod } from "./schemas/stats.ts";
 export { CompareSeries, CompareStats, DomainStats, TagStats } from "./schemas/aggregate.ts";
+export { Share, ShareCreated, ShareList, ShareMade, ShareRequest, ShareRevoked } from "./schemas/shares.ts";

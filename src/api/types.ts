@@ -40,3 +40,6 @@ export type PreviousPeriod = Static<typeof S.PreviousPeriod>;
 export type TagStatsAnswer = Data<Static<typeof S.TagStats>>;
 export type DomainStatsAnswer = Data<Static<typeof S.DomainStats>>;
 export type CompareAnswer = Data<Static<typeof S.CompareStats>>;
+/** A share link as the management API lists it; as it is made, with its token and URL (docs/statistics.md: Sharing statistics). */
+export type Share = Static<typeof S.Share>;
+export type ShareMade = Static<typeof S.ShareMade>;

@@ -7,6 +7,7 @@ import { createLinkStore, type LinkEvents, type LinkRepository, type LinkStore }
 import { sqliteLinks } from "./sqlite/links.ts";
 import { createStatsReader } from "../stats/link-stats.ts";
 import { createKeyStore, type KeyStore } from "../auth/keys.ts";
+import { createShareStore } from "../stats/shares.ts";
 import { createSessionStore } from "../auth/sessions.ts";
 import { createOverview } from "../stats/overview.ts";
 import { openDatabase } from "./sqlite/open.ts";
@@ -59,6 +60,7 @@ export async function withRules(engine: EngineStorage, linkEvents?: LinkEvents):
     stats: createStatsReader(engine.stats),
     keys: createKeyStore(engine.keys),
     sessions: createSessionStore(engine.sessions),
+    shares: createShareStore(engine.shares),
     users: engine.users,
     salts: engine.salts,
     imports: engine.imports,

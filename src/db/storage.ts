@@ -21,6 +21,7 @@ import type { InstanceRegistry } from "../instances/registry.ts";
 import type { LiveBatch } from "../events/live.ts";
 import type { DomainRepository } from "../domains/repository.ts";
 import type { OrphanVisitSource } from "../stats/orphan-visits.ts";
+import type { ShareRepository, ShareStore } from "../stats/shares.ts";
 
 /** How visits written by one instance reach live viewers on another (PostgreSQL; one SQLite file has one instance). */
 export type LiveRelay = { announce(batch: LiveBatch): void; watchHere(watch: { ids: string[]; all: boolean }): void; stop(): Promise<void> };
@@ -67,6 +68,8 @@ export type EngineStorage = Database & {
   domains: DomainRepository;
   /** Visits to no link (docs/statistics.md: Visits to no link). */
   orphans: OrphanVisitSource;
+  /** Share links to one link's statistics, as token hashes (docs/statistics.md: Sharing statistics). */
+  shares: ShareRepository;
   /** Relays the live view between instances (PostgreSQL). */
   relayLive?(publish: (batch: LiveBatch) => void, recorderWatch: (watch: { ids: string[]; all: boolean }) => void): Promise<LiveRelay>;
   /** Keeps the link store's cache in step with changes made by other instances (PostgreSQL); stopped by close(). */
@@ -86,6 +89,7 @@ export type Storage = Database & {
   events: EventStore;
   instances: InstanceRegistry;
   domains: DomainRepository;
+  shares: ShareStore;
   relayLive?: EngineStorage["relayLive"];
   overview: OverviewReader;
   dailyCounts: DailyCounts;

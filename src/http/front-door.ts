@@ -13,6 +13,7 @@
 
 import { describeError, type Logger } from "../log.ts";
 import { apiError } from "./responses.ts";
+import { loggablePath } from "./shared-path.ts";
 
 /** A host name or address literal, with an optional port (RFC 3986 authority, without userinfo). */
 const AUTHORITY = /^(?:[A-Za-z0-9_](?:[A-Za-z0-9_.-]{0,252})|\[[0-9A-Fa-f:.]{2,45}\])(?::(\d{1,5}))?$/;
@@ -96,7 +97,7 @@ export function createLastResort(log: Logger): LastResort {
       requestId,
       method: request === null ? null : request.method.slice(0, 16),
       // The path only: a query may hold what a client would not want in a log.
-      path: target === null ? "(unknown)" : target.pathname.slice(0, 200),
+      path: target === null ? "(unknown)" : loggablePath(target.pathname).slice(0, 200),
       error: describeError(error),
     });
     return apiError(500, "internal", `internal error; the service's log names it as request ${requestId}`, undefined, { "X-Request-Id": requestId });

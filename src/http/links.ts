@@ -94,8 +94,8 @@ export async function handleDeleteLink(request: Request, id: string, server: Pee
   return removed.ok ? json(200, { success: true, data: removed.value }) : problemResponse(removed.problem);
 }
 
-/** A PATCH body: JSON, within the size limit, its text valid Unicode; the refusal otherwise. */
-async function changesBody(request: Request): Promise<{ value: unknown } | Response> {
+/** A PATCH body (and a share's: src/http/shares.ts): JSON, within the size limit, its text valid Unicode; the refusal otherwise. */
+export async function changesBody(request: Request): Promise<{ value: unknown } | Response> {
   if (mediaType(request) !== "application/json") return apiError(415, "unsupported_media_type", "send the changes as application/json");
   const body = await readBodyText(request, MAX_BODY_BYTES);
   if (!body.ok) return apiError(body.status, body.code, body.error);

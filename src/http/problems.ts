@@ -18,6 +18,7 @@ export const STATUS_OF: Readonly<Record<ErrorCode, number>> = {
   id_missing: 400, bad_range: 400, not_found: 404, method_not_allowed: 405, import_running: 409, admin_only: 403,
   url_private: 400, events_invalid: 400, too_many_streams: 429,
   qr_invalid: 400, link_blocked: 410,
+  label_invalid: 400,
   host_unknown: 421, domain_invalid: 400, domain_unknown: 400, domain_forbidden: 403, domain_taken: 409, domain_not_found: 404, domain_clash: 409, domain_has_links: 409,
   storage_unavailable: 503, internal: 500,
 };

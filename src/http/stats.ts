@@ -2,7 +2,7 @@
 
 import { DEFAULT_DAYS, type StatsFilter } from "../stats/link-stats.ts";
 import { addDays, dayOf, daysBetween, isDay } from "../util/day.ts";
-import { readLinkStats, type Asker, type StatsOpsDeps } from "../ops/stats/read.ts";
+import { readLinkStats, type Asker, type StatsOpsDeps, type StatsReading } from "../ops/stats/read.ts";
 import { authenticate, isHeaderRefusal, unauthenticated, type AuthDeps } from "./auth.ts";
 import type { DomainDirectory } from "../domains/directory.ts";
 import type { PeerServer } from "./request-origin.ts";
@@ -38,7 +38,7 @@ export function statsAsker(request: Request, server: PeerServer, deps: AuthDeps)
   };
 }
 
-/** The range and bots filter of a statistics request (docs/api.md: Read statistics), or the 400 for it. */
+/** The period and bot filter of a statistics request (docs/api.md: Read statistics), or the 400 that refuses them. */
 export function statsFilter(query: URLSearchParams, now: number): StatsFilter | Response {
   const from = query.get("from") || null;
   const to = query.get("to") || null;
@@ -55,7 +55,6 @@ export function statsFilter(query: URLSearchParams, now: number): StatsFilter | 
   }
   const bots = query.get("bots") ?? "include";
   if (bots !== "include" && bots !== "exclude") return apiError(400, "bad_request", "bots must be include or exclude", "bots");
-
   return { from, to, excludeBots: bots === "exclude" };
 }
 
@@ -74,13 +73,18 @@ export async function handleStats(request: Request, server: PeerServer, deps: St
   const read = await readLinkStats({ key: id.length <= 30 ? named.key : "", filter }, asker.ask, deps);
   if (read === "not_found") return linkNotFound(id);
   if (typeof read === "string") return asker.refusal(read);
+  return statsAnswer(read, deps.directory);
+}
+
+/** A link's statistics as the API answers them (GET /api/stats, and a share link's: src/http/shares.ts). */
+export function statsAnswer(read: StatsReading, directory: DomainDirectory): Response {
   const { link, destinations: shown } = read;
   return json(200, {
     success: true,
     data: {
       link: {
         id: link.id,
-        domain: deps.directory.nameOf(link.domain),
+        domain: directory.nameOf(link.domain),
         originalUrl: shown ? link.url : "",
         // A title says what the destination is: it is hidden where the destination is.
         title: shown ? link.title : null,

@@ -20,6 +20,11 @@ export type WebDeps = {
    * Security); "header_invalid": its proxy's identity header could not be read.
    */
   statsPage: (request: Request, server: PeerServer, id: string) => Promise<{ destinationHidden: boolean; createdAt: number; shortUrl: string | null } | "not_found" | "private" | "header_invalid">;
+  /**
+   * The link a share token opens (docs/statistics.md: Sharing statistics): its alias, when it was
+   * made and whether its destination is hidden; "not_found" for a token that opens nothing.
+   */
+  sharedStatsPage: (request: Request, server: PeerServer, token: string) => Promise<{ id: string; destinationHidden: boolean; createdAt: number; shortUrl: string | null } | "not_found">;
   /** --stats-access public: the pages say that anyone with a short link can read its statistics */
   statsPublic: () => boolean;
   now: () => number;
@@ -145,6 +150,8 @@ export function webRoutes(deps: WebDeps) {
     });
   }
 
+  app.use(sharedPages(deps));
+
   // The owner's dashboard; the page itself is public, the data behind it needs a key or a session.
   for (const lang of LANGUAGES) app.get(`/${lang}/links`, () => html(renderDashboard(lang, PAGE_ASSETS), lang));
   aggregatePages(app);
@@ -180,6 +187,24 @@ export function webRoutes(deps: WebDeps) {
   }
 
   app.get("/robots.txt", robotsAnswer(deps));
+  return app;
+}
+
+/**
+ * A share link's page (docs/statistics.md: Sharing statistics), in the language asked for: no
+ * redirect to a language, so the token stays out of a Location header.
+ */
+function sharedPages(deps: WebDeps) {
+  const app = new Elysia({ name: "web-shared" });
+  const sharedPage = async (lang: Language, context: { request: Request; server: PeerServer; params: { token: string } }, vary: Record<string, string> = {}) => {
+    const token = context.params.token;
+    const verdict = await deps.sharedStatsPage(context.request, context.server, token);
+    if (verdict === "not_found") return html(renderNotFound(lang, "link", PAGE_ASSETS), lang, 404, vary);
+    const page = renderStats(lang, verdict.id, PAGE_ASSETS, { ...verdict, domain: null, statsPublic: false, now: deps.now(), sharedToken: token });
+    return html(page, lang, 200, vary);
+  };
+  for (const lang of LANGUAGES) app.get(`/${lang}/stats/shared/:token`, (context) => sharedPage(lang, context));
+  app.get("/stats/shared/:token", (context) => sharedPage(pickLanguage(context.headers["accept-language"]), context, { Vary: "Accept-Language" }));
   return app;
 }
 

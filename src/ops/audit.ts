@@ -9,7 +9,8 @@ export type Action = "create" | "list" | "count" | "get" | "update" | "delete" |
   | "key-create" | "key-revoke" | "user-disable" | "user-enable" | "user-admin" | "user-member"
   | "domain-add" | "domain-update" | "domain-rename" | "domain-default" | "domain-remove"
   | "tag-list" | "tag-rename" | "tag-delete"
-  | "visits" | "visits-export";
+  | "visits" | "visits-export"
+  | "share-create" | "share-list" | "share-revoke";
 
 export function logAction(log: Logger, principal: Pick<Principal, "name">, action: Action, id: string | null, result: string): void {
   log.info("management", { key: principal.name, action, id, result });

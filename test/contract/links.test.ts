@@ -184,6 +184,8 @@ forEachEngine("links: delete", (db) => {
     expect(await db().storage.imports.addLinks("test import", [imported("doomed", ["a", "b"]), imported("kept", [])])).toEqual([]);
     const [doomed, kept] = [(await links.get("doomed"))!, (await links.get("kept"))!];
     for (const link of [doomed, kept]) db().writer.record(visit(link, { utmSource: "x" }));
+    // And a share link each (docs/statistics.md: Sharing statistics): the delete takes the doomed one's.
+    for (const link of [doomed, kept]) await db().storage.shares.create({ linkSeq: link.seq, label: "", expiresAt: null }, NOW);
     await db().writer.flush();
     for (const table of LINK_DATA_TABLES) expect(await countFor(db(), table, doomed.seq)).toBeGreaterThan(0);
     expect(await links.remove("doomed", NOW)).toBe(true);

@@ -85,6 +85,13 @@ test("one walk through every operation: every answer matches its schema", async 
   expect((await api(server.url, null, "GET", "/api/session", undefined, { cookie })).status).toBe(200);
   expect((await api(server.url, null, "DELETE", "/api/session", undefined, { cookie, origin: server.url })).status).toBe(200);
   await webhookRound(key);
+  // Share links (docs/statistics.md: Sharing statistics): made, listed, read with the token, revoked.
+  const shared = await api(server.url, key, "POST", "/api/links/walk/shares", { label: "walk", expiresAt: null });
+  expect(shared.status).toBe(201);
+  expect((await api(server.url, key, "GET", "/api/links/walk/shares")).status).toBe(200);
+  expect((await api(server.url, null, "GET", `/api/stats/shared/${shared.body.data.token}`)).status).toBe(200);
+  expect((await api(server.url, key, "DELETE", `/api/links/walk/shares/${shared.body.data.id}`)).status).toBe(200);
+  expect((await api(server.url, null, "GET", `/api/stats/shared/${shared.body.data.token}`)).status).toBe(404);
   expect((await api(server.url, key, "DELETE", "/api/links/walk")).status).toBe(200);
   expect((await fetch(`${server.url}/health`)).status).toBe(200);
   expect((await fetch(`${server.url}/metrics`)).status).toBe(200);

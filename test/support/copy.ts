@@ -45,6 +45,8 @@ export async function makeLinks(base: string, keys: { admin: string; maker: stri
   await visit(base, "limited", [{ ua: UA.chromeWindows, ip: "192.0.2.10" }, { ua: UA.chromeWindows, ip: "192.0.2.11" }]);
   const moved = await importedThroughApi(base, keys.admin, { from: "csv", csv: "url,custom_url\nhttps://example.com/imported,imported\n" });
   if (moved.job?.state !== "done") throw new Error(`import: ${JSON.stringify(moved.job)}`);
+  // A share link (docs/statistics.md: Sharing statistics): it travels with the database.
+  if ((await api(base, keys.admin, "POST", "/api/links/busy/shares", { label: "the board", expiresAt: "2099-01-01" })).status !== 201) throw new Error("share busy");
   await create(keys.admin, { url: "https://example.com/gone", custom_url: "gone" });
   if ((await api(base, keys.admin, "DELETE", "/api/links/gone")).status !== 200) throw new Error("delete gone");
   await drained(base);
@@ -63,6 +65,7 @@ export async function serviceView(base: string, admin: string, webhookId: number
   for (const id of STATS_OF) view[`stats ${id}`] = await data(`/api/stats?id=${id}`);
   view.list = await data("/api/links?limit=100");
   view.overview = await data("/api/overview");
+  view.shares = await data("/api/links/busy/shares");
   view.webhooks = await data("/api/webhooks");
   view.deliveries = await data(`/api/webhooks/${webhookId}/deliveries`);
   view.session = await session();

@@ -43,6 +43,8 @@ export class EmptyState {
   /** The image is asked for once the empty state shows: a page with visits never loads it. */
   private drawQr(): void {
     this.drawn = true;
+    // A share link's page has none (web/server/stats-page.ts emptyState).
+    if (document.getElementById("empty-qr-img") === null) return;
     new QrPanel("empty-qr").show(this.id, this.domain || null, this.shortUrl);
   }
 }

@@ -31,6 +31,8 @@ const excludeBots = byId<HTMLInputElement>("exclude-bots");
 const errorBox = byId("stats-error");
 /** The link's domain when the page was opened with ?domain= (a link of another domain than this one). */
 const domain = new URLSearchParams(location.search).get("domain") ?? "";
+/** A share link's page reads through its token, not by id; it has no live view (docs/statistics.md: Sharing statistics). */
+const sharedSource = document.querySelector<HTMLMetaElement>('meta[name="stats-source"]')?.content ?? null;
 // The server writes the short URL on the link's domain; without one known, this page's origin.
 const shortUrl = byId("short-url").textContent || `${location.origin}/${encodeURIComponent(id)}`;
 
@@ -68,7 +70,7 @@ function period(): { from: string; to: string } | null {
 }
 
 function query(bots = excludeBots.checked ? "exclude" : "include"): URLSearchParams {
-  const params = new URLSearchParams({ id });
+  const params = new URLSearchParams(sharedSource === null ? { id } : {});
   if (domain !== "") params.set("domain", domain);
   const p = period();
   if (p) {
@@ -209,7 +211,7 @@ function render(link: StatsAnswer["link"], s: Stats, hourly: { all: HourCount[];
 let controller: AbortController | null = null;
 
 async function load(params: URLSearchParams, signal: AbortSignal): Promise<StatsResponse> {
-  const res = await fetch(`/api/stats?${params}`, { signal, headers: { Accept: "application/json" } });
+  const res = await fetch(`${sharedSource ?? "/api/stats"}?${params}`, { signal, headers: { Accept: "application/json" } });
   return (await res.json()) as StatsResponse;
 }
 
@@ -267,6 +269,8 @@ document.addEventListener("visibilitychange", () => {
 });
 void refresh();
 // Back after a break in the stream: what came meanwhile is read again.
-watchLive(id, domain, { onVisit: addVisit, onMore: addCounts, onReconnected: () => void refresh() });
-// Export visits, for whoever may manage the link (docs/statistics.md: Exporting visits).
-void offerVisitExport(id, domain, () => query());
+if (sharedSource === null) {
+  watchLive(id, domain, { onVisit: addVisit, onMore: addCounts, onReconnected: () => void refresh() });
+  // Export visits, for whoever may manage the link (docs/statistics.md: Exporting visits).
+  void offerVisitExport(id, domain, () => query());
+}

@@ -9,6 +9,7 @@ import { domainsDialog } from "./domain-dialog.ts";
 import { clientsDialog } from "./clients-dialog.ts";
 import { orphansCard } from "./orphans-card.ts";
 import { visitExportMenu } from "./visit-export-menu.ts";
+import { shareDialog } from "./share-dialog.ts";
 
 /** The owner's dashboard: the sign-in form, and the overview, list and dialogs dashboard.ts fills in. */
 export function renderDashboard(lang: Language, assets: PageAssets): string {
@@ -20,6 +21,7 @@ ${linkList(lang)}
 ${rowMenu(lang)}
 ${linkDialog(lang)}
 ${qrDialog(lang)}
+${shareDialog(lang)}
 ${confirmDialog(lang)}
 ${importDialog(lang)}
 ${migrateDialog(lang)}
@@ -159,6 +161,7 @@ function rowMenu(lang: Language): string {
 <button type="button" role="menuitem" data-action="copy">${iconMarkup("copy")}${t(lang, "action_copy")}</button>
 <button type="button" role="menuitem" data-action="qr">${iconMarkup("qr")}${t(lang, "action_qr")}</button>
 <a role="menuitem" data-action="stats" href="/${lang}/links">${iconMarkup("chart")}${t(lang, "action_stats")}</a>
+<button type="button" role="menuitem" data-action="share">${iconMarkup("eye")}${t(lang, "share.action")}</button>
 <button type="button" role="menuitem" data-action="edit">${iconMarkup("edit")}${t(lang, "action_edit")}</button>
 <button type="button" role="menuitem" data-action="disable">${iconMarkup("pause")}${t(lang, "action_disable")}</button>
 <button type="button" role="menuitem" data-action="enable">${iconMarkup("play")}${t(lang, "action_enable")}</button>

@@ -23,6 +23,8 @@ export type StatsPageOptions = {
   /** --stats-access public: the page says that anyone with the short link can read it */
   statsPublic: boolean;
   now: number;
+  /** a share link's page (docs/statistics.md: Sharing statistics): its data come with the token, and it says it is shared */
+  sharedToken?: string;
 };
 
 /** A breakdown's card; `routed`: one only a link with rules, a split or a fallback has, hidden until it has data. */
@@ -66,8 +68,11 @@ ${liveMark(lang, "live", "")}
 </section>`;
 }
 
-/** One empty state for a link without a single visit: its short URL, its QR code, and whether it redirects now. */
-function emptyState(lang: Language): string {
+/**
+ * One empty state for a link without a single visit: its short URL, its QR code, and whether it
+ * redirects now. A share's page has no QR code: the code follows the statistics' access, not the token.
+ */
+function emptyState(lang: Language, shared: boolean): string {
   return `<section class="card empty-state" id="stats-empty" hidden aria-labelledby="empty-title">
 <div class="empty-state-text">
 <h2 id="empty-title">${t(lang, "empty_title")}</h2>
@@ -76,7 +81,7 @@ function emptyState(lang: Language): string {
 <p class="empty-lead" id="empty-lead-inactive" hidden>${t(lang, "empty_lead_inactive")}</p>
 <dl class="copy-list"><div class="copy-item"><dt id="empty-short-label">${t(lang, "stats_short")}</dt><dd><span id="empty-short-url" class="copy-value"></span><button type="button" class="btn btn-small" id="empty-copy" aria-describedby="empty-short-label">${t(lang, "copy")}</button></dd></div></dl>
 </div>
-${qrPanel(lang, "empty-qr", `<span class="qr-title">${t(lang, "qr_title")}</span>`)}
+${shared ? "" : qrPanel(lang, "empty-qr", `<span class="qr-title">${t(lang, "qr_title")}</span>`)}
 </section>`;
 }
 
@@ -123,7 +128,9 @@ ${breakdownCard(lang, "referrer", "breakdown_referrer")}
 /** The stats page skeleton for an existing link; stats.ts fetches /api/stats and fills it. */
 export function renderStats(lang: Language, id: string, assets: PageAssets, o: StatsPageOptions): string {
   const young = daysSince(o.createdAt, o.now) < DEFAULT_RANGE_DAYS;
-  const publicNote = o.statsPublic ? `\n<p class="public-note" id="stats-public">${iconMarkup("eye")}<span>${t(lang, "stats_public_note")}</span></p>` : "";
+  const publicNote = o.sharedToken !== undefined
+    ? `\n<p class="public-note" id="stats-shared">${iconMarkup("eye")}<span>${t(lang, "share.page_note")}</span></p>`
+    : o.statsPublic ? `\n<p class="public-note" id="stats-public">${iconMarkup("eye")}<span>${t(lang, "stats_public_note")}</span></p>` : "";
   const body = `<section class="link-head">
 <h1 id="stats-heading">${t(lang, "stats_title", { id })}</h1>
 <p class="link-for" id="stats-for" hidden></p>${publicNote}
@@ -135,7 +142,7 @@ export function renderStats(lang: Language, id: string, assets: PageAssets, o: S
 </dl>
 </section>
 <p class="form-error" id="stats-error" role="alert" hidden></p>
-${emptyState(lang)}
+${emptyState(lang, o.sharedToken !== undefined)}
 <div id="stats-full">
 ${toolbar(lang, young)}
 ${figures(lang)}
@@ -148,8 +155,9 @@ ${figures(lang)}
     id,
     body,
     assets,
-    pathFor: (l) => `/${l}/stats/${encodeURIComponent(id)}${o.domain === null ? "" : `?${new URLSearchParams({ domain: o.domain })}`}`,
+    pathFor: (l) => (o.sharedToken !== undefined ? `/${l}/stats/shared/${encodeURIComponent(o.sharedToken)}` : `/${l}/stats/${encodeURIComponent(id)}${o.domain === null ? "" : `?${new URLSearchParams({ domain: o.domain })}`}`),
     // Where the flags are (one SVG per country, loaded as the page shows it): no request leaves this host.
-    head: `<meta name="flags" content="${esc(assets.flags)}">`,
+    // A share's page reads its figures through the token (web/client/stats.ts), with no live view.
+    head: `<meta name="flags" content="${esc(assets.flags)}">${o.sharedToken === undefined ? "" : `\n<meta name="stats-source" content="/api/stats/shared/${esc(encodeURIComponent(o.sharedToken))}">`}`,
   });
 }

@@ -29,4 +29,5 @@ export * as step012 from "./012-links-by-seq.ts";
 export * as step013 from "./013-domains.ts";
 export * as step014 from "./014-link-titles.ts";
 export * as step015 from "./015-share-cards.ts";
+export * as step016 from "./016-share-links.ts";
 export * as step017 from "./017-orphan-visits.ts";

@@ -12,6 +12,7 @@ import { postgresClickBudget, postgresLinks } from "./links.ts";
 import { postgresLister } from "./lister.ts";
 import { postgresStats } from "./stats.ts";
 import { postgresKeys } from "./keys.ts";
+import { postgresShares } from "./shares.ts";
 import { postgresSessions } from "./sessions.ts";
 import { postgresUsers } from "./users.ts";
 import { postgresOverview } from "./overview.ts";
@@ -49,6 +50,7 @@ export async function openPostgresStorage(url: string, password: string | null):
       orphans: postgresOrphanVisits(sql),
       keys: postgresKeys(sql),
       sessions: postgresSessions(sql),
+      shares: postgresShares(sql),
       users: postgresUsers(sql),
       salts: postgresSalts(sql),
       imports: postgresImports(sql),

@@ -27,6 +27,8 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
   { table: "domains", batch: ROWS },
   { table: "links", batch: ROWS },
   { table: "link_tags", batch: ROWS },
+  // Share links travel: a token handed out keeps opening the statistics after the move.
+  { table: "link_shares", batch: ROWS },
   { table: "retired_ids", batch: ROWS },
   { table: "import_links", batch: ROWS },
   { table: "import_cursors", batch: ROWS },

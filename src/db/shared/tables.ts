@@ -10,4 +10,4 @@ export { DEFAULT_DOMAIN } from "../../domains/domain.ts";
  * new table of visits or rollups cannot be forgotten by a delete (migration 6 of SQLite's schema
  * exists because one was).
  */
-export const LINK_DATA_TABLES = ["visit_batches", "daily_rollup", "hourly_rollup", "dimension_rollup", "utm_rollup", "import_links"] as const;
+export const LINK_DATA_TABLES = ["visit_batches", "daily_rollup", "hourly_rollup", "dimension_rollup", "utm_rollup", "import_links", "link_shares"] as const;

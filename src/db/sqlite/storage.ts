@@ -8,6 +8,7 @@ import { sqliteLinks } from "./links.ts";
 import { sqliteLister } from "./lister.ts";
 import { sqliteStats } from "./stats.ts";
 import { sqliteKeys } from "./keys.ts";
+import { sqliteShares } from "./shares.ts";
 import { sqliteSessions } from "./sessions.ts";
 import { sqliteUsers } from "./users.ts";
 import { sqliteSalts } from "./visitor-salts.ts";
@@ -62,6 +63,7 @@ export async function openSqliteStorage(path: string, busyTimeoutMs: number, rea
     orphans: { ...(reader?.orphanReads ?? promisedOrphans(sqliteOrphanReads(db))), remove: retryingWrites({ remove: sqliteOrphanRemove(db) }, ["remove"], onWriteBusy).remove },
     keys: retried(sqliteKeys(db), ["insert", "revoke"]),
     sessions: retried(sqliteSessions(db), ["insert", "remove"]),
+    shares: retried(sqliteShares(db), ["insert", "remove"]),
     users: retried(sqliteUsers(db), ["upsert", "setDisabled", "setAdmin"]),
     salts: sqliteSalts(db),
     imports: sqliteImports(db),

@@ -18,6 +18,7 @@ import { CLICK_ROUTES } from "./clicks.ts";
 import { QR_ROUTES } from "./qr.ts";
 import { VISIT_EXPORT } from "./visit-export.ts";
 import { AGGREGATE_ROUTES } from "./aggregate.ts";
+import { SHARE_ROUTES } from "./shares.ts";
 
 export type { Operation, Reply } from "./operation.ts";
 
@@ -35,6 +36,7 @@ const ROUTES: Operation[] = [
   ...SESSION_ROUTES, ...SERVICE_ROUTES, ...CLICK_ROUTES, ...QR_ROUTES,
   ORPHAN_VISITS,
   ...AGGREGATE_ROUTES,
+  ...SHARE_ROUTES,
 ];
 
 export const OPERATIONS: readonly Operation[] = ROUTES.map(withHeaderRefusal);

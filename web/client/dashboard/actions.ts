@@ -11,6 +11,7 @@ import type { FocusTarget, LinkList } from "./list.ts";
 import { bindMenu } from "./menu.ts";
 import type { OverviewPanel } from "./overview.ts";
 import { showQr } from "./qr-dialog.ts";
+import { showShares } from "./share-dialog.ts";
 import { statsPath } from "./rows.ts";
 import { toast } from "./toast.ts";
 import { domainOf, keyOf } from "./domain-api.ts";
@@ -72,6 +73,9 @@ export class Actions {
         break;
       case "qr":
         showQr(link, backToMenu);
+        break;
+      case "share":
+        showShares(link, backToMenu);
         break;
       case "edit":
         this.form.openEdit(link, backToMenu);

@@ -96,10 +96,10 @@ export function totalsQuery(filter: ListFilter, search: SqlCondition | null): { 
   return { sql: `SELECT COUNT(*) AS links, COALESCE(SUM(total_clicks), 0) AS clicks FROM links ${where.length ? `WHERE ${where.join(" AND ")}` : ""}`, params };
 }
 
-/** The seqs and creations of the links of a set (LinkLister.members), by seq. */
+/** The seqs and creations of the links of a set (LinkLister.members), in no order. */
 export function membersQuery(filter: MembersFilter): { sql: string; params: (string | number)[] } {
   const { where, params } = listFilters({ ...filter, ownerName: null, q: null, status: null, now: 0 }, null);
-  return { sql: `SELECT seq, created_at FROM links ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY seq`, params };
+  return { sql: `SELECT seq, created_at FROM links ${where.length ? `WHERE ${where.join(" AND ")}` : ""}`, params };
 }
 
 /** The seqs and the oldest creation of membersQuery's rows. */

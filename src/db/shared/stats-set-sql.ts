@@ -39,14 +39,16 @@ export function statsSetQueries(d: SetDialect, seqs: readonly number[], plan: St
             FROM hourly_rollup WHERE ${linkIn} AND hour BETWEEN ? AND ? GROUP BY hour`,
       params: [minus, minus, set, hourOf(plan.hours.start), hourOf(plan.hours.end)],
     },
-    // Every dimension in one query: each one's largest values, ties by name (byte order in both).
+    // Every dimension in one query: each one's largest values, ties by name (byte order in both). The
+    // dimensions named make each link's rows a range of the key (link_seq, dimension, day, name).
     // Previews are agents' fetches, all bots: the bot filter, which is about clicks, leaves them (link-stats.ts StatsRows).
     dimensions: {
       sql: `SELECT dimension, name, count FROM (
               SELECT dimension, name, SUM(total - bots * m) AS count,
                      row_number() OVER (PARTITION BY dimension ORDER BY SUM(total - bots * m) DESC, name) AS place
               FROM (SELECT dimension, name, total, bots, CASE WHEN dimension = 'preview' THEN 0 ELSE CAST(? AS integer) END AS m
-                    FROM dimension_rollup WHERE ${linkIn} AND day BETWEEN ? AND ? AND name <> ?) AS d
+                    FROM dimension_rollup
+                    WHERE ${linkIn} AND dimension IN (${BREAKDOWNS.map((b) => `'${b}'`).join(", ")}) AND day BETWEEN ? AND ? AND name <> ?) AS d
               GROUP BY dimension, name HAVING SUM(total - bots * m) > 0) AS ranked
             WHERE place <= ? ORDER BY dimension, place`,
       params: [minus, set, from, to, OTHER, MAX_BREAKDOWN_ENTRIES],
@@ -90,9 +92,12 @@ export function batchVisitsQuery(d: SetDialect, ids: readonly number[]): SetQuer
 
 type Row = Record<string, unknown>;
 
+/** The breakdowns StatsRows lists, each a dimension of dimension_rollup (rollup.ts). */
+const BREAKDOWNS = ["browser", "os", "device", "country", "referrer", "rule", "variant", "fallback", "preview"] as const;
+
 /** StatsRows from the answers to statsSetQueries (PostgreSQL answers sums as text: Number reads both). */
 export function statsSetRows(a: { daily: Row[]; hourly: Row[]; dimensions: Row[]; utm: Row[]; totals: Row }, recent: StatsRows["recent"]): StatsRows {
-  const breakdown: Record<string, NameCount[]> = { browser: [], os: [], device: [], country: [], referrer: [], rule: [], variant: [], fallback: [], preview: [] };
+  const breakdown: Record<string, NameCount[]> = Object.fromEntries(BREAKDOWNS.map((b) => [b, []]));
   for (const r of a.dimensions) breakdown[r.dimension as string]?.push({ name: r.name as string, count: Number(r.count) });
   return {
     days: a.daily.map((r) => ({ day: r.day as string, count: Number(r.count), bots: Number(r.bots), uniques: Number(r.uniques), imported: Number(r.imported), total: Number(r.total) })),

@@ -77,6 +77,11 @@ export type ListFilter = Omit<ListQuery, "sort" | "order" | "limit" | "cursor">;
 /** How many links a filter selects, and their clicks (every click of their lives, bots included). */
 export type LinkTotals = { links: number; clicks: number };
 
+/** Whose links, of which tag and domain (its stored key), a set of links is: what a tag's or a domain's statistics sum. */
+export type MembersFilter = Pick<ListFilter, "owner" | "tag" | "domain">;
+/** The links of a MembersFilter: their seqs, and the oldest one's creation (null when none). */
+export type LinkSet = { seqs: readonly number[]; oldestCreatedAt: number | null };
+
 /** The port each engine implements (src/db/<engine>/lister.ts). */
 export type LinkLister = {
   /** One page, read in one snapshot (a link indexed or created meanwhile is on it or not, never half). */
@@ -85,6 +90,8 @@ export type LinkLister = {
   totals(filter: ListFilter): MaybePromise<LinkTotals>;
   /** Every link a key may see (of one domain, by its stored key, when given), oldest first, read in chunks (an export streams this). */
   all(owner: OwnerFilter, domain?: string | null): AsyncIterable<Link>;
+  /** The seqs of the links a filter selects and the oldest creation, never their rows (a tag of 10,000 links is 10,000 numbers). */
+  members(filter: MembersFilter): MaybePromise<LinkSet>;
   /** Every tag on the links the owner sees, with its links and clicks counted in the database (src/links/tags.ts). */
   tags: TagCounts;
 };

@@ -4,6 +4,7 @@
 // come from the newest raw batches).
 
 import type { Link } from "../links/link.ts";
+import type { LinkSet } from "../links/list.ts";
 import { addDays, dayOf, daysBetween } from "../util/day.ts";
 import { hourOf } from "../visits/rollup.ts";
 import { then, type MaybePromise } from "../util/maybe.ts";
@@ -33,21 +34,22 @@ const HOUR_MS = 3_600_000;
 export type StatsReader = {
   read(link: Link, filter: StatsFilter, now: number): MaybePromise<LinkStats>;
   /** The statistics of several links summed (docs/statistics.md: Tags and domains); src/stats/aggregate.ts. */
-  readSum(links: readonly Link[], filter: StatsFilter, now: number): Promise<LinkStats>;
+  readSum(links: LinkSet, filter: StatsFilter, now: number): Promise<LinkStats>;
 };
 
 /**
- * The port each engine implements (src/db/<engine>/stats.ts): the rows a plan asks for of a link
- * (by its seq), all read in one snapshot, so that a batch of visits written meanwhile is in every
- * figure or in none.
+ * The port each engine implements (src/db/<engine>/stats.ts): the rows a plan asks for of a set of
+ * links (by their seqs; one link is a set of one), every count summed over the set by the database
+ * (src/db/shared/stats-set-sql.ts), all read in one snapshot, so that a batch of visits written
+ * meanwhile is in every figure or in none.
  */
-export type StatsSource = (linkSeq: number, plan: StatsPlan) => MaybePromise<StatsRows>;
+export type StatsSource = (linkSeqs: readonly number[], plan: StatsPlan) => MaybePromise<StatsRows>;
 
 export function createStatsReader(source: StatsSource): StatsReader {
   return {
     read(link, filter, now) {
       const plan = planStats(link, filter, now);
-      return then(source(link.seq, plan), (rows) => assembleStats(plan, rows));
+      return then(source([link.seq], plan), (rows) => assembleStats(plan, rows));
     },
     readSum: (links, filter, now) => readSum(source, links, filter, now),
   };

@@ -119,7 +119,7 @@ test("the reader thread answers a read that fails there with its error, and goes
     const reader = await startSqliteReader(join(dir, "reader.db"), testLog().log);
     expect(await reader.overview.daily([404], "2026-01-01")).toEqual([]);
     // Reads only the thread can find wrong (no check before it is sent): a plan and a query missing.
-    const fails = [() => reader.stats(1, null as never), () => reader.visitPages.page(null as never)];
+    const fails = [() => reader.stats([1], null as never), () => reader.visitPages.page(null as never)];
     for (const read of fails) {
       const failed = await Promise.resolve(read()).catch((e: unknown) => e);
       expect(failed).toBeInstanceOf(Error);

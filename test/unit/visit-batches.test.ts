@@ -65,7 +65,7 @@ function recentReader(db: ReturnType<typeof openDatabase>) {
   const seqOf = db.query<{ seq: number }, [string]>("SELECT seq FROM links WHERE id = ?");
   return (linkId: string, fromTs: number, toTs: number, excludeBots: boolean, limit: number): StoredVisit[] => {
     const plan = planStats({ id: linkId, createdAt: 0 } as never, { from: null, to: null, excludeBots }, toTs);
-    return rows(seqOf.get(linkId)!.seq, { ...plan, recent: { fromTs, toTs } }).recent.slice(0, limit);
+    return rows([seqOf.get(linkId)!.seq], { ...plan, recent: { fromTs, toTs } }).recent.slice(0, limit);
   };
 }
 

@@ -7,7 +7,7 @@
 
 import { everyLink, type LinkLister } from "../../links/list.ts";
 import { toLink } from "../shared/link-rows.ts";
-import { likePattern, pageQuery, totalsQuery, trimPage } from "../shared/page-query.ts";
+import { likePattern, linkSet, membersQuery, pageQuery, totalsQuery, trimPage } from "../shared/page-query.ts";
 import { num, numbered, type Pg } from "./connect.ts";
 import { linkRow, tagsOf } from "./rows.ts";
 import { postgresTagCounts } from "./tags.ts";
@@ -35,5 +35,9 @@ export function postgresLister(sql: Pg): LinkLister {
     const [row] = await sql.unsafe(numbered(text), params);
     return { links: num(row.links), clicks: num(row.clicks) };
   };
-  return { page, totals, all: (owner, domain) => everyLink(page, owner, domain), tags: postgresTagCounts(sql) };
+  const members: LinkLister["members"] = async (filter) => {
+    const { sql: text, params } = membersQuery(filter);
+    return linkSet(await sql.unsafe(numbered(text), params));
+  };
+  return { page, totals, members, all: (owner, domain) => everyLink(page, owner, domain), tags: postgresTagCounts(sql) };
 }

@@ -1,19 +1,26 @@
-// A link's statistics rows from PostgreSQL's rollups (the StatsSource of src/stats/link-stats.ts).
+// A link's statistics rows from PostgreSQL's rollups (the StatsSource of src/stats/link-stats.ts),
+// and a set's (stats-set.ts: a tag's, a domain's).
 // The reads share one snapshot (a read-only repeatable-read transaction), so that a batch of
 // visits committed meanwhile is in every figure or in none.
 
-import { MAX_BREAKDOWN_ENTRIES, RECENT_VISITS, type NameCount, type StatsSource } from "../../stats/link-stats.ts";
-import { newestVisits } from "../../stats/recent.ts";
+import { MAX_BREAKDOWN_ENTRIES, RECENT_VISITS, type NameCount, type StatsPlan, type StatsRows, type StatsSource } from "../../stats/link-stats.ts";
+// Recent visits: batches read newest first, RECENT_BATCHES_PAGE at a time, until no older one can matter.
+import { newestVisits, RECENT_BATCHES_PAGE } from "../../stats/recent.ts";
 import { hourOf } from "../../visits/rollup.ts";
 import type { StoredVisit } from "../../visits/visit-batch.ts";
 import type { TransactionSQL } from "bun";
 import { num, type Pg } from "./connect.ts";
 import { OTHER } from "../../visits/other.ts";
-
-// Recent visits: batches read newest first, this many at a time, until no older one can matter.
-const RECENT_BATCHES_PAGE = 20;
+import { postgresStatsOfSet } from "./stats-set.ts";
 
 export function postgresStats(sql: Pg): StatsSource {
+  const one = postgresLinkStats(sql);
+  // One link keeps its own statements (by its key, no set to walk); a set is grouped in SQL (stats-set.ts).
+  return (linkSeqs, plan) =>
+    linkSeqs.length === 1 ? one(linkSeqs[0]!, plan) : sql.begin("isolation level repeatable read read only", (tx) => postgresStatsOfSet(tx, linkSeqs, plan));
+}
+
+function postgresLinkStats(sql: Pg): (linkSeq: number, plan: StatsPlan) => Promise<StatsRows> {
   return async (linkSeq, plan) => {
     const { minus, from, to } = plan;
     // The daily rows from the previous period's first day: both periods in one read (link-stats.ts StatsPlan).

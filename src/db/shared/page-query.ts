@@ -9,7 +9,7 @@
 // own list pages by cursor.
 
 import type { LinkStatus } from "../../links/link.ts";
-import { checkPaging, isCursorSort, type Cursor, type ListFilter, type ListQuery, type ListSort, type OwnerFilter, type PeerSort, type TagsFilter } from "../../links/list.ts";
+import { checkPaging, isCursorSort, type Cursor, type LinkSet, type ListFilter, type ListQuery, type MembersFilter, type ListSort, type OwnerFilter, type PeerSort, type TagsFilter } from "../../links/list.ts";
 import { LINK_COLUMNS, type LinkRow } from "./link-rows.ts";
 import { CREDENTIAL_KEY_ID, CREDENTIAL_PRINCIPAL_NAME } from "../../auth/credential.ts";
 
@@ -94,6 +94,23 @@ export function pageQuery(query: ListQuery, search: SqlCondition | null, bytewis
 export function totalsQuery(filter: ListFilter, search: SqlCondition | null): { sql: string; params: (string | number)[] } {
   const { where, params } = listFilters(filter, search);
   return { sql: `SELECT COUNT(*) AS links, COALESCE(SUM(total_clicks), 0) AS clicks FROM links ${where.length ? `WHERE ${where.join(" AND ")}` : ""}`, params };
+}
+
+/** The seqs and creations of the links of a set (LinkLister.members), in no order. */
+export function membersQuery(filter: MembersFilter): { sql: string; params: (string | number)[] } {
+  const { where, params } = listFilters({ ...filter, ownerName: null, q: null, status: null, now: 0 }, null);
+  return { sql: `SELECT seq, created_at FROM links ${where.length ? `WHERE ${where.join(" AND ")}` : ""}`, params };
+}
+
+/** The seqs and the oldest creation of membersQuery's rows. */
+export function linkSet(rows: readonly { seq: unknown; created_at: unknown }[]): LinkSet {
+  let oldest: number | null = null;
+  const seqs = rows.map((r) => {
+    const created = Number(r.created_at);
+    if (oldest === null || created < oldest) oldest = created;
+    return Number(r.seq);
+  });
+  return { seqs, oldestCreatedAt: oldest };
 }
 
 /** The conditions of a list's filters (owner, owner's name, domain, tag, status, the peer APIs', search), in order. */

@@ -6,7 +6,7 @@ import { everyLink, type LinkLister, type LinkPage, type LinkTotals, type ListFi
 import type { Link } from "../../links/link.ts";
 import type { Synchronous } from "../../util/maybe.ts";
 import { toLink, type LinkRow } from "../shared/link-rows.ts";
-import { pageQuery, totalsQuery, trimPage } from "../shared/page-query.ts";
+import { linkSet, membersQuery, pageQuery, totalsQuery, trimPage } from "../shared/page-query.ts";
 import { CANDIDATE_LIMIT, searchPlanner } from "./search.ts";
 import { sqliteTagCounts, tagReader } from "./tags.ts";
 
@@ -34,5 +34,9 @@ export function sqliteLister(db: Database, searchCandidates = CANDIDATE_LIMIT): 
       const { sql, params } = totalsQuery(filter, filter.q === null ? null : search(filter.q));
       return db.query<LinkTotals, (string | number)[]>(sql).get(...params)!;
     })();
-  return { page, totals, all: (owner, domain) => everyLink(page, owner, domain), tags: sqliteTagCounts(db) };
+  const members = (filter: Parameters<LinkLister["members"]>[0]) => {
+    const { sql, params } = membersQuery(filter);
+    return linkSet(db.query<{ seq: number; created_at: number }, (string | number)[]>(sql).all(...params));
+  };
+  return { page, totals, members, all: (owner, domain) => everyLink(page, owner, domain), tags: sqliteTagCounts(db) };
 }

@@ -1,5 +1,5 @@
-// A link's statistics rows from SQLite's rollups (the StatsSource of src/stats/link-stats.ts), read
-// in one read transaction: the recorder thread commits batches from its own connection, and one
+// A link's statistics rows from SQLite's rollups (the StatsSource of src/stats/link-stats.ts), and a
+// set's (stats-set.ts: a tag's, a domain's), read in one read transaction: the recorder thread commits batches from its own connection, and one
 // committed between two of these statements would otherwise be in some figures and not in others
 // (totals of 0 beside a browser count of 5 was seen).
 
@@ -10,6 +10,7 @@ import { hourOf } from "../../visits/rollup.ts";
 import type { StoredVisit } from "../../visits/visit-batch.ts";
 import type { SyncFunction } from "../../util/maybe.ts";
 import { OTHER } from "../../visits/other.ts";
+import { sqliteStatsOfSet } from "./stats-set.ts";
 
 export function sqliteStats(db: Database): SyncFunction<StatsSource> {
   // `bots * ?1` with ?1 = 1 subtracts bot clicks, with 0 keeps them: one statement serves both filters.
@@ -75,7 +76,9 @@ export function sqliteStats(db: Database): SyncFunction<StatsSource> {
       recent: recent(linkSeq, plan),
     };
   };
-  // A deferred transaction: its snapshot is taken by the first SELECT and kept to the last.
-  const snapshot = db.transaction(read);
-  return (linkSeq, plan) => snapshot(linkSeq, plan);
+  const ofSet = sqliteStatsOfSet(db);
+  // A deferred transaction: its snapshot is taken by the first SELECT and kept to the last. One link
+  // keeps its own statements (by its key, no set to walk); a set is grouped in SQL (stats-set.ts).
+  const snapshot = db.transaction((seqs: readonly number[], plan: StatsPlan) => (seqs.length === 1 ? read(seqs[0]!, plan) : ofSet(seqs, plan)));
+  return (linkSeqs, plan) => snapshot(linkSeqs, plan);
 }

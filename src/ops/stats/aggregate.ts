@@ -6,8 +6,7 @@
 import { maySee, ownerFilter, type Principal } from "../../auth/policy.ts";
 import type { DomainDirectory } from "../../domains/directory.ts";
 import { linkKey } from "../../domains/link-key.ts";
-import type { Link } from "../../links/link.ts";
-import type { LinkLister } from "../../links/list.ts";
+import type { LinkLister, LinkSet } from "../../links/list.ts";
 import type { LinkStore } from "../../links/store.ts";
 import { DEFAULT_DAYS, type LinkStats, type StatsFilter, type StatsReader } from "../../stats/link-stats.ts";
 import { addDays, dayOf, daysBetween } from "../../util/day.ts";
@@ -15,7 +14,7 @@ import type { PreviousPeriod } from "../../api/types.ts";
 import { done, refused, type Outcome } from "../outcome.ts";
 
 export type AggregateDeps = {
-  lister: Pick<LinkLister, "page">;
+  lister: Pick<LinkLister, "members">;
   links: Pick<LinkStore, "get">;
   stats: Pick<StatsReader, "read" | "readSum">;
   directory: Pick<DomainDirectory, "byName">;
@@ -34,15 +33,14 @@ export type AggregateScope = { tag?: string | null; domain?: string | null; doma
 
 export type AggregateStats = { links: number; stats: LinkStats };
 
-/** The links of a tag and/or a domain the principal may see, oldest first; or why none can be named. */
-async function scopeLinks(actor: Principal, scope: AggregateScope, deps: AggregateDeps): Promise<Outcome<Link[]>> {
+/**
+ * The links of a tag and/or a domain the principal may see: their seqs and the oldest creation
+ * only (a tag of 10,000 links is read as 10,000 numbers, not links); or why none can be named.
+ */
+async function scopeLinks(actor: Principal, scope: AggregateScope, deps: AggregateDeps): Promise<Outcome<LinkSet>> {
   const domain = scope.domain ? deps.directory.byName(scope.domain) : null;
   if (scope.domain && domain === null) return refused("domain_unknown", `no domain is named ${scope.domain}`, "domain");
-  const page = await deps.lister.page({
-    owner: ownerFilter(actor), ownerName: null, q: null, tag: scope.tag ?? null, domain: scope.domainKey ?? domain?.key ?? null, status: null,
-    sort: "createdAt", order: "asc", limit: Number.MAX_SAFE_INTEGER, cursor: null, offset: 0, now: deps.now(),
-  });
-  return done(page.links);
+  return done(await deps.lister.members({ owner: ownerFilter(actor), tag: scope.tag ?? null, domain: scope.domainKey ?? domain?.key ?? null }));
 }
 
 /**
@@ -53,9 +51,9 @@ async function scopeLinks(actor: Principal, scope: AggregateScope, deps: Aggrega
 export async function readAggregateStats(actor: Principal, scope: AggregateScope, filter: StatsFilter, deps: AggregateDeps): Promise<Outcome<AggregateStats>> {
   const links = await scopeLinks(actor, scope, deps);
   if (!links.ok) return links;
-  if (scope.tag && links.value.length === 0) return refused("not_found", `none of your links carries the tag ${scope.tag}`, "tag");
+  if (scope.tag && links.value.seqs.length === 0) return refused("not_found", `none of your links carries the tag ${scope.tag}`, "tag");
   const stats = await deps.stats.readSum(links.value, filter, deps.now());
-  return done({ links: links.value.length, stats });
+  return done({ links: links.value.seqs.length, stats });
 }
 
 /** One series of a comparison: a link's or a tag's days and headline figures. */
@@ -85,23 +83,23 @@ export async function compareStats(
   if (names.length < COMPARE_MIN || names.length > COMPARE_MAX) return refused("bad_request", `${field} must name ${COMPARE_MIN} to ${COMPARE_MAX} different ${input.kind}s`, field);
   const domain = input.domain ? deps.directory.byName(input.domain) : deps.directory.byName("");
   if (input.domain && domain === null) return refused("domain_unknown", `no domain is named ${input.domain}`, "domain");
-  const sets: Link[][] = [];
+  const sets: LinkSet[] = [];
   for (const name of names) {
     if (input.kind === "link") {
       const link = await deps.links.get(linkKey(domain?.key ?? "", name));
       if (link === null || !maySee(actor, link)) return refused("not_found", `no link ${name} of yours`, "ids");
-      sets.push([link]);
+      sets.push({ seqs: [link.seq], oldestCreatedAt: link.createdAt });
     } else {
       const links = await scopeLinks(actor, { tag: name }, deps);
       if (!links.ok) return links;
-      if (links.value.length === 0) return refused("not_found", `none of your links carries the tag ${name}`, "tags");
+      if (links.value.seqs.length === 0) return refused("not_found", `none of your links carries the tag ${name}`, "tags");
       sets.push(links.value);
     }
   }
   // One range for every series, so that their days line up on one chart: without `from`, from the
   // oldest link's creation (at most DEFAULT_DAYS back), as one link's range starts at its own.
   const now = deps.now();
-  const oldest = dayOf(Math.min(...sets.flat().map((l) => l.createdAt)));
+  const oldest = dayOf(Math.min(...sets.map((s) => s.oldestCreatedAt ?? now)));
   const from = filter.from ?? [oldest, addDays(dayOf(now), -(DEFAULT_DAYS - 1))].sort().at(-1)!;
   const series: CompareSeries[] = [];
   for (const [i, links] of sets.entries()) {

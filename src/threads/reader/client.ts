@@ -10,7 +10,7 @@
 
 import { createLogger, type Logger } from "../../log.ts";
 import { startThread, type WorkerThread } from "../start.ts";
-import type { LinkLister, LinkPage, LinkTotals } from "../../links/list.ts";
+import type { LinkLister, LinkPage, LinkSet, LinkTotals } from "../../links/list.ts";
 import { checkPaging, everyLink } from "../../links/list.ts";
 import type { TagCount } from "../../links/tags.ts";
 import type { StatsRows, StatsSource } from "../../stats/link-stats.ts";
@@ -89,8 +89,8 @@ export async function startSqliteReader(path: string, log: Logger = createLogger
     return ask<LinkPage>({ page: query });
   };
   return {
-    stats: (linkSeq, plan) => ask<StatsRows>({ stats: [linkSeq, plan] }),
-    lister: { page, totals: (filter) => ask<LinkTotals>({ totals: filter }), all: (owner, domain) => everyLink(page, owner, domain), tags: (owner) => ask<TagCount[]>({ tags: owner }) },
+    stats: (linkSeqs, plan) => ask<StatsRows>({ stats: [linkSeqs, plan] }),
+    lister: { page, totals: (filter) => ask<LinkTotals>({ totals: filter }), members: (filter) => ask<LinkSet>({ members: filter }), all: (owner, domain) => everyLink(page, owner, domain), tags: (owner) => ask<TagCount[]>({ tags: owner }) },
     overview: {
       read: (owner, first, top, domain) => ask<OverviewRows>({ overview: [owner, first, top, domain] }),
       daily: (seqs, first) => ask<DailyRollupRow[]>({ daily: [seqs, first] }),

@@ -38,6 +38,7 @@ function start(path: string): true {
     if ("visitExport" in m) return visitExport(m.visitExport);
     if ("orphanSummary" in m) return orphans.summary(m.orphanSummary);
     if ("orphanPage" in m) return orphans.page(m.orphanPage);
+    if ("members" in m) return lister.members(m.members);
     throw new Error("unknown request");
   };
   close = () => db.close();

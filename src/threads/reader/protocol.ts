@@ -1,7 +1,7 @@
 // The messages between the click thread (client.ts) and the reader thread (entry.ts), beside the
 // lifecycle's (../lifecycle.ts): init is the SQLite file's path, ready and closed are `true`.
 
-import type { ListFilter, ListQuery, LinkPage, LinkTotals, OwnerFilter } from "../../links/list.ts";
+import type { ListFilter, ListQuery, LinkPage, LinkSet, LinkTotals, MembersFilter, OwnerFilter } from "../../links/list.ts";
 import type { StatsPlan, StatsRows } from "../../stats/link-stats.ts";
 import type { DailyRollupRow, OverviewRows } from "../../stats/overview.ts";
 import type { TagCount } from "../../links/tags.ts";
@@ -10,7 +10,7 @@ import type { ExportChunk, ExportChunkQuery } from "../../stats/visit-export.ts"
 import type { OrphanPage, OrphanPageQuery, OrphanRange, OrphanSummary } from "../../stats/orphan-visits.ts";
 
 export type ReadRequest =
-  | { stats: [linkSeq: number, plan: StatsPlan] }
+  | { stats: [linkSeqs: readonly number[], plan: StatsPlan] }
   | { page: ListQuery }
   | { totals: ListFilter }
   | { tags: OwnerFilter }
@@ -22,10 +22,12 @@ export type ReadRequest =
   | { visitExport: ExportChunkQuery }
   // Visits to no link (docs/statistics.md: Visits to no link)
   | { orphanSummary: OrphanRange }
-  | { orphanPage: OrphanPageQuery };
+  | { orphanPage: OrphanPageQuery }
+  // The links of a tag or a domain, for the statistics summed over them (docs/statistics.md: Tags and domains)
+  | { members: MembersFilter };
 
 export type ToReader = ReadRequest & { id: number };
 
-export type ReadResult = StatsRows | LinkPage | LinkTotals | OverviewRows | DailyRollupRow[] | TagCount[] | VisitPage | VisitTotals | ExportChunk | OrphanSummary | OrphanPage;
+export type ReadResult = StatsRows | LinkPage | LinkTotals | OverviewRows | DailyRollupRow[] | TagCount[] | VisitPage | VisitTotals | ExportChunk | OrphanSummary | OrphanPage | LinkSet;
 
 export type FromReader = { id: number; result: ReadResult } | { id: number; error: { message: string; code?: string } };

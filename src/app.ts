@@ -53,6 +53,7 @@ import { SHLINK_ROUTES } from "./http/compat/shlink/shlink-routes.ts";
 import type { DomainDirectory, DomainEntry } from "./domains/directory.ts";
 import { handleQr } from "./http/qr.ts";
 import { handleVisitExport } from "./http/visit-export.ts";
+import { handleOrphanExport } from "./http/orphan-visits-export.ts";
 import type { QrLogo } from "./qr/logo.ts";
 import type { ClickOptOuts } from "./visits/opt-outs.ts";
 
@@ -231,6 +232,8 @@ function linkApi(deps: AppDeps, ours: Ours) {
       .get("/api/visits/export", ({ request, server }) => ours(request, server, () => handleVisitExport(request, server, deps)))
       // Visits to no link (docs/statistics.md: Visits to no link): admins only.
       .get("/api/orphan-visits", ({ request, server }) => ours(request, server, () => handleOrphanSummary(request, server, deps)))
+      // Their export (docs/statistics.md: Visits to no link): admins only.
+      .get("/api/orphan-visits/export", ({ request, server }) => ours(request, server, () => handleOrphanExport(request, server, deps)))
   );
 }
 

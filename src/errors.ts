@@ -33,6 +33,7 @@ export const ERROR_FIELDS = [
   "https", "rootRedirect", "notFoundRedirect", "fallbackRedirect", "robots", "creators", "isDefault", "moveLinksTo",
   "size", "margin", "level", "fg", "bg", "logo",
   "after",
+  "type",
 ] as const;
 export type ErrorField = (typeof ERROR_FIELDS)[number];
 

@@ -8,7 +8,7 @@ import * as S from "../../api/schemas.ts";
 import { EVENT_TYPES } from "../../events/types.ts";
 import { type Auth, type Operation, RETRY } from "./operation.ts";
 import { CREATE_LINK, LINK_BY_ID, LINK_COLLECTION } from "./links.ts";
-import { LIVE_STATS, ORPHAN_VISITS, OVERVIEW, READ_STATS } from "./stats.ts";
+import { LIVE_STATS, ORPHAN_VISITS, ORPHAN_VISITS_EXPORT, OVERVIEW, READ_STATS } from "./stats.ts";
 import { IMPORT_ROUTES } from "./imports.ts";
 import { WEBHOOK_ROUTES } from "./webhooks.ts";
 import { DOMAIN_ROUTES } from "./domains.ts";
@@ -33,6 +33,7 @@ const ROUTES: Operation[] = [
   CREATE_LINK, READ_STATS, ...LINK_COLLECTION, ...IMPORT_ROUTES, LIVE_STATS, ...WEBHOOK_ROUTES, ...DOMAIN_ROUTES, ...LINK_BY_ID, OVERVIEW, VISIT_EXPORT,
   ...SESSION_ROUTES, ...SERVICE_ROUTES, ...CLICK_ROUTES, ...QR_ROUTES,
   ORPHAN_VISITS,
+  ORPHAN_VISITS_EXPORT,
 ];
 
 export const OPERATIONS: readonly Operation[] = ROUTES.map(withHeaderRefusal);

@@ -230,9 +230,8 @@ function linkApi(deps: AppDeps, ours: Ours) {
       .get("/api/overview", ({ request, server }) => ours(request, server, () => handleOverview(request, server, deps)))
       // An export of visits (docs/statistics.md: Exporting visits): a key or session; the caller's own links, admins every link.
       .get("/api/visits/export", ({ request, server }) => ours(request, server, () => handleVisitExport(request, server, deps)))
-      // Visits to no link (docs/statistics.md: Visits to no link): admins only.
+      // Visits to no link (docs/statistics.md: Visits to no link), their summary and their export: admins only.
       .get("/api/orphan-visits", ({ request, server }) => ours(request, server, () => handleOrphanSummary(request, server, deps)))
-      // Their export (docs/statistics.md: Visits to no link): admins only.
       .get("/api/orphan-visits/export", ({ request, server }) => ours(request, server, () => handleOrphanExport(request, server, deps)))
   );
 }

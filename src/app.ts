@@ -19,7 +19,6 @@ import type { ClickRecorder } from "./visits/recorder.ts";
 import type { RateLimiter } from "./http/rate-limit.ts";
 import { handleCreate } from "./http/create.ts";
 import { handleStats, statsAsker } from "./http/stats.ts";
-import { handleCompareStats, handleDomainStats, handleTagStats } from "./http/stats-aggregate.ts";
 import { admitStatsReader } from "./ops/stats/read.ts";
 import { linkBase, statsLinkKey } from "./http/stats-link.ts";
 import { handlePasswordForm, handleRedirect } from "./http/redirect.ts";
@@ -31,7 +30,6 @@ import { handleHealth } from "./http/health.ts";
 import { handleDeleteLink, handleGetLink, handleListLinks, handlePatchLink } from "./http/links.ts";
 import { handleExport, handleImport } from "./http/links-transfer.ts";
 import { handleOverview } from "./http/overview.ts";
-import { handleOrphanSummary } from "./http/orphan-visits-api.ts";
 import { handleMetrics } from "./http/metrics.ts";
 import type { RequestMetrics } from "./metrics/requests.ts";
 import { handleSignIn, handleSignOut, handleWhoAmI } from "./http/session.ts";
@@ -53,10 +51,10 @@ import { shlinkApi } from "./http/compat/shlink/shlink.ts";
 import { SHLINK_ROUTES } from "./http/compat/shlink/shlink-routes.ts";
 import type { DomainDirectory, DomainEntry } from "./domains/directory.ts";
 import { handleQr } from "./http/qr.ts";
-import { handleVisitExport } from "./http/visit-export.ts";
 import type { QrLogo } from "./qr/logo.ts";
 import type { ClickOptOuts } from "./visits/opt-outs.ts";
-import { handleCreateShare, handleListShares, handleRevokeShare, handleSharedStats, sharedPageVerdict } from "./http/shares.ts";
+import { sharedPageVerdict } from "./http/shares.ts";
+import { statisticsApi } from "./http/statistics-api.ts";
 import { loggablePath } from "./http/shared-path.ts";
 
 /** The database's parts (links, lister, stats, keys, sessions, overview, daily counts), and the rest. */
@@ -147,6 +145,7 @@ export function createApp(deps: AppDeps) {
     .use(adminApi(deps, ours))
     .get("/api/openapi.json", async () => new Response(await openApiBytes(), { headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-cache" } }))
     .use(sessionApi(deps, ours))
+    .use(statisticsApi(deps, ours))
     .use(yourlsApi(deps, ours))
     .use(kuttApi(deps, ours))
     .use(shlinkApi(deps, ours, SHLINK_ROUTES))
@@ -223,10 +222,6 @@ function linkApi(deps: AppDeps, ours: Ours) {
       .get("/api/stats/live", ({ request, server }) =>
         new URL(request.url).searchParams.has("id") ? handleLive(request, server, deps) : ours(request, server, () => handleLive(request, server, deps)),
       )
-      // Above the single link: a key or a session, whatever --stats-access says (docs/statistics.md: Tags and domains).
-      .get("/api/stats/tag", ({ request, server }) => ours(request, server, () => handleTagStats(request, server, deps)))
-      .get("/api/stats/domain", ({ request, server }) => ours(request, server, () => handleDomainStats(request, server, deps)))
-      .get("/api/stats/compare", ({ request, server }) => ours(request, server, () => handleCompareStats(request, server, deps)))
       // Management: every route needs a key.
       .get("/api/links", ({ request, server }) => ours(request, server, () => handleListLinks(request, server, deps)))
       .get("/api/links/export", ({ request, server }) => ours(request, server, () => handleExport(request, server, deps)))
@@ -235,15 +230,6 @@ function linkApi(deps: AppDeps, ours: Ours) {
       .patch("/api/links/:id", ({ request, params, server }) => ours(request, server, () => handlePatchLink(request, params.id ?? "", server, deps)), { parse: "none" })
       .delete("/api/links/:id", ({ request, params, server }) => ours(request, server, () => handleDeleteLink(request, params.id ?? "", server, deps)), { parse: "none" })
       .get("/api/overview", ({ request, server }) => ours(request, server, () => handleOverview(request, server, deps)))
-      // An export of visits (docs/statistics.md: Exporting visits): a key or session; the caller's own links, admins every link.
-      .get("/api/visits/export", ({ request, server }) => ours(request, server, () => handleVisitExport(request, server, deps)))
-      // Visits to no link (docs/statistics.md: Visits to no link): admins only.
-      .get("/api/orphan-visits", ({ request, server }) => ours(request, server, () => handleOrphanSummary(request, server, deps)))
-      // Share links (docs/statistics.md: Sharing statistics): made by who may change the link; read with the token alone.
-      .post("/api/links/:id/shares", ({ request, params, server }) => ours(request, server, () => handleCreateShare(request, params.id ?? "", server, deps)), { parse: "none" })
-      .get("/api/links/:id/shares", ({ request, params, server }) => ours(request, server, () => handleListShares(request, params.id ?? "", server, deps)))
-      .delete("/api/links/:id/shares/:share", ({ request, params, server }) => ours(request, server, () => handleRevokeShare(request, params.id ?? "", params.share ?? "", server, deps)), { parse: "none" })
-      .get("/api/stats/shared/:token", ({ request, params }) => handleSharedStats(request, params.token ?? "", deps))
   );
 }
 

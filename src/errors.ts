@@ -35,6 +35,7 @@ export const ERROR_FIELDS = [
   "size", "margin", "level", "fg", "bg", "logo",
   "after",
   "label",
+  "type",
 ] as const;
 export type ErrorField = (typeof ERROR_FIELDS)[number];
 

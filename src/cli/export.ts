@@ -1,5 +1,5 @@
 // `shortener export visits` (docs/statistics.md: Exporting visits): the raw visits of a link, a tag,
-// a domain or every link, as CSV or JSON lines, on stdout or into a file. The same operation and
+// a domain or every link, or (--orphans) the visits to no link, as CSV or JSON lines, on stdout or into a file. The same operation and
 // rows as GET /api/visits/export, as the operator (every link); written a chunk at a time, the next
 // read only once the last is written, so memory stays flat at any size.
 
@@ -12,6 +12,7 @@ import { openStorage } from "../db/open-storage.ts";
 import { baseHostOf } from "../domains/domain.ts";
 import { DomainDirectory } from "../domains/directory.ts";
 import { exportDomainNames, exportedVisitsOf, exportVisits } from "../ops/stats/export-visits.ts";
+import { exportOrphanVisits } from "../ops/orphans/export.ts";
 import { exportRange } from "../stats/export-range.ts";
 import { VISIT_EXPORT_FORMATS, type VisitExportFormat } from "../stats/visit-export-format.ts";
 import { EXPORT_START, parseCursor, type VisitCursor } from "../stats/visit-export.ts";
@@ -21,11 +22,11 @@ import { COMMAND_LOG, sayProblem } from "./problems.ts";
 import { didYouMean } from "./suggest.ts";
 import { STDIO, type Output } from "./table.ts";
 
-const USAGE = "usage: shortener export visits [--link ALIAS] [--tag TAG] [--domain NAME] [--from DAY|TIME] [--to DAY|TIME] [--bots exclude] [--format csv|jsonl] [--output FILE] [--after VISIT_ID]";
-const FLAGS = ["link", "tag", "domain", "from", "to", "bots", "format", "output", "after"];
+const USAGE = "usage: shortener export visits [--link ALIAS | --tag TAG | --domain NAME | --orphans] [--from DAY|TIME] [--to DAY|TIME] [--bots exclude] [--format csv|jsonl] [--output FILE] [--after VISIT_ID]";
+const FLAGS = ["link", "tag", "domain", "from", "to", "bots", "format", "output", "after", "orphans"];
 
 /** What the command line asks, checked; or why it cannot be done (exit 2). */
-type Asked = { format: VisitExportFormat; fromTs: number; toTs: number; excludeBots: boolean; after: VisitCursor; output: string | null };
+type Asked = { format: VisitExportFormat; fromTs: number; toTs: number; excludeBots: boolean; after: VisitCursor; output: string | null; orphans: boolean };
 
 /** Runs `export visits`; the exit code: 0 written, 1 refused by what the database holds or a failed write, 2 a usage error. */
 export async function runExportCommand(config: Config, database: DatabaseLocator, databasePassword: string | null, args: readonly string[], flags: Record<string, string>, io: Output = STDIO, stdout: Writable = process.stdout): Promise<number> {
@@ -35,12 +36,15 @@ export async function runExportCommand(config: Config, database: DatabaseLocator
     return 2;
   }
   return withOpened(database, (location) => openStorage(location, { busyTimeoutMs: 5_000, password: databasePassword }), io, async (storage, where) => {
-    const directory = new DomainDirectory(baseHostOf(config.baseUrl), () => storage.domains.settings());
-    await directory.reload();
-    const of = exportedVisitsOf({ id: flags.link, domain: flags.domain, tag: flags.tag }, directory);
-    if (!of.ok) return sayProblem(of.problem, io, where);
-    const { output, ...query } = asked;
-    const exported = await exportVisits(OPERATOR, { of: of.value, ...query, domainNames: exportDomainNames(directory) }, { links: storage.links, lister: storage.lister, visitExport: storage.visitExport, log: COMMAND_LOG, now: Date.now });
+    const exportLinkVisits = async (query: Omit<Asked, "output" | "orphans">) => {
+      const directory = new DomainDirectory(baseHostOf(config.baseUrl), () => storage.domains.settings());
+      await directory.reload();
+      const of = exportedVisitsOf({ id: flags.link, domain: flags.domain, tag: flags.tag }, directory);
+      if (!of.ok) return of;
+      return exportVisits(OPERATOR, { of: of.value, ...query, domainNames: exportDomainNames(directory) }, { links: storage.links, lister: storage.lister, visitExport: storage.visitExport, log: COMMAND_LOG, now: Date.now });
+    };
+    const { output, orphans, ...query } = asked;
+    const exported = orphans ? await exportOrphanVisits(OPERATOR, { ...query, type: null }, { visitExport: storage.visitExport, log: COMMAND_LOG }) : await exportLinkVisits(query);
     if (!exported.ok) return sayProblem(exported.problem, io, where);
     // A resumed export (--after) goes on at the end of the file it continues; a new one never overwrites.
     const target = output === null ? stdout : createWriteStream(output, { flags: asked.after === EXPORT_START ? "wx" : "a" });
@@ -62,6 +66,9 @@ function checkAsked(args: readonly string[], flags: Record<string, string>): Ask
   const stray = Object.keys(flags).find((f) => !FLAGS.includes(f));
   if (stray !== undefined) return `--${stray} does not belong to export visits`;
   if (flags.link !== undefined && flags.tag !== undefined) return "--link and --tag contradict each other: one link, or the links with a tag";
+  const orphans = flags.orphans === "true";
+  const linkFlag = ["link", "tag", "domain"].find((f) => flags[f] !== undefined);
+  if (orphans && linkFlag !== undefined) return `--orphans and --${linkFlag} contradict each other: visits to no link belong to no link, tag or domain`;
   for (const name of ["link", "tag", "domain", "output"]) if (flags[name] === "") return `--${name} needs a value`;
   const format = (flags.format ?? "csv") as VisitExportFormat;
   if (!VISIT_EXPORT_FORMATS.includes(format)) return `--format must be csv or jsonl, not ${flags.format}`;
@@ -73,7 +80,7 @@ function checkAsked(args: readonly string[], flags: Record<string, string>): Ask
   if (after === null) return `--after must be a row's visitId, as <batch>-<position>, not ${flags.after}`;
   const output = flags.output === undefined ? null : resolve(flags.output);
   if (output !== null && after === EXPORT_START && existsSync(output)) return `--output ${output} exists; export never overwrites a file (with --after it appends to it)`;
-  return { format, ...range.value, excludeBots: bots === "exclude", after, output };
+  return { format, ...range.value, excludeBots: bots === "exclude", after, output, orphans };
 }
 
 /**

@@ -83,6 +83,7 @@ export const FLAGS: readonly Flag[] = [
   { name: "format", value: true, help: "export visits: csv (default) or jsonl (one JSON object a line)", command: "export" },
   { name: "output", value: true, help: "export visits: write into this new file instead of stdout (with --after: append to it)", command: "export" },
   { name: "after", value: true, help: "export visits: go on after this visitId, the last row a broken export wrote", command: "export" },
+  { name: "orphans", value: false, help: "export visits: the visits to no link instead of links' (docs/statistics.md: Visits to no link); not with --link, --tag or --domain", command: "export" },
 ];
 
 /** SHORTENER_BASE_URL for base-url: where a global flag is also read from the environment (the .deb's /etc/default lists them). */

@@ -3,7 +3,7 @@
 // visits; here the query read, the stream answered, and its end written to the audit log.
 
 import { exportDomainNames, exportedVisitsOf, exportVisits, type ExportVisitsDeps } from "../ops/stats/export-visits.ts";
-import { EXPORT_START, parseCursor } from "../stats/visit-export.ts";
+import { EXPORT_START, parseCursor, type VisitCursor } from "../stats/visit-export.ts";
 import { VISIT_EXPORT_FORMATS, type VisitExportFormat } from "../stats/visit-export-format.ts";
 import type { DomainDirectory } from "../domains/directory.ts";
 import { dayOf } from "../util/day.ts";
@@ -21,6 +21,19 @@ export async function handleVisitExport(request: Request, server: PeerServer, de
   const auth = await requirePrincipal(request, server, deps);
   if (!auth.ok) return auth.response;
   const query = new URL(request.url).searchParams;
+  const asked = exportAsked(query);
+  if (asked instanceof Response) return asked;
+  const of = exportedVisitsOf({ id: query.get("id"), domain: query.get("domain"), tag: query.get("tag") }, deps.directory);
+  if (!of.ok) return problemResponse(of.problem);
+  const exported = await exportVisits(auth.principal, { of: of.value, ...asked, domainNames: exportDomainNames(deps.directory) }, deps);
+  if (!exported.ok) return problemResponse(exported.problem);
+  return exportResponse(exported.value, asked.format, `visits-${dayOf(deps.now())}`);
+}
+
+/** What an export's query asks beside whose visits (a link's or to no link), or the 400 that says what is wrong. */
+export type ExportAsked = { format: VisitExportFormat; fromTs: number; toTs: number; excludeBots: boolean; after: VisitCursor };
+
+export function exportAsked(query: URLSearchParams): ExportAsked | Response {
   const format = (query.get("format") || "csv") as VisitExportFormat;
   if (!VISIT_EXPORT_FORMATS.includes(format)) return apiError(400, "bad_request", "format must be csv or jsonl", "format");
   const bots = query.get("bots");
@@ -30,11 +43,12 @@ export async function handleVisitExport(request: Request, server: PeerServer, de
   const afterText = query.get("after");
   const after = afterText ? parseCursor(afterText) : EXPORT_START;
   if (after === null) return apiError(400, "bad_request", "after must be a row's visitId, as <batch>-<position>", "after");
-  const of = exportedVisitsOf({ id: query.get("id"), domain: query.get("domain"), tag: query.get("tag") }, deps.directory);
-  if (!of.ok) return problemResponse(of.problem);
-  const exported = await exportVisits(auth.principal, { of: of.value, ...range.value, excludeBots: bots === "exclude", after, format, domainNames: exportDomainNames(deps.directory) }, deps);
-  if (!exported.ok) return problemResponse(exported.problem);
-  return new Response(exported.value, {
-    headers: { ...NOSNIFF, "Content-Type": TYPES[format], "Cache-Control": "no-store", "Content-Disposition": `attachment; filename="visits-${dayOf(deps.now())}.${format}"` },
+  return { format, ...range.value, excludeBots: bots === "exclude", after };
+}
+
+/** The download: `name` without its extension. */
+export function exportResponse(stream: ReadableStream<Uint8Array>, format: VisitExportFormat, name: string): Response {
+  return new Response(stream, {
+    headers: { ...NOSNIFF, "Content-Type": TYPES[format], "Cache-Control": "no-store", "Content-Disposition": `attachment; filename="${name}.${format}"` },
   });
 }

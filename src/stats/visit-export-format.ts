@@ -1,10 +1,12 @@
 // The rows of an export of visits (docs/statistics.md: Exporting visits), written once for every
 // surface (the API, the dashboard's download, `shortener export visits`) and both engines: the
-// fields of the visits view, a CSV record or a JSON line each. Pure: SQLite's reader thread writes
+// fields of the visits view, a CSV record or a JSON line each; visits to no link have their own
+// columns (the visited path and its type in place of the link's) through the same writing. Pure: SQLite's reader thread writes
 // its chunks with it where the rows were read, PostgreSQL's on the pool's side of the click thread.
 
 import { csvRecord } from "../util/csv.ts";
 import type { StoredVisit } from "../visits/visit-batch.ts";
+import type { OrphanType, StoredOrphan } from "../visits/orphans.ts";
 
 export type VisitExportFormat = "csv" | "jsonl";
 export const VISIT_EXPORT_FORMATS: readonly VisitExportFormat[] = ["csv", "jsonl"];
@@ -33,19 +35,48 @@ export function exportedVisit(v: StoredVisit, at: VisitPlace): ExportedVisit {
   };
 }
 
+/**
+ * The columns of a visit to no link (docs/statistics.md: Visits to no link, exported): no link, so
+ * the path that was asked (without its query, as kept) and Shlink's name for what it was; no UTM,
+ * rule, variant or import, which only a link's visits have.
+ */
+export const ORPHAN_EXPORT_FIELDS = ["visitId", "timestamp", "type", "visitedPath", "browser", "os", "device", "country", "referrer", "isBot"] as const;
+
+export type ExportedOrphan = {
+  visitId: string; timestamp: string; type: OrphanType; visitedPath: string; browser: string; os: string; device: string; country: string; referrer: string; isBot: boolean;
+};
+
+export function exportedOrphan(v: StoredOrphan, at: { batch: number; position: number }): ExportedOrphan {
+  const [ts, type, visitedPath, browser, os, device, country, referrer, isBot] = v;
+  return { visitId: `${at.batch}-${at.position}`, timestamp: new Date(ts).toISOString(), type, visitedPath, browser, os, device, country, referrer, isBot: isBot === 1 };
+}
+
+/** What an export holds: a link's visits or visits to no link; each kind has its columns. */
+export type ExportKind = "links" | "orphans";
+const FIELDS = { links: VISIT_EXPORT_FIELDS, orphans: ORPHAN_EXPORT_FIELDS } as const;
+
 /** The CSV header record (CSV only: a JSON line names its own keys). */
-export function exportHeader(format: VisitExportFormat): string {
-  return format === "csv" ? csvRecord(VISIT_EXPORT_FIELDS) : "";
+export function exportHeader(format: VisitExportFormat, kind: ExportKind = "links"): string {
+  return format === "csv" ? csvRecord(FIELDS[kind]) : "";
 }
 
 /**
- * One visit as a line. CSV cells go through csvRecord, so a referrer or UTM value a spreadsheet
- * would run as a formula is written as text, as the link export writes its cells (src/util/csv.ts).
+ * One visit as a line. CSV cells go through csvRecord, so a referrer, UTM value or visited path a
+ * spreadsheet would run as a formula is written as text, as the link export writes its cells
+ * (src/util/csv.ts).
  */
 export function exportLine(row: ExportedVisit, format: VisitExportFormat): string {
+  return recordLine(row, VISIT_EXPORT_FIELDS, format);
+}
+
+export function orphanExportLine(row: ExportedOrphan, format: VisitExportFormat): string {
+  return recordLine(row, ORPHAN_EXPORT_FIELDS, format);
+}
+
+function recordLine<R extends Record<F, string | boolean | null>, F extends string>(row: R, fields: readonly F[], format: VisitExportFormat): string {
   if (format === "jsonl") return `${JSON.stringify(row)}\n`;
-  return csvRecord(VISIT_EXPORT_FIELDS.map((f) => {
-    const value = row[f];
+  return csvRecord(fields.map((f) => {
+    const value: string | boolean | null = row[f];
     return typeof value === "boolean" ? String(value) : value;
   }));
 }

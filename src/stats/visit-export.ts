@@ -5,15 +5,17 @@
 // PostgreSQL: the pool), and the stream asks for the next only when its reader wants more.
 
 import type { StoredVisit } from "../visits/visit-batch.ts";
-import { parseBatch, STORED_IS_BOT as IS_BOT, STORED_TS as TS } from "../visits/visit-batch.ts";
+import { STORED_IS_BOT as IS_BOT, STORED_TS as TS } from "../visits/visit-batch.ts";
 import type { VisitScope } from "./visit-pages.ts";
 import { exportedVisit, exportHeader, exportLine, type VisitExportFormat } from "./visit-export-format.ts";
+import type { OrphanType } from "../visits/orphans.ts";
 
 /**
- * What is exported: the visits of links (one, a tag's, a domain's, or every link an owner sees).
- * A member per kind of visit, so that visits to no link can be one more (`orphans`).
+ * What is exported: the visits of links (one, a tag's, a domain's, or every link an owner sees), or
+ * visits to no link (docs/statistics.md: Visits to no link), all or of one type. A member per kind
+ * of visit: each engine reads the kind's own batches (src/stats/orphan-export.ts writes orphans').
  */
-export type ExportScope = { links: VisitScope };
+export type ExportScope = { links: VisitScope } | { orphans: { type: OrphanType | null } };
 
 /** Where the export stands: after this visit (batch id, place in the batch); the start is {0, -1}. */
 export type VisitCursor = { batch: number; position: number };
@@ -55,17 +57,32 @@ function wanted(v: StoredVisit, q: Pick<ExportChunkQuery, "fromTs" | "toTs" | "e
  * batch's visits in their stored order, those at or before the cursor left out.
  */
 export function writeExportChunk(batches: readonly ExportedBatch[], q: ExportChunkQuery, limit: number): ExportChunk {
-  let text = q.header ? exportHeader(q.format) : "";
+  return writeChunk(batches, q, limit, exportHeader(q.format), (b) => {
+    const place = { batch: b.id, position: 0, link: b.alias, domain: q.domainNames[b.domain] ?? b.domain, imported: b.imported === 1 };
+    return (v: StoredVisit, position) => {
+      if (!wanted(v, q)) return null;
+      place.position = position;
+      return exportLine(exportedVisit(v, place), q.format);
+    };
+  });
+}
+
+/**
+ * The cursor's walk any kind of batch shares (a JSON array of visits each): `lineOf` gives a batch's
+ * writer of a visit at its place, null for one the query leaves out.
+ */
+export function writeChunk<B extends { id: number; visits: string }, V>(batches: readonly B[], q: ExportChunkQuery, limit: number, header: string, lineOf: (b: B) => (v: V, position: number) => string | null): ExportChunk {
+  let text = q.header ? header : "";
   let rows = 0;
   let next = q.after;
   for (const b of batches) {
-    const visits = parseBatch(b.visits);
+    const visits = JSON.parse(b.visits) as V[];
     const from = b.id === q.after.batch ? q.after.position + 1 : 0;
-    const place = { batch: b.id, position: 0, link: b.alias, domain: q.domainNames[b.domain] ?? b.domain, imported: b.imported === 1 };
+    const line = lineOf(b);
     for (let i = from; i < visits.length; i++) {
-      if (!wanted(visits[i]!, q)) continue;
-      place.position = i;
-      text += exportLine(exportedVisit(visits[i]!, place), q.format);
+      const written = line(visits[i]!, i);
+      if (written === null) continue;
+      text += written;
       rows++;
     }
     next = { batch: b.id, position: Math.max(visits.length - 1, from - 1) };

@@ -1,8 +1,11 @@
 // The overview's card of visits to no link (docs/statistics.md: Visits to no link): an admin sees
 // the three types with people and bots apart and the most visited paths, axe-clean, on a desktop
-// and a phone, light and dark; a create key's overview has no card (the API would refuse it).
+// and a phone, light and dark; its Export menu downloads them (CSV, JSON lines), axe-clean open; a
+// create key's overview has no card (the API would refuse it).
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import type { Browser } from "playwright-core";
+import { readFileSync } from "node:fs";
+import type { Browser, Page } from "playwright-core";
+import { parseCsv } from "../../src/util/csv.ts";
 import { makeKey } from "../support/admin.ts";
 import { drained, UA } from "../support/clicks.ts";
 import { startServer, type RunningServer } from "../support/server.ts";
@@ -52,6 +55,39 @@ describe("visits to no link on the overview", () => {
     }
   });
 
+  test("the card's Export menu: visits to no link as CSV and JSON lines; axe-clean open", async () => {
+    for (const width of [1280, 390]) {
+      const g = await signedIn(browser, server.url, admin, { viewport: { width, height: 900 } });
+      const { page } = g;
+      await page.waitForSelector("#orphans-card:not([hidden])");
+      await page.locator("#orphans-card").scrollIntoViewIfNeeded();
+      await page.click("#orphans-export-open");
+      await page.waitForSelector("#orphans-export-jsonl:visible");
+      expect(await page.getAttribute("#orphans-export-open", "aria-haspopup")).toBe("menu");
+      expect(await page.getAttribute("#orphans-export-open", "aria-expanded")).toBe("true");
+      // Placed under its button, as the dashboard's menus are (not at the popover's default corner).
+      const [button, menu] = [(await page.locator("#orphans-export-open").boundingBox())!, (await page.locator("#orphans-export-menu").boundingBox())!];
+      expect(menu.y).toBeGreaterThanOrEqual(button.y + button.height);
+      expect(await seriousViolations(page)).toEqual([]);
+      expect(await hasHorizontalScroll(page)).toBe(false);
+      await screenshot(page, `dashboard-orphans-export-${width}`, false);
+      await page.keyboard.press("Escape");
+      const rows = parseCsv(await download(page, "#orphans-export-csv"));
+      expect(rows[0]).toEqual(["visitId", "timestamp", "type", "visitedPath", "browser", "os", "device", "country", "referrer", "isBot"]);
+      expect(rows.slice(1).map((r) => [r[2], r[3], r[9]])).toEqual([
+        ["base_url", "/", "false"],
+        ["invalid_short_url", "/old-promo", "false"],
+        ["invalid_short_url", "/old-promo", "false"],
+        ["invalid_short_url", "/old-promo", "true"],
+        ["regular_404", "/wp-login.php", "true"],
+      ]);
+      const lines = (await download(page, "#orphans-export-jsonl")).split("\n").filter(Boolean).map((l) => JSON.parse(l));
+      expect(lines.map((l) => l.visitedPath)).toEqual(["/", "/old-promo", "/old-promo", "/old-promo", "/wp-login.php"]);
+      expect(g.errors).toEqual([]);
+      await g.context.close();
+    }
+  });
+
   test("a create key's overview has no card", async () => {
     const g = await signedIn(browser, server.url, creator);
     expect(await g.page.isHidden("#orphans-card")).toBe(true);
@@ -59,3 +95,12 @@ describe("visits to no link on the overview", () => {
     await g.context.close();
   });
 });
+
+/** Opens the card's Export menu, chooses the item, and returns the downloaded file's text. */
+async function download(page: Page, item: string): Promise<string> {
+  // A download leaves the page, and the menu, as they were: opened again only when closed.
+  if (!(await page.isVisible(item))) await page.click("#orphans-export-open");
+  await page.waitForSelector(`${item}:visible`);
+  const [file] = await Promise.all([page.waitForEvent("download"), page.click(item)]);
+  return readFileSync((await file.path())!, "utf8");
+}

@@ -77,6 +77,10 @@ test("one walk through every operation: every answer matches its schema", async 
   expect((await api(server.url, key, "GET", "/api/links/export?format=csv")).status).toBe(200);
   expect((await api(server.url, key, "POST", "/api/links/import", "url,custom_url\nhttps://example.com/i,walk-imported\nbad,x\n", { "content-type": "text/csv" })).status).toBe(200);
   expect((await api(server.url, key, "GET", "/api/overview")).status).toBe(200);
+  // The exports of visits, a link's and to no link (/nothing-here above was one).
+  expect((await api(server.url, key, "GET", "/api/visits/export?format=jsonl")).status).toBe(200);
+  expect((await api(server.url, key, "GET", "/api/orphan-visits")).status).toBe(200);
+  expect((await api(server.url, key, "GET", "/api/orphan-visits/export")).status).toBe(200);
   const moving = await importedThroughApi(server.url, key, { from: "csv", csv: "url,custom_url\nhttps://example.com/m,walk-moved\n" });
   expect([moving.started.status, moving.job.state]).toEqual([202, "done"]);
   const signIn = await api(server.url, null, "POST", "/api/session", { key });

@@ -1,8 +1,11 @@
 // A chunk of an export of visits from PostgreSQL (src/stats/visit-export.ts), read on the pool by
-// batch id; one statement, so its batches and their links are one snapshot.
+// batch id; one statement, so its batches and their links are one snapshot. A link's visits from
+// visit_batches, visits to no link from orphan_batches (src/stats/orphan-export.ts).
 
 import { EXPORT_BATCHES_PER_CHUNK, writeExportChunk, type VisitExportSource } from "../../stats/visit-export.ts";
+import { writeOrphanExportChunk } from "../../stats/orphan-export.ts";
 import { exportBatchesQuery } from "../shared/visit-export-sql.ts";
+import { ORPHAN_EXPORT_SQL, orphanExportParams } from "../shared/orphan-visit-sql.ts";
 import { num, numbered, type Pg } from "./connect.ts";
 
 /**
@@ -16,7 +19,11 @@ export function postgresVisitExport(sql: Pg): VisitExportSource {
   return {
     async chunk(q) {
       const limit = q.batches ?? PG_BATCHES_PER_CHUNK;
-      const { sql: text, params } = exportBatchesQuery(q, limit);
+      if ("orphans" in q.scope) {
+        const rows = (await sql.unsafe(ORPHAN_EXPORT_SQL, orphanExportParams(q, limit))) as { id: unknown; visits: string }[];
+        return writeOrphanExportChunk(rows.map((r) => ({ id: num(r.id), visits: r.visits })), q, limit);
+      }
+      const { sql: text, params } = exportBatchesQuery({ ...q, scope: q.scope }, limit);
       const rows = (await sql.unsafe(numbered(text), params)) as { id: unknown; imported: unknown; visits: string; alias: string; domain: string }[];
       return writeExportChunk(rows.map((r) => ({ id: num(r.id), imported: num(r.imported), visits: r.visits, alias: r.alias, domain: r.domain })), q, limit);
     },

@@ -4,9 +4,11 @@
 // a visit of the range (or only bots, when they are left out) are skipped from their columns.
 
 import type { ExportChunkQuery } from "../../stats/visit-export.ts";
+import type { VisitScope } from "../../stats/visit-pages.ts";
 import { scopeCondition } from "./visit-page-sql.ts";
 
-export function exportBatchesQuery(q: ExportChunkQuery, limit: number): { sql: string; params: (string | number)[] } {
+/** A chunk of links' visits (visits to no link: orphan-visit-sql.ts). */
+export function exportBatchesQuery(q: Omit<ExportChunkQuery, "scope"> & { scope: { links: VisitScope } }, limit: number): { sql: string; params: (string | number)[] } {
   const scope = scopeCondition(q.scope.links);
   const params: (string | number)[] = [q.after.batch, q.toTs, q.fromTs, q.excludeBots ? 1 : 0, ...scope.params, limit];
   const sql = `SELECT b.id, b.imported, b.visits, l.id AS alias, l.domain

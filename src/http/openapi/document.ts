@@ -8,7 +8,7 @@ import * as S from "../../api/schemas.ts";
 import { EVENT_TYPES } from "../../events/types.ts";
 import { type Auth, type Operation, RETRY } from "./operation.ts";
 import { CREATE_LINK, LINK_BY_ID, LINK_COLLECTION } from "./links.ts";
-import { LIVE_STATS, ORPHAN_VISITS, OVERVIEW, READ_STATS } from "./stats.ts";
+import { LIVE_STATS, ORPHAN_VISITS, ORPHAN_VISITS_EXPORT, OVERVIEW, READ_STATS } from "./stats.ts";
 import { IMPORT_ROUTES } from "./imports.ts";
 import { WEBHOOK_ROUTES } from "./webhooks.ts";
 import { DOMAIN_ROUTES } from "./domains.ts";
@@ -37,6 +37,7 @@ const ROUTES: Operation[] = [
   ORPHAN_VISITS,
   ...AGGREGATE_ROUTES,
   ...SHARE_ROUTES,
+  ORPHAN_VISITS_EXPORT,
 ];
 
 export const OPERATIONS: readonly Operation[] = ROUTES.map(withHeaderRefusal);

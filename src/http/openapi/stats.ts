@@ -48,3 +48,20 @@ export const ORPHAN_VISITS: Operation = {
   ],
   responses: { 200: { description: "counts by type, humans and bots, the top paths, per day", json: S.OrphanSummary }, ...errors([400, 401, 403, 421, 429, 503], "bad_range or bad_request; 403 admin_only") },
 };
+
+export const ORPHAN_VISITS_EXPORT: Operation = {
+  method: "get", path: "/api/orphan-visits/export", operationId: "exportOrphanVisits", auth: "required",
+  summary: "An admin's export of visits to no link, as CSV or JSON lines, streamed in the export's order (stored row, then place: each row's visitId); resumable with after (docs/statistics.md: Visits to no link)",
+  parameters: [
+    q("format", "csv (default) or jsonl", t.Union([t.Literal("csv"), t.Literal("jsonl")])),
+    q("from", "the first UTC day (YYYY-MM-DD) or an ISO timestamp with its zone"),
+    q("to", "the last UTC day (YYYY-MM-DD, included) or an ISO timestamp with its zone (excluded)"),
+    q("bots", "exclude: leave bots' visits out", t.Union([t.Literal("include"), t.Literal("exclude")])),
+    q("type", "only visits of this type", t.Union([t.Literal("base_url"), t.Literal("invalid_short_url"), t.Literal("regular_404")])),
+    q("after", "go on after this visitId (the last complete row a broken download received); CSV then has no header row"),
+  ],
+  responses: {
+    200: { description: "a download (Content-Disposition: attachment): visitId, timestamp, type, visitedPath, browser, os, device, country, referrer, isBot", content: { "text/csv": text, "application/jsonl": text } },
+    ...errors([400, 401, 403, 421, 429, 503], "bad_request naming the parameter, bad_range; 403 admin_only"),
+  },
+};

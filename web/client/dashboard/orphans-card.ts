@@ -1,8 +1,10 @@
 // The overview's card of visits to no link, for admins (docs/statistics.md: Visits to no link):
 // one GET /api/orphan-visits (the last 30 days): the three types with people and bots apart, and
-// the most visited paths drawn as the top links are.
+// the most visited paths drawn as the top links are. Its Export menu's items are plain downloads of
+// GET /api/orphan-visits/export; the menu is placed and driven as every menu of the dashboard.
 import { byId, el, formatNumber, t } from "../common.ts";
 import { call } from "./api.ts";
+import { bindMenu } from "./menu.ts";
 
 type Counts = { total: number; humans: number; bots: number };
 type OrphanSummary = {
@@ -14,6 +16,10 @@ type OrphanSummary = {
 export class OrphansCard {
   private readonly card = byId("orphans-card");
   private admin = false;
+
+  constructor() {
+    bindMenu(byId("orphans-export-menu"));
+  }
 
   /** Only an admin's overview has the card (the API refuses anyone else). */
   setAdmin(admin: boolean): void {

@@ -1,0 +1,23 @@
+// Exporting visits to no link (docs/statistics.md: Visits to no link): admins only, as every read
+// of them (read.ts), then the same stream as a link's visits (src/stats/visit-export.ts) over the
+// orphans' own batches. One audit line when the stream ends, as for a link's visits.
+
+import type { Actor } from "../../auth/policy.ts";
+import type { Logger } from "../../log.ts";
+import { visitExportStream, type ExportChunkQuery, type VisitExportSource } from "../../stats/visit-export.ts";
+import type { OrphanType } from "../../visits/orphans.ts";
+import { logAction } from "../audit.ts";
+import { done, type Outcome } from "../outcome.ts";
+import { orphansRefusal } from "./read.ts";
+
+export type ExportOrphansDeps = { visitExport: VisitExportSource; log: Logger };
+
+export type ExportOrphansInput = { type: OrphanType | null } & Omit<ExportChunkQuery, "scope" | "header" | "batches" | "domainNames">;
+
+export async function exportOrphanVisits(actor: Actor, input: ExportOrphansInput, deps: ExportOrphansDeps): Promise<Outcome<ReadableStream<Uint8Array>>> {
+  const refusal = orphansRefusal(actor);
+  if (refusal !== null) return refusal;
+  const { type, ...asked } = input;
+  const stream = visitExportStream(deps.visitExport, { ...asked, domainNames: {}, scope: { orphans: { type } } }, (end) => logAction(deps.log, actor!, "visits-export", "orphans", `${end.how} ${end.rows}`));
+  return done(stream);
+}

@@ -10,7 +10,7 @@ import type { WriterStats } from "../../visits/visit-queue.ts";
 import type { ClickRecorder } from "../../visits/recorder.ts";
 import { createPriorityFlag, manageRecorderPriority } from "./priority.ts";
 import { newHistogram } from "../../metrics/histogram.ts";
-import { createCatchUp } from "../../visits/catch-up.ts";
+import { createCatchUp, orphanBound } from "../../visits/catch-up.ts";
 import type { LiveBatch } from "../../events/live.ts";
 
 export type { ClickRecorder, RecorderStats } from "../../visits/recorder.ts";
@@ -97,6 +97,7 @@ function handoverTimes() {
 function clickRecorder(thread: Recorder, ready: RecorderReady, init: RecorderInit, options: RecorderOptions, heard: Heard): ClickRecorder {
   const packer = createClickPacker();
   let dropped = 0;
+  let orphansDropped = 0;
   let handedOver = 0;
   let received = 0;
   let notCounted = 0;
@@ -141,24 +142,30 @@ function clickRecorder(thread: Recorder, ready: RecorderReady, init: RecorderIni
       timer = null;
     }
   };
-  // A visit to no link (share 2) may fill half of either bound: a flood of 404s leaves clicks the rest.
-  const admit = (click: Click, share: 1 | 2): boolean => {
-    if (inFlight() * share >= init.maxQueued || (inTransit + packer.size) * share >= MAX_TRANSIT_CHARS) {
-      dropped++;
-      return false;
-    }
+  /** Queues the click unless the backlog has reached `bound` or its characters 1/`transitShare` of theirs. */
+  const fits = (click: Click, bound: number, transitShare: number): boolean => {
+    if (inFlight() >= bound || (inTransit + packer.size) * transitShare >= MAX_TRANSIT_CHARS) return false;
     packer.add(click);
     if (packer.count >= HANDOVER_CLICKS) handOver();
     timer ??= setInterval(tick, HANDOVER_MS);
     return true;
   };
+  // A visit to no link is dropped from orphanBound on (half of where clicks start to wait, and a
+  // quarter of the characters' bound): a flood of 404s never delays a click, and its drops are
+  // counted apart, since they do not mean that the database refused writes (docs/operations.md: Metrics).
+  const orphanLimit = orphanBound(init.maxQueued);
   return {
     record(click) {
       const backlog = inFlight();
-      return admit(click, 1) ? catchUp.admit(backlog, remote.lastError !== null) : undefined;
+      if (fits(click, init.maxQueued, 1)) return catchUp.admit(backlog, remote.lastError !== null);
+      dropped++;
+      return undefined;
     },
-    recordOrphan: (click) => void admit(click, 2), // never waits for the writer
-    stats: () => ({ ...remote, queued: inFlight(), dropped: dropped + remote.dropped, delayed: catchUp.delayed(), notCounted }),
+    recordOrphan(click) {
+      // Never waits for the writer.
+      if (!fits(click, orphanLimit, 4)) orphansDropped++;
+    },
+    stats: () => ({ ...remote, queued: inFlight(), dropped: dropped + remote.dropped, delayed: catchUp.delayed(), notCounted, orphansDropped }),
     ...threadMessages(thread, ready),
     hurry: () => priority.raise(),
     async close() {
@@ -170,7 +177,7 @@ function clickRecorder(thread: Recorder, ready: RecorderReady, init: RecorderIni
       if (closed !== null) remote = closed;
       // Given up on (a dead thread, or one past its bound): what it had not written is lost.
       const lost = closed === null ? inFlight() : 0;
-      return { ...remote, dropped: remote.dropped + dropped + lost, delayed: catchUp.delayed(), notCounted };
+      return { ...remote, dropped: remote.dropped + dropped + lost, delayed: catchUp.delayed(), notCounted, orphansDropped };
     },
     priority: () => priority.level,
   };

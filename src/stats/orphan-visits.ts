@@ -1,8 +1,11 @@
 // What is read of visits to no link (docs/statistics.md: Visits to no link): the dashboard's
 // summary of a range of days, from the daily counts, and a page of the raw visits, newest first,
-// for Shlink's list (docs/shlink-api.md: Visits). Rows are stored in batches (src/visits/orphans.ts):
-// a page walks the batches' places (newest last_ts first) counting each from its stored columns,
-// and parses only the batches the page falls in and those that straddle the range.
+// for Shlink's list (docs/shlink-api.md: Visits). Rows are stored in batches of one type
+// (src/visits/orphans.ts): a page, of every type or of one, walks the batches' places counting each
+// from its stored columns, and parses only the batches the page falls in and those that straddle
+// the range. The page's order is total (docs/statistics.md: Visits to no link): the row with the
+// newest last visit first, then the newer row (a higher id), and in a row the newer visit first,
+// then the later place, so that visits of one millisecond come in a fixed order, the last first.
 
 import { ORPHAN_TYPES, shownPath, type OrphanType, type StoredOrphan } from "../visits/orphans.ts";
 import type { MaybePromise } from "../util/maybe.ts";
@@ -62,9 +65,10 @@ const TS = 0;
 const TYPE = 1;
 const IS_BOT = 8;
 
+/** A row's visits of the query, in page order: newest first, then the later place (a stable sort of the reversed row). */
 function matching(json: string, q: Pick<OrphanPageQuery, "fromTs" | "toTs" | "excludeBots" | "type">): StoredOrphan[] {
   const out = (JSON.parse(json) as StoredOrphan[]).filter((v) => v[TS] >= q.fromTs && v[TS] < q.toTs && !(q.excludeBots && v[IS_BOT] === 1) && (q.type === null || v[TYPE] === q.type));
-  return out.sort((a, b) => b[TS] - a[TS]);
+  return out.reverse().sort((a, b) => b[TS] - a[TS]);
 }
 
 /** The page from the places (in page order) and, for the batches it falls in, their visits by id. */

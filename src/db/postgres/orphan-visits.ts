@@ -2,14 +2,29 @@
 // writes inside a batch's transaction, the reads on the pool, the delete.
 
 import type { TransactionSQL } from "bun";
-import type { OrphanWrites } from "../../visits/orphans.ts";
+import type { OrphanDailyRow, OrphanWrites } from "../../visits/orphans.ts";
 import { orphanPage, orphanSummary, type OrphanDailyRead, type OrphanPlaceRow, type OrphanVisitSource } from "../../stats/orphan-visits.ts";
 import { ORPHAN_DAILY_SQL, ORPHAN_PLACES_SQL } from "../shared/orphan-visit-sql.ts";
 import { num, type Pg } from "./connect.ts";
 
+/**
+ * Held from reading a day's stored paths to the batch's commit: two instances would otherwise each
+ * see room for new paths and together pass the day's limit (src/visits/orphans.ts). Taken before
+ * the batch locks links' rows (the orphan step runs first in batch-recipe.ts, and nothing else
+ * takes it while holding them), so the lock order is the same everywhere. Any constant: "shon".
+ */
+export const ORPHAN_PATHS_LOCK = 0x73686f6e;
+
+/** (day, type, path, is_bot), the key's order: the upserts of any two batches lock rows in one order. */
+function byKey(a: OrphanDailyRow, b: OrphanDailyRow): number {
+  const text = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+  return text(a.day, b.day) || text(a.type, b.type) || text(a.path, b.path) || Number(a.isBot) - Number(b.isBot);
+}
+
 export function postgresOrphanWrites(tx: TransactionSQL, sql: Pg): OrphanWrites {
   return {
     async orphanPaths(days) {
+      await tx`SELECT pg_advisory_xact_lock(${ORPHAN_PATHS_LOCK})`;
       const rows: { day: string; path: string }[] = await tx`SELECT DISTINCT day, path FROM orphan_daily WHERE day = ANY(${sql.array(days, "TEXT")}::text[])`;
       const out = new Map<string, Set<string>>();
       for (const r of rows) (out.get(r.day) ?? out.set(r.day, new Set()).get(r.day)!).add(r.path);
@@ -17,12 +32,14 @@ export function postgresOrphanWrites(tx: TransactionSQL, sql: Pg): OrphanWrites 
     },
     async addOrphans(rows, daily) {
       if (rows.length > 0) {
-        await tx`INSERT INTO orphan_batches (first_ts, last_ts, n, humans, visits)
-          SELECT * FROM unnest(${sql.array(rows.map((r) => r.firstTs), "INT8")}::int8[], ${sql.array(rows.map((r) => r.lastTs), "INT8")}::int8[],
+        // unnest keeps the arrays' order: rows are numbered in the order given (orphanBatchRows).
+        await tx`INSERT INTO orphan_batches (type, first_ts, last_ts, n, humans, visits)
+          SELECT * FROM unnest(${sql.array(rows.map((r) => r.type), "TEXT")}::text[], ${sql.array(rows.map((r) => r.firstTs), "INT8")}::int8[], ${sql.array(rows.map((r) => r.lastTs), "INT8")}::int8[],
             ${sql.array(rows.map((r) => r.n), "INT4")}::int4[], ${sql.array(rows.map((r) => r.humans), "INT4")}::int4[], ${sql.array(rows.map((r) => r.visits), "TEXT")}::text[])`;
       }
-      // In key order: two instances adding to the same days wait for each other rather than deadlock.
-      const sorted = [...daily].sort((a, b) => (a.day + a.type + a.path < b.day + b.type + b.path ? -1 : 1) || Number(a.isBot) - Number(b.isBot));
+      // In one total order of the key: two transactions adding to the same rows (a batch, the
+      // delete's slices) lock them in the same order, and wait for each other rather than deadlock.
+      const sorted = [...daily].sort(byKey);
       if (sorted.length === 0) return;
       await tx`INSERT INTO orphan_daily (day, type, path, is_bot, visits)
         SELECT * FROM unnest(${sql.array(sorted.map((d) => d.day), "TEXT")}::text[], ${sql.array(sorted.map((d) => d.type), "TEXT")}::text[],
@@ -40,7 +57,7 @@ export function postgresOrphanVisits(sql: Pg): OrphanVisitSource {
     },
     page: (q) =>
       sql.begin("isolation level repeatable read read only", async (tx) => {
-        const places = (await tx.unsafe(ORPHAN_PLACES_SQL, [q.fromTs, q.toTs, q.type === null ? 0 : 1])) as OrphanPlaceRow[];
+        const places = (await tx.unsafe(ORPHAN_PLACES_SQL, [q.fromTs, q.toTs, q.type ?? ""])) as OrphanPlaceRow[];
         return orphanPage(q, places, (ids) => tx`SELECT id, visits FROM orphan_batches WHERE id = ANY(${sql.array(ids, "INT8")}::int8[])` as Promise<{ id: string; visits: string }[]>);
       }),
     remove: () =>

@@ -9,7 +9,7 @@ import { orphanPage, orphanSummary, type OrphanPage, type OrphanPageQuery, type 
 import { ORPHAN_DAILY_SQL, ORPHAN_PLACES_SQL } from "../shared/orphan-visit-sql.ts";
 
 export function sqliteOrphanWrites(db: Database): Synchronous<OrphanWrites> {
-  const insertRow = db.query(`INSERT INTO orphan_batches (first_ts, last_ts, n, humans, visits) VALUES (?, ?, ?, ?, ?)`);
+  const insertRow = db.query(`INSERT INTO orphan_batches (type, first_ts, last_ts, n, humans, visits) VALUES (?, ?, ?, ?, ?, ?)`);
   const addDaily = db.query(
     `INSERT INTO orphan_daily (day, type, path, is_bot, visits) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (day, type, path, is_bot) DO UPDATE SET visits = visits + excluded.visits`,
@@ -22,7 +22,7 @@ export function sqliteOrphanWrites(db: Database): Synchronous<OrphanWrites> {
       return out;
     },
     addOrphans(rows, daily) {
-      for (const r of rows) insertRow.run(r.firstTs, r.lastTs, r.n, r.humans, r.visits);
+      for (const r of rows) insertRow.run(r.type, r.firstTs, r.lastTs, r.n, r.humans, r.visits);
       for (const d of daily) addDaily.run(d.day, d.type, d.path, d.isBot ? 1 : 0, d.visits);
     },
   };
@@ -31,10 +31,10 @@ export function sqliteOrphanWrites(db: Database): Synchronous<OrphanWrites> {
 /** The reads (on the reader thread's connection, or this one's without it). */
 export function sqliteOrphanReads(db: Database) {
   const daily = db.query<OrphanDailyRead, [string, string]>(ORPHAN_DAILY_SQL.replace(/\$(\d)/g, "?$1"));
-  const places = db.query<OrphanPlaceRow, [number, number, number]>(ORPHAN_PLACES_SQL.replace(/\$(\d)/g, "?$1"));
+  const places = db.query<OrphanPlaceRow, [number, number, string]>(ORPHAN_PLACES_SQL.replace(/\$(\d)/g, "?$1"));
   const byId = db.query<{ id: number; visits: string }, [string]>(`SELECT id, visits FROM orphan_batches WHERE id IN (SELECT value FROM json_each(?))`);
   // One snapshot for the places and the batches they name.
-  const page = db.transaction((q: OrphanPageQuery): OrphanPage => orphanPage(q, places.all(q.fromTs, q.toTs, q.type === null ? 0 : 1), (ids) => byId.all(JSON.stringify(ids))));
+  const page = db.transaction((q: OrphanPageQuery): OrphanPage => orphanPage(q, places.all(q.fromTs, q.toTs, q.type ?? ""), (ids) => byId.all(JSON.stringify(ids))));
   return {
     summary: (range: OrphanRange): OrphanSummary => orphanSummary(range, daily.all(range.fromDay, range.toDay)),
     page: (q: OrphanPageQuery): OrphanPage => page(q),

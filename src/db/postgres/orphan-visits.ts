@@ -16,7 +16,7 @@ import { num, type Pg } from "./connect.ts";
 export const ORPHAN_PATHS_LOCK = 0x73686f6e;
 
 /** (day, type, path, is_bot), the key's order: the upserts of any two batches lock rows in one order. */
-function byKey(a: OrphanDailyRow, b: OrphanDailyRow): number {
+export function orphanDailyKeyOrder(a: OrphanDailyRow, b: OrphanDailyRow): number {
   const text = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
   return text(a.day, b.day) || text(a.type, b.type) || text(a.path, b.path) || Number(a.isBot) - Number(b.isBot);
 }
@@ -39,7 +39,7 @@ export function postgresOrphanWrites(tx: TransactionSQL, sql: Pg): OrphanWrites 
       }
       // In one total order of the key: two transactions adding to the same rows (a batch, the
       // delete's slices) lock them in the same order, and wait for each other rather than deadlock.
-      const sorted = [...daily].sort(byKey);
+      const sorted = [...daily].sort(orphanDailyKeyOrder);
       if (sorted.length === 0) return;
       await tx`INSERT INTO orphan_daily (day, type, path, is_bot, visits)
         SELECT * FROM unnest(${sql.array(sorted.map((d) => d.day), "TEXT")}::text[], ${sql.array(sorted.map((d) => d.type), "TEXT")}::text[],

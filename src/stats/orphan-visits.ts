@@ -109,6 +109,48 @@ export function orphanPage(q: OrphanPageQuery, places: readonly OrphanPlaceRow[]
 export type OrphanVisitSource = {
   summary(range: OrphanRange): Promise<OrphanSummary>;
   page(q: OrphanPageQuery): Promise<OrphanPage>;
-  /** Deletes every orphan visit, raw and counted; answers how many raw visits went. */
-  remove(): MaybePromise<number>;
+  /** Deletes every orphan visit, raw and counted, in slices (removeOrphans); answers how many raw visits went. */
+  remove(sizes?: OrphanDeleteSizes): Promise<number>;
 };
+
+/**
+ * Rows a slice of the delete takes in one transaction: up to 1,000 raw rows (200,000 visits) or
+ * 5,000 daily rows, a few milliseconds of SQLite's write lock, which the recorder and a click's
+ * write (a limited link) share with it.
+ */
+export type OrphanDeleteSizes = { rows: number; daily: number };
+export const ORPHAN_DELETE_SIZES: OrphanDeleteSizes = { rows: 1_000, daily: 5_000 };
+
+/** One transaction each: what an engine does for a slice of the delete. */
+export type OrphanDeleteSlices = {
+  /** The newest raw row now: rows written once the delete has begun stay. */
+  lastRow(): MaybePromise<number>;
+  /** Deletes the oldest `limit` raw rows of id ≤ upTo; answers how many rows and visits they held. */
+  deleteRows(upTo: number, limit: number): MaybePromise<{ rows: number; visits: number }>;
+  /** Deletes `limit` daily rows; answers how many it found. */
+  deleteDaily(limit: number): MaybePromise<number>;
+};
+
+const nextTurn = () => new Promise<void>((go) => setTimeout(go, 0));
+
+/**
+ * Deletes every orphan visit in bounded slices, letting the event loop run between them (clicks,
+ * the recorder's hand-over), so that no transaction holds the write lock for a table's size
+ * (docs/shlink-api.md: Visits). The raw rows there when it began, then the daily counts until
+ * none is left. Answers how many raw visits went.
+ */
+export async function removeOrphans(slices: OrphanDeleteSlices, sizes: OrphanDeleteSizes = ORPHAN_DELETE_SIZES): Promise<number> {
+  const upTo = await slices.lastRow();
+  let visits = 0;
+  for (;;) {
+    const gone = await slices.deleteRows(upTo, sizes.rows);
+    visits += gone.visits;
+    if (gone.rows < sizes.rows) break;
+    await nextTurn();
+  }
+  for (;;) {
+    await nextTurn();
+    if ((await slices.deleteDaily(sizes.daily)) < sizes.daily) break;
+  }
+  return visits;
+}

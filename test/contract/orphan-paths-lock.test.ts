@@ -4,6 +4,7 @@
 // so its paths go to Other; without the lock each would see room for all of its own. And the daily
 // upsert's rows are sorted in one total order, whatever order a batch made them in.
 
+import type { TransactionSQL } from "bun";
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { NOW } from "../support/contract-suite.ts";
 import { openEngine, type OpenedEngine } from "../support/engines.ts";
@@ -39,7 +40,7 @@ describe("orphan paths across instances (postgres)", () => {
     const sql = connectPostgres(db.location, { max: 3, password: null });
     try {
       const batch = (prefix: string) => Array.from({ length: 100 }, (_, i) => orphan(`/${prefix}/${i}`));
-      const write = async (tx: Parameters<Parameters<typeof sql.begin>[0]>[0], visits: Visit[], afterRead: () => Promise<void>) => {
+      const write = async (tx: TransactionSQL, visits: Visit[], afterRead: () => Promise<void>) => {
         const w = postgresOrphanWrites(tx, sql);
         const stored = await w.orphanPaths(orphanDays(visits));
         await afterRead();

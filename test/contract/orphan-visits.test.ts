@@ -71,4 +71,19 @@ forEachEngine("orphan visits", (db) => {
     const typed = await orphans.page({ ...all, type: "invalid_short_url", limit: 1 });
     expect([typed.total, typed.visits.map((v) => v[2])]).toEqual([2, ["/z"]]);
   });
+
+  test("the delete, in slices smaller than the tables, deletes every row and answers every raw visit", async () => {
+    const w = db().writer;
+    for (let i = 0; i < 4; i++) {
+      for (const type of ["base_url", "invalid_short_url", "regular_404"] as const) w.record(orphan(type, `/${type}/${i}`, NOW + i, i % 2 === 1));
+      await w.flush();
+    }
+    const s = db().stored;
+    expect(await s.get("SELECT COUNT(*) AS n FROM orphan_batches")).toEqual({ n: 12 });
+    expect(await s.get("SELECT COUNT(*) AS n FROM orphan_daily")).toEqual({ n: 12 });
+    expect(await db().storage.orphans.remove({ rows: 5, daily: 5 })).toBe(12);
+    expect(await s.get("SELECT COUNT(*) AS n FROM orphan_batches")).toEqual({ n: 0 });
+    expect(await s.get("SELECT COUNT(*) AS n FROM orphan_daily")).toEqual({ n: 0 });
+    expect(await db().storage.orphans.remove()).toBe(0);
+  });
 });

@@ -120,7 +120,8 @@ describe("each opt-out: answered, not counted, counted in the metric", () => {
       }
     };
     const stored = await orphans();
-    for (const headers of [{ "x-forwarded-for": "203.0.113.9" }, { dnt: "1" }, { "sec-gpc": "1" }, {}]) {
+    const opted: Record<string, string>[] = [{ "x-forwarded-for": "203.0.113.9" }, { dnt: "1" }, { "sec-gpc": "1" }, {}];
+    for (const headers of opted) {
       const res = await fetch(`${server.url}/no-such-link-here?nocount`, { headers: { "user-agent": UA.chromeWindows, "x-forwarded-for": "192.0.2.3", ...headers }, redirect: "manual" });
       await res.arrayBuffer();
       expect(res.status).toBe(404);

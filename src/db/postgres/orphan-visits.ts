@@ -1,9 +1,9 @@
 // PostgreSQL's side of visits to no link (src/visits/orphans.ts, src/stats/orphan-visits.ts): the
-// writes inside a batch's transaction, the reads on the pool, the delete.
+// writes inside a batch's transaction, the reads on the pool, the delete's slices.
 
 import type { TransactionSQL } from "bun";
 import type { OrphanDailyRow, OrphanWrites } from "../../visits/orphans.ts";
-import { orphanPage, orphanSummary, type OrphanDailyRead, type OrphanPlaceRow, type OrphanVisitSource } from "../../stats/orphan-visits.ts";
+import { orphanPage, orphanSummary, removeOrphans, type OrphanDeleteSlices, type OrphanDailyRead, type OrphanPlaceRow, type OrphanVisitSource } from "../../stats/orphan-visits.ts";
 import { ORPHAN_DAILY_SQL, ORPHAN_PLACES_SQL } from "../shared/orphan-visit-sql.ts";
 import { num, type Pg } from "./connect.ts";
 
@@ -60,11 +60,30 @@ export function postgresOrphanVisits(sql: Pg): OrphanVisitSource {
         const places = (await tx.unsafe(ORPHAN_PLACES_SQL, [q.fromTs, q.toTs, q.type ?? ""])) as OrphanPlaceRow[];
         return orphanPage(q, places, (ids) => tx`SELECT id, visits FROM orphan_batches WHERE id = ANY(${sql.array(ids, "INT8")}::int8[])` as Promise<{ id: string; visits: string }[]>);
       }),
-    remove: () =>
+    remove: (sizes) => removeOrphans(postgresOrphanDeleteSlices(sql), sizes),
+  };
+}
+
+/** The delete's slices (removeOrphans), each its own transaction. */
+function postgresOrphanDeleteSlices(sql: Pg): OrphanDeleteSlices {
+  return {
+    async lastRow() {
+      const [row] = await sql`SELECT COALESCE(MAX(id), 0) AS id FROM orphan_batches`;
+      return num((row as { id: unknown }).id);
+    },
+    async deleteRows(upTo, limit) {
+      const [row] = await sql`WITH gone AS (DELETE FROM orphan_batches WHERE id IN (SELECT id FROM orphan_batches WHERE id <= ${upTo} ORDER BY id LIMIT ${limit}) RETURNING n)
+        SELECT COUNT(*) AS rows, COALESCE(SUM(n), 0) AS visits FROM gone`;
+      const r = row as { rows: unknown; visits: unknown };
+      return { rows: num(r.rows), visits: num(r.visits) };
+    },
+    // Under the batches' lock (ORPHAN_PATHS_LOCK): a batch reads the day's paths and adds to them
+    // with no slice in between, and the two never lock daily rows in crossed orders.
+    deleteDaily: (limit) =>
       sql.begin(async (tx) => {
-        const [row] = await tx`SELECT COALESCE(SUM(n), 0) AS n FROM orphan_batches`;
-        await tx`DELETE FROM orphan_batches`;
-        await tx`DELETE FROM orphan_daily`;
+        await tx`SELECT pg_advisory_xact_lock(${ORPHAN_PATHS_LOCK})`;
+        const [row] = await tx`WITH gone AS (DELETE FROM orphan_daily WHERE (day, type, path, is_bot) IN (SELECT day, type, path, is_bot FROM orphan_daily LIMIT ${limit}) RETURNING 1)
+          SELECT COUNT(*) AS n FROM gone`;
         return num((row as { n: unknown }).n);
       }),
   };

@@ -67,6 +67,7 @@ async function exposition(deps: MetricsDeps): Promise<string[]> {
     ...metric("shortener_visits_dropped_total", "counter", "Visits dropped because the queue was full while the database refused writes or was away.", visits.dropped),
     ...metric("shortener_clicks_delayed_total", "counter", "Clicks whose answer waited for the visit writer to catch up (it was far behind a database that answers).", visits.delayed),
     ...notCountedLines(visits.notCounted, deps.optOuts.counts()),
+    ...metric("shortener_orphan_visits_dropped_total", "counter", "Visits to no link dropped because the visit queue was busy (their own bound, before clicks would wait).", visits.orphansDropped),
     ...metric("shortener_visits_discarded_total", "counter", "Visits of links deleted before the visits were written.", visits.discarded),
     ...metric("shortener_visit_queue_length", "gauge", "Visits answered but not yet written.", visits.queued),
     ...metric("shortener_links", "gauge", "Links stored.", stored.links),

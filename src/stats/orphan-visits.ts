@@ -1,8 +1,11 @@
 // What is read of visits to no link (docs/statistics.md: Visits to no link): the dashboard's
 // summary of a range of days, from the daily counts, and a page of the raw visits, newest first,
-// for Shlink's list (docs/shlink-api.md: Visits). Rows are stored in batches (src/visits/orphans.ts):
-// a page walks the batches' places (newest last_ts first) counting each from its stored columns,
-// and parses only the batches the page falls in and those that straddle the range.
+// for Shlink's list (docs/shlink-api.md: Visits). Rows are stored in batches of one type
+// (src/visits/orphans.ts): a page, of every type or of one, walks the batches' places counting each
+// from its stored columns, and parses only the batches the page falls in and those that straddle
+// the range. The page's order is total (docs/statistics.md: Visits to no link): the row with the
+// newest last visit first, then the newer row (a higher id), and in a row the newer visit first,
+// then the later place, so that visits of one millisecond come in a fixed order, the last first.
 
 import { ORPHAN_TYPES, shownPath, type OrphanType, type StoredOrphan } from "../visits/orphans.ts";
 import type { MaybePromise } from "../util/maybe.ts";
@@ -62,9 +65,10 @@ const TS = 0;
 const TYPE = 1;
 const IS_BOT = 8;
 
+/** A row's visits of the query, in page order: newest first, then the later place (a stable sort of the reversed row). */
 function matching(json: string, q: Pick<OrphanPageQuery, "fromTs" | "toTs" | "excludeBots" | "type">): StoredOrphan[] {
   const out = (JSON.parse(json) as StoredOrphan[]).filter((v) => v[TS] >= q.fromTs && v[TS] < q.toTs && !(q.excludeBots && v[IS_BOT] === 1) && (q.type === null || v[TYPE] === q.type));
-  return out.sort((a, b) => b[TS] - a[TS]);
+  return out.reverse().sort((a, b) => b[TS] - a[TS]);
 }
 
 /** The page from the places (in page order) and, for the batches it falls in, their visits by id. */
@@ -105,6 +109,48 @@ export function orphanPage(q: OrphanPageQuery, places: readonly OrphanPlaceRow[]
 export type OrphanVisitSource = {
   summary(range: OrphanRange): Promise<OrphanSummary>;
   page(q: OrphanPageQuery): Promise<OrphanPage>;
-  /** Deletes every orphan visit, raw and counted; answers how many raw visits went. */
-  remove(): MaybePromise<number>;
+  /** Deletes every orphan visit, raw and counted, in slices (removeOrphans); answers how many raw visits went. */
+  remove(sizes?: OrphanDeleteSizes): Promise<number>;
 };
+
+/**
+ * Rows a slice of the delete takes in one transaction: up to 1,000 raw rows (200,000 visits) or
+ * 5,000 daily rows, a few milliseconds of SQLite's write lock, which the recorder and a click's
+ * write (a limited link) share with it.
+ */
+export type OrphanDeleteSizes = { rows: number; daily: number };
+export const ORPHAN_DELETE_SIZES: OrphanDeleteSizes = { rows: 1_000, daily: 5_000 };
+
+/** One transaction each: what an engine does for a slice of the delete. */
+export type OrphanDeleteSlices = {
+  /** The newest raw row now: rows written once the delete has begun stay. */
+  lastRow(): MaybePromise<number>;
+  /** Deletes the oldest `limit` raw rows of id ≤ upTo; answers how many rows and visits they held. */
+  deleteRows(upTo: number, limit: number): MaybePromise<{ rows: number; visits: number }>;
+  /** Deletes `limit` daily rows; answers how many it found. */
+  deleteDaily(limit: number): MaybePromise<number>;
+};
+
+const nextTurn = () => new Promise<void>((go) => setTimeout(go, 0));
+
+/**
+ * Deletes every orphan visit in bounded slices, letting the event loop run between them (clicks,
+ * the recorder's hand-over), so that no transaction holds the write lock for a table's size
+ * (docs/shlink-api.md: Visits). The raw rows there when it began, then the daily counts until
+ * none is left. Answers how many raw visits went.
+ */
+export async function removeOrphans(slices: OrphanDeleteSlices, sizes: OrphanDeleteSizes = ORPHAN_DELETE_SIZES): Promise<number> {
+  const upTo = await slices.lastRow();
+  let visits = 0;
+  for (;;) {
+    const gone = await slices.deleteRows(upTo, sizes.rows);
+    visits += gone.visits;
+    if (gone.rows < sizes.rows) break;
+    await nextTurn();
+  }
+  for (;;) {
+    await nextTurn();
+    if ((await slices.deleteDaily(sizes.daily)) < sizes.daily) break;
+  }
+  return visits;
+}

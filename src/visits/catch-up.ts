@@ -25,8 +25,22 @@ export type CatchUp = {
   delayed(): number;
 };
 
+/** The backlog from which clicks wait (visits to no link stop well before it: orphanBound). */
+export function catchUpThreshold(maxQueued: number): number {
+  return Math.max(1, Math.floor(maxQueued * CATCH_UP_SHARE));
+}
+
+/**
+ * The backlog from which visits to no link are dropped: half of where clicks start waiting, so a
+ * flood of 404s never makes a click wait, and clicks keep the other half before catch-up begins
+ * (docs/statistics.md: Visits to no link).
+ */
+export function orphanBound(maxQueued: number): number {
+  return Math.floor(catchUpThreshold(maxQueued) / 2);
+}
+
 export function createCatchUp(maxQueued: number, maxWaitMs = MAX_WAIT_MS): CatchUp {
-  const threshold = Math.max(1, Math.floor(maxQueued * CATCH_UP_SHARE));
+  const threshold = catchUpThreshold(maxQueued);
   let waiters: (() => void)[] = [];
   let waitingSince = 0;
   let gate: Promise<void> | null = null;

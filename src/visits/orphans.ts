@@ -49,8 +49,8 @@ export function isOrphan(v: Visit): boolean {
 
 /** One stored orphan visit: [ts, type, path, browser, os, device, country, referrer, is_bot]. */
 export type StoredOrphan = [number, OrphanType, string, string, string, string, string, string, 0 | 1];
-/** A raw row: at most MAX_ORPHANS_PER_ROW visits, oldest first. */
-export type OrphanBatchRow = { firstTs: number; lastTs: number; n: number; humans: number; visits: string };
+/** A raw row: at most MAX_ORPHANS_PER_ROW visits of one type, oldest first. */
+export type OrphanBatchRow = { type: OrphanType; firstTs: number; lastTs: number; n: number; humans: number; visits: string };
 export const MAX_ORPHANS_PER_ROW = 200;
 /** A day's count of one (type, path, bots or not). */
 export type OrphanDailyRow = { day: string; type: OrphanType; path: string; isBot: boolean; visits: number };
@@ -60,18 +60,33 @@ export function storedOrphan(v: Visit): StoredOrphan {
   return [v.ts, target.type, target.path, v.browser, v.os, v.device, v.country, v.referrer, v.isBot ? 1 : 0];
 }
 
-/** A batch's orphan visits as raw rows. */
+/**
+ * A batch's orphan visits as raw rows, each of one type (so that a page or an export of one type
+ * reads only its rows, counted from their columns). The types in the order of their last visit:
+ * rows are numbered in the order they are given, and a page orders rows by last visit, then number
+ * (src/stats/orphan-visits.ts), so visits of one millisecond keep the order they came in.
+ */
 export function orphanBatchRows(visits: readonly Visit[]): OrphanBatchRow[] {
+  const byType = new Map<OrphanType, Visit[]>();
+  for (const v of visits) {
+    const type = v.orphan!.type;
+    const of = byType.get(type);
+    // Moved to the end on each visit: the Map's order becomes the order of each type's last visit.
+    byType.delete(type);
+    byType.set(type, of === undefined ? [v] : (of.push(v), of));
+  }
   const rows: OrphanBatchRow[] = [];
-  for (let i = 0; i < visits.length; i += MAX_ORPHANS_PER_ROW) {
-    const part = visits.slice(i, i + MAX_ORPHANS_PER_ROW);
-    let firstTs = Infinity;
-    let lastTs = -Infinity;
-    for (const v of part) {
-      firstTs = Math.min(firstTs, v.ts);
-      lastTs = Math.max(lastTs, v.ts);
+  for (const [type, ofType] of byType) {
+    for (let i = 0; i < ofType.length; i += MAX_ORPHANS_PER_ROW) {
+      const part = ofType.slice(i, i + MAX_ORPHANS_PER_ROW);
+      let firstTs = Infinity;
+      let lastTs = -Infinity;
+      for (const v of part) {
+        firstTs = Math.min(firstTs, v.ts);
+        lastTs = Math.max(lastTs, v.ts);
+      }
+      rows.push({ type, firstTs, lastTs, n: part.length, humans: part.filter((v) => !v.isBot).length, visits: JSON.stringify(part.map(storedOrphan)) });
     }
-    rows.push({ firstTs, lastTs, n: part.length, humans: part.filter((v) => !v.isBot).length, visits: JSON.stringify(part.map(storedOrphan)) });
   }
   return rows;
 }

@@ -8,16 +8,19 @@ import type { EventType } from "../events/types.ts";
 
 /**
  * The writer's figures, how many clicks waited for it to catch up (catch-up.ts), and how many it
- * took but did not record because they came from --no-count-from addresses (opt-outs.ts).
+ * took but did not record because they came from --no-count-from addresses (opt-outs.ts);
+ * `orphansDropped`: visits to no link dropped at their own bound (catch-up.ts orphanBound), never
+ * in `dropped` (which says that the database refused writes).
  */
-export type RecorderStats = WriterStats & { delayed: number; notCounted: number };
+export type RecorderStats = WriterStats & { delayed: number; notCounted: number; orphansDropped: number };
 
 export type ClickRecorder = {
   /** Queues the click; a promise when its answer should wait for the writer to catch up. */
   record(click: Click): Promise<void> | undefined;
   /**
-   * Queues a visit to no link (orphans.ts): never waits, and takes at most half the room, so that a
-   * flood of not-found requests leaves the other half to clicks.
+   * Queues a visit to no link (orphans.ts): never waits, and is dropped once the backlog is half of
+   * where clicks start to wait (catch-up.ts orphanBound), so that a flood of not-found requests
+   * never delays a click.
    */
   recordOrphan(click: Click): void;
   stats(): RecorderStats;

@@ -5,6 +5,7 @@
 // (docs/statistics.md: Visits to no link).
 
 import { expect, test } from "bun:test";
+import { openStored } from "../support/stored.ts";
 import { forEachEngine, NOW, visit } from "../support/contract-suite.ts";
 import type { OpenedEngine } from "../support/engines.ts";
 import { EXPORT_START, parseCursor, visitExportStream, type ExportChunkQuery, type VisitCursor } from "../../src/stats/visit-export.ts";
@@ -47,7 +48,7 @@ async function download(db: OpenedEngine, q: Omit<ExportChunkQuery, "header">, s
 
 const lines = (text: string) => text.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Record<string, unknown>);
 
-/** A link's click and three visits to no link in each of 5 flushes: one stored orphan row a flush. */
+/** A link's click and three visits to no link in each of 5 flushes: one stored orphan row a type a flush. */
 async function seed(db: OpenedEngine): Promise<number[]> {
   const link = await db.storage.links.create({ url: "https://example.com/a", alias: "a" }, NOW - 100_000);
   for (let i = 0; i < 5; i++) {
@@ -61,22 +62,36 @@ async function seed(db: OpenedEngine): Promise<number[]> {
   return rows.map((r) => Number(r.id));
 }
 
+/** Makes the rows of visits to no link of every type but invalid_short_url unreadable. */
+async function spoil(db: { location: string; engine: "sqlite" | "postgres" }): Promise<void> {
+  const stored = await openStored({ dbPath: db.location, engine: db.engine }, { write: true });
+  try {
+    await stored.run("UPDATE orphan_batches SET visits = 'not JSON' WHERE type <> 'invalid_short_url'");
+  } finally {
+    await stored.close();
+  }
+}
+
 forEachEngine("orphan visit export", (db) => {
   test("every visit to no link once, in order, with its columns; range, bots and type", async () => {
     const ids = await seed(db());
-    expect(ids).toHaveLength(5);
+    expect(ids).toHaveLength(15);
     const all = lines((await download(db(), query())).text);
-    const expected = ids.flatMap((id, i) => [
-      { visitId: `${id}-0`, timestamp: new Date(NOW + i * 100 + 1).toISOString(), type: "base_url", visitedPath: "/", browser: "Firefox", os: "Linux", device: "desktop", country: "DE", referrer: "Direct", isBot: false },
-      { visitId: `${id}-1`, timestamp: new Date(NOW + i * 100 + 2).toISOString(), type: "invalid_short_url", visitedPath: `/gone${i}`, browser: "Firefox", os: "Linux", device: "desktop", country: "DE", referrer: "Direct", isBot: true },
-      { visitId: `${id}-2`, timestamp: new Date(NOW + i * 100 + 3).toISOString(), type: "regular_404", visitedPath: HOSTILE, browser: "Firefox", os: "Linux", device: "desktop", country: "DE", referrer: "Direct", isBot: false },
+    const expected = [0, 1, 2, 3, 4].flatMap((i) => [
+      { visitId: `${ids[3 * i]}-0`, timestamp: new Date(NOW + i * 100 + 1).toISOString(), type: "base_url", visitedPath: "/", browser: "Firefox", os: "Linux", device: "desktop", country: "DE", referrer: "Direct", isBot: false },
+      { visitId: `${ids[3 * i + 1]}-0`, timestamp: new Date(NOW + i * 100 + 2).toISOString(), type: "invalid_short_url", visitedPath: `/gone${i}`, browser: "Firefox", os: "Linux", device: "desktop", country: "DE", referrer: "Direct", isBot: true },
+      { visitId: `${ids[3 * i + 2]}-0`, timestamp: new Date(NOW + i * 100 + 3).toISOString(), type: "regular_404", visitedPath: HOSTILE, browser: "Firefox", os: "Linux", device: "desktop", country: "DE", referrer: "Direct", isBot: false },
     ]);
     expect(all).toEqual(expected);
     expect(Object.keys(all[0]!)).toEqual([...ORPHAN_EXPORT_FIELDS]);
     expect(lines((await download(db(), query({ excludeBots: true }))).text).map((r) => r.visitId)).toEqual(expected.filter((r) => !r.isBot).map((r) => r.visitId));
     expect(lines((await download(db(), query({ type: "invalid_short_url" }))).text).map((r) => r.visitedPath)).toEqual(["/gone0", "/gone1", "/gone2", "/gone3", "/gone4"]);
     const ranged = lines((await download(db(), query({ fromTs: NOW + 102, toTs: NOW + 202 }))).text);
-    expect(ranged.map((r) => r.visitId)).toEqual([`${ids[1]}-1`, `${ids[1]}-2`, `${ids[2]}-0`]);
+    expect(ranged.map((r) => r.visitId)).toEqual([`${ids[4]}-0`, `${ids[5]}-0`, `${ids[6]}-0`]);
+    // Rows of one type a row: an export of one type reads only that type's rows, so one of another
+    // type that cannot be read (the only way to see that it was not) is no matter.
+    await spoil(db());
+    expect(lines((await download(db(), query({ type: "invalid_short_url" }))).text).map((r) => r.visitedPath)).toEqual(["/gone0", "/gone1", "/gone2", "/gone3", "/gone4"]);
   }, 60_000);
 
   test("CSV: the header names the columns, a hostile path is written as text", async () => {

@@ -37,13 +37,15 @@ test("scrape, click, scrape again: the counters moved by exactly the clicks", as
   const after = await scrape(server.url);
   const moved = (sample: string) => value(after.text, sample) - value(before.text, sample);
   expect(moved("shortener_redirects_total")).toBe(8); // 7 GET + 1 HEAD
-  expect(moved("shortener_visits_recorded_total")).toBe(7); // HEAD is not a visit
+  // HEAD is not a visit; the 404 is one, to no link (docs/statistics.md: Visits to no link).
+  expect(moved("shortener_visits_recorded_total")).toBe(8);
   expect(moved('shortener_http_requests_total{route="/:id",status="302"}')).toBe(8);
   expect(moved('shortener_http_requests_total{route="/:id",status="404"}')).toBe(1);
   expect(moved('shortener_http_request_duration_seconds_count{route="/:id"}')).toBe(9);
   expect(value(after.text, "shortener_links")).toBe(1);
   expect(value(after.text, "shortener_visit_queue_length")).toBe(0);
   expect(value(after.text, "shortener_visits_dropped_total")).toBe(0);
+  expect(value(after.text, "shortener_orphan_visits_dropped_total")).toBe(0);
   expect(moved("shortener_link_cache_hits_total") + moved("shortener_link_cache_misses_total")).toBe(9);
   expect(value(after.text, "shortener_database_bytes")).toBeGreaterThan(4096);
   expect(value(after.text, "shortener_recorder_batch_write_seconds_count")).toBeGreaterThan(0);

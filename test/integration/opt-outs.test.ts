@@ -8,6 +8,7 @@ import { createLink, startServer, type RunningServer } from "../support/server.t
 import { api, makeKey } from "../support/admin.ts";
 import { click, drained, stats, UA } from "../support/clicks.ts";
 import { closeStreams, liveStream } from "../support/live-stream.ts";
+import { openStored } from "../support/stored.ts";
 
 let server: RunningServer;
 let key: string;
@@ -106,6 +107,29 @@ describe("each opt-out: answered, not counted, counted in the metric", () => {
     expect(visit?.data.visit.browser).toBe("Firefox");
     await drained(server.url);
     expect(stream.all("visit")).toHaveLength(1);
+  });
+
+  test("visits to no link are no clicks: no opt-out applies to them, and none is counted in the metric", async () => {
+    const before = await scrape(server.url);
+    const orphans = async () => {
+      const stored = await openStored(server);
+      try {
+        return Number((await stored.get<{ n: unknown }>("SELECT COALESCE(SUM(n), 0) AS n FROM orphan_batches"))!.n);
+      } finally {
+        await stored.close();
+      }
+    };
+    const stored = await orphans();
+    const opted: Record<string, string>[] = [{ "x-forwarded-for": "203.0.113.9" }, { dnt: "1" }, { "sec-gpc": "1" }, {}];
+    for (const headers of opted) {
+      const res = await fetch(`${server.url}/no-such-link-here?nocount`, { headers: { "user-agent": UA.chromeWindows, "x-forwarded-for": "192.0.2.3", ...headers }, redirect: "manual" });
+      await res.arrayBuffer();
+      expect(res.status).toBe(404);
+    }
+    await drained(server.url);
+    expect((await orphans()) - stored).toBe(4);
+    const after = await scrape(server.url);
+    for (const reason of ["address", "param", "dnt"]) expect({ reason, moved: notCounted(after, reason) - notCounted(before, reason) }).toEqual({ reason, moved: 0 });
   });
 
   test("an opted-out click still spends a click limit (the limit is on answers, not on counting)", async () => {

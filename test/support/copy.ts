@@ -1,5 +1,5 @@
 // Helpers for the tests of `shortener copy` (test/integration/copy*.test.ts): a database with a bit
-// of everything made through the real service, what the service shows of it, and each table's
+// of everything made through the real service (visits to no link too), what the service shows of it, and each table's
 // rows read with the engines' own clients so that two databases can be compared row for row.
 
 import { expect } from "bun:test";
@@ -47,6 +47,11 @@ export async function makeLinks(base: string, keys: { admin: string; maker: stri
   if (moved.job?.state !== "done") throw new Error(`import: ${JSON.stringify(moved.job)}`);
   // A share link (docs/statistics.md: Sharing statistics): it travels with the database.
   if ((await api(base, keys.admin, "POST", "/api/links/busy/shares", { label: "the board", expiresAt: "2099-01-01" })).status !== 201) throw new Error("share busy");
+  // Visits to no link (docs/statistics.md: Visits to no link): raw rows and the day's counts travel too.
+  for (const [path, ua] of [["/", UA.firefoxLinux], ["/no-such-link", UA.googlebot], ["/wp-admin/setup.php", UA.chromeWindows]] as const) {
+    const res = await fetch(`${base}${path}`, { headers: { "User-Agent": ua }, redirect: "manual" });
+    await res.arrayBuffer();
+  }
   await create(keys.admin, { url: "https://example.com/gone", custom_url: "gone" });
   if ((await api(base, keys.admin, "DELETE", "/api/links/gone")).status !== 200) throw new Error("delete gone");
   await drained(base);
@@ -54,7 +59,7 @@ export async function makeLinks(base: string, keys: { admin: string; maker: stri
 
 export const STATS_OF = ["full", "busy", "mine", "alices", "limited", "imported"];
 
-/** What the service shows of everything: statistics, the list, the overview, webhooks and their log, a session's user. */
+/** What the service shows of everything: statistics, the list, the overview, visits to no link, webhooks and their log, a session's user. */
 export async function serviceView(base: string, admin: string, webhookId: number, session: () => Promise<unknown>): Promise<Record<string, unknown>> {
   const data = async (path: string) => {
     const r = await api(base, admin, "GET", path);
@@ -65,6 +70,7 @@ export async function serviceView(base: string, admin: string, webhookId: number
   for (const id of STATS_OF) view[`stats ${id}`] = await data(`/api/stats?id=${id}`);
   view.list = await data("/api/links?limit=100");
   view.overview = await data("/api/overview");
+  view.orphans = await data("/api/orphan-visits");
   view.shares = await data("/api/links/busy/shares");
   view.webhooks = await data("/api/webhooks");
   view.deliveries = await data(`/api/webhooks/${webhookId}/deliveries`);

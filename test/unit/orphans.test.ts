@@ -4,7 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { MAX_ORPHAN_PATH, ORPHAN_SEQ, orphanBatchRows, orphanDailyRows, orphanPath, orphanText, parseOrphanText } from "../../src/visits/orphans.ts";
 import { OTHER } from "../../src/visits/other.ts";
-import { orphanPage, orphanSummary } from "../../src/stats/orphan-visits.ts";
+import { orphanPage, orphanSummary, removeOrphans } from "../../src/stats/orphan-visits.ts";
 import type { Visit } from "../../src/visits/visit.ts";
 
 const DAY = Date.UTC(2026, 10, 29, 12);
@@ -74,3 +74,40 @@ describe("reading them", () => {
     expect(asked).toEqual([[1]]);
   });
 });
+
+test("the delete goes in slices, the event loop running between them, the raw rows there at its start, then every daily row", async () => {
+  const raw = Array.from({ length: 7 }, (_, i) => ({ id: i + 1, n: 10 }));
+  let daily = 5;
+  // Each slice leaves a timer behind (as a click's work would wait for the loop); the next slice
+  // notes whether it has run: it has only if the delete gave the event loop a turn in between.
+  const turns: string[] = [];
+  let waiting = false;
+  const slice = (name: string) => {
+    turns.push(`${name} ${waiting ? "held" : "free"}`);
+    waiting = true;
+    setTimeout(() => (waiting = false), 0);
+  };
+  const deleted = await removeOrphans(
+    {
+      lastRow: () => 6, // the 7th was written once the delete began: it stays
+      deleteRows(upTo, limit) {
+        slice("rows");
+        const gone = raw.filter((r) => r.id <= upTo).slice(0, limit);
+        for (const r of gone) raw.splice(raw.indexOf(r), 1);
+        return { rows: gone.length, visits: gone.reduce((sum, r) => sum + r.n, 0) };
+      },
+      deleteDaily(limit) {
+        slice("daily");
+        const gone = Math.min(limit, daily);
+        daily -= gone;
+        return gone;
+      },
+    },
+    { rows: 2, daily: 2 },
+  );
+  expect(deleted).toBe(60);
+  expect(raw.map((r) => r.id)).toEqual([7]);
+  expect(daily).toBe(0);
+  expect(turns).toEqual(["rows free", "rows free", "rows free", "rows free", "daily free", "daily free", "daily free"]);
+});
+

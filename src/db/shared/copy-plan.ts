@@ -38,6 +38,10 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
   { table: "hourly_rollup", batch: ROWS },
   { table: "dimension_rollup", batch: ROWS },
   { table: "utm_rollup", batch: ROWS },
+  // Visits to no link (docs/statistics.md: Visits to no link): raw rows hold up to 200 visits as
+  // visit_batches' do, and the day's counts.
+  { table: "orphan_batches", batch: 100 },
+  { table: "orphan_daily", batch: ROWS },
   { table: "sessions", batch: ROWS },
   { table: "webhooks", batch: ROWS },
   { table: "events", batch: 1_000 },

@@ -18,7 +18,8 @@ import { sqliteVisitExport } from "./visit-export.ts";
 import type { VisitPageSource } from "../../stats/visit-pages.ts";
 import { sqliteImports } from "./imports.ts";
 import { startSqliteReader, type OrphanReads, type SqliteReader } from "../../threads/reader/client.ts";
-import { sqliteOrphanReads, sqliteOrphanRemove } from "./orphan-visits.ts";
+import { sqliteOrphanDeleteSlices, sqliteOrphanReads } from "./orphan-visits.ts";
+import { removeOrphans } from "../../stats/orphan-visits.ts";
 import type { Logger } from "../../log.ts";
 import { sqliteEvents } from "./events.ts";
 import { sqliteInstances } from "./instances.ts";
@@ -60,7 +61,7 @@ export async function openSqliteStorage(path: string, busyTimeoutMs: number, rea
     overview: reader?.overview ?? sqliteOverview(db),
     visitPages: reader?.visitPages ?? promisedVisits(sqliteVisitPages(db)),
     visitExport: reader?.visitExport ?? { chunk: async (q) => sqliteVisitExport(db)(q) },
-    orphans: { ...(reader?.orphanReads ?? promisedOrphans(sqliteOrphanReads(db))), remove: retryingWrites({ remove: sqliteOrphanRemove(db) }, ["remove"], onWriteBusy).remove },
+    orphans: { ...(reader?.orphanReads ?? promisedOrphans(sqliteOrphanReads(db))), remove: (sizes) => removeOrphans(retryingWrites(sqliteOrphanDeleteSlices(db), ["deleteRows", "deleteDaily"], onWriteBusy), sizes) },
     keys: retried(sqliteKeys(db), ["insert", "revoke"]),
     sessions: retried(sqliteSessions(db), ["insert", "remove"]),
     shares: retried(sqliteShares(db), ["insert", "remove"]),

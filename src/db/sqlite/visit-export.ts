@@ -9,7 +9,7 @@ import { exportBatchesQuery } from "../shared/visit-export-sql.ts";
 import { ORPHAN_EXPORT_SQL, orphanExportParams } from "../shared/orphan-visit-sql.ts";
 
 export function sqliteVisitExport(db: Database): (q: ExportChunkQuery) => ExportChunk {
-  const orphanRows = db.query<ExportedOrphanBatch, number[]>(ORPHAN_EXPORT_SQL.replace(/\$(\d)/g, "?$1"));
+  const orphanRows = db.query<ExportedOrphanBatch, (number | string)[]>(ORPHAN_EXPORT_SQL.replace(/\$(\d)/g, "?$1"));
   return (q) => {
     const limit = q.batches ?? EXPORT_BATCHES_PER_CHUNK;
     if ("orphans" in q.scope) return writeOrphanExportChunk(orphanRows.all(...orphanExportParams(q, limit)), q, limit);

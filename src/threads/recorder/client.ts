@@ -10,7 +10,7 @@ import type { WriterStats } from "../../visits/visit-queue.ts";
 import type { ClickRecorder } from "../../visits/recorder.ts";
 import { createPriorityFlag, manageRecorderPriority } from "./priority.ts";
 import { newHistogram } from "../../metrics/histogram.ts";
-import { createCatchUp } from "../../visits/catch-up.ts";
+import { createCatchUp, orphanBound } from "../../visits/catch-up.ts";
 import type { LiveBatch } from "../../events/live.ts";
 
 export type { ClickRecorder, RecorderStats } from "../../visits/recorder.ts";
@@ -93,16 +93,32 @@ function handoverTimes() {
   };
 }
 
+/** Characters handed over and not yet taken by the recorder, and where each hand-over ends. */
+function transitChars() {
+  let chars = 0;
+  const parts: { end: number; size: number }[] = [];
+  return {
+    chars: () => chars,
+    add(end: number, size: number) {
+      parts.push({ end, size });
+      chars += size;
+    },
+    /** The recorder has taken the first `received` clicks. */
+    taken(received: number) {
+      while (parts.length > 0 && parts[0]!.end <= received) chars -= parts.shift()!.size;
+    },
+  };
+}
+
 /** The ClickRecorder over a ready recorder thread; `heard` is pointed at what it says. */
 function clickRecorder(thread: Recorder, ready: RecorderReady, init: RecorderInit, options: RecorderOptions, heard: Heard): ClickRecorder {
   const packer = createClickPacker();
   let dropped = 0;
+  let orphansDropped = 0;
   let handedOver = 0;
   let received = 0;
   let notCounted = 0;
-  // Characters handed over and not yet taken by the recorder, and where each hand-over ends.
-  let inTransit = 0;
-  const transit: { end: number; size: number }[] = [];
+  const transit = transitChars();
   let remote: WriterStats = { queued: 0, written: 0, dropped: 0, discarded: 0, lastError: null, batchWrite: newHistogram() };
   const inFlight = () => packer.count + handedOver - received + remote.queued;
   const catchUp = createCatchUp(init.maxQueued, options.catchUpWaitMs);
@@ -113,22 +129,20 @@ function clickRecorder(thread: Recorder, ready: RecorderReady, init: RecorderIni
     thread.post({ clicks: taken.message } satisfies ToRecorder);
     handedOver += taken.count;
     handovers.push(handedOver, Date.now());
-    transit.push({ end: handedOver, size: taken.size });
-    inTransit += taken.size;
+    transit.add(handedOver, taken.size);
   };
   heard.news = (msg) => {
     if ("live" in msg) return options.onLive?.(msg.live);
     remote = msg.stats;
     received = msg.received;
     notCounted = msg.notCounted;
-    while (transit.length > 0 && transit[0]!.end <= received) inTransit -= transit.shift()!.size;
+    transit.taken(received);
     if (msg.error) options.onError?.(msg.error);
   };
   // A dead recorder writes nothing more: /health says so, and no click waits for it (catch-up.ts).
   heard.failed = (reason) => (remote = { ...remote, lastError: reason });
   const priority = manageRecorderPriority(init.priorityFlag, ready.threadId);
-  // The tick runs while clicks are on their way (or wait for the writer), and stops once
-  // none are: an idle instance does not wake up for it. The next click starts it again.
+  // The tick runs while clicks are on their way or waiting, and stops once none are (an idle instance does not wake).
   let timer: ReturnType<typeof setInterval> | null = null;
   const tick = () => {
     handOver();
@@ -141,12 +155,9 @@ function clickRecorder(thread: Recorder, ready: RecorderReady, init: RecorderIni
       timer = null;
     }
   };
-  // A visit to no link (share 2) may fill half of either bound: a flood of 404s leaves clicks the rest.
-  const admit = (click: Click, share: 1 | 2): boolean => {
-    if (inFlight() * share >= init.maxQueued || (inTransit + packer.size) * share >= MAX_TRANSIT_CHARS) {
-      dropped++;
-      return false;
-    }
+  /** Queues the click unless the backlog has reached `bound` or its characters 1/`transitShare` of theirs. */
+  const fits = (click: Click, bound: number, transitShare: number): boolean => {
+    if (inFlight() >= bound || (transit.chars() + packer.size) * transitShare >= MAX_TRANSIT_CHARS) return false;
     packer.add(click);
     if (packer.count >= HANDOVER_CLICKS) handOver();
     timer ??= setInterval(tick, HANDOVER_MS);
@@ -155,10 +166,15 @@ function clickRecorder(thread: Recorder, ready: RecorderReady, init: RecorderIni
   return {
     record(click) {
       const backlog = inFlight();
-      return admit(click, 1) ? catchUp.admit(backlog, remote.lastError !== null) : undefined;
+      if (!fits(click, init.maxQueued, 1)) return void dropped++;
+      return catchUp.admit(backlog, remote.lastError !== null);
     },
-    recordOrphan: (click) => void admit(click, 2), // never waits for the writer
-    stats: () => ({ ...remote, queued: inFlight(), dropped: dropped + remote.dropped, delayed: catchUp.delayed(), notCounted }),
+    // Never waits; dropped from orphanBound (half of where clicks wait) or a quarter of the characters' bound, so a flood
+    // of 404s never delays a click; counted apart: the database refused nothing (docs/operations.md: Monitoring).
+    recordOrphan(click) {
+      if (!fits(click, orphanBound(init.maxQueued), 4)) orphansDropped++;
+    },
+    stats: () => ({ ...remote, queued: inFlight(), dropped: dropped + remote.dropped, delayed: catchUp.delayed(), notCounted, orphansDropped }),
     ...threadMessages(thread, ready),
     hurry: () => priority.raise(),
     async close() {
@@ -170,7 +186,7 @@ function clickRecorder(thread: Recorder, ready: RecorderReady, init: RecorderIni
       if (closed !== null) remote = closed;
       // Given up on (a dead thread, or one past its bound): what it had not written is lost.
       const lost = closed === null ? inFlight() : 0;
-      return { ...remote, dropped: remote.dropped + dropped + lost, delayed: catchUp.delayed(), notCounted };
+      return { ...remote, dropped: remote.dropped + dropped + lost, delayed: catchUp.delayed(), notCounted, orphansDropped };
     },
     priority: () => priority.level,
   };

@@ -1,6 +1,7 @@
-// How many exports of visits the API runs at once (docs/statistics.md: Exporting visits, "How many at
-// once"): an export reads its whole scope, and on SQLite every read waits its turn on the one reader
-// thread, so twenty downloads of one caller would keep everyone's statistics waiting. A place is
+// How many exports of visits the API runs at once
+// (docs/statistics.md: Exporting visits, "How many at once"): an export reads its whole scope, and on
+// SQLite every read waits its turn on the one reader thread, so twenty downloads of one caller would
+// keep everyone's statistics waiting. A place is
 // held from the answer's start to its stream's end (read to the end, cancelled, failed) and counts
 // a link's visits and visits to no link alike. The command line (`shortener export visits`) has no
 // such limit: it is the operator's own machine.

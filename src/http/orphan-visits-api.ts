@@ -19,9 +19,14 @@ export async function handleOrphanSummary(request: Request, server: PeerServer, 
   if (!auth.ok) return auth.response;
   const query = new URL(request.url).searchParams;
   const to = query.get("to") || dayOf(deps.now());
-  const from = query.get("from") || addDays(to, -(ORPHAN_DEFAULT_DAYS - 1));
-  if (!isDay(from)) return apiError(400, "bad_range", "from must be a date as YYYY-MM-DD", "from");
   if (!isDay(to)) return apiError(400, "bad_range", "to must be a date as YYYY-MM-DD", "to");
+  const givenFrom = query.get("from") || null;
+  const from = givenFrom ?? addDays(to, -(ORPHAN_DEFAULT_DAYS - 1));
+  if (!isDay(from)) {
+    // Without from, the range starts before `to`: a `to` in year 0 makes it start before any date.
+    if (givenFrom === null) return apiError(400, "bad_range", `to is too early: without from, the range starts ${ORPHAN_DEFAULT_DAYS - 1} days before it`, "to");
+    return apiError(400, "bad_range", "from must be a date as YYYY-MM-DD", "from");
+  }
   const span = daysBetween(from, to);
   if (span < 0) return apiError(400, "bad_range", "from must not be after to", "from");
   if (span >= MAX_RANGE_DAYS) return apiError(400, "bad_range", `from..to may span at most ${MAX_RANGE_DAYS} days`, "from");

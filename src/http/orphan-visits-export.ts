@@ -11,10 +11,12 @@ import { problemResponse } from "./problems.ts";
 import type { PeerServer } from "./request-origin.ts";
 import { apiError } from "./responses.ts";
 import { exportAsked, exportResponse } from "./visit-export.ts";
+import { withExportSlot, type ExportSlots } from "./export-slots.ts";
 
 export type OrphanExportDeps = AuthDeps & ExportOrphansDeps & { now: () => number };
 
-export async function handleOrphanExport(request: Request, server: PeerServer, deps: OrphanExportDeps): Promise<Response> {
+/** `slots`: the places of the exports running, shared with the export of a link's visits. */
+export async function handleOrphanExport(request: Request, server: PeerServer, deps: OrphanExportDeps, slots: ExportSlots): Promise<Response> {
   const auth = await requireAllowed(request, server, deps, orphansRefusal);
   if (!auth.ok) return auth.response;
   const query = new URL(request.url).searchParams;
@@ -22,7 +24,14 @@ export async function handleOrphanExport(request: Request, server: PeerServer, d
   if (asked instanceof Response) return asked;
   const type = query.get("type") || null;
   if (type !== null && !(ORPHAN_TYPES as readonly string[]).includes(type)) return apiError(400, "bad_request", `type must be one of ${ORPHAN_TYPES.join(", ")}`, "type");
-  const exported = await exportOrphanVisits(auth.principal, { ...asked, type: type as OrphanType | null }, deps);
-  if (!exported.ok) return problemResponse(exported.problem);
-  return exportResponse(exported.value, asked.format, `orphan-visits-${dayOf(deps.now())}`);
+  // The same places as a link's visits (src/http/export-slots.ts).
+  return withExportSlot(
+    slots,
+    auth.principal,
+    async (ended) => {
+      const exported = await exportOrphanVisits(auth.principal, { ...asked, type: type as OrphanType | null, ended }, deps);
+      return exported.ok ? exported : { ok: false, response: problemResponse(exported.problem) };
+    },
+    (stream) => exportResponse(stream, asked.format, `orphan-visits-${dayOf(deps.now())}`),
+  );
 }

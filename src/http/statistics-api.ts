@@ -8,6 +8,7 @@ import { handleCompareStats, handleDomainStats, handleTagStats, type AggregateHt
 import { handleOrphanSummary, type OrphanApiDeps } from "./orphan-visits-api.ts";
 import { handleVisitExport, type VisitExportDeps } from "./visit-export.ts";
 import { handleOrphanExport, type OrphanExportDeps } from "./orphan-visits-export.ts";
+import { exportSlots } from "./export-slots.ts";
 import { handleCreateShare, handleListShares, handleRevokeShare, handleSharedStats, type SharesDeps } from "./shares.ts";
 
 /** What `handleSharedStats` needs, as the app passes it. */
@@ -19,6 +20,8 @@ export type StatisticsApiDeps = AggregateHttpDeps & OrphanApiDeps & VisitExportD
 type Ours = (request: Request, server: PeerServer, answer: () => Promise<Response>) => Promise<Response> | Response;
 
 export function statisticsApi(deps: StatisticsApiDeps, ours: Ours) {
+  // The exports running, of a link's visits and of visits to no link together (docs/statistics.md: Exporting visits).
+  const slots = exportSlots();
   return (
     new Elysia()
       // Above the single link: a key or a session, whatever --stats-access says (docs/statistics.md: Tags and domains).
@@ -26,10 +29,10 @@ export function statisticsApi(deps: StatisticsApiDeps, ours: Ours) {
       .get("/api/stats/domain", ({ request, server }) => ours(request, server, () => handleDomainStats(request, server, deps)))
       .get("/api/stats/compare", ({ request, server }) => ours(request, server, () => handleCompareStats(request, server, deps)))
       // An export of visits (docs/statistics.md: Exporting visits): a key or session; the caller's own links, admins every link.
-      .get("/api/visits/export", ({ request, server }) => ours(request, server, () => handleVisitExport(request, server, deps)))
+      .get("/api/visits/export", ({ request, server }) => ours(request, server, () => handleVisitExport(request, server, deps, slots)))
       // Visits to no link (docs/statistics.md: Visits to no link), their summary and their export: admins only.
       .get("/api/orphan-visits", ({ request, server }) => ours(request, server, () => handleOrphanSummary(request, server, deps)))
-      .get("/api/orphan-visits/export", ({ request, server }) => ours(request, server, () => handleOrphanExport(request, server, deps)))
+      .get("/api/orphan-visits/export", ({ request, server }) => ours(request, server, () => handleOrphanExport(request, server, deps, slots)))
       // Share links (docs/statistics.md: Sharing statistics): made by who may change the link; read with the token alone.
       .post("/api/links/:id/shares", ({ request, params, server }) => ours(request, server, () => handleCreateShare(request, params.id ?? "", server, deps)), { parse: "none" })
       .get("/api/links/:id/shares", ({ request, params, server }) => ours(request, server, () => handleListShares(request, params.id ?? "", server, deps)))

@@ -12,12 +12,14 @@ import type { PeerServer } from "./request-origin.ts";
 import { problemResponse } from "./problems.ts";
 import { apiError, NOSNIFF } from "./responses.ts";
 import { exportRange } from "../stats/export-range.ts";
+import { withExportSlot, type ExportSlots } from "./export-slots.ts";
 
 export type VisitExportDeps = AuthDeps & ExportVisitsDeps & { directory: DomainDirectory };
 
 const TYPES: Record<VisitExportFormat, string> = { csv: "text/csv; charset=utf-8", jsonl: "application/jsonl; charset=utf-8" };
 
-export async function handleVisitExport(request: Request, server: PeerServer, deps: VisitExportDeps): Promise<Response> {
+/** `slots`: the places of the exports running, shared with the export of visits to no link. */
+export async function handleVisitExport(request: Request, server: PeerServer, deps: VisitExportDeps, slots: ExportSlots): Promise<Response> {
   const auth = await requirePrincipal(request, server, deps);
   if (!auth.ok) return auth.response;
   const query = new URL(request.url).searchParams;
@@ -25,9 +27,16 @@ export async function handleVisitExport(request: Request, server: PeerServer, de
   if (asked instanceof Response) return asked;
   const of = exportedVisitsOf({ id: query.get("id"), domain: query.get("domain"), tag: query.get("tag") }, deps.directory);
   if (!of.ok) return problemResponse(of.problem);
-  const exported = await exportVisits(auth.principal, { of: of.value, ...asked, domainNames: exportDomainNames(deps.directory) }, deps);
-  if (!exported.ok) return problemResponse(exported.problem);
-  return exportResponse(exported.value, asked.format, `visits-${dayOf(deps.now())}`);
+  // A place among the exports running is held until the stream ends (docs/statistics.md: Exporting visits).
+  return withExportSlot(
+    slots,
+    auth.principal,
+    async (ended) => {
+      const exported = await exportVisits(auth.principal, { of: of.value, ...asked, domainNames: exportDomainNames(deps.directory), ended }, deps);
+      return exported.ok ? exported : { ok: false, response: problemResponse(exported.problem) };
+    },
+    (stream) => exportResponse(stream, asked.format, `visits-${dayOf(deps.now())}`),
+  );
 }
 
 /** What an export's query asks beside whose visits (a link's or to no link), or the 400 that says what is wrong. */

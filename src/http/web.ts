@@ -154,7 +154,7 @@ export function webRoutes(deps: WebDeps) {
 
   // The owner's dashboard; the page itself is public, the data behind it needs a key or a session.
   for (const lang of LANGUAGES) app.get(`/${lang}/links`, () => html(renderDashboard(lang, PAGE_ASSETS), lang));
-  aggregatePages(app);
+  aggregatePages(app, deps.notFound);
   app.get("/links", ({ headers }) => {
     const lang = acceptLang(headers);
     return new Response(null, { status: 302, headers: { Location: `/${lang}/links`, Vary: "Accept-Language", "Cache-Control": "no-cache" } });
@@ -196,12 +196,15 @@ export function webRoutes(deps: WebDeps) {
  */
 function sharedPages(deps: WebDeps) {
   const app = new Elysia({ name: "web-shared" });
-  const sharedPage = async (lang: Language, context: { request: Request; server: PeerServer; params: { token: string } }, vary: Record<string, string> = {}) => {
-    const token = context.params.token;
+  const sharedPage = async (lang: Language, context: { request: Request; server: PeerServer; params: { token?: string | null } }, vary: Record<string, string> = {}) => {
+    // A path the router cannot decode (`%ZZ`) has no token: it opens nothing, as a guess does.
+    const token = context.params.token ?? "";
     const verdict = await deps.sharedStatsPage(context.request, context.server, token);
-    if (verdict === "not_found") return html(renderNotFound(lang, "link", PAGE_ASSETS), lang, 404, vary);
+    // The page holds the token (in its API address): no cache keeps it, not even to revalidate.
+    const headers = { ...vary, "Cache-Control": "no-store" };
+    if (verdict === "not_found") return html(renderNotFound(lang, "link", PAGE_ASSETS), lang, 404, headers);
     const page = renderStats(lang, verdict.id, PAGE_ASSETS, { ...verdict, domain: null, statsPublic: false, now: deps.now(), sharedToken: token });
-    return html(page, lang, 200, vary);
+    return html(page, lang, 200, headers);
   };
   for (const lang of LANGUAGES) app.get(`/${lang}/stats/shared/:token`, (context) => sharedPage(lang, context));
   app.get("/stats/shared/:token", (context) => sharedPage(pickLanguage(context.headers["accept-language"]), context, { Vary: "Accept-Language" }));
@@ -225,10 +228,13 @@ function robotsAnswer(deps: WebDeps): (context: { request: Request }) => Promise
  * Above the single link: public pages like the dashboard's, the data behind them needs a key or a
  * session (docs/statistics.md: Tags and domains). /<lang>/compare, not under /stats/: a link may be called "compare".
  */
-function aggregatePages(app: Pick<Elysia, "get">): void {
+function aggregatePages(app: Pick<Elysia, "get">, notFound: WebDeps["notFound"]): void {
+  // A name the router cannot decode (`%ZZ`) names no tag or domain: the 404 page, not a page about "null".
+  const page = (lang: Language, kind: "tag" | "domain") => ({ params, request }: { params: { name?: string | null }; request: Request }) =>
+    typeof params.name !== "string" ? notFound(request) : html(renderAggregate(lang, kind, params.name, PAGE_ASSETS), lang);
   for (const lang of LANGUAGES) {
-    app.get(`/${lang}/stats/tag/:name`, ({ params }) => html(renderAggregate(lang, "tag", params.name, PAGE_ASSETS), lang));
-    app.get(`/${lang}/stats/domain/:name`, ({ params }) => html(renderAggregate(lang, "domain", params.name, PAGE_ASSETS), lang));
+    app.get(`/${lang}/stats/tag/:name`, page(lang, "tag"));
+    app.get(`/${lang}/stats/domain/:name`, page(lang, "domain"));
     app.get(`/${lang}/compare`, () => html(renderCompare(lang, PAGE_ASSETS), lang));
   }
 }

@@ -71,3 +71,15 @@ test("a key is needed; another owner's links are not summed, their tag not found
   const bobs = await api(server.url, bob, "GET", "/api/stats/tag?tag=promo");
   expect({ links: bobs.body.data.links, clicks: bobs.body.data.stats.totalClicks }).toEqual({ links: 1, clicks: 4 });
 });
+
+test("a tag's or domain's page whose name the router cannot decode is the 404 page, not a page about \"null\"", async () => {
+  const missing = await fetch(`${server.url}/no/such/page`);
+  const notFound = await missing.text();
+  expect(missing.status).toBe(404);
+  for (const path of ["/en/stats/tag/%ZZ", "/en/stats/domain/%ZZ", "/de/stats/tag/%C0%AF"]) {
+    const page = await fetch(`${server.url}${path}`);
+    const text = await page.text();
+    expect([path, page.status]).toEqual([path, 404]);
+    expect(text).toBe(notFound);
+  }
+});

@@ -127,3 +127,34 @@ test("a label over 100 characters, an expiry in the past or not a time: 400 nami
   expect([junk.status, junk.body.code]).toEqual([400, "expires_invalid"]);
   expect((await share("open-one", owner, [1])).status).toBe(400);
 });
+
+test("a token path the router cannot decode is a guess: the unknown link's page, never a 500", async () => {
+  const guessed = async (prefix: string) => (await fetch(`${server.url}${prefix}/stats/shared/${"B".repeat(43)}`)).text();
+  for (const [prefix, token] of [["", "%ZZ"], ["/en", "%C0%AF"], ["/de", "%ZZ"]] as const) {
+    const page = await fetch(`${server.url}${prefix}/stats/shared/${token}`);
+    expect([prefix, token, page.status, page.headers.get("content-type")]).toEqual([prefix, token, 404, "text/html; charset=utf-8"]);
+    expect(await page.text()).toBe(await guessed(prefix));
+  }
+});
+
+test("the shared page holds its token: no-store, so no cache keeps it, found or not", async () => {
+  const { token } = (await share("open-one", owner)).body.data;
+  for (const path of [`/stats/shared/${token}`, `/en/stats/shared/${token}`, `/stats/shared/${"C".repeat(43)}`]) {
+    const page = await fetch(`${server.url}${path}`);
+    await page.arrayBuffer();
+    expect([path, page.headers.get("cache-control")]).toEqual([path, "no-store"]);
+  }
+});
+
+test("a field a share does not take is refused naming it, never ignored (a misspelt expiry is no share without one)", async () => {
+  const before = (await api(server.url, owner, "GET", "/api/links/open-one/shares")).body.data.shares.length;
+  const typo = await share("open-one", owner, { expires_at: "2027-01-01T00:00:00Z", lable: "x" });
+  expect([typo.status, typo.body.code]).toEqual([400, "bad_request"]);
+  expect(typo.body.error).toContain("lable");
+  const both = await share("open-one", owner, { expires_at: "2027-01-01T00:00:00Z", expiresAt: "2027-01-01T00:00:00Z" });
+  expect([both.status, both.body.code]).toEqual([400, "bad_request"]);
+  expect((await api(server.url, owner, "GET", "/api/links/open-one/shares")).body.data.shares).toHaveLength(before);
+  // The create's spelling of the expiry is taken, as a link's create takes it.
+  const snake = await share("open-one", owner, { expires_at: "2027-01-01T00:00:00Z", label: "snake" });
+  expect([snake.status, snake.body.data.expiresAt]).toEqual([201, "2027-01-01T00:00:00.000Z"]);
+});

@@ -39,7 +39,7 @@ test("who may: no credential 401; another owner's link 404; everything is the ca
 });
 
 test("bad parameters are the client's: 400 naming the parameter", async () => {
-  for (const [query, field] of [["format=xml", "format"], ["from=yesterday", "from"], ["to=2026-13-01", "to"], ["from=2026-02-02&to=2026-02-01", "from"], ["after=x", "after"], ["bots=maybe", "bots"]]) {
+  for (const [query, field] of [["format=xml", "format"], ["from=yesterday", "from"], ["to=2026-13-01", "to"], ["from=2026-02-02&to=2026-02-01", "from"], ["after=x", "after"], ["bots=maybe", "bots"], ["tag=no%20tag", "tag"]]) {
     const r = await get(`/api/visits/export?${query}`, owner);
     expect([query, r.status]).toEqual([query, 400]);
     expect(((await r.json()) as { field: string }).field).toBe(field!);

@@ -6,9 +6,12 @@ import type { VisitPageQuery } from "../../stats/visit-pages.ts";
 import { ownerCondition, type SqlCondition } from "./page-query.ts";
 import type { OwnerFilter } from "../../links/list.ts";
 
-/** The scope as a condition on a batch `b` (`?` parameters); an export's too (visit-export-sql.ts). */
-export function scopeCondition(scope: VisitPageQuery["scope"]): SqlCondition {
-  if ("linkSeq" in scope) return { sql: "b.link_seq = ?", params: [scope.linkSeq] };
+/**
+ * The scope as a condition on a batch `b` (`?` parameters); an export's too (visit-export-sql.ts),
+ * which names the column `+b.link_seq` so that no index on it is used (its chunks walk the ids).
+ */
+export function scopeCondition(scope: VisitPageQuery["scope"], linkSeq = "b.link_seq"): SqlCondition {
+  if ("linkSeq" in scope) return { sql: `${linkSeq} = ?`, params: [scope.linkSeq] };
   const owner = ownerCondition(scope.owner, "l");
   const where: string[] = owner ? [owner.sql] : [];
   const params: (string | number)[] = owner ? [...owner.params] : [];
@@ -22,7 +25,7 @@ export function scopeCondition(scope: VisitPageQuery["scope"]): SqlCondition {
   }
   // Every link: no join at all (a batch's link exists: a delete takes its batches).
   if (where.length === 0) return { sql: "1 = 1", params: [] };
-  return { sql: `b.link_seq IN (SELECT l.seq FROM links AS l WHERE ${where.join(" AND ")})`, params };
+  return { sql: `${linkSeq} IN (SELECT l.seq FROM links AS l WHERE ${where.join(" AND ")})`, params };
 }
 
 /**

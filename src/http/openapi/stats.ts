@@ -3,6 +3,7 @@
 import { t } from "elysia";
 import * as S from "../../api/schemas.ts";
 import { errors, id, q, text, type Operation } from "./operation.ts";
+import { EXPORTS_RUNNING } from "./visit-export.ts";
 
 export const READ_STATS: Operation = {
   method: "get", path: "/api/stats", operationId: "readStats", auth: "optional",
@@ -63,5 +64,6 @@ export const ORPHAN_VISITS_EXPORT: Operation = {
   responses: {
     200: { description: "a download (Content-Disposition: attachment): visitId, timestamp, type, visitedPath, browser, os, device, country, referrer, isBot", content: { "text/csv": text, "application/jsonl": text } },
     ...errors([400, 401, 403, 421, 429, 503], "bad_request naming the parameter, bad_range; 403 admin_only"),
+    429: { description: `rate_limited: ${EXPORTS_RUNNING} (or auth_rate_limited)`, json: S.ApiError },
   },
 };

@@ -1,7 +1,12 @@
 // The export of visits' operation (docs/statistics.md: Exporting visits), listed in document.ts.
 
 import { t } from "elysia";
+import * as S from "../../api/schemas.ts";
+import { EXPORTS_IN_ALL, EXPORTS_PER_CALLER } from "../export-slots.ts";
 import { errors, q, text, type Operation } from "./operation.ts";
+
+/** The 429 of both exports (docs/statistics.md: Exporting visits, "How many at once"). */
+export const EXPORTS_RUNNING = `${EXPORTS_PER_CALLER} exports of the caller's or ${EXPORTS_IN_ALL} in all already running (a link's visits and visits to no link together); Retry-After`;
 
 export const VISIT_EXPORT: Operation = {
   method: "get", path: "/api/visits/export", operationId: "exportVisits", auth: "required",
@@ -18,6 +23,7 @@ export const VISIT_EXPORT: Operation = {
   ],
   responses: {
     200: { description: "a download (Content-Disposition: attachment)", content: { "text/csv": text, "application/jsonl": text } },
-    ...errors([400, 401, 403, 404, 421, 429, 503], "bad_request naming the parameter, bad_range, domain_unknown; not_found for an unknown or another owner's link or a tag on none of the caller's links"),
+    ...errors([400, 401, 403, 404, 421, 429, 503], "bad_request naming the parameter, bad_range, domain_unknown, tags_invalid; not_found for an unknown or another owner's link or a tag on none of the caller's links"),
+    429: { description: `rate_limited: ${EXPORTS_RUNNING} (or auth_rate_limited)`, json: S.ApiError },
   },
 };

@@ -12,12 +12,16 @@ import { orphansRefusal } from "./read.ts";
 
 export type ExportOrphansDeps = { visitExport: VisitExportSource; log: Logger };
 
-export type ExportOrphansInput = { type: OrphanType | null } & Omit<ExportChunkQuery, "scope" | "header" | "batches" | "domainNames">;
+/** `ended`: called once when the stream ends, however it ends (as for a link's visits: src/ops/stats/export-visits.ts). */
+export type ExportOrphansInput = { type: OrphanType | null; ended?: () => void } & Omit<ExportChunkQuery, "scope" | "header" | "batches" | "domainNames">;
 
 export async function exportOrphanVisits(actor: Actor, input: ExportOrphansInput, deps: ExportOrphansDeps): Promise<Outcome<ReadableStream<Uint8Array>>> {
   const refusal = orphansRefusal(actor);
   if (refusal !== null) return refusal;
-  const { type, ...asked } = input;
-  const stream = visitExportStream(deps.visitExport, { ...asked, domainNames: {}, scope: { orphans: { type } } }, (end) => logAction(deps.log, actor!, "visits-export", "orphans", `${end.how} ${end.rows}`));
+  const { type, ended, ...asked } = input;
+  const stream = visitExportStream(deps.visitExport, { ...asked, domainNames: {}, scope: { orphans: { type } } }, (end) => {
+    ended?.();
+    logAction(deps.log, actor!, "visits-export", "orphans", `${end.how} ${end.rows}`);
+  });
   return done(stream);
 }

@@ -3,6 +3,7 @@
 
 import type { Principal } from "../../auth/policy.ts";
 import type { FieldProblem } from "../../errors.ts";
+import { unknownField, unknownFieldError } from "../../links/field-names.ts";
 import { parseExpiresAt } from "../../links/options.ts";
 import { MAX_SHARES_PER_LINK, parseShareLabel, type Share } from "../../stats/shares.ts";
 import { logAction } from "../audit.ts";
@@ -41,11 +42,23 @@ export async function createShare(actor: Principal, input: CreateShareInput, dep
   return done(made);
 }
 
-/** `{label?, expiresAt?}`: a label of at most 100 characters; an expiry in the future, or null for none. */
+/** What a share's body takes: the expiry in a link create's either spelling (src/links/field-names.ts). */
+const SHARE_FIELDS = ["label", "expiresAt", "expires_at"] as const;
+
+/**
+ * `{label?, expiresAt?}`: a label of at most 100 characters; an expiry in the future, or null for
+ * none. A field it does not take is refused, never ignored: a misspelt expiry would be a share that
+ * never expires (docs/api.md: Share links).
+ */
 function parseShareFields(body: unknown, now: number): Outcome<{ label: string; expiresAt: number | null }> {
   if (body === undefined) body = {};
   if (typeof body !== "object" || body === null || Array.isArray(body)) return refused("bad_request", "the body must be a JSON object");
-  const { label: rawLabel, expiresAt: rawExpiry } = body as { label?: unknown; expiresAt?: unknown };
+  const record = body as Record<string, unknown>;
+  const unknown = unknownField(Object.keys(record), SHARE_FIELDS);
+  if (unknown !== null) return refused("bad_request", unknownFieldError(unknown, "a share", SHARE_FIELDS));
+  if ("expiresAt" in record && "expires_at" in record) return refused("bad_request", "expires_at and expiresAt are one field: give one of them");
+  const rawLabel = record.label;
+  const rawExpiry = "expires_at" in record ? record.expires_at : record.expiresAt;
   const problems: FieldProblem[] = [];
   const label = parseShareLabel(rawLabel);
   if (!label.ok) problems.push({ code: "label_invalid", field: "label", error: label.error });

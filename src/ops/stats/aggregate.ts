@@ -39,7 +39,7 @@ export type AggregateStats = { links: number; stats: LinkStats };
  */
 async function scopeLinks(actor: Principal, scope: AggregateScope, deps: AggregateDeps): Promise<Outcome<LinkSet>> {
   const domain = scope.domain ? deps.directory.byName(scope.domain) : null;
-  if (scope.domain && domain === null) return refused("domain_unknown", `no domain is named ${scope.domain}`, "domain");
+  if (scope.domain && domain === null) return refused("domain_unknown", `no domain is named ${scope.domain.slice(0, 60)}`, "domain");
   return done(await deps.lister.members({ owner: ownerFilter(actor), tag: scope.tag ?? null, domain: scope.domainKey ?? domain?.key ?? null }));
 }
 
@@ -78,16 +78,17 @@ export async function compareStats(
   filter: StatsFilter,
   deps: AggregateDeps,
 ): Promise<Outcome<CompareSeries[]>> {
+  // A name or domain echoed in a refusal is cut, as a link's id is everywhere (src/ops/links/get.ts).
   const names = [...new Set(input.names)];
   const field = input.kind === "link" ? "ids" : "tags";
   if (names.length < COMPARE_MIN || names.length > COMPARE_MAX) return refused("bad_request", `${field} must name ${COMPARE_MIN} to ${COMPARE_MAX} different ${input.kind}s`, field);
   const domain = input.domain ? deps.directory.byName(input.domain) : deps.directory.byName("");
-  if (input.domain && domain === null) return refused("domain_unknown", `no domain is named ${input.domain}`, "domain");
+  if (input.domain && domain === null) return refused("domain_unknown", `no domain is named ${input.domain.slice(0, 60)}`, "domain");
   const sets: LinkSet[] = [];
   for (const name of names) {
     if (input.kind === "link") {
       const link = await deps.links.get(linkKey(domain?.key ?? "", name));
-      if (link === null || !maySee(actor, link)) return refused("not_found", `no link ${name} of yours`, "ids");
+      if (link === null || !maySee(actor, link)) return refused("not_found", `no link ${name.slice(0, 30)} of yours`, "ids");
       sets.push({ seqs: [link.seq], oldestCreatedAt: link.createdAt });
     } else {
       const links = await scopeLinks(actor, { tag: name }, deps);

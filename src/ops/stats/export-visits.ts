@@ -5,20 +5,30 @@
 import type { Principal } from "../../auth/policy.ts";
 import { visitExportStream, type ExportChunkQuery, type VisitExportSource } from "../../stats/visit-export.ts";
 import { logAction } from "../audit.ts";
-import { done, type Outcome } from "../outcome.ts";
+import { done, refused, type Outcome } from "../outcome.ts";
+import { TAG_PATTERN } from "../../links/options.ts";
 import { admitVisitScope, type VisitsDeps, type VisitsOf } from "./visits.ts";
 import type { DomainDirectory } from "../../domains/directory.ts";
 import { keyOf, namedDomain } from "../links/domain.ts";
 
 export type ExportVisitsDeps = Omit<VisitsDeps, "visitPages"> & { visitExport: VisitExportSource };
 
-export type ExportVisitsInput = { of: VisitsOf } & Omit<ExportChunkQuery, "scope" | "header" | "batches">;
+/**
+ * `ended`: called once when the stream ends, however it ends (the API gives back the export's place
+ * then: src/http/export-slots.ts); not when no stream is answered.
+ */
+export type ExportVisitsInput = { of: VisitsOf; ended?: () => void } & Omit<ExportChunkQuery, "scope" | "header" | "batches">;
 
 export async function exportVisits(actor: Principal, input: ExportVisitsInput, deps: ExportVisitsDeps): Promise<Outcome<ReadableStream<Uint8Array>>> {
   const admitted = await admitVisitScope(actor, input.of, "visits-export", deps);
   if (!admitted.ok) return admitted;
-  const { of: _of, ...asked } = input;
-  return done(visitExportStream(deps.visitExport, { ...asked, scope: { links: admitted.value.scope } }, (end) => logAction(deps.log, actor, "visits-export", admitted.value.target, `${end.how} ${end.rows}`)));
+  const { of: _of, ended, ...asked } = input;
+  return done(
+    visitExportStream(deps.visitExport, { ...asked, scope: { links: admitted.value.scope } }, (end) => {
+      ended?.();
+      logAction(deps.log, actor, "visits-export", admitted.value.target, `${end.how} ${end.rows}`);
+    }),
+  );
 }
 
 /** What the API's query and the command's flags name, empty values as absent. */
@@ -38,6 +48,8 @@ export function exportedVisitsOf(names: ExportNames, directory: DomainDirectory)
   if (domain !== null && !domain.ok) return domain;
   const key = domain?.value.key ?? null;
   const tag = names.tag || null;
+  // A name no tag can have is refused as the tag's statistics refuse it, not looked for.
+  if (tag !== null && !TAG_PATTERN.test(tag)) return refused("tags_invalid", "a tag is 1 to 30 letters, digits, hyphens or underscores", "tag");
   return done(tag ? { tag, domain: key } : key !== null ? { domain: key } : { every: true, domain: null });
 }
 

@@ -24,10 +24,21 @@ export const EXPORT_START: VisitCursor = { batch: 0, position: -1 };
 /** Batches one chunk reads: at most 10,000 visits (200 a batch), a few MB of text. */
 export const EXPORT_BATCHES_PER_CHUNK = 50;
 
-/** The next chunk: `domainNames` by stored domain key ("" the default); `header`: start with CSV's header record. */
+/**
+ * Batch ids a chunk of links' visits looks at, at most: a chunk walks the ids from the cursor, and a
+ * small link among many batches would otherwise make one chunk walk every id to the end (one long
+ * read on SQLite's reader thread). A window that held none of the scope's batches moves the
+ * cursor past it (`pastWindow`).
+ */
+export const EXPORT_ID_WINDOW = 10_000;
+
+/**
+ * The next chunk: `domainNames` by stored domain key ("" the default); `header`: start with CSV's
+ * header record; `batches` and `idWindow` (tests) change the chunk's size and its window of ids.
+ */
 export type ExportChunkQuery = {
   scope: ExportScope; fromTs: number; toTs: number; excludeBots: boolean; after: VisitCursor;
-  format: VisitExportFormat; domainNames: Readonly<Record<string, string>>; header: boolean; batches?: number;
+  format: VisitExportFormat; domainNames: Readonly<Record<string, string>>; header: boolean; batches?: number; idWindow?: number;
 };
 
 /** A chunk written: its text (UTF-8), its rows, where the next starts, and whether it was the last. */
@@ -88,6 +99,18 @@ export function writeChunk<B extends { id: number; visits: string }, V>(batches:
     next = { batch: b.id, position: Math.max(visits.length - 1, from - 1) };
   }
   return { bytes: UTF8.encode(text), rows, next, done: batches.length < limit };
+}
+
+/**
+ * A chunk read within a window of ids (`end`: the first id past it) that came back short: the
+ * window is walked, so the export goes on at `end` while batches with higher ids exist (`maxId`:
+ * the highest stored, asked only then); a full chunk, or the last window, is answered as it is.
+ */
+export function pastWindow(chunk: ExportChunk, end: number, maxId: () => number | Promise<number>): ExportChunk | Promise<ExportChunk> {
+  if (!chunk.done) return chunk;
+  const goOn = (max: number): ExportChunk => (end <= max ? { ...chunk, next: { batch: end, position: -1 }, done: false } : chunk);
+  const max = maxId();
+  return typeof max === "number" ? goOn(max) : max.then(goOn);
 }
 
 /** How an export ended, for the audit line: read to its end, stopped by the reader (a client gone), or failed. */

@@ -2,7 +2,7 @@
 // batch id; one statement, so its batches and their links are one snapshot. A link's visits from
 // visit_batches, visits to no link from orphan_batches (src/stats/orphan-export.ts).
 
-import { EXPORT_BATCHES_PER_CHUNK, writeExportChunk, type VisitExportSource } from "../../stats/visit-export.ts";
+import { EXPORT_BATCHES_PER_CHUNK, pastWindow, writeExportChunk, type VisitExportSource } from "../../stats/visit-export.ts";
 import { writeOrphanExportChunk } from "../../stats/orphan-export.ts";
 import { exportBatchesQuery } from "../shared/visit-export-sql.ts";
 import { ORPHAN_EXPORT_SQL, orphanExportParams } from "../shared/orphan-visit-sql.ts";
@@ -23,9 +23,10 @@ export function postgresVisitExport(sql: Pg): VisitExportSource {
         const rows = (await sql.unsafe(ORPHAN_EXPORT_SQL, orphanExportParams(q, limit))) as { id: unknown; visits: string }[];
         return writeOrphanExportChunk(rows.map((r) => ({ id: num(r.id), visits: r.visits })), q, limit);
       }
-      const { sql: text, params } = exportBatchesQuery({ ...q, scope: q.scope }, limit);
+      const { sql: text, params, windowEnd } = exportBatchesQuery({ ...q, scope: q.scope }, limit);
       const rows = (await sql.unsafe(numbered(text), params)) as { id: unknown; imported: unknown; visits: string; alias: string; domain: string }[];
-      return writeExportChunk(rows.map((r) => ({ id: num(r.id), imported: num(r.imported), visits: r.visits, alias: r.alias, domain: r.domain })), q, limit);
+      const chunk = writeExportChunk(rows.map((r) => ({ id: num(r.id), imported: num(r.imported), visits: r.visits, alias: r.alias, domain: r.domain })), q, limit);
+      return pastWindow(chunk, windowEnd, async () => num(((await sql.unsafe("SELECT COALESCE(MAX(id), 0) AS max FROM visit_batches")) as { max: unknown }[])[0]!.max));
     },
   };
 }

@@ -52,7 +52,8 @@ export function appDeps(config: Config, log: Logger, secrets: Secrets, parts: St
   // --trust-proxy, parsed once for everything that believes forwarded headers.
   const trusted = parseTrustedProxies(config.trustProxy);
   const notFound = notFoundAnswers(config);
-  const countOrphan = orphanCounter(config.orphanVisits, parts.recorder, trusted, Date.now);
+  const optOuts = createClickOptOuts(config.optOuts);
+  const countOrphan = orphanCounter(config.orphanVisits, parts.recorder, trusted, optOuts, Date.now);
   const baseHost = baseHostOf(config.baseUrl);
   const titles = titleFetcher(config, storage.links, log);
   return {
@@ -100,7 +101,7 @@ export function appDeps(config: Config, log: Logger, secrets: Secrets, parts: St
     limiter: createRateLimiter(config.createRateLimit),
     qrLogo: parts.qrLogo !== undefined ? parts.qrLogo : readQrLogo(config.qrLogo),
     qrRenders: createRateLimiter(QR_RENDERS_PER_MINUTE),
-    optOuts: createClickOptOuts(config.optOuts),
+    optOuts,
     log,
     // One for every surface: each failure it answers has its own request id (docs/security.md: Security).
     lastResort: createLastResort(log),

@@ -8,6 +8,8 @@ import type { TrustedProxies } from "../visits/client-ip.ts";
 import { ORPHAN_SEQ, orphanText, type OrphanType } from "../visits/orphans.ts";
 import { peerAddress, type PeerServer } from "./request-origin.ts";
 import { pathStart } from "./front-door.ts";
+import { loggablePath } from "./shared-path.ts";
+import type { ClickOptOuts } from "../visits/opt-outs.ts";
 
 export type OrphanCounter = (request: Request, type: OrphanType, server?: PeerServer) => void;
 
@@ -20,15 +22,21 @@ export function rememberServer(request: Request, server: PeerServer): void {
   servers.set(request, server);
 }
 
-/** `on`: --orphan-visits; `now`: the service's clock. */
-export function orphanCounter(on: boolean, recorder: Pick<ClickRecorder, "recordOrphan">, trusted: TrustedProxies, now: () => number): OrphanCounter {
+/**
+ * `on`: --orphan-visits; `optOuts`: the click's opt-outs, which keep a visit to no link out as they
+ * keep a click out (docs/statistics.md: Not counting some clicks); `now`: the service's clock.
+ */
+export function orphanCounter(on: boolean, recorder: Pick<ClickRecorder, "recordOrphan">, trusted: TrustedProxies, optOuts: Pick<ClickOptOuts, "skips">, now: () => number): OrphanCounter {
   if (!on) return () => {};
   return (request, type, server) => {
     // A HEAD is a check, not a visit (as a HEAD of a link spends no click).
     if (request.method !== "GET") return;
     const url = request.url;
     const start = pathStart(url);
-    const path = start === -1 ? "/" : url.slice(start);
+    const query = url.indexOf("?", start === -1 ? 0 : start);
+    if (optOuts.skips(query === -1 ? "" : url.slice(query + 1), { header: (name) => request.headers.get(name) }) !== null) return;
+    // A share link's token is a credential: a path that holds one is kept without it, as it is logged.
+    const path = loggablePath(start === -1 ? "/" : url.slice(start));
     const proxied = !trusted.empty;
     const forwardedFor = proxied ? request.headers.get("x-forwarded-for") : null;
     const socket = server ?? servers.get(request);

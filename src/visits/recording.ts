@@ -99,8 +99,8 @@ export async function createRecordingPipeline(o: RecordingOptions): Promise<Reco
     reader.read(handover, (click) => {
       const address = addressOf(click);
       // Taken (the click thread counts it as arrived) but not recorded; nothing more is worked out for it.
-      // A visit to no link is no click: no opt-out applies to it (docs/statistics.md: Not counting some clicks).
-      if (notCountedFrom !== null && click.linkSeq !== ORPHAN_SEQ && notCountedFrom.contains(address)) {
+      // A visit to no link is kept out alike (docs/statistics.md: Not counting some clicks).
+      if (notCountedFrom !== null && notCountedFrom.contains(address)) {
         notCounted++;
         received++;
         return;

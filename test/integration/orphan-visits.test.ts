@@ -168,3 +168,21 @@ describe("--orphan-visits off", () => {
     }
   }, 60_000);
 });
+
+describe("a share link's token in a path not found", () => {
+  test("is kept without the token, as it is logged: /stats/shared/…", async () => {
+    const token = "q7ZkT0kenThatOpensAShareLink_0123456789abcd";
+    for (const path of [`/stats/shared/${token}/more`, `/en/stats/shared/${token}/x?y=1`]) expect(await hit(path)).toBe(404);
+    await drained(s.url);
+    const stored = await openStored(s);
+    try {
+      const held = await stored.get<{ n: unknown }>("SELECT COUNT(*) AS n FROM orphan_batches WHERE visits LIKE ?", `%${token}%`);
+      const named = await stored.get<{ n: unknown }>("SELECT COUNT(*) AS n FROM orphan_daily WHERE path LIKE ?", `%${token}%`);
+      expect({ held: Number(held!.n), named: Number(named!.n) }).toEqual({ held: 0, named: 0 });
+      const paths = await stored.all<{ path: string }>("SELECT DISTINCT path FROM orphan_daily WHERE path LIKE '%/stats/shared/%' ORDER BY path");
+      expect(paths.map((p) => p.path)).toEqual(["/en/stats/shared/…", "/stats/shared/…"]);
+    } finally {
+      await stored.close();
+    }
+  });
+});

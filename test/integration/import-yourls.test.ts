@@ -180,7 +180,9 @@ describe("import from YOURLS", () => {
     const [imported, live] = [await read("same"), await read("live-same")];
     expect(imported.totalClicks).toBe(LIVE_SAME.length);
     const comparable = (st: any) => {
-      const { uniqueVisitors, visitsByDate, visitsByHour, recentVisits, ...rest } = st;
+      // `previous` is left out: the imported link's YOURLS history runs back before its range, into
+      // the period before it, which the live link (made today) cannot have.
+      const { uniqueVisitors, visitsByDate, visitsByHour, recentVisits, previous, ...rest } = st;
       return {
         ...rest,
         // The imported link is older (its YOURLS creation date): its range of days starts earlier.

@@ -3,7 +3,8 @@
 // The reads share one snapshot (a read-only repeatable-read transaction), so that a batch of
 // visits committed meanwhile is in every figure or in none.
 
-import { MAX_BREAKDOWN_ENTRIES, RECENT_VISITS, type NameCount, type StatsPlan, type StatsRows, type StatsSource } from "../../stats/link-stats.ts";
+import { statsSetRows } from "../shared/stats-set-sql.ts";
+import { MAX_BREAKDOWN_ENTRIES, RECENT_VISITS, type StatsPlan, type StatsRows, type StatsSource } from "../../stats/link-stats.ts";
 // Recent visits: batches read newest first, RECENT_BATCHES_PAGE at a time, until no older one can matter.
 import { newestVisits, RECENT_BATCHES_PAGE } from "../../stats/recent.ts";
 import { hourOf } from "../../visits/rollup.ts";
@@ -48,25 +49,8 @@ function postgresLinkStats(sql: Pg): (linkSeq: number, plan: StatsPlan) => Promi
       sql`SELECT COALESCE(SUM(total), 0) AS n FROM dimension_rollup WHERE link_seq = ${linkSeq} AND dimension = 'preview' AND day BETWEEN ${from} AND ${to}`,
       recentVisits(sql, linkSeq, plan.recent.fromTs, plan.recent.toTs, plan.excludeBots),
     ]));
-    const breakdown: Record<string, NameCount[]> = { browser: [], os: [], device: [], country: [], referrer: [], rule: [], variant: [], fallback: [], preview: [] };
-    for (const r of dimensions) breakdown[r.dimension]?.push({ name: r.name, count: num(r.count) });
-    return {
-      days: days.map((r: Record<string, unknown>) => ({ day: r.day as string, count: num(r.count), bots: num(r.bots), uniques: num(r.uniques), imported: num(r.imported), total: num(r.total) })),
-      hours: hours.map((r: Record<string, unknown>) => ({ hour: r.hour as string, count: num(r.count), uniques: num(r.uniques) })),
-      browser: breakdown.browser!,
-      os: breakdown.os!,
-      device: breakdown.device!,
-      country: breakdown.country!,
-      referrer: breakdown.referrer!,
-      rule: breakdown.rule!,
-      variant: breakdown.variant!,
-      fallback: breakdown.fallback!,
-      preview: breakdown.preview!,
-      utm: utm.map((r: Record<string, unknown>) => ({ source: r.source as string, medium: r.medium as string, campaign: r.campaign as string, count: num(r.count) })),
-      utmTotal: num(utmTotal[0].n),
-      previewTotal: num(previewTotal[0].n),
-      recent,
-    };
+    // Mapped as a set's rows are (one rule for both reads: stats-set-sql.ts).
+    return statsSetRows({ daily: days, hourly: hours, dimensions, utm, totals: { utm: utmTotal[0].n, preview: previewTotal[0].n } }, recent);
   };
 }
 

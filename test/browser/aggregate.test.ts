@@ -4,7 +4,7 @@
 // leads to the tag's page; a reader without a session is told to sign in. Axe on each page.
 // Screenshots: aggregate-tag-{desktop,phone}-{light,dark}, aggregate-compare-{desktop,phone}-{light,dark}.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { MESSAGES } from "../../web/i18n/index.ts";
 import { api, makeKey } from "../support/admin.ts";
 import { drained } from "../support/clicks.ts";
@@ -91,6 +91,25 @@ describe("comparing", () => {
   });
 });
 
+/** Each series keyed by its own colour and dash, in the legend as in the table; each figure above its
+ * previous period's line; the bots switch clear of the button. */
+async function compareReadsApart(page: Page, scheme: "light" | "dark"): Promise<void> {
+  const keys = await page.evaluate(() => {
+    const css = getComputedStyle(document.documentElement);
+    const lines = (root: string) => [...document.querySelectorAll(`${root} .compare-swatch line`)].map((l) => [l.getAttribute("stroke"), l.getAttribute("stroke-dasharray")]);
+    return { legend: lines("#compare-chart"), table: lines("#compare-table"), vars: [1, 2].map((i) => css.getPropertyValue(`--compare-${i}`).trim()) };
+  });
+  expect(keys.legend).toEqual(keys.table);
+  expect(keys.legend.map(([stroke]) => stroke)).toEqual(keys.vars);
+  expect(new Set(keys.legend.map((k) => k.join())).size).toBe(2);
+  expect(keys.vars[0]).toBe(scheme === "dark" ? "#8b93ff" : "#4f46e5");
+  const [figure, before] = [(await page.locator("#compare-table tbody td .compare-figure").first().boundingBox())!, (await page.locator("#compare-table tbody td .kpi-prev").first().boundingBox())!];
+  expect(before.y).toBeGreaterThanOrEqual(figure.y + figure.height - 1);
+  const [track, button] = [(await page.locator("#compare-form .switch").boundingBox())!, (await page.locator('#compare-form button[type="submit"]').boundingBox())!];
+  const apart = button.y >= track.y + track.height || button.x >= track.x + track.width + 12;
+  expect(apart).toBe(true);
+}
+
 for (const [name, path, ready] of [
   ["tag", "/en/stats/tag/promo", "#kpi-total-prev:not([hidden])"],
   ["compare", "/en/compare?tags=promo,mail", "#compare-card:not([hidden])"],
@@ -103,6 +122,7 @@ for (const [name, path, ready] of [
         await g.page.waitForSelector(ready);
         expect(await hasHorizontalScroll(g.page)).toBe(false);
         expect(await seriousViolations(g.page)).toEqual([]);
+        if (name === "compare") await compareReadsApart(g.page, scheme);
         await screenshot(g.page, `aggregate-${name}-${size}-${scheme}`);
         await g.context.close();
       });

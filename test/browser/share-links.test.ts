@@ -9,6 +9,7 @@ import { drained } from "../support/clicks.ts";
 import { startServer, type RunningServer } from "../support/server.ts";
 import { click, guardedPage, hasHorizontalScroll, launchBrowser, screenshot, seriousViolations, UA } from "./browser.ts";
 import { choose, closed, signedIn } from "./dashboard-support.ts";
+import { MESSAGES } from "../../web/i18n/index.ts";
 
 setDefaultTimeout(60_000);
 
@@ -96,9 +97,24 @@ test("the shared page, with no session: the link's figures, no live stream; a pr
   expect(text).not.toContain("hidden.example.net");
   expect(text).not.toContain("Secret plans");
   expect(await page.isVisible("#original-url .protected-note")).toBe(true);
+  // No visit yet: the lead speaks to a reader and offers no QR code, which a shared page does not show.
+  expect(await page.textContent("#empty-lead-active")).toBe(MESSAGES.en["share.empty_lead"]);
+  expect(await page.locator("#stats-empty img, #stats-empty .qr-panel").count()).toBe(0);
   expect(await seriousViolations(page)).toEqual([]);
   await screenshot(page, "share-page-protected");
   expect(g.errors).toEqual([]);
   expect(g.offHost).toEqual([]);
   await g.context.close();
+
+  // On a phone in dark mode: nothing wider than the screen, axe clean, with figures and without.
+  const phone = await guardedPage(browser, { viewport: { width: 390, height: 800 }, colorScheme: "dark" });
+  for (const [url, ready, name] of [[open, "#kpi-total-prev:not([hidden])", "share-page-phone-dark"], [guarded, "#stats-empty:not([hidden])", "share-page-protected-phone-dark"]] as const) {
+    await phone.page.goto(url);
+    await phone.page.waitForSelector(ready);
+    expect(await hasHorizontalScroll(phone.page)).toBe(false);
+    expect(await seriousViolations(phone.page)).toEqual([]);
+    await screenshot(phone.page, name);
+  }
+  expect(phone.errors).toEqual([]);
+  await phone.context.close();
 }, 120_000);

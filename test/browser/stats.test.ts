@@ -276,6 +276,8 @@ describe("stats page", () => {
         await g.page.goto(`${server.url}/en/stats/launch`);
         await g.page.waitForFunction(() => document.getElementById("kpi-total")?.textContent === "5");
         expect(await hasHorizontalScroll(g.page)).toBe(false);
+        // The bot share's change keeps its figure and unit together on a narrow card.
+        expect(await g.page.textContent("#kpi-bots-prev")).toContain("(+20\u00a0pts)");
         await screenshot(g.page, `stats-${device}-${scheme}`);
         expect(await seriousViolations(g.page)).toEqual([]);
         expect(g.errors).toEqual([]);

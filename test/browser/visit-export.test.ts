@@ -42,17 +42,33 @@ async function download(page: Page, opener: string, item: string): Promise<strin
 test("the dashboard downloads every visit of the owner's links, CSV; none of another owner's", async () => {
   const g = await signedIn(browser, s.url, owner);
   const { page } = g;
-  await page.click("#visits-export-open");
+  await page.click("#export-open");
   await page.waitForSelector("#visits-export-jsonl:visible");
   expect(await seriousViolations(page)).toEqual([]);
   await screenshot(page, "visit-export-dashboard-menu", false);
   await page.keyboard.press("Escape");
-  const rows = parseCsv(await download(page, "#visits-export-open", "#visits-export-csv"));
+  const rows = parseCsv(await download(page, "#export-open", "#visits-export-csv"));
   expect(rows[0]!.slice(0, 4)).toEqual(["visitId", "timestamp", "link", "domain"]);
   const link = rows[0]!.indexOf("link");
   const browserCol = rows[0]!.indexOf("browser");
   expect(rows.slice(1).map((r) => r[link])).toEqual(["bx-own", "bx-own", "bx-own"]);
   expect(rows.slice(1).map((r) => r[browserCol]).slice(0, 2)).toEqual(["Chrome", "Firefox"]);
+  expect(g.errors).toEqual([]);
+  await g.context.close();
+});
+
+test("the dashboard's one Export menu: links, a separator, visits; the admin's toolbar stays on one row at 1280 px", async () => {
+  const g = await signedIn(browser, s.url, makeKey(s.dbPath, "toolbar-admin"));
+  const { page } = g;
+  await page.waitForSelector("#domains-open:visible");
+  const tops = await page.$$eval(".dash-actions > .btn", (buttons) => buttons.filter((b) => (b as HTMLElement).offsetParent !== null).map((b) => Math.round(b.getBoundingClientRect().top)));
+  expect(tops.length).toBeGreaterThanOrEqual(5);
+  expect(new Set(tops).size).toBe(1);
+  await page.click("#export-open");
+  await page.waitForSelector("#visits-export-csv:visible");
+  const items = await page.$$eval("#export-menu > *", (els) => els.map((e) => e.getAttribute("role") === "separator" ? "|" : e.getAttribute("href")));
+  expect(items).toEqual(["/api/links/export?format=csv", "/api/links/export?format=json", "|", "/api/visits/export?format=csv", "/api/visits/export?format=jsonl"]);
+  expect(await seriousViolations(page)).toEqual([]);
   expect(g.errors).toEqual([]);
   await g.context.close();
 });

@@ -18,6 +18,19 @@ function colour(i: number): string {
   return getComputedStyle(document.documentElement).getPropertyValue(`--compare-${i + 1}`).trim() || "#4f46e5";
 }
 
+/** A short stretch of series i's line, in its colour and dash: the legend's and the table's key to the chart. */
+function sample(i: number): SVGSVGElement {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("class", "compare-swatch");
+  svg.setAttribute("viewBox", "0 0 28 8");
+  svg.setAttribute("aria-hidden", "true");
+  const line = document.createElementNS(ns, "line");
+  for (const [name, value] of [["x1", "1"], ["y1", "4"], ["x2", "27"], ["y2", "4"], ["stroke", colour(i)], ["stroke-width", "3"], ["stroke-dasharray", (DASHES[i] ?? []).join(" ")]]) line.setAttribute(name!, value!);
+  svg.append(line);
+  return svg;
+}
+
 function draw(container: HTMLElement, series: readonly Series[]): void {
   const days = series[0]?.visitsByDate ?? [];
   const data: uPlot.AlignedData = [days.map((d) => Date.parse(`${d.date}T00:00:00Z`) / 1000), ...series.map((s) => s.visitsByDate.map((d) => d.count))];
@@ -37,6 +50,11 @@ function draw(container: HTMLElement, series: readonly Series[]): void {
     // Ticks on whole days only: a tick between two days would name a day twice.
     axes: [{ stroke: muted, space: 64, incrs: [1, 2, 7, 14, 28, 91, 182, 364].map((d) => d * 86_400), values: (_u, splits) => splits.map((v) => dayFormat.format(new Date(v * 1e3))) }, { stroke: muted, size: 48 }],
   }, data, container);
+  // uPlot's own markers are squares outlined in the stroke, which read alike at legend size: each
+  // series' key is a stretch of its line instead (colour and dash), as in the table.
+  container.querySelectorAll<HTMLElement>(".u-series").forEach((row, i) => {
+    if (i > 0) row.querySelector(".u-marker")?.replaceWith(sample(i - 1));
+  });
 }
 
 function table(body: HTMLElement, series: readonly Series[]): void {
@@ -44,13 +62,12 @@ function table(body: HTMLElement, series: readonly Series[]): void {
     const tr = el("tr");
     const name = el("th");
     name.scope = "row";
-    const swatch = el("span", "compare-swatch");
-    swatch.style.setProperty("background", colour(i));
-    name.append(swatch, document.createTextNode(s.name));
+    name.append(sample(i), document.createTextNode(s.name));
     const before = previousLines(s, s.previous);
+    // The figure, then the previous period's line under it, as on the stats page's cards.
     const cell = (value: string, prev: string) => {
-      const td = el("td", "num", value);
-      td.append(el("span", "kpi-prev", prev));
+      const td = el("td", "num");
+      td.append(el("span", "compare-figure", value), el("span", "kpi-prev", prev));
       return td;
     };
     tr.append(name, cell(formatNumber(s.totalClicks), before.total), cell(uniqueText(s.uniqueVisitors), before.unique), cell(formatNumber(s.humanClicks), before.human), cell(percent.format(s.botPercentage / 100), before.bots));

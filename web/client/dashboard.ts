@@ -43,7 +43,6 @@ const importer = new ImportDialog(async () => {
 });
 
 bindMenu(byId("export-menu"));
-bindMenu(byId("visits-export-menu"));
 byId("new-link").addEventListener("click", () => form.openCreate());
 byId("import-open").addEventListener("click", () => importer.open());
 const migrate = new MigrateDialog(async () => {

@@ -18,7 +18,8 @@ export function changeText(now: number | null, then: number | null): string {
 
 /** The figures of the previous period as the cards word them, and the change to each. */
 export function previousLines(s: Pick<LinkStats, "totalClicks" | "uniqueVisitors" | "humanClicks" | "botPercentage">, p: PreviousPeriod) {
-  const line = (value: string, delta: string) => (delta === "" ? t("aggregate.previous_line", { value, change: "" }).replace(" ()", "") : t("aggregate.previous_line", { value, change: delta }));
+  // The change keeps its words together ("+20 pts" never breaks between its figure and its unit on a phone's card).
+  const line = (value: string, delta: string) => (delta === "" ? t("aggregate.previous_line", { value, change: "" }).replace(" ()", "") : t("aggregate.previous_line", { value, change: delta.replaceAll(" ", "\u00a0") }));
   return {
     total: line(formatNumber(p.totalClicks), changeText(s.totalClicks, p.totalClicks)),
     unique: line(p.uniqueVisitors === null ? "—" : formatNumber(p.uniqueVisitors), changeText(s.uniqueVisitors, p.uniqueVisitors)),

@@ -34,15 +34,21 @@ export function renderCompare(lang: Language, assets: PageAssets): string {
   const body = `<section class="link-head"><h1>${t(lang, "aggregate.compare_title")}</h1>
 <p class="hint">${t(lang, "aggregate.compare_lead")}</p></section>
 <form class="card compare-form" id="compare-form">
-<fieldset class="segmented"><legend>${t(lang, "aggregate.compare_kind")}</legend>
+<fieldset class="compare-kind"><legend>${t(lang, "aggregate.compare_kind")}</legend>
+<div class="segmented">
 <label class="seg"><input type="radio" name="kind" value="ids" checked><span>${t(lang, "aggregate.compare_links")}</span></label>
 <label class="seg"><input type="radio" name="kind" value="tags"><span>${t(lang, "aggregate.compare_tags")}</span></label>
+</div>
 </fieldset>
+<div class="field">
 <label for="compare-names">${t(lang, "aggregate.compare_names")}</label>
 <input id="compare-names" name="names" type="text" required autocomplete="off" aria-describedby="compare-names-hint">
 <p class="hint" id="compare-names-hint">${t(lang, "aggregate.compare_names_hint")}</p>
+</div>
+<div class="compare-actions">
 <label class="switch"><input type="checkbox" id="exclude-bots" role="switch"><span class="switch-track" aria-hidden="true"></span><span>${t(lang, "exclude_bots")}</span></label>
 <button type="submit" class="btn btn-primary">${t(lang, "aggregate.compare_show")}</button>
+</div>
 </form>
 <p class="form-error" id="stats-error" role="alert" hidden></p>
 <section class="card chart-card" id="compare-card" aria-labelledby="compare-chart-title" hidden>

@@ -8,7 +8,7 @@ import { layout, liveMark, t, type PageAssets } from "./pages.ts";
 import { domainsDialog } from "./domain-dialog.ts";
 import { clientsDialog } from "./clients-dialog.ts";
 import { orphansCard } from "./orphans-card.ts";
-import { visitExportMenu } from "./visit-export-menu.ts";
+import { allVisitsItems } from "./visit-export-menu.ts";
 import { shareDialog } from "./share-dialog.ts";
 
 /** The owner's dashboard: the sign-in form, and the overview, list and dialogs dashboard.ts fills in. */
@@ -74,12 +74,12 @@ ${liveMark(lang, "live-counter", `<span class="live-count" id="live-count"></spa
 <button type="button" class="btn" id="domains-open" hidden>${iconMarkup("globe")}${t(lang, "domains_open")}</button>
 <button type="button" class="btn" id="clients-open">${iconMarkup("key")}${t(lang, "clients_open")}</button>
 <button type="button" class="btn" id="export-open" popovertarget="export-menu" aria-haspopup="menu">${iconMarkup("download")}${t(lang, "export_open")}</button>
-${visitExportMenu(lang, "all")}
 <button type="button" class="btn btn-primary" id="new-link">${iconMarkup("plus")}${t(lang, "new_link")}</button>
 </div>
 <div id="export-menu" class="menu" popover role="menu" aria-label="${t(lang, "export_open")}">
 <a role="menuitem" href="/api/links/export?format=csv" download>${t(lang, "export_csv_all")}</a>
 <a role="menuitem" href="/api/links/export?format=json" download>${t(lang, "export_json_all")}</a>
+${allVisitsItems(lang)}
 </div>
 </section>`;
 }

@@ -70,14 +70,15 @@ ${liveMark(lang, "live", "")}
 
 /**
  * One empty state for a link without a single visit: its short URL, its QR code, and whether it
- * redirects now. A share's page has no QR code: the code follows the statistics' access, not the token.
+ * redirects now. A share's page has no QR code (the code follows the statistics' access, not the
+ * token), so its lead does not offer one and speaks to a reader, not to the link's owner.
  */
 function emptyState(lang: Language, shared: boolean): string {
   return `<section class="card empty-state" id="stats-empty" hidden aria-labelledby="empty-title">
 <div class="empty-state-text">
 <h2 id="empty-title">${t(lang, "empty_title")}</h2>
 <p class="empty-status"><span class="badge" id="empty-status"></span></p>
-<p class="empty-lead" id="empty-lead-active" hidden>${t(lang, "empty_lead_active")}</p>
+<p class="empty-lead" id="empty-lead-active" hidden>${t(lang, shared ? "share.empty_lead" : "empty_lead_active")}</p>
 <p class="empty-lead" id="empty-lead-inactive" hidden>${t(lang, "empty_lead_inactive")}</p>
 <dl class="copy-list"><div class="copy-item"><dt id="empty-short-label">${t(lang, "stats_short")}</dt><dd><span id="empty-short-url" class="copy-value"></span><button type="button" class="btn btn-small" id="empty-copy" aria-describedby="empty-short-label">${t(lang, "copy")}</button></dd></div></dl>
 </div>

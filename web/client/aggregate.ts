@@ -2,6 +2,7 @@
 // (compare.ts): the page's data-id says which ("tag:<name>", "domain:<name>", "compare"). The tag
 // and domain pages fill the stats page's skeleton from /api/stats/tag or /api/stats/domain, read
 // with the reader's session; they poll as the stats page does, without a live view.
+import { bindRangeControls } from "./range-controls.ts";
 import { renderBars, renderUtm, type Kind } from "./breakdowns.ts";
 import { sumUnique, uniqueText, VisitsChart } from "./chart.ts";
 import { byId, formatNumber, lang, t } from "./common.ts";
@@ -58,7 +59,6 @@ function startAggregate(kind: "tag" | "domain", name: string): void {
   const chart = new VisitsChart(byId("chart"), byId("chart-readout"));
   const recent = new RecentVisits();
   const excludeBots = byId<HTMLInputElement>("exclude-bots");
-  const customForm = byId<HTMLFormElement>("custom-range");
   const [fromInput, toInput] = [byId<HTMLInputElement>("range-from"), byId<HTMLInputElement>("range-to")];
   const errorBox = byId("stats-error");
   let custom = { from: utcDay(29), to: utcDay(0) };
@@ -106,20 +106,7 @@ function startAggregate(kind: "tag" | "domain", name: string): void {
     }
   }
 
-  for (const radio of document.querySelectorAll<HTMLInputElement>('input[name="range"]')) {
-    radio.addEventListener("change", () => {
-      customForm.hidden = selected() !== "custom";
-      if (selected() !== "custom") void refresh();
-    });
-  }
-  customForm.addEventListener("submit", (e) => {
-    e.preventDefault();
-    if (!fromInput.value || !toInput.value) return;
-    const [from, to] = [fromInput.value, toInput.value].sort() as [string, string];
-    custom = { from, to };
-    void refresh();
-  });
-  excludeBots.addEventListener("change", () => void refresh());
+  bindRangeControls({ selected, refresh: () => void refresh(), setCustom: (range) => (custom = range) });
   setInterval(() => {
     if (!document.hidden) void refresh();
   }, POLL_MS);

@@ -2,6 +2,7 @@
 // fills the cards, chart and tables, and polls every 10 s while the tab is visible. The live view
 // (stats-live.ts) adds each new visit to the totals and the recent visits in between. A link
 // without a single visit shows one empty state instead (stats-empty.ts).
+import { bindRangeControls } from "./range-controls.ts";
 import { renderBars, renderUtm, type Kind } from "./breakdowns.ts";
 import { sumUnique, uniqueText, VisitsChart } from "./chart.ts";
 import { bindCopyButton, byId, formatNumber, lang, t } from "./common.ts";
@@ -24,7 +25,6 @@ const recent = new RecentVisits();
 const percent = new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 1 });
 const createdFormat = new Intl.DateTimeFormat(lang, { dateStyle: "long", timeStyle: "short" });
 const clockFormat = new Intl.DateTimeFormat(lang, { timeStyle: "medium" });
-const customForm = byId<HTMLFormElement>("custom-range");
 const fromInput = byId<HTMLInputElement>("range-from");
 const toInput = byId<HTMLInputElement>("range-to");
 const excludeBots = byId<HTMLInputElement>("exclude-bots");
@@ -245,20 +245,7 @@ async function refresh(): Promise<void> {
   }
 }
 
-for (const radio of document.querySelectorAll<HTMLInputElement>('input[name="range"]')) {
-  radio.addEventListener("change", () => {
-    customForm.hidden = selectedRange() !== "custom";
-    if (selectedRange() !== "custom") void refresh();
-  });
-}
-customForm.addEventListener("submit", (e) => {
-  e.preventDefault();
-  if (!fromInput.value || !toInput.value) return;
-  const [from, to] = [fromInput.value, toInput.value].sort() as [string, string];
-  custom = { from, to };
-  void refresh();
-});
-excludeBots.addEventListener("change", () => void refresh());
+bindRangeControls({ selected: selectedRange, refresh: () => void refresh(), setCustom: (range) => (custom = range) });
 
 // Poll while visible; catch up at once when the tab comes back.
 setInterval(() => {

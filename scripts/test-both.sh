@@ -18,5 +18,7 @@ wait "$postgres_pid"
 postgres=$?
 echo
 echo "=== the same integration and hardening suites on PostgreSQL"
-cat "$postgres_log"
+# Not cat: bun leaves the stdout it shares with us non-blocking, and cat stops at the first full
+# pipe (EAGAIN, "Resource temporarily unavailable"), cutting the log and its summary; node waits.
+node -e 'process.stdout.write(require("fs").readFileSync(process.argv[1]))' "$postgres_log"
 [ "$sqlite" -eq 0 ] && [ "$postgres" -eq 0 ]

@@ -8,7 +8,8 @@ import { expect, test } from "bun:test";
 import { openStored } from "../support/stored.ts";
 import { forEachEngine, NOW, visit } from "../support/contract-suite.ts";
 import type { OpenedEngine } from "../support/engines.ts";
-import { EXPORT_START, parseCursor, visitExportStream, type ExportChunkQuery, type VisitCursor } from "../../src/stats/visit-export.ts";
+import { EXPORT_START, parseCursor, type ExportChunkQuery, type VisitCursor } from "../../src/stats/visit-export.ts";
+import { download, lines } from "../support/export-download.ts";
 import { ORPHAN_EXPORT_FIELDS } from "../../src/stats/visit-export-format.ts";
 import { ORPHAN_SEQ, type OrphanType } from "../../src/visits/orphans.ts";
 import type { Visit } from "../../src/visits/visit.ts";
@@ -27,26 +28,6 @@ function query(o: Partial<ExportChunkQuery> & { type?: OrphanType } = {}): Omit<
   const { type = null, ...rest } = o;
   return { scope: { orphans: { type } }, fromTs: 0, toTs: 1e15, excludeBots: false, after: EXPORT_START, format: "jsonl", domainNames: {}, ...rest };
 }
-
-async function download(db: OpenedEngine, q: Omit<ExportChunkQuery, "header">, stopAfter = Infinity): Promise<{ text: string; how: string }> {
-  let how = "";
-  const reader = visitExportStream(db.storage.visitExport, q, (end) => (how = end.how)).getReader();
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    parts.push(value);
-    size += value.length;
-    if (size >= stopAfter) {
-      await reader.cancel();
-      break;
-    }
-  }
-  return { text: Buffer.concat(parts).toString("utf8"), how };
-}
-
-const lines = (text: string) => text.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Record<string, unknown>);
 
 /** A link's click and three visits to no link in each of 5 flushes: one stored orphan row a type a flush. */
 async function seed(db: OpenedEngine): Promise<number[]> {

@@ -8,6 +8,7 @@ import { expect, test } from "bun:test";
 import { forEachEngine, NOW, visit } from "../support/contract-suite.ts";
 import type { OpenedEngine } from "../support/engines.ts";
 import { EXPORT_START, parseCursor, visitExportStream, type ExportChunkQuery, type VisitCursor } from "../../src/stats/visit-export.ts";
+import { download, lines } from "../support/export-download.ts";
 import { parseCsv } from "../../src/util/csv.ts";
 import type { VisitScope } from "../../src/stats/visit-pages.ts";
 import { VISIT_EXPORT_FIELDS } from "../../src/stats/visit-export-format.ts";
@@ -17,27 +18,6 @@ const EVERY: VisitScope = { owner: null, domain: null, tag: null };
 function query(scope: VisitScope, o: Partial<ExportChunkQuery> = {}): Omit<ExportChunkQuery, "header"> {
   return { scope: { links: scope }, fromTs: 0, toTs: 1e15, excludeBots: false, after: EXPORT_START, format: "jsonl", domainNames: { "": "s.test" }, ...o };
 }
-
-/** The whole export as text; `stopAfter`: cancel once that many bytes came (a broken download). */
-async function download(db: OpenedEngine, q: Omit<ExportChunkQuery, "header">, stopAfter = Infinity): Promise<{ text: string; how: string }> {
-  let how = "";
-  const reader = visitExportStream(db.storage.visitExport, q, (end) => (how = end.how)).getReader();
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    parts.push(value);
-    size += value.length;
-    if (size >= stopAfter) {
-      await reader.cancel();
-      break;
-    }
-  }
-  return { text: Buffer.concat(parts).toString("utf8"), how };
-}
-
-const lines = (text: string) => text.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Record<string, unknown>);
 
 /** Two links, `a` tagged "t": 9 flushes of a's, b's and a bot's visits; a's referrer a formula. */
 async function seed(db: OpenedEngine) {

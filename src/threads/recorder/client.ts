@@ -155,9 +155,10 @@ function clickRecorder(thread: Recorder, ready: RecorderReady, init: RecorderIni
       timer = null;
     }
   };
-  /** Queues the click unless the backlog has reached `bound` or its characters 1/`transitShare` of theirs. */
-  const fits = (click: Click, bound: number, transitShare: number): boolean => {
-    if (inFlight() >= bound || (transit.chars() + packer.size) * transitShare >= MAX_TRANSIT_CHARS) return false;
+  const orphanLimit = orphanBound(init.maxQueued); // half of where clicks start waiting (catch-up.ts), worked out once
+  /** Queues the click unless the `backlog` has reached `bound` or its characters 1/`transitShare` of theirs. */
+  const fits = (click: Click, backlog: number, bound: number, transitShare: number): boolean => {
+    if (backlog >= bound || (transit.chars() + packer.size) * transitShare >= MAX_TRANSIT_CHARS) return false;
     packer.add(click);
     if (packer.count >= HANDOVER_CLICKS) handOver();
     timer ??= setInterval(tick, HANDOVER_MS);
@@ -166,13 +167,12 @@ function clickRecorder(thread: Recorder, ready: RecorderReady, init: RecorderIni
   return {
     record(click) {
       const backlog = inFlight();
-      if (!fits(click, init.maxQueued, 1)) return void dropped++;
+      if (!fits(click, backlog, init.maxQueued, 1)) return void dropped++;
       return catchUp.admit(backlog, remote.lastError !== null);
     },
-    // Never waits; dropped from orphanBound (half of where clicks wait) or a quarter of the characters' bound, so a flood
-    // of 404s never delays a click; counted apart: the database refused nothing (docs/operations.md: Monitoring).
+    // Never waits; dropped from orphanLimit or a quarter of the characters' bound, so a flood of 404s never delays a click; counted apart (docs/operations.md: Monitoring).
     recordOrphan(click) {
-      if (!fits(click, orphanBound(init.maxQueued), 4)) orphansDropped++;
+      if (!fits(click, inFlight(), orphanLimit, 4)) orphansDropped++;
     },
     stats: () => ({ ...remote, queued: inFlight(), dropped: dropped + remote.dropped, delayed: catchUp.delayed(), notCounted, orphansDropped }),
     ...threadMessages(thread, ready),

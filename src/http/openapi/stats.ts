@@ -3,7 +3,7 @@
 import { t } from "elysia";
 import * as S from "../../api/schemas.ts";
 import { errors, id, q, text, type Operation } from "./operation.ts";
-import { EXPORTS_RUNNING } from "./visit-export.ts";
+import { EXPORT_AFTER, EXPORT_RANGE, EXPORTS_429 } from "./visit-export.ts";
 
 export const READ_STATS: Operation = {
   method: "get", path: "/api/stats", operationId: "readStats", auth: "optional",
@@ -54,16 +54,13 @@ export const ORPHAN_VISITS_EXPORT: Operation = {
   method: "get", path: "/api/orphan-visits/export", operationId: "exportOrphanVisits", auth: "required",
   summary: "An admin's export of visits to no link, as CSV or JSON lines, streamed in the export's order (stored row, then place: each row's visitId); resumable with after (docs/statistics.md: Visits to no link)",
   parameters: [
-    q("format", "csv (default) or jsonl", t.Union([t.Literal("csv"), t.Literal("jsonl")])),
-    q("from", "the first UTC day (YYYY-MM-DD) or an ISO timestamp with its zone"),
-    q("to", "the last UTC day (YYYY-MM-DD, included) or an ISO timestamp with its zone (excluded)"),
-    q("bots", "exclude: leave bots' visits out", t.Union([t.Literal("include"), t.Literal("exclude")])),
+    ...EXPORT_RANGE,
     q("type", "only visits of this type", t.Union([t.Literal("base_url"), t.Literal("invalid_short_url"), t.Literal("regular_404")])),
-    q("after", "go on after this visitId (the last complete row a broken download received); CSV then has no header row"),
+    EXPORT_AFTER,
   ],
   responses: {
     200: { description: "a download (Content-Disposition: attachment): visitId, timestamp, type, visitedPath, browser, os, device, country, referrer, isBot", content: { "text/csv": text, "application/jsonl": text } },
     ...errors([400, 401, 403, 421, 429, 503], "bad_request naming the parameter, bad_range; 403 admin_only"),
-    429: { description: `rate_limited: ${EXPORTS_RUNNING} (or auth_rate_limited)`, json: S.ApiError },
+    ...EXPORTS_429,
   },
 };

@@ -48,6 +48,16 @@ const ROUTES: { name: string; method: string; path: string; body?: unknown; head
   { name: "webhook (deliveries)", method: "GET", path: "/api/webhooks/1/deliveries" },
   { name: "webhook (redeliver)", method: "POST", path: "/api/webhooks/1/deliveries/1/redeliver" },
   { name: "live clicks of every link", method: "GET", path: "/api/stats/live" },
+  // Statistics beyond one link (docs/statistics.md): share links, exports, visits to no link, tags, domains, comparisons.
+  { name: "share (make)", method: "POST", path: "/api/links/owned-by-a/shares", body: { label: "x" } },
+  { name: "shares (list)", method: "GET", path: "/api/links/owned-by-a/shares" },
+  { name: "share (revoke)", method: "DELETE", path: "/api/links/owned-by-a/shares/1" },
+  { name: "visits (export)", method: "GET", path: "/api/visits/export" },
+  { name: "visits to no link", method: "GET", path: "/api/orphan-visits" },
+  { name: "visits to no link (export)", method: "GET", path: "/api/orphan-visits/export" },
+  { name: "a tag's statistics", method: "GET", path: "/api/stats/tag?tag=x" },
+  { name: "a domain's statistics", method: "GET", path: "/api/stats/domain" },
+  { name: "compared statistics", method: "GET", path: "/api/stats/compare?ids=owned-by-a,public-one" },
 ];
 
 describe("every management route refuses", () => {

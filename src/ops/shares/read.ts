@@ -5,13 +5,11 @@
 // a deleted link, are all "not_found": the surface answers them as an unknown link.
 
 import { maySeeDestinations } from "../../auth/policy.ts";
-import { linkKey } from "../../domains/link-key.ts";
-import { activityNow, type Link } from "../../links/link.ts";
+import type { Link } from "../../links/link.ts";
 import type { LinkStore } from "../../links/store.ts";
-import { statsWithoutDestinations, variantLabels } from "../../stats/hidden-destinations.ts";
 import type { StatsFilter, StatsReader } from "../../stats/link-stats.ts";
 import type { ShareStore } from "../../stats/shares.ts";
-import type { StatsReading } from "../stats/read.ts";
+import { statsReading, type StatsReading } from "../stats/read.ts";
 
 export type SharedStatsDeps = { links: LinkStore; shares: ShareStore; stats: StatsReader; now: () => number };
 
@@ -29,14 +27,5 @@ export async function admitSharedReader(token: string, deps: Omit<SharedStatsDep
 
 export async function readSharedStats(token: string, filter: StatsFilter, deps: SharedStatsDeps): Promise<StatsReading | "not_found"> {
   const admitted = await admitSharedReader(token, deps);
-  if (admitted === "not_found") return admitted;
-  const { link, destinations } = admitted;
-  const now = deps.now();
-  const stats = await deps.stats.read(link, filter, now);
-  return {
-    link,
-    destinations,
-    activity: activityNow(link, deps.links.clicksAnswered(linkKey(link.domain, link.id)), now),
-    stats: destinations ? stats : statsWithoutDestinations(stats, variantLabels(link)),
-  };
+  return admitted === "not_found" ? admitted : statsReading(admitted.link, admitted.destinations, filter, deps);
 }

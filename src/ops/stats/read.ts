@@ -54,9 +54,13 @@ export async function readLinkStats(
 ): Promise<StatsReading | Exclude<StatsAdmission, object>> {
   const admitted = await admitStatsReader(input.key, askWho, deps);
   if (typeof admitted === "string") return admitted;
-  const { link, destinations } = admitted;
+  return statsReading(admitted.link, admitted.destinations, input.filter, deps);
+}
+
+/** The statistics of an admitted reader (the API's, the stats page's, a share link's): as they may see them. */
+export async function statsReading(link: Link, destinations: boolean, filter: StatsFilter, deps: Pick<StatsOpsDeps, "links" | "stats" | "now">): Promise<StatsReading> {
   const now = deps.now();
-  const stats = await deps.stats.read(link, input.filter, now);
+  const stats = await deps.stats.read(link, filter, now);
   return {
     link,
     destinations,

@@ -3,7 +3,6 @@
 
 import { dirname, join, resolve } from "node:path";
 import { engineOf } from "./db/storage.ts";
-import { parseTrustedProxies } from "./visits/client-ip.ts";
 import type { OidcConfig } from "./auth/oidc.ts";
 import { didYouMean } from "./cli/suggest.ts";
 import { probeFile } from "./cli/database.ts";
@@ -12,7 +11,7 @@ import { environmentVariable, FLAGS } from "./config/flags.ts";
 import { headerIdentityConfig, oidcConfig } from "./config/sign-in.ts";
 import { optOutSettings } from "./config/opt-outs.ts";
 import type { OptOutSettings } from "./visits/opt-outs.ts";
-import { access, allowedSchemes, checkPostgresUrl, compatApis, ConfigError, corsOrigins, integer, parseBaseUrl, redirectUrl } from "./config/values.ts";
+import { access, allowedSchemes, checkAddresses, checkPostgresUrl, compatApis, ConfigError, corsOrigins, integer, parseBaseUrl, redirectUrl } from "./config/values.ts";
 
 // The parts live in src/config/: the flags' table, the value checks, the sign-in groups, the help.
 export { environmentVariable, FLAGS } from "./config/flags.ts";
@@ -199,9 +198,9 @@ function serviceConfig({ values: given, named }: Given, env: Record<string, stri
   const createAccess = access(given.get("create-access"), named("create-access"));
   const statsAccess = access(given.get("stats-access"), named("stats-access"));
   const metricsAllow = given.get("metrics-allow") ?? "loopback";
-  if (metricsAllow !== "off") addresses(metricsAllow, named("metrics-allow"));
+  if (metricsAllow !== "off") checkAddresses(metricsAllow, named("metrics-allow"));
   const trustProxy = given.get("trust-proxy") ?? "";
-  addresses(trustProxy, named("trust-proxy"));
+  checkAddresses(trustProxy, named("trust-proxy"));
   const rootRedirect = redirectUrl(given.get("root-redirect"), named("root-redirect"));
   const notFoundRedirect = redirectUrl(given.get("not-found-redirect"), named("not-found-redirect"));
   const oidc = oidcConfig(given, named, baseUrl);
@@ -257,16 +256,6 @@ function databaseLocation(given: Map<string, string>, named: (flag: string) => s
     throw new ConfigError(`${named("db")}: the folder ${dirname(resolve(dbPath))} does not exist (the database file itself is created when missing)`);
   }
   return dbPath;
-}
-
-/** IPs/CIDRs, loopback, private: as --trust-proxy reads them. */
-function addresses(value: string, name: string): void {
-  try {
-    parseTrustedProxies(value);
-  } catch (err) {
-    // Its own message names the flag; the value may have come from the environment instead.
-    throw new ConfigError((err instanceof Error ? err.message : String(err)).replace(/^--trust-proxy/, name));
-  }
 }
 
 /** A folder this user may not look into may well exist: opening the database then says whose it is (src/cli/permission.ts). */

@@ -1,21 +1,15 @@
 // The opt-out flags (docs/statistics.md: Not counting some clicks), each checked with a ConfigError
 // naming how it was given: --no-count-from, --no-count-param, --do-not-track.
 
-import { parseTrustedProxies } from "../visits/client-ip.ts";
 import { NO_OPT_OUTS, type OptOutSettings } from "../visits/opt-outs.ts";
-import { ConfigError } from "./values.ts";
+import { checkAddresses, ConfigError } from "./values.ts";
 
 /** A parameter name that needs no percent-encoding, so the click's query names it as written. */
 const PARAM_NAME = /^[A-Za-z0-9_.~-]{1,64}$/;
 
 export function optOutSettings(given: Map<string, string>, named: (flag: string) => string): OptOutSettings {
   const noCountFrom = given.get("no-count-from") ?? NO_OPT_OUTS.noCountFrom;
-  try {
-    parseTrustedProxies(noCountFrom);
-  } catch (err) {
-    // Its message names --trust-proxy, whose reader it shares.
-    throw new ConfigError((err instanceof Error ? err.message : String(err)).replace(/^--trust-proxy/, named("no-count-from")));
-  }
+  checkAddresses(noCountFrom, named("no-count-from"));
   const param = given.get("no-count-param")?.trim() ?? "off";
   if (param !== "off" && !PARAM_NAME.test(param)) {
     throw new ConfigError(`${named("no-count-param")}: expected a query parameter name (letters, digits, _ . ~ -; at most 64) or off, got ${JSON.stringify(param)}`);

@@ -2,9 +2,22 @@
 // SHORTENER_PORT), so that a bad value never starts a half-configured service.
 
 import { describeLocation } from "../db/storage.ts";
+import { parseTrustedProxies } from "../visits/client-ip.ts";
 import type { Access, CompatApis, CorsOrigins } from "../config.ts";
 
 export class ConfigError extends Error {}
+
+/**
+ * IPs/CIDRs, loopback, private, as --trust-proxy reads them, for any flag that takes such a list;
+ * `name`: the flag as it was given (the value may have come from the environment instead).
+ */
+export function checkAddresses(value: string, name: string): void {
+  try {
+    parseTrustedProxies(value, name);
+  } catch (err) {
+    throw new ConfigError(err instanceof Error ? err.message : String(err));
+  }
+}
 
 /** An instance redirect: an absolute http(s) URL, kept in the form a Location header carries. */
 export function redirectUrl(raw: string | undefined, name: string): string | null {

@@ -33,8 +33,11 @@ const NAMED: Record<string, ReadonlyArray<readonly [string, number]>> = {
   private: [["10.0.0.0", 8], ["172.16.0.0", 12], ["192.168.0.0", 16], ["fc00::", 7]],
 };
 
-/** Parses --trust-proxy ("a,b/n,loopback,private"; "" = none) and throws naming the first bad entry. */
-export function parseTrustedProxies(spec: string): TrustedProxies {
+/**
+ * Parses --trust-proxy ("a,b/n,loopback,private"; "" = none), or another flag's list of the same form
+ * (`flag`: --no-count-from), and throws naming the flag and the first bad entry.
+ */
+export function parseTrustedProxies(spec: string, flag = "--trust-proxy"): TrustedProxies {
   const ranges = new AddressRanges();
   let count = 0;
   for (const raw of spec.split(",")) {
@@ -43,7 +46,7 @@ export function parseTrustedProxies(spec: string): TrustedProxies {
     const named = NAMED[entry.toLowerCase()];
     const listed = named ? named.map(([address, bits]) => ({ address, bits, type: ipFamily(address) === 4 ? "ipv4" : "ipv6" }) as AddressRange) : [parseCidr(entry)];
     for (const range of listed) {
-      if (range === null) throw new Error(`--trust-proxy: not an IP or CIDR: ${entry}`);
+      if (range === null) throw new Error(`${flag}: not an IP or CIDR: ${entry}`);
       ranges.add(range);
     }
     count++;

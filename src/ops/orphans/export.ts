@@ -4,9 +4,9 @@
 
 import type { Actor } from "../../auth/policy.ts";
 import type { Logger } from "../../log.ts";
-import { visitExportStream, type ExportChunkQuery, type VisitExportSource } from "../../stats/visit-export.ts";
+import type { ExportChunkQuery, VisitExportSource } from "../../stats/visit-export.ts";
 import type { OrphanType } from "../../visits/orphans.ts";
-import { logAction } from "../audit.ts";
+import { auditedExport } from "../stats/export-visits.ts";
 import { done, type Outcome } from "../outcome.ts";
 import { orphansRefusal } from "./read.ts";
 
@@ -19,9 +19,5 @@ export async function exportOrphanVisits(actor: Actor, input: ExportOrphansInput
   const refusal = orphansRefusal(actor);
   if (refusal !== null) return refusal;
   const { type, ended, ...asked } = input;
-  const stream = visitExportStream(deps.visitExport, { ...asked, domainNames: {}, scope: { orphans: { type } } }, (end) => {
-    ended?.();
-    logAction(deps.log, actor!, "visits-export", "orphans", `${end.how} ${end.rows}`);
-  });
-  return done(stream);
+  return done(auditedExport(deps, { ...asked, domainNames: {}, scope: { orphans: { type } } }, { actor: actor!, target: "orphans", ended }));
 }

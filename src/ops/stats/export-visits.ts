@@ -23,12 +23,23 @@ export async function exportVisits(actor: Principal, input: ExportVisitsInput, d
   const admitted = await admitVisitScope(actor, input.of, "visits-export", deps);
   if (!admitted.ok) return admitted;
   const { of: _of, ended, ...asked } = input;
-  return done(
-    visitExportStream(deps.visitExport, { ...asked, scope: { links: admitted.value.scope } }, (end) => {
-      ended?.();
-      logAction(deps.log, actor, "visits-export", admitted.value.target, `${end.how} ${end.rows}`);
-    }),
-  );
+  return done(auditedExport(deps, { ...asked, scope: { links: admitted.value.scope } }, { actor, target: admitted.value.target, ended }));
+}
+
+/**
+ * An export's stream that, when it ends however it ends, calls `ended` and writes the one audit
+ * line (`visits-export`, the target, how it ended and the rows sent); a link's visits and visits to
+ * no link alike (src/ops/orphans/export.ts).
+ */
+export function auditedExport(
+  deps: Pick<ExportVisitsDeps, "visitExport" | "log">,
+  query: Omit<ExportChunkQuery, "header">,
+  by: { actor: Pick<Principal, "name">; target: string | null; ended: (() => void) | undefined },
+): ReadableStream<Uint8Array> {
+  return visitExportStream(deps.visitExport, query, (end) => {
+    by.ended?.();
+    logAction(deps.log, by.actor, "visits-export", by.target, `${end.how} ${end.rows}`);
+  });
 }
 
 /** What the API's query and the command's flags name, empty values as absent. */
